@@ -1,0 +1,134 @@
+#include "report.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <iomanip>
+#include <ostream>
+#include <sstream>
+#include <stdexcept>
+
+#include <fcntl.h>
+#include <unistd.h>
+
+namespace pcl::bench {
+
+Report::Report(std::vector<std::string> columns)
+    : columns_(std::move(columns))
+{
+}
+
+void Report::add_row() { rows_.emplace_back(columns_.size()); }
+
+std::size_t Report::column(const std::string& name) const
+{
+    const auto it = std::find(columns_.begin(), columns_.end(), name);
+    if (it == columns_.end())
+        throw std::logic_error("report has no column '" + name + "'");
+    return std::size_t(it - columns_.begin());
+}
+
+void Report::set(const std::string& col, const std::string& value)
+{
+    if (rows_.empty())
+        add_row();
+    rows_.back()[column(col)] = value;
+}
+
+void Report::set(const std::string& col, double value, int precision)
+{
+    std::ostringstream s;
+    s << std::fixed << std::setprecision(precision) << value;
+    set(col, s.str());
+}
+
+void Report::set(const std::string& col, std::uint64_t value) { set(col, std::to_string(value)); }
+
+namespace {
+bool numeric(const std::string& s)
+{
+    return !s.empty() && s.find_first_not_of("0123456789.-+eE%x") == std::string::npos;
+}
+std::string quote(const std::string& s)
+{
+    if (s.find_first_of(",\"\n") == std::string::npos)
+        return s;
+    std::string q = "\"";
+    for (char c : s)
+        q += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return q + "\"";
+}
+} // namespace
+
+void Report::print(std::ostream& out) const
+{
+    std::vector<std::size_t> width(columns_.size());
+    for (std::size_t c = 0; c < columns_.size(); ++c) {
+        width[c] = columns_[c].size();
+        for (const auto& r : rows_)
+            width[c] = std::max(width[c], r[c].size());
+    }
+    for (std::size_t c = 0; c < columns_.size(); ++c)
+        out << (c ? "  " : "") << std::left << std::setw(int(width[c])) << columns_[c];
+    out << '\n';
+    for (const auto& r : rows_) {
+        for (std::size_t c = 0; c < columns_.size(); ++c) {
+            out << (c ? "  " : "");
+            if (numeric(r[c]))
+                out << std::right;
+            else
+                out << std::left;
+            out << std::setw(int(width[c])) << r[c];
+        }
+        out << '\n';
+    }
+    out << std::left;
+}
+
+std::string Report::csv() const
+{
+    std::string s;
+    for (std::size_t c = 0; c < columns_.size(); ++c)
+        s += (c ? "," : "") + quote(columns_[c]);
+    s += '\n';
+    for (const auto& r : rows_) {
+        for (std::size_t c = 0; c < columns_.size(); ++c)
+            s += (c ? "," : "") + quote(r[c]);
+        s += '\n';
+    }
+    return s;
+}
+
+void write_file_atomically(const std::string& path, const std::string& text)
+{
+    const std::string tmp = path + ".tmp." + std::to_string(::getpid());
+    const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0)
+        throw std::runtime_error("cannot write " + path + ": " + std::strerror(errno));
+    std::size_t done = 0;
+    while (done < text.size()) {
+        const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            const std::string why = std::strerror(errno);
+            ::close(fd);
+            ::unlink(tmp.c_str());
+            throw std::runtime_error("cannot write " + path + ": " + why);
+        }
+        done += std::size_t(n);
+    }
+    if (::fsync(fd) != 0 || ::close(fd) != 0) {
+        const std::string why = std::strerror(errno);
+        ::unlink(tmp.c_str());
+        throw std::runtime_error("cannot write " + path + ": " + why);
+    }
+    if (::rename(tmp.c_str(), path.c_str()) != 0) {
+        const std::string why = std::strerror(errno);
+        ::unlink(tmp.c_str());
+        throw std::runtime_error("cannot write " + path + ": " + why);
+    }
+}
+
+} // namespace pcl::bench

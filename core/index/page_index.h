@@ -1,0 +1,90 @@
+// PageIndex: the index of one file's pages, from page offset to page.
+//
+// Glossary (as in lib/radix-tree.c):
+//   @index  a page offset in the file (pgoff_t)
+//   @page   the value stored: a page descriptor, never null
+//   @tag    one of kTagDirty, kTagWriteback, kTagTowrite (index_snapshot.h)
+//
+// Three families implement it: RadixTree (one tree per file), HashIndex (one
+// table for all files; each file sees it through a per-file PageIndex) and
+// SkipList (one per file), each with the locking schemes Linux went through.
+// Every operation is safe to call from any number of threads at once; what
+// locks it takes depends on the scheme. Gang lookups are not atomic snapshots
+// under lockless schemes (neither are Linux's under RCU): each returned entry
+// was present at some moment during the call.
+#pragma once
+
+#include "index/alloc_failure.h"
+#include "index/index_event.h"
+#include "index/index_snapshot.h"
+#include "mm/page.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+namespace pcl {
+
+enum class InsertResult : std::uint8_t {
+    Inserted, ///< the page is now in the index
+    Exists, ///< an entry was already present at that index; nothing was replaced (-EEXIST)
+    NoMemory, ///< a node could not be allocated; the index is unchanged (-ENOMEM)
+};
+
+class PageIndex {
+public:
+    virtual ~PageIndex() = default;
+
+    /// "radix", "hash" or "skiplist".
+    virtual std::string_view kind() const = 0;
+    /// The locking scheme, e.g. "rcu", "optimistic", "global".
+    virtual std::string_view scheme() const = 0;
+
+    /// The page at @index, or nullptr (find_get_page without the reference).
+    virtual Page* lookup(pgoff_t index) = 0;
+    /// Stores @page at @index unless an entry is already there.
+    virtual InsertResult insert(pgoff_t index, Page* page) = 0;
+    /// Removes and returns the entry at @index (nullptr if none); its tags go with it.
+    virtual Page* erase(pgoff_t index) = 0;
+
+    /// Sets @tag on the entry at @index; false if there is no entry.
+    virtual bool set_tag(pgoff_t index, unsigned tag) = 0;
+    /// Clears @tag on the entry at @index; false if there is no entry.
+    virtual bool clear_tag(pgoff_t index, unsigned tag) = 0;
+    /// Whether the entry at @index carries @tag (false if there is no entry).
+    virtual bool test_tag(pgoff_t index, unsigned tag) = 0;
+    /// Whether any entry carries @tag (radix_tree_tagged).
+    virtual bool tagged(unsigned tag) = 0;
+
+    /// Up to @max entries at indexes >= @first, in ascending index order,
+    /// written to @out; returns how many.
+    virtual std::size_t gang_lookup(pgoff_t first, std::size_t max, Page** out) = 0;
+    /// As gang_lookup, only entries carrying @tag.
+    virtual std::size_t gang_lookup_tag(pgoff_t first, std::size_t max, unsigned tag, Page** out) = 0;
+
+    /// Entries in the index.
+    virtual std::uint64_t count() const = 0;
+    /// Bytes the index itself uses (nodes, tables, links; not the pages).
+    virtual std::uint64_t memory_bytes() const = 0;
+    /// A picture of the structure for drawing.
+    virtual IndexSnapshot snapshot(const SnapshotOptions& options = {}) const = 0;
+
+    /// Installs the structural event hook (before concurrent use).
+    void set_event_hook(IndexEventHook hook) { hook_ = std::move(hook); }
+    /// Allocation failure injection for this index.
+    AllocFailure& alloc_failure() noexcept { return alloc_failure_; }
+
+protected:
+    bool has_event_hook() const noexcept { return static_cast<bool>(hook_); }
+    void report(const IndexEvent& event) const
+    {
+        if (hook_)
+            hook_(event);
+    }
+    AllocFailure alloc_failure_;
+
+private:
+    IndexEventHook hook_;
+};
+
+} // namespace pcl

@@ -1,0 +1,33 @@
+// Simulated CPU identity of the calling thread.
+//
+// Locks count a *bounce* when they are acquired on a different CPU than the
+// previous acquisition (lockstat's acq-bounces / con-bounces). In Page Cache
+// Lab a "CPU" is simulated: the engine pins an id to each worker thread and
+// may change it to model a task migrating between CPUs (seed 000: "limited to
+// moving one lock over"). Threads the engine does not manage get a stable id
+// of their own, so bounces are still meaningful in tests and benchmarks.
+#pragma once
+
+namespace pcl::sync {
+
+/// The simulated CPU the calling thread runs on (>= 0).
+int current_cpu() noexcept;
+
+/// Sets the calling thread's simulated CPU; a negative id restores the
+/// thread's own default id.
+void set_current_cpu(int cpu) noexcept;
+
+/// A small dense number for the calling thread, assigned on first use and
+/// never reused while the process runs. Used to spread per-thread counters.
+unsigned thread_slot() noexcept;
+
+/// Sets the simulated CPU for the lifetime of a scope (tests, benchmarks).
+class CpuScope {
+public:
+    explicit CpuScope(int cpu) noexcept { set_current_cpu(cpu); }
+    ~CpuScope() { set_current_cpu(-1); }
+    CpuScope(const CpuScope&) = delete;
+    CpuScope& operator=(const CpuScope&) = delete;
+};
+
+} // namespace pcl::sync

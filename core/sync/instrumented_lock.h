@@ -1,0 +1,177 @@
+// A lock that measures itself, lockstat style.
+//
+// InstrumentedLock<Raw> wraps a bare algorithm from raw_locks.h. Every
+// acquisition first tries the lock; if that fails the acquisition is a
+// *contention* and the time until the lock is obtained is its wait time. The
+// hold time runs from acquisition to release. Each lock counts into its class
+// (always) and into its own named statistics (when it has a name: per-node
+// locks of a radix tree are anonymous members of class `radix_node`, while
+// `mapping[3].tree_lock` has a row of its own).
+//
+// Locking rule for the statistics: last_cpu_ and hold_start_ are written only
+// by the exclusive holder; the state fields are atomics read by snapshots.
+#pragma once
+
+#include "sync/clock.h"
+#include "sync/cpu.h"
+#include "sync/lock_stats.h"
+
+#include <atomic>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace pcl::sync {
+
+/// What a snapshot shows of a lock: held or not, by which simulated CPU, and
+/// how many are waiting (Tracy: green = held, yellow = held and wanted).
+struct LockState {
+    bool held = false; ///< held by a writer/exclusive holder, or by readers
+    std::uint32_t readers = 0; ///< shared holders (rwlocks)
+    std::uint32_t waiters = 0; ///< threads waiting to acquire
+    int holder_cpu = -1; ///< simulated CPU of the exclusive holder, -1 if none
+};
+
+/// Base of the instrumented locks: identity, statistics and state.
+class LockInstrument {
+public:
+    /// An anonymous lock of class `cls`: counted in the class only.
+    explicit LockInstrument(LockClass& cls) noexcept
+        : cls_(&cls)
+    {
+        cls.note_instance();
+    }
+    /// A named lock with its own row in `registry`.
+    LockInstrument(LockRegistry& registry, std::string name, std::string_view class_name)
+        : cls_(&registry.lock_class(class_name))
+        , stats_(registry.register_lock(std::move(name), *cls_))
+        , registry_(&registry)
+    {
+    }
+    ~LockInstrument()
+    {
+        if (registry_)
+            registry_->unregister_lock(stats_);
+    }
+    LockInstrument(const LockInstrument&) = delete;
+    LockInstrument& operator=(const LockInstrument&) = delete;
+
+    LockClass& lock_class() const noexcept { return *cls_; }
+    /// Own statistics, or nullptr for an anonymous lock.
+    const LockStats* stats() const noexcept { return stats_; }
+    /// This lock's row (an anonymous lock reports nothing of its own).
+    LockStatRow row() const
+    {
+        LockStatRow r;
+        r.lock_class = cls_->name();
+        if (stats_) {
+            r.name = stats_->name;
+            stats_->c.add_to(r);
+        }
+        return r;
+    }
+    LockState state() const noexcept
+    {
+        LockState s;
+        s.holder_cpu = holder_cpu_.load(std::memory_order_relaxed);
+        s.readers = readers_.load(std::memory_order_relaxed);
+        s.waiters = waiters_.load(std::memory_order_relaxed);
+        s.held = s.holder_cpu >= 0 || s.readers > 0;
+        return s;
+    }
+
+protected:
+    void begin_wait() noexcept { waiters_.fetch_add(1, std::memory_order_relaxed); }
+    void end_wait() noexcept { waiters_.fetch_sub(1, std::memory_order_relaxed); }
+
+    /// Called by the exclusive holder right after it obtained the lock.
+    void acquired_exclusive(int cpu, bool contended, std::uint64_t wait) noexcept
+    {
+        const int last = last_cpu_.load(std::memory_order_relaxed);
+        const bool bounced = last >= 0 && last != cpu;
+        last_cpu_.store(cpu, std::memory_order_relaxed);
+        holder_cpu_.store(cpu, std::memory_order_relaxed);
+        if (stats_)
+            stats_->c.note_acquire(true, contended, bounced, wait);
+        cls_->shard().note_acquire(false, contended, bounced, wait);
+        hold_start_ = ticks();
+    }
+    /// Called by the exclusive holder right before it releases the lock.
+    void releasing_exclusive() noexcept
+    {
+        const std::uint64_t hold = ticks() - hold_start_;
+        if (stats_)
+            stats_->c.note_release(true, hold);
+        cls_->shard().note_release(false, hold);
+        holder_cpu_.store(-1, std::memory_order_relaxed);
+    }
+    /// Shared holders: several at once, so every update is a real RMW.
+    std::uint64_t acquired_shared(int cpu, bool contended, std::uint64_t wait) noexcept
+    {
+        const int last = last_cpu_.exchange(cpu, std::memory_order_relaxed);
+        const bool bounced = last >= 0 && last != cpu;
+        readers_.fetch_add(1, std::memory_order_relaxed);
+        if (stats_)
+            stats_->c.note_acquire(false, contended, bounced, wait);
+        cls_->shard().note_acquire(false, contended, bounced, wait);
+        return ticks();
+    }
+    void releasing_shared(std::uint64_t start) noexcept
+    {
+        const std::uint64_t hold = ticks() - start;
+        if (stats_)
+            stats_->c.note_release(false, hold);
+        cls_->shard().note_release(false, hold);
+        readers_.fetch_sub(1, std::memory_order_relaxed);
+    }
+
+private:
+    LockClass* cls_;
+    LockStats* stats_ = nullptr;
+    LockRegistry* registry_ = nullptr;
+    std::atomic<int> last_cpu_ { -1 };
+    std::atomic<int> holder_cpu_ { -1 };
+    std::atomic<std::uint32_t> readers_ { 0 };
+    std::atomic<std::uint32_t> waiters_ { 0 };
+    std::uint64_t hold_start_ = 0;
+};
+
+/// An exclusive lock (spin, ticket, mutex) with statistics. Satisfies
+/// Lockable, so std::lock_guard and std::unique_lock work with it.
+template <class Raw>
+class InstrumentedLock : public LockInstrument {
+public:
+    using LockInstrument::LockInstrument;
+
+    void lock() noexcept
+    {
+        const int cpu = current_cpu();
+        if (raw_.try_lock()) {
+            acquired_exclusive(cpu, false, 0);
+            return;
+        }
+        begin_wait();
+        const std::uint64_t t0 = ticks();
+        raw_.lock();
+        const std::uint64_t wait = ticks() - t0;
+        end_wait();
+        acquired_exclusive(cpu, true, wait);
+    }
+    bool try_lock() noexcept
+    {
+        if (!raw_.try_lock())
+            return false;
+        acquired_exclusive(current_cpu(), false, 0);
+        return true;
+    }
+    void unlock() noexcept
+    {
+        releasing_exclusive();
+        raw_.unlock();
+    }
+
+private:
+    Raw raw_;
+};
+
+} // namespace pcl::sync

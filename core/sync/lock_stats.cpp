@@ -1,0 +1,188 @@
+#include "sync/lock_stats.h"
+
+#include "sync/clock.h"
+#include "sync/cpu.h"
+
+#include <algorithm>
+
+namespace pcl::sync {
+
+namespace {
+// Relaxed update of a counter that only the caller writes (exclusive holder),
+// or a real read-modify-write when several holders may write (shared holds,
+// class shards shared by more threads than there are shards).
+inline void add(std::atomic<std::uint64_t>& a, std::uint64_t v, bool exclusive) noexcept
+{
+    if (exclusive)
+        a.store(a.load(std::memory_order_relaxed) + v, std::memory_order_relaxed);
+    else
+        a.fetch_add(v, std::memory_order_relaxed);
+}
+
+inline void raise_max(std::atomic<std::uint64_t>& a, std::uint64_t v) noexcept
+{
+    std::uint64_t cur = a.load(std::memory_order_relaxed);
+    while (v > cur && !a.compare_exchange_weak(cur, v, std::memory_order_relaxed)) { }
+}
+
+inline void lower_min(std::atomic<std::uint64_t>& a, std::uint64_t v) noexcept
+{
+    std::uint64_t cur = a.load(std::memory_order_relaxed);
+    while (v < cur && !a.compare_exchange_weak(cur, v, std::memory_order_relaxed)) { }
+}
+} // namespace
+
+void LockCounters::note_acquire(bool exclusive, bool contended, bool bounced, std::uint64_t wait) noexcept
+{
+    add(acquisitions, 1, exclusive);
+    if (bounced)
+        add(acq_bounces, 1, exclusive);
+    if (contended) {
+        add(contentions, 1, exclusive);
+        if (bounced)
+            add(con_bounces, 1, exclusive);
+        add(wait_total, wait, exclusive);
+        lower_min(wait_min, wait);
+        raise_max(wait_max, wait);
+    }
+}
+
+void LockCounters::note_release(bool exclusive, std::uint64_t hold) noexcept
+{
+    add(hold_total, hold, exclusive);
+    lower_min(hold_min, hold);
+    raise_max(hold_max, hold);
+}
+
+void LockCounters::add_to(LockStatRow& row) const noexcept
+{
+    auto r = [](const std::atomic<std::uint64_t>& a) { return a.load(std::memory_order_relaxed); };
+    row.acquisitions += r(acquisitions);
+    row.contentions += r(contentions);
+    row.acq_bounces += r(acq_bounces);
+    row.con_bounces += r(con_bounces);
+    row.wait_total_ns += ticks_to_ns(r(wait_total));
+    row.hold_total_ns += ticks_to_ns(r(hold_total));
+    row.wait_max_ns = std::max(row.wait_max_ns, ticks_to_ns(r(wait_max)));
+    row.hold_max_ns = std::max(row.hold_max_ns, ticks_to_ns(r(hold_max)));
+    if (r(wait_min) != kNoMin) {
+        const std::uint64_t m = ticks_to_ns(r(wait_min));
+        row.wait_min_ns = row.wait_min_ns ? std::min(row.wait_min_ns, m) : m;
+    }
+    if (r(hold_min) != kNoMin) {
+        const std::uint64_t m = ticks_to_ns(r(hold_min));
+        row.hold_min_ns = row.hold_min_ns ? std::min(row.hold_min_ns, m) : m;
+    }
+}
+
+void LockCounters::reset() noexcept
+{
+    for (auto* a : { &acquisitions, &contentions, &acq_bounces, &con_bounces, &wait_total, &wait_max, &hold_total,
+             &hold_max })
+        a->store(0, std::memory_order_relaxed);
+    wait_min.store(kNoMin, std::memory_order_relaxed);
+    hold_min.store(kNoMin, std::memory_order_relaxed);
+}
+
+LockClass::LockClass(std::string name)
+    : name_(std::move(name))
+    , shards_(new Shard[kShards])
+{
+}
+
+LockCounters& LockClass::shard() noexcept { return shards_[thread_slot() % kShards].c; }
+
+LockStatRow LockClass::row() const
+{
+    LockStatRow row;
+    row.name = name_;
+    row.lock_class = name_;
+    for (unsigned i = 0; i < kShards; ++i)
+        shards_[i].c.add_to(row);
+    row.instances = instances_.load(std::memory_order_relaxed);
+    return row;
+}
+
+void LockClass::reset() noexcept
+{
+    for (unsigned i = 0; i < kShards; ++i)
+        shards_[i].c.reset();
+}
+
+LockRegistry& LockRegistry::global()
+{
+    static LockRegistry registry;
+    return registry;
+}
+
+LockClass& LockRegistry::lock_class(std::string_view name)
+{
+    std::lock_guard g(mu_);
+    for (auto& c : classes_)
+        if (c.name() == name)
+            return c;
+    return classes_.emplace_back(std::string(name));
+}
+
+LockStats* LockRegistry::register_lock(std::string name, LockClass& cls)
+{
+    std::lock_guard g(mu_);
+    LockStats* s;
+    if (!free_.empty()) {
+        s = free_.back();
+        free_.pop_back();
+        s->c.reset();
+    } else {
+        s = &locks_.emplace_back();
+    }
+    s->name = std::move(name);
+    s->cls = &cls;
+    s->live.store(true, std::memory_order_relaxed);
+    cls.note_instance();
+    return s;
+}
+
+void LockRegistry::unregister_lock(LockStats* stats) noexcept
+{
+    if (!stats)
+        return;
+    std::lock_guard g(mu_);
+    stats->live.store(false, std::memory_order_relaxed);
+    free_.push_back(stats);
+}
+
+std::vector<LockStatRow> LockRegistry::locks() const
+{
+    std::lock_guard g(mu_);
+    std::vector<LockStatRow> rows;
+    for (const auto& s : locks_) {
+        if (!s.live.load(std::memory_order_relaxed))
+            continue;
+        LockStatRow row;
+        row.name = s.name;
+        row.lock_class = s.cls->name();
+        s.c.add_to(row);
+        rows.push_back(std::move(row));
+    }
+    return rows;
+}
+
+std::vector<LockStatRow> LockRegistry::classes() const
+{
+    std::lock_guard g(mu_);
+    std::vector<LockStatRow> rows;
+    for (const auto& c : classes_)
+        rows.push_back(c.row());
+    return rows;
+}
+
+void LockRegistry::reset()
+{
+    std::lock_guard g(mu_);
+    for (auto& c : classes_)
+        c.reset();
+    for (auto& s : locks_)
+        s.c.reset();
+}
+
+} // namespace pcl::sync

@@ -1,0 +1,139 @@
+// Lock statistics in lockstat's terms (Documentation/locking/lockstat.rst).
+//
+// For every lock and every lock class: acquisitions, contentions (the first
+// attempt found the lock taken), wait time (contended acquisitions only) and
+// hold time, each as total/min/max, and *bounces*: an acquisition on another
+// simulated CPU than the previous one (acq-bounces), and a contention on
+// another CPU than the previous acquirer (con-bounces). Times are kept in
+// clock ticks and reported in nanoseconds.
+//
+// Writers: a lock's own counters are written only by the thread that holds
+// the lock exclusively, so they need no atomic read-modify-write; they are
+// atomics so that readers (the GUI, a report) may read them at any time.
+// Shared holders (rwlock readers) use fetch_add. A class's counters are
+// sharded per thread so that a class with a million node locks does not
+// become one bouncing cache line.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <deque>
+#include <limits>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace pcl::sync {
+
+/// One row of a lock statistics table (a lock or a class), in nanoseconds.
+struct LockStatRow {
+    std::string name; ///< lock name, e.g. "mapping[0].tree_lock", or the class name for class rows
+    std::string lock_class; ///< class name, e.g. "mapping.tree_lock"
+    std::uint64_t acquisitions = 0; ///< successful acquisitions (read or write)
+    std::uint64_t contentions = 0; ///< acquisitions that had to wait
+    std::uint64_t acq_bounces = 0; ///< acquisitions on a different CPU than the previous one
+    std::uint64_t con_bounces = 0; ///< contentions on a different CPU than the previous acquirer
+    std::uint64_t wait_total_ns = 0; ///< total time spent waiting (contended acquisitions)
+    std::uint64_t wait_min_ns = 0; ///< shortest contended wait (0 if never contended)
+    std::uint64_t wait_max_ns = 0; ///< longest contended wait
+    std::uint64_t hold_total_ns = 0; ///< total time held
+    std::uint64_t hold_min_ns = 0; ///< shortest hold (0 if never acquired)
+    std::uint64_t hold_max_ns = 0; ///< longest hold
+    std::uint64_t instances = 1; ///< locks folded into this row (class rows)
+
+    double contention_ratio() const { return acquisitions ? double(contentions) / double(acquisitions) : 0.0; }
+    double wait_avg_ns() const { return contentions ? double(wait_total_ns) / double(contentions) : 0.0; }
+    double hold_avg_ns() const { return acquisitions ? double(hold_total_ns) / double(acquisitions) : 0.0; }
+};
+
+/// Raw counters in ticks. See the file comment for who writes them.
+struct LockCounters {
+    static constexpr std::uint64_t kNoMin = std::numeric_limits<std::uint64_t>::max();
+
+    std::atomic<std::uint64_t> acquisitions { 0 };
+    std::atomic<std::uint64_t> contentions { 0 };
+    std::atomic<std::uint64_t> acq_bounces { 0 };
+    std::atomic<std::uint64_t> con_bounces { 0 };
+    std::atomic<std::uint64_t> wait_total { 0 };
+    std::atomic<std::uint64_t> wait_min { kNoMin };
+    std::atomic<std::uint64_t> wait_max { 0 };
+    std::atomic<std::uint64_t> hold_total { 0 };
+    std::atomic<std::uint64_t> hold_min { kNoMin };
+    std::atomic<std::uint64_t> hold_max { 0 };
+
+    /// Records an acquisition. exclusive: the caller holds the lock alone and
+    /// is the only writer, so plain load/store suffices.
+    void note_acquire(bool exclusive, bool contended, bool bounced, std::uint64_t wait) noexcept;
+    /// Records the end of a hold of `hold` ticks.
+    void note_release(bool exclusive, std::uint64_t hold) noexcept;
+    /// Adds these counters (converted to ns) into a row.
+    void add_to(LockStatRow& row) const noexcept;
+    void reset() noexcept;
+};
+
+/// A lock class, as lockdep groups locks: all `mapping.tree_lock`s are one
+/// class whatever file they belong to. Counters are per-thread shards.
+class LockClass {
+public:
+    explicit LockClass(std::string name);
+    const std::string& name() const { return name_; }
+
+    /// The calling thread's shard.
+    LockCounters& shard() noexcept;
+    /// Sum over shards, converted to ns.
+    LockStatRow row() const;
+    void reset() noexcept;
+    /// Counts locks of this class ever created (for the class row).
+    void note_instance() noexcept { instances_.fetch_add(1, std::memory_order_relaxed); }
+
+private:
+    static constexpr unsigned kShards = 32;
+    struct alignas(64) Shard {
+        LockCounters c;
+    };
+    std::string name_;
+    std::unique_ptr<Shard[]> shards_;
+    std::atomic<std::uint64_t> instances_ { 0 };
+};
+
+/// The per-lock statistics of a named lock, owned by a registry so that the
+/// rows outlive nothing they point into.
+struct LockStats {
+    std::string name;
+    LockClass* cls = nullptr;
+    LockCounters c;
+    std::atomic<bool> live { true };
+};
+
+/// Registry of lock classes and named locks: the source of the lock table.
+/// Thread-safe. One process-wide instance (`global()`); an engine that runs
+/// beside another (compare mode) may own its own.
+class LockRegistry {
+public:
+    static LockRegistry& global();
+
+    /// Finds or creates a class. The reference stays valid for the registry's life.
+    LockClass& lock_class(std::string_view name);
+    /// Creates the statistics of a named lock of class `cls`.
+    LockStats* register_lock(std::string name, LockClass& cls);
+    /// Marks a named lock's statistics as belonging to a destroyed lock; its
+    /// row is dropped from `locks()` but its counts stay in its class.
+    void unregister_lock(LockStats* stats) noexcept;
+
+    /// Rows of all live named locks.
+    std::vector<LockStatRow> locks() const;
+    /// Rows of all classes.
+    std::vector<LockStatRow> classes() const;
+    /// Zeroes every counter (classes and live locks).
+    void reset();
+
+private:
+    mutable std::mutex mu_; ///< protects the two containers below (not the counters)
+    std::deque<LockClass> classes_;
+    std::deque<LockStats> locks_;
+    std::vector<LockStats*> free_;
+};
+
+} // namespace pcl::sync

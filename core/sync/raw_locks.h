@@ -1,0 +1,111 @@
+// Bare lock algorithms, without statistics. The instrumented lock types in
+// spinlock.h, ticket_lock.h, mutex.h, rwlock.h and seqlock.h wrap these; the
+// lock benchmark compares each wrapper against its bare algorithm to measure
+// what the instrumentation costs.
+#pragma once
+
+#include "sync/cpu_relax.h"
+
+#include <atomic>
+#include <cstdint>
+#include <mutex>
+
+#include <oneapi/tbb/spin_rw_mutex.h>
+
+namespace pcl::sync {
+
+/// Test-and-test-and-set spinlock with exponential backoff: spins reading the
+/// lock word (a shared cache line) and only writes when it looks free, so
+/// waiters do not bounce the line while the holder works. Unfair.
+class RawSpinLock {
+public:
+    bool try_lock() noexcept
+    {
+        return !locked_.load(std::memory_order_relaxed) && !locked_.exchange(true, std::memory_order_acquire);
+    }
+    void lock() noexcept
+    {
+        Backoff backoff;
+        while (locked_.exchange(true, std::memory_order_acquire)) {
+            do
+                backoff.pause();
+            while (locked_.load(std::memory_order_relaxed));
+        }
+    }
+    void unlock() noexcept { locked_.store(false, std::memory_order_release); }
+    bool is_locked() const noexcept { return locked_.load(std::memory_order_relaxed); }
+
+private:
+    std::atomic<bool> locked_ { false };
+};
+
+/// Ticket spinlock (Linux x86 2.6.25 to 4.2): each arrival takes the next
+/// ticket and waits until `owner` reaches it, so the lock is granted in FIFO
+/// order. Fair, but every waiter spins on the same line and a preempted
+/// waiter stalls everyone queued behind it.
+class RawTicketLock {
+public:
+    bool try_lock() noexcept
+    {
+        std::uint32_t n = next_.load(std::memory_order_relaxed);
+        if (owner_.load(std::memory_order_relaxed) != n)
+            return false;
+        // Nobody held a ticket when owner == next; if next is still n nobody
+        // took one since, so ticket n is served at once.
+        return next_.compare_exchange_strong(n, n + 1, std::memory_order_acquire, std::memory_order_relaxed);
+    }
+    void lock() noexcept
+    {
+        const std::uint32_t ticket = next_.fetch_add(1, std::memory_order_relaxed);
+        Backoff backoff;
+        while (owner_.load(std::memory_order_acquire) != ticket)
+            backoff.pause();
+    }
+    void unlock() noexcept
+    {
+        // Only the holder writes owner_.
+        owner_.store(owner_.load(std::memory_order_relaxed) + 1, std::memory_order_release);
+    }
+    bool is_locked() const noexcept
+    {
+        return owner_.load(std::memory_order_relaxed) != next_.load(std::memory_order_relaxed);
+    }
+    /// Tickets handed out but not yet served, the holder included.
+    std::uint32_t queued() const noexcept
+    {
+        return next_.load(std::memory_order_relaxed) - owner_.load(std::memory_order_relaxed);
+    }
+
+private:
+    std::atomic<std::uint32_t> owner_ { 0 };
+    std::atomic<std::uint32_t> next_ { 0 };
+};
+
+/// Sleeping mutex: a waiter blocks in the host kernel (futex) instead of
+/// spinning, like a kernel `struct mutex` after its optimistic spin.
+class RawMutex {
+public:
+    bool try_lock() noexcept { return m_.try_lock(); }
+    void lock() { m_.lock(); }
+    void unlock() noexcept { m_.unlock(); }
+
+private:
+    std::mutex m_;
+};
+
+/// Reader-writer spinlock (oneTBB's spin_rw_mutex, writer-preferring), like
+/// the kernel's rwlock_t: any number of readers or one writer.
+class RawRwLock {
+public:
+    bool try_lock() noexcept { return m_.try_lock(); }
+    void lock() noexcept { m_.lock(); }
+    void unlock() noexcept { m_.unlock(); }
+    bool try_lock_shared() noexcept { return m_.try_lock_shared(); }
+    void lock_shared() noexcept { m_.lock_shared(); }
+    void unlock_shared() noexcept { m_.unlock_shared(); }
+
+private:
+    oneapi::tbb::spin_rw_mutex m_;
+};
+
+} // namespace pcl::sync

@@ -1,0 +1,87 @@
+#include "sync/rcu.h"
+
+// Outside TSan builds, liburcu's read-side fast path is inlined (_LGPL_SOURCE).
+// In TSan builds it stays in the uninstrumented library, so TSan sees only the
+// annotations below and not liburcu's own ad-hoc synchronisation.
+#ifndef PCL_TSAN
+#define _LGPL_SOURCE 1
+#endif
+#include <urcu/urcu-memb.h>
+
+
+#include <cstddef>
+
+#ifdef PCL_TSAN
+#include <sanitizer/tsan_interface.h>
+#endif
+
+namespace pcl::rcu {
+
+namespace {
+
+#ifdef PCL_TSAN
+// The object through which TSan learns RCU's ordering (see rcu.h).
+char g_grace_period;
+inline void annotate_reader_done() noexcept { __tsan_release(&g_grace_period); }
+inline void annotate_grace_period() noexcept { __tsan_acquire(&g_grace_period); }
+#else
+inline void annotate_reader_done() noexcept { }
+inline void annotate_grace_period() noexcept { }
+#endif
+
+// Registers the thread with liburcu on first use and unregisters it when the
+// thread exits.
+struct Registration {
+    Registration() noexcept { urcu_memb_register_thread(); }
+    ~Registration() { urcu_memb_unregister_thread(); }
+};
+
+inline void ensure_registered() noexcept
+{
+    thread_local Registration registration;
+    (void)registration;
+}
+
+static_assert(sizeof(Head::storage) >= sizeof(struct rcu_head), "Head::storage too small for rcu_head");
+
+void trampoline(struct rcu_head* h) noexcept
+{
+    annotate_grace_period();
+    auto* head = reinterpret_cast<Head*>(reinterpret_cast<unsigned char*>(h) - offsetof(Head, storage));
+    head->func(head);
+}
+
+} // namespace
+
+void read_lock() noexcept
+{
+    ensure_registered();
+    urcu_memb_read_lock();
+}
+
+void read_unlock() noexcept
+{
+    annotate_reader_done();
+    urcu_memb_read_unlock();
+}
+
+void synchronize() noexcept
+{
+    urcu_memb_synchronize_rcu();
+    annotate_grace_period();
+}
+
+void call(Head* head, void (*func)(Head*)) noexcept
+{
+    ensure_registered();
+    head->func = func;
+    urcu_memb_call_rcu(reinterpret_cast<struct rcu_head*>(head->storage), trampoline);
+}
+
+void barrier() noexcept
+{
+    ensure_registered();
+    urcu_memb_barrier();
+}
+
+} // namespace pcl::rcu

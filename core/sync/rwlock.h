@@ -1,0 +1,85 @@
+// Reader-writer lock with statistics (the kernel's rwlock_t).
+//
+// Seed 000: an rwlock for the per-mapping tree lock "does not help: the
+// problem is the bouncing of the spinlock cacheline" - readers still write
+// the lock word. The statistics show it: read acquisitions bounce too.
+#pragma once
+
+#include "sync/instrumented_lock.h"
+#include "sync/raw_locks.h"
+
+namespace pcl::sync {
+
+class RwLock : public LockInstrument {
+public:
+    using LockInstrument::LockInstrument;
+
+    void lock() noexcept
+    {
+        const int cpu = current_cpu();
+        if (raw_.try_lock()) {
+            acquired_exclusive(cpu, false, 0);
+            return;
+        }
+        begin_wait();
+        const std::uint64_t t0 = ticks();
+        raw_.lock();
+        const std::uint64_t wait = ticks() - t0;
+        end_wait();
+        acquired_exclusive(cpu, true, wait);
+    }
+    bool try_lock() noexcept
+    {
+        if (!raw_.try_lock())
+            return false;
+        acquired_exclusive(current_cpu(), false, 0);
+        return true;
+    }
+    void unlock() noexcept
+    {
+        releasing_exclusive();
+        raw_.unlock();
+    }
+
+    /// Read side. Returns the hold start, which the caller hands back to
+    /// unlock_shared (each reader has its own hold time); ReadGuard does this.
+    [[nodiscard]] std::uint64_t lock_shared() noexcept
+    {
+        const int cpu = current_cpu();
+        if (raw_.try_lock_shared())
+            return acquired_shared(cpu, false, 0);
+        begin_wait();
+        const std::uint64_t t0 = ticks();
+        raw_.lock_shared();
+        const std::uint64_t wait = ticks() - t0;
+        end_wait();
+        return acquired_shared(cpu, true, wait);
+    }
+    void unlock_shared(std::uint64_t hold_start) noexcept
+    {
+        releasing_shared(hold_start);
+        raw_.unlock_shared();
+    }
+
+    /// Scoped read lock.
+    class ReadGuard {
+    public:
+        explicit ReadGuard(RwLock& l) noexcept
+            : l_(l)
+            , start_(l.lock_shared())
+        {
+        }
+        ~ReadGuard() { l_.unlock_shared(start_); }
+        ReadGuard(const ReadGuard&) = delete;
+        ReadGuard& operator=(const ReadGuard&) = delete;
+
+    private:
+        RwLock& l_;
+        std::uint64_t start_;
+    };
+
+private:
+    RawRwLock raw_;
+};
+
+} // namespace pcl::sync

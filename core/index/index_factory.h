@@ -1,0 +1,57 @@
+// Builds any page index from a run-time description: which family, which
+// locking scheme, and the family's parameters. Used by the benchmarks, the
+// engine and the scenario files, so every index x scheme is reachable by name.
+#pragma once
+
+#include "index/page_index.h"
+#include "sync/lock_stats.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace pcl {
+
+struct IndexSpec {
+    std::string kind = "radix"; ///< "radix", "hash" or "skiplist"
+    std::string scheme; ///< a scheme of that kind (index_schemes()); empty: the kind's default
+
+    // radix
+    unsigned radix_shift = 6; ///< log2 of the fanout, 2..7 (4 = rat-4, 7 = rat-7, 6 = modern Linux)
+
+    // hash
+    std::uint64_t hash_buckets = 0; ///< bucket count (power of two); 0: size from hash_memory_bytes like 2.4
+    std::uint64_t hash_memory_bytes = std::uint64_t(256) << 20; ///< "physical memory" the table is sized for
+    bool hash_order9_cap = false; ///< cap the table at an order-9 allocation, as __get_free_pages did
+    std::string hash_function = "linux24"; ///< "linux24" or "mixer"
+    unsigned hash_locks = 64; ///< number of locks for the "hashed" scheme
+
+    // skip list
+    double skiplist_p = 0.25; ///< probability that a node reaches the next level, (0, 1)
+    unsigned skiplist_max_level = 16; ///< highest level, 1..32
+    std::uint64_t skiplist_seed = 1; ///< seed for tower heights
+};
+
+/// The index families, in display order.
+std::vector<std::string> index_kinds();
+/// The schemes of a family, in historical order; throws std::invalid_argument
+/// for an unknown kind.
+std::vector<std::string> index_schemes(std::string_view kind);
+
+/// Creates the index of file @file. For "hash", the table is created for this
+/// one index; an engine with several files shares one HashIndex between them.
+/// Throws std::invalid_argument naming the bad field and the allowed values.
+std::unique_ptr<PageIndex> make_page_index(
+    const IndexSpec& spec, FileId file = 0, sync::LockRegistry& registry = sync::LockRegistry::global());
+
+// Each family builds its own kind; defined beside the family.
+std::unique_ptr<PageIndex> make_radix_index(const IndexSpec& spec, FileId file, sync::LockRegistry& registry);
+std::unique_ptr<PageIndex> make_hash_index(const IndexSpec& spec, FileId file, sync::LockRegistry& registry);
+std::unique_ptr<PageIndex> make_skiplist_index(const IndexSpec& spec, FileId file, sync::LockRegistry& registry);
+std::vector<std::string> radix_schemes();
+std::vector<std::string> hash_schemes();
+std::vector<std::string> skiplist_schemes();
+
+} // namespace pcl

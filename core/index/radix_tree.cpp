@@ -1,0 +1,1001 @@
+#include "index/radix_tree.h"
+
+#include "index/index_factory.h"
+#include "sync/cpu.h"
+#include "sync/rcu.h"
+
+#include <cstdio>
+#include <deque>
+#include <exception>
+#include <stdexcept>
+
+namespace pcl {
+
+using radix::Node;
+
+namespace {
+
+// The root word holds a node pointer with this bit set (2.6's
+// RADIX_TREE_INDIRECT_PTR) or, at height 0, the page at index 0 itself.
+constexpr std::uintptr_t kNodeBit = 1;
+inline bool is_node(std::uintptr_t v) { return v & kNodeBit; }
+inline Node* to_node(std::uintptr_t v) { return reinterpret_cast<Node*>(v & ~kNodeBit); }
+inline std::uintptr_t from_node(Node* n) { return reinterpret_cast<std::uintptr_t>(n) | kNodeBit; }
+inline Page* to_page(std::uintptr_t v) { return reinterpret_cast<Page*>(v); }
+inline std::uint64_t node_id(const Node* n) { return reinterpret_cast<std::uintptr_t>(n); }
+
+constexpr unsigned kSkipShards = 16;
+
+// A broken locking invariant would corrupt the tree silently; stop instead.
+[[noreturn]] void invariant_failed(const char* what)
+{
+    std::fprintf(stderr, "radix tree invariant failed: %s\n", what);
+    std::terminate();
+}
+
+} // namespace
+
+// The locks and path of one modifying operation, top-down.
+// path[d] is the node at depth d (0 = root node); offsets[d] the slot taken
+// in it. Node locks are held for depths top..depth; root_locked says whether
+// the tree-level lock is still held above them.
+struct RadixTree::Ladder {
+    RadixTree& tree;
+    Node* path[kMaxHeight + 1] = {};
+    unsigned offsets[kMaxHeight + 1] = {};
+    int top = 0;
+    int depth = -1;
+    bool root_locked = false;
+
+    explicit Ladder(RadixTree& t)
+        : tree(t)
+    {
+    }
+    /// Adds @node at the next depth, locking it.
+    void push(Node* node)
+    {
+        if (tree.node_locks())
+            node->lock().lock();
+        path[++depth] = node;
+    }
+    /// The node just pushed is safe: nothing above it can change.
+    void release_above()
+    {
+        // Without node locks the tree lock covers the whole operation.
+        if (!tree.node_locks())
+            return;
+        for (int d = top; d < depth; ++d)
+            path[d]->lock().unlock();
+        top = depth;
+        if (root_locked) {
+            tree.unlock_root();
+            root_locked = false;
+        }
+    }
+    void release_all()
+    {
+        if (tree.node_locks())
+            for (int d = top; d <= depth; ++d)
+                path[d]->lock().unlock();
+        top = depth + 1;
+        if (root_locked) {
+            tree.unlock_root();
+            root_locked = false;
+        }
+    }
+    /// A change at depth @d must reach its parent: the parent must be held.
+    void require_parent(int d) const
+    {
+        if (tree.node_locks() && (d > 0 ? d - 1 < top : !root_locked))
+            invariant_failed("changing a node whose parent is not locked");
+    }
+};
+
+void RadixTree::Config::validate() const
+{
+    if (shift < kMinShift || shift > kMaxShift)
+        throw std::invalid_argument("radix_shift must be between " + std::to_string(kMinShift) + " and "
+            + std::to_string(kMaxShift) + " (fanout 4..128), got " + std::to_string(shift));
+}
+
+std::string_view RadixTree::scheme_name(Scheme scheme) noexcept
+{
+    switch (scheme) {
+    case Scheme::Spinlock:
+        return "spinlock";
+    case Scheme::RwLock:
+        return "rwlock";
+    case Scheme::Rcu:
+        return "rcu";
+    case Scheme::PerNode:
+        return "pernode";
+    case Scheme::Optimistic:
+        return "optimistic";
+    }
+    return "?";
+}
+
+RadixTree::Scheme RadixTree::parse_scheme(std::string_view name)
+{
+    for (Scheme s : { Scheme::Spinlock, Scheme::RwLock, Scheme::Rcu, Scheme::PerNode, Scheme::Optimistic })
+        if (scheme_name(s) == name)
+            return s;
+    throw std::invalid_argument("radix scheme '" + std::string(name)
+        + "' is unknown; allowed: spinlock, rwlock, rcu, pernode, optimistic");
+}
+
+pgoff_t RadixTree::max_index(unsigned height, unsigned shift) noexcept
+{
+    if (height == 0)
+        return 0;
+    const unsigned bits = height * shift;
+    return bits >= 64 ? ~pgoff_t(0) : (pgoff_t(1) << bits) - 1;
+}
+
+RadixTree::RadixTree(FileId file, const Config& config, sync::LockRegistry& registry)
+    : file_(file)
+    , config_(config)
+{
+    config_.validate();
+    const bool per_node = config.scheme == Scheme::PerNode || config.scheme == Scheme::Optimistic;
+    layout_ = radix::NodeLayout::make(config.shift, per_node);
+    const std::string name = "mapping[" + std::to_string(file) + "].tree_lock";
+    if (config.scheme == Scheme::RwLock)
+        tree_rwlock_ = std::make_unique<sync::RwLock>(registry, name, "mapping.tree_lock");
+    else
+        tree_lock_ = std::make_unique<sync::SpinLock>(registry, name, "mapping.tree_lock");
+    if (per_node)
+        node_class_ = &registry.lock_class("radix_node");
+    if (config.scheme == Scheme::Optimistic)
+        skips_.reset(new SkipShard[kSkipShards]);
+}
+
+RadixTree::~RadixTree()
+{
+    // No reader may run any more: free the nodes at once, depth first.
+    std::vector<std::pair<Node*, unsigned>> stack;
+    const std::uintptr_t r = root_.load(std::memory_order_acquire);
+    if (is_node(r))
+        stack.emplace_back(to_node(r), to_node(r)->height);
+    while (!stack.empty()) {
+        auto [n, h] = stack.back();
+        stack.pop_back();
+        if (h > 1)
+            for (unsigned i = 0; i < layout_.fanout; ++i)
+                if (std::uintptr_t c = n->slot(i).load(std::memory_order_relaxed))
+                    stack.emplace_back(reinterpret_cast<Node*>(c), h - 1);
+        radix::free_node_now(n);
+    }
+    // Nodes freed earlier wait for a grace period; let them go before the
+    // lock classes they point to might.
+    rcu::barrier();
+}
+
+unsigned RadixTree::offset(pgoff_t index, unsigned height) const noexcept
+{
+    const unsigned bits = (height - 1) * layout_.shift;
+    return bits >= 64 ? 0 : unsigned(index >> bits) & (layout_.fanout - 1);
+}
+
+unsigned RadixTree::height_for(pgoff_t index) const noexcept
+{
+    unsigned h = 0;
+    while (max_index(h, layout_.shift) < index)
+        ++h;
+    return h;
+}
+
+unsigned RadixTree::height() const noexcept
+{
+    const std::uintptr_t r = root_.load(std::memory_order_acquire);
+    return is_node(r) ? to_node(r)->height : 0;
+}
+
+void RadixTree::lock_root() noexcept
+{
+    if (tree_rwlock_)
+        tree_rwlock_->lock();
+    else
+        tree_lock_->lock();
+}
+
+void RadixTree::unlock_root() noexcept
+{
+    if (tree_rwlock_)
+        tree_rwlock_->unlock();
+    else
+        tree_lock_->unlock();
+}
+
+// ---- allocation ---------------------------------------------------------
+
+bool RadixTree::grant_allocations(unsigned count) noexcept
+{
+    for (unsigned i = 0; i < count; ++i)
+        if (alloc_failure_.should_fail())
+            return false;
+    return true;
+}
+
+bool RadixTree::preload_for(pgoff_t index) noexcept
+{
+    // Worst case: extend from an empty or height-0 tree to the index's
+    // height, then build the whole path below the new root (2H - 1 nodes,
+    // RADIX_TREE_PRELOAD_SIZE's reasoning).
+    const unsigned h = std::max(1u, height_for(index));
+    return radix::preload(layout_, 2 * h - 1);
+}
+
+Node* RadixTree::new_node(unsigned height, pgoff_t index)
+{
+    Node* n = radix::node_from_preload(layout_, height, node_class_);
+    nodes_.add(1);
+    if (has_event_hook())
+        report({ IndexEvent::Kind::NodeAlloc, file_, index, int(height) - 1, -1, 0, node_id(n) });
+    return n;
+}
+
+void RadixTree::kill_node(Node* node, pgoff_t index)
+{
+    node->dead.store(true, std::memory_order_release);
+    nodes_.add(-1);
+    if (has_event_hook())
+        report({ IndexEvent::Kind::NodeFree, file_, index, int(node->height) - 1, -1, 0, node_id(node) });
+    radix::free_node_rcu(node);
+}
+
+// ---- structure changes at the root (root lock held) ---------------------
+
+std::uintptr_t RadixTree::extend(std::uintptr_t root, unsigned to_height, pgoff_t index)
+{
+    // radix_tree_extend: each new root takes the old one as slot 0 and
+    // inherits the root tags. Built bottom-up and published once, so a
+    // lockless reader sees either the old root or the complete new one.
+    unsigned h = is_node(root) ? to_node(root)->height : 0;
+    const std::uint8_t tags = root_tags_.load(std::memory_order_relaxed);
+    std::uintptr_t top = root;
+    while (h < to_height) {
+        Node* n = new_node(++h, index);
+        n->slot(0).store(is_node(top) ? reinterpret_cast<std::uintptr_t>(to_node(top)) : top, std::memory_order_relaxed);
+        n->count.store(1, std::memory_order_relaxed);
+        for (unsigned t = 0; t < kTagCount; ++t)
+            if (tags & (1u << t))
+                n->tag_set(t, 0);
+        top = from_node(n);
+    }
+    root_.store(top, std::memory_order_release);
+    if (has_event_hook())
+        report({ IndexEvent::Kind::HeightGrow, file_, index, int(to_height) - 1, -1, to_height, node_id(to_node(top)) });
+    return top;
+}
+
+bool RadixTree::shrinkable() noexcept
+{
+    const std::uintptr_t r = root_.load(std::memory_order_acquire);
+    if (!is_node(r))
+        return false;
+    Node* n = to_node(r);
+    return n->count.load(std::memory_order_acquire) == 1 && n->slot(0).load(std::memory_order_acquire) != 0;
+}
+
+void RadixTree::shrink_locked()
+{
+    // radix_tree_shrink: while the root node has only slot 0 in use, its
+    // child (or, at height 1, its one page) becomes the root. The root tags
+    // stay right: the root node's only tagged slot can be slot 0.
+    for (;;) {
+        const std::uintptr_t r = root_.load(std::memory_order_relaxed);
+        if (!is_node(r))
+            return;
+        Node* n = to_node(r);
+        if (node_locks())
+            n->lock().lock();
+        const std::uintptr_t child = n->slot(0).load(std::memory_order_relaxed);
+        if (n->count.load(std::memory_order_relaxed) != 1 || !child) {
+            if (node_locks())
+                n->lock().unlock();
+            return;
+        }
+        root_.store(n->height == 1 ? child : from_node(reinterpret_cast<Node*>(child)), std::memory_order_release);
+        kill_node(n, 0);
+        if (node_locks())
+            n->lock().unlock();
+        if (has_event_hook())
+            report({ IndexEvent::Kind::HeightShrink, file_, 0, int(n->height) - 2, -1, n->height - 1, node_id(n) });
+    }
+}
+
+// ---- modification -------------------------------------------------------
+
+// Whether @node is "safe" for @op: the operation cannot change anything in
+// the node's parent, so the parent's lock need not be held (seed 003's
+// ladder locking). Conservative is correct; permissive is not.
+bool RadixTree::safe(Node* n, Op op, pgoff_t index, unsigned tag) noexcept
+{
+    const unsigned off = offset(index, n->height);
+    switch (op) {
+    case Op::Insert:
+        return true; // inserting never touches an existing node's parent
+    case Op::Erase:
+        // The node is freed if it empties; a tag bitmap empties if our slot
+        // is its only tagged slot.
+        if (n->count.load(std::memory_order_relaxed) <= 1)
+            return false;
+        for (unsigned t = 0; t < kTagCount; ++t)
+            if (n->only_tag(t, off))
+                return false;
+        return true;
+    case Op::SetTag:
+        return n->any_tag(tag); // the parent's bit is already set
+    case Op::ClearTag:
+        return !n->only_tag(tag, off);
+    }
+    return false;
+}
+
+RadixTree::Result RadixTree::modify(Op op, pgoff_t index, unsigned tag, Page* page)
+{
+    Result result;
+    if (config_.scheme == Scheme::Optimistic && try_optimistic(op, index, tag, page, result))
+        return result;
+    return modify_from_root(op, index, tag, page);
+}
+
+RadixTree::Result RadixTree::modify_root_entry(Op op, pgoff_t index, unsigned tag, Page* page, std::uintptr_t root)
+{
+    // Height 0: the tree is empty or holds only the page at index 0, in the root.
+    Result res;
+    const bool present = index == 0 && root != 0;
+    res.found = present;
+    switch (op) {
+    case Op::Insert:
+        if (present) {
+            res.insert = InsertResult::Exists;
+        } else {
+            root_.store(reinterpret_cast<std::uintptr_t>(page), std::memory_order_release);
+            count_.add(1);
+        }
+        break;
+    case Op::Erase:
+        if (present) {
+            res.page = to_page(root);
+            root_.store(0, std::memory_order_release);
+            root_tags_.store(0, std::memory_order_relaxed);
+            count_.add(-1);
+        }
+        break;
+    case Op::SetTag:
+    case Op::ClearTag:
+        if (present) {
+            const std::uint8_t t = root_tags_.load(std::memory_order_relaxed);
+            root_tags_.store(op == Op::SetTag ? std::uint8_t(t | (1u << tag)) : std::uint8_t(t & ~(1u << tag)),
+                std::memory_order_release);
+        }
+        break;
+    }
+    return res;
+}
+
+RadixTree::Result RadixTree::modify_from_root(Op op, pgoff_t index, unsigned tag, Page* page)
+{
+    if (op == Op::Insert && !preload_for(index))
+        return { InsertResult::NoMemory, nullptr, false };
+    // Lockless paths (rcu, pernode, optimistic) and snapshots may be reading.
+    rcu::ReadGuard rcu_guard;
+    Ladder ladder(*this);
+    lock_root();
+    ladder.root_locked = true;
+    std::uintptr_t r = root_.load(std::memory_order_relaxed);
+    unsigned h = is_node(r) ? to_node(r)->height : 0;
+    unsigned budget = 0; // node allocations already granted
+    if (op == Op::Insert && index > max_index(h, layout_.shift)) {
+        const unsigned want = height_for(index);
+        // Extension adds want - h levels; the path below the new root is
+        // then missing entirely (want - 1 nodes). An empty tree needs just
+        // the path (want nodes).
+        budget = r ? (want - h) + (want - 1) : want;
+        if (!grant_allocations(budget)) {
+            ladder.release_all();
+            return { InsertResult::NoMemory, nullptr, false };
+        }
+        if (r) {
+            r = extend(r, want, index);
+            budget = want - 1;
+        } else {
+            // Build the chain top-down while unpublished, then publish it.
+            Node* top = new_node(want, index);
+            top->count.store(0, std::memory_order_relaxed);
+            r = from_node(top);
+            ladder.push(top);
+            ladder.offsets[0] = offset(index, want);
+            root_.store(r, std::memory_order_release);
+            if (has_event_hook())
+                report({ IndexEvent::Kind::HeightGrow, file_, index, int(want) - 1, -1, want, node_id(top) });
+            Result res = descend(ladder, op, index, tag, page, want - 1);
+            finish(ladder, op, res);
+            return res;
+        }
+    }
+    if (!is_node(r)) {
+        Result res = modify_root_entry(op, index, tag, page, r);
+        ladder.release_all();
+        return res;
+    }
+    Node* n = to_node(r);
+    if (index > max_index(n->height, layout_.shift)) {
+        ladder.release_all();
+        return {}; // not present
+    }
+    ladder.push(n);
+    if (safe(n, op, index, tag))
+        ladder.release_above();
+    Result res = descend(ladder, op, index, tag, page, budget);
+    finish(ladder, op, res);
+    return res;
+}
+
+void RadixTree::finish(Ladder& ladder, Op op, const Result& result)
+{
+    const bool shrink = op == Op::Erase && result.found && shrinkable();
+    if (!node_locks()) {
+        // The tree lock covers everything: shrink before letting go of it.
+        if (shrink)
+            shrink_locked();
+        ladder.release_all();
+        return;
+    }
+    ladder.release_all();
+    if (shrink) {
+        lock_root();
+        shrink_locked();
+        unlock_root();
+    }
+}
+
+RadixTree::Result RadixTree::descend(Ladder& ladder, Op op, pgoff_t index, unsigned tag, Page* page, unsigned budget)
+{
+    Result res;
+    for (;;) {
+        const int d = ladder.depth;
+        Node* n = ladder.path[d];
+        const unsigned h = n->height;
+        const unsigned off = offset(index, h);
+        ladder.offsets[d] = off;
+        if (h == 1)
+            break;
+        const std::uintptr_t c = n->slot(off).load(std::memory_order_relaxed);
+        if (c) {
+            Node* child = reinterpret_cast<Node*>(c);
+            ladder.push(child);
+            if (safe(child, op, index, tag))
+                ladder.release_above();
+            continue;
+        }
+        if (op != Op::Insert)
+            return res; // nothing there
+        // Build the missing path bottom-up, unpublished, then link it: a
+        // lockless reader sees all of it or none.
+        const unsigned need = h - 1;
+        if (budget < need && !grant_allocations(need - budget)) {
+            res.insert = InsertResult::NoMemory;
+            return res;
+        }
+        std::uintptr_t below = reinterpret_cast<std::uintptr_t>(page);
+        for (unsigned hh = 1; hh < h; ++hh) {
+            Node* m = new_node(hh, index);
+            m->slot(offset(index, hh)).store(below, std::memory_order_relaxed);
+            m->count.store(1, std::memory_order_relaxed);
+            below = reinterpret_cast<std::uintptr_t>(m);
+        }
+        n->slot(off).store(below, std::memory_order_release);
+        n->count.store(n->count.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+        count_.add(1);
+        return res;
+    }
+
+    const int d = ladder.depth;
+    Node* leaf = ladder.path[d];
+    const unsigned off = ladder.offsets[d];
+    auto& slot = leaf->slot(off);
+    const std::uintptr_t cur = slot.load(std::memory_order_relaxed);
+    res.found = cur != 0;
+    switch (op) {
+    case Op::Insert:
+        if (cur) {
+            res.insert = InsertResult::Exists;
+            return res;
+        }
+        slot.store(reinterpret_cast<std::uintptr_t>(page), std::memory_order_release);
+        leaf->count.store(leaf->count.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+        count_.add(1);
+        return res;
+    case Op::Erase: {
+        if (!cur)
+            return res;
+        res.page = to_page(cur);
+        slot.store(0, std::memory_order_release);
+        leaf->count.store(leaf->count.load(std::memory_order_relaxed) - 1, std::memory_order_relaxed);
+        std::array<bool, kTagCount> emptied {};
+        for (unsigned t = 0; t < kTagCount; ++t)
+            if (leaf->tag_get(t, off)) {
+                leaf->tag_clear(t, off);
+                emptied[t] = !leaf->any_tag(t);
+            }
+        count_.add(-1);
+        propagate(ladder, op, tag, d, emptied);
+        return res;
+    }
+    case Op::SetTag: {
+        if (!cur || leaf->tag_get(tag, off))
+            return res;
+        const bool was_empty = !leaf->any_tag(tag);
+        leaf->tag_set(tag, off);
+        if (was_empty)
+            propagate(ladder, op, tag, d, {});
+        return res;
+    }
+    case Op::ClearTag:
+        if (!cur || !leaf->tag_get(tag, off))
+            return res;
+        leaf->tag_clear(tag, off);
+        if (!leaf->any_tag(tag))
+            propagate(ladder, op, tag, d, {});
+        return res;
+    }
+    return res;
+}
+
+// Carries a change up the held ladder: a node that emptied is unlinked from
+// its parent; a tag bitmap that emptied (or became non-empty) clears (sets)
+// the parent's bit; at the top, the root word and the root tags follow.
+void RadixTree::propagate(Ladder& ladder, Op op, unsigned tag, int depth, std::array<bool, kTagCount> emptied)
+{
+    int d = depth;
+    const pgoff_t index = 0;
+    if (op == Op::SetTag || op == Op::ClearTag) {
+        const bool set = op == Op::SetTag;
+        for (;;) {
+            ladder.require_parent(d);
+            if (d == 0) {
+                const std::uint8_t t = root_tags_.load(std::memory_order_relaxed);
+                root_tags_.store(set ? std::uint8_t(t | (1u << tag)) : std::uint8_t(t & ~(1u << tag)),
+                    std::memory_order_release);
+                return;
+            }
+            Node* p = ladder.path[d - 1];
+            const unsigned poff = ladder.offsets[d - 1];
+            const bool was_empty = !p->any_tag(tag);
+            if (set)
+                p->tag_set(tag, poff);
+            else
+                p->tag_clear(tag, poff);
+            if (has_event_hook())
+                report({ set ? IndexEvent::Kind::TagSet : IndexEvent::Kind::TagClear, file_, index, int(p->height) - 1,
+                    int(tag), 0, node_id(p) });
+            if (set ? !was_empty : p->any_tag(tag))
+                return;
+            --d;
+        }
+    }
+    // Erase.
+    Node* n = ladder.path[d];
+    for (;;) {
+        const bool node_emptied = n->count.load(std::memory_order_relaxed) == 0;
+        bool any = node_emptied;
+        for (bool e : emptied)
+            any = any || e;
+        if (!any)
+            return;
+        ladder.require_parent(d);
+        if (d == 0) {
+            std::uint8_t t = root_tags_.load(std::memory_order_relaxed);
+            for (unsigned k = 0; k < kTagCount; ++k)
+                if (emptied[k] || node_emptied)
+                    t = std::uint8_t(t & ~(1u << k));
+            root_tags_.store(t, std::memory_order_release);
+            if (node_emptied) {
+                root_.store(0, std::memory_order_release);
+                if (has_event_hook())
+                    report({ IndexEvent::Kind::HeightShrink, file_, index, -1, -1, 0, node_id(n) });
+                kill_node(n, index);
+            }
+            return;
+        }
+        Node* p = ladder.path[d - 1];
+        const unsigned poff = ladder.offsets[d - 1];
+        std::array<bool, kTagCount> next {};
+        for (unsigned k = 0; k < kTagCount; ++k)
+            if ((node_emptied || emptied[k]) && p->tag_get(k, poff)) {
+                p->tag_clear(k, poff);
+                next[k] = !p->any_tag(k);
+                if (has_event_hook())
+                    report({ IndexEvent::Kind::TagClear, file_, index, int(p->height) - 1, int(k), 0, node_id(p) });
+            }
+        if (node_emptied) {
+            p->slot(poff).store(0, std::memory_order_release);
+            p->count.store(p->count.load(std::memory_order_relaxed) - 1, std::memory_order_relaxed);
+            kill_node(n, index);
+        }
+        emptied = next;
+        n = p;
+        --d;
+    }
+}
+
+void RadixTree::record_skip(int depth) noexcept
+{
+    skips_[sync::thread_slot() % kSkipShards].levels[std::size_t(depth)].fetch_add(1, std::memory_order_relaxed);
+}
+
+bool RadixTree::try_optimistic(Op op, pgoff_t index, unsigned tag, Page* page, Result& result)
+{
+    if (op == Op::Insert && !preload_for(index)) {
+        result = { InsertResult::NoMemory, nullptr, false };
+        return true;
+    }
+    rcu::ReadGuard rcu_guard;
+    const std::uintptr_t r = root_.load(std::memory_order_acquire);
+    if (!is_node(r)) {
+        record_skip(0);
+        return false; // height 0: the root lock decides
+    }
+    Node* n = to_node(r);
+    if (index > max_index(n->height, layout_.shift)) {
+        if (op == Op::Insert) {
+            record_skip(0);
+            return false; // extension happens under the root lock
+        }
+        result = {}; // nothing that far out
+        return true;
+    }
+    // Walk down without locks, remembering the deepest safe node: the
+    // highest node the operation changes. Nothing above it needs a lock.
+    Node* best = nullptr;
+    int best_depth = -1;
+    for (int d = 0;; ++d) {
+        if (safe(n, op, index, tag)) {
+            best = n;
+            best_depth = d;
+        }
+        if (n->height == 1)
+            break;
+        const std::uintptr_t c = n->slot(offset(index, n->height)).load(std::memory_order_acquire);
+        if (!c) {
+            if (op != Op::Insert) {
+                result = {};
+                return true;
+            }
+            break;
+        }
+        n = reinterpret_cast<Node*>(c);
+    }
+    if (!best) {
+        record_skip(0);
+        return false; // even the root node is unsafe: start at the root lock
+    }
+    best->lock().lock();
+    if (best->dead.load(std::memory_order_acquire) || !safe(best, op, index, tag)) {
+        // Freed, or changed so that the parent is involved after all.
+        best->lock().unlock();
+        skips_[sync::thread_slot() % kSkipShards].failed.fetch_add(1, std::memory_order_relaxed);
+        return false;
+    }
+    record_skip(best_depth);
+    Ladder ladder(*this);
+    ladder.top = best_depth;
+    ladder.depth = best_depth;
+    ladder.path[best_depth] = best;
+    result = descend(ladder, op, index, tag, page, 0);
+    finish(ladder, op, result);
+    return true;
+}
+
+// ---- the PageIndex operations ---------------------------------------------
+
+InsertResult RadixTree::insert(pgoff_t index, Page* page) { return modify(Op::Insert, index, 0, page).insert; }
+
+Page* RadixTree::erase(pgoff_t index) { return modify(Op::Erase, index, 0, nullptr).page; }
+
+bool RadixTree::set_tag(pgoff_t index, unsigned tag)
+{
+    if (tag >= kTagCount)
+        throw std::invalid_argument("tag must be below " + std::to_string(kTagCount));
+    return modify(Op::SetTag, index, tag, nullptr).found;
+}
+
+bool RadixTree::clear_tag(pgoff_t index, unsigned tag)
+{
+    if (tag >= kTagCount)
+        throw std::invalid_argument("tag must be below " + std::to_string(kTagCount));
+    return modify(Op::ClearTag, index, tag, nullptr).found;
+}
+
+Page* RadixTree::walk(pgoff_t index) noexcept
+{
+    const std::uintptr_t r = root_.load(std::memory_order_acquire);
+    if (!is_node(r))
+        return index == 0 ? to_page(r) : nullptr;
+    Node* n = to_node(r);
+    if (index > max_index(n->height, layout_.shift))
+        return nullptr;
+    for (;;) {
+        const std::uintptr_t c = n->slot(offset(index, n->height)).load(std::memory_order_acquire);
+        if (!c || n->height == 1)
+            return to_page(c);
+        n = reinterpret_cast<Node*>(c);
+    }
+}
+
+bool RadixTree::walk_tag(pgoff_t index, unsigned tag) noexcept
+{
+    // radix_tree_tag_get: follow the tag bits down; a clear bit on the way
+    // means the entry is not tagged.
+    const std::uintptr_t r = root_.load(std::memory_order_acquire);
+    if (!(root_tags_.load(std::memory_order_acquire) & (1u << tag)))
+        return false;
+    if (!is_node(r))
+        return index == 0 && r != 0;
+    Node* n = to_node(r);
+    if (index > max_index(n->height, layout_.shift))
+        return false;
+    for (;;) {
+        const unsigned off = offset(index, n->height);
+        if (!n->tag_get(tag, off))
+            return false;
+        const std::uintptr_t c = n->slot(off).load(std::memory_order_acquire);
+        if (!c)
+            return false;
+        if (n->height == 1)
+            return true;
+        n = reinterpret_cast<Node*>(c);
+    }
+}
+
+namespace {
+// Runs @fn under the read side the scheme uses for lookups.
+template <class Fn>
+auto read_side(RadixTree::Scheme scheme, sync::SpinLock* lock, sync::RwLock* rw, Fn&& fn)
+{
+    if (scheme == RadixTree::Scheme::Spinlock) {
+        std::lock_guard g(*lock);
+        return fn();
+    }
+    if (scheme == RadixTree::Scheme::RwLock) {
+        sync::RwLock::ReadGuard g(*rw);
+        return fn();
+    }
+    rcu::ReadGuard g;
+    return fn();
+}
+} // namespace
+
+Page* RadixTree::lookup(pgoff_t index)
+{
+    return read_side(config_.scheme, tree_lock_.get(), tree_rwlock_.get(), [&] { return walk(index); });
+}
+
+bool RadixTree::test_tag(pgoff_t index, unsigned tag)
+{
+    if (tag >= kTagCount)
+        return false;
+    return read_side(config_.scheme, tree_lock_.get(), tree_rwlock_.get(), [&] { return walk_tag(index, tag); });
+}
+
+bool RadixTree::tagged(unsigned tag)
+{
+    return tag < kTagCount && (root_tags_.load(std::memory_order_acquire) & (1u << tag));
+}
+
+std::size_t RadixTree::gang(pgoff_t first, std::size_t max, Page** out, int tag) noexcept
+{
+    // In-order walk from @first (__lookup / __lookup_tag): in each node scan
+    // the slots from the one covering the next wanted index; with a tag,
+    // descend only where the tag bit is set.
+    if (max == 0)
+        return 0;
+    const std::uintptr_t r = root_.load(std::memory_order_acquire);
+    if (!is_node(r)) {
+        if (first == 0 && r && (tag < 0 || (root_tags_.load(std::memory_order_acquire) & (1u << tag)))) {
+            out[0] = to_page(r);
+            return 1;
+        }
+        return 0;
+    }
+    Node* root = to_node(r);
+    if (first > max_index(root->height, layout_.shift))
+        return 0;
+    std::size_t got = 0;
+    struct Frame {
+        Node* node;
+        unsigned off;
+        pgoff_t base;
+    };
+    Frame stack[kMaxHeight + 1];
+    int sp = 0;
+    stack[0] = { root, offset(first, root->height), 0 };
+    bool at_first = true; // still on the path of @first: start offsets come from it
+    while (sp >= 0 && got < max) {
+        Frame& f = stack[sp];
+        Node* n = f.node;
+        const unsigned h = n->height;
+        const unsigned bits = (h - 1) * layout_.shift;
+        if (tag >= 0)
+            f.off = n->next_tagged(unsigned(tag), f.off);
+        if (f.off >= layout_.fanout) {
+            --sp;
+            at_first = false;
+            continue;
+        }
+        const unsigned off = f.off++;
+        const std::uintptr_t c = n->slot(off).load(std::memory_order_acquire);
+        if (!c) {
+            at_first = false;
+            continue;
+        }
+        const pgoff_t base = f.base + (bits >= 64 ? 0 : pgoff_t(off) << bits);
+        if (h == 1) {
+            if (base >= first)
+                out[got++] = to_page(c);
+            continue;
+        }
+        Node* child = reinterpret_cast<Node*>(c);
+        const bool on_path = at_first && off == offset(first, h);
+        stack[++sp] = { child, on_path ? offset(first, h - 1) : 0u, base };
+        at_first = on_path;
+    }
+    return got;
+}
+
+std::size_t RadixTree::gang_lookup(pgoff_t first, std::size_t max, Page** out)
+{
+    return read_side(
+        config_.scheme, tree_lock_.get(), tree_rwlock_.get(), [&] { return gang(first, max, out, -1); });
+}
+
+std::size_t RadixTree::gang_lookup_tag(pgoff_t first, std::size_t max, unsigned tag, Page** out)
+{
+    if (tag >= kTagCount)
+        return 0;
+    return read_side(
+        config_.scheme, tree_lock_.get(), tree_rwlock_.get(), [&] { return gang(first, max, out, int(tag)); });
+}
+
+std::uint64_t RadixTree::count() const { return std::uint64_t(count_.sum()); }
+
+std::uint64_t RadixTree::memory_bytes() const
+{
+    // Nodes in the tree plus the tree itself (root, locks, counters), as
+    // mapping->page_tree's share of struct address_space.
+    std::uint64_t bytes = sizeof(RadixTree) + std::uint64_t(nodes_.sum()) * layout_.bytes;
+    if (tree_lock_)
+        bytes += sizeof(sync::SpinLock);
+    if (tree_rwlock_)
+        bytes += sizeof(sync::RwLock);
+    if (skips_)
+        bytes += sizeof(SkipShard) * kSkipShards;
+    return bytes;
+}
+
+RadixTree::OptimisticStats RadixTree::optimistic_stats() const
+{
+    OptimisticStats s;
+    s.levels_skipped.assign(kMaxHeight + 1, 0);
+    if (!skips_)
+        return s;
+    for (unsigned i = 0; i < kSkipShards; ++i) {
+        for (unsigned d = 0; d <= kMaxHeight; ++d)
+            s.levels_skipped[d] += skips_[i].levels[d].load(std::memory_order_relaxed);
+        s.failed += skips_[i].failed.load(std::memory_order_relaxed);
+    }
+    while (s.levels_skipped.size() > 1 && s.levels_skipped.back() == 0)
+        s.levels_skipped.pop_back();
+    return s;
+}
+
+void RadixTree::reset_optimistic_stats() noexcept
+{
+    if (!skips_)
+        return;
+    for (unsigned i = 0; i < kSkipShards; ++i) {
+        for (auto& l : skips_[i].levels)
+            l.store(0, std::memory_order_relaxed);
+        skips_[i].failed.store(0, std::memory_order_relaxed);
+    }
+}
+
+IndexSnapshot RadixTree::snapshot(const SnapshotOptions& options) const
+{
+    IndexSnapshot s;
+    s.kind = "radix";
+    s.scheme = std::string(scheme());
+    s.file = file_;
+    s.count = count();
+    s.memory_bytes = memory_bytes();
+    s.fanout = layout_.fanout;
+    IndexSnapshot::Lock tree;
+    tree.name = "mapping[" + std::to_string(file_) + "].tree_lock";
+    tree.state = tree_rwlock_ ? tree_rwlock_->state() : tree_lock_->state();
+    s.locks.push_back(tree);
+
+    // Every scheme frees nodes through RCU, so the walk needs no lock.
+    rcu::ReadGuard guard;
+    const std::uint8_t root_tags = root_tags_.load(std::memory_order_acquire);
+    for (unsigned t = 0; t < kTagCount; ++t)
+        s.root_tagged[t] = root_tags & (1u << t);
+    const std::uintptr_t r = root_.load(std::memory_order_acquire);
+    if (!is_node(r))
+        return s;
+    Node* root = to_node(r);
+    s.height = root->height;
+    struct Item {
+        Node* node;
+        std::int32_t parent;
+        unsigned offset;
+        pgoff_t base;
+    };
+    std::deque<Item> queue { { root, -1, 0, 0 } };
+    while (!queue.empty()) {
+        if (s.nodes.size() >= options.max_nodes) {
+            s.truncated = true;
+            break;
+        }
+        const Item it = queue.front();
+        queue.pop_front();
+        Node* n = it.node;
+        const unsigned h = n->height;
+        const unsigned bits = (h - 1) * layout_.shift;
+        IndexSnapshot::Node out;
+        out.id = node_id(n);
+        out.parent = it.parent;
+        out.offset = it.offset;
+        out.level = int(h) - 1;
+        out.first_index = it.base;
+        const unsigned span_bits = h * layout_.shift;
+        out.span = span_bits >= 64 ? ~pgoff_t(0) : pgoff_t(1) << span_bits;
+        out.slots = layout_.fanout;
+        if (options.slot_detail)
+            out.slot_bits.assign(layout_.fanout, 0);
+        const std::int32_t self = std::int32_t(s.nodes.size());
+        for (unsigned off = 0; off < layout_.fanout; ++off) {
+            const std::uintptr_t c = n->slot(off).load(std::memory_order_acquire);
+            std::uint8_t bits8 = 0;
+            if (c) {
+                ++out.occupied;
+                bits8 |= IndexSnapshot::kSlotOccupied;
+                if (h > 1)
+                    queue.push_back(
+                        { reinterpret_cast<Node*>(c), self, off, it.base + (bits >= 64 ? 0 : pgoff_t(off) << bits) });
+            }
+            for (unsigned t = 0; t < kTagCount; ++t)
+                if (n->tag_get(t, off)) {
+                    ++out.tagged[t];
+                    bits8 |= IndexSnapshot::slot_tag_bit(t);
+                }
+            if (options.slot_detail)
+                out.slot_bits[off] = bits8;
+        }
+        if (node_locks()) {
+            const sync::LockState ls = n->lock().state();
+            if (ls.held) {
+                out.lock = int(s.locks.size());
+                s.locks.push_back({ "radix_node", ls });
+            }
+        }
+        s.nodes.push_back(std::move(out));
+    }
+    return s;
+}
+
+// ---- factory -------------------------------------------------------------
+
+std::vector<std::string> radix_schemes() { return { "spinlock", "rwlock", "rcu", "pernode", "optimistic" }; }
+
+std::unique_ptr<PageIndex> make_radix_index(const IndexSpec& spec, FileId file, sync::LockRegistry& registry)
+{
+    RadixTree::Config config;
+    config.scheme = spec.scheme.empty() ? RadixTree::Scheme::Rcu : RadixTree::parse_scheme(spec.scheme);
+    config.shift = spec.radix_shift;
+    return std::make_unique<RadixTree>(file, config, registry);
+}
+
+} // namespace pcl

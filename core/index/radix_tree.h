@@ -1,0 +1,166 @@
+// RadixTree: one per file, page offset -> page, as Linux 2.5-2.6 (lib/radix-tree.c).
+//
+// Glossary:
+//   @index   page offset in the file
+//   @height  levels of nodes; 0 = at most one entry, at index 0, held in the root itself
+//   @shift   log2 of the fanout: 4 = seed 000's rat-4 (16-way), 7 = rat-7 (128-way), 6 = Linux
+//   @offset  slot of @index in a node of height h: (index >> (h-1)*shift) & (fanout-1)
+//   @tag     dirty, writeback, towrite: a bit per slot, propagated to every ancestor
+//
+// The tree is "only as deep as needed" (seed 000): inserting beyond the
+// largest index the height can hold adds a root above the old one (the old
+// root becomes slot 0 of the new one); when the root has only slot 0 in use
+// the tree shrinks back.
+//
+// Locking schemes (Scheme), in the order Linux went through them:
+//   spinlock   mapping->tree_lock, a spinlock, for every operation (2.5)
+//   rwlock     the same lock as an rwlock; lookups take it shared (2.6.0-2.6.26)
+//   rcu        lookups and gang lookups lockless under RCU; writers take
+//              tree_lock (the 2.6.27 lockless pagecache)
+//   pernode    seed 003's concurrent write side: every node has a lock;
+//              writers lock top-down from the root and let go of every
+//              ancestor as soon as the node below is "safe" (cannot change
+//              its parent); readers as in rcu
+//   optimistic seed 003's optimistic locking: walk down under RCU without
+//              locks, lock only the highest node that will change, check it
+//              is still live and still safe, and go on top-down from there;
+//              if the check fails, fall back to pernode from the root.
+//              Records how many levels each operation skipped.
+// In pernode and optimistic, tree_lock guards only the root pointer, the
+// height and the root tags (the ancestor of the root node in the ladder).
+#pragma once
+
+#include "index/page_index.h"
+#include "index/radix_tree_node.h"
+#include "sync/lock_stats.h"
+#include "sync/percpu_counter.h"
+#include "sync/rwlock.h"
+#include "sync/spinlock.h"
+
+#include <array>
+#include <atomic>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace pcl {
+
+class RadixTree final : public PageIndex {
+public:
+    enum class Scheme : std::uint8_t { Spinlock, RwLock, Rcu, PerNode, Optimistic };
+
+    struct Config {
+        Scheme scheme = Scheme::Rcu;
+        unsigned shift = 6; ///< 2..7
+
+        /// Throws std::invalid_argument naming the bad field.
+        void validate() const;
+    };
+
+    /// Histogram of seed 003's "levels skipped" (optimistic scheme).
+    struct OptimisticStats {
+        std::vector<std::uint64_t> levels_skipped; ///< [d] = operations that locked a node d levels below the root
+        std::uint64_t failed = 0; ///< operations whose optimistic check failed and that fell back to the root
+    };
+
+    static constexpr unsigned kMinShift = 2;
+    static constexpr unsigned kMaxShift = 7;
+    static constexpr unsigned kMaxHeight = 32; ///< 64-bit indexes at shift 2
+
+    RadixTree(FileId file, const Config& config, sync::LockRegistry& registry = sync::LockRegistry::global());
+    ~RadixTree() override;
+    RadixTree(const RadixTree&) = delete;
+    RadixTree& operator=(const RadixTree&) = delete;
+
+    std::string_view kind() const override { return "radix"; }
+    std::string_view scheme() const override { return scheme_name(config_.scheme); }
+
+    Page* lookup(pgoff_t index) override;
+    InsertResult insert(pgoff_t index, Page* page) override;
+    Page* erase(pgoff_t index) override;
+    bool set_tag(pgoff_t index, unsigned tag) override;
+    bool clear_tag(pgoff_t index, unsigned tag) override;
+    bool test_tag(pgoff_t index, unsigned tag) override;
+    bool tagged(unsigned tag) override;
+    std::size_t gang_lookup(pgoff_t first, std::size_t max, Page** out) override;
+    std::size_t gang_lookup_tag(pgoff_t first, std::size_t max, unsigned tag, Page** out) override;
+    std::uint64_t count() const override;
+    std::uint64_t memory_bytes() const override;
+    IndexSnapshot snapshot(const SnapshotOptions& options = {}) const override;
+
+    /// Current height (0: empty or a single entry at index 0).
+    unsigned height() const noexcept;
+    unsigned shift() const noexcept { return layout_.shift; }
+    unsigned fanout() const noexcept { return layout_.fanout; }
+    /// Bytes of one node allocation (header, slots, tag bitmaps, lock).
+    std::size_t node_bytes() const noexcept { return layout_.bytes; }
+    /// Nodes in the tree.
+    std::uint64_t nodes() const noexcept { return std::uint64_t(nodes_.sum()); }
+    const Config& config() const noexcept { return config_; }
+    OptimisticStats optimistic_stats() const;
+    void reset_optimistic_stats() noexcept;
+
+    /// Largest index a tree of @height can hold at @shift.
+    static pgoff_t max_index(unsigned height, unsigned shift) noexcept;
+    static std::string_view scheme_name(Scheme scheme) noexcept;
+    /// Throws std::invalid_argument listing the schemes.
+    static Scheme parse_scheme(std::string_view name);
+
+private:
+    enum class Op : std::uint8_t { Insert, Erase, SetTag, ClearTag };
+    struct Result {
+        InsertResult insert = InsertResult::Inserted;
+        Page* page = nullptr; ///< erased page
+        bool found = false; ///< an entry existed at the index (erase and tag ops)
+    };
+    struct Ladder;
+
+    bool node_locks() const noexcept { return layout_.has_lock; }
+    unsigned offset(pgoff_t index, unsigned height) const noexcept;
+    unsigned height_for(pgoff_t index) const noexcept;
+
+    // Tree-level lock: the whole tree (spinlock, rwlock, rcu writers) or the
+    // root only (pernode, optimistic).
+    void lock_root() noexcept;
+    void unlock_root() noexcept;
+
+    Result modify(Op op, pgoff_t index, unsigned tag, Page* page);
+    Result modify_from_root(Op op, pgoff_t index, unsigned tag, Page* page);
+    bool try_optimistic(Op op, pgoff_t index, unsigned tag, Page* page, Result& result);
+    Result modify_root_entry(Op op, pgoff_t index, unsigned tag, Page* page, std::uintptr_t root);
+    Result descend(Ladder& ladder, Op op, pgoff_t index, unsigned tag, Page* page, unsigned budget);
+    bool safe(radix::Node* node, Op op, pgoff_t index, unsigned tag) noexcept;
+    void propagate(Ladder& ladder, Op op, unsigned tag, int depth, std::array<bool, kTagCount> cleared);
+    bool grant_allocations(unsigned count) noexcept;
+    bool preload_for(pgoff_t index) noexcept;
+    radix::Node* new_node(unsigned height, pgoff_t index);
+    void kill_node(radix::Node* node, pgoff_t index);
+    std::uintptr_t extend(std::uintptr_t root, unsigned to_height, pgoff_t index);
+    void shrink_locked();
+    void finish(Ladder& ladder, Op op, const Result& result);
+    bool shrinkable() noexcept;
+    void record_skip(int depth) noexcept;
+
+    Page* walk(pgoff_t index) noexcept;
+    bool walk_tag(pgoff_t index, unsigned tag) noexcept;
+    std::size_t gang(pgoff_t first, std::size_t max, Page** out, int tag) noexcept;
+
+    FileId file_;
+    Config config_;
+    radix::NodeLayout layout_;
+    std::atomic<std::uintptr_t> root_ { 0 }; ///< node | kNodeBit, or the page at index 0, or 0; written under the root lock
+    std::atomic<std::uint8_t> root_tags_ { 0 }; ///< bit t: some entry carries tag t; written under the root lock
+    std::unique_ptr<sync::SpinLock> tree_lock_; ///< "mapping[F].tree_lock": all schemes but rwlock
+    std::unique_ptr<sync::RwLock> tree_rwlock_; ///< "mapping[F].tree_lock" as an rwlock
+    sync::LockClass* node_class_ = nullptr; ///< "radix_node"
+    sync::PercpuCounter count_; ///< entries
+    sync::PercpuCounter nodes_; ///< nodes linked into the tree
+    struct alignas(64) SkipShard {
+        std::array<std::atomic<std::uint64_t>, kMaxHeight + 1> levels {};
+        std::atomic<std::uint64_t> failed { 0 };
+    };
+    std::unique_ptr<SkipShard[]> skips_; ///< optimistic scheme only, per-thread shards
+};
+
+} // namespace pcl

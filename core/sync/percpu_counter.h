@@ -1,0 +1,39 @@
+// A counter split across cache lines, like the kernel's percpu_counter.
+//
+// Writers on different threads add to different shards, so a count kept by
+// every insert (a tree's page count, its memory) does not become the one
+// cache line every CPU fights over - exactly the bouncing seed 003's
+// concurrent pagecache removes. Reading sums the shards: exact once writers
+// are quiet, a moment's approximation while they run.
+#pragma once
+
+#include "sync/cpu.h"
+
+#include <atomic>
+#include <cstdint>
+
+namespace pcl::sync {
+
+class PercpuCounter {
+public:
+    void add(std::int64_t v) noexcept
+    {
+        shards_[thread_slot() % kShards].v.fetch_add(v, std::memory_order_relaxed);
+    }
+    std::int64_t sum() const noexcept
+    {
+        std::int64_t s = 0;
+        for (const auto& shard : shards_)
+            s += shard.v.load(std::memory_order_relaxed);
+        return s;
+    }
+
+private:
+    static constexpr unsigned kShards = 16;
+    struct alignas(64) Shard {
+        std::atomic<std::int64_t> v { 0 };
+    };
+    Shard shards_[kShards];
+};
+
+} // namespace pcl::sync

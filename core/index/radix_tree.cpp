@@ -166,9 +166,8 @@ RadixTree::~RadixTree()
                     stack.emplace_back(reinterpret_cast<Node*>(c), h - 1);
         radix::free_node_now(n);
     }
-    // Nodes freed earlier wait for a grace period; let them go before the
-    // lock classes they point to might.
-    rcu::barrier();
+    // Nodes unlinked earlier are freed by their RCU callbacks, which touch
+    // nothing but the node itself, so they need not be waited for.
 }
 
 unsigned RadixTree::offset(pgoff_t index, unsigned height) const noexcept

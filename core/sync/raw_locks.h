@@ -48,7 +48,8 @@ public:
     bool try_lock() noexcept
     {
         std::uint32_t n = next_.load(std::memory_order_relaxed);
-        if (owner_.load(std::memory_order_relaxed) != n)
+        // Acquire on owner_: the previous holder's release is its store to owner_.
+        if (owner_.load(std::memory_order_acquire) != n)
             return false;
         // Nobody held a ticket when owner == next; if next is still n nobody
         // took one since, so ticket n is served at once.

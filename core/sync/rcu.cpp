@@ -9,7 +9,10 @@
 #include <urcu/urcu-memb.h>
 
 
+#include <atomic>
+#include <chrono>
 #include <cstddef>
+#include <thread>
 
 #ifdef PCL_TSAN
 #include <sanitizer/tsan_interface.h>
@@ -23,9 +26,11 @@ namespace {
 // The object through which TSan learns RCU's ordering (see rcu.h).
 char g_grace_period;
 inline void annotate_reader_done() noexcept { __tsan_release(&g_grace_period); }
+inline void annotate_queued() noexcept { __tsan_release(&g_grace_period); }
 inline void annotate_grace_period() noexcept { __tsan_acquire(&g_grace_period); }
 #else
 inline void annotate_reader_done() noexcept { }
+inline void annotate_queued() noexcept { }
 inline void annotate_grace_period() noexcept { }
 #endif
 
@@ -42,6 +47,11 @@ inline void ensure_registered() noexcept
     (void)registration;
 }
 
+// Callbacks queued with call() that have not run yet. barrier() waits on
+// this instead of urcu_memb_barrier(), whose internal allocation is handed
+// between threads by synchronisation TSan cannot see.
+std::atomic<long> g_pending { 0 };
+
 static_assert(sizeof(Head::storage) >= sizeof(struct rcu_head), "Head::storage too small for rcu_head");
 
 void trampoline(struct rcu_head* h) noexcept
@@ -49,6 +59,7 @@ void trampoline(struct rcu_head* h) noexcept
     annotate_grace_period();
     auto* head = reinterpret_cast<Head*>(reinterpret_cast<unsigned char*>(h) - offsetof(Head, storage));
     head->func(head);
+    g_pending.fetch_sub(1, std::memory_order_release);
 }
 
 } // namespace
@@ -75,13 +86,16 @@ void call(Head* head, void (*func)(Head*)) noexcept
 {
     ensure_registered();
     head->func = func;
+    g_pending.fetch_add(1, std::memory_order_relaxed);
+    // Everything the caller did before queueing happens before the callback.
+    annotate_queued();
     urcu_memb_call_rcu(reinterpret_cast<struct rcu_head*>(head->storage), trampoline);
 }
 
 void barrier() noexcept
 {
-    ensure_registered();
-    urcu_memb_barrier();
+    while (g_pending.load(std::memory_order_acquire) > 0)
+        std::this_thread::sleep_for(std::chrono::microseconds(200));
 }
 
 } // namespace pcl::rcu

@@ -42,8 +42,9 @@ struct Head {
 /// Calls `func(head)` after a grace period, from liburcu's callback thread.
 void call(Head* head, void (*func)(Head*)) noexcept;
 
-/// Waits until every callback queued with `call()` has run (use before
-/// tearing down what callbacks touch, and at the end of tests).
+/// Waits until no callback queued with `call()` is pending (use before
+/// tearing down what callbacks touch, and in tests). Callbacks queued by
+/// other threads meanwhile are waited for too.
 void barrier() noexcept;
 
 /// Scoped read-side critical section.

@@ -218,10 +218,13 @@ bool RadixTree::grant_allocations(unsigned count) noexcept
 
 bool RadixTree::preload_for(pgoff_t index) noexcept
 {
-    // Worst case: extend from an empty or height-0 tree to the index's
-    // height, then build the whole path below the new root (2H - 1 nodes,
-    // RADIX_TREE_PRELOAD_SIZE's reasoning).
-    const unsigned h = std::max(1u, height_for(index));
+    // The tree may be (or become, before we lock it) as tall as any index
+    // allows, so size for the deepest possible tree, as
+    // RADIX_TREE_PRELOAD_SIZE does: growing a root to that height and then
+    // building the whole path below it takes at most 2H - 1 nodes. The pool
+    // keeps what an insert did not use, so this allocates only at first.
+    (void)index;
+    const unsigned h = height_for(~pgoff_t(0));
     return radix::preload(layout_, 2 * h - 1);
 }
 

@@ -218,6 +218,25 @@ TEST_CASE("injected allocation failure leaves the tree intact", "[radix][exact][
     }
 }
 
+TEST_CASE("a fresh thread inserts a low index into a tall tree", "[radix][exact][preload]")
+{
+    // The new thread's preload pool starts empty; the path below the root
+    // must still come from it.
+    for (auto scheme : kSchemes)
+        for (unsigned shift : { 2u, 6u }) {
+            RadixTree tree(0, config(scheme, shift));
+            PagePool pool;
+            Page* far = pool.make(pgoff_t(1) << 40);
+            Page* low = pool.make(0);
+            std::thread([&] { REQUIRE(tree.insert(far->index, far) == InsertResult::Inserted); }).join();
+            InsertResult r {};
+            std::thread([&] { r = tree.insert(0, low); }).join();
+            CHECK(r == InsertResult::Inserted);
+            CHECK(tree.lookup(0) == low);
+            CHECK(tree.lookup(far->index) == far);
+        }
+}
+
 TEST_CASE("bad radix parameters are refused with the parameter named", "[radix][params]")
 {
     REQUIRE_THROWS_WITH(RadixTree(0, config(RadixTree::Scheme::Rcu, 9)), Catch::Contains("radix_shift")

@@ -42,23 +42,20 @@ constexpr std::array<SchemeRun, 3> kSchemes = { { { "global", RadixTree::Scheme:
 // thread (see ../shared/reference/seeds/003_*.txt).
 constexpr double kSeedMs[2][3][6][2] = {
     { { { 15286, 16250 }, { 14401, 15420 }, { 17868, 18251 }, { 15331, 15287 }, { 18342, 18092 }, { 15412, 13802 } },
-        { { 14750, 14834 }, { 14489, 14567 }, { 15016, 15066 }, { 14593, 14674 }, { 14984, 15043 },
-            { 16307, 16193 } },
+        { { 14750, 14834 }, { 14489, 14567 }, { 15016, 15066 }, { 14593, 14674 }, { 14984, 15043 }, { 16307, 16193 } },
         { { 3443, 3449 }, { 5338, 5375 }, { 4107, 4151 }, { 5349, 5376 }, { 4110, 4137 }, { 6482, 6494 } } },
-    { { { 16007, 16004 }, { 14964, 15007 }, { 17414, 17564 }, { 14909, 15076 }, { 17455, 17628 },
-          { 14067, 14358 } },
-        { { 19483, 19486 }, { 15604, 15632 }, { 16952, 16968 }, { 15444, 15471 }, { 16996, 17010 },
-            { 16145, 16867 } },
+    { { { 16007, 16004 }, { 14964, 15007 }, { 17414, 17564 }, { 14909, 15076 }, { 17455, 17628 }, { 14067, 14358 } },
+        { { 19483, 19486 }, { 15604, 15632 }, { 16952, 16968 }, { 15444, 15471 }, { 16996, 17010 }, { 16145, 16867 } },
         { { 12036, 12033 }, { 9438, 9438 }, { 4067, 4208 }, { 5424, 5368 }, { 4072, 4195 }, { 6111, 6948 } } },
 };
 // The seed's "levels skipped" histograms (optimistic), levels 0..4, then failed.
-constexpr std::uint64_t kSeedSkips[2][6] = { { 8785, 544094, 34312192, 65798168, 52, 232 },
-    { 9053, 556631, 34790358, 65307226, 74, 250 } };
+constexpr std::uint64_t kSeedSkips[2][6]
+    = { { 8785, 544094, 34312192, 65798168, 52, 232 }, { 9053, 556631, 34790358, 65307226, 74, 250 } };
 
 struct SeriesResult {
     double ms[3][6][2] = {}; ///< [scheme][phase][thread]
     RadixTree::OptimisticStats skips;
-    sync::LockStatRow tree_lock[3]; ///< mapping.tree_lock per scheme
+    sync::LockStatRow tree_lock[3];  ///< mapping.tree_lock per scheme
     sync::LockStatRow node_locks[3]; ///< radix_node class per scheme
 };
 
@@ -115,19 +112,19 @@ bool run_series(int series, std::uint64_t range, unsigned shift, std::vector<Pag
         a.join();
         b.join();
         ok = ok && wrong == 0 && tree.count() == 0 && tree.nodes() == 0;
-        if (kSchemes[s].scheme == RadixTree::Scheme::Optimistic)
-            result.skips = tree.optimistic_stats();
+        if (kSchemes[s].scheme == RadixTree::Scheme::Optimistic) result.skips = tree.optimistic_stats();
         for (const auto& row : registry.locks())
-            if (row.lock_class == "mapping.tree_lock")
-                result.tree_lock[s] = row;
+            if (row.lock_class == "mapping.tree_lock") result.tree_lock[s] = row;
         for (const auto& row : registry.classes())
-            if (row.name == "radix_node")
-                result.node_locks[s] = row;
+            if (row.name == "radix_node") result.node_locks[s] = row;
     }
     return ok;
 }
 
-double mean2(const double v[2]) { return (v[0] + v[1]) / 2; }
+double mean2(const double v[2])
+{
+    return (v[0] + v[1]) / 2;
+}
 
 } // namespace
 
@@ -225,8 +222,8 @@ int run_seed003(const std::vector<std::string>& args, std::ostream& out, std::os
 
     out << "\nOptimistic locking: levels skipped (0 = locked from the root)\n";
     Report hist({ "levels_skipped", "A hits", "A %", "B hits", "B %", "seed A %", "seed B %" });
-    const std::size_t levels = std::max<std::size_t>(
-        { results[0].skips.levels_skipped.size(), results[1].skips.levels_skipped.size(), 5 });
+    const std::size_t levels
+        = std::max<std::size_t>({ results[0].skips.levels_skipped.size(), results[1].skips.levels_skipped.size(), 5 });
     auto total = [](const RadixTree::OptimisticStats& s) {
         std::uint64_t n = s.failed;
         for (auto v : s.levels_skipped)
@@ -252,8 +249,8 @@ int run_seed003(const std::vector<std::string>& args, std::ostream& out, std::os
             hist.set(col + " %", 100.0 * double(v) / double(total(s)), 2);
             const std::uint64_t seed_v = failed ? kSeedSkips[series][5] : (d < 5 ? kSeedSkips[series][d] : 0);
             hist.set("seed " + col + " %", 100.0 * double(seed_v) / double(seed_total(series)), 2);
-            hist_csv += col + "," + (failed ? std::string("failed") : std::to_string(d)) + "," + std::to_string(v)
-                + "\n";
+            hist_csv
+                += col + "," + (failed ? std::string("failed") : std::to_string(d)) + "," + std::to_string(v) + "\n";
         }
     }
     hist.print(out);

@@ -16,7 +16,7 @@ namespace pcl {
 
 struct IndexSpec {
     std::string kind = "radix"; ///< "radix", "hash" or "skiplist"
-    std::string scheme; ///< a scheme of that kind (index_schemes()); empty: the kind's default
+    std::string scheme;         ///< a scheme of that kind (index_schemes()); empty: the kind's default
 
     // radix
     unsigned radix_shift = 6; ///< log2 of the fanout, 2..7 (4 = rat-4, 7 = rat-7, 6 = modern Linux)
@@ -24,14 +24,14 @@ struct IndexSpec {
     // hash
     std::uint64_t hash_buckets = 0; ///< bucket count (power of two); 0: size from hash_memory_bytes like 2.4
     std::uint64_t hash_memory_bytes = std::uint64_t(256) << 20; ///< "physical memory" the table is sized for
-    bool hash_order9_cap = false; ///< cap the table at an order-9 allocation, as __get_free_pages did
+    bool hash_order9_cap = false;          ///< cap the table at an order-9 allocation, as __get_free_pages did
     std::string hash_function = "linux24"; ///< "linux24" or "mixer"
-    unsigned hash_locks = 64; ///< number of locks for the "hashed" scheme
+    unsigned hash_locks = 64;              ///< number of locks for the "hashed" scheme
 
     // skip list
-    double skiplist_p = 0.25; ///< probability that a node reaches the next level, (0, 1)
+    double skiplist_p = 0.25;         ///< probability that a node reaches the next level, (0, 1)
     unsigned skiplist_max_level = 16; ///< highest level, 1..32
-    std::uint64_t skiplist_seed = 1; ///< seed for tower heights
+    std::uint64_t skiplist_seed = 1;  ///< seed for tower heights
 };
 
 /// The index families, in display order.

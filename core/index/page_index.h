@@ -27,7 +27,7 @@ namespace pcl {
 
 enum class InsertResult : std::uint8_t {
     Inserted, ///< the page is now in the index
-    Exists, ///< an entry was already present at that index; nothing was replaced (-EEXIST)
+    Exists,   ///< an entry was already present at that index; nothing was replaced (-EEXIST)
     NoMemory, ///< a node could not be allocated; the index is unchanged (-ENOMEM)
 };
 
@@ -78,8 +78,7 @@ protected:
     bool has_event_hook() const noexcept { return static_cast<bool>(hook_); }
     void report(const IndexEvent& event) const
     {
-        if (hook_)
-            hook_(event);
+        if (hook_) hook_(event);
     }
     AllocFailure alloc_failure_;
 

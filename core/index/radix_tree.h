@@ -112,7 +112,7 @@ private:
     struct Result {
         InsertResult insert = InsertResult::Inserted;
         Page* page = nullptr; ///< erased page
-        bool found = false; ///< an entry existed at the index (erase and tag ops)
+        bool found = false;   ///< an entry existed at the index (erase and tag ops)
     };
     struct Ladder;
 
@@ -149,13 +149,15 @@ private:
     FileId file_;
     Config config_;
     radix::NodeLayout layout_;
-    std::atomic<std::uintptr_t> root_ { 0 }; ///< node | kNodeBit, or the page at index 0, or 0; written under the root lock
+    std::atomic<std::uintptr_t> root_ {
+        0
+    }; ///< node | kNodeBit, or the page at index 0, or 0; written under the root lock
     std::atomic<std::uint8_t> root_tags_ { 0 }; ///< bit t: some entry carries tag t; written under the root lock
     std::unique_ptr<sync::SpinLock> tree_lock_; ///< "mapping[F].tree_lock": all schemes but rwlock
     std::unique_ptr<sync::RwLock> tree_rwlock_; ///< "mapping[F].tree_lock" as an rwlock
-    sync::LockClass* node_class_ = nullptr; ///< "radix_node"
-    sync::PercpuCounter count_; ///< entries
-    sync::PercpuCounter nodes_; ///< nodes linked into the tree
+    sync::LockClass* node_class_ = nullptr;     ///< "radix_node"
+    sync::PercpuCounter count_;                 ///< entries
+    sync::PercpuCounter nodes_;                 ///< nodes linked into the tree
     struct alignas(64) SkipShard {
         std::array<std::atomic<std::uint64_t>, kMaxHeight + 1> levels {};
         std::atomic<std::uint64_t> failed { 0 };

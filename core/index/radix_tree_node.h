@@ -28,25 +28,25 @@ namespace pcl::radix {
 
 /// Where the parts of a node lie for a given fanout and scheme.
 struct NodeLayout {
-    unsigned shift = 6; ///< log2 of the fanout
-    unsigned fanout = 64; ///< slots per node
-    unsigned tag_words = 1; ///< 64-bit words per tag bitmap
-    bool has_lock = false; ///< per-node lock present
+    unsigned shift = 6;          ///< log2 of the fanout
+    unsigned fanout = 64;        ///< slots per node
+    unsigned tag_words = 1;      ///< 64-bit words per tag bitmap
+    bool has_lock = false;       ///< per-node lock present
     std::size_t tags_offset = 0; ///< byte offset of the tag bitmaps
     std::size_t lock_offset = 0; ///< byte offset of the lock (if has_lock)
-    std::size_t bytes = 0; ///< whole allocation, a multiple of 64
+    std::size_t bytes = 0;       ///< whole allocation, a multiple of 64
 
     static NodeLayout make(unsigned shift, bool has_lock);
 };
 
 struct alignas(64) Node {
-    rcu::Head rcu; ///< deferred free
+    rcu::Head rcu;                          ///< deferred free
     std::atomic<std::uint32_t> count { 0 }; ///< slots in use; written under the node's (or the tree's) lock
-    std::uint8_t height = 0; ///< 1 = leaf; fixed for the node's life
-    std::uint8_t shift = 0; ///< copied from the layout, so the node describes itself
+    std::uint8_t height = 0;                ///< 1 = leaf; fixed for the node's life
+    std::uint8_t shift = 0;                 ///< copied from the layout, so the node describes itself
     std::uint8_t tag_words = 0;
     std::atomic<bool> dead { false }; ///< unlinked from the tree; set under the node's and its parent's lock
-    std::uint32_t lock_offset = 0; ///< 0 if the node has no lock
+    std::uint32_t lock_offset = 0;    ///< 0 if the node has no lock
 
     std::atomic<std::uintptr_t>* slots() noexcept
     {

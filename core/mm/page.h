@@ -18,7 +18,7 @@ using FileId = std::uint32_t;
 
 struct Page {
     FileId mapping = 0; ///< the file this page caches (page->mapping)
-    pgoff_t index = 0; ///< its offset in that file, in pages (page->index)
+    pgoff_t index = 0;  ///< its offset in that file, in pages (page->index)
 };
 
 } // namespace pcl

@@ -26,10 +26,10 @@ namespace pcl::sync {
 /// What a snapshot shows of a lock: held or not, by which simulated CPU, and
 /// how many are waiting (Tracy: green = held, yellow = held and wanted).
 struct LockState {
-    bool held = false; ///< held by a writer/exclusive holder, or by readers
+    bool held = false;         ///< held by a writer/exclusive holder, or by readers
     std::uint32_t readers = 0; ///< shared holders (rwlocks)
     std::uint32_t waiters = 0; ///< threads waiting to acquire
-    int holder_cpu = -1; ///< simulated CPU of the exclusive holder, -1 if none
+    int holder_cpu = -1;       ///< simulated CPU of the exclusive holder, -1 if none
 };
 
 /// Base of the instrumented locks: identity, statistics and state.
@@ -50,8 +50,7 @@ public:
     }
     ~LockInstrument()
     {
-        if (registry_)
-            registry_->unregister_lock(stats_);
+        if (registry_) registry_->unregister_lock(stats_);
     }
     LockInstrument(const LockInstrument&) = delete;
     LockInstrument& operator=(const LockInstrument&) = delete;
@@ -91,8 +90,7 @@ protected:
         const bool bounced = last >= 0 && last != cpu;
         last_cpu_.store(cpu, std::memory_order_relaxed);
         holder_cpu_.store(cpu, std::memory_order_relaxed);
-        if (stats_)
-            stats_->c.note_acquire(true, contended, bounced, wait);
+        if (stats_) stats_->c.note_acquire(true, contended, bounced, wait);
         cls_->shard().note_acquire(false, contended, bounced, wait);
         hold_start_ = ticks();
     }
@@ -100,8 +98,7 @@ protected:
     void releasing_exclusive() noexcept
     {
         const std::uint64_t hold = ticks() - hold_start_;
-        if (stats_)
-            stats_->c.note_release(true, hold);
+        if (stats_) stats_->c.note_release(true, hold);
         cls_->shard().note_release(false, hold);
         holder_cpu_.store(-1, std::memory_order_relaxed);
     }
@@ -111,16 +108,14 @@ protected:
         const int last = last_cpu_.exchange(cpu, std::memory_order_relaxed);
         const bool bounced = last >= 0 && last != cpu;
         readers_.fetch_add(1, std::memory_order_relaxed);
-        if (stats_)
-            stats_->c.note_acquire(false, contended, bounced, wait);
+        if (stats_) stats_->c.note_acquire(false, contended, bounced, wait);
         cls_->shard().note_acquire(false, contended, bounced, wait);
         return ticks();
     }
     void releasing_shared(std::uint64_t start) noexcept
     {
         const std::uint64_t hold = ticks() - start;
-        if (stats_)
-            stats_->c.note_release(false, hold);
+        if (stats_) stats_->c.note_release(false, hold);
         cls_->shard().note_release(false, hold);
         readers_.fetch_sub(1, std::memory_order_relaxed);
     }
@@ -138,8 +133,7 @@ private:
 
 /// An exclusive lock (spin, ticket, mutex) with statistics. Satisfies
 /// Lockable, so std::lock_guard and std::unique_lock work with it.
-template <class Raw>
-class InstrumentedLock : public LockInstrument {
+template <class Raw> class InstrumentedLock : public LockInstrument {
 public:
     using LockInstrument::LockInstrument;
 
@@ -159,8 +153,7 @@ public:
     }
     bool try_lock() noexcept
     {
-        if (!raw_.try_lock())
-            return false;
+        if (!raw_.try_lock()) return false;
         acquired_exclusive(current_cpu(), false, 0);
         return true;
     }

@@ -35,12 +35,10 @@ inline void lower_min(std::atomic<std::uint64_t>& a, std::uint64_t v) noexcept
 void LockCounters::note_acquire(bool exclusive, bool contended, bool bounced, std::uint64_t wait) noexcept
 {
     add(acquisitions, 1, exclusive);
-    if (bounced)
-        add(acq_bounces, 1, exclusive);
+    if (bounced) add(acq_bounces, 1, exclusive);
     if (contended) {
         add(contentions, 1, exclusive);
-        if (bounced)
-            add(con_bounces, 1, exclusive);
+        if (bounced) add(con_bounces, 1, exclusive);
         add(wait_total, wait, exclusive);
         lower_min(wait_min, wait);
         raise_max(wait_max, wait);
@@ -77,8 +75,8 @@ void LockCounters::add_to(LockStatRow& row) const noexcept
 
 void LockCounters::reset() noexcept
 {
-    for (auto* a : { &acquisitions, &contentions, &acq_bounces, &con_bounces, &wait_total, &wait_max, &hold_total,
-             &hold_max })
+    for (auto* a :
+        { &acquisitions, &contentions, &acq_bounces, &con_bounces, &wait_total, &wait_max, &hold_total, &hold_max })
         a->store(0, std::memory_order_relaxed);
     wait_min.store(kNoMin, std::memory_order_relaxed);
     hold_min.store(kNoMin, std::memory_order_relaxed);
@@ -90,7 +88,10 @@ LockClass::LockClass(std::string name)
 {
 }
 
-LockCounters& LockClass::shard() noexcept { return shards_[thread_slot() % kShards].c; }
+LockCounters& LockClass::shard() noexcept
+{
+    return shards_[thread_slot() % kShards].c;
+}
 
 LockStatRow LockClass::row() const
 {
@@ -119,8 +120,7 @@ LockClass& LockRegistry::lock_class(std::string_view name)
 {
     std::lock_guard g(mu_);
     for (auto& c : classes_)
-        if (c.name() == name)
-            return c;
+        if (c.name() == name) return c;
     return classes_.emplace_back(std::string(name));
 }
 
@@ -144,8 +144,7 @@ LockStats* LockRegistry::register_lock(std::string name, LockClass& cls)
 
 void LockRegistry::unregister_lock(LockStats* stats) noexcept
 {
-    if (!stats)
-        return;
+    if (!stats) return;
     std::lock_guard g(mu_);
     stats->live.store(false, std::memory_order_relaxed);
     free_.push_back(stats);
@@ -156,8 +155,7 @@ std::vector<LockStatRow> LockRegistry::locks() const
     std::lock_guard g(mu_);
     std::vector<LockStatRow> rows;
     for (const auto& s : locks_) {
-        if (!s.live.load(std::memory_order_relaxed))
-            continue;
+        if (!s.live.load(std::memory_order_relaxed)) continue;
         LockStatRow row;
         row.name = s.name;
         row.lock_class = s.cls->name();

@@ -29,19 +29,19 @@ namespace pcl::sync {
 
 /// One row of a lock statistics table (a lock or a class), in nanoseconds.
 struct LockStatRow {
-    std::string name; ///< lock name, e.g. "mapping[0].tree_lock", or the class name for class rows
-    std::string lock_class; ///< class name, e.g. "mapping.tree_lock"
-    std::uint64_t acquisitions = 0; ///< successful acquisitions (read or write)
-    std::uint64_t contentions = 0; ///< acquisitions that had to wait
-    std::uint64_t acq_bounces = 0; ///< acquisitions on a different CPU than the previous one
-    std::uint64_t con_bounces = 0; ///< contentions on a different CPU than the previous acquirer
+    std::string name;                ///< lock name, e.g. "mapping[0].tree_lock", or the class name for class rows
+    std::string lock_class;          ///< class name, e.g. "mapping.tree_lock"
+    std::uint64_t acquisitions = 0;  ///< successful acquisitions (read or write)
+    std::uint64_t contentions = 0;   ///< acquisitions that had to wait
+    std::uint64_t acq_bounces = 0;   ///< acquisitions on a different CPU than the previous one
+    std::uint64_t con_bounces = 0;   ///< contentions on a different CPU than the previous acquirer
     std::uint64_t wait_total_ns = 0; ///< total time spent waiting (contended acquisitions)
-    std::uint64_t wait_min_ns = 0; ///< shortest contended wait (0 if never contended)
-    std::uint64_t wait_max_ns = 0; ///< longest contended wait
+    std::uint64_t wait_min_ns = 0;   ///< shortest contended wait (0 if never contended)
+    std::uint64_t wait_max_ns = 0;   ///< longest contended wait
     std::uint64_t hold_total_ns = 0; ///< total time held
-    std::uint64_t hold_min_ns = 0; ///< shortest hold (0 if never acquired)
-    std::uint64_t hold_max_ns = 0; ///< longest hold
-    std::uint64_t instances = 1; ///< locks folded into this row (class rows)
+    std::uint64_t hold_min_ns = 0;   ///< shortest hold (0 if never acquired)
+    std::uint64_t hold_max_ns = 0;   ///< longest hold
+    std::uint64_t instances = 1;     ///< locks folded into this row (class rows)
 
     double contention_ratio() const { return acquisitions ? double(contentions) / double(acquisitions) : 0.0; }
     double wait_avg_ns() const { return contentions ? double(wait_total_ns) / double(contentions) : 0.0; }

@@ -16,10 +16,7 @@ namespace pcl::sync {
 
 class PercpuCounter {
 public:
-    void add(std::int64_t v) noexcept
-    {
-        shards_[thread_slot() % kShards].v.fetch_add(v, std::memory_order_relaxed);
-    }
+    void add(std::int64_t v) noexcept { shards_[thread_slot() % kShards].v.fetch_add(v, std::memory_order_relaxed); }
     std::int64_t sum() const noexcept
     {
         std::int64_t s = 0;

@@ -8,7 +8,6 @@
 #endif
 #include <urcu/urcu-memb.h>
 
-
 #include <atomic>
 #include <chrono>
 #include <cstddef>
@@ -25,9 +24,18 @@ namespace {
 #ifdef PCL_TSAN
 // The object through which TSan learns RCU's ordering (see rcu.h).
 char g_grace_period;
-inline void annotate_reader_done() noexcept { __tsan_release(&g_grace_period); }
-inline void annotate_queued() noexcept { __tsan_release(&g_grace_period); }
-inline void annotate_grace_period() noexcept { __tsan_acquire(&g_grace_period); }
+inline void annotate_reader_done() noexcept
+{
+    __tsan_release(&g_grace_period);
+}
+inline void annotate_queued() noexcept
+{
+    __tsan_release(&g_grace_period);
+}
+inline void annotate_grace_period() noexcept
+{
+    __tsan_acquire(&g_grace_period);
+}
 #else
 inline void annotate_reader_done() noexcept { }
 inline void annotate_queued() noexcept { }

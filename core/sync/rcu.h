@@ -36,7 +36,7 @@ void synchronize() noexcept;
 /// Header to embed in an object whose free is deferred past a grace period.
 struct Head {
     alignas(16) unsigned char storage[32]; ///< liburcu's struct rcu_head
-    void (*func)(Head*) = nullptr; ///< called after the grace period
+    void (*func)(Head*) = nullptr;         ///< called after the grace period
 };
 
 /// Calls `func(head)` after a grace period, from liburcu's callback thread.

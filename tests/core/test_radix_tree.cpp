@@ -16,16 +16,18 @@ using pcl::test::PagePool;
 
 namespace {
 
-const RadixTree::Scheme kSchemes[] = { RadixTree::Scheme::Spinlock, RadixTree::Scheme::RwLock,
-    RadixTree::Scheme::Rcu, RadixTree::Scheme::PerNode, RadixTree::Scheme::Optimistic };
+const RadixTree::Scheme kSchemes[] = { RadixTree::Scheme::Spinlock, RadixTree::Scheme::RwLock, RadixTree::Scheme::Rcu,
+    RadixTree::Scheme::PerNode, RadixTree::Scheme::Optimistic };
 
-RadixTree::Config config(RadixTree::Scheme scheme, unsigned shift = 6) { return { scheme, shift }; }
+RadixTree::Config config(RadixTree::Scheme scheme, unsigned shift = 6)
+{
+    return { scheme, shift };
+}
 
 std::uint64_t acquisitions(sync::LockRegistry& registry, const std::string& name)
 {
     for (const auto& row : registry.locks())
-        if (row.name == name)
-            return row.acquisitions;
+        if (row.name == name) return row.acquisitions;
     return 0;
 }
 
@@ -148,8 +150,7 @@ TEST_CASE("snapshot of a small tree", "[radix][exact][snapshot]")
     CHECK(s.nodes[0].first_index == 0);
     CHECK(s.nodes[0].span == 16);
     CHECK(s.nodes[0].occupied == 2);
-    CHECK(s.nodes[0].slot_bits
-        == std::vector<std::uint8_t> { 1, 1 | IndexSnapshot::slot_tag_bit(kTagDirty), 0, 0 });
+    CHECK(s.nodes[0].slot_bits == std::vector<std::uint8_t> { 1, 1 | IndexSnapshot::slot_tag_bit(kTagDirty), 0, 0 });
     // Leaves, breadth first.
     CHECK(s.nodes[1].parent == 0);
     CHECK(s.nodes[1].offset == 0);
@@ -181,8 +182,7 @@ TEST_CASE("memory accounting counts every node exactly", "[radix][exact][memory]
             CHECK(tree.memory_bytes() == empty + s.nodes.size() * tree.node_bytes());
             CHECK(tree.node_bytes() % 64 == 0);
             // 128-way nodes hold 128 slots of 8 bytes: a node is at least 1 KiB.
-            if (shift == 7)
-                CHECK(tree.node_bytes() >= 1024 + 64);
+            if (shift == 7) CHECK(tree.node_bytes() >= 1024 + 64);
         }
 }
 
@@ -239,8 +239,8 @@ TEST_CASE("a fresh thread inserts a low index into a tall tree", "[radix][exact]
 
 TEST_CASE("bad radix parameters are refused with the parameter named", "[radix][params]")
 {
-    REQUIRE_THROWS_WITH(RadixTree(0, config(RadixTree::Scheme::Rcu, 9)), Catch::Contains("radix_shift")
-            && Catch::Contains("between 2 and 7") && Catch::Contains("got 9"));
+    REQUIRE_THROWS_WITH(RadixTree(0, config(RadixTree::Scheme::Rcu, 9)),
+        Catch::Contains("radix_shift") && Catch::Contains("between 2 and 7") && Catch::Contains("got 9"));
     REQUIRE_THROWS_WITH(RadixTree(0, config(RadixTree::Scheme::Rcu, 1)), Catch::Contains("radix_shift"));
     REQUIRE_THROWS_WITH(RadixTree::parse_scheme("bogus"), Catch::Contains("bogus") && Catch::Contains("optimistic"));
 }
@@ -390,8 +390,7 @@ TEST_CASE("interleaved writers on one tree (seed 003 series B) keep every page",
                 for (std::size_t k = 0; k < got; ++k)
                     REQUIRE(out[k]->index % 2 == pgoff_t(t));
                 total += got;
-                if (got < 64)
-                    break;
+                if (got < 64) break;
                 next = out[got - 1]->index + 1;
             }
             CHECK(total == n / 2);

@@ -150,6 +150,7 @@ RadixTree::RadixTree(FileId file, const Config& config, sync::LockRegistry& regi
     config_.validate();
     const bool per_node = config.scheme == Scheme::PerNode || config.scheme == Scheme::Optimistic;
     layout_ = radix::NodeLayout::make(config.shift, per_node);
+    preload_nodes_ = 2 * height_for(~pgoff_t(0)) - 1;
     const std::string name = "mapping[" + std::to_string(file) + "].tree_lock";
     if (config.scheme == Scheme::RwLock)
         tree_rwlock_ = std::make_unique<sync::RwLock>(registry, name, "mapping.tree_lock");
@@ -231,8 +232,7 @@ bool RadixTree::preload_for(pgoff_t index) noexcept
     // building the whole path below it takes at most 2H - 1 nodes. The pool
     // keeps what an insert did not use, so this allocates only at first.
     (void)index;
-    const unsigned h = height_for(~pgoff_t(0));
-    return radix::preload(layout_, 2 * h - 1);
+    return radix::preload(layout_, preload_nodes_);
 }
 
 Node* RadixTree::new_node(unsigned height, pgoff_t index)

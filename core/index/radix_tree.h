@@ -149,6 +149,7 @@ private:
     FileId file_;
     Config config_;
     radix::NodeLayout layout_;
+    unsigned preload_nodes_ = 0; ///< nodes an insert may need at most (2 * max height - 1)
     std::atomic<std::uintptr_t> root_ {
         0
     }; ///< node | kNodeBit, or the page at index 0, or 0; written under the root lock

@@ -117,6 +117,8 @@ void destroy(Node* node) noexcept
 bool preload(const NodeLayout& layout, unsigned count) noexcept
 {
     auto& pool = t_preload.pool(layout.bytes);
+    if (pool.nodes.size() >= count)
+        return true;
     try {
         pool.nodes.reserve(count);
         while (pool.nodes.size() < count)

@@ -1,29 +1,64 @@
 #include "sync/cpu.h"
 
-#include <atomic>
+#include <mutex>
+#include <vector>
 
 namespace pcl::sync {
 
 namespace {
-std::atomic<unsigned> g_next_slot { 0 };
+
+// Slots of exited threads are handed out again, so the numbers stay small
+// and dense however many threads come and go (per-thread counter shards
+// depend on it). The mutex also orders an exited thread's last writes to its
+// shards before the next owner's first.
+std::mutex g_slot_mutex;
+unsigned g_next_slot = 0;
+std::vector<unsigned> g_free_slots;
+
 thread_local unsigned t_slot = ~0u;
 thread_local int t_cpu = -1;
+
+struct SlotReturn {
+    ~SlotReturn()
+    {
+        std::lock_guard g(g_slot_mutex);
+        g_free_slots.push_back(t_slot);
+    }
+};
+
+unsigned take_slot()
+{
+    unsigned slot;
+    {
+        std::lock_guard g(g_slot_mutex);
+        if (g_free_slots.empty()) {
+            slot = g_next_slot++;
+        } else {
+            // The lowest free slot, so live threads crowd the low numbers.
+            auto lowest = g_free_slots.begin();
+            for (auto it = g_free_slots.begin(); it != g_free_slots.end(); ++it)
+                if (*it < *lowest)
+                    lowest = it;
+            slot = *lowest;
+            g_free_slots.erase(lowest);
+        }
+    }
+    thread_local SlotReturn give_back_at_exit;
+    (void)give_back_at_exit;
+    return slot;
+}
+
 } // namespace
 
 unsigned thread_slot() noexcept
 {
-    if (t_slot == ~0u) t_slot = g_next_slot.fetch_add(1, std::memory_order_relaxed);
+    if (t_slot == ~0u)
+        t_slot = take_slot();
     return t_slot;
 }
 
-int current_cpu() noexcept
-{
-    return t_cpu >= 0 ? t_cpu : static_cast<int>(thread_slot());
-}
+int current_cpu() noexcept { return t_cpu >= 0 ? t_cpu : static_cast<int>(thread_slot()); }
 
-void set_current_cpu(int cpu) noexcept
-{
-    t_cpu = cpu;
-}
+void set_current_cpu(int cpu) noexcept { t_cpu = cpu; }
 
 } // namespace pcl::sync

@@ -18,7 +18,8 @@ int current_cpu() noexcept;
 void set_current_cpu(int cpu) noexcept;
 
 /// A small dense number for the calling thread, assigned on first use and
-/// never reused while the process runs. Used to spread per-thread counters.
+/// unique among live threads (a slot is reused after its thread exits).
+/// Used to give each thread its own counter shard.
 unsigned thread_slot() noexcept;
 
 /// Sets the simulated CPU for the lifetime of a scope (tests, benchmarks).

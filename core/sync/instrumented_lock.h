@@ -91,7 +91,7 @@ protected:
         last_cpu_.store(cpu, std::memory_order_relaxed);
         holder_cpu_.store(cpu, std::memory_order_relaxed);
         if (stats_) stats_->c.note_acquire(true, contended, bounced, wait);
-        cls_->shard().note_acquire(false, contended, bounced, wait);
+        cls_->note_acquire(contended, bounced, wait);
         hold_start_ = ticks();
     }
     /// Called by the exclusive holder right before it releases the lock.
@@ -99,7 +99,7 @@ protected:
     {
         const std::uint64_t hold = ticks() - hold_start_;
         if (stats_) stats_->c.note_release(true, hold);
-        cls_->shard().note_release(false, hold);
+        cls_->note_release(hold);
         holder_cpu_.store(-1, std::memory_order_relaxed);
     }
     /// Shared holders: several at once, so every update is a real RMW.
@@ -109,14 +109,14 @@ protected:
         const bool bounced = last >= 0 && last != cpu;
         readers_.fetch_add(1, std::memory_order_relaxed);
         if (stats_) stats_->c.note_acquire(false, contended, bounced, wait);
-        cls_->shard().note_acquire(false, contended, bounced, wait);
+        cls_->note_acquire(contended, bounced, wait);
         return ticks();
     }
     void releasing_shared(std::uint64_t start) noexcept
     {
         const std::uint64_t hold = ticks() - start;
         if (stats_) stats_->c.note_release(false, hold);
-        cls_->shard().note_release(false, hold);
+        cls_->note_release(hold);
         readers_.fetch_sub(1, std::memory_order_relaxed);
     }
 

@@ -84,13 +84,8 @@ void LockCounters::reset() noexcept
 
 LockClass::LockClass(std::string name)
     : name_(std::move(name))
-    , shards_(new Shard[kShards])
+    , shards_(new Shard[kShards + 1])
 {
-}
-
-LockCounters& LockClass::shard() noexcept
-{
-    return shards_[thread_slot() % kShards].c;
 }
 
 LockStatRow LockClass::row() const
@@ -98,7 +93,7 @@ LockStatRow LockClass::row() const
     LockStatRow row;
     row.name = name_;
     row.lock_class = name_;
-    for (unsigned i = 0; i < kShards; ++i)
+    for (unsigned i = 0; i <= kShards; ++i)
         shards_[i].c.add_to(row);
     row.instances = instances_.load(std::memory_order_relaxed);
     return row;
@@ -106,7 +101,7 @@ LockStatRow LockClass::row() const
 
 void LockClass::reset() noexcept
 {
-    for (unsigned i = 0; i < kShards; ++i)
+    for (unsigned i = 0; i <= kShards; ++i)
         shards_[i].c.reset();
 }
 

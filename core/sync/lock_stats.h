@@ -15,6 +15,8 @@
 // become one bouncing cache line.
 #pragma once
 
+#include "sync/cpu.h"
+
 #include <atomic>
 #include <cstdint>
 #include <deque>
@@ -80,8 +82,24 @@ public:
     explicit LockClass(std::string name);
     const std::string& name() const { return name_; }
 
-    /// The calling thread's shard.
-    LockCounters& shard() noexcept;
+    /// Records an acquisition in the calling thread's shard.
+    void note_acquire(bool contended, bool bounced, std::uint64_t wait) noexcept
+    {
+        const unsigned slot = thread_slot();
+        if (slot < kShards)
+            shards_[slot].c.note_acquire(true, contended, bounced, wait);
+        else
+            shards_[kShards].c.note_acquire(false, contended, bounced, wait);
+    }
+    /// Records the end of a hold in the calling thread's shard.
+    void note_release(std::uint64_t hold) noexcept
+    {
+        const unsigned slot = thread_slot();
+        if (slot < kShards)
+            shards_[slot].c.note_release(true, hold);
+        else
+            shards_[kShards].c.note_release(false, hold);
+    }
     /// Sum over shards, converted to ns.
     LockStatRow row() const;
     void reset() noexcept;
@@ -89,7 +107,9 @@ public:
     void note_instance() noexcept { instances_.fetch_add(1, std::memory_order_relaxed); }
 
 private:
-    static constexpr unsigned kShards = 32;
+    // Threads with a slot below kShards own a shard and update it with plain
+    // stores; any others share the last shard through atomic adds.
+    static constexpr unsigned kShards = 64;
     struct alignas(64) Shard {
         LockCounters c;
     };

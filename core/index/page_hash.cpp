@@ -1,0 +1,58 @@
+#include "index/page_hash.h"
+
+#include <algorithm>
+
+namespace pcl {
+
+PageHashSizing page_hash_sizing(std::uint64_t memory_bytes, bool order9_cap) noexcept
+{
+    // 2.4 mm/filemap.c, page_cache_init(mempages):
+    //     htable_size = mempages * sizeof(struct page *);
+    //     for (order = 0; (PAGE_SIZE << order) < htable_size; order++);
+    //     do {
+    //         tmp = (PAGE_SIZE << order) / sizeof(struct page *);
+    //         page_hash_bits = log2(tmp);
+    //         page_hash_table = __get_free_pages(GFP_ATOMIC, order);
+    //     } while (page_hash_table == NULL && --order > 0);
+    // __get_free_pages() fails above order 9, so the loop settles there: that
+    // is the cap. Without it the table is what the bootmem allocation later
+    // gave (the patch quoted in seed 000), at page granularity.
+    PageHashSizing s;
+    s.mempages = memory_bytes / kPageHashPageSize;
+    const std::uint64_t htable_size = s.mempages * kPageHashPointerBytes;
+    while ((kPageHashPageSize << s.order) < htable_size)
+        ++s.order;
+    if (order9_cap) s.order = std::min(s.order, kPageHashMaxOrder);
+    s.table_bytes = kPageHashPageSize << s.order;
+    s.buckets = s.table_bytes / kPageHashPointerBytes;
+    s.bits = page_hash_log2(s.buckets);
+    return s;
+}
+
+double chi_square(std::span<const std::uint32_t> loads) noexcept
+{
+    if (loads.empty()) return 0.0;
+    std::uint64_t n = 0;
+    for (const std::uint32_t load : loads)
+        n += load;
+    if (n == 0) return 0.0;
+    const double expected = double(n) / double(loads.size());
+    double sum = 0.0;
+    for (const std::uint32_t load : loads) {
+        const double d = double(load) - expected;
+        sum += d * d;
+    }
+    return sum / expected;
+}
+
+std::vector<std::uint64_t> chain_histogram(std::span<const std::uint32_t> loads)
+{
+    std::vector<std::uint64_t> histogram;
+    for (const std::uint32_t load : loads) {
+        if (load >= histogram.size()) histogram.resize(std::size_t(load) + 1, 0);
+        ++histogram[load];
+    }
+    return histogram;
+}
+
+} // namespace pcl

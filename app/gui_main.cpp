@@ -1,0 +1,148 @@
+// pagecache-lab: the desktop application.
+//
+// Without a display (no DISPLAY, no WAYLAND_DISPLAY, no QT_QPA_PLATFORM) a
+// Qt GUI cannot start, so instead of failing it runs something useful
+// headless: seed 003's benchmark at a small scale, as
+// `pagecache-lab-cli bench seed003 --scale 0.02` would. --screenshot renders
+// offscreen in that case, so documentation screenshots need no X server.
+#include "mainwindow.h"
+#include "seed003_bench.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QPixmap>
+#include <QSaveFile>
+#include <QTimer>
+
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <optional>
+
+namespace {
+
+// QTimer counts in int milliseconds: about 24 days. A million seconds is
+// far beyond any scripted run and well inside that.
+constexpr double kMaxRunForSeconds = 1e6;
+
+struct Options {
+    QString screenshot;           ///< PNG to write, empty for none
+    std::optional<double> runFor; ///< seconds before the screenshot and exit; none: run until closed
+};
+
+bool displayAvailable()
+{
+    return !qEnvironmentVariableIsEmpty("DISPLAY") || !qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY")
+        || !qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM");
+}
+
+void setApplicationMetadata()
+{
+    QCoreApplication::setOrganizationName(QStringLiteral("pagecache-lab"));
+    QCoreApplication::setApplicationName(QStringLiteral("pagecache-lab"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(PCL_VERSION));
+}
+
+/// Parses the command line of @app. Exits for --help, --version and unknown
+/// options (QCommandLineParser::process); returns nullopt, after saying why on
+/// stderr, for a bad option value.
+std::optional<Options> parseOptions(const QCoreApplication& app)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        QStringLiteral("Page Cache Lab: a simulated Linux page cache on real threads, shown live.\n"
+                       "Without a display it runs `pagecache-lab-cli bench seed003 --scale 0.02` instead;\n"
+                       "pagecache-lab-cli runs everything headless."));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    const QCommandLineOption screenshot(QStringLiteral("screenshot"),
+        QStringLiteral("Save the main window as a PNG to <file> and exit (after --run-for seconds, if given). "
+                       "Renders offscreen when there is no display."),
+        QStringLiteral("file"));
+    const QCommandLineOption runFor(QStringLiteral("run-for"),
+        QStringLiteral("Quit after <seconds> (a decimal number). The window's size and position are then "
+                       "neither restored nor saved."),
+        QStringLiteral("seconds"));
+    parser.addOption(screenshot);
+    parser.addOption(runFor);
+    parser.process(app);
+
+    Options options;
+    options.screenshot = parser.value(screenshot);
+    if (parser.isSet(screenshot) && options.screenshot.isEmpty()) {
+        std::fprintf(stderr, "pagecache-lab: --screenshot needs a file name\n");
+        return std::nullopt;
+    }
+    if (parser.isSet(runFor)) {
+        bool ok = false;
+        const double seconds = parser.value(runFor).toDouble(&ok);
+        if (!ok || !std::isfinite(seconds) || seconds < 0 || seconds > kMaxRunForSeconds) {
+            std::fprintf(stderr, "pagecache-lab: --run-for wants a number of seconds from 0 to %.0f, not '%s'\n",
+                kMaxRunForSeconds, qPrintable(parser.value(runFor)));
+            return std::nullopt;
+        }
+        options.runFor = seconds;
+    }
+    return options;
+}
+
+/// Grabs @window into @path as PNG, replacing the file only once the image
+/// is complete. Returns false after saying why on stderr.
+bool saveScreenshot(QWidget& window, const QString& path)
+{
+    const QPixmap pixmap = window.grab();
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || !pixmap.save(&file, "PNG") || !file.commit()) {
+        std::fprintf(stderr, "pagecache-lab: cannot write screenshot '%s': %s\n", qPrintable(path),
+            qPrintable(file.errorString()));
+        return false;
+    }
+    return true;
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    setApplicationMetadata();
+
+    if (!displayAvailable()) {
+        // Parse first (QCoreApplication needs no display), so that --help,
+        // --version and a mistyped option behave the same with or without one.
+        std::optional<Options> options;
+        {
+            const QCoreApplication app(argc, argv);
+            options = parseOptions(app);
+        }
+        if (!options) return 2;
+        if (options->screenshot.isEmpty()) {
+            std::cout << "No display found: running seed 003's concurrent radix-tree benchmark headless instead "
+                         "(pagecache-lab-cli bench seed003 --scale 0.02)."
+                      << std::endl;
+            return pcl::bench::run_seed003({ "--scale", "0.02" }, std::cout, std::cerr);
+        }
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    }
+
+    QApplication app(argc, argv);
+    QGuiApplication::setApplicationDisplayName(QStringLiteral("Page Cache Lab"));
+    QGuiApplication::setDesktopFileName(QStringLiteral("pagecache-lab"));
+    const std::optional<Options> options = parseOptions(app);
+    if (!options) return 2;
+
+    pcl::ui::MainWindow window;
+    QApplication::setWindowIcon(window.windowIcon());
+    const bool scripted = options->runFor || !options->screenshot.isEmpty();
+    window.setRememberGeometry(!scripted);
+    if (!scripted) window.restoreSettings();
+    window.show();
+
+    if (scripted) {
+        const int ms = int(std::lround(options->runFor.value_or(0.0) * 1000.0));
+        QTimer::singleShot(ms, &window, [&window, path = options->screenshot] {
+            const bool ok = path.isEmpty() || saveScreenshot(window, path);
+            QCoreApplication::exit(ok ? 0 : 1);
+        });
+    }
+    return QApplication::exec();
+}

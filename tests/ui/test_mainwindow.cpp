@@ -1,0 +1,206 @@
+// The main window: title, menus and actions, the About dialog, geometry kept
+// across runs, and a window that actually draws something.
+#include "aboutdialog.h"
+#include "mainwindow.h"
+#include "welcomecard.h"
+#include "welcomepage.h"
+
+#include <QAbstractButton>
+#include <QAction>
+#include <QApplication>
+#include <QLabel>
+#include <QMenu>
+#include <QMenuBar>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QTest>
+
+#include <unordered_set>
+
+using pcl::ui::AboutDialog;
+using pcl::ui::MainWindow;
+
+namespace {
+
+QStringList labelTexts(const QWidget& widget)
+{
+    QStringList texts;
+    for (const QLabel* label : widget.findChildren<QLabel*>())
+        texts.append(label->text());
+    return texts;
+}
+
+} // namespace
+
+class TestMainWindow : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        // Settings go to a test location, never the user's configuration.
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("pagecache-lab-tests"));
+        QCoreApplication::setApplicationName(QStringLiteral("test_mainwindow"));
+        QSettings().clear();
+    }
+
+    void cleanupTestCase() { QSettings().clear(); }
+
+    void title()
+    {
+        MainWindow window;
+        QCOMPARE(window.windowTitle(), QStringLiteral("Page Cache Lab"));
+        QVERIFY(!window.windowIcon().isNull());
+    }
+
+    void menusAndActions()
+    {
+        MainWindow window;
+        const auto* file = window.findChild<QMenu*>(QStringLiteral("fileMenu"));
+        const auto* help = window.findChild<QMenu*>(QStringLiteral("helpMenu"));
+        QVERIFY(file);
+        QVERIFY(help);
+        QCOMPARE(window.menuBar()->actions().size(), 2);
+        QCOMPARE(window.menuBar()->actions().at(0), file->menuAction());
+        QCOMPARE(window.menuBar()->actions().at(1), help->menuAction());
+
+        QVERIFY(window.quitAction());
+        QVERIFY(file->actions().contains(window.quitAction()));
+        QCOMPARE(window.quitAction()->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_Q));
+        QVERIFY(window.aboutAction());
+        QVERIFY(help->actions().contains(window.aboutAction()));
+    }
+
+    void quitClosesTheWindow()
+    {
+        MainWindow window;
+        window.setRememberGeometry(false);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.quitAction()->trigger();
+        QVERIFY(!window.isVisible());
+    }
+
+    void ctrlQQuits()
+    {
+        MainWindow window;
+        window.setRememberGeometry(false);
+        window.show();
+        window.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+        QTest::keyClick(&window, Qt::Key_Q, Qt::ControlModifier);
+        QTRY_VERIFY(!window.isVisible());
+    }
+
+    void aboutNamesProductVersionAndLibraries()
+    {
+        MainWindow window;
+        window.show();
+        QVERIFY(!window.aboutDialog());
+        window.aboutAction()->trigger();
+        AboutDialog* about = window.aboutDialog();
+        QVERIFY(about);
+        QVERIFY(about->isVisible());
+        QVERIFY(about->windowTitle().contains(QStringLiteral("Page Cache Lab")));
+
+        const QString text = labelTexts(*about).join(QLatin1Char('\n'));
+        QVERIFY2(text.contains(QStringLiteral(PCL_VERSION)), qPrintable(text));
+        QVERIFY(text.contains(QStringLiteral("Page Cache Lab")));
+        for (const char* library : { "Qt ", "oneTBB ", "liburcu " })
+            QVERIFY2(text.contains(QLatin1String(library)), library);
+
+        about->reject();
+        QVERIFY(!about->isVisible());
+        // Shown again, it is the same dialog.
+        window.aboutAction()->trigger();
+        QCOMPARE(window.aboutDialog(), about);
+        about->reject();
+        window.setRememberGeometry(false);
+    }
+
+    void welcomePageSaysWhatItShows()
+    {
+        MainWindow window;
+        QVERIFY(window.welcomePage());
+        const auto cards = window.welcomePage()->cards();
+        QCOMPARE(cards.size(), 6);
+        for (const pcl::ui::WelcomeCard* card : cards) {
+            QVERIFY(!card->title().isEmpty());
+            QVERIFY(card->text().size() > 40);
+        }
+        // Nothing on the page pretends to be a control.
+        QVERIFY(window.welcomePage()->findChildren<QAbstractButton*>().isEmpty());
+    }
+
+    void noTextIsClipped()
+    {
+        // Wrapped labels must get the height they ask for at every width,
+        // narrow windows included (the page scrolls instead).
+        MainWindow window;
+        window.setRememberGeometry(false);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        for (int width = 560; width <= 1400; width += 20) {
+            window.resize(width, 600);
+            QCoreApplication::processEvents();
+            for (const QLabel* label : window.welcomePage()->findChildren<QLabel*>()) {
+                if (!label->wordWrap()) continue;
+                QVERIFY2(label->height() >= label->heightForWidth(label->width()),
+                    qPrintable(QStringLiteral("at %1 px: '%2' is %3 px high, needs %4")
+                                   .arg(width)
+                                   .arg(label->text().left(40))
+                                   .arg(label->height())
+                                   .arg(label->heightForWidth(label->width()))));
+            }
+        }
+    }
+
+    void geometryIsRemembered()
+    {
+        const QSize size(640, 480);
+        {
+            MainWindow window;
+            window.resize(size);
+            window.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&window));
+            window.close();
+        }
+        MainWindow window;
+        QVERIFY(window.restoreSettings());
+        QCOMPARE(window.size(), size);
+    }
+
+    void scriptedRunsLeaveSettingsAlone()
+    {
+        QSettings().clear();
+        MainWindow window;
+        window.setRememberGeometry(false);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.close();
+        QVERIFY(!MainWindow().restoreSettings());
+    }
+
+    void grabIsNotBlank()
+    {
+        MainWindow window;
+        window.setRememberGeometry(false);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        const QImage image = window.grab().toImage().convertToFormat(QImage::Format_RGB32);
+        QVERIFY2(image.width() >= 400 && image.height() >= 300,
+            qPrintable(QStringLiteral("%1x%2").arg(image.width()).arg(image.height())));
+
+        std::unordered_set<QRgb> colours;
+        for (int y = 0; y < image.height(); ++y) {
+            const auto* line = reinterpret_cast<const QRgb*>(image.constScanLine(y));
+            colours.insert(line, line + image.width());
+        }
+        // Text, icon and cards: far more than a few flat colours.
+        QVERIFY2(colours.size() > 64, qPrintable(QString::number(colours.size())));
+    }
+};
+
+QTEST_MAIN(TestMainWindow)
+#include "test_mainwindow.moc"

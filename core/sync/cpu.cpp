@@ -15,18 +15,17 @@ std::mutex g_slot_mutex;
 unsigned g_next_slot = 0;
 std::vector<unsigned> g_free_slots;
 
-thread_local unsigned t_slot = ~0u;
-thread_local int t_cpu = -1;
-
 struct SlotReturn {
     ~SlotReturn()
     {
         std::lock_guard g(g_slot_mutex);
-        g_free_slots.push_back(t_slot);
+        g_free_slots.push_back(detail::t_slot);
     }
 };
 
-unsigned take_slot()
+} // namespace
+
+unsigned detail::take_slot()
 {
     unsigned slot;
     {
@@ -37,8 +36,7 @@ unsigned take_slot()
             // The lowest free slot, so live threads crowd the low numbers.
             auto lowest = g_free_slots.begin();
             for (auto it = g_free_slots.begin(); it != g_free_slots.end(); ++it)
-                if (*it < *lowest)
-                    lowest = it;
+                if (*it < *lowest) lowest = it;
             slot = *lowest;
             g_free_slots.erase(lowest);
         }
@@ -47,18 +45,5 @@ unsigned take_slot()
     (void)give_back_at_exit;
     return slot;
 }
-
-} // namespace
-
-unsigned thread_slot() noexcept
-{
-    if (t_slot == ~0u)
-        t_slot = take_slot();
-    return t_slot;
-}
-
-int current_cpu() noexcept { return t_cpu >= 0 ? t_cpu : static_cast<int>(thread_slot()); }
-
-void set_current_cpu(int cpu) noexcept { t_cpu = cpu; }
 
 } // namespace pcl::sync

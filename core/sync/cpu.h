@@ -10,17 +10,36 @@
 
 namespace pcl::sync {
 
-/// The simulated CPU the calling thread runs on (>= 0).
-int current_cpu() noexcept;
-
-/// Sets the calling thread's simulated CPU; a negative id restores the
-/// thread's own default id.
-void set_current_cpu(int cpu) noexcept;
+namespace detail {
+// Constant-initialised, so reading them is a plain TLS access: both are read
+// on every instrumented lock acquisition.
+inline thread_local unsigned t_slot = ~0u;
+inline thread_local int t_cpu = -1;
+unsigned take_slot();
+} // namespace detail
 
 /// A small dense number for the calling thread, assigned on first use and
 /// unique among live threads (a slot is reused after its thread exits).
 /// Used to give each thread its own counter shard.
-unsigned thread_slot() noexcept;
+inline unsigned thread_slot() noexcept
+{
+    if (detail::t_slot == ~0u) [[unlikely]]
+        detail::t_slot = detail::take_slot();
+    return detail::t_slot;
+}
+
+/// The simulated CPU the calling thread runs on (>= 0).
+inline int current_cpu() noexcept
+{
+    return detail::t_cpu >= 0 ? detail::t_cpu : static_cast<int>(thread_slot());
+}
+
+/// Sets the calling thread's simulated CPU; a negative id restores the
+/// thread's own default id.
+inline void set_current_cpu(int cpu) noexcept
+{
+    detail::t_cpu = cpu;
+}
 
 /// Sets the simulated CPU for the lifetime of a scope (tests, benchmarks).
 class CpuScope {

@@ -27,13 +27,15 @@ void Report::add_row()
 std::size_t Report::column(const std::string& name) const
 {
     const auto it = std::find(columns_.begin(), columns_.end(), name);
-    if (it == columns_.end()) throw std::logic_error("report has no column '" + name + "'");
+    if (it == columns_.end())
+        throw std::logic_error("report has no column '" + name + "'");
     return std::size_t(it - columns_.begin());
 }
 
 void Report::set(const std::string& col, const std::string& value)
 {
-    if (rows_.empty()) add_row();
+    if (rows_.empty())
+        add_row();
     rows_.back()[column(col)] = value;
 }
 
@@ -56,7 +58,8 @@ bool numeric(const std::string& s)
 }
 std::string quote(const std::string& s)
 {
-    if (s.find_first_of(",\"\n") == std::string::npos) return s;
+    if (s.find_first_of(",\"\n") == std::string::npos)
+        return s;
     std::string q = "\"";
     for (char c : s)
         q += c == '"' ? std::string("\"\"") : std::string(1, c);
@@ -107,12 +110,14 @@ void write_file_atomically(const std::string& path, const std::string& text)
 {
     const std::string tmp = path + ".tmp." + std::to_string(::getpid());
     const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd < 0) throw std::runtime_error("cannot write " + path + ": " + std::strerror(errno));
+    if (fd < 0)
+        throw std::runtime_error("cannot write " + path + ": " + std::strerror(errno));
     std::size_t done = 0;
     while (done < text.size()) {
         const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
         if (n < 0) {
-            if (errno == EINTR) continue;
+            if (errno == EINTR)
+                continue;
             const std::string why = std::strerror(errno);
             ::close(fd);
             ::unlink(tmp.c_str());

@@ -112,11 +112,14 @@ bool run_series(int series, std::uint64_t range, unsigned shift, std::vector<Pag
         a.join();
         b.join();
         ok = ok && wrong == 0 && tree.count() == 0 && tree.nodes() == 0;
-        if (kSchemes[s].scheme == RadixTree::Scheme::Optimistic) result.skips = tree.optimistic_stats();
+        if (kSchemes[s].scheme == RadixTree::Scheme::Optimistic)
+            result.skips = tree.optimistic_stats();
         for (const auto& row : registry.locks())
-            if (row.lock_class == "mapping.tree_lock") result.tree_lock[s] = row;
+            if (row.lock_class == "mapping.tree_lock")
+                result.tree_lock[s] = row;
         for (const auto& row : registry.classes())
-            if (row.name == "radix_node") result.node_locks[s] = row;
+            if (row.name == "radix_node")
+                result.node_locks[s] = row;
     }
     return ok;
 }

@@ -24,9 +24,11 @@ public:
     {
         std::uint64_t n = fail_next_.load(std::memory_order_relaxed);
         while (n > 0)
-            if (fail_next_.compare_exchange_weak(n, n - 1, std::memory_order_relaxed)) return count_failure();
+            if (fail_next_.compare_exchange_weak(n, n - 1, std::memory_order_relaxed))
+                return count_failure();
         const std::uint64_t k = every_.load(std::memory_order_relaxed);
-        if (k && (calls_.fetch_add(1, std::memory_order_relaxed) + 1) % k == 0) return count_failure();
+        if (k && (calls_.fetch_add(1, std::memory_order_relaxed) + 1) % k == 0)
+            return count_failure();
         return false;
     }
     /// How many allocations were made to fail.

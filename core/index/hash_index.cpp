@@ -213,7 +213,8 @@ std::uint64_t HashIndex::mapping_key(FileId file) const noexcept
 
 std::uint64_t HashIndex::hash(std::uint64_t key, pgoff_t index) const noexcept
 {
-    if (config_.function == HashFunction::Linux24) return page_hashfn_linux24(std::uint32_t(key), index, bits_);
+    if (config_.function == HashFunction::Linux24)
+        return page_hashfn_linux24(std::uint32_t(key), index, bits_);
     return page_hashfn_mixer(key, index, bits_);
 }
 
@@ -225,7 +226,8 @@ std::uint64_t HashIndex::bucket_of(FileId file, pgoff_t index) const noexcept
 HashEntry* HashIndex::find_locked(std::uint64_t bucket, FileId file, pgoff_t index) const noexcept
 {
     for (HashEntry* e = heads_[bucket]; e; e = e->next_hash)
-        if (e->index == index && e->file == file) return e;
+        if (e->index == index && e->file == file)
+            return e;
     return nullptr;
 }
 
@@ -267,8 +269,10 @@ void HashIndex::snapshot_table(IndexSnapshot& s, const SnapshotOptions& options)
     std::uint64_t n = 0;
     for (std::uint64_t b = 0; b < m; ++b) {
         const std::uint32_t len = chain_length(b);
-        if (b < shown) s.chain_lengths[b] = len;
-        if (len >= s.chain_histogram.size()) s.chain_histogram.resize(std::size_t(len) + 1, 0);
+        if (b < shown)
+            s.chain_lengths[b] = len;
+        if (len >= s.chain_histogram.size())
+            s.chain_histogram.resize(std::size_t(len) + 1, 0);
         ++s.chain_histogram[len];
         n += len;
     }
@@ -297,7 +301,8 @@ void HashIndex::snapshot_table(IndexSnapshot& s, const SnapshotOptions& options)
     // Per-bucket locks are anonymous: list only those held or waited for,
     // among the buckets the snapshot shows. One relaxed read per lock, the
     // same pass length as chain_lengths; skipped without slot detail.
-    if (!options.slot_detail) return;
+    if (!options.slot_detail)
+        return;
     for (std::uint64_t b = 0; b < shown; ++b) {
         const sync::LockState state = locks_[b].state();
         if (state.held || state.waiters > 0)
@@ -334,12 +339,14 @@ Page* HashMapping::lookup(pgoff_t index)
 
 InsertResult HashMapping::insert(pgoff_t index, Page* page)
 {
-    if (!page) throw std::invalid_argument("insert: page must not be null");
+    if (!page)
+        throw std::invalid_argument("insert: page must not be null");
     // The entry is allocated before the lock is taken, as 2.4's callers
     // allocated the page before add_to_page_cache(): nothing allocates under
     // a spinlock. An injected failure therefore wins over -EEXIST, as
     // radix_tree_preload() failing did.
-    if (alloc_failure_.should_fail()) return InsertResult::NoMemory;
+    if (alloc_failure_.should_fail())
+        return InsertResult::NoMemory;
     auto entry = std::make_unique<HashEntry>();
     entry->page = page;
     entry->index = index;
@@ -349,7 +356,8 @@ InsertResult HashMapping::insert(pgoff_t index, Page* page)
     const std::uint64_t b = t.hash(state_->key, index);
     // Declared after `entry`: on -EEXIST the lock is dropped before the entry is freed.
     std::lock_guard guard(t.bucket_lock(b));
-    if (t.find_locked(b, state_->file, index)) return InsertResult::Exists;
+    if (t.find_locked(b, state_->file, index))
+        return InsertResult::Exists;
     // Linked at the head, as add_page_to_hash_queue() did.
     entry->next_hash = t.heads_[b];
     t.heads_[b] = entry.release();
@@ -358,7 +366,8 @@ InsertResult HashMapping::insert(pgoff_t index, Page* page)
     state_->nrpages.fetch_add(1, std::memory_order_relaxed);
     t.nr_entries_.fetch_add(1, std::memory_order_relaxed);
     raise_high_water(state_->high_water, index);
-    if (has_event_hook()) report_chain(b, index, length);
+    if (has_event_hook())
+        report_chain(b, index, length);
     return InsertResult::Inserted;
 }
 
@@ -377,14 +386,17 @@ Page* HashMapping::erase(pgoff_t index)
                 break;
             }
         }
-        if (!victim) return nullptr;
+        if (!victim)
+            return nullptr;
         const std::uint32_t length = t.lengths_[b].load(std::memory_order_relaxed) - 1;
         t.lengths_[b].store(length, std::memory_order_relaxed);
         state_->nrpages.fetch_sub(1, std::memory_order_relaxed);
         t.nr_entries_.fetch_sub(1, std::memory_order_relaxed);
         for (unsigned tag = 0; tag < kTagCount; ++tag)
-            if (victim->tags & (1u << tag)) state_->nr_tagged[tag].fetch_sub(1, std::memory_order_relaxed);
-        if (has_event_hook()) report_chain(b, index, length);
+            if (victim->tags & (1u << tag))
+                state_->nr_tagged[tag].fetch_sub(1, std::memory_order_relaxed);
+        if (has_event_hook())
+            report_chain(b, index, length);
     }
     // Unlinked under the lock and no lookup runs without it: nobody else can
     // reach the entry, so it is freed at once (no RCU grace period, as in 2.4).
@@ -400,7 +412,8 @@ bool HashMapping::set_tag(pgoff_t index, unsigned tag)
     const std::uint64_t b = t.hash(state_->key, index);
     std::lock_guard guard(t.bucket_lock(b));
     HashEntry* e = t.find_locked(b, state_->file, index);
-    if (!e) return false;
+    if (!e)
+        return false;
     if (!(e->tags & (1u << tag))) {
         e->tags |= std::uint8_t(1u << tag);
         state_->nr_tagged[tag].fetch_add(1, std::memory_order_relaxed);
@@ -415,7 +428,8 @@ bool HashMapping::clear_tag(pgoff_t index, unsigned tag)
     const std::uint64_t b = t.hash(state_->key, index);
     std::lock_guard guard(t.bucket_lock(b));
     HashEntry* e = t.find_locked(b, state_->file, index);
-    if (!e) return false;
+    if (!e)
+        return false;
     if (e->tags & (1u << tag)) {
         e->tags &= std::uint8_t(~(1u << tag));
         state_->nr_tagged[tag].fetch_sub(1, std::memory_order_relaxed);
@@ -444,10 +458,13 @@ bool HashMapping::tagged(unsigned tag)
 
 std::size_t HashMapping::gang_probe(pgoff_t first, std::size_t max, int tag, Page** out)
 {
-    if (max == 0 || state_->nrpages.load(std::memory_order_relaxed) == 0) return 0;
-    if (tag >= 0 && state_->nr_tagged[unsigned(tag)].load(std::memory_order_relaxed) == 0) return 0;
+    if (max == 0 || state_->nrpages.load(std::memory_order_relaxed) == 0)
+        return 0;
+    if (tag >= 0 && state_->nr_tagged[unsigned(tag)].load(std::memory_order_relaxed) == 0)
+        return 0;
     const pgoff_t last = state_->high_water.load(std::memory_order_relaxed);
-    if (first > last) return 0;
+    if (first > last)
+        return 0;
     const std::uint8_t want = tag >= 0 ? std::uint8_t(1u << unsigned(tag)) : 0;
     HashIndex& t = *table_;
     // Probing costs one chain walk per index; walking the whole table costs
@@ -464,22 +481,26 @@ std::size_t HashMapping::gang_probe(pgoff_t first, std::size_t max, int tag, Pag
     // consecutive buckets, so under hashed locks a run stays in one band;
     // with the mixer nearly every probe takes a different lock.
     while (!done && n < max) {
-        if (probed >= budget) return n + gang_walk(index, max - n, want, out + n);
+        if (probed >= budget)
+            return n + gang_walk(index, max - n, want, out + n);
         std::uint64_t b = t.hash(state_->key, index);
         const std::uint64_t lock = b >> t.lock_shift_;
         std::lock_guard guard(t.locks_[lock]);
         for (unsigned probes = 1;; ++probes) {
             ++probed;
             const HashEntry* e = t.find_locked(b, state_->file, index);
-            if (e && (e->tags & want) == want) out[n++] = e->page;
+            if (e && (e->tags & want) == want)
+                out[n++] = e->page;
             if (index == last) {
                 done = true;
                 break;
             }
             ++index;
-            if (n == max || probes == HashIndex::kGangProbesPerLock || probed >= budget) break;
+            if (n == max || probes == HashIndex::kGangProbesPerLock || probed >= budget)
+                break;
             b = t.hash(state_->key, index);
-            if ((b >> t.lock_shift_) != lock) break;
+            if ((b >> t.lock_shift_) != lock)
+                break;
         }
     }
     return n;
@@ -499,7 +520,8 @@ std::size_t HashMapping::gang_walk(pgoff_t from, std::size_t max, std::uint8_t w
         std::lock_guard guard(t.locks_[lock]);
         for (unsigned k = 0; k < HashIndex::kGangProbesPerLock && b < m && (b >> t.lock_shift_) == lock; ++k, ++b)
             for (const HashEntry* e = t.heads_[b]; e; e = e->next_hash) {
-                if (e->file != state_->file || e->index < from || (e->tags & want) != want) continue;
+                if (e->file != state_->file || e->index < from || (e->tags & want) != want)
+                    continue;
                 if (heap.size() < max) {
                     heap.emplace_back(e->index, e->page);
                     std::push_heap(heap.begin(), heap.end(), by_index);

@@ -22,7 +22,8 @@ PageHashSizing page_hash_sizing(std::uint64_t memory_bytes, bool order9_cap) noe
     const std::uint64_t htable_size = s.mempages * kPageHashPointerBytes;
     while ((kPageHashPageSize << s.order) < htable_size)
         ++s.order;
-    if (order9_cap) s.order = std::min(s.order, kPageHashMaxOrder);
+    if (order9_cap)
+        s.order = std::min(s.order, kPageHashMaxOrder);
     s.table_bytes = kPageHashPageSize << s.order;
     s.buckets = s.table_bytes / kPageHashPointerBytes;
     s.bits = page_hash_log2(s.buckets);
@@ -31,11 +32,13 @@ PageHashSizing page_hash_sizing(std::uint64_t memory_bytes, bool order9_cap) noe
 
 double chi_square(std::span<const std::uint32_t> loads) noexcept
 {
-    if (loads.empty()) return 0.0;
+    if (loads.empty())
+        return 0.0;
     std::uint64_t n = 0;
     for (const std::uint32_t load : loads)
         n += load;
-    if (n == 0) return 0.0;
+    if (n == 0)
+        return 0.0;
     const double expected = double(n) / double(loads.size());
     double sum = 0.0;
     for (const std::uint32_t load : loads) {
@@ -49,7 +52,8 @@ std::vector<std::uint64_t> chain_histogram(std::span<const std::uint32_t> loads)
 {
     std::vector<std::uint64_t> histogram;
     for (const std::uint32_t load : loads) {
-        if (load >= histogram.size()) histogram.resize(std::size_t(load) + 1, 0);
+        if (load >= histogram.size())
+            histogram.resize(std::size_t(load) + 1, 0);
         ++histogram[load];
     }
     return histogram;

@@ -78,7 +78,8 @@ protected:
     bool has_event_hook() const noexcept { return static_cast<bool>(hook_); }
     void report(const IndexEvent& event) const
     {
-        if (hook_) hook_(event);
+        if (hook_)
+            hook_(event);
     }
     AllocFailure alloc_failure_;
 

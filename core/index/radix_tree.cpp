@@ -69,14 +69,16 @@ struct RadixTree::Ladder {
     /// Adds @node at the next depth, locking it.
     void push(Node* node)
     {
-        if (tree.node_locks()) node->lock().lock();
+        if (tree.node_locks())
+            node->lock().lock();
         path[++depth] = node;
     }
     /// The node just pushed is safe: nothing above it can change.
     void release_above()
     {
         // Without node locks the tree lock covers the whole operation.
-        if (!tree.node_locks()) return;
+        if (!tree.node_locks())
+            return;
         for (int d = top; d < depth; ++d)
             path[d]->lock().unlock();
         top = depth;
@@ -131,14 +133,16 @@ std::string_view RadixTree::scheme_name(Scheme scheme) noexcept
 RadixTree::Scheme RadixTree::parse_scheme(std::string_view name)
 {
     for (Scheme s : { Scheme::Spinlock, Scheme::RwLock, Scheme::Rcu, Scheme::PerNode, Scheme::Optimistic })
-        if (scheme_name(s) == name) return s;
+        if (scheme_name(s) == name)
+            return s;
     throw std::invalid_argument(
         "radix scheme '" + std::string(name) + "' is unknown; allowed: spinlock, rwlock, rcu, pernode, optimistic");
 }
 
 pgoff_t RadixTree::max_index(unsigned height, unsigned shift) noexcept
 {
-    if (height == 0) return 0;
+    if (height == 0)
+        return 0;
     const unsigned bits = height * shift;
     return bits >= 64 ? ~pgoff_t(0) : (pgoff_t(1) << bits) - 1;
 }
@@ -156,8 +160,10 @@ RadixTree::RadixTree(FileId file, const Config& config, sync::LockRegistry& regi
         tree_rwlock_ = std::make_unique<sync::RwLock>(registry, name, "mapping.tree_lock");
     else
         tree_lock_ = std::make_unique<sync::SpinLock>(registry, name, "mapping.tree_lock");
-    if (per_node) node_class_ = &registry.lock_class("radix_node");
-    if (config.scheme == Scheme::Optimistic) skips_.reset(new SkipShard[kSkipShards]);
+    if (per_node)
+        node_class_ = &registry.lock_class("radix_node");
+    if (config.scheme == Scheme::Optimistic)
+        skips_.reset(new SkipShard[kSkipShards]);
 }
 
 RadixTree::~RadixTree()
@@ -165,7 +171,8 @@ RadixTree::~RadixTree()
     // No reader may run any more: free the nodes at once, depth first.
     std::vector<std::pair<Node*, unsigned>> stack;
     const std::uintptr_t r = root_.load(std::memory_order_acquire);
-    if (is_node(r)) stack.emplace_back(to_node(r), to_node(r)->height);
+    if (is_node(r))
+        stack.emplace_back(to_node(r), to_node(r)->height);
     while (!stack.empty()) {
         auto [n, h] = stack.back();
         stack.pop_back();
@@ -195,6 +202,7 @@ unsigned RadixTree::height_for(pgoff_t index) const noexcept
 
 unsigned RadixTree::height() const noexcept
 {
+    rcu::ReadGuard guard; // the root node may be shrunk away and freed meanwhile
     const std::uintptr_t r = root_.load(std::memory_order_acquire);
     return is_node(r) ? to_node(r)->height : 0;
 }
@@ -220,7 +228,8 @@ void RadixTree::unlock_root() noexcept
 bool RadixTree::grant_allocations(unsigned count) noexcept
 {
     for (unsigned i = 0; i < count; ++i)
-        if (alloc_failure_.should_fail()) return false;
+        if (alloc_failure_.should_fail())
+            return false;
     return true;
 }
 
@@ -239,7 +248,8 @@ Node* RadixTree::new_node(unsigned height, pgoff_t index)
 {
     Node* n = radix::node_from_preload(layout_, height, node_class_);
     nodes_.add(1);
-    if (has_event_hook()) report({ IndexEvent::Kind::NodeAlloc, file_, index, int(height) - 1, -1, 0, node_id(n) });
+    if (has_event_hook())
+        report({ IndexEvent::Kind::NodeAlloc, file_, index, int(height) - 1, -1, 0, node_id(n) });
     return n;
 }
 
@@ -268,10 +278,14 @@ std::uintptr_t RadixTree::extend(std::uintptr_t root, unsigned to_height, pgoff_
             is_node(top) ? reinterpret_cast<std::uintptr_t>(to_node(top)) : top, std::memory_order_relaxed);
         n->count.store(1, std::memory_order_relaxed);
         for (unsigned t = 0; t < kTagCount; ++t)
-            if (tags & (1u << t)) n->tag_set(t, 0);
+            if (tags & (1u << t))
+                n->tag_set(t, 0);
         top = from_node(n);
     }
-    root_.store(top, std::memory_order_release);
+    {
+        RootWrite w(*this);
+        root_.store(top, std::memory_order_release);
+    }
     if (has_event_hook())
         report(
             { IndexEvent::Kind::HeightGrow, file_, index, int(to_height) - 1, -1, to_height, node_id(to_node(top)) });
@@ -281,7 +295,8 @@ std::uintptr_t RadixTree::extend(std::uintptr_t root, unsigned to_height, pgoff_
 bool RadixTree::shrinkable() noexcept
 {
     const std::uintptr_t r = root_.load(std::memory_order_acquire);
-    if (!is_node(r)) return false;
+    if (!is_node(r))
+        return false;
     Node* n = to_node(r);
     return n->count.load(std::memory_order_acquire) == 1 && n->slot(0).load(std::memory_order_acquire) != 0;
 }
@@ -293,17 +308,24 @@ void RadixTree::shrink_locked()
     // stay right: the root node's only tagged slot can be slot 0.
     for (;;) {
         const std::uintptr_t r = root_.load(std::memory_order_relaxed);
-        if (!is_node(r)) return;
+        if (!is_node(r))
+            return;
         Node* n = to_node(r);
-        if (node_locks()) n->lock().lock();
+        if (node_locks())
+            n->lock().lock();
         const std::uintptr_t child = n->slot(0).load(std::memory_order_relaxed);
         if (n->count.load(std::memory_order_relaxed) != 1 || !child) {
-            if (node_locks()) n->lock().unlock();
+            if (node_locks())
+                n->lock().unlock();
             return;
         }
-        root_.store(n->height == 1 ? child : from_node(reinterpret_cast<Node*>(child)), std::memory_order_release);
+        {
+            RootWrite w(*this);
+            root_.store(n->height == 1 ? child : from_node(reinterpret_cast<Node*>(child)), std::memory_order_release);
+        }
         kill_node(n, 0);
-        if (node_locks()) n->lock().unlock();
+        if (node_locks())
+            n->lock().unlock();
         if (has_event_hook())
             report({ IndexEvent::Kind::HeightShrink, file_, 0, int(n->height) - 2, -1, n->height - 1, node_id(n) });
     }
@@ -323,9 +345,11 @@ bool RadixTree::safe(Node* n, Op op, pgoff_t index, unsigned tag) noexcept
     case Op::Erase:
         // The node is freed if it empties; a tag bitmap empties if our slot
         // is its only tagged slot.
-        if (n->count.load(std::memory_order_relaxed) <= 1) return false;
+        if (n->count.load(std::memory_order_relaxed) <= 1)
+            return false;
         for (unsigned t = 0; t < kTagCount; ++t)
-            if (n->only_tag(t, off)) return false;
+            if (n->only_tag(t, off))
+                return false;
         return true;
     case Op::SetTag:
         return n->any_tag(tag); // the parent's bit is already set
@@ -338,7 +362,8 @@ bool RadixTree::safe(Node* n, Op op, pgoff_t index, unsigned tag) noexcept
 RadixTree::Result RadixTree::modify(Op op, pgoff_t index, unsigned tag, Page* page)
 {
     Result result;
-    if (config_.scheme == Scheme::Optimistic && try_optimistic(op, index, tag, page, result)) return result;
+    if (config_.scheme == Scheme::Optimistic && try_optimistic(op, index, tag, page, result))
+        return result;
     return modify_from_root(op, index, tag, page);
 }
 
@@ -348,6 +373,7 @@ RadixTree::Result RadixTree::modify_root_entry(Op op, pgoff_t index, unsigned ta
     Result res;
     const bool present = index == 0 && root != 0;
     res.found = present;
+    RootWrite w(*this);
     switch (op) {
     case Op::Insert:
         if (present) {
@@ -379,7 +405,8 @@ RadixTree::Result RadixTree::modify_root_entry(Op op, pgoff_t index, unsigned ta
 
 RadixTree::Result RadixTree::modify_from_root(Op op, pgoff_t index, unsigned tag, Page* page)
 {
-    if (op == Op::Insert && !preload_for(index)) return { InsertResult::NoMemory, nullptr, false };
+    if (op == Op::Insert && !preload_for(index))
+        return { InsertResult::NoMemory, nullptr, false };
     // Lockless paths (rcu, pernode, optimistic) and snapshots may be reading.
     rcu::ReadGuard rcu_guard;
     Ladder ladder(*this);
@@ -408,7 +435,10 @@ RadixTree::Result RadixTree::modify_from_root(Op op, pgoff_t index, unsigned tag
             r = from_node(top);
             ladder.push(top);
             ladder.offsets[0] = offset(index, want);
-            root_.store(r, std::memory_order_release);
+            {
+                RootWrite w(*this);
+                root_.store(r, std::memory_order_release);
+            }
             if (has_event_hook())
                 report({ IndexEvent::Kind::HeightGrow, file_, index, int(want) - 1, -1, want, node_id(top) });
             Result res = descend(ladder, op, index, tag, page, want - 1);
@@ -427,7 +457,8 @@ RadixTree::Result RadixTree::modify_from_root(Op op, pgoff_t index, unsigned tag
         return {}; // not present
     }
     ladder.push(n);
-    if (safe(n, op, index, tag)) ladder.release_above();
+    if (safe(n, op, index, tag))
+        ladder.release_above();
     Result res = descend(ladder, op, index, tag, page, budget);
     finish(ladder, op, res);
     return res;
@@ -438,7 +469,8 @@ void RadixTree::finish(Ladder& ladder, Op op, const Result& result)
     const bool shrink = op == Op::Erase && result.found && shrinkable();
     if (!node_locks()) {
         // The tree lock covers everything: shrink before letting go of it.
-        if (shrink) shrink_locked();
+        if (shrink)
+            shrink_locked();
         ladder.release_all();
         return;
     }
@@ -459,15 +491,18 @@ RadixTree::Result RadixTree::descend(Ladder& ladder, Op op, pgoff_t index, unsig
         const unsigned h = n->height;
         const unsigned off = offset(index, h);
         ladder.offsets[d] = off;
-        if (h == 1) break;
+        if (h == 1)
+            break;
         const std::uintptr_t c = n->slot(off).load(std::memory_order_relaxed);
         if (c) {
             Node* child = reinterpret_cast<Node*>(c);
             ladder.push(child);
-            if (safe(child, op, index, tag)) ladder.release_above();
+            if (safe(child, op, index, tag))
+                ladder.release_above();
             continue;
         }
-        if (op != Op::Insert) return res; // nothing there
+        if (op != Op::Insert)
+            return res; // nothing there
         // Build the missing path bottom-up, unpublished, then link it: a
         // lockless reader sees all of it or none.
         const unsigned need = h - 1;
@@ -505,7 +540,8 @@ RadixTree::Result RadixTree::descend(Ladder& ladder, Op op, pgoff_t index, unsig
         count_.add(1);
         return res;
     case Op::Erase: {
-        if (!cur) return res;
+        if (!cur)
+            return res;
         res.page = to_page(cur);
         slot.store(0, std::memory_order_release);
         leaf->count.store(leaf->count.load(std::memory_order_relaxed) - 1, std::memory_order_relaxed);
@@ -516,20 +552,24 @@ RadixTree::Result RadixTree::descend(Ladder& ladder, Op op, pgoff_t index, unsig
                 emptied[t] = !leaf->any_tag(t);
             }
         count_.add(-1);
-        propagate(ladder, op, tag, d, emptied);
+        propagate(ladder, op, index, tag, d, emptied);
         return res;
     }
     case Op::SetTag: {
-        if (!cur || leaf->tag_get(tag, off)) return res;
+        if (!cur || leaf->tag_get(tag, off))
+            return res;
         const bool was_empty = !leaf->any_tag(tag);
         leaf->tag_set(tag, off);
-        if (was_empty) propagate(ladder, op, tag, d, {});
+        if (was_empty)
+            propagate(ladder, op, index, tag, d, {});
         return res;
     }
     case Op::ClearTag:
-        if (!cur || !leaf->tag_get(tag, off)) return res;
+        if (!cur || !leaf->tag_get(tag, off))
+            return res;
         leaf->tag_clear(tag, off);
-        if (!leaf->any_tag(tag)) propagate(ladder, op, tag, d, {});
+        if (!leaf->any_tag(tag))
+            propagate(ladder, op, index, tag, d, {});
         return res;
     }
     return res;
@@ -538,15 +578,16 @@ RadixTree::Result RadixTree::descend(Ladder& ladder, Op op, pgoff_t index, unsig
 // Carries a change up the held ladder: a node that emptied is unlinked from
 // its parent; a tag bitmap that emptied (or became non-empty) clears (sets)
 // the parent's bit; at the top, the root word and the root tags follow.
-void RadixTree::propagate(Ladder& ladder, Op op, unsigned tag, int depth, std::array<bool, kTagCount> emptied)
+void RadixTree::propagate(
+    Ladder& ladder, Op op, pgoff_t index, unsigned tag, int depth, std::array<bool, kTagCount> emptied)
 {
     int d = depth;
-    const pgoff_t index = 0;
     if (op == Op::SetTag || op == Op::ClearTag) {
         const bool set = op == Op::SetTag;
         for (;;) {
             ladder.require_parent(d);
             if (d == 0) {
+                RootWrite w(*this);
                 const std::uint8_t t = root_tags_.load(std::memory_order_relaxed);
                 root_tags_.store(
                     set ? std::uint8_t(t | (1u << tag)) : std::uint8_t(t & ~(1u << tag)), std::memory_order_release);
@@ -562,7 +603,8 @@ void RadixTree::propagate(Ladder& ladder, Op op, unsigned tag, int depth, std::a
             if (has_event_hook())
                 report({ set ? IndexEvent::Kind::TagSet : IndexEvent::Kind::TagClear, file_, index, int(p->height) - 1,
                     int(tag), 0, node_id(p) });
-            if (set ? !was_empty : p->any_tag(tag)) return;
+            if (set ? !was_empty : p->any_tag(tag))
+                return;
             --d;
         }
     }
@@ -573,16 +615,20 @@ void RadixTree::propagate(Ladder& ladder, Op op, unsigned tag, int depth, std::a
         bool any = node_emptied;
         for (bool e : emptied)
             any = any || e;
-        if (!any) return;
+        if (!any)
+            return;
         ladder.require_parent(d);
         if (d == 0) {
+            RootWrite w(*this);
             std::uint8_t t = root_tags_.load(std::memory_order_relaxed);
             for (unsigned k = 0; k < kTagCount; ++k)
-                if (emptied[k] || node_emptied) t = std::uint8_t(t & ~(1u << k));
+                if (emptied[k] || node_emptied)
+                    t = std::uint8_t(t & ~(1u << k));
             root_tags_.store(t, std::memory_order_release);
             if (node_emptied) {
                 root_.store(0, std::memory_order_release);
-                if (has_event_hook()) report({ IndexEvent::Kind::HeightShrink, file_, index, -1, -1, 0, node_id(n) });
+                if (has_event_hook())
+                    report({ IndexEvent::Kind::HeightShrink, file_, index, -1, -1, 0, node_id(n) });
                 kill_node(n, index);
             }
             return;
@@ -643,7 +689,8 @@ bool RadixTree::try_optimistic(Op op, pgoff_t index, unsigned tag, Page* page, R
             best = n;
             best_depth = d;
         }
-        if (n->height == 1) break;
+        if (n->height == 1)
+            break;
         const std::uintptr_t c = n->slot(offset(index, n->height)).load(std::memory_order_acquire);
         if (!c) {
             if (op != Op::Insert) {
@@ -689,26 +736,48 @@ Page* RadixTree::erase(pgoff_t index)
 
 bool RadixTree::set_tag(pgoff_t index, unsigned tag)
 {
-    if (tag >= kTagCount) throw std::invalid_argument("tag must be below " + std::to_string(kTagCount));
+    if (tag >= kTagCount)
+        throw std::invalid_argument("tag must be below " + std::to_string(kTagCount));
     return modify(Op::SetTag, index, tag, nullptr).found;
 }
 
 bool RadixTree::clear_tag(pgoff_t index, unsigned tag)
 {
-    if (tag >= kTagCount) throw std::invalid_argument("tag must be below " + std::to_string(kTagCount));
+    if (tag >= kTagCount)
+        throw std::invalid_argument("tag must be below " + std::to_string(kTagCount));
     return modify(Op::ClearTag, index, tag, nullptr).found;
 }
 
 Page* RadixTree::walk(pgoff_t index) noexcept
 {
     const std::uintptr_t r = root_.load(std::memory_order_acquire);
-    if (!is_node(r)) return index == 0 ? to_page(r) : nullptr;
+    if (!is_node(r))
+        return index == 0 ? to_page(r) : nullptr;
     Node* n = to_node(r);
-    if (index > max_index(n->height, layout_.shift)) return nullptr;
+    if (index > max_index(n->height, layout_.shift))
+        return nullptr;
     for (;;) {
         const std::uintptr_t c = n->slot(offset(index, n->height)).load(std::memory_order_acquire);
-        if (!c || n->height == 1) return to_page(c);
+        if (!c || n->height == 1)
+            return to_page(c);
         n = reinterpret_cast<Node*>(c);
+    }
+}
+
+std::uintptr_t RadixTree::load_root(std::uint8_t& tags) const noexcept
+{
+    sync::Backoff backoff;
+    for (;;) {
+        const std::uint32_t seq = root_seq_.load(std::memory_order_acquire);
+        if (seq & 1) {
+            backoff.pause();
+            continue;
+        }
+        const std::uintptr_t r = root_.load(std::memory_order_acquire);
+        tags = root_tags_.load(std::memory_order_acquire);
+        std::atomic_thread_fence(std::memory_order_acquire);
+        if (root_seq_.load(std::memory_order_relaxed) == seq)
+            return r;
     }
 }
 
@@ -716,17 +785,24 @@ bool RadixTree::walk_tag(pgoff_t index, unsigned tag) noexcept
 {
     // radix_tree_tag_get: follow the tag bits down; a clear bit on the way
     // means the entry is not tagged.
-    const std::uintptr_t r = root_.load(std::memory_order_acquire);
-    if (!(root_tags_.load(std::memory_order_acquire) & (1u << tag))) return false;
-    if (!is_node(r)) return index == 0 && r != 0;
+    std::uint8_t root_tags;
+    const std::uintptr_t r = load_root(root_tags);
+    if (!(root_tags & (1u << tag)))
+        return false;
+    if (!is_node(r))
+        return index == 0 && r != 0;
     Node* n = to_node(r);
-    if (index > max_index(n->height, layout_.shift)) return false;
+    if (index > max_index(n->height, layout_.shift))
+        return false;
     for (;;) {
         const unsigned off = offset(index, n->height);
-        if (!n->tag_get(tag, off)) return false;
+        if (!n->tag_get(tag, off))
+            return false;
         const std::uintptr_t c = n->slot(off).load(std::memory_order_acquire);
-        if (!c) return false;
-        if (n->height == 1) return true;
+        if (!c)
+            return false;
+        if (n->height == 1)
+            return true;
         n = reinterpret_cast<Node*>(c);
     }
 }
@@ -755,7 +831,8 @@ Page* RadixTree::lookup(pgoff_t index)
 
 bool RadixTree::test_tag(pgoff_t index, unsigned tag)
 {
-    if (tag >= kTagCount) return false;
+    if (tag >= kTagCount)
+        return false;
     return read_side(config_.scheme, tree_lock_.get(), tree_rwlock_.get(), [&] { return walk_tag(index, tag); });
 }
 
@@ -769,17 +846,20 @@ std::size_t RadixTree::gang(pgoff_t first, std::size_t max, Page** out, int tag)
     // In-order walk from @first (__lookup / __lookup_tag): in each node scan
     // the slots from the one covering the next wanted index; with a tag,
     // descend only where the tag bit is set.
-    if (max == 0) return 0;
-    const std::uintptr_t r = root_.load(std::memory_order_acquire);
+    if (max == 0)
+        return 0;
+    std::uint8_t root_tags;
+    const std::uintptr_t r = load_root(root_tags);
     if (!is_node(r)) {
-        if (first == 0 && r && (tag < 0 || (root_tags_.load(std::memory_order_acquire) & (1u << tag)))) {
+        if (first == 0 && r && (tag < 0 || (root_tags & (1u << tag)))) {
             out[0] = to_page(r);
             return 1;
         }
         return 0;
     }
     Node* root = to_node(r);
-    if (first > max_index(root->height, layout_.shift)) return 0;
+    if (first > max_index(root->height, layout_.shift))
+        return 0;
     std::size_t got = 0;
     struct Frame {
         Node* node;
@@ -795,7 +875,8 @@ std::size_t RadixTree::gang(pgoff_t first, std::size_t max, Page** out, int tag)
         Node* n = f.node;
         const unsigned h = n->height;
         const unsigned bits = (h - 1) * layout_.shift;
-        if (tag >= 0) f.off = n->next_tagged(unsigned(tag), f.off);
+        if (tag >= 0)
+            f.off = n->next_tagged(unsigned(tag), f.off);
         if (f.off >= layout_.fanout) {
             --sp;
             at_first = false;
@@ -809,7 +890,8 @@ std::size_t RadixTree::gang(pgoff_t first, std::size_t max, Page** out, int tag)
         }
         const pgoff_t base = f.base + (bits >= 64 ? 0 : pgoff_t(off) << bits);
         if (h == 1) {
-            if (base >= first) out[got++] = to_page(c);
+            if (base >= first)
+                out[got++] = to_page(c);
             continue;
         }
         Node* child = reinterpret_cast<Node*>(c);
@@ -827,7 +909,8 @@ std::size_t RadixTree::gang_lookup(pgoff_t first, std::size_t max, Page** out)
 
 std::size_t RadixTree::gang_lookup_tag(pgoff_t first, std::size_t max, unsigned tag, Page** out)
 {
-    if (tag >= kTagCount) return 0;
+    if (tag >= kTagCount)
+        return 0;
     return read_side(
         config_.scheme, tree_lock_.get(), tree_rwlock_.get(), [&] { return gang(first, max, out, int(tag)); });
 }
@@ -842,9 +925,12 @@ std::uint64_t RadixTree::memory_bytes() const
     // Nodes in the tree plus the tree itself (root, locks, counters), as
     // mapping->page_tree's share of struct address_space.
     std::uint64_t bytes = sizeof(RadixTree) + std::uint64_t(nodes_.sum()) * layout_.bytes;
-    if (tree_lock_) bytes += sizeof(sync::SpinLock);
-    if (tree_rwlock_) bytes += sizeof(sync::RwLock);
-    if (skips_) bytes += sizeof(SkipShard) * kSkipShards;
+    if (tree_lock_)
+        bytes += sizeof(sync::SpinLock);
+    if (tree_rwlock_)
+        bytes += sizeof(sync::RwLock);
+    if (skips_)
+        bytes += sizeof(SkipShard) * kSkipShards;
     return bytes;
 }
 
@@ -852,7 +938,8 @@ RadixTree::OptimisticStats RadixTree::optimistic_stats() const
 {
     OptimisticStats s;
     s.levels_skipped.assign(kMaxHeight + 1, 0);
-    if (!skips_) return s;
+    if (!skips_)
+        return s;
     for (unsigned i = 0; i < kSkipShards; ++i) {
         for (unsigned d = 0; d <= kMaxHeight; ++d)
             s.levels_skipped[d] += skips_[i].levels[d].load(std::memory_order_relaxed);
@@ -865,7 +952,8 @@ RadixTree::OptimisticStats RadixTree::optimistic_stats() const
 
 void RadixTree::reset_optimistic_stats() noexcept
 {
-    if (!skips_) return;
+    if (!skips_)
+        return;
     for (unsigned i = 0; i < kSkipShards; ++i) {
         for (auto& l : skips_[i].levels)
             l.store(0, std::memory_order_relaxed);
@@ -889,11 +977,12 @@ IndexSnapshot RadixTree::snapshot(const SnapshotOptions& options) const
 
     // Every scheme frees nodes through RCU, so the walk needs no lock.
     rcu::ReadGuard guard;
-    const std::uint8_t root_tags = root_tags_.load(std::memory_order_acquire);
+    std::uint8_t root_tags;
+    const std::uintptr_t r = load_root(root_tags);
     for (unsigned t = 0; t < kTagCount; ++t)
         s.root_tagged[t] = root_tags & (1u << t);
-    const std::uintptr_t r = root_.load(std::memory_order_acquire);
-    if (!is_node(r)) return s;
+    if (!is_node(r))
+        return s;
     Node* root = to_node(r);
     s.height = root->height;
     struct Item {
@@ -922,7 +1011,8 @@ IndexSnapshot RadixTree::snapshot(const SnapshotOptions& options) const
         const unsigned span_bits = h * layout_.shift;
         out.span = span_bits >= 64 ? ~pgoff_t(0) : pgoff_t(1) << span_bits;
         out.slots = layout_.fanout;
-        if (options.slot_detail) out.slot_bits.assign(layout_.fanout, 0);
+        if (options.slot_detail)
+            out.slot_bits.assign(layout_.fanout, 0);
         const std::int32_t self = std::int32_t(s.nodes.size());
         for (unsigned off = 0; off < layout_.fanout; ++off) {
             const std::uintptr_t c = n->slot(off).load(std::memory_order_acquire);
@@ -939,7 +1029,8 @@ IndexSnapshot RadixTree::snapshot(const SnapshotOptions& options) const
                     ++out.tagged[t];
                     bits8 |= IndexSnapshot::slot_tag_bit(t);
                 }
-            if (options.slot_detail) out.slot_bits[off] = bits8;
+            if (options.slot_detail)
+                out.slot_bits[off] = bits8;
         }
         if (node_locks()) {
             const sync::LockState ls = n->lock().state();

@@ -60,7 +60,10 @@ public:
 
     /// Histogram of seed 003's "levels skipped" (optimistic scheme).
     struct OptimisticStats {
-        std::vector<std::uint64_t> levels_skipped; ///< [d] = operations that locked a node d levels below the root
+        /// [d] = operations that locked a node d levels below the root. An
+        /// operation that found nothing to change (erasing or tagging an
+        /// absent index) takes no lock and is not counted.
+        std::vector<std::uint64_t> levels_skipped;
         std::uint64_t failed = 0; ///< operations whose optimistic check failed and that fell back to the root
     };
 
@@ -131,7 +134,7 @@ private:
     Result modify_root_entry(Op op, pgoff_t index, unsigned tag, Page* page, std::uintptr_t root);
     Result descend(Ladder& ladder, Op op, pgoff_t index, unsigned tag, Page* page, unsigned budget);
     bool safe(radix::Node* node, Op op, pgoff_t index, unsigned tag) noexcept;
-    void propagate(Ladder& ladder, Op op, unsigned tag, int depth, std::array<bool, kTagCount> cleared);
+    void propagate(Ladder& ladder, Op op, pgoff_t index, unsigned tag, int depth, std::array<bool, kTagCount> cleared);
     bool grant_allocations(unsigned count) noexcept;
     bool preload_for(pgoff_t index) noexcept;
     radix::Node* new_node(unsigned height, pgoff_t index);
@@ -142,6 +145,8 @@ private:
     bool shrinkable() noexcept;
     void record_skip(int depth) noexcept;
 
+    /// The root word and the root tags as one consistent pair (see root_seq_).
+    std::uintptr_t load_root(std::uint8_t& tags) const noexcept;
     Page* walk(pgoff_t index) noexcept;
     bool walk_tag(pgoff_t index, unsigned tag) noexcept;
     std::size_t gang(pgoff_t first, std::size_t max, Page** out, int tag) noexcept;
@@ -154,6 +159,23 @@ private:
         0
     }; ///< node | kNodeBit, or the page at index 0, or 0; written under the root lock
     std::atomic<std::uint8_t> root_tags_ { 0 }; ///< bit t: some entry carries tag t; written under the root lock
+    /// A sequence count around every change of root_ or root_tags_ (odd while
+    /// one is under way; written under the root lock). At height 0 the page
+    /// at index 0 and its tags are these two words: a lockless reader that
+    /// loaded them one after the other could pair the page with the tags of
+    /// a taller tree that existed in between, so readers take them together.
+    std::atomic<std::uint32_t> root_seq_ { 0 };
+    /// Marks a change of the root word or the root tags (root lock held).
+    struct RootWrite {
+        explicit RootWrite(RadixTree& tree) noexcept
+            : seq(tree.root_seq_)
+        {
+            seq.store(seq.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+            std::atomic_thread_fence(std::memory_order_release);
+        }
+        ~RootWrite() { seq.store(seq.load(std::memory_order_relaxed) + 1, std::memory_order_release); }
+        std::atomic<std::uint32_t>& seq;
+    };
     std::unique_ptr<sync::SpinLock> tree_lock_; ///< "mapping[F].tree_lock": all schemes but rwlock
     std::unique_ptr<sync::RwLock> tree_rwlock_; ///< "mapping[F].tree_lock" as an rwlock
     sync::LockClass* node_class_ = nullptr;     ///< "radix_node"

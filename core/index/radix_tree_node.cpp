@@ -37,7 +37,8 @@ unsigned Node::tag_count(unsigned tag) noexcept
 bool Node::any_tag(unsigned tag) noexcept
 {
     for (unsigned w = 0; w < tag_words; ++w)
-        if (tag_word(tag, w).load(std::memory_order_acquire)) return true;
+        if (tag_word(tag, w).load(std::memory_order_acquire))
+            return true;
     return false;
 }
 
@@ -46,7 +47,8 @@ bool Node::only_tag(unsigned tag, unsigned offset) noexcept
     for (unsigned w = 0; w < tag_words; ++w) {
         const std::uint64_t v = tag_word(tag, w).load(std::memory_order_acquire);
         const std::uint64_t mine = (w == offset / 64) ? (std::uint64_t(1) << (offset % 64)) : 0;
-        if (v != mine) return false;
+        if (v != mine)
+            return false;
     }
     return true;
 }
@@ -57,7 +59,8 @@ unsigned Node::next_tagged(unsigned tag, unsigned offset) noexcept
     while (offset < fanout) {
         const unsigned w = offset / 64;
         const std::uint64_t v = tag_word(tag, w).load(std::memory_order_acquire) >> (offset % 64);
-        if (v) return offset + unsigned(std::countr_zero(v));
+        if (v)
+            return offset + unsigned(std::countr_zero(v));
         offset = (w + 1) * 64;
     }
     return fanout;
@@ -79,7 +82,8 @@ struct PreloadPools {
     Pool& pool(std::size_t bytes)
     {
         for (auto& p : pools)
-            if (p.bytes == bytes) return p;
+            if (p.bytes == bytes)
+                return p;
         for (auto& p : pools)
             if (p.bytes == 0) {
                 p.bytes = bytes;
@@ -107,7 +111,8 @@ thread_local PreloadPools t_preload;
 
 void destroy(Node* node) noexcept
 {
-    if (node->lock_offset) std::destroy_at(&node->lock());
+    if (node->lock_offset)
+        std::destroy_at(&node->lock());
     node->~Node();
     ::operator delete(static_cast<void*>(node), std::align_val_t(64));
 }

@@ -64,8 +64,10 @@ std::string_view skiplist_scheme_name(SkipListScheme scheme) noexcept
 
 SkipListScheme parse_skiplist_scheme(std::string_view name)
 {
-    if (name == "mapping") return SkipListScheme::Mapping;
-    if (name.empty() || name == "pernode") return SkipListScheme::PerNode;
+    if (name == "mapping")
+        return SkipListScheme::Mapping;
+    if (name.empty() || name == "pernode")
+        return SkipListScheme::PerNode;
     throw std::invalid_argument("skiplist scheme '" + std::string(name) + "' is unknown; allowed: mapping, pernode");
 }
 
@@ -83,7 +85,8 @@ SkipListConfig SkipListConfig::from_spec(const IndexSpec& spec)
 void SkipListConfig::validate() const
 {
     // Written so that NaN fails too.
-    if (!(p > 0.0 && p < 1.0)) throw std::invalid_argument("skiplist_p must be in (0, 1), got " + format_double(p));
+    if (!(p > 0.0 && p < 1.0))
+        throw std::invalid_argument("skiplist_p must be in (0, 1), got " + format_double(p));
     if (max_level < 1 || max_level > kMaxLevelLimit)
         throw std::invalid_argument("skiplist_max_level must be in 1.." + std::to_string(kMaxLevelLimit) + ", got "
             + std::to_string(max_level));
@@ -239,11 +242,13 @@ public:
     NodeGuard(const SkipList& list, Node* node) noexcept
         : lock_(list.pernode() ? &node->lock() : nullptr)
     {
-        if (lock_) lock_->lock();
+        if (lock_)
+            lock_->lock();
     }
     ~NodeGuard()
     {
-        if (lock_) lock_->unlock();
+        if (lock_)
+            lock_->unlock();
     }
     NodeGuard(const NodeGuard&) = delete;
     NodeGuard& operator=(const NodeGuard&) = delete;
@@ -267,7 +272,8 @@ SkipList::Node* SkipList::alloc_node(pgoff_t index, Page* page, unsigned height)
 {
     const std::size_t bytes = node_bytes(height);
     auto* mem = static_cast<std::byte*>(::operator new(bytes, std::align_val_t(kCacheLine), std::nothrow));
-    if (!mem) return nullptr;
+    if (!mem)
+        return nullptr;
     std::byte* base = mem;
     if (pernode()) {
         new (mem + Node::kRcuOffset) rcu::Head();
@@ -309,7 +315,8 @@ unsigned SkipList::random_height() noexcept
     unsigned height = 1;
     while (height < config_.max_level) {
         const double u = static_cast<double>(x >> 11) * 0x1.0p-53; // uniform in [0, 1)
-        if (u >= config_.p) break;
+        if (u >= config_.p)
+            break;
         ++height;
         x = mix64(x + kGolden);
     }
@@ -348,7 +355,8 @@ SkipList::SkipList(const SkipListConfig& config, FileId file, sync::LockRegistry
     , node_class_(config.scheme == SkipListScheme::PerNode ? &registry.lock_class("skiplist_node") : nullptr)
     , head_(alloc_node(0, nullptr, config.max_level))
 {
-    if (!head_) throw std::bad_alloc();
+    if (!head_)
+        throw std::bad_alloc();
     head_->flags.store(Node::kFullyLinked, std::memory_order_relaxed);
     try {
         if (!pernode())
@@ -370,7 +378,8 @@ SkipList::~SkipList()
     }
     destroy_node(head_);
     // Nodes erased under pernode may still wait out their grace period.
-    if (pernode()) rcu::barrier();
+    if (pernode())
+        rcu::barrier();
 }
 
 std::uint64_t SkipList::memory_bytes() const
@@ -398,7 +407,8 @@ int SkipList::find(pgoff_t index, unsigned levels, Node** preds, Node** succs) c
             pred = curr;
             curr = pred->next(level).load(std::memory_order_acquire);
         }
-        if (found < 0 && curr && curr->index == index) found = level;
+        if (found < 0 && curr && curr->index == index)
+            found = level;
         preds[level] = pred;
         succs[level] = curr;
     }
@@ -416,7 +426,8 @@ SkipList::Node* SkipList::locate(pgoff_t index) const noexcept
             pred = curr;
             curr = pred->next(level).load(std::memory_order_acquire);
         }
-        if (curr && curr->index == index) return curr;
+        if (curr && curr->index == index)
+            return curr;
     }
     return nullptr;
 }
@@ -453,7 +464,8 @@ bool SkipList::test_tag(pgoff_t index, unsigned tag)
     check_tag(tag);
     Section section(*this);
     Node* node = locate(index);
-    if (!node || !Node::is_entry(node->flags.load(std::memory_order_acquire))) return false;
+    if (!node || !Node::is_entry(node->flags.load(std::memory_order_acquire)))
+        return false;
     // Tags change only while the node is an entry, so even if it has been
     // marked since, these are its tags at a moment it was one.
     return node->tags.load(std::memory_order_acquire) & (1u << tag);
@@ -478,15 +490,18 @@ std::size_t SkipList::gang_lookup_tag(pgoff_t first, std::size_t max, unsigned t
 
 std::size_t SkipList::gang(pgoff_t first, std::size_t max, int tag, Page** out)
 {
-    if (max == 0) return 0;
+    if (max == 0)
+        return 0;
     Section section(*this);
     std::size_t n = 0;
     // Links only lead to higher indexes, so the walk is ascending even when
     // it passes through nodes unlinked meanwhile; each page returned was an
     // entry when its flags were read.
     for (Node* node = seek(first); node && n < max; node = node->next(0).load(std::memory_order_acquire)) {
-        if (!Node::is_entry(node->flags.load(std::memory_order_acquire))) continue;
-        if (tag >= 0 && !(node->tags.load(std::memory_order_acquire) & (1u << tag))) continue;
+        if (!Node::is_entry(node->flags.load(std::memory_order_acquire)))
+            continue;
+        if (tag >= 0 && !(node->tags.load(std::memory_order_acquire) & (1u << tag)))
+            continue;
         out[n++] = node->page;
     }
     return n;
@@ -499,11 +514,14 @@ InsertResult SkipList::insert(pgoff_t index, Page* page)
 {
     // Preload: the node exists before any lock is taken (see skip_list.h).
     const unsigned height = random_height();
-    if (alloc_failure_.should_fail()) return InsertResult::NoMemory;
+    if (alloc_failure_.should_fail())
+        return InsertResult::NoMemory;
     Node* node = alloc_node(index, page, height);
-    if (!node) return InsertResult::NoMemory;
+    if (!node)
+        return InsertResult::NoMemory;
     const InsertResult result = pernode() ? insert_lazy(node) : insert_locked(node);
-    if (result != InsertResult::Inserted) destroy_node(node); // never published
+    if (result != InsertResult::Inserted)
+        destroy_node(node); // never published
     return result;
 }
 
@@ -517,7 +535,8 @@ InsertResult SkipList::insert_locked(Node* node)
         // The hint is exact under the lock: no node is taller, so the levels
         // above it hold only the head, which find need not visit.
         const unsigned levels = std::max<unsigned>(level_hint_.load(std::memory_order_relaxed), node->height);
-        if (find(node->index, levels, preds, succs) >= 0) return InsertResult::Exists;
+        if (find(node->index, levels, preds, succs) >= 0)
+            return InsertResult::Exists;
         for (unsigned l = 0; l < node->height; ++l)
             node->next(l).store(succs[l], std::memory_order_relaxed);
         for (unsigned l = 0; l < node->height; ++l)
@@ -527,9 +546,11 @@ InsertResult SkipList::insert_locked(Node* node)
         count_.fetch_add(1, std::memory_order_relaxed);
         node_bytes_.fetch_add(node_bytes(node->height), std::memory_order_relaxed);
         // Build the event under the lock: once it is dropped, an erase may free the node.
-        if (has_event_hook()) event = node_event(IndexEvent::Kind::NodeAlloc, node);
+        if (has_event_hook())
+            event = node_event(IndexEvent::Kind::NodeAlloc, node);
     }
-    if (has_event_hook()) report(event);
+    if (has_event_hook())
+        report(event);
     return InsertResult::Inserted;
 }
 
@@ -594,7 +615,8 @@ InsertResult SkipList::insert_lazy(Node* node)
             locked[--nlocked]->lock().unlock();
         raise_level_hint(height);
         // Still inside the read-side section: the node cannot be freed yet.
-        if (has_event_hook()) report(node_event(IndexEvent::Kind::NodeAlloc, node));
+        if (has_event_hook())
+            report(node_event(IndexEvent::Kind::NodeAlloc, node));
         return InsertResult::Inserted;
     }
 }
@@ -615,7 +637,8 @@ Page* SkipList::erase_locked(pgoff_t index)
     {
         std::lock_guard guard(*mapping_lock_);
         const int found = find(index, level_hint_.load(std::memory_order_relaxed), preds, succs);
-        if (found < 0) return nullptr;
+        if (found < 0)
+            return nullptr;
         victim = succs[found];
         for (int l = victim->height - 1; l >= 0; --l)
             preds[l]->next(l).store(victim->next(l).load(std::memory_order_relaxed), std::memory_order_release);
@@ -623,13 +646,15 @@ Page* SkipList::erase_locked(pgoff_t index)
         count_.fetch_sub(1, std::memory_order_relaxed);
         const std::uint8_t tags = victim->tags.load(std::memory_order_relaxed);
         for (unsigned t = 0; t < kTagCount; ++t)
-            if (tags & (1u << t)) tagged_[t].fetch_sub(1, std::memory_order_relaxed);
+            if (tags & (1u << t))
+                tagged_[t].fetch_sub(1, std::memory_order_relaxed);
         node_bytes_.fetch_sub(node_bytes(victim->height), std::memory_order_relaxed);
     }
     // Every access to a node happens under the mapping lock, so once it is
     // unlinked and the lock dropped nobody can reach it: free it at once.
     Page* page = victim->page;
-    if (has_event_hook()) report(node_event(IndexEvent::Kind::NodeFree, victim));
+    if (has_event_hook())
+        report(node_event(IndexEvent::Kind::NodeFree, victim));
     destroy_node(victim);
     return page;
 }
@@ -649,12 +674,14 @@ Page* SkipList::erase_lazy(pgoff_t index)
     for (;;) {
         const int found = find(index, config_.max_level, preds, succs);
         if (!victim) {
-            if (found < 0) return nullptr;
+            if (found < 0)
+                return nullptr;
             Node* candidate = succs[found];
             // Found below its top level: mid-insert or mid-erase. Either way
             // not an entry at this moment (the paper's topLevel == lFound test).
             const std::uint8_t flags = candidate->flags.load(std::memory_order_acquire);
-            if (!Node::is_entry(flags) || candidate->height != static_cast<unsigned>(found) + 1) return nullptr;
+            if (!Node::is_entry(flags) || candidate->height != static_cast<unsigned>(found) + 1)
+                return nullptr;
             candidate->lock().lock();
             if (candidate->flags.load(std::memory_order_relaxed) & Node::kMarked) {
                 candidate->lock().unlock(); // another erase won
@@ -665,7 +692,8 @@ Page* SkipList::erase_lazy(pgoff_t index)
             count_.fetch_sub(1, std::memory_order_relaxed);
             const std::uint8_t tags = candidate->tags.load(std::memory_order_relaxed);
             for (unsigned t = 0; t < kTagCount; ++t)
-                if (tags & (1u << t)) tagged_[t].fetch_sub(1, std::memory_order_relaxed);
+                if (tags & (1u << t))
+                    tagged_[t].fetch_sub(1, std::memory_order_relaxed);
             victim = candidate;
         }
         unsigned nlocked = 0;
@@ -697,7 +725,8 @@ Page* SkipList::erase_lazy(pgoff_t index)
         break;
     }
     Page* page = victim->page;
-    if (has_event_hook()) report(node_event(IndexEvent::Kind::NodeFree, victim));
+    if (has_event_hook())
+        report(node_event(IndexEvent::Kind::NodeFree, victim));
     // Searches that already stand on the victim may keep reading it (and
     // inserts may still lock it, find it marked and retry) until they leave
     // their read-side sections: free it after a grace period.
@@ -724,11 +753,13 @@ bool SkipList::change_tag(pgoff_t index, unsigned tag, bool set)
     const auto bit = static_cast<std::uint8_t>(1u << tag);
     Section section(*this);
     Node* node = locate(index);
-    if (!node) return false;
+    if (!node)
+        return false;
     NodeGuard guard(*this, node);
     // Under the node's lock the node cannot become marked; it may still be
     // mid-insert (not an entry yet: no entry to tag).
-    if (!Node::is_entry(node->flags.load(std::memory_order_acquire))) return false;
+    if (!Node::is_entry(node->flags.load(std::memory_order_acquire)))
+        return false;
     const std::uint8_t old = node->tags.load(std::memory_order_relaxed);
     if (set && !(old & bit)) {
         node->tags.store(old | bit, std::memory_order_release);
@@ -750,7 +781,8 @@ IndexSnapshot SkipList::snapshot(const SnapshotOptions& options) const
     s.scheme = std::string(scheme());
     s.file = file_;
     // The mapping lock as others hold it, read before this snapshot takes it.
-    if (mapping_lock_) s.locks.push_back({ mapping_lock_->stats()->name, mapping_lock_->state() });
+    if (mapping_lock_)
+        s.locks.push_back({ mapping_lock_->stats()->name, mapping_lock_->state() });
 
     Section section(*this);
     s.count = count();
@@ -764,7 +796,8 @@ IndexSnapshot SkipList::snapshot(const SnapshotOptions& options) const
         }
     if (pernode()) {
         const sync::LockState head_state = head_->lock().state();
-        if (head_state.held) s.locks.push_back({ "skiplist_head", head_state });
+        if (head_state.held)
+            s.locks.push_back({ "skiplist_head", head_state });
     }
     for (Node* node = head_->next(0).load(std::memory_order_acquire); node;
          node = node->next(0).load(std::memory_order_acquire)) {

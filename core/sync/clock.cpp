@@ -15,7 +15,8 @@ double calibrate() noexcept
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
     const std::uint64_t n1 = now_ns();
     const std::uint64_t t1 = ticks();
-    if (t1 <= t0) return 1.0;
+    if (t1 <= t0)
+        return 1.0;
     return static_cast<double>(n1 - n0) / static_cast<double>(t1 - t0);
 #else
     return 1.0;

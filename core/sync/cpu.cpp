@@ -36,7 +36,8 @@ unsigned detail::take_slot()
             // The lowest free slot, so live threads crowd the low numbers.
             auto lowest = g_free_slots.begin();
             for (auto it = g_free_slots.begin(); it != g_free_slots.end(); ++it)
-                if (*it < *lowest) lowest = it;
+                if (*it < *lowest)
+                    lowest = it;
             slot = *lowest;
             g_free_slots.erase(lowest);
         }

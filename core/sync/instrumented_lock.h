@@ -50,7 +50,8 @@ public:
     }
     ~LockInstrument()
     {
-        if (registry_) registry_->unregister_lock(stats_);
+        if (registry_)
+            registry_->unregister_lock(stats_);
     }
     LockInstrument(const LockInstrument&) = delete;
     LockInstrument& operator=(const LockInstrument&) = delete;
@@ -90,7 +91,8 @@ protected:
         const bool bounced = last >= 0 && last != cpu;
         last_cpu_.store(cpu, std::memory_order_relaxed);
         holder_cpu_.store(cpu, std::memory_order_relaxed);
-        if (stats_) stats_->c.note_acquire(true, contended, bounced, wait);
+        if (stats_)
+            stats_->c.note_acquire(true, contended, bounced, wait);
         cls_->note_acquire(contended, bounced, wait);
         hold_start_ = ticks();
     }
@@ -98,7 +100,8 @@ protected:
     void releasing_exclusive() noexcept
     {
         const std::uint64_t hold = ticks() - hold_start_;
-        if (stats_) stats_->c.note_release(true, hold);
+        if (stats_)
+            stats_->c.note_release(true, hold);
         cls_->note_release(hold);
         holder_cpu_.store(-1, std::memory_order_relaxed);
     }
@@ -108,14 +111,16 @@ protected:
         const int last = last_cpu_.exchange(cpu, std::memory_order_relaxed);
         const bool bounced = last >= 0 && last != cpu;
         readers_.fetch_add(1, std::memory_order_relaxed);
-        if (stats_) stats_->c.note_acquire(false, contended, bounced, wait);
+        if (stats_)
+            stats_->c.note_acquire(false, contended, bounced, wait);
         cls_->note_acquire(contended, bounced, wait);
         return ticks();
     }
     void releasing_shared(std::uint64_t start) noexcept
     {
         const std::uint64_t hold = ticks() - start;
-        if (stats_) stats_->c.note_release(false, hold);
+        if (stats_)
+            stats_->c.note_release(false, hold);
         cls_->note_release(hold);
         readers_.fetch_sub(1, std::memory_order_relaxed);
     }
@@ -153,7 +158,8 @@ public:
     }
     bool try_lock() noexcept
     {
-        if (!raw_.try_lock()) return false;
+        if (!raw_.try_lock())
+            return false;
         acquired_exclusive(current_cpu(), false, 0);
         return true;
     }

@@ -35,10 +35,12 @@ inline void lower_min(std::atomic<std::uint64_t>& a, std::uint64_t v) noexcept
 void LockCounters::note_acquire(bool exclusive, bool contended, bool bounced, std::uint64_t wait) noexcept
 {
     add(acquisitions, 1, exclusive);
-    if (bounced) add(acq_bounces, 1, exclusive);
+    if (bounced)
+        add(acq_bounces, 1, exclusive);
     if (contended) {
         add(contentions, 1, exclusive);
-        if (bounced) add(con_bounces, 1, exclusive);
+        if (bounced)
+            add(con_bounces, 1, exclusive);
         add(wait_total, wait, exclusive);
         lower_min(wait_min, wait);
         raise_max(wait_max, wait);
@@ -115,7 +117,8 @@ LockClass& LockRegistry::lock_class(std::string_view name)
 {
     std::lock_guard g(mu_);
     for (auto& c : classes_)
-        if (c.name() == name) return c;
+        if (c.name() == name)
+            return c;
     return classes_.emplace_back(std::string(name));
 }
 
@@ -139,7 +142,8 @@ LockStats* LockRegistry::register_lock(std::string name, LockClass& cls)
 
 void LockRegistry::unregister_lock(LockStats* stats) noexcept
 {
-    if (!stats) return;
+    if (!stats)
+        return;
     std::lock_guard g(mu_);
     stats->live.store(false, std::memory_order_relaxed);
     free_.push_back(stats);
@@ -150,7 +154,8 @@ std::vector<LockStatRow> LockRegistry::locks() const
     std::lock_guard g(mu_);
     std::vector<LockStatRow> rows;
     for (const auto& s : locks_) {
-        if (!s.live.load(std::memory_order_relaxed)) continue;
+        if (!s.live.load(std::memory_order_relaxed))
+            continue;
         LockStatRow row;
         row.name = s.name;
         row.lock_class = s.cls->name();

@@ -49,7 +49,8 @@ public:
     {
         std::uint32_t n = next_.load(std::memory_order_relaxed);
         // Acquire on owner_: the previous holder's release is its store to owner_.
-        if (owner_.load(std::memory_order_acquire) != n) return false;
+        if (owner_.load(std::memory_order_acquire) != n)
+            return false;
         // Nobody held a ticket when owner == next; if next is still n nobody
         // took one since, so ticket n is served at once.
         return next_.compare_exchange_strong(n, n + 1, std::memory_order_acquire, std::memory_order_relaxed);

@@ -30,7 +30,8 @@ public:
     }
     bool try_lock() noexcept
     {
-        if (!raw_.try_lock()) return false;
+        if (!raw_.try_lock())
+            return false;
         acquired_exclusive(current_cpu(), false, 0);
         return true;
     }
@@ -45,7 +46,8 @@ public:
     [[nodiscard]] std::uint64_t lock_shared() noexcept
     {
         const int cpu = current_cpu();
-        if (raw_.try_lock_shared()) return acquired_shared(cpu, false, 0);
+        if (raw_.try_lock_shared())
+            return acquired_shared(cpu, false, 0);
         begin_wait();
         const std::uint64_t t0 = ticks();
         raw_.lock_shared();

@@ -55,7 +55,8 @@ public:
     bool read_retry(std::uint64_t start) const noexcept
     {
         std::atomic_thread_fence(std::memory_order_acquire);
-        if (seq_.load(std::memory_order_relaxed) == start) return false;
+        if (seq_.load(std::memory_order_relaxed) == start)
+            return false;
         retries_.fetch_add(1, std::memory_order_relaxed);
         return true;
     }

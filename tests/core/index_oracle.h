@@ -70,9 +70,11 @@ inline void check_consistency(PageIndex& index, const ExpectedMap& expected)
         REQUIRE(n <= 7);
         for (std::size_t k = 0; k < n; ++k)
             all.push_back(batch[k]);
-        if (n < 7) break;
+        if (n < 7)
+            break;
         next = batch[n - 1]->index + 1;
-        if (next == 0) break;
+        if (next == 0)
+            break;
     }
     REQUIRE(all.size() == expected.size());
     std::size_t k = 0;
@@ -85,12 +87,14 @@ inline void check_consistency(PageIndex& index, const ExpectedMap& expected)
             const std::size_t n = index.gang_lookup_tag(next, 7, t, batch);
             for (std::size_t j = 0; j < n; ++j)
                 tagged.push_back(batch[j]);
-            if (n < 7) break;
+            if (n < 7)
+                break;
             next = batch[n - 1]->index + 1;
         }
         std::vector<Page*> want;
         for (const auto& [i, e] : expected)
-            if (e.tags[t]) want.push_back(e.page);
+            if (e.tags[t])
+                want.push_back(e.page);
         REQUIRE(tagged == want);
         REQUIRE(index.tagged(t) == !want.empty());
     }
@@ -108,7 +112,8 @@ inline void run_oracle(PageIndex& index, std::uint64_t seed, std::size_t ops, pg
         // dense nodes and growth of the tree/list.
         if (!oracle.empty() && rng() % 2) {
             auto it = oracle.lower_bound(rng() % range);
-            if (it == oracle.end()) it = oracle.begin();
+            if (it == oracle.end())
+                it = oracle.begin();
             return it->first + (rng() % 3) - 1 + (it->first == 0);
         }
         return pgoff_t(rng() % range);
@@ -135,15 +140,18 @@ inline void run_oracle(PageIndex& index, std::uint64_t seed, std::size_t ops, pg
         case 3:
         case 4:
             REQUIRE(index.erase(i) == (it == oracle.end() ? nullptr : it->second.page));
-            if (it != oracle.end()) oracle.erase(it);
+            if (it != oracle.end())
+                oracle.erase(it);
             break;
         case 5:
             REQUIRE(index.set_tag(i, t) == (it != oracle.end()));
-            if (it != oracle.end()) it->second.tags[t] = true;
+            if (it != oracle.end())
+                it->second.tags[t] = true;
             break;
         case 6:
             REQUIRE(index.clear_tag(i, t) == (it != oracle.end()));
-            if (it != oracle.end()) it->second.tags[t] = false;
+            if (it != oracle.end())
+                it->second.tags[t] = false;
             break;
         case 7: {
             const std::size_t max = 1 + rng() % 33;
@@ -162,7 +170,8 @@ inline void run_oracle(PageIndex& index, std::uint64_t seed, std::size_t ops, pg
             const std::size_t got = index.gang_lookup_tag(i, max, t, batch);
             std::size_t want = 0;
             for (auto o = oracle.lower_bound(i); o != oracle.end() && want < max; ++o) {
-                if (!o->second.tags[t]) continue;
+                if (!o->second.tags[t])
+                    continue;
                 REQUIRE(want < got);
                 REQUIRE(batch[want] == o->second.page);
                 ++want;
@@ -180,7 +189,8 @@ inline void run_oracle(PageIndex& index, std::uint64_t seed, std::size_t ops, pg
             break;
         }
         }
-        if (n % 4096 == 0) REQUIRE(index.count() == oracle.size());
+        if (n % 4096 == 0)
+            REQUIRE(index.count() == oracle.size());
     }
     check_consistency(index, oracle);
     // Empty it again: the structure must shrink back to nothing.
@@ -232,7 +242,8 @@ inline void run_stress(PageIndex& index, const StressOptions& o)
                     if (r == InsertResult::Inserted) {
                         log.inserted.push_back(p);
                         if (!o.overlapping) {
-                            if (log.owned.count(i)) failed = true;
+                            if (log.owned.count(i))
+                                failed = true;
                             log.owned[i].page = p;
                         }
                     } else if (r != InsertResult::Exists || (!o.overlapping && !log.owned.count(i))) {
@@ -244,12 +255,15 @@ inline void run_stress(PageIndex& index, const StressOptions& o)
                     Page* p = index.erase(i);
                     if (p) {
                         log.erased.push_back(p);
-                        if (p->index != i) failed = true;
+                        if (p->index != i)
+                            failed = true;
                     }
                     if (!o.overlapping) {
                         auto it = log.owned.find(i);
-                        if ((it == log.owned.end()) != (p == nullptr) || (p && it->second.page != p)) failed = true;
-                        if (it != log.owned.end()) log.owned.erase(it);
+                        if ((it == log.owned.end()) != (p == nullptr) || (p && it->second.page != p))
+                            failed = true;
+                        if (it != log.owned.end())
+                            log.owned.erase(it);
                     }
                     break;
                 }
@@ -257,8 +271,10 @@ inline void run_stress(PageIndex& index, const StressOptions& o)
                     const bool ok = index.set_tag(i, t);
                     if (!o.overlapping) {
                         auto it = log.owned.find(i);
-                        if (ok != (it != log.owned.end())) failed = true;
-                        if (it != log.owned.end()) it->second.tags[t] = true;
+                        if (ok != (it != log.owned.end()))
+                            failed = true;
+                        if (it != log.owned.end())
+                            it->second.tags[t] = true;
                     }
                     break;
                 }
@@ -266,8 +282,10 @@ inline void run_stress(PageIndex& index, const StressOptions& o)
                     const bool ok = index.clear_tag(i, t);
                     if (!o.overlapping) {
                         auto it = log.owned.find(i);
-                        if (ok != (it != log.owned.end())) failed = true;
-                        if (it != log.owned.end()) it->second.tags[t] = false;
+                        if (ok != (it != log.owned.end()))
+                            failed = true;
+                        if (it != log.owned.end())
+                            it->second.tags[t] = false;
                     }
                     break;
                 }
@@ -275,15 +293,18 @@ inline void run_stress(PageIndex& index, const StressOptions& o)
                     const std::size_t got
                         = (rng() % 2) ? index.gang_lookup(i, 16, batch) : index.gang_lookup_tag(i, 16, t, batch);
                     for (std::size_t j = 0; j < got; ++j)
-                        if (batch[j]->index < i || (j > 0 && batch[j]->index <= batch[j - 1]->index)) failed = true;
+                        if (batch[j]->index < i || (j > 0 && batch[j]->index <= batch[j - 1]->index))
+                            failed = true;
                     break;
                 }
                 default: {
                     Page* p = index.lookup(i);
-                    if (p && p->index != i) failed = true;
+                    if (p && p->index != i)
+                        failed = true;
                     if (!o.overlapping) {
                         auto it = log.owned.find(i);
-                        if (p != (it == log.owned.end() ? nullptr : it->second.page)) failed = true;
+                        if (p != (it == log.owned.end() ? nullptr : it->second.page))
+                            failed = true;
                     }
                     break;
                 }

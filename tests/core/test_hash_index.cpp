@@ -42,7 +42,8 @@ std::shared_ptr<HashIndex> make_table(HashScheme scheme, HashFunction function, 
 const sync::LockStatRow* find_row(const std::vector<sync::LockStatRow>& rows, const std::string& name)
 {
     for (const auto& row : rows)
-        if (row.name == name) return &row;
+        if (row.name == name)
+            return &row;
     return nullptr;
 }
 
@@ -405,20 +406,24 @@ TEST_CASE("interleaved random operations on several files of one table", "[hash]
                     Page* p = pool.make(i, v.file());
                     const InsertResult r = v.insert(i, p);
                     REQUIRE(r == (it == o.end() ? InsertResult::Inserted : InsertResult::Exists));
-                    if (it == o.end()) o[i].page = p;
+                    if (it == o.end())
+                        o[i].page = p;
                     break;
                 }
                 case 2:
                     REQUIRE(v.erase(i) == (it == o.end() ? nullptr : it->second.page));
-                    if (it != o.end()) o.erase(it);
+                    if (it != o.end())
+                        o.erase(it);
                     break;
                 case 3:
                     REQUIRE(v.set_tag(i, tag) == (it != o.end()));
-                    if (it != o.end()) it->second.tags[tag] = true;
+                    if (it != o.end())
+                        it->second.tags[tag] = true;
                     break;
                 case 4:
                     REQUIRE(v.clear_tag(i, tag) == (it != o.end()));
-                    if (it != o.end()) it->second.tags[tag] = false;
+                    if (it != o.end())
+                        it->second.tags[tag] = false;
                     break;
                 default:
                     REQUIRE(v.lookup(i) == (it == o.end() ? nullptr : it->second.page));
@@ -875,29 +880,37 @@ TEST_CASE("threads on their own files of one table, with a snapshot reader", "[h
                         case 1: {
                             Page* p = pool.make(i, v.file());
                             const InsertResult r = v.insert(i, p);
-                            if (r != (it == o.end() ? InsertResult::Inserted : InsertResult::Exists)) failed = true;
-                            if (it == o.end()) o[i].page = p;
+                            if (r != (it == o.end() ? InsertResult::Inserted : InsertResult::Exists))
+                                failed = true;
+                            if (it == o.end())
+                                o[i].page = p;
                             break;
                         }
                         case 2: {
                             Page* p = v.erase(i);
-                            if (p != (it == o.end() ? nullptr : it->second.page)) failed = true;
-                            if (it != o.end()) o.erase(it);
+                            if (p != (it == o.end() ? nullptr : it->second.page))
+                                failed = true;
+                            if (it != o.end())
+                                o.erase(it);
                             break;
                         }
                         case 3:
-                            if (v.set_tag(i, tag) != (it != o.end())) failed = true;
-                            if (it != o.end()) it->second.tags[tag] = true;
+                            if (v.set_tag(i, tag) != (it != o.end()))
+                                failed = true;
+                            if (it != o.end())
+                                it->second.tags[tag] = true;
                             break;
                         case 4: {
                             const std::size_t got = v.gang_lookup(i, 8, batch);
                             auto e = o.lower_bound(i);
                             for (std::size_t j = 0; j < got; ++j, ++e)
-                                if (e == o.end() || batch[j] != e->second.page) failed = true;
+                                if (e == o.end() || batch[j] != e->second.page)
+                                    failed = true;
                             break;
                         }
                         default:
-                            if (v.lookup(i) != (it == o.end() ? nullptr : it->second.page)) failed = true;
+                            if (v.lookup(i) != (it == o.end() ? nullptr : it->second.page))
+                                failed = true;
                             break;
                         }
                     }
@@ -906,7 +919,8 @@ TEST_CASE("threads on their own files of one table, with a snapshot reader", "[h
             std::thread reader([&] {
                 while (!stop.load()) {
                     const IndexSnapshot s = views[0]->snapshot();
-                    if (histogram_sum(s.chain_histogram) != 512 || s.chain_lengths.size() != 512) failed = true;
+                    if (histogram_sum(s.chain_histogram) != 512 || s.chain_lengths.size() != 512)
+                        failed = true;
                     snapshots.fetch_add(1);
                     std::this_thread::yield();
                 }

@@ -27,7 +27,8 @@ RadixTree::Config config(RadixTree::Scheme scheme, unsigned shift = 6)
 std::uint64_t acquisitions(sync::LockRegistry& registry, const std::string& name)
 {
     for (const auto& row : registry.locks())
-        if (row.name == name) return row.acquisitions;
+        if (row.name == name)
+            return row.acquisitions;
     return 0;
 }
 
@@ -182,7 +183,8 @@ TEST_CASE("memory accounting counts every node exactly", "[radix][exact][memory]
             CHECK(tree.memory_bytes() == empty + s.nodes.size() * tree.node_bytes());
             CHECK(tree.node_bytes() % 64 == 0);
             // 128-way nodes hold 128 slots of 8 bytes: a node is at least 1 KiB.
-            if (shift == 7) CHECK(tree.node_bytes() >= 1024 + 64);
+            if (shift == 7)
+                CHECK(tree.node_bytes() >= 1024 + 64);
         }
 }
 
@@ -390,7 +392,8 @@ TEST_CASE("interleaved writers on one tree (seed 003 series B) keep every page",
                 for (std::size_t k = 0; k < got; ++k)
                     REQUIRE(out[k]->index % 2 == pgoff_t(t));
                 total += got;
-                if (got < 64) break;
+                if (got < 64)
+                    break;
                 next = out[got - 1]->index + 1;
             }
             CHECK(total == n / 2);

@@ -63,7 +63,8 @@ std::vector<NodeShape> shape(const IndexSnapshot& s)
 const sync::LockStatRow* find_row(const std::vector<sync::LockStatRow>& rows, const std::string& name)
 {
     for (const auto& row : rows)
-        if (row.name == name) return &row;
+        if (row.name == name)
+            return &row;
     return nullptr;
 }
 
@@ -157,7 +158,8 @@ TEST_CASE("gang lookups stay ordered and complete while writers insert and erase
             // Churn until the readers have overlapped a good number of walks.
             for (int n = 0; n < 12000 || walks.load() < 400; ++n) {
                 pgoff_t i = rng() % kRange;
-                if (i % 4 == 0) ++i;
+                if (i % 4 == 0)
+                    ++i;
                 switch (rng() % 4) {
                 case 0:
                 case 1:
@@ -184,18 +186,23 @@ TEST_CASE("gang lookups stay ordered and complete while writers insert and erase
                     = by_tag ? list->gang_lookup_tag(first, 24, kTagDirty, batch) : list->gang_lookup(first, 24, batch);
                 std::set<pgoff_t> seen;
                 for (std::size_t k = 0; k < n; ++k) {
-                    if (batch[k]->index < first) ++below_first;
-                    if (k > 0 && batch[k]->index <= batch[k - 1]->index) ++disorder;
-                    if (batch[k]->index % 4 == 0 && batch[k] != stable[batch[k]->index]) ++wrong_page;
+                    if (batch[k]->index < first)
+                        ++below_first;
+                    if (k > 0 && batch[k]->index <= batch[k - 1]->index)
+                        ++disorder;
+                    if (batch[k]->index % 4 == 0 && batch[k] != stable[batch[k]->index])
+                        ++wrong_page;
                     seen.insert(batch[k]->index);
                 }
                 // Every stable index from `first` up to where the walk stopped
                 // (the end of the list if it returned fewer than asked).
                 const pgoff_t last = n == 24 ? batch[n - 1]->index : kRange - 1;
                 for (pgoff_t i = (first + 3) / 4 * 4; i <= last && i < kRange; i += 4)
-                    if (!seen.count(i)) ++missing;
+                    if (!seen.count(i))
+                        ++missing;
                 const pgoff_t probe = (rng() % kRange) & ~pgoff_t(3);
-                if (list->lookup(probe) != stable[probe] || !list->test_tag(probe, kTagDirty)) ++missing;
+                if (list->lookup(probe) != stable[probe] || !list->test_tag(probe, kTagDirty))
+                    ++missing;
                 ++walks;
             }
         });
@@ -216,7 +223,8 @@ TEST_CASE("gang lookups stay ordered and complete while writers insert and erase
                 present[batch[k]->index].tags[t] = list->test_tag(batch[k]->index, t);
         for (std::size_t k = 0; k < n; ++k)
             present[batch[k]->index].page = batch[k];
-        if (n < 64) break;
+        if (n < 64)
+            break;
         next = batch[n - 1]->index + 1;
     }
     test::check_consistency(*list, present);
@@ -252,7 +260,8 @@ TEST_CASE("snapshots taken while writers run show a well-formed list", "[index][
             snapshots_taken.store(snapshots);
             for (std::size_t k = 0; k < s.nodes.size(); ++k) {
                 const auto& n = s.nodes[k];
-                if (k > 0 && n.first_index <= s.nodes[k - 1].first_index) sorted = false;
+                if (k > 0 && n.first_index <= s.nodes[k - 1].first_index)
+                    sorted = false;
                 if (n.level < 1 || n.level > 8 || n.level > s.height + 8 || n.slot_bits.size() != std::size_t(n.level))
                     towers_ok = false;
                 if (n.lock >= 0 && (std::size_t(n.lock) >= s.locks.size() || !s.locks[n.lock].state.held))
@@ -263,7 +272,8 @@ TEST_CASE("snapshots taken while writers run show a well-formed list", "[index][
                 std::uint64_t live = 0;
                 for (const auto& n : s.nodes)
                     live += n.occupied;
-                if (live != s.count || s.nodes.size() != s.count || s.locks.size() != 1) counts_ok = false;
+                if (live != s.count || s.nodes.size() != s.count || s.locks.size() != 1)
+                    counts_ok = false;
             }
         }
     });
@@ -291,7 +301,8 @@ TEST_CASE("skip list nodes are whole cache lines and memory_bytes is exact", "[i
         CHECK(list->node_bytes(h + 1) >= list->node_bytes(h));
         // The searched part (key, flags, tower) is one line up to 5 links;
         // pernode adds whole lines for the lock and the RCU head.
-        if (h <= 5) CHECK(mapping->node_bytes(h) == 64);
+        if (h <= 5)
+            CHECK(mapping->node_bytes(h) == 64);
         if (scheme == "pernode")
             CHECK(list->node_bytes(h) - mapping->node_bytes(h) >= sizeof(sync::SpinLock) + sizeof(rcu::Head));
     }
@@ -303,7 +314,8 @@ TEST_CASE("skip list nodes are whole cache lines and memory_bytes is exact", "[i
     std::set<pgoff_t> keys;
     while (keys.size() < 1500) {
         const pgoff_t i = rng() % 100000;
-        if (keys.insert(i).second) REQUIRE(list->insert(i, pool.make(i)) == InsertResult::Inserted);
+        if (keys.insert(i).second)
+            REQUIRE(list->insert(i, pool.make(i)) == InsertResult::Inserted);
     }
     const IndexSnapshot s = list->snapshot();
     REQUIRE(s.nodes.size() == keys.size());
@@ -494,7 +506,8 @@ TEST_CASE("a failed node allocation leaves the skip list intact", "[index][skipl
         Page* p = pool.make(i);
         const InsertResult r = list->insert(i, p);
         REQUIRE(r != InsertResult::Exists);
-        if (r == InsertResult::Inserted) expected[i].page = p;
+        if (r == InsertResult::Inserted)
+            expected[i].page = p;
     }
     list->alloc_failure().clear();
     CHECK(list->alloc_failure().failures() > 2);

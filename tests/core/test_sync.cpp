@@ -31,7 +31,8 @@ template <class Lock> void check_mutual_exclusion(Lock& lock, unsigned threads, 
             CpuScope cpu(static_cast<int>(t));
             for (unsigned i = 0; i < iters; ++i) {
                 std::lock_guard g(lock);
-                if (inside.fetch_add(1) != 0) overlap = true;
+                if (inside.fetch_add(1) != 0)
+                    overlap = true;
                 ++counter;
                 inside.fetch_sub(1);
             }
@@ -162,7 +163,8 @@ TEST_CASE("the rwlock admits readers together and writers alone", "[sync]")
                     value += 2;
                 } else {
                     RwLock::ReadGuard g(lock);
-                    if (value % 2) torn = true;
+                    if (value % 2)
+                        torn = true;
                 }
             }
         });
@@ -199,7 +201,8 @@ TEST_CASE("seqlock readers never keep a torn pair", "[sync]")
                 a = lo.load(std::memory_order_relaxed);
                 b = hi.load(std::memory_order_relaxed);
             } while (seq.read_retry(s));
-            if (a != b) ++torn_kept;
+            if (a != b)
+                ++torn_kept;
         }
     });
     writer.join();

@@ -1,0 +1,118 @@
+// Command-line options of the benchmark commands (`pagecache-lab-cli bench ...`).
+//
+// A command declares its options, parses its arguments, then reads typed
+// values:
+//
+//     ArgParser p("bench locks");
+//     p.add_uint("iters", 1 << 20, 1, 1ull << 32, "N", "lock+unlock pairs per thread");
+//     p.add_string("csv", "", "FILE", "also write the results as CSV to FILE");
+//     p.add_flag("quiet", "no progress lines on stderr");
+//     p.parse(args);                        // throws ArgError
+//     if (p.help_requested()) { out << p.usage(); return 0; }
+//     const std::uint64_t iters = p.get_uint("iters");
+//
+// Syntax: `--name value` or `--name=value`; a flag takes no value; `--help`
+// (or `-h`) is always accepted. Giving an option twice keeps the last value.
+// Unsigned integers are decimal or hexadecimal (`0x1f`), decimal ones with an
+// optional binary suffix: k = 2^10, M = 2^20, G = 2^30 (so `1M` = 1048576,
+// the page count of a 4 GB file). Every problem - unknown option, missing or
+// malformed value, value out of range - is an ArgError whose message names
+// the option (and the allowed range); commands print it and exit with 2.
+#pragma once
+
+#include <cstdint>
+#include <iosfwd>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace pcl::bench {
+
+/// A bad command line. The message is complete and meant for the user.
+class ArgError : public std::invalid_argument {
+public:
+    using std::invalid_argument::invalid_argument;
+};
+
+/// Parses an unsigned integer in the syntax above ("4k", "0x10", "1M").
+/// Throws ArgError naming @what (e.g. "--pages") if @text is not one.
+std::uint64_t parse_uint(std::string_view text, std::string_view what);
+
+/// Formats @v with the largest binary suffix that divides it exactly
+/// (1048576 -> "1M", 3072 -> "3k", 1000 -> "1000"), so parse_uint reads it back.
+std::string format_uint(std::uint64_t v);
+
+class ArgParser {
+public:
+    /// @command names the command in messages and usage, e.g. "bench indexes".
+    explicit ArgParser(std::string command);
+
+    /// `--name N`: an unsigned integer in [min, max], @def when not given.
+    void add_uint(std::string name, std::uint64_t def, std::uint64_t min, std::uint64_t max, std::string metavar,
+        std::string help);
+    /// `--name X`: a finite real number in [min, max], @def when not given.
+    void add_double(std::string name, double def, double min, double max, std::string metavar, std::string help);
+    /// `--name S`: a non-empty string, @def (may be empty) when not given.
+    void add_string(std::string name, std::string def, std::string metavar, std::string help);
+    /// `--name`: a flag, false when not given.
+    void add_flag(std::string name, std::string help);
+
+    /// Parses @args (the words after the command). Throws ArgError; on
+    /// success every option holds its given or default value.
+    void parse(const std::vector<std::string>& args);
+
+    /// Whether `--help` or `-h` was among the arguments.
+    bool help_requested() const { return help_; }
+    /// Whether the option was on the command line (rather than defaulted).
+    bool given(std::string_view name) const;
+
+    /// Typed values. Asking for an undeclared name or the wrong type is a
+    /// programming error: std::logic_error.
+    std::uint64_t get_uint(std::string_view name) const;
+    double get_double(std::string_view name) const;
+    const std::string& get_string(std::string_view name) const;
+    bool get_flag(std::string_view name) const;
+
+    /// One line per option: `  --name METAVAR  help (default X; range)`.
+    std::string usage() const;
+    /// The command name given to the constructor.
+    const std::string& command() const { return command_; }
+
+private:
+    enum class Type { Uint, Double, String, Flag };
+    struct Option {
+        std::string name; ///< without the leading "--"
+        Type type;
+        std::string metavar; ///< how usage names the value, e.g. "N"
+        std::string help;
+        std::uint64_t umin = 0, umax = 0, udef = 0, uval = 0; ///< Uint: range, default, value
+        double dmin = 0, dmax = 0, ddef = 0, dval = 0;        ///< Double: range, default, value
+        std::string sdef, sval;                               ///< String: default, value
+        bool flag = false;                                    ///< Flag: value
+        std::string def_text;                                 ///< the default as shown in usage
+        bool given = false;                                   ///< set by parse()
+    };
+    Option& declare(std::string name, Type type, std::string metavar, std::string help);
+    const Option& find(std::string_view name, Type type) const;
+    Option* lookup(std::string_view name);
+    void assign(Option& o, std::string_view value);
+
+    std::string command_;
+    std::vector<Option> options_; ///< in declaration order (the order of usage())
+    bool help_ = false;
+};
+
+/// Throws ArgError naming @what (e.g. "--csv") unless a file can be created
+/// at @path: its directory exists and is writable and the path is not a
+/// directory. Commands check output paths before a long run, not after it.
+void check_writable_path(const std::string& path, std::string_view what);
+
+/// The program whose subcommands use these parsers, for messages.
+inline constexpr std::string_view kProgram = "pagecache-lab-cli";
+
+/// Prints `pagecache-lab-cli <command>: <message>` and a `--help` hint to
+/// @err and returns 2, the exit code for a bad command line.
+int report_arg_error(const ArgParser& parser, const ArgError& error, std::ostream& err);
+
+} // namespace pcl::bench

@@ -92,7 +92,7 @@ protected:
         last_cpu_.store(cpu, std::memory_order_relaxed);
         holder_cpu_.store(cpu, std::memory_order_relaxed);
         if (stats_)
-            stats_->c.note_acquire(true, contended, bounced, wait);
+            stats_->c.note_acquire(contended, bounced, wait);
         cls_->note_acquire(contended, bounced, wait);
         hold_start_ = ticks();
     }
@@ -101,7 +101,7 @@ protected:
     {
         const std::uint64_t hold = ticks() - hold_start_;
         if (stats_)
-            stats_->c.note_release(true, hold);
+            stats_->c.note_release(hold);
         cls_->note_release(hold);
         holder_cpu_.store(-1, std::memory_order_relaxed);
     }
@@ -112,7 +112,7 @@ protected:
         const bool bounced = last >= 0 && last != cpu;
         readers_.fetch_add(1, std::memory_order_relaxed);
         if (stats_)
-            stats_->c.note_acquire(false, contended, bounced, wait);
+            stats_->c.note_acquire(contended, bounced, wait);
         cls_->note_acquire(contended, bounced, wait);
         return ticks();
     }
@@ -120,7 +120,7 @@ protected:
     {
         const std::uint64_t hold = ticks() - start;
         if (stats_)
-            stats_->c.note_release(false, hold);
+            stats_->c.note_release(hold);
         cls_->note_release(hold);
         readers_.fetch_sub(1, std::memory_order_relaxed);
     }

@@ -86,7 +86,7 @@ void LockCounters::reset() noexcept
 
 LockClass::LockClass(std::string name)
     : name_(std::move(name))
-    , shards_(new Shard[kShards + 1])
+    , counters_(std::make_unique<ShardedLockCounters<64>>())
 {
 }
 
@@ -95,16 +95,14 @@ LockStatRow LockClass::row() const
     LockStatRow row;
     row.name = name_;
     row.lock_class = name_;
-    for (unsigned i = 0; i <= kShards; ++i)
-        shards_[i].c.add_to(row);
+    counters_->add_to(row);
     row.instances = instances_.load(std::memory_order_relaxed);
     return row;
 }
 
 void LockClass::reset() noexcept
 {
-    for (unsigned i = 0; i <= kShards; ++i)
-        shards_[i].c.reset();
+    counters_->reset();
 }
 
 LockRegistry& LockRegistry::global()

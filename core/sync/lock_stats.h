@@ -7,12 +7,11 @@
 // another CPU than the previous acquirer (con-bounces). Times are kept in
 // clock ticks and reported in nanoseconds.
 //
-// Writers: a lock's own counters are written only by the thread that holds
-// the lock exclusively, so they need no atomic read-modify-write; they are
-// atomics so that readers (the GUI, a report) may read them at any time.
-// Shared holders (rwlock readers) use fetch_add. A class's counters are
-// sharded per thread so that a class with a million node locks does not
-// become one bouncing cache line.
+// Writers: every counter set, a lock's own and its class's, is split into
+// per-thread shards; a thread owns its shard and updates it with plain
+// stores, so counting adds no locked instruction and no shared cache line.
+// The counters are atomics so that readers (the GUI, a report) may read them
+// at any time.
 #pragma once
 
 #include "sync/cpu.h"
@@ -65,8 +64,8 @@ struct LockCounters {
     std::atomic<std::uint64_t> hold_min { kNoMin };
     std::atomic<std::uint64_t> hold_max { 0 };
 
-    /// Records an acquisition. exclusive: the caller holds the lock alone and
-    /// is the only writer, so plain load/store suffices.
+    /// Records an acquisition. exclusive: the caller is the only writer of
+    /// these counters, so plain load/store suffices.
     void note_acquire(bool exclusive, bool contended, bool bounced, std::uint64_t wait) noexcept;
     /// Records the end of a hold of `hold` ticks.
     void note_release(bool exclusive, std::uint64_t hold) noexcept;
@@ -75,31 +74,61 @@ struct LockCounters {
     void reset() noexcept;
 };
 
+/// Counters split into per-thread shards. A thread whose slot is below
+/// @Shards owns a shard and updates it with plain stores (no locked
+/// instructions, no cache line shared with another CPU); any other thread
+/// adds into the last shard atomically. Reading sums the shards, like the
+/// kernel's per-CPU lock_stat counters.
+template <unsigned Shards> class ShardedLockCounters {
+public:
+    void note_acquire(bool contended, bool bounced, std::uint64_t wait) noexcept
+    {
+        const unsigned slot = thread_slot();
+        if (slot < Shards)
+            shards_[slot].c.note_acquire(true, contended, bounced, wait);
+        else
+            shards_[Shards].c.note_acquire(false, contended, bounced, wait);
+    }
+    void note_release(std::uint64_t hold) noexcept
+    {
+        const unsigned slot = thread_slot();
+        if (slot < Shards)
+            shards_[slot].c.note_release(true, hold);
+        else
+            shards_[Shards].c.note_release(false, hold);
+    }
+    /// Adds every shard (converted to ns) into @row.
+    void add_to(LockStatRow& row) const noexcept
+    {
+        for (const auto& shard : shards_)
+            shard.c.add_to(row);
+    }
+    void reset() noexcept
+    {
+        for (auto& shard : shards_)
+            shard.c.reset();
+    }
+
+private:
+    struct alignas(64) Shard {
+        LockCounters c;
+    };
+    Shard shards_[Shards + 1];
+};
+
 /// A lock class, as lockdep groups locks: all `mapping.tree_lock`s are one
-/// class whatever file they belong to. Counters are per-thread shards.
+/// class whatever file they belong to. Counters are per-thread shards, so a
+/// class of a million node locks taken on every CPU is not one hot line.
 class LockClass {
 public:
     explicit LockClass(std::string name);
     const std::string& name() const { return name_; }
 
-    /// Records an acquisition in the calling thread's shard.
     void note_acquire(bool contended, bool bounced, std::uint64_t wait) noexcept
     {
-        const unsigned slot = thread_slot();
-        if (slot < kShards)
-            shards_[slot].c.note_acquire(true, contended, bounced, wait);
-        else
-            shards_[kShards].c.note_acquire(false, contended, bounced, wait);
+        counters_->note_acquire(contended, bounced, wait);
     }
-    /// Records the end of a hold in the calling thread's shard.
-    void note_release(std::uint64_t hold) noexcept
-    {
-        const unsigned slot = thread_slot();
-        if (slot < kShards)
-            shards_[slot].c.note_release(true, hold);
-        else
-            shards_[kShards].c.note_release(false, hold);
-    }
+    void note_release(std::uint64_t hold) noexcept { counters_->note_release(hold); }
     /// Sum over shards, converted to ns.
     LockStatRow row() const;
     void reset() noexcept;
@@ -107,23 +136,19 @@ public:
     void note_instance() noexcept { instances_.fetch_add(1, std::memory_order_relaxed); }
 
 private:
-    // Threads with a slot below kShards own a shard and update it with plain
-    // stores; any others share the last shard through atomic adds.
-    static constexpr unsigned kShards = 64;
-    struct alignas(64) Shard {
-        LockCounters c;
-    };
     std::string name_;
-    std::unique_ptr<Shard[]> shards_;
+    std::unique_ptr<ShardedLockCounters<64>> counters_;
     std::atomic<std::uint64_t> instances_ { 0 };
 };
 
 /// The per-lock statistics of a named lock, owned by a registry so that the
-/// rows outlive nothing they point into.
+/// rows outlive nothing they point into. Sharded too: the readers of an
+/// rwlock all count into it at once, and a shared counter would add a
+/// second bouncing line to the lock word's.
 struct LockStats {
     std::string name;
     LockClass* cls = nullptr;
-    LockCounters c;
+    ShardedLockCounters<8> c;
     std::atomic<bool> live { true };
 };
 

@@ -754,11 +754,14 @@ Page* RadixTree::walk(pgoff_t index) noexcept
     if (!is_node(r))
         return index == 0 ? to_page(r) : nullptr;
     Node* n = to_node(r);
-    if (index > max_index(n->height, layout_.shift))
+    // A child's height is its parent's minus one, so only the root's header
+    // is read: below it each level costs one cache line, the slot's.
+    unsigned h = n->height;
+    if (index > max_index(h, layout_.shift))
         return nullptr;
-    for (;;) {
-        const std::uintptr_t c = n->slot(offset(index, n->height)).load(std::memory_order_acquire);
-        if (!c || n->height == 1)
+    for (;; --h) {
+        const std::uintptr_t c = n->slot(offset(index, h)).load(std::memory_order_acquire);
+        if (!c || h == 1)
             return to_page(c);
         n = reinterpret_cast<Node*>(c);
     }
@@ -792,16 +795,17 @@ bool RadixTree::walk_tag(pgoff_t index, unsigned tag) noexcept
     if (!is_node(r))
         return index == 0 && r != 0;
     Node* n = to_node(r);
-    if (index > max_index(n->height, layout_.shift))
+    unsigned h = n->height;
+    if (index > max_index(h, layout_.shift))
         return false;
-    for (;;) {
-        const unsigned off = offset(index, n->height);
+    for (;; --h) {
+        const unsigned off = offset(index, h);
         if (!n->tag_get(tag, off))
             return false;
         const std::uintptr_t c = n->slot(off).load(std::memory_order_acquire);
         if (!c)
             return false;
-        if (n->height == 1)
+        if (h == 1)
             return true;
         n = reinterpret_cast<Node*>(c);
     }
@@ -863,17 +867,18 @@ std::size_t RadixTree::gang(pgoff_t first, std::size_t max, Page** out, int tag)
     std::size_t got = 0;
     struct Frame {
         Node* node;
+        unsigned height;
         unsigned off;
         pgoff_t base;
     };
     Frame stack[kMaxHeight + 1];
     int sp = 0;
-    stack[0] = { root, offset(first, root->height), 0 };
+    stack[0] = { root, root->height, offset(first, root->height), 0 };
     bool at_first = true; // still on the path of @first: start offsets come from it
     while (sp >= 0 && got < max) {
         Frame& f = stack[sp];
         Node* n = f.node;
-        const unsigned h = n->height;
+        const unsigned h = f.height;
         const unsigned bits = (h - 1) * layout_.shift;
         if (tag >= 0)
             f.off = n->next_tagged(unsigned(tag), f.off);
@@ -896,7 +901,7 @@ std::size_t RadixTree::gang(pgoff_t first, std::size_t max, Page** out, int tag)
         }
         Node* child = reinterpret_cast<Node*>(c);
         const bool on_path = at_first && off == offset(first, h);
-        stack[++sp] = { child, on_path ? offset(first, h - 1) : 0u, base };
+        stack[++sp] = { child, h - 1, on_path ? offset(first, h - 1) : 0u, base };
         at_first = on_path;
     }
     return got;

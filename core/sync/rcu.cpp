@@ -49,10 +49,15 @@ struct Registration {
     ~Registration() { urcu_memb_unregister_thread(); }
 };
 
+thread_local bool t_registered = false; // constant-initialised: a plain TLS read
+
 inline void ensure_registered() noexcept
 {
-    thread_local Registration registration;
-    (void)registration;
+    if (!t_registered) [[unlikely]] {
+        thread_local Registration registration;
+        (void)registration;
+        t_registered = true;
+    }
 }
 
 // Callbacks queued with call() that have not run yet. barrier() waits on

@@ -867,6 +867,10 @@ TEST_CASE("threads on their own files of one table, with a snapshot reader", "[h
             std::vector<std::thread> threads;
             for (unsigned k = 0; k < kThreads; ++k)
                 threads.emplace_back([&, k] {
+                    // Start once the reader is taking snapshots, so they
+                    // overlap the writers however the threads are scheduled.
+                    while (snapshots.load() == 0)
+                        std::this_thread::yield();
                     std::mt19937_64 rng(100 + k);
                     HashMapping& v = *views[k];
                     test::ExpectedMap& o = owned[k];

@@ -3,6 +3,7 @@
 #include "bench_args.h"
 #include "peers.h"
 #include "report.h"
+#include "start_line.h"
 
 #include "index/index_factory.h"
 #include "sync/clock.h"
@@ -167,14 +168,6 @@ inline void thread_exit(PeerIndex& p)
     p.thread_exit();
 }
 
-/// CPU time of the calling thread.
-std::uint64_t thread_cpu_ns()
-{
-    timespec ts {};
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return std::uint64_t(ts.tv_sec) * 1000000000u + std::uint64_t(ts.tv_nsec);
-}
-
 struct Timing {
     double ns = 0;        ///< per operation and thread: wall time / operations per thread
     double cpu_share = 0; ///< CPU time the threads got / (threads x wall time)
@@ -189,24 +182,17 @@ struct Timing {
 template <class Index> Timing concurrent_lookups(Index& idx, const Workload& w, unsigned threads, std::uint64_t& wrong)
 {
     const std::uint64_t n = w.hit_keys.size();
-    std::atomic<unsigned> ready { 0 };
-    std::atomic<bool> go { false };
     std::atomic<std::uint64_t> deadline { 0 };
     std::vector<std::uint64_t> end_ns(threads, 0);
     std::vector<std::uint64_t> cpu_ns(threads, 0);
     std::vector<std::uint64_t> ops(threads, 0);
     std::vector<std::uint64_t> bad(threads, 0);
-    std::vector<std::thread> pool;
-    pool.reserve(threads);
-    auto worker = [&](unsigned k) {
-        sync::CpuScope cpu(static_cast<int>(k));
+    auto worker = [&](unsigned k, StartLine& line) {
         thread_enter(idx);
         std::uint64_t pos = n * k / threads;
         // Registers the thread with liburcu / libcds before the clock starts.
         g_sink.fetch_xor(reinterpret_cast<std::uintptr_t>(idx.lookup(w.hit_keys[pos])), std::memory_order_relaxed);
-        ready.fetch_add(1, std::memory_order_acq_rel);
-        while (!go.load(std::memory_order_acquire))
-            std::this_thread::yield();
+        line.wait();
         const std::uint64_t cpu0 = thread_cpu_ns();
         const std::uint64_t stop = deadline.load(std::memory_order_relaxed);
         std::uint64_t errors = 0;
@@ -230,24 +216,8 @@ template <class Index> Timing concurrent_lookups(Index& idx, const Workload& w, 
         g_sink.fetch_xor(acc, std::memory_order_relaxed);
         thread_exit(idx);
     };
-    try {
-        for (unsigned k = 0; k < threads; ++k)
-            pool.emplace_back(worker, k);
-    } catch (...) {
-        // The threads already started wait at the start line: release them
-        // with the deadline past, so they stop at once, before failing.
-        go.store(true, std::memory_order_release);
-        for (auto& t : pool)
-            t.join();
-        throw;
-    }
-    while (ready.load(std::memory_order_acquire) != threads)
-        std::this_thread::yield();
-    const std::uint64_t start = sync::now_ns();
-    deadline.store(start + kCellNs, std::memory_order_relaxed);
-    go.store(true, std::memory_order_release);
-    for (auto& t : pool)
-        t.join();
+    const std::uint64_t start = StartLine::run(
+        threads, worker, [&](std::uint64_t release) { deadline.store(release + kCellNs, std::memory_order_relaxed); });
     const double wall = double(*std::max_element(end_ns.begin(), end_ns.end()) - start);
     std::uint64_t total = 0;
     std::uint64_t cpu = 0;

@@ -2,6 +2,7 @@
 
 #include "bench_args.h"
 #include "report.h"
+#include "start_line.h"
 
 #include "sync/clock.h"
 #include "sync/cpu.h"
@@ -85,32 +86,17 @@ struct Sample {
     double cpu_share = 0;      ///< CPU time the threads got / (threads x wall time)
 };
 
-/// CPU time of the calling thread.
-std::uint64_t thread_cpu_ns()
-{
-    timespec ts {};
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return std::uint64_t(ts.tv_sec) * 1000000000u + std::uint64_t(ts.tv_nsec);
-}
-
 /// Runs @body @iters times on each of @threads threads, each on its own
 /// simulated CPU, all released at once. Sets @s.ns to wall time / iters (the
 /// time one lock+unlock costs each thread) and @s.cpu_share: below 100% the
 /// threads slept (a mutex) or the machine was busy and they took turns.
 template <class Body> void run_threads(Sample& s, unsigned threads, std::uint64_t iters, const Body& body)
 {
-    std::atomic<unsigned> ready { 0 };
-    std::atomic<bool> go { false };
     std::vector<std::uint64_t> end_ns(threads, 0);
     std::vector<std::uint64_t> cpu_ns(threads, 0);
-    std::vector<std::thread> pool;
-    pool.reserve(threads);
-    auto worker = [&](unsigned k) {
-        sync::CpuScope cpu(static_cast<int>(k));
+    auto worker = [&](unsigned k, StartLine& line) {
         std::uint64_t acc = 0;
-        ready.fetch_add(1, std::memory_order_acq_rel);
-        while (!go.load(std::memory_order_acquire))
-            std::this_thread::yield();
+        line.wait();
         const std::uint64_t cpu0 = thread_cpu_ns();
         for (std::uint64_t i = 0; i < iters; ++i)
             body(acc);
@@ -118,23 +104,7 @@ template <class Body> void run_threads(Sample& s, unsigned threads, std::uint64_
         cpu_ns[k] = thread_cpu_ns() - cpu0;
         g_sink.fetch_add(acc, std::memory_order_relaxed);
     };
-    try {
-        for (unsigned k = 0; k < threads; ++k)
-            pool.emplace_back(worker, k);
-    } catch (...) {
-        // The threads already started wait at the start line: let them run
-        // and finish before failing.
-        go.store(true, std::memory_order_release);
-        for (auto& t : pool)
-            t.join();
-        throw;
-    }
-    while (ready.load(std::memory_order_acquire) != threads)
-        std::this_thread::yield();
-    const std::uint64_t start = sync::now_ns();
-    go.store(true, std::memory_order_release);
-    for (auto& t : pool)
-        t.join();
+    const std::uint64_t start = StartLine::run(threads, worker, [](std::uint64_t) {});
     const std::uint64_t wall = std::max<std::uint64_t>(*std::max_element(end_ns.begin(), end_ns.end()) - start, 1);
     s.ns = double(wall) / double(iters);
     std::uint64_t cpu = 0;

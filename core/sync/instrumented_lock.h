@@ -136,8 +136,9 @@ private:
     std::uint64_t hold_start_ = 0;
 };
 
-/// An exclusive lock (spin, ticket, mutex) with statistics. Satisfies
-/// Lockable, so std::lock_guard and std::unique_lock work with it.
+/// An exclusive lock (spin, ticket, mutex; the write side of RwLock) with
+/// statistics. Satisfies Lockable, so std::lock_guard and std::unique_lock
+/// work with it.
 template <class Raw> class InstrumentedLock : public LockInstrument {
 public:
     using LockInstrument::LockInstrument;
@@ -169,7 +170,7 @@ public:
         raw_.unlock();
     }
 
-private:
+protected:
     Raw raw_;
 };
 

@@ -10,36 +10,11 @@
 
 namespace pcl::sync {
 
-class RwLock : public LockInstrument {
+/// Writers use the exclusive side inherited from InstrumentedLock (lock,
+/// try_lock, unlock); readers use lock_shared / unlock_shared or ReadGuard.
+class RwLock : public InstrumentedLock<RawRwLock> {
 public:
-    using LockInstrument::LockInstrument;
-
-    void lock() noexcept
-    {
-        const int cpu = current_cpu();
-        if (raw_.try_lock()) {
-            acquired_exclusive(cpu, false, 0);
-            return;
-        }
-        begin_wait();
-        const std::uint64_t t0 = ticks();
-        raw_.lock();
-        const std::uint64_t wait = ticks() - t0;
-        end_wait();
-        acquired_exclusive(cpu, true, wait);
-    }
-    bool try_lock() noexcept
-    {
-        if (!raw_.try_lock())
-            return false;
-        acquired_exclusive(current_cpu(), false, 0);
-        return true;
-    }
-    void unlock() noexcept
-    {
-        releasing_exclusive();
-        raw_.unlock();
-    }
+    using InstrumentedLock<RawRwLock>::InstrumentedLock;
 
     /// Read side. Returns the hold start, which the caller hands back to
     /// unlock_shared (each reader has its own hold time); ReadGuard does this.
@@ -77,9 +52,6 @@ public:
         RwLock& l_;
         std::uint64_t start_;
     };
-
-private:
-    RawRwLock raw_;
 };
 
 } // namespace pcl::sync

@@ -99,7 +99,7 @@ Workload make_workload(const std::string& layout, std::uint64_t n, std::uint64_t
     w.layout = layout;
     SplitMix64 rng(seed ^ (layout == "dense" ? 0x64656e7365ull : 0x737061727365ull));
     const bool dense = layout == "dense";
-    w.pages.resize(n);
+    w.pages = std::vector<Page>(n); // pages are not copyable or movable: built in place
     std::vector<pgoff_t> misses(n);
     for (std::uint64_t i = 0; i < n; ++i) {
         if (dense) {

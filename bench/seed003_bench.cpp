@@ -158,7 +158,7 @@ int run_seed003(const std::vector<std::string>& args, std::ostream& out, std::os
 
     std::vector<Page> pages(range);
     for (std::uint64_t i = 0; i < range; ++i)
-        pages[i] = Page { 0, i };
+        pages[i].index = i;
 
     out << "seed 003: concurrent radix tree, 2 threads, " << range << " indexes (scale " << scale << " of 0x1000000), "
         << (1u << shift) << "-way nodes\n";

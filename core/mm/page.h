@@ -1,11 +1,14 @@
-// The page descriptor: what the page cache indexes hold (struct page).
+// The page descriptor (struct page): what the page cache indexes hold.
 //
-// An index stores `Page*` values; a page knows which file (address space) and
-// which page offset it belongs to, so a gang lookup's results identify
-// themselves. The fault, I/O and LRU state of a page lives in mm and is added
-// by the modules that use it.
+// A page knows which file (address space) and which page offset it caches,
+// so a gang lookup's results identify themselves; it carries the page flags
+// and the reference count of mm/, and the statistics of its page lock (the
+// lock itself is the PG_locked bit; its waiters sleep on hashed wait queues,
+// see page_lock.h). Pages are not copyable: like struct page, one exists per
+// physical frame and everything else points at it.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 
 namespace pcl {
@@ -16,9 +19,51 @@ using pgoff_t = std::uint64_t;
 /// Identifies a file (address space) inside one page cache.
 using FileId = std::uint32_t;
 
+/// Page flags (include/linux/page-flags.h), bits of Page::flags.
+enum PageFlag : std::uint32_t {
+    PG_locked = 1u << 0,     ///< under I/O or being filled: lock_page() holders only
+    PG_uptodate = 1u << 1,   ///< contents valid (read completed)
+    PG_dirty = 1u << 2,      ///< written since last written back
+    PG_writeback = 1u << 3,  ///< being written back
+    PG_readahead = 1u << 4,  ///< the readahead marker: reading it starts async readahead
+    PG_referenced = 1u << 5, ///< accessed since the LRU last looked
+    PG_active = 1u << 6,     ///< on the active LRU list
+};
+
 struct Page {
-    FileId mapping = 0; ///< the file this page caches (page->mapping)
-    pgoff_t index = 0;  ///< its offset in that file, in pages (page->index)
+    Page() = default;
+    Page(FileId file, pgoff_t offset) noexcept
+        : mapping(file)
+        , index(offset)
+    {
+    }
+    Page(const Page&) = delete;
+    Page& operator=(const Page&) = delete;
+
+    FileId mapping = 0;                     ///< the file this page caches (page->mapping)
+    pgoff_t index = 0;                      ///< its offset in that file, in pages (page->index)
+    std::atomic<std::uint32_t> flags { 0 }; ///< PageFlag bits; PG_locked changes only through page_lock.h
+    std::atomic<std::int32_t> count { 0 };  ///< references (page_count): the cache, mappings, lookups in progress
+
+    // Page lock statistics, written by the waiters themselves.
+    std::atomic<std::uint32_t> lock_waiters { 0 }; ///< threads sleeping in lock_page/wait_on_page_locked now
+    std::atomic<std::uint64_t> lock_waits { 0 };   ///< times a CPU had to sleep on this page's lock
+    std::atomic<std::uint64_t> lock_wait_ns { 0 }; ///< total time slept on it
+
+    bool test(PageFlag f) const noexcept { return flags.load(std::memory_order_acquire) & f; }
+    void set(PageFlag f) noexcept { flags.fetch_or(f, std::memory_order_release); }
+    void clear(PageFlag f) noexcept { flags.fetch_and(~std::uint32_t(f), std::memory_order_release); }
+    /// Sets @f and returns whether it was already set (TestSetPageX).
+    bool test_and_set(PageFlag f) noexcept { return flags.fetch_or(f, std::memory_order_acq_rel) & f; }
+    /// Clears @f and returns whether it was set (TestClearPageX).
+    bool test_and_clear(PageFlag f) noexcept
+    {
+        return flags.fetch_and(~std::uint32_t(f), std::memory_order_acq_rel) & f;
+    }
+
+    void get() noexcept { count.fetch_add(1, std::memory_order_relaxed); }
+    /// Drops a reference; true if it was the last.
+    bool put() noexcept { return count.fetch_sub(1, std::memory_order_acq_rel) == 1; }
 };
 
 } // namespace pcl

@@ -43,8 +43,7 @@ public:
     Page* make(pgoff_t index, FileId file = 0)
     {
         std::lock_guard g(mu_);
-        pages_.push_back(Page { file, index });
-        return &pages_.back();
+        return &pages_.emplace_back(file, index);
     }
 
 private:

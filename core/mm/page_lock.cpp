@@ -1,0 +1,97 @@
+#include "mm/page_lock.h"
+
+#include "sync/clock.h"
+
+#include <stdexcept>
+#include <string>
+
+namespace pcl {
+
+struct alignas(64) PageWaitTable::Queue {
+    std::mutex mutex; ///< orders sleepers' last look at the page against wake-ups
+    std::condition_variable cv;
+};
+
+PageWaitTable::PageWaitTable(unsigned buckets)
+{
+    if (buckets == 0 || (buckets & (buckets - 1)))
+        throw std::invalid_argument("page wait table buckets must be a power of two, got " + std::to_string(buckets));
+    mask_ = buckets - 1;
+    queues_ = std::make_unique<Queue[]>(buckets);
+}
+
+PageWaitTable::~PageWaitTable() = default;
+
+PageWaitTable::Queue& PageWaitTable::queue(const Page& page) noexcept
+{
+    // hash_ptr(page, PAGE_WAIT_TABLE_BITS): pages are 64-byte-ish objects,
+    // so drop the low bits and mix.
+    std::uint64_t h = reinterpret_cast<std::uintptr_t>(&page) >> 6;
+    h *= 0x9e3779b97f4a7c15ull;
+    return queues_[unsigned(h >> 40) & mask_];
+}
+
+template <class Done> void PageWaitTable::sleep_until(Page& page, Done&& done)
+{
+    const std::uint64_t t0 = sync::now_ns();
+    page.lock_waiters.fetch_add(1, std::memory_order_seq_cst);
+    sleeping_.fetch_add(1, std::memory_order_relaxed);
+    Queue& q = queue(page);
+    {
+        std::unique_lock lock(q.mutex);
+        // Several pages share a queue: a wake-up may be for another page.
+        q.cv.wait(lock, done);
+    }
+    page.lock_waiters.fetch_sub(1, std::memory_order_relaxed);
+    sleeping_.fetch_sub(1, std::memory_order_relaxed);
+    const std::uint64_t waited = sync::now_ns() - t0;
+    page.lock_waits.fetch_add(1, std::memory_order_relaxed);
+    page.lock_wait_ns.fetch_add(waited, std::memory_order_relaxed);
+    waits_.fetch_add(1, std::memory_order_relaxed);
+    wait_ns_.fetch_add(waited, std::memory_order_relaxed);
+    std::uint64_t max = max_wait_ns_.load(std::memory_order_relaxed);
+    while (waited > max && !max_wait_ns_.compare_exchange_weak(max, waited, std::memory_order_relaxed)) { }
+}
+
+void PageWaitTable::lock_page(Page& page)
+{
+    if (trylock_page(page))
+        return;
+    // __lock_page: sleep until this CPU is the one that sets PG_locked.
+    // Sequentially consistent, to pair with unlock_page (see page_lock.h).
+    sleep_until(page, [&] { return !(page.flags.fetch_or(PG_locked, std::memory_order_seq_cst) & PG_locked); });
+}
+
+void PageWaitTable::unlock_page(Page& page)
+{
+    page.flags.fetch_and(~std::uint32_t(PG_locked), std::memory_order_seq_cst);
+    if (page.lock_waiters.load(std::memory_order_seq_cst) == 0)
+        return;
+    Queue& q = queue(page);
+    // Taking the queue's mutex means every sleeper is either before its last
+    // look at the bit (and will see it clear) or already waiting.
+    {
+        std::lock_guard lock(q.mutex);
+    }
+    q.cv.notify_all();
+}
+
+bool PageWaitTable::wait_on_page_locked(Page& page)
+{
+    if (!page.test(PG_locked))
+        return false;
+    sleep_until(page, [&] { return !(page.flags.load(std::memory_order_seq_cst) & PG_locked); });
+    return true;
+}
+
+PageLockStats PageWaitTable::stats() const noexcept
+{
+    PageLockStats s;
+    s.waits = waits_.load(std::memory_order_relaxed);
+    s.wait_ns = wait_ns_.load(std::memory_order_relaxed);
+    s.max_wait_ns = max_wait_ns_.load(std::memory_order_relaxed);
+    s.sleeping = sleeping_.load(std::memory_order_relaxed);
+    return s;
+}
+
+} // namespace pcl

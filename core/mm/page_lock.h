@@ -1,0 +1,70 @@
+// The page lock: PG_locked, and the queues its waiters sleep on.
+//
+// As in Linux (mm/filemap.c), the lock is one bit in the page's flags and a
+// CPU that finds it set sleeps until it is cleared: a page is locked while it
+// is being read from the device or filled by another CPU, and a fault on it
+// must wait for the I/O to complete. Waiters do not sleep on the page itself
+// (a struct page has no room for a wait queue) but on one of a fixed table of
+// hashed wait queues, as page_waitqueue() does; unlock_page() looks at the
+// page's waiter count and wakes the page's queue only if someone sleeps.
+//
+// Locking rule: Page::lock_waiters is raised before a sleeper's last look at
+// PG_locked and unlock_page() reads it after clearing PG_locked (both
+// sequentially consistent), so either the sleeper sees the bit clear or the
+// unlocker sees the sleeper and wakes it: no lost wake-up.
+#pragma once
+
+#include "mm/page.h"
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+
+namespace pcl {
+
+/// Totals over every page that used this table.
+struct PageLockStats {
+    std::uint64_t waits = 0;       ///< times a CPU slept on a page lock (lock_page or wait_on_page_locked)
+    std::uint64_t wait_ns = 0;     ///< total time slept
+    std::uint64_t max_wait_ns = 0; ///< longest single sleep
+    std::uint32_t sleeping = 0;    ///< CPUs sleeping on a page lock right now
+};
+
+class PageWaitTable {
+public:
+    /// @buckets hashed wait queues (a power of two).
+    explicit PageWaitTable(unsigned buckets = 256);
+    ~PageWaitTable();
+    PageWaitTable(const PageWaitTable&) = delete;
+    PageWaitTable& operator=(const PageWaitTable&) = delete;
+
+    /// Takes PG_locked without sleeping; true if it was free (trylock_page).
+    static bool trylock_page(Page& page) noexcept { return !page.test_and_set(PG_locked); }
+    /// Takes PG_locked, sleeping while another CPU holds it (lock_page).
+    void lock_page(Page& page);
+    /// Clears PG_locked and wakes the page's sleepers (unlock_page).
+    void unlock_page(Page& page);
+    /// Sleeps until PG_locked is clear, without taking it
+    /// (wait_on_page_locked: a fault waiting for another CPU's read).
+    /// Returns true if it had to sleep.
+    bool wait_on_page_locked(Page& page);
+
+    PageLockStats stats() const noexcept;
+
+private:
+    struct Queue;
+    Queue& queue(const Page& page) noexcept;
+    /// Sleeps on @page's queue until @done() holds; records the wait.
+    template <class Done> void sleep_until(Page& page, Done&& done);
+
+    unsigned mask_;
+    std::unique_ptr<Queue[]> queues_;
+    std::atomic<std::uint64_t> waits_ { 0 };
+    std::atomic<std::uint64_t> wait_ns_ { 0 };
+    std::atomic<std::uint64_t> max_wait_ns_ { 0 };
+    std::atomic<std::uint32_t> sleeping_ { 0 };
+};
+
+} // namespace pcl

@@ -1,0 +1,62 @@
+#include "mm/frame_allocator.h"
+
+#include <mutex>
+#include <stdexcept>
+#include <string>
+
+namespace pcl {
+
+FrameAllocator::FrameAllocator(std::uint64_t frames, sync::LockRegistry& registry)
+    : total_(frames)
+    , zone_lock_(registry, "zone.lock", "zone.lock")
+{
+    if (frames == 0)
+        throw std::invalid_argument("memory_pages must be at least 1, got 0");
+    frames_ = std::make_unique<Page[]>(frames);
+    free_.reserve(frames);
+    // Lowest frames on top of the stack, so a fresh run hands out frames in order.
+    for (std::uint64_t i = frames; i-- > 0;)
+        free_.push_back(&frames_[i]);
+}
+
+Page* FrameAllocator::alloc(FileId file, pgoff_t index)
+{
+    Page* page = nullptr;
+    {
+        std::lock_guard g(zone_lock_);
+        if (!free_.empty()) {
+            page = free_.back();
+            free_.pop_back();
+        }
+    }
+    if (!page) {
+        failures_.fetch_add(1, std::memory_order_relaxed);
+        return nullptr;
+    }
+    in_use_.fetch_add(1, std::memory_order_relaxed);
+    // A new page in this frame: nothing of the previous one survives.
+    page->mapping = file;
+    page->index = index;
+    page->flags.store(0, std::memory_order_relaxed);
+    page->count.store(1, std::memory_order_relaxed);
+    page->lock_waiters.store(0, std::memory_order_relaxed);
+    page->lock_waits.store(0, std::memory_order_relaxed);
+    page->lock_wait_ns.store(0, std::memory_order_relaxed);
+    return page;
+}
+
+void FrameAllocator::free(Page* page)
+{
+    if (!owns(page))
+        throw std::invalid_argument("freeing a page that is not one of this allocator's frames");
+    in_use_.fetch_sub(1, std::memory_order_relaxed);
+    std::lock_guard g(zone_lock_);
+    free_.push_back(page);
+}
+
+bool FrameAllocator::owns(const Page* page) const noexcept
+{
+    return page >= frames_.get() && page < frames_.get() + total_;
+}
+
+} // namespace pcl

@@ -1,0 +1,57 @@
+// "Physical memory": a fixed budget of page frames.
+//
+// Every page the cache holds occupies one frame. A frame is taken from the
+// free list under the zone's lock (zone->lock, whose contention the lock
+// table shows like any other) and given back when its last reference goes.
+// When no frame is free, alloc() fails and the caller reports it to the run;
+// reclaim - evicting cached pages to make room - belongs to the
+// memory-pressure model.
+#pragma once
+
+#include "mm/page.h"
+#include "sync/lock_stats.h"
+#include "sync/spinlock.h"
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace pcl {
+
+class FrameAllocator {
+public:
+    /// @frames page frames (at least 1). Throws std::invalid_argument naming
+    /// memory_pages otherwise.
+    explicit FrameAllocator(std::uint64_t frames, sync::LockRegistry& registry = sync::LockRegistry::global());
+    FrameAllocator(const FrameAllocator&) = delete;
+    FrameAllocator& operator=(const FrameAllocator&) = delete;
+
+    /// A free frame as a page of @file at @index, with one reference and no
+    /// flags; nullptr when every frame is in use (counted in failures()).
+    Page* alloc(FileId file, pgoff_t index);
+    /// Gives @page's frame back (its last reference is gone).
+    void free(Page* page);
+    /// Whether @page is one of this allocator's frames.
+    bool owns(const Page* page) const noexcept;
+    /// The frame number of one of this allocator's pages (page_to_pfn).
+    std::uint64_t page_to_pfn(const Page* page) const noexcept { return std::uint64_t(page - frames_.get()); }
+
+    std::uint64_t total() const noexcept { return total_; }
+    std::uint64_t in_use() const noexcept { return in_use_.load(std::memory_order_relaxed); }
+    std::uint64_t free_frames() const noexcept { return total_ - in_use(); }
+    /// Allocations refused because no frame was free.
+    std::uint64_t failures() const noexcept { return failures_.load(std::memory_order_relaxed); }
+    /// Bytes of page descriptors (the mem_map), not of page contents.
+    std::uint64_t memory_bytes() const noexcept { return total_ * sizeof(Page); }
+
+private:
+    std::uint64_t total_;
+    std::unique_ptr<Page[]> frames_; ///< the mem_map
+    sync::SpinLock zone_lock_;       ///< "zone.lock": protects free_
+    std::vector<Page*> free_;        ///< free frames, most recently freed last (hot first)
+    std::atomic<std::uint64_t> in_use_ { 0 };
+    std::atomic<std::uint64_t> failures_ { 0 };
+};
+
+} // namespace pcl

@@ -175,7 +175,7 @@ Page* PageTable::install(std::uint64_t vpn, Page* page)
     // have changed. Every writer of this entry holds this lock, so a relaxed
     // load sees the latest value.
     Page* existing = entry.load(std::memory_order_relaxed);
-    if (false && existing) {
+    if (existing) {
         // Another CPU faulted the page in first: back out. Nothing
         // irrevocable was done on the unlocked read, so the caller just
         // drops its page and uses this one.

@@ -1,5 +1,7 @@
 #include "mm/frame_allocator.h"
 
+#include "sync/rcu.h"
+
 #include <mutex>
 #include <stdexcept>
 #include <string>
@@ -52,6 +54,31 @@ void FrameAllocator::free(Page* page)
     in_use_.fetch_sub(1, std::memory_order_relaxed);
     std::lock_guard g(zone_lock_);
     free_.push_back(page);
+}
+
+namespace {
+struct DeferredFree {
+    rcu::Head head; ///< first member: the callback's Head* is the object
+    FrameAllocator* frames;
+    Page* page;
+};
+} // namespace
+
+void FrameAllocator::free_rcu(Page* page)
+{
+    if (!owns(page))
+        throw std::invalid_argument("freeing a page that is not one of this allocator's frames");
+    auto* d = new DeferredFree { {}, this, page };
+    rcu::call(&d->head, [](rcu::Head* h) {
+        auto* d = reinterpret_cast<DeferredFree*>(h);
+        d->frames->free(d->page);
+        delete d;
+    });
+}
+
+FrameAllocator::~FrameAllocator()
+{
+    rcu::barrier();
 }
 
 bool FrameAllocator::owns(const Page* page) const noexcept

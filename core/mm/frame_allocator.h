@@ -24,6 +24,8 @@ public:
     /// @frames page frames (at least 1). Throws std::invalid_argument naming
     /// memory_pages otherwise.
     explicit FrameAllocator(std::uint64_t frames, sync::LockRegistry& registry = sync::LockRegistry::global());
+    /// Waits for the frees queued with free_rcu.
+    ~FrameAllocator();
     FrameAllocator(const FrameAllocator&) = delete;
     FrameAllocator& operator=(const FrameAllocator&) = delete;
 
@@ -32,6 +34,11 @@ public:
     Page* alloc(FileId file, pgoff_t index);
     /// Gives @page's frame back (its last reference is gone).
     void free(Page* page);
+    /// Gives @page's frame back after an RCU grace period: a page that was
+    /// in an index may still be looked at by lockless readers, which must
+    /// not see its frame reused for another page meanwhile.
+    void free_rcu(Page* page);
+
     /// Whether @page is one of this allocator's frames.
     bool owns(const Page* page) const noexcept;
     /// The frame number of one of this allocator's pages (page_to_pfn).

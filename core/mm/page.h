@@ -62,6 +62,16 @@ struct Page {
     }
 
     void get() noexcept { count.fetch_add(1, std::memory_order_relaxed); }
+    /// Takes a reference unless the page is already on its way to being
+    /// freed (get_page_unless_zero, the lockless pagecache's speculative get).
+    bool get_unless_zero() noexcept
+    {
+        std::int32_t c = count.load(std::memory_order_relaxed);
+        while (c > 0)
+            if (count.compare_exchange_weak(c, c + 1, std::memory_order_acquire, std::memory_order_relaxed))
+                return true;
+        return false;
+    }
     /// Drops a reference; true if it was the last.
     bool put() noexcept { return count.fetch_sub(1, std::memory_order_acq_rel) == 1; }
 };

@@ -1,0 +1,22 @@
+// AddressSpace: one file's pages in the page cache (struct address_space).
+#pragma once
+
+#include "index/page_index.h"
+#include "mm/page.h"
+
+#include <memory>
+
+namespace pcl {
+
+struct AddressSpace {
+    FileId id = 0;          ///< this file's number in its page cache
+    pgoff_t size_pages = 0; ///< the file's size (i_size in pages): offsets at or beyond it do not exist
+    /// The file's page index: its own radix tree or skip list, or its view of
+    /// the cache's one global hash table (mapping->page_tree).
+    std::unique_ptr<PageIndex> index;
+
+    /// Pages of this file in the cache (mapping->nrpages).
+    std::uint64_t nrpages() const { return index->count(); }
+};
+
+} // namespace pcl

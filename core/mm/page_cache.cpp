@@ -1,0 +1,166 @@
+#include "mm/page_cache.h"
+
+#include "index/hash_index.h"
+#include "sync/rcu.h"
+
+#include <stdexcept>
+#include <string>
+
+namespace pcl {
+
+PageCache::PageCache(const IndexSpec& spec, FrameAllocator& frames, sync::LockRegistry& registry)
+    : spec_(spec)
+    , frames_(frames)
+    , registry_(registry)
+{
+    index_schemes(spec.kind); // throws for an unknown kind
+    if (spec.kind == "hash")
+        hash_ = HashIndex::create(HashConfig::from_spec(spec), registry);
+}
+
+PageCache::~PageCache()
+{
+    // The cache's own references go; pages still referenced elsewhere are
+    // their holders' to put.
+    for (auto& as : files_) {
+        Page* batch[64];
+        pgoff_t next = 0;
+        for (;;) {
+            const std::size_t n = as.index->gang_lookup(next, 64, batch);
+            for (std::size_t k = 0; k < n; ++k) {
+                next = batch[k]->index + 1;
+                if (as.index->erase(batch[k]->index) == batch[k])
+                    put_page(batch[k]);
+            }
+            if (n < 64)
+                break;
+        }
+    }
+}
+
+FileId PageCache::add_file(pgoff_t size_pages)
+{
+    const FileId id = FileId(files_.size());
+    AddressSpace& as = files_.emplace_back();
+    as.id = id;
+    as.size_pages = size_pages;
+    if (hash_)
+        as.index = hash_->mapping(id);
+    else
+        as.index = make_page_index(spec_, id, registry_);
+    return id;
+}
+
+AddressSpace& PageCache::file(FileId id)
+{
+    if (id >= files_.size())
+        throw std::out_of_range("file " + std::to_string(id) + " does not exist (the cache has "
+            + std::to_string(files_.size()) + " files)");
+    return files_[id];
+}
+
+std::size_t PageCache::file_count() const
+{
+    return files_.size();
+}
+
+Page* PageCache::find_get_page(FileId file_id, pgoff_t index)
+{
+    AddressSpace& as = file(file_id);
+    lookups_.fetch_add(1, std::memory_order_relaxed);
+    // The speculative get of the lockless pagecache: a page found in the
+    // index may be removed and on its way back to the allocator before we
+    // take our reference. RCU keeps its frame from being reused meanwhile;
+    // get_unless_zero refuses a page whose last reference is gone; the second
+    // look refuses one that was removed (and perhaps replaced) in between.
+    rcu::ReadGuard guard;
+    for (;;) {
+        Page* page = as.index->lookup(index);
+        if (!page)
+            return nullptr;
+        if (!page->get_unless_zero())
+            continue;
+        if (as.index->lookup(index) == page) {
+            hits_.fetch_add(1, std::memory_order_relaxed);
+            return page;
+        }
+        put_page(page);
+    }
+}
+
+PageCache::AddResult PageCache::find_or_create_page(FileId file_id, pgoff_t index)
+{
+    AddressSpace& as = file(file_id);
+    if (index >= as.size_pages)
+        return { nullptr, AddStatus::OutOfRange };
+    for (;;) {
+        if (Page* page = find_get_page(file_id, index))
+            return { page, AddStatus::Found };
+        Page* page = frames_.alloc(file_id, index);
+        if (!page) {
+            no_memory_.fetch_add(1, std::memory_order_relaxed);
+            return { nullptr, AddStatus::NoMemory };
+        }
+        // Locked before anyone can see it: whoever finds it waits for the
+        // read to complete. One reference for the cache, one for the caller.
+        page->set(PG_locked);
+        page->get();
+        if (before_insert)
+            before_insert(file_id, index);
+        switch (as.index->insert(index, page)) {
+        case InsertResult::Inserted:
+            adds_.fetch_add(1, std::memory_order_relaxed);
+            return { page, AddStatus::Created };
+        case InsertResult::Exists:
+            // Another CPU's page got there first: ours was never visible,
+            // so its frame goes straight back; use the winner's.
+            races_.fetch_add(1, std::memory_order_relaxed);
+            page->count.store(0, std::memory_order_relaxed);
+            frames_.free(page);
+            continue;
+        case InsertResult::NoMemory:
+            no_memory_.fetch_add(1, std::memory_order_relaxed);
+            page->count.store(0, std::memory_order_relaxed);
+            frames_.free(page);
+            return { nullptr, AddStatus::NoMemory };
+        }
+    }
+}
+
+bool PageCache::remove(FileId file_id, pgoff_t index)
+{
+    Page* page = file(file_id).index->erase(index);
+    if (!page)
+        return false;
+    removes_.fetch_add(1, std::memory_order_relaxed);
+    put_page(page);
+    return true;
+}
+
+void PageCache::put_page(Page* page)
+{
+    if (page->put())
+        frames_.free_rcu(page);
+}
+
+PageCacheStats PageCache::stats() const noexcept
+{
+    PageCacheStats s;
+    s.lookups = lookups_.load(std::memory_order_relaxed);
+    s.hits = hits_.load(std::memory_order_relaxed);
+    s.adds = adds_.load(std::memory_order_relaxed);
+    s.insert_races = races_.load(std::memory_order_relaxed);
+    s.removes = removes_.load(std::memory_order_relaxed);
+    s.no_memory = no_memory_.load(std::memory_order_relaxed);
+    return s;
+}
+
+std::uint64_t PageCache::nrpages() const
+{
+    std::uint64_t n = 0;
+    for (const auto& as : files_)
+        n += as.nrpages();
+    return n;
+}
+
+} // namespace pcl

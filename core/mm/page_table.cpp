@@ -161,6 +161,13 @@ Page* PageTable::read_pte(std::uint64_t vpn) const noexcept
 
 Page* PageTable::install(std::uint64_t vpn, Page* page)
 {
+    bool installed = false;
+    return install(vpn, page, installed);
+}
+
+Page* PageTable::install(std::uint64_t vpn, Page* page, bool& installed)
+{
+    installed = false;
     if (vpn >= kMaxVpns)
         throw std::out_of_range("PageTable::install: vpn " + std::to_string(vpn) + " beyond 2^27");
     if (!page)
@@ -186,6 +193,7 @@ Page* PageTable::install(std::uint64_t vpn, Page* page)
     entry.store(page, std::memory_order_release);
     pte->entries_set.store(pte->entries_set.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
     mapped_.fetch_add(1, std::memory_order_relaxed);
+    installed = true;
     return page;
 }
 

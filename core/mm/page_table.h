@@ -122,6 +122,10 @@ public:
     /// Throws std::out_of_range for vpn >= kMaxVpns, std::invalid_argument
     /// for a null @page.
     Page* install(std::uint64_t vpn, Page* page);
+    /// As install(), and says whether this call installed the entry: when
+    /// two faults on one address bring the same page (both found it in the
+    /// page cache), the returned page alone cannot tell a back-out.
+    Page* install(std::uint64_t vpn, Page* page, bool& installed);
 
     /// Clears the entry under the PTE lock and returns the page it held (null
     /// if none). Table pages stay. Throws std::out_of_range like install().

@@ -1,0 +1,243 @@
+#include "mm/fault.h"
+
+#include "sync/clock.h"
+
+#include <cstring>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace pcl {
+
+const char* fault_kind_name(FaultKind kind) noexcept
+{
+    switch (kind) {
+    case FaultKind::Mapped:
+        return "mapped";
+    case FaultKind::Minor:
+        return "minor";
+    case FaultKind::Major:
+        return "major";
+    case FaultKind::WaitIo:
+        return "wait_io";
+    case FaultKind::Anon:
+        return "anon";
+    case FaultKind::NoMemory:
+        return "no_memory";
+    case FaultKind::OutOfRange:
+        return "out_of_range";
+    }
+    return "?";
+}
+
+void FaultConfig::validate() const
+{
+    if (fault_around_pages < 1 || fault_around_pages > 64)
+        throw std::invalid_argument(
+            "fault_around_pages must be between 1 and 64, got " + std::to_string(fault_around_pages));
+}
+
+FaultHandler::FaultHandler(
+    PageCache& cache, PageTable& page_table, BlockDevice& device, ReadaheadPolicy& readahead, const FaultConfig& config)
+    : cache_(cache)
+    , page_table_(page_table)
+    , device_(device)
+    , readahead_(readahead)
+    , config_(config)
+{
+    config_.validate();
+}
+
+void FaultHandler::count(FaultKind kind, std::uint64_t t0)
+{
+    counts_[unsigned(kind)].add(1);
+    latency_[unsigned(kind)].add(sync::now_ns() - t0);
+}
+
+void FaultHandler::read_window(FileId file, const ReadaheadWindow& w, pgoff_t want, Page** wanted, bool* created)
+{
+    // Create every missing page of the window, locked, and read each
+    // contiguous run of them with one request; pages another CPU added
+    // meanwhile are its to read.
+    const pgoff_t marker = w.async_size ? w.start + w.size - w.async_size : ~pgoff_t(0);
+    std::vector<Page*> run;
+    auto submit = [&] {
+        if (!run.empty())
+            device_.submit_read(std::move(run));
+        run.clear();
+    };
+    for (pgoff_t i = w.start; i < w.start + w.size; ++i) {
+        const PageCache::AddResult r = cache_.find_or_create_page(file, i);
+        if (!r.page) {
+            submit();
+            break; // beyond the file, or out of memory: read what we have
+        }
+        if (r.status == PageCache::AddStatus::Created) {
+            if (i == marker)
+                r.page->set(PG_readahead);
+            run.push_back(r.page);
+        } else {
+            submit();
+        }
+        if (i == want) {
+            *wanted = r.page; // our reference
+            *created = r.status == PageCache::AddStatus::Created;
+        } else {
+            cache_.put_page(r.page); // the cache keeps its own
+        }
+    }
+    submit();
+}
+
+Page* FaultHandler::get_page(FileId file, pgoff_t index, pgoff_t req_pages, FaultKind& kind)
+{
+    const pgoff_t file_pages = cache_.file(file).size_pages;
+    if (index >= file_pages) {
+        kind = FaultKind::OutOfRange;
+        return nullptr;
+    }
+    if (Page* page = cache_.find_get_page(file, index)) {
+        // Reaching the marker starts the next window without waiting for it.
+        if (page->test(PG_readahead) && page->test_and_clear(PG_readahead)) {
+            const ReadaheadWindow w = readahead_.on_marker(file, index, file_pages);
+            if (w.size) {
+                Page* none = nullptr;
+                bool created = false;
+                read_window(file, w, ~pgoff_t(0), &none, &created);
+            }
+        }
+        if (page->test(PG_uptodate)) {
+            kind = FaultKind::Minor;
+        } else {
+            // Another CPU's read is in flight: sleep on the page lock.
+            cache_.page_locks().wait_on_page_locked(*page);
+            kind = FaultKind::WaitIo;
+        }
+        return page;
+    }
+    ReadaheadWindow w = readahead_.on_miss(file, index, req_pages, file_pages);
+    if (w.size == 0 || index < w.start || index >= w.start + w.size)
+        w = { index, 1, 0 }; // a policy must at least read the page asked for
+    Page* page = nullptr;
+    bool created = false;
+    read_window(file, w, index, &page, &created);
+    if (!page) {
+        kind = FaultKind::NoMemory;
+        return nullptr;
+    }
+    // Ours to read (major), or another CPU's that was added meanwhile: in
+    // flight (wait) or already read (minor after all).
+    kind = created ? FaultKind::Major : page->test(PG_uptodate) ? FaultKind::Minor : FaultKind::WaitIo;
+    cache_.page_locks().wait_on_page_locked(*page);
+    return page;
+}
+
+FaultKind FaultHandler::file_fault(FileId file, pgoff_t index, std::uint64_t vpn)
+{
+    const std::uint64_t t0 = sync::now_ns();
+    // Step 1: the unlocked read. A present entry means there is no fault.
+    if (page_table_.read_pte(vpn)) {
+        counts_[unsigned(FaultKind::Mapped)].add(1);
+        return FaultKind::Mapped;
+    }
+    // Step 2: the work, with no page-table lock held.
+    FaultKind kind = FaultKind::Minor;
+    Page* page = get_page(file, index, 1, kind);
+    if (!page) {
+        counts_[unsigned(kind)].add(1);
+        return kind;
+    }
+    // Step 3: install under the PTE lock, rechecking; on a back-out another
+    // CPU's mapping holds the page and ours is dropped.
+    bool installed = false;
+    page_table_.install(vpn, page, installed);
+    if (!installed)
+        cache_.put_page(page);
+    if (config_.fault_around)
+        fault_around(file, index, vpn);
+    count(kind, t0);
+    return kind;
+}
+
+void FaultHandler::fault_around(FileId file, pgoff_t index, std::uint64_t vpn)
+{
+    // do_fault_around: map the cached, up-to-date, unlocked pages of the
+    // aligned block around the fault; never wait and never read.
+    const pgoff_t block = config_.fault_around_pages;
+    const pgoff_t first = index - index % block;
+    const pgoff_t file_pages = cache_.file(file).size_pages;
+    for (pgoff_t i = first; i < first + block && i < file_pages; ++i) {
+        if (i == index)
+            continue;
+        if (i < index && index - i > vpn)
+            continue; // would map below virtual page 0
+        const std::uint64_t v = vpn - index + i;
+        if (v >= PageTable::kMaxVpns || page_table_.read_pte(v))
+            continue;
+        Page* page = cache_.find_get_page(file, i);
+        if (!page)
+            continue;
+        bool installed = false;
+        if (page->test(PG_uptodate) && !page->test(PG_locked)) {
+            page_table_.install(v, page, installed);
+            if (installed) {
+                around_.add(1);
+                continue;
+            }
+        }
+        cache_.put_page(page);
+    }
+}
+
+FaultKind FaultHandler::anon_fault(std::uint64_t vpn)
+{
+    const std::uint64_t t0 = sync::now_ns();
+    if (page_table_.read_pte(vpn)) {
+        counts_[unsigned(FaultKind::Mapped)].add(1);
+        return FaultKind::Mapped;
+    }
+    // do_anonymous_page: a zero-filled frame, no page cache, no I/O.
+    Page* page = cache_.frames().alloc(kAnonymousFile, vpn);
+    if (!page) {
+        counts_[unsigned(FaultKind::NoMemory)].add(1);
+        return FaultKind::NoMemory;
+    }
+    page->set(PG_uptodate);
+    bool installed = false;
+    page_table_.install(vpn, page, installed);
+    if (!installed) {
+        // Another thread of the process mapped it first; ours was never seen.
+        page->count.store(0, std::memory_order_relaxed);
+        cache_.frames().free(page);
+    }
+    count(FaultKind::Anon, t0);
+    return FaultKind::Anon;
+}
+
+ReadResult FaultHandler::read(FileId file, pgoff_t first, pgoff_t count_pages)
+{
+    // generic_file_read: for each page, find it or read it, then copy it to
+    // the user's buffer (a real 4 KB copy: the cost that makes read(2) more
+    // expensive than a minor fault).
+    static const char zero_page[4096] = {};
+    thread_local char user_buffer[4096];
+    const std::uint64_t t0 = sync::now_ns();
+    ReadResult r;
+    for (pgoff_t i = first; i < first + count_pages; ++i) {
+        FaultKind kind = FaultKind::Minor;
+        Page* page = get_page(file, i, first + count_pages - i, kind);
+        if (!page) {
+            r.ok = false;
+            break;
+        }
+        std::memcpy(user_buffer, zero_page, sizeof user_buffer);
+        asm volatile("" : : "r"(user_buffer) : "memory"); // the copy is the point: keep it
+        r.hits += kind == FaultKind::Minor;
+        ++r.pages;
+        cache_.put_page(page);
+    }
+    read_latency_.add(sync::now_ns() - t0);
+    return r;
+}
+
+} // namespace pcl

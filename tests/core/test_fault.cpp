@@ -1,0 +1,269 @@
+// core/mm: the fault handler, the read(2) path, the block device and the
+// readahead seam, on a real page cache and page table.
+#include "mm/fault.h"
+#include "sync/rcu.h"
+
+#include <catch2/catch.hpp>
+
+#include <atomic>
+#include <thread>
+#include <vector>
+
+using namespace pcl;
+
+namespace {
+
+// One process with its page cache, page table and disk.
+struct Machine {
+    explicit Machine(std::uint64_t frames = 1024, PageTable::Scheme scheme = PageTable::Scheme::Split,
+        FaultConfig fault = {}, BlockDeviceConfig disk = { 20'000, 1'000, 1.0 })
+        : memory(frames, registry)
+        , cache(radix_rcu(), memory, registry)
+        , table(PageTable::Config { scheme, 0 }, registry)
+        , device(disk, cache.page_locks())
+        , faults(cache, table, device, readahead, fault)
+    {
+    }
+    ~Machine()
+    {
+        for (std::uint64_t v = 0; v < 4096; ++v)
+            if (Page* p = table.unmap(v)) {
+                if (p->mapping == kAnonymousFile) {
+                    p->count.store(0);
+                    memory.free(p);
+                } else {
+                    cache.put_page(p);
+                }
+            }
+    }
+    static IndexSpec radix_rcu()
+    {
+        IndexSpec s;
+        s.kind = "radix";
+        s.scheme = "rcu";
+        return s;
+    }
+    sync::LockRegistry registry;
+    FrameAllocator memory;
+    PageCache cache;
+    PageTable table;
+    NoReadahead readahead;
+    BlockDevice device;
+    FaultHandler faults;
+};
+
+// A policy with a fixed window, to exercise the seam: 8 pages from the miss,
+// the last 4 asynchronous; the marker leads to the next 8.
+struct FixedWindow final : ReadaheadPolicy {
+    std::atomic<int> misses { 0 }, markers { 0 };
+    ReadaheadWindow on_miss(FileId, pgoff_t index, pgoff_t, pgoff_t file_pages) override
+    {
+        ++misses;
+        return { index, std::min<pgoff_t>(8, file_pages - index), 4 };
+    }
+    ReadaheadWindow on_marker(FileId, pgoff_t index, pgoff_t file_pages) override
+    {
+        ++markers;
+        const pgoff_t start = index + 4;
+        return { start, start < file_pages ? std::min<pgoff_t>(8, file_pages - start) : 0, 4 };
+    }
+};
+
+} // namespace
+
+TEST_CASE("a file fault is major, then minor from another mapping, then no fault", "[mm][fault]")
+{
+    Machine m;
+    const FileId f = m.cache.add_file(32);
+    CHECK(m.faults.file_fault(f, 3, 100) == FaultKind::Major);
+    CHECK(m.device.requests() == 1);
+    CHECK(m.device.pages_read() == 1);
+    Page* page = m.table.read_pte(100);
+    REQUIRE(page);
+    CHECK(page->index == 3);
+    CHECK(page->test(PG_uptodate));
+    CHECK_FALSE(page->test(PG_locked));
+    CHECK(page->count.load() == 2);                            // the cache and the mapping
+    CHECK(m.faults.file_fault(f, 3, 200) == FaultKind::Minor); // same page, another address
+    CHECK(m.table.read_pte(200) == page);
+    CHECK(m.faults.file_fault(f, 3, 100) == FaultKind::Mapped);
+    CHECK(m.device.requests() == 1);
+    CHECK(m.faults.faults(FaultKind::Major) == 1);
+    CHECK(m.faults.faults(FaultKind::Minor) == 1);
+    CHECK(m.faults.faults(FaultKind::Mapped) == 1);
+    CHECK(m.faults.fault_latency(FaultKind::Major).count() == 1);
+    CHECK(m.faults.fault_latency(FaultKind::Major).max_ns() >= 20'000); // at least the disk's request time
+    CHECK(m.faults.file_fault(f, 32, 300) == FaultKind::OutOfRange);
+}
+
+TEST_CASE("CPUs faulting on one missing page: one read, one page, everyone woken", "[mm][fault][race]")
+{
+    for (auto scheme : { PageTable::Scheme::Single, PageTable::Scheme::Split }) {
+        // A slow disk, so that the other CPUs find the page under I/O.
+        Machine m(1024, scheme, {}, { 5'000'000, 0, 1.0 });
+        const FileId f = m.cache.add_file(16);
+        std::atomic<int> kinds[kFaultKinds] = {};
+        std::vector<std::thread> cpus;
+        for (int t = 0; t < 4; ++t)
+            cpus.emplace_back([&, t] {
+                sync::CpuScope cpu(t);
+                // Each CPU maps the page at its own address, so each must find it.
+                kinds[unsigned(m.faults.file_fault(f, 7, 10 + std::uint64_t(t)))]++;
+            });
+        for (auto& c : cpus)
+            c.join();
+        CHECK(m.device.requests() == 1); // exactly one I/O
+        CHECK(kinds[unsigned(FaultKind::Major)] == 1);
+        CHECK(kinds[unsigned(FaultKind::Major)] + kinds[unsigned(FaultKind::WaitIo)] + kinds[unsigned(FaultKind::Minor)]
+            == 4);
+        Page* page = m.table.read_pte(10);
+        REQUIRE(page);
+        for (std::uint64_t v = 11; v < 14; ++v)
+            CHECK(m.table.read_pte(v) == page);
+        CHECK(page->lock_waiters.load() == 0);
+        CHECK(m.cache.page_locks().stats().sleeping == 0);
+        CHECK(page->count.load() == 5); // the cache and four mappings
+        CHECK(m.cache.nrpages() == 1);
+    }
+}
+
+TEST_CASE("threads faulting the same address: one mapping, the others back out", "[mm][fault][race]")
+{
+    Machine m;
+    const FileId f = m.cache.add_file(8);
+    REQUIRE(m.faults.file_fault(f, 2, 999) == FaultKind::Major); // cached, but not at the next address
+    REQUIRE(m.table.unmap(999));
+    // Hold the PTE lock at install time until all four have done their
+    // lock-free part: three of them must back out.
+    std::atomic<int> arrived { 0 };
+    m.table.set_locked_hook([&](std::uint64_t) {
+        if (arrived.load() < 4)
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    });
+    std::vector<std::thread> cpus;
+    for (int t = 0; t < 4; ++t)
+        cpus.emplace_back([&] {
+            ++arrived;
+            m.faults.file_fault(f, 2, 50);
+        });
+    for (auto& c : cpus)
+        c.join();
+    Page* page = m.table.read_pte(50);
+    REQUIRE(page);
+    CHECK(m.table.mapped_count() == 1);
+    // The fault that installed holds the mapping's reference; every backed-out
+    // fault dropped its own.
+    // The cache's reference, the unmapped mapping's (still held), and the
+    // new mapping's: every other fault either found the PTE (no reference)
+    // or backed out and dropped its own.
+    CHECK(page->count.load() == 3);
+    CHECK(m.faults.faults(FaultKind::Mapped) + m.faults.faults(FaultKind::Minor) == 4);
+    m.cache.put_page(page); // the reference of the mapping unmapped above
+}
+
+TEST_CASE("anonymous faults map each page of a pft region exactly once", "[mm][fault][pft]")
+{
+    for (auto scheme : { PageTable::Scheme::Single, PageTable::Scheme::Split }) {
+        Machine m(4096, scheme);
+        constexpr std::uint64_t kPerThread = 700;
+        std::vector<std::thread> threads;
+        std::atomic<long> wrong { 0 };
+        for (int t = 0; t < 4; ++t)
+            threads.emplace_back([&, t] {
+                sync::CpuScope cpu(t);
+                for (std::uint64_t v = 0; v < kPerThread; ++v)
+                    wrong += m.faults.anon_fault(std::uint64_t(t) * kPerThread + v) != FaultKind::Anon;
+                // A second pass finds every page mapped.
+                for (std::uint64_t v = 0; v < kPerThread; ++v)
+                    wrong += m.faults.anon_fault(std::uint64_t(t) * kPerThread + v) != FaultKind::Mapped;
+            });
+        for (auto& t : threads)
+            t.join();
+        CHECK(wrong.load() == 0);
+        CHECK(m.table.mapped_count() == 4 * kPerThread);
+        CHECK(m.memory.in_use() == 4 * kPerThread);
+        CHECK(m.faults.faults(FaultKind::Anon) == 4 * kPerThread);
+        CHECK(m.device.requests() == 0); // no I/O for anonymous memory
+        CHECK(m.cache.nrpages() == 0);
+    }
+}
+
+TEST_CASE("fault-around maps the cached neighbours of a fault", "[mm][fault][around]")
+{
+    FaultConfig around;
+    around.fault_around = true;
+    Machine m(1024, PageTable::Scheme::Split, around);
+    const FileId f = m.cache.add_file(64);
+    // Read pages 16..31 into the cache (read(2) maps nothing): the first miss
+    // reads the whole request in one I/O, the rest are hits.
+    const ReadResult r = m.faults.read(f, 16, 16);
+    CHECK(r.pages == 16);
+    CHECK(r.hits == 15);
+    CHECK(m.device.requests() == 1);
+    CHECK(m.device.pages_read() == 16);
+    CHECK(m.table.mapped_count() == 0);
+    // The file is mapped at vpn 1000 + offset; a fault on page 20 maps the
+    // other 15 pages of its aligned block of 16 as well.
+    CHECK(m.faults.file_fault(f, 20, 1020) == FaultKind::Minor);
+    CHECK(m.faults.fault_around_mapped() == 15);
+    CHECK(m.table.mapped_count() == 16);
+    for (pgoff_t i = 16; i < 32; ++i) {
+        Page* p = m.table.read_pte(1000 + i);
+        REQUIRE(p);
+        CHECK(p->index == i);
+    }
+    CHECK(m.table.read_pte(1015) == nullptr); // outside the block
+    CHECK(m.faults.read(f, 16, 4).hits == 4);
+    CHECK(m.faults.read_latency().count() == 2);
+}
+
+TEST_CASE("the readahead seam: one request per window, the marker starts the next", "[mm][fault][readahead]")
+{
+    sync::LockRegistry registry;
+    FrameAllocator memory(256, registry);
+    IndexSpec spec;
+    PageCache cache(spec, memory, registry);
+    PageTable table({ PageTable::Scheme::Split, 0 }, registry);
+    FixedWindow policy;
+    BlockDevice device({ 10'000, 1'000, 1.0 }, cache.page_locks());
+    FaultHandler faults(cache, table, device, policy);
+    const FileId f = cache.add_file(40);
+    CHECK(faults.file_fault(f, 0, 0) == FaultKind::Major);
+    CHECK(policy.misses == 1);
+    CHECK(device.requests() == 1); // pages 0..7 in one request
+    CHECK(device.pages_read() == 8);
+    CHECK(cache.nrpages() == 8);
+    Page* marker = cache.find_get_page(f, 4);
+    REQUIRE(marker);
+    CHECK(marker->test(PG_readahead)); // start + size - async_size
+    cache.put_page(marker);
+    // Pages 1..3 are hits; page 4 carries the marker: the next window (8..15)
+    // is read asynchronously.
+    for (pgoff_t i = 1; i < 4; ++i)
+        CHECK(faults.file_fault(f, i, i) == FaultKind::Minor);
+    CHECK(policy.markers == 0);
+    CHECK(faults.file_fault(f, 4, 4) == FaultKind::Minor);
+    CHECK(policy.markers == 1);
+    CHECK(cache.nrpages() == 16);
+    Page* far = cache.find_get_page(f, 15);
+    REQUIRE(far);
+    cache.page_locks().wait_on_page_locked(*far); // the async read completes
+    CHECK(far->test(PG_uptodate));
+    cache.put_page(far);
+    CHECK(device.requests() == 2);
+    for (std::uint64_t v = 0; v < 5; ++v)
+        if (Page* p = table.unmap(v))
+            cache.put_page(p);
+}
+
+TEST_CASE("a fault with no free frame fails cleanly", "[mm][fault]")
+{
+    Machine m(2);
+    const FileId f = m.cache.add_file(8);
+    CHECK(m.faults.file_fault(f, 0, 0) == FaultKind::Major);
+    CHECK(m.faults.file_fault(f, 1, 1) == FaultKind::Major);
+    CHECK(m.faults.file_fault(f, 2, 2) == FaultKind::NoMemory);
+    CHECK(m.faults.anon_fault(3) == FaultKind::NoMemory);
+    CHECK(m.table.read_pte(2) == nullptr);
+    CHECK(m.faults.faults(FaultKind::NoMemory) == 2);
+}

@@ -1,0 +1,33 @@
+// One step of a workload: what a simulated CPU asks of the kernel next.
+//
+// The engine turns each record into a call into the simulated kernel: a
+// read(2) goes through the page cache and the copy to user space, a file
+// fault through the fault path of an mmap()ed file, an anonymous fault
+// through the fault path of private memory (pft, seed 002), where there is
+// no file and so no page-cache lookup at all. Records are plain values so a
+// generator can be run ahead of the engine, replayed or compared in tests.
+#pragma once
+
+#include "mm/page.h"
+
+#include <cstdint>
+
+namespace pcl {
+
+enum class OperationKind : std::uint8_t {
+    Read,      ///< read(2) of `count` pages of `file` from page `index`
+    FileFault, ///< touch of page `index` of an mmap()ed `file`: a read or a write fault
+    AnonFault, ///< touch of page `index` of the anonymous region (pft); `file` is unused
+};
+
+struct Operation {
+    OperationKind kind = OperationKind::Read;
+    FileId file = 0;    ///< the file read or faulted (0 for AnonFault)
+    pgoff_t index = 0;  ///< first page, in pages from the start of the file or region
+    pgoff_t count = 1;  ///< pages covered: a read's length; always 1 for a fault
+    bool write = false; ///< a fault that writes (a write to a MAP_SHARED page dirties it)
+
+    friend bool operator==(const Operation&, const Operation&) = default;
+};
+
+} // namespace pcl

@@ -1,0 +1,189 @@
+// Workload specs and the per-CPU operation generators.
+#include "workload/workload.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace pcl {
+
+namespace {
+
+template <std::size_t N> bool one_of(const std::array<std::string_view, N>& names, const std::string& value)
+{
+    return std::find(names.begin(), names.end(), value) != names.end();
+}
+
+template <std::size_t N>
+[[noreturn]] void throw_not_one_of(
+    const char* field, const std::array<std::string_view, N>& names, const std::string& value)
+{
+    std::string allowed;
+    for (std::string_view name : names) {
+        if (!allowed.empty())
+            allowed += ", ";
+        allowed += name;
+    }
+    throw std::invalid_argument(std::string("workload ") + field + " '" + value + "' is not one of: " + allowed);
+}
+
+[[noreturn]] void throw_range(const char* field, const std::string& range, const std::string& got)
+{
+    throw std::invalid_argument(std::string("workload ") + field + " must be in " + range + ", got " + got);
+}
+
+pgoff_t div_round_up(pgoff_t n, pgoff_t d)
+{
+    return (n + d - 1) / d;
+}
+
+} // namespace
+
+void WorkloadSpec::validate() const
+{
+    if (!one_of(kWorkloadPatterns, pattern))
+        throw_not_one_of("pattern", kWorkloadPatterns, pattern);
+    if (!one_of(kWorkloadAccesses, access))
+        throw_not_one_of("access", kWorkloadAccesses, access);
+    if (!one_of(kWorkloadFileModes, files))
+        throw_not_one_of("files", kWorkloadFileModes, files);
+    if (file_pages < 1 || file_pages > kMaxFilePages)
+        throw_range("file_pages", "[1, 2^40]", std::to_string(file_pages));
+    if (cpus < 1 || cpus > kMaxCpus)
+        throw_range("cpus", "[1, " + std::to_string(kMaxCpus) + "]", std::to_string(cpus));
+    if (request_pages < 1 || request_pages > file_pages)
+        throw_range(
+            "request_pages", "[1, file_pages = " + std::to_string(file_pages) + "]", std::to_string(request_pages));
+    // Only strided uses the stride, so a default of 16 must not reject a small file for the other patterns.
+    if (pattern == "strided" && (stride < 1 || stride > file_pages))
+        throw_range("stride", "[1, file_pages = " + std::to_string(file_pages) + "]", std::to_string(stride));
+    // Written so that NaN fails too.
+    if (!(read_fraction >= 0.0 && read_fraction <= 1.0))
+        throw_range("read_fraction", "[0, 1]", std::to_string(read_fraction));
+    if (operations_per_cpu < 1)
+        throw_range("operations_per_cpu", "[1, 2^64)", "0");
+    // Every CPU must get a non-empty share, or it would have nothing to do.
+    if (pattern == "pft" && file_pages < cpus)
+        throw_range("file_pages", "[cpus = " + std::to_string(cpus) + ", 2^40] for pft (one page per CPU at least)",
+            std::to_string(file_pages));
+    if (pattern == "interleaved") {
+        const pgoff_t unit = access == "read" ? request_pages : 1;
+        if (div_round_up(file_pages, unit) < cpus)
+            throw_range("file_pages",
+                "[cpus * request size = " + std::to_string(std::uint64_t(cpus) * unit)
+                    + ", 2^40] for interleaved (one request per CPU at least)",
+                std::to_string(file_pages));
+    }
+}
+
+unsigned WorkloadSpec::files_needed() const noexcept
+{
+    if (pattern == "pft")
+        return 0;
+    return files == "shared" ? 1 : cpus;
+}
+
+FileId WorkloadSpec::file_of(unsigned cpu) const noexcept
+{
+    return files == "shared" ? 0 : FileId(cpu);
+}
+
+pgoff_t WorkloadSpec::anon_pages() const noexcept
+{
+    return pattern == "pft" ? file_pages : 0;
+}
+
+WorkloadGenerator::WorkloadGenerator(const WorkloadSpec& spec, unsigned cpu)
+    : rng_(SplitMix64::mix(spec.seed ^ SplitMix64::mix(std::uint64_t(cpu) + 1)))
+{
+    spec.validate();
+    if (cpu >= spec.cpus)
+        throw_range("cpu", "[0, cpus = " + std::to_string(spec.cpus) + ")", std::to_string(cpu));
+    const auto at = std::find(kWorkloadPatterns.begin(), kWorkloadPatterns.end(), spec.pattern);
+    pattern_ = Pattern(at - kWorkloadPatterns.begin());
+    kind_ = spec.access == "read" ? OperationKind::Read : OperationKind::FileFault;
+    write_ = spec.access == "mmap_write";
+    file_ = spec.file_of(cpu);
+    file_pages_ = spec.file_pages;
+    unit_ = kind_ == OperationKind::Read ? spec.request_pages : 1;
+    stride_ = spec.stride;
+    request_pages_ = spec.request_pages;
+    requests_ = div_round_up(file_pages_, unit_);
+    read_fraction_ = spec.read_fraction;
+    cpu_ = cpu;
+    cpus_ = spec.cpus;
+    length_ = spec.operations_per_cpu;
+
+    switch (pattern_) {
+    case Pattern::Interleaved:
+        cursor_ = cpu;
+        break;
+    case Pattern::Pft: {
+        const pgoff_t share = file_pages_ / cpus_;
+        cursor_ = pgoff_t(cpu) * share;
+        length_ = std::min<std::uint64_t>(length_, share);
+        file_ = 0;
+        break;
+    }
+    default:
+        break;
+    }
+}
+
+void WorkloadGenerator::emit(Operation& op, pgoff_t index) const
+{
+    op.kind = kind_;
+    op.file = file_;
+    op.index = index;
+    op.count = std::min(unit_, file_pages_ - index);
+    op.write = kind_ == OperationKind::FileFault && write_;
+}
+
+bool WorkloadGenerator::next(Operation& op)
+{
+    if (issued_ >= length_)
+        return false;
+    const std::uint64_t i = issued_++;
+
+    switch (pattern_) {
+    case Pattern::Sequential:
+        emit(op, cursor_);
+        cursor_ += op.count;
+        if (cursor_ >= file_pages_)
+            cursor_ = 0;
+        break;
+    case Pattern::Reverse:
+        emit(op, (requests_ - 1 - i % requests_) * unit_);
+        break;
+    case Pattern::Random:
+        emit(op, rng_.below(file_pages_ - unit_ + 1));
+        break;
+    case Pattern::Strided:
+        emit(op, cursor_);
+        cursor_ += stride_;
+        if (cursor_ >= file_pages_)
+            cursor_ = 0;
+        break;
+    case Pattern::Interleaved:
+        emit(op, cursor_ * unit_);
+        cursor_ += cpus_;
+        if (cursor_ >= requests_)
+            cursor_ = cpu_;
+        break;
+    case Pattern::Pft:
+        // Anonymous memory is faulted by writing: a read fault would only
+        // map the shared zero page and allocate nothing.
+        op = Operation { OperationKind::AnonFault, 0, cursor_++, 1, true };
+        break;
+    case Pattern::Mixed:
+        // Always two draws, kind then offset, so one seed means one sequence.
+        if (rng_.unit() < read_fraction_)
+            op = Operation { OperationKind::Read, file_, rng_.below(file_pages_ - request_pages_ + 1), request_pages_,
+                false };
+        else
+            op = Operation { OperationKind::FileFault, file_, rng_.below(file_pages_), 1, false };
+        break;
+    }
+    return true;
+}
+
+} // namespace pcl

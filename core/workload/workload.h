@@ -1,0 +1,158 @@
+// Workloads: what each simulated CPU does, as a seeded sequence of operations.
+//
+// A run is only comparable with another (one index against another, one lock
+// scheme against another) if the CPUs asked for the same pages in the same
+// order. So a CPU's sequence is a pure function of (spec, seed, cpu): it does
+// not depend on the other CPUs, on timing or on the standard library (the
+// random draws are our own, see SplitMix64), and each CPU owns its generator
+// so no generator state is shared between threads.
+//
+// Patterns (u = request_pages for read(2), 1 page for a fault):
+//   sequential  0..file_pages-1 in steps of u, the last request cut short at
+//               the end of the file (as read(2) is), then again from 0;
+//   reverse     the same requests as sequential in the opposite order: the
+//               last one first, down to page 0, then again from the end;
+//   random      uniform offsets at which a whole request fits in the file;
+//   strided     0, stride, 2*stride, ... while inside the file, then from 0;
+//   interleaved the file cut into u-page requests; CPU k of n takes requests
+//               k, k+n, k+2n, ... (pages k, k+n, ... for u = 1), then again;
+//               on a shared file the CPUs read disjoint, interleaved ranges;
+//   pft         seed 002's page-fault test: CPU k write-faults pages
+//               [k*P, (k+1)*P) of one anonymous region, P = file_pages / cpus,
+//               each once and in order, and then is done;
+//   mixed       each operation is a read(2) of request_pages pages with
+//               probability read_fraction, else an mmap read fault of one
+//               page, at a uniform offset.
+// `access` (read, mmap_read, mmap_write) chooses read(2) or a fault for the
+// first five patterns; pft and mixed fix their own kinds.
+#pragma once
+
+#include "mm/page.h"
+#include "workload/operation.h"
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace pcl {
+
+inline constexpr std::array<std::string_view, 7> kWorkloadPatterns { "sequential", "reverse", "random", "strided",
+    "interleaved", "pft", "mixed" };
+inline constexpr std::array<std::string_view, 3> kWorkloadAccesses { "read", "mmap_read", "mmap_write" };
+inline constexpr std::array<std::string_view, 2> kWorkloadFileModes { "separate", "shared" };
+
+struct WorkloadSpec {
+    static constexpr pgoff_t kMaxFilePages = pgoff_t(1) << 40; ///< 4 PiB of 4 KiB pages: no offset arithmetic overflows
+    static constexpr unsigned kMaxCpus = 1024;
+
+    std::string pattern = "sequential"; ///< one of kWorkloadPatterns
+    std::string access = "read";        ///< one of kWorkloadAccesses
+    pgoff_t file_pages = 1024;          ///< pages per file; for pft, pages of the anonymous region
+    std::string files = "separate";     ///< "separate": CPU k uses file k; "shared": every CPU uses file 0
+    pgoff_t stride = 16;                ///< strided only: pages between the starts of two requests, in [1, file_pages]
+    pgoff_t request_pages = 1;          ///< pages per read(2)
+    double read_fraction = 0.5;         ///< mixed: probability that an operation is a read(2)
+    unsigned cpus = 1;
+    std::uint64_t seed = 1;
+    std::uint64_t operations_per_cpu = 1000; ///< length of each CPU's sequence (pft stops earlier, see above)
+
+    /// Throws std::invalid_argument naming the offending field and what it
+    /// may be.
+    void validate() const;
+
+    /// Files the engine creates, each of file_pages pages: one per CPU when
+    /// separate, one when shared, none for pft (which faults anonymous memory).
+    unsigned files_needed() const noexcept;
+    /// The file @cpu works on.
+    FileId file_of(unsigned cpu) const noexcept;
+    /// Pages of the anonymous region pft faults (file_pages), 0 for the others.
+    pgoff_t anon_pages() const noexcept;
+};
+
+/// splitmix64 (Steele, Lea, Flood 2014): a tiny generator whose output is
+/// fixed by its definition, unlike std::uniform_int_distribution's, which
+/// differs between libstdc++ and libc++ and would make a seed mean different
+/// sequences on different machines.
+class SplitMix64 {
+public:
+    explicit SplitMix64(std::uint64_t seed) noexcept
+        : state_(seed)
+    {
+    }
+
+    /// The finaliser on its own: a strong 64-bit mixer.
+    static constexpr std::uint64_t mix(std::uint64_t z) noexcept
+    {
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+        return z ^ (z >> 31);
+    }
+
+    std::uint64_t next() noexcept
+    {
+        state_ += 0x9e3779b97f4a7c15ull;
+        return mix(state_);
+    }
+
+    /// A uniform draw from [0, @bound), @bound >= 1. Plain `next() % bound`
+    /// favours small values when 2^64 is not a multiple of bound; drawing
+    /// again below 2^64 mod bound removes them (as arc4random_uniform does).
+    std::uint64_t below(std::uint64_t bound) noexcept
+    {
+        const std::uint64_t threshold = (0 - bound) % bound; // 2^64 mod bound
+        for (;;) {
+            const std::uint64_t x = next();
+            if (x >= threshold)
+                return x % bound;
+        }
+    }
+
+    /// A uniform double in [0, 1) from the top 53 bits.
+    double unit() noexcept { return double(next() >> 11) * 0x1.0p-53; }
+
+private:
+    std::uint64_t state_;
+};
+
+/// One CPU's operation sequence.
+class WorkloadGenerator {
+public:
+    /// Validates @spec (std::invalid_argument as WorkloadSpec::validate) and
+    /// @cpu < spec.cpus.
+    WorkloadGenerator(const WorkloadSpec& spec, unsigned cpu);
+
+    /// The next operation into @op; false when the sequence is over.
+    bool next(Operation& op);
+
+    unsigned cpu() const noexcept { return cpu_; }
+    /// Operations produced so far.
+    std::uint64_t issued() const noexcept { return issued_; }
+    /// Length of the whole sequence.
+    std::uint64_t length() const noexcept { return length_; }
+
+private:
+    enum class Pattern : std::uint8_t { Sequential, Reverse, Random, Strided, Interleaved, Pft, Mixed };
+
+    /// A request of up to unit_ pages at @index, cut short at the end of the file.
+    void emit(Operation& op, pgoff_t index) const;
+
+    Pattern pattern_;
+    OperationKind kind_; ///< Read or FileFault, from access
+    bool write_;
+    FileId file_;
+    pgoff_t file_pages_;
+    pgoff_t unit_; ///< pages per operation: request_pages for read(2), 1 for a fault
+    pgoff_t stride_;
+    pgoff_t request_pages_;
+    pgoff_t requests_; ///< requests of unit_ pages covering the file (the last may be short)
+    double read_fraction_;
+    unsigned cpu_;
+    unsigned cpus_;
+    std::uint64_t length_;
+    std::uint64_t issued_ = 0;
+    pgoff_t cursor_ = 0; ///< next page (sequential, strided, pft) or request (reverse, interleaved)
+    SplitMix64 rng_;
+};
+
+} // namespace pcl

@@ -1,0 +1,335 @@
+// core/workload: seeded operation generators.
+#include "workload/workload.h"
+
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <map>
+#include <stdexcept>
+#include <vector>
+
+using namespace pcl;
+
+namespace {
+
+WorkloadSpec make_spec(const char* pattern, pgoff_t file_pages, pgoff_t request_pages = 1, unsigned cpus = 1)
+{
+    WorkloadSpec spec;
+    spec.pattern = pattern;
+    spec.file_pages = file_pages;
+    spec.request_pages = request_pages;
+    spec.cpus = cpus;
+    spec.operations_per_cpu = 1000;
+    return spec;
+}
+
+std::vector<Operation> take(WorkloadGenerator& gen, std::size_t n)
+{
+    std::vector<Operation> ops;
+    Operation op;
+    while (ops.size() < n && gen.next(op))
+        ops.push_back(op);
+    return ops;
+}
+
+std::vector<Operation> take(const WorkloadSpec& spec, unsigned cpu, std::size_t n)
+{
+    WorkloadGenerator gen(spec, cpu);
+    return take(gen, n);
+}
+
+/// (index, count) pairs, the part of a read sequence the tests spell out.
+std::vector<std::pair<pgoff_t, pgoff_t>> ranges(const std::vector<Operation>& ops)
+{
+    std::vector<std::pair<pgoff_t, pgoff_t>> out;
+    for (const Operation& op : ops)
+        out.emplace_back(op.index, op.count);
+    return out;
+}
+
+std::vector<pgoff_t> indexes(const std::vector<Operation>& ops)
+{
+    std::vector<pgoff_t> out;
+    for (const Operation& op : ops)
+        out.push_back(op.index);
+    return out;
+}
+
+using Ranges = std::vector<std::pair<pgoff_t, pgoff_t>>;
+using Pages = std::vector<pgoff_t>;
+
+std::string message_of(const WorkloadSpec& spec)
+{
+    try {
+        spec.validate();
+    } catch (const std::invalid_argument& e) {
+        return e.what();
+    }
+    return "";
+}
+
+} // namespace
+
+TEST_CASE("sequential walks the file in request steps and wraps", "[workload]")
+{
+    const auto ops = take(make_spec("sequential", 10, 4), 0, 6);
+    CHECK(ranges(ops) == Ranges { { 0, 4 }, { 4, 4 }, { 8, 2 }, { 0, 4 }, { 4, 4 }, { 8, 2 } });
+    for (const Operation& op : ops) {
+        CHECK(op.kind == OperationKind::Read);
+        CHECK(op.file == 0);
+        CHECK_FALSE(op.write);
+    }
+}
+
+TEST_CASE("reverse issues sequential's requests from the end down", "[workload]")
+{
+    CHECK(
+        ranges(take(make_spec("reverse", 10, 4), 0, 5)) == Ranges { { 8, 2 }, { 4, 4 }, { 0, 4 }, { 8, 2 }, { 4, 4 } });
+    WorkloadSpec spec = make_spec("reverse", 5, 4);
+    spec.access = "mmap_read";
+    CHECK(indexes(take(spec, 0, 7)) == Pages { 4, 3, 2, 1, 0, 4, 3 });
+}
+
+TEST_CASE("strided starts a request every stride pages", "[workload]")
+{
+    WorkloadSpec spec = make_spec("strided", 10, 2);
+    spec.stride = 3;
+    CHECK(ranges(take(spec, 0, 6)) == Ranges { { 0, 2 }, { 3, 2 }, { 6, 2 }, { 9, 1 }, { 0, 2 }, { 3, 2 } });
+    spec.access = "mmap_read";
+    CHECK(ranges(take(spec, 0, 5)) == Ranges { { 0, 1 }, { 3, 1 }, { 6, 1 }, { 9, 1 }, { 0, 1 } });
+}
+
+TEST_CASE("interleaved: CPU k of n takes k, k+n, ... of a shared file", "[workload]")
+{
+    WorkloadSpec spec = make_spec("interleaved", 10, 1, 3);
+    spec.files = "shared";
+    CHECK(indexes(take(spec, 0, 5)) == Pages { 0, 3, 6, 9, 0 });
+    CHECK(indexes(take(spec, 1, 4)) == Pages { 1, 4, 7, 1 });
+    CHECK(indexes(take(spec, 2, 4)) == Pages { 2, 5, 8, 2 });
+    for (unsigned cpu = 0; cpu < 3; ++cpu)
+        for (const Operation& op : take(spec, cpu, 10))
+            CHECK(op.file == 0);
+
+    // With larger requests the CPUs interleave whole ranges.
+    spec.request_pages = 2;
+    CHECK(ranges(take(spec, 0, 3)) == Ranges { { 0, 2 }, { 6, 2 }, { 0, 2 } });
+    CHECK(ranges(take(spec, 1, 3)) == Ranges { { 2, 2 }, { 8, 2 }, { 2, 2 } });
+    CHECK(ranges(take(spec, 2, 3)) == Ranges { { 4, 2 }, { 4, 2 }, { 4, 2 } });
+}
+
+TEST_CASE("pft faults each page of the region exactly once over all CPUs", "[workload][pft]")
+{
+    WorkloadSpec spec = make_spec("pft", 12, 1, 4);
+    spec.operations_per_cpu = 1'000'000;
+    CHECK(spec.files_needed() == 0);
+    CHECK(spec.anon_pages() == 12);
+    std::map<pgoff_t, int> faulted;
+    for (unsigned cpu = 0; cpu < 4; ++cpu) {
+        WorkloadGenerator gen(spec, cpu);
+        const auto ops = take(gen, 100);
+        CHECK(indexes(ops) == Pages { 3 * cpu, 3 * cpu + 1, 3 * cpu + 2 });
+        Operation op;
+        CHECK_FALSE(gen.next(op));
+        CHECK(gen.issued() == 3);
+        for (const Operation& o : ops) {
+            CHECK(o.kind == OperationKind::AnonFault);
+            CHECK(o.count == 1);
+            CHECK(o.write);
+            ++faulted[o.index];
+        }
+    }
+    REQUIRE(faulted.size() == 12);
+    for (const auto& [page, times] : faulted)
+        CHECK(times == 1);
+
+    // A region that does not divide evenly leaves its tail unfaulted.
+    spec.file_pages = 10;
+    spec.cpus = 3;
+    CHECK(indexes(take(spec, 2, 100)) == Pages { 6, 7, 8 });
+    // operations_per_cpu still bounds a CPU's share.
+    spec.operations_per_cpu = 2;
+    CHECK(indexes(take(spec, 1, 100)) == Pages { 3, 4 });
+}
+
+TEST_CASE("mmap access turns requests into one-page faults", "[workload]")
+{
+    WorkloadSpec spec = make_spec("sequential", 3, 2);
+    spec.access = "mmap_write";
+    const auto ops = take(spec, 0, 4);
+    CHECK(indexes(ops) == Pages { 0, 1, 2, 0 });
+    for (const Operation& op : ops) {
+        CHECK(op.kind == OperationKind::FileFault);
+        CHECK(op.count == 1);
+        CHECK(op.write);
+    }
+    spec.access = "mmap_read";
+    for (const Operation& op : take(spec, 0, 4))
+        CHECK_FALSE(op.write);
+}
+
+TEST_CASE("random: in range, same seed same sequence, other seed or CPU another", "[workload][random]")
+{
+    WorkloadSpec spec = make_spec("random", 100, 8, 2);
+    spec.seed = 42;
+    const auto a = take(spec, 0, 500);
+    REQUIRE(a.size() == 500);
+    for (const Operation& op : a) {
+        CHECK(op.index + op.count <= 100);
+        CHECK(op.count == 8);
+    }
+    CHECK(take(spec, 0, 500) == a);
+    CHECK(take(spec, 1, 500) != a);
+    spec.seed = 43;
+    CHECK(take(spec, 0, 500) != a);
+
+    // A CPU's sequence does not depend on how many other CPUs there are.
+    spec.seed = 42;
+    spec.cpus = 7;
+    CHECK(take(spec, 0, 500) == a);
+}
+
+TEST_CASE("mixed: reads with probability read_fraction, else read faults", "[workload][mixed]")
+{
+    WorkloadSpec spec = make_spec("mixed", 64, 4);
+    spec.operations_per_cpu = 10'000;
+    spec.read_fraction = 0.3;
+    const auto ops = take(spec, 0, 10'000);
+    REQUIRE(ops.size() == 10'000);
+    int reads = 0;
+    for (const Operation& op : ops) {
+        if (op.kind == OperationKind::Read) {
+            ++reads;
+            CHECK(op.count == 4);
+            CHECK(op.index + 4 <= 64);
+        } else {
+            CHECK(op.kind == OperationKind::FileFault);
+            CHECK(op.count == 1);
+            CHECK(op.index < 64);
+            CHECK_FALSE(op.write);
+        }
+    }
+    CHECK(reads > 2700);
+    CHECK(reads < 3300);
+    CHECK(take(spec, 0, 10'000) == ops);
+
+    spec.read_fraction = 0.0;
+    for (const Operation& op : take(spec, 0, 200))
+        CHECK(op.kind == OperationKind::FileFault);
+    spec.read_fraction = 1.0;
+    for (const Operation& op : take(spec, 0, 200))
+        CHECK(op.kind == OperationKind::Read);
+}
+
+TEST_CASE("separate files give each CPU its own; shared gives all one", "[workload]")
+{
+    WorkloadSpec spec = make_spec("sequential", 16, 1, 4);
+    CHECK(spec.files_needed() == 4);
+    CHECK(spec.anon_pages() == 0);
+    for (unsigned cpu = 0; cpu < 4; ++cpu) {
+        CHECK(spec.file_of(cpu) == cpu);
+        for (const Operation& op : take(spec, cpu, 5))
+            CHECK(op.file == cpu);
+    }
+    spec.files = "shared";
+    CHECK(spec.files_needed() == 1);
+    for (unsigned cpu = 0; cpu < 4; ++cpu) {
+        CHECK(spec.file_of(cpu) == 0);
+        for (const Operation& op : take(spec, cpu, 5))
+            CHECK(op.file == 0);
+    }
+}
+
+TEST_CASE("a sequence has operations_per_cpu operations", "[workload]")
+{
+    WorkloadSpec spec = make_spec("sequential", 10);
+    spec.operations_per_cpu = 7;
+    WorkloadGenerator gen(spec, 0);
+    CHECK(gen.length() == 7);
+    CHECK(take(gen, 100).size() == 7);
+    Operation op;
+    CHECK_FALSE(gen.next(op));
+}
+
+TEST_CASE("validation names the field and what it may be", "[workload][validate]")
+{
+    CHECK(message_of(make_spec("sequential", 10)).empty());
+    for (std::string_view pattern : kWorkloadPatterns) {
+        WorkloadSpec ok = make_spec(std::string(pattern).c_str(), 10);
+        ok.stride = 3;
+        CHECK(message_of(ok) == "");
+    }
+    // The stride is only checked against the file where it is used.
+    CHECK(message_of(make_spec("random", 10)) == "");
+
+    WorkloadSpec spec = make_spec("zigzag", 10);
+    CHECK_THAT(message_of(spec), Catch::Contains("pattern") && Catch::Contains("zigzag") && Catch::Contains("pft"));
+    spec = make_spec("random", 10);
+    spec.access = "write";
+    CHECK_THAT(message_of(spec), Catch::Contains("access") && Catch::Contains("mmap_write"));
+    spec = make_spec("random", 10);
+    spec.files = "both";
+    CHECK_THAT(message_of(spec), Catch::Contains("files") && Catch::Contains("separate"));
+    CHECK_THAT(message_of(make_spec("random", 0)), Catch::Contains("file_pages"));
+    CHECK_THAT(message_of(make_spec("random", (pgoff_t(1) << 40) + 1)), Catch::Contains("file_pages"));
+    CHECK_THAT(message_of(make_spec("random", 10, 11)), Catch::Contains("request_pages") && Catch::Contains("[1, "));
+    CHECK_THAT(message_of(make_spec("random", 10, 0)), Catch::Contains("request_pages"));
+    CHECK_THAT(message_of(make_spec("random", 10, 1, 0)), Catch::Contains("cpus"));
+    CHECK_THAT(message_of(make_spec("random", 10, 1, 1025)), Catch::Contains("cpus"));
+    spec = make_spec("strided", 10);
+    spec.stride = 0;
+    CHECK_THAT(message_of(spec), Catch::Contains("stride"));
+    spec.stride = 11;
+    CHECK_THAT(message_of(spec), Catch::Contains("stride") && Catch::Contains("file_pages = 10"));
+    spec = make_spec("mixed", 10);
+    spec.read_fraction = 1.5;
+    CHECK_THAT(message_of(spec), Catch::Contains("read_fraction") && Catch::Contains("[0, 1]"));
+    spec.read_fraction = std::nan("");
+    CHECK_THAT(message_of(spec), Catch::Contains("read_fraction"));
+    spec = make_spec("random", 10);
+    spec.operations_per_cpu = 0;
+    CHECK_THAT(message_of(spec), Catch::Contains("operations_per_cpu"));
+    CHECK_THAT(message_of(make_spec("pft", 3, 1, 4)), Catch::Contains("file_pages") && Catch::Contains("pft"));
+    CHECK_THAT(message_of(make_spec("interleaved", 10, 4, 4)),
+        Catch::Contains("file_pages") && Catch::Contains("interleaved"));
+
+    CHECK_THROWS_AS(WorkloadGenerator(make_spec("zigzag", 10), 0), std::invalid_argument);
+    CHECK_THROWS_WITH(WorkloadGenerator(make_spec("random", 10, 1, 2), 2), Catch::Contains("cpu"));
+}
+
+TEST_CASE("the bounded draw is within range and unbiased", "[workload][random]")
+{
+    // Chi-square over 10 equal buckets; 9 degrees of freedom put the 0.1%
+    // tail at 27.9, so 40 is a generous bound for a fixed seed.
+    auto chi_square = [](std::uint64_t bound, std::uint64_t seed) {
+        SplitMix64 rng(seed);
+        constexpr int kBuckets = 10;
+        constexpr int kDraws = 100'000;
+        std::vector<double> counts(kBuckets);
+        for (int i = 0; i < kDraws; ++i) {
+            const std::uint64_t x = rng.below(bound);
+            REQUIRE(x < bound);
+            // Bucket by position in [0, bound) without overflowing.
+            ++counts[std::size_t((long double)x / (long double)bound * kBuckets)];
+        }
+        double chi = 0;
+        const double expected = double(kDraws) / kBuckets;
+        for (double c : counts)
+            chi += (c - expected) * (c - expected) / expected;
+        return chi;
+    };
+    CHECK(chi_square(10, 1) < 40);
+    CHECK(chi_square(1000, 2) < 40);
+    // 2/3 of 2^64: a plain `next() % bound` would make the lower half of the
+    // range twice as likely as the upper, a chi-square in the thousands.
+    CHECK(chi_square(0xAAAAAAAAAAAAAAAAull, 3) < 40);
+
+    SplitMix64 one(7);
+    for (int i = 0; i < 100; ++i)
+        CHECK(one.below(1) == 0);
+    SplitMix64 again(7), same(7);
+    for (int i = 0; i < 100; ++i)
+        CHECK(again.next() == same.next());
+    // splitmix64's published first output for seed 0.
+    SplitMix64 zero(0);
+    CHECK(zero.next() == 0xe220a8397b1dcdafull);
+}

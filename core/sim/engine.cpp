@@ -1,0 +1,300 @@
+#include "sim/engine.h"
+
+#include "sync/clock.h"
+#include "sync/cpu.h"
+
+#include <chrono>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+namespace pcl {
+
+namespace {
+// Pacing sleeps in slices no longer than this, so pause and stop take effect
+// promptly even at one operation a second.
+constexpr std::uint64_t kPacingSliceNs = 20'000'000;
+} // namespace
+
+void EngineConfig::validate() const
+{
+    workload.validate();
+    index_schemes(index.kind);
+    if (memory_pages == 0 || memory_pages > (std::uint64_t(1) << 32))
+        throw std::invalid_argument("memory_pages must be between 1 and 2^32, got " + std::to_string(memory_pages));
+    device.validate();
+    fault.validate();
+    if (!(ops_per_second >= 0) || !std::isfinite(ops_per_second) || ops_per_second > 1e9)
+        throw std::invalid_argument(
+            "ops_per_second must be between 0 (unpaced) and 1e9, got " + std::to_string(ops_per_second));
+    // Every file and the anonymous region must fit in the page table's
+    // 2^27 virtual pages.
+    const std::uint64_t span
+        = (workload.file_pages + PageTable::kEntries - 1) / PageTable::kEntries * PageTable::kEntries;
+    if ((std::uint64_t(workload.files_needed()) + 1) * span > PageTable::kMaxVpns)
+        throw std::invalid_argument(
+            "workload.file_pages x files needs more than the 2^27 virtual pages of one process");
+}
+
+Engine::Engine(const EngineConfig& config, sync::LockRegistry& registry)
+    : config_(config)
+{
+    config_.validate();
+    frames_ = std::make_unique<FrameAllocator>(config_.memory_pages, registry);
+    cache_ = std::make_unique<PageCache>(config_.index, *frames_, registry);
+    page_table_ = std::make_unique<PageTable>(PageTable::Config { config_.page_table_lock, 0 }, registry);
+    device_ = std::make_unique<BlockDevice>(config_.device, cache_->page_locks());
+    faults_ = std::make_unique<FaultHandler>(*cache_, *page_table_, *device_, readahead_, config_.fault);
+    const WorkloadSpec& w = config_.workload;
+    for (unsigned f = 0; f < w.files_needed(); ++f)
+        files_.push_back(cache_->add_file(w.file_pages));
+    // Each file mapped on its own PTE pages, the anonymous region after them.
+    file_span_ = (w.file_pages + PageTable::kEntries - 1) / PageTable::kEntries * PageTable::kEntries;
+    anon_base_ = std::uint64_t(files_.size()) * file_span_;
+    ncpus_ = w.cpus;
+    cpus_ = std::make_unique<Cpu[]>(ncpus_);
+}
+
+Engine::~Engine()
+{
+    stop();
+}
+
+const char* Engine::state_name(State state) noexcept
+{
+    switch (state) {
+    case State::Idle:
+        return "idle";
+    case State::Running:
+        return "running";
+    case State::Paused:
+        return "paused";
+    case State::Finished:
+        return "finished";
+    case State::Stopped:
+        return "stopped";
+    case State::Failed:
+        return "failed";
+    }
+    return "?";
+}
+
+Engine::State Engine::state() const noexcept
+{
+    return state_.load(std::memory_order_acquire);
+}
+
+std::string Engine::error() const
+{
+    std::lock_guard g(control_);
+    return error_;
+}
+
+void Engine::start(bool paused)
+{
+    std::lock_guard g(control_);
+    if (state_.load() != State::Idle)
+        throw std::logic_error("Engine::start: the run was already started");
+    state_.store(paused ? State::Paused : State::Running, std::memory_order_release);
+    running_cpus_ = ncpus_;
+    threads_.reserve(ncpus_);
+    for (unsigned cpu = 0; cpu < ncpus_; ++cpu)
+        threads_.emplace_back([this, cpu] { run_cpu(cpu); });
+}
+
+void Engine::pause()
+{
+    std::lock_guard g(control_);
+    if (state_.load() == State::Running)
+        state_.store(State::Paused, std::memory_order_release);
+}
+
+void Engine::resume()
+{
+    {
+        std::lock_guard g(control_);
+        if (state_.load() != State::Paused)
+            return;
+        for (unsigned cpu = 0; cpu < ncpus_; ++cpu)
+            cpus_[cpu].step_budget = 0;
+        state_.store(State::Running, std::memory_order_release);
+    }
+    control_cv_.notify_all();
+}
+
+void Engine::step(std::uint64_t n)
+{
+    {
+        std::lock_guard g(control_);
+        const State s = state_.load();
+        if (s != State::Running && s != State::Paused)
+            return;
+        state_.store(State::Paused, std::memory_order_release);
+        for (unsigned cpu = 0; cpu < ncpus_; ++cpu)
+            if (!cpus_[cpu].done)
+                cpus_[cpu].step_budget += n;
+    }
+    control_cv_.notify_all();
+}
+
+void Engine::stop()
+{
+    {
+        std::lock_guard g(control_);
+        const State s = state_.load();
+        if (s == State::Idle || s == State::Running || s == State::Paused)
+            state_.store(State::Stopped, std::memory_order_release);
+    }
+    control_cv_.notify_all();
+    join_all();
+}
+
+void Engine::wait()
+{
+    {
+        std::unique_lock l(control_);
+        control_cv_.wait(l, [&] {
+            const State s = state_.load();
+            return running_cpus_ == 0 && s != State::Running && s != State::Paused;
+        });
+    }
+    join_all();
+}
+
+void Engine::join_all()
+{
+    std::lock_guard g(join_mutex_);
+    for (auto& t : threads_)
+        if (t.joinable())
+            t.join();
+}
+
+void Engine::fail(std::string what)
+{
+    {
+        std::lock_guard g(control_);
+        if (error_.empty())
+            error_ = std::move(what);
+        state_.store(State::Failed, std::memory_order_release);
+    }
+    control_cv_.notify_all();
+}
+
+void Engine::cpu_done(unsigned cpu)
+{
+    {
+        std::lock_guard g(control_);
+        cpus_[cpu].done = true;
+        cpus_[cpu].step_budget = 0;
+        if (--running_cpus_ == 0) {
+            const State s = state_.load();
+            if (s == State::Running || s == State::Paused)
+                state_.store(State::Finished, std::memory_order_release);
+        }
+    }
+    control_cv_.notify_all();
+}
+
+bool Engine::may_proceed(unsigned cpu)
+{
+    if (state_.load(std::memory_order_acquire) == State::Running)
+        return true;
+    std::unique_lock l(control_);
+    for (;;) {
+        const State s = state_.load();
+        if (s == State::Running)
+            return true;
+        if (s != State::Paused)
+            return false; // stopped or failed
+        if (cpus_[cpu].step_budget > 0) {
+            --cpus_[cpu].step_budget;
+            return true;
+        }
+        control_cv_.wait(l);
+    }
+}
+
+bool Engine::execute(const Operation& op)
+{
+    auto out_of_memory = [&](const char* what) {
+        fail(std::string(what) + " of page " + std::to_string(op.index) + ": no free page frame (memory_pages = "
+            + std::to_string(config_.memory_pages) + ", all in use; this engine does not evict)");
+        return false;
+    };
+    switch (op.kind) {
+    case OperationKind::Read:
+        if (!faults_->read(files_.at(op.file), op.index, op.count).ok)
+            return out_of_memory("read(2)");
+        return true;
+    case OperationKind::FileFault: {
+        const FileId file = files_.at(op.file);
+        const std::uint64_t vpn = file_base_vpn(file) + op.index;
+        if (faults_->file_fault(file, op.index, vpn) == FaultKind::NoMemory)
+            return out_of_memory("file fault");
+        if (op.write) {
+            // set_page_dirty: the page and its index entry (the dirty tag
+            // propagates up a radix tree).
+            Page* page = page_table_->read_pte(vpn);
+            if (page && !page->test_and_set(PG_dirty))
+                cache_->file(file).index->set_tag(op.index, kTagDirty);
+        }
+        return true;
+    }
+    case OperationKind::AnonFault:
+        if (faults_->anon_fault(anon_base_ + op.index) == FaultKind::NoMemory)
+            return out_of_memory("anonymous fault");
+        return true;
+    }
+    return true;
+}
+
+void Engine::run_cpu(unsigned cpu)
+{
+    sync::CpuScope scope(static_cast<int>(cpu));
+    WorkloadGenerator generator(config_.workload, cpu);
+    const double rate = config_.ops_per_second;
+    const std::uint64_t interval = rate > 0 ? std::uint64_t(1e9 / rate) : 0;
+    std::uint64_t next_slot = sync::now_ns();
+    unsigned cpu_id = cpu;
+    Operation op;
+    while (may_proceed(cpu)) {
+        if (!generator.next(op) || !execute(op))
+            break;
+        const std::uint64_t done = cpus_[cpu].operations.fetch_add(1, std::memory_order_relaxed) + 1;
+        if (config_.migrate_every && done % config_.migrate_every == 0) {
+            cpu_id = (cpu_id + 1) % ncpus_;
+            sync::set_current_cpu(static_cast<int>(cpu_id));
+            cpus_[cpu].migrations.fetch_add(1, std::memory_order_relaxed);
+        }
+        if (interval) {
+            // Demo speed: one operation per interval, in short sleeps so
+            // that pause and stop are not held up.
+            next_slot += interval;
+            for (std::uint64_t now = sync::now_ns(); now < next_slot && state() == State::Running; now = sync::now_ns())
+                std::this_thread::sleep_for(std::chrono::nanoseconds(std::min(next_slot - now, kPacingSliceNs)));
+            if (state() != State::Running)
+                next_slot = sync::now_ns();
+        }
+    }
+    cpu_done(cpu);
+}
+
+std::vector<CpuCounters> Engine::cpu_counters() const
+{
+    std::vector<CpuCounters> out(ncpus_);
+    for (unsigned cpu = 0; cpu < ncpus_; ++cpu) {
+        out[cpu].operations = cpus_[cpu].operations.load(std::memory_order_relaxed);
+        out[cpu].migrations = cpus_[cpu].migrations.load(std::memory_order_relaxed);
+    }
+    return out;
+}
+
+std::uint64_t Engine::operations() const
+{
+    std::uint64_t n = 0;
+    for (const auto& c : cpu_counters())
+        n += c.operations;
+    return n;
+}
+
+} // namespace pcl

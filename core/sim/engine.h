@@ -1,0 +1,141 @@
+// The engine: simulated CPUs on real threads running their workloads
+// against one process's page cache, page table and disk.
+//
+// Each simulated CPU is a thread for the whole run (blocking on locks and on
+// I/O is the point, so no task pool). The threads are the threads of one
+// process: they share the page table, as seed 002's pft threads do. A CPU
+// runs its WorkloadGenerator's operations through the FaultHandler; its
+// simulated CPU id is what the locks count bounces by, and with migration
+// every K operations the thread moves to the next CPU id (seed 000's reader
+// that "changes CPUs").
+//
+// Control, safe from any thread at any time: pause() holds every CPU before
+// its next operation; step(n) lets each paused CPU do exactly n more;
+// resume() lets them run; stop() ends the run. Pacing (demo speed) limits
+// each CPU to a number of operations per second; 0 runs unpaced (benchmark
+// speed).
+//
+// A run ends when every CPU has done its sequence, when stop() is called, or
+// at the first error (no free frame: the memory-pressure model that would
+// evict pages is not part of this engine), which error() then describes.
+#pragma once
+
+#include "index/index_factory.h"
+#include "mm/block_device.h"
+#include "mm/fault.h"
+#include "mm/frame_allocator.h"
+#include "mm/page_cache.h"
+#include "mm/page_table.h"
+#include "mm/readahead.h"
+#include "sync/lock_stats.h"
+#include "workload/workload.h"
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace pcl {
+
+struct EngineConfig {
+    WorkloadSpec workload; ///< what each CPU does; workload.cpus is the number of simulated CPUs
+    IndexSpec index;       ///< the page cache's index and locking scheme
+    PageTable::Scheme page_table_lock = PageTable::Scheme::Split;
+    std::uint64_t memory_pages = 1 << 18; ///< page frames ("physical memory")
+    BlockDeviceConfig device;
+    FaultConfig fault;
+    double ops_per_second = 0;       ///< per CPU; 0 = unpaced
+    std::uint64_t migrate_every = 0; ///< operations between CPU migrations; 0 = never
+
+    /// Throws std::invalid_argument naming the bad field.
+    void validate() const;
+};
+
+/// Per-CPU counters of a run.
+struct CpuCounters {
+    std::uint64_t operations = 0; ///< operations done
+    std::uint64_t migrations = 0; ///< times the thread changed CPU id
+};
+
+class Engine {
+public:
+    enum class State : std::uint8_t { Idle, Running, Paused, Finished, Stopped, Failed };
+
+    explicit Engine(const EngineConfig& config, sync::LockRegistry& registry = sync::LockRegistry::global());
+    /// Stops the run if it is still going and waits for the CPUs.
+    ~Engine();
+    Engine(const Engine&) = delete;
+    Engine& operator=(const Engine&) = delete;
+
+    /// Starts the CPU threads, running or (@paused) held before their first operation.
+    void start(bool paused = false);
+    void pause();
+    void resume();
+    /// Lets each CPU do @n more operations and hold again (pauses first if running).
+    void step(std::uint64_t n = 1);
+    /// Ends the run; returns once every CPU thread has left.
+    void stop();
+    /// Waits until the run has ended (finished, stopped or failed).
+    void wait();
+
+    State state() const noexcept;
+    static const char* state_name(State state) noexcept;
+    /// What went wrong, for State::Failed.
+    std::string error() const;
+
+    std::vector<CpuCounters> cpu_counters() const;
+    std::uint64_t operations() const;
+
+    PageCache& page_cache() noexcept { return *cache_; }
+    PageTable& page_table() noexcept { return *page_table_; }
+    FaultHandler& faults() noexcept { return *faults_; }
+    BlockDevice& device() noexcept { return *device_; }
+    FrameAllocator& frames() noexcept { return *frames_; }
+    const EngineConfig& config() const noexcept { return config_; }
+    /// First virtual page of file @file's mapping, and of the anonymous region.
+    std::uint64_t file_base_vpn(FileId file) const noexcept { return std::uint64_t(file) * file_span_; }
+    std::uint64_t anon_base_vpn() const noexcept { return anon_base_; }
+
+private:
+    struct alignas(64) Cpu {
+        std::atomic<std::uint64_t> operations { 0 };
+        std::atomic<std::uint64_t> migrations { 0 };
+        std::uint64_t step_budget = 0; ///< operations allowed while paused; under control_
+        bool done = false;             ///< under control_
+    };
+    void run_cpu(unsigned cpu);
+    /// Waits until @cpu may do its next operation; false: the run is over.
+    bool may_proceed(unsigned cpu);
+    bool execute(const Operation& op);
+    void fail(std::string what);
+    void cpu_done(unsigned cpu);
+
+    EngineConfig config_;
+    std::unique_ptr<FrameAllocator> frames_;
+    std::unique_ptr<PageCache> cache_;
+    std::unique_ptr<PageTable> page_table_;
+    std::unique_ptr<BlockDevice> device_;
+    NoReadahead readahead_;
+    std::unique_ptr<FaultHandler> faults_;
+    std::vector<FileId> files_;
+    std::uint64_t file_span_ = 0; ///< virtual pages between two files' mappings
+    std::uint64_t anon_base_ = 0;
+
+    unsigned ncpus_ = 0;
+    std::unique_ptr<Cpu[]> cpus_;
+    std::vector<std::thread> threads_;
+    std::mutex join_mutex_; ///< one caller joins the threads
+    void join_all();
+    /// Fast path for the workers: Running means go without taking control_.
+    std::atomic<State> state_ { State::Idle };
+    mutable std::mutex control_; ///< protects the step budgets, done flags, error_, transitions of state_
+    std::condition_variable control_cv_;
+    unsigned running_cpus_ = 0; ///< under control_
+    std::string error_;         ///< under control_
+};
+
+} // namespace pcl

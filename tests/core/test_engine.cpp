@@ -1,0 +1,198 @@
+// core/sim: the engine - simulated CPUs running workloads against one
+// process's page cache, page table and disk, and their control.
+#include "sim/engine.h"
+
+#include <catch2/catch.hpp>
+
+#include <chrono>
+#include <set>
+#include <thread>
+
+using namespace pcl;
+
+namespace {
+
+EngineConfig base(const char* pattern, unsigned cpus, pgoff_t pages, std::uint64_t ops)
+{
+    EngineConfig c;
+    c.workload.pattern = pattern;
+    c.workload.cpus = cpus;
+    c.workload.file_pages = pages;
+    c.workload.operations_per_cpu = ops;
+    c.index.kind = "radix";
+    c.index.scheme = "rcu";
+    c.memory_pages = 1 << 14;
+    c.device = { 2'000, 200, 1.0 };
+    return c;
+}
+
+// Polls @pred for up to 5 s.
+template <class Pred> bool eventually(Pred pred)
+{
+    for (int i = 0; i < 5000; ++i) {
+        if (pred())
+            return true;
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    return pred();
+}
+
+} // namespace
+
+TEST_CASE("pft: every page of the region is mapped exactly once", "[sim][engine]")
+{
+    for (auto scheme : { PageTable::Scheme::Single, PageTable::Scheme::Split }) {
+        EngineConfig c = base("pft", 2, 2048, 1'000'000);
+        c.page_table_lock = scheme;
+        sync::LockRegistry registry;
+        Engine engine(c, registry);
+        engine.start();
+        engine.wait();
+        CHECK(engine.state() == Engine::State::Finished);
+        CHECK(engine.operations() == 2048);
+        CHECK(engine.page_table().mapped_count() == 2048);
+        CHECK(engine.faults().faults(FaultKind::Anon) == 2048);
+        CHECK(engine.device().requests() == 0);
+        for (std::uint64_t v = 0; v < 2048; ++v)
+            REQUIRE(engine.page_table().read_pte(engine.anon_base_vpn() + v) != nullptr);
+    }
+}
+
+TEST_CASE("sequential readers on separate files read each page from disk once", "[sim][engine]")
+{
+    EngineConfig c = base("sequential", 2, 64, 100);
+    c.workload.request_pages = 4;
+    sync::LockRegistry registry;
+    Engine engine(c, registry);
+    engine.start();
+    engine.wait();
+    CHECK(engine.state() == Engine::State::Finished);
+    CHECK(engine.operations() == 200);
+    CHECK(engine.page_cache().nrpages() == 128);
+    CHECK(engine.device().pages_read() == 128);           // the files fit: after one pass everything is a hit
+    CHECK(engine.device().requests() == 32);              // one per 4-page request of the first pass
+    CHECK(engine.page_cache().stats().insert_races == 0); // separate files: nobody else adds our pages
+}
+
+TEST_CASE("pause holds every CPU, step lets each do exactly n operations", "[sim][engine][control]")
+{
+    EngineConfig c = base("random", 3, 256, 400);
+    c.workload.access = "mmap_read";
+    sync::LockRegistry registry;
+    Engine engine(c, registry);
+    engine.start(true);
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    CHECK(engine.state() == Engine::State::Paused);
+    CHECK(engine.operations() == 0);
+    engine.step(3);
+    REQUIRE(eventually([&] { return engine.operations() == 9; }));
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    for (const auto& cpu : engine.cpu_counters())
+        CHECK(cpu.operations == 3);
+    engine.step(2);
+    REQUIRE(eventually([&] { return engine.operations() == 15; }));
+    for (const auto& cpu : engine.cpu_counters())
+        CHECK(cpu.operations == 5);
+    engine.resume();
+    engine.wait();
+    CHECK(engine.state() == Engine::State::Finished);
+    CHECK(engine.operations() == 3 * 400);
+}
+
+TEST_CASE("stop ends a paced run promptly", "[sim][engine][control]")
+{
+    EngineConfig c = base("sequential", 2, 128, 100000);
+    c.ops_per_second = 50; // demo speed: 20 ms an operation
+    sync::LockRegistry registry;
+    Engine engine(c, registry);
+    engine.start();
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    const auto t0 = std::chrono::steady_clock::now();
+    engine.stop();
+    const auto took = std::chrono::steady_clock::now() - t0;
+    CHECK(engine.state() == Engine::State::Stopped);
+    CHECK(took < std::chrono::milliseconds(500));
+    CHECK(engine.operations() > 0);
+    CHECK(engine.operations() < 100); // 50 a second per CPU, for about 0.1 s
+}
+
+TEST_CASE("running out of page frames fails the run with the reason", "[sim][engine]")
+{
+    EngineConfig c = base("pft", 2, 1024, 1'000'000);
+    c.memory_pages = 100;
+    sync::LockRegistry registry;
+    Engine engine(c, registry);
+    engine.start();
+    engine.wait();
+    CHECK(engine.state() == Engine::State::Failed);
+    CHECK_THAT(engine.error(), Catch::Contains("memory_pages = 100"));
+    CHECK(engine.frames().in_use() == 100);
+}
+
+TEST_CASE("the same seed maps the same pages, another seed others", "[sim][engine][seed]")
+{
+    auto mapped = [](std::uint64_t seed) {
+        EngineConfig c = base("random", 2, 4096, 300);
+        c.workload.access = "mmap_read";
+        c.workload.seed = seed;
+        sync::LockRegistry registry;
+        Engine engine(c, registry);
+        engine.start();
+        engine.wait();
+        std::set<std::uint64_t> vpns;
+        for (FileId f = 0; f < 2; ++f)
+            for (std::uint64_t v = 0; v < 4096; ++v)
+                if (engine.page_table().read_pte(engine.file_base_vpn(f) + v))
+                    vpns.insert(engine.file_base_vpn(f) + v);
+        return vpns;
+    };
+    const auto a = mapped(7), b = mapped(7), c = mapped(8);
+    CHECK(a.size() > 400);
+    CHECK(a == b);
+    CHECK(a != c);
+}
+
+TEST_CASE("migration moves a thread to another CPU id every K operations", "[sim][engine]")
+{
+    EngineConfig c = base("sequential", 2, 64, 100);
+    c.migrate_every = 10;
+    sync::LockRegistry registry;
+    Engine engine(c, registry);
+    engine.start();
+    engine.wait();
+    for (const auto& cpu : engine.cpu_counters()) {
+        CHECK(cpu.operations == 100);
+        CHECK(cpu.migrations == 10);
+    }
+}
+
+TEST_CASE("writes through a shared mapping dirty the pages and tag them in the index", "[sim][engine]")
+{
+    EngineConfig c = base("sequential", 1, 32, 32);
+    c.workload.access = "mmap_write";
+    sync::LockRegistry registry;
+    Engine engine(c, registry);
+    engine.start();
+    engine.wait();
+    PageIndex& index = *engine.page_cache().file(0).index;
+    CHECK(index.tagged(kTagDirty));
+    Page* dirty[64];
+    CHECK(index.gang_lookup_tag(0, 64, kTagDirty, dirty) == 32);
+    for (std::size_t i = 0; i < 32; ++i)
+        CHECK(dirty[i]->test(PG_dirty));
+}
+
+TEST_CASE("bad engine settings are refused with the field named", "[sim][engine][params]")
+{
+    EngineConfig c = base("pft", 2, 1024, 10);
+    c.memory_pages = 0;
+    REQUIRE_THROWS_WITH(Engine(c), Catch::Contains("memory_pages"));
+    c = base("pft", 2, 1024, 10);
+    c.ops_per_second = -1;
+    REQUIRE_THROWS_WITH(Engine(c), Catch::Contains("ops_per_second"));
+    c = base("zigzag", 2, 1024, 10);
+    REQUIRE_THROWS_WITH(Engine(c), Catch::Contains("pattern"));
+    c = base("pft", 2, 1024, 10);
+    c.index.kind = "btree";
+    REQUIRE_THROWS_WITH(Engine(c), Catch::Contains("btree"));
+}

@@ -354,20 +354,6 @@ void run_round(Index& idx, const Workload& w, const Target& t, const Plan& plan,
     g_sink.fetch_xor(acc, std::memory_order_relaxed);
 }
 
-double median(std::vector<double> v)
-{
-    std::sort(v.begin(), v.end());
-    const std::size_t m = v.size() / 2;
-    return v.size() % 2 ? v[m] : (v[m - 1] + v[m]) / 2;
-}
-
-std::string fixed(double v, int precision)
-{
-    std::ostringstream s;
-    s << std::fixed << std::setprecision(precision) << v;
-    return s.str();
-}
-
 std::vector<unsigned> thread_counts(unsigned t)
 {
     // Every count up to 8; beyond, powers of two and T itself, so a big

@@ -222,20 +222,6 @@ std::vector<Case> make_cases()
     return cases;
 }
 
-double median(std::vector<double> v)
-{
-    std::sort(v.begin(), v.end());
-    const std::size_t m = v.size() / 2;
-    return v.size() % 2 ? v[m] : (v[m - 1] + v[m]) / 2;
-}
-
-std::string fixed(double v, int precision)
-{
-    std::ostringstream s;
-    s << std::fixed << std::setprecision(precision) << v;
-    return s.str();
-}
-
 ArgParser make_parser()
 {
     const unsigned hw = std::thread::hardware_concurrency();

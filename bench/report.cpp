@@ -41,9 +41,23 @@ void Report::set(const std::string& col, const std::string& value)
 
 void Report::set(const std::string& col, double value, int precision)
 {
+    set(col, fixed(value, precision));
+}
+
+std::string fixed(double v, int precision)
+{
     std::ostringstream s;
-    s << std::fixed << std::setprecision(precision) << value;
-    set(col, s.str());
+    s << std::fixed << std::setprecision(precision) << v;
+    return s.str();
+}
+
+double median(std::vector<double> v)
+{
+    if (v.empty())
+        return 0;
+    std::sort(v.begin(), v.end());
+    const std::size_t m = v.size() / 2;
+    return v.size() % 2 ? v[m] : (v[m - 1] + v[m]) / 2;
 }
 
 void Report::set(const std::string& col, std::uint64_t value)

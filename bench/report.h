@@ -36,6 +36,13 @@ private:
     std::vector<std::vector<std::string>> rows_;
 };
 
+/// @v with @precision digits after the point ("12.35").
+std::string fixed(double v, int precision);
+
+/// The median of @v (the mean of the two middle values for an even count;
+/// 0 for none).
+double median(std::vector<double> v);
+
 /// Writes `text` to `path` atomically. Throws std::runtime_error naming the
 /// path and the reason on failure.
 void write_file_atomically(const std::string& path, const std::string& text);

@@ -59,13 +59,6 @@ struct SeriesResult {
     sync::LockStatRow node_locks[3]; ///< radix_node class per scheme
 };
 
-std::string fmt(double v, int precision)
-{
-    std::ostringstream s;
-    s << std::fixed << std::setprecision(precision) << v;
-    return s.str();
-}
-
 // Runs the six phases of one series on one tree; returns false if any
 // operation did not do what the benchmark expects.
 bool run_series(int series, std::uint64_t range, unsigned shift, std::vector<Page>& pages, SeriesResult& result)
@@ -216,9 +209,9 @@ int run_seed003(const std::vector<std::string>& args, std::ostream& out, std::os
             locks.set("series", series == 0 ? "A" : "B");
             locks.set("scheme", kSchemes[s].label);
             locks.set("tree_lock acq", tl.acquisitions);
-            locks.set("tree_lock contended", fmt(100.0 * tl.contention_ratio(), 2) + "%");
+            locks.set("tree_lock contended", fixed(100.0 * tl.contention_ratio(), 2) + "%");
             locks.set("node locks acq", nl.acquisitions);
-            locks.set("node locks contended", fmt(100.0 * nl.contention_ratio(), 2) + "%");
+            locks.set("node locks contended", fixed(100.0 * nl.contention_ratio(), 2) + "%");
             locks.set("node bounces", nl.acq_bounces);
         }
     locks.print(out);

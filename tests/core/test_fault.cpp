@@ -195,11 +195,13 @@ TEST_CASE("fault-around maps the cached neighbours of a fault", "[mm][fault][aro
     Machine m(1024, PageTable::Scheme::Split, around);
     const FileId f = m.cache.add_file(64);
     // Read pages 16..31 into the cache (read(2) maps nothing): the first miss
-    // reads the whole request in one I/O, the rest are hits.
+    // reads the whole request in one I/O. The later pages are hits, or waits
+    // if the reader overtakes the device's completion of the same request.
     const ReadResult r = m.faults.read(f, 16, 16);
     CHECK(r.pages == 16);
-    CHECK(r.hits == 15);
+    CHECK(r.hits <= 15);
     CHECK(m.device.requests() == 1);
+    CHECK(m.faults.read(f, 16, 16).hits == 16);
     CHECK(m.device.pages_read() == 16);
     CHECK(m.table.mapped_count() == 0);
     // The file is mapped at vpn 1000 + offset; a fault on page 20 maps the
@@ -214,7 +216,7 @@ TEST_CASE("fault-around maps the cached neighbours of a fault", "[mm][fault][aro
     }
     CHECK(m.table.read_pte(1015) == nullptr); // outside the block
     CHECK(m.faults.read(f, 16, 4).hits == 4);
-    CHECK(m.faults.read_latency().count() == 2);
+    CHECK(m.faults.read_latency().count() == 3);
 }
 
 TEST_CASE("the readahead seam: one request per window, the marker starts the next", "[mm][fault][readahead]")

@@ -71,11 +71,13 @@ void BlockDevice::run()
         pages_.fetch_add(req.pages.size(), std::memory_order_relaxed);
         latency_.add(sync::now_ns() - req.submitted_ns);
         in_flight_.fetch_sub(1, std::memory_order_relaxed);
-        // end_page_read: the data is there; whoever waits may go on.
-        for (Page* page : req.pages) {
+        // The request completes as a whole: all its data is there before
+        // any of its pages is unlocked (end_page_read for each), so a reader
+        // woken on the first page finds the rest up to date.
+        for (Page* page : req.pages)
             page->set(PG_uptodate);
+        for (Page* page : req.pages)
             page_locks_.unlock_page(*page);
-        }
     }
 }
 

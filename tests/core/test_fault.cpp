@@ -195,13 +195,20 @@ TEST_CASE("fault-around maps the cached neighbours of a fault", "[mm][fault][aro
     Machine m(1024, PageTable::Scheme::Split, around);
     const FileId f = m.cache.add_file(64);
     // Read pages 16..31 into the cache (read(2) maps nothing): the first miss
-    // reads the whole request in one I/O. The later pages are hits, or waits
-    // if the reader overtakes the device's completion of the same request.
+    // reads the whole request in one I/O, which completes as a whole: the
+    // later pages are hits.
     const ReadResult r = m.faults.read(f, 16, 16);
     CHECK(r.pages == 16);
-    CHECK(r.hits <= 15);
+    CHECK(r.hits == 15);
     CHECK(m.device.requests() == 1);
     CHECK(m.faults.read(f, 16, 16).hits == 16);
+    // Fault-around skips locked pages: let the device finish unlocking them.
+    for (pgoff_t i = 16; i < 32; ++i) {
+        Page* p = m.cache.find_get_page(f, i);
+        REQUIRE(p);
+        m.cache.page_locks().wait_on_page_locked(*p);
+        m.cache.put_page(p);
+    }
     CHECK(m.device.pages_read() == 16);
     CHECK(m.table.mapped_count() == 0);
     // The file is mapped at vpn 1000 + offset; a fault on page 20 maps the

@@ -210,7 +210,9 @@ TEST_CASE("lookups racing with removal and re-adding never return a stale page",
         std::thread churn([&] {
             while (readers_up.load() < 2)
                 std::this_thread::yield();
-            for (int round = 0; round < 300; ++round)
+            // At least 300 rounds, and on until the readers have found pages
+            // often enough to have raced with the churn (bounded).
+            for (int round = 0; round < 300 || (found.load() < 200 && round < 200000); ++round)
                 for (pgoff_t i = 0; i < kPages; ++i) {
                     auto r = cache.find_or_create_page(f, i);
                     if (r.status == PageCache::AddStatus::Created) {

@@ -4,6 +4,7 @@
 // (each parses its own options, see bench/bench_args.h) and prints usage and
 // version. Exit codes: 0 success, 1 failure while running, 2 bad command line.
 #include "bench_args.h"
+#include "engine_bench.h"
 #include "index_bench.h"
 #include "lock_bench.h"
 #include "seed003_bench.h"
@@ -26,7 +27,10 @@ void print_bench_commands(std::ostream& out)
         << "                            uncontended and with T threads on one lock\n"
         << "  bench seed003 [--scale F] [--shift S] [--csv FILE]\n"
         << "                            seed 003's concurrent radix tree benchmark (2 threads, one tree);\n"
-        << "                            'bench seed003 --help' describes its options\n";
+        << "                            'bench seed003 --help' describes its options\n"
+        << "  bench engine [--pages N] [--max-threads T] [--csv FILE]\n"
+        << "                            minor faults per second on one CPU, and seed 002's pft sweep\n"
+        << "                            with mm->page_table_lock against split PTE locks\n";
 }
 
 void print_usage(std::ostream& out)
@@ -51,7 +55,7 @@ int usage_error(const std::string& message)
 int run_bench(const std::vector<std::string>& args)
 {
     if (args.empty())
-        return usage_error("bench: which benchmark? (indexes, locks, seed003)");
+        return usage_error("bench: which benchmark? (indexes, locks, seed003, engine)");
     const std::string& name = args[0];
     const std::vector<std::string> rest(args.begin() + 1, args.end());
     if (name == "indexes")
@@ -60,6 +64,8 @@ int run_bench(const std::vector<std::string>& args)
         return pcl::bench::run_lock_bench(rest, std::cout, std::cerr);
     if (name == "seed003")
         return pcl::bench::run_seed003(rest, std::cout, std::cerr);
+    if (name == "engine")
+        return pcl::bench::run_engine_bench(rest, std::cout, std::cerr);
     if (name == "--help" || name == "-h") {
         if (!rest.empty())
             return usage_error("bench --help: unexpected argument '" + rest[0] + "'");
@@ -70,7 +76,7 @@ int run_bench(const std::vector<std::string>& args)
     }
     if (name.rfind("-", 0) == 0)
         return usage_error("bench: unknown option '" + name + "'");
-    return usage_error("bench: unknown benchmark '" + name + "' (indexes, locks, seed003)");
+    return usage_error("bench: unknown benchmark '" + name + "' (indexes, locks, seed003, engine)");
 }
 
 int run(const std::vector<std::string>& args)

@@ -1,0 +1,165 @@
+#include "engine_bench.h"
+
+#include "bench_args.h"
+#include "mm/fault.h"
+#include "report.h"
+#include "sim/engine.h"
+#include "sync/clock.h"
+
+#include <algorithm>
+#include <ostream>
+#include <thread>
+
+namespace pcl::bench {
+
+namespace {
+
+// Seed 002, rc6-mm1 on 16 GB, faults per wall-second (FACTS.md section 3):
+// threads -> faults/s.
+constexpr std::pair<unsigned, double> kSeedPft[]
+    = { { 1, 77176 }, { 2, 151015 }, { 4, 263918 }, { 8, 399411 }, { 16, 429355 }, { 32, 333249 }, { 60, 235491 } };
+
+double seed_pft(unsigned threads)
+{
+    for (auto [t, f] : kSeedPft)
+        if (t == threads)
+            return f;
+    return 0;
+}
+
+/// Minor faults: the file is read into the cache with read(2) first, then
+/// every page is faulted at its own address, each a minor fault. One CPU,
+/// unpaced; returns faults per second.
+double minor_faults_per_second(std::uint64_t pages, std::uint64_t& faults)
+{
+    sync::LockRegistry registry;
+    FrameAllocator frames(pages + 64, registry);
+    IndexSpec spec; // radix tree, lockless (RCU) lookups
+    PageCache cache(spec, frames, registry);
+    PageTable table({ PageTable::Scheme::Split, 0 }, registry);
+    BlockDevice device({ 0, 0, 0.0 }, cache.page_locks());
+    NoReadahead readahead;
+    FaultHandler handler(cache, table, device, readahead);
+    const FileId f = cache.add_file(pages);
+    for (pgoff_t i = 0; i < pages; i += 64)
+        handler.read(f, i, std::min<pgoff_t>(64, pages - i));
+    const std::uint64_t t0 = sync::now_ns();
+    for (pgoff_t i = 0; i < pages; ++i)
+        faults += handler.file_fault(f, i, i) == FaultKind::Minor;
+    const std::uint64_t ns = std::max<std::uint64_t>(sync::now_ns() - t0, 1);
+    for (pgoff_t i = 0; i < pages; ++i)
+        if (Page* p = table.unmap(i))
+            cache.put_page(p);
+    return double(pages) * 1e9 / double(ns);
+}
+
+struct PftRun {
+    double faults_per_s = 0;
+    bool ok = false;
+};
+
+/// pft: @threads CPUs each fault their own part of an anonymous region once.
+PftRun pft(unsigned threads, std::uint64_t pages_per_thread, PageTable::Scheme scheme)
+{
+    EngineConfig c;
+    c.workload.pattern = "pft";
+    c.workload.cpus = threads;
+    c.workload.file_pages = pages_per_thread * threads;
+    c.workload.operations_per_cpu = pages_per_thread;
+    c.page_table_lock = scheme;
+    c.memory_pages = c.workload.file_pages + 64;
+    sync::LockRegistry registry;
+    Engine engine(c, registry);
+    const std::uint64_t t0 = sync::now_ns();
+    engine.start();
+    engine.wait();
+    const std::uint64_t ns = std::max<std::uint64_t>(sync::now_ns() - t0, 1);
+    PftRun r;
+    r.ok = engine.state() == Engine::State::Finished && engine.page_table().mapped_count() == c.workload.file_pages;
+    r.faults_per_s = double(c.workload.file_pages) * 1e9 / double(ns);
+    return r;
+}
+
+} // namespace
+
+int run_engine_bench(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
+{
+    ArgParser p("bench engine");
+    p.add_uint("pages", 1 << 18, 1024, 1 << 24, "N", "pages faulted per measurement (per thread for pft)");
+    p.add_uint("max-threads", 4, 1, 64, "T", "pft runs at 1, 2, 4 ... up to T threads");
+    p.add_string("csv", "", "FILE", "also write the results as CSV");
+    try {
+        p.parse(args);
+    } catch (const ArgError& e) {
+        return report_arg_error(p, e, err);
+    }
+    if (p.help_requested()) {
+        out << "usage: " << kProgram << " bench engine [options]\n\n"
+            << "Unpaced minor faults per second on one CPU, and seed 002's pft sweep (anonymous faults,\n"
+            << "1..T threads) under mm->page_table_lock and under split PTE locks.\n\n"
+            << p.usage();
+        return 0;
+    }
+    const std::uint64_t pages = p.get_uint("pages");
+    const unsigned max_threads = unsigned(p.get_uint("max-threads"));
+
+    Report csv({ "measure", "scheme", "threads", "pages", "per_s" });
+    std::uint64_t minor = 0;
+    const double mps = minor_faults_per_second(pages, minor);
+    if (minor != pages) {
+        err << kProgram << " bench engine: " << (pages - minor) << " of " << pages
+            << " faults on cached pages were not minor faults\n";
+        return 1;
+    }
+    out << "minor faults, 1 CPU, unpaced: " << fixed(mps / 1e6, 2) << " M/s (" << pages
+        << " faults on pages read in by read(2), radix tree with RCU lookups, split PTE locks)\n\n";
+    csv.add_row();
+    csv.set("measure", "minor_faults");
+    csv.set("scheme", "split");
+    csv.set("threads", std::uint64_t(1));
+    csv.set("pages", pages);
+    csv.set("per_s", mps, 0);
+
+    Report table(
+        { "threads", "single faults/s", "split faults/s", "split/single", "per thread (split)", "seed 002 faults/s" });
+    for (unsigned t = 1; t <= max_threads; t *= 2) {
+        const PftRun single = pft(t, pages, PageTable::Scheme::Single);
+        const PftRun split = pft(t, pages, PageTable::Scheme::Split);
+        if (!single.ok || !split.ok) {
+            err << kProgram << " bench engine: a pft run did not map every page exactly once\n";
+            return 1;
+        }
+        table.add_row();
+        table.set("threads", std::uint64_t(t));
+        table.set("single faults/s", single.faults_per_s, 0);
+        table.set("split faults/s", split.faults_per_s, 0);
+        table.set("split/single", split.faults_per_s / single.faults_per_s, 2);
+        table.set("per thread (split)", split.faults_per_s / t, 0);
+        const double seed = seed_pft(t);
+        table.set("seed 002 faults/s", seed > 0 ? fixed(seed, 0) : std::string("-"));
+        for (auto [scheme, run] : { std::pair { "single", single }, std::pair { "split", split } }) {
+            csv.add_row();
+            csv.set("measure", "pft");
+            csv.set("scheme", scheme);
+            csv.set("threads", std::uint64_t(t));
+            csv.set("pages", pages * t);
+            csv.set("per_s", run.faults_per_s, 0);
+        }
+    }
+    out << "pft: each thread write-faults its own " << pages << " anonymous pages once (faults per wall-second)\n";
+    table.print(out);
+    out << "\nThe seed's figures are rc6-mm1 on a 16 GB machine with up to 60 CPUs (2005); ours are threads on "
+        << std::thread::hardware_concurrency() << " cores now.\n";
+    if (p.given("csv")) {
+        try {
+            write_file_atomically(p.get_string("csv"), csv.csv());
+        } catch (const std::exception& e) {
+            err << kProgram << " bench engine: " << e.what() << "\n";
+            return 1;
+        }
+        out << "wrote " << p.get_string("csv") << "\n";
+    }
+    return 0;
+}
+
+} // namespace pcl::bench

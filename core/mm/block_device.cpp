@@ -62,9 +62,13 @@ void BlockDevice::run()
             req = std::move(queue_.front());
             queue_.pop_front();
         }
+        // The transfer time, cut short when the device is being shut down
+        // (nobody waits for a slow demo disk to finish its queue).
         const double ns = double(config_.request_ns + config_.page_ns * req.pages.size()) * config_.time_scale;
-        if (ns > 0)
-            std::this_thread::sleep_for(std::chrono::nanoseconds(std::uint64_t(ns)));
+        if (ns > 0) {
+            std::unique_lock lock(mutex_);
+            cv_.wait_for(lock, std::chrono::nanoseconds(std::uint64_t(ns)), [&] { return stopping_; });
+        }
         // Counted before the pages are unlocked, so a CPU woken by the
         // completion already sees it in the device's figures.
         requests_.fetch_add(1, std::memory_order_relaxed);

@@ -129,12 +129,22 @@ PageCache::AddResult PageCache::find_or_create_page(FileId file_id, pgoff_t inde
 
 bool PageCache::remove(FileId file_id, pgoff_t index)
 {
-    Page* page = file(file_id).index->erase(index);
+    // remove_from_page_cache is done with the page locked, as in Linux: a
+    // page under I/O is removed only once its read has completed, so the
+    // device never completes a read into a frame that was freed and reused.
+    AddressSpace& as = file(file_id);
+    Page* page = find_get_page(file_id, index);
     if (!page)
         return false;
-    removes_.fetch_add(1, std::memory_order_relaxed);
-    put_page(page);
-    return true;
+    page_locks_.lock_page(*page);
+    const bool ours = as.index->lookup(index) == page && as.index->erase(index) == page;
+    page_locks_.unlock_page(*page);
+    if (ours) {
+        removes_.fetch_add(1, std::memory_order_relaxed);
+        put_page(page); // the cache's reference
+    }
+    put_page(page); // find_get_page's
+    return ours;
 }
 
 void PageCache::put_page(Page* page)

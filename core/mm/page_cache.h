@@ -36,7 +36,7 @@ class HashIndex;
 
 /// Counters of a page cache, since it was created.
 struct PageCacheStats {
-    std::uint64_t lookups = 0;      ///< find_get_page calls (including those inside find_or_create_page)
+    std::uint64_t lookups = 0;      ///< find_get_page calls (including those inside find_or_create_page and remove)
     std::uint64_t hits = 0;         ///< lookups that found the page
     std::uint64_t adds = 0;         ///< pages added
     std::uint64_t insert_races = 0; ///< adds lost to another CPU's insert of the same page
@@ -79,7 +79,8 @@ public:
     AddResult find_or_create_page(FileId file, pgoff_t index);
 
     /// Removes the page at @index from the cache and drops the cache's
-    /// reference (remove_from_page_cache + page_cache_release).
+    /// reference (remove_from_page_cache + page_cache_release). Takes the
+    /// page lock, so a page being read is removed after its read completes.
     bool remove(FileId file, pgoff_t index);
     /// Drops a reference; the last one frees the frame.
     void put_page(Page* page);

@@ -96,10 +96,13 @@ void Engine::start(bool paused)
     if (state_.load() != State::Idle)
         throw std::logic_error("Engine::start: the run was already started");
     state_.store(paused ? State::Paused : State::Running, std::memory_order_release);
-    running_cpus_ = ncpus_;
     threads_.reserve(ncpus_);
-    for (unsigned cpu = 0; cpu < ncpus_; ++cpu)
+    // Counted per thread actually started, so a failed start cannot leave
+    // wait() waiting for CPUs that never ran.
+    for (unsigned cpu = 0; cpu < ncpus_; ++cpu) {
         threads_.emplace_back([this, cpu] { run_cpu(cpu); });
+        ++running_cpus_;
+    }
 }
 
 void Engine::pause()
@@ -155,7 +158,7 @@ void Engine::wait()
         std::unique_lock l(control_);
         control_cv_.wait(l, [&] {
             const State s = state_.load();
-            return running_cpus_ == 0 && s != State::Running && s != State::Paused;
+            return running_cpus_ == 0 && s != State::Idle && s != State::Running && s != State::Paused;
         });
     }
     join_all();
@@ -175,7 +178,10 @@ void Engine::fail(std::string what)
         std::lock_guard g(control_);
         if (error_.empty())
             error_ = std::move(what);
-        state_.store(State::Failed, std::memory_order_release);
+        // A run that was already stopped stays stopped.
+        const State s = state_.load();
+        if (s == State::Running || s == State::Paused)
+            state_.store(State::Failed, std::memory_order_release);
     }
     control_cv_.notify_all();
 }

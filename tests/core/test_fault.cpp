@@ -276,3 +276,36 @@ TEST_CASE("a fault with no free frame fails cleanly", "[mm][fault]")
     CHECK(m.table.read_pte(2) == nullptr);
     CHECK(m.faults.faults(FaultKind::NoMemory) == 2);
 }
+
+TEST_CASE("removing a page under I/O waits for the read, so its frame is not reused meanwhile", "[mm][fault][race]")
+{
+    sync::LockRegistry registry;
+    FrameAllocator memory(1, registry); // one frame: a freed frame is reused at once
+    IndexSpec spec;
+    PageCache cache(spec, memory, registry);
+    BlockDevice device({ 30'000'000, 0, 1.0 }, cache.page_locks()); // a 30 ms read
+    const FileId f = cache.add_file(8);
+    // Readahead's way: the page is created locked, its read submitted, and
+    // the creator's reference dropped; only the cache holds it.
+    auto p = cache.find_or_create_page(f, 0);
+    REQUIRE(p.status == PageCache::AddStatus::Created);
+    device.submit_read({ p.page });
+    cache.put_page(p.page);
+    std::atomic<bool> removed { false };
+    std::thread remover([&] { removed = cache.remove(f, 0); });
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    CHECK_FALSE(removed.load()); // waiting for the read to complete
+    remover.join();
+    CHECK(removed.load());
+    rcu::barrier();
+    CHECK(memory.in_use() == 0);
+    // The frame, reused for another page, is that page's alone: no late
+    // completion marks it read or unlocks it.
+    auto q = cache.find_or_create_page(f, 1);
+    REQUIRE(q.status == PageCache::AddStatus::Created);
+    std::this_thread::sleep_for(std::chrono::milliseconds(40));
+    CHECK(q.page->test(PG_locked));
+    CHECK_FALSE(q.page->test(PG_uptodate));
+    cache.page_locks().unlock_page(*q.page);
+    cache.put_page(q.page);
+}

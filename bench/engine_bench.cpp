@@ -80,6 +80,43 @@ PftRun pft(unsigned threads, std::uint64_t pages_per_thread, PageTable::Scheme s
     return r;
 }
 
+struct SharingRun {
+    std::uint64_t operations = 0;
+    sync::LockStatRow lock; ///< the index lock's class
+    bool ok = false;
+};
+
+/// Seed 000's question: N CPUs reading through the page cache, each on its
+/// own file or all on one, with 2.4's one global hash lock or a per-file
+/// tree lock. Every read(2) looks its page up under the index lock.
+SharingRun sharing(
+    const char* kind, const char* scheme, const char* lock_class, const char* files, unsigned cpus, std::uint64_t ops)
+{
+    EngineConfig c;
+    c.workload.pattern = "random";
+    c.workload.access = "read";
+    c.workload.files = files;
+    c.workload.cpus = cpus;
+    c.workload.file_pages = 4096;
+    c.workload.operations_per_cpu = ops;
+    c.index.kind = kind;
+    c.index.scheme = scheme;
+    c.index.hash_buckets = 1 << 14;
+    c.memory_pages = 4096 * (cpus + 1);
+    c.device = { 0, 0, 0.0 }; // an instant disk: the locks are what is measured
+    sync::LockRegistry registry;
+    Engine engine(c, registry);
+    engine.start();
+    engine.wait();
+    SharingRun r;
+    r.ok = engine.state() == Engine::State::Finished;
+    r.operations = engine.operations();
+    for (const auto& row : registry.classes())
+        if (row.name == lock_class)
+            r.lock = row;
+    return r;
+}
+
 } // namespace
 
 int run_engine_bench(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
@@ -148,6 +185,43 @@ int run_engine_bench(const std::vector<std::string>& args, std::ostream& out, st
     }
     out << "pft: each thread write-faults its own " << pages << " anonymous pages once (faults per wall-second)\n";
     table.print(out);
+
+    // Separate files against one shared file, global hash lock against a
+    // per-mapping tree lock: lock traffic per 1000 read(2) calls.
+    const unsigned cpus = std::max(2u, std::min(max_threads, 4u));
+    const std::uint64_t ops = std::max<std::uint64_t>(pages / 8, 1000);
+    Report shared({ "index", "lock", "files", "cpus", "acquisitions/1k ops", "contentions/1k ops", "bounces/1k ops" });
+    struct Case {
+        const char* kind;
+        const char* scheme;
+        const char* lock_class;
+    };
+    for (const Case& k :
+        { Case { "hash", "global", "pagecache_lock" }, Case { "radix", "spinlock", "mapping.tree_lock" } })
+        for (const char* files : { "separate", "shared" }) {
+            const SharingRun r = sharing(k.kind, k.scheme, k.lock_class, files, cpus, ops);
+            if (!r.ok || r.operations == 0) {
+                err << kProgram << " bench engine: the " << k.kind << " " << files << " run did not finish\n";
+                return 1;
+            }
+            const double per_k = 1000.0 / double(r.operations);
+            shared.add_row();
+            shared.set("index", std::string(k.kind) + "/" + k.scheme);
+            shared.set("lock", k.lock_class);
+            shared.set("files", files);
+            shared.set("cpus", std::uint64_t(cpus));
+            shared.set("acquisitions/1k ops", double(r.lock.acquisitions) * per_k, 0);
+            shared.set("contentions/1k ops", double(r.lock.contentions) * per_k, 1);
+            shared.set("bounces/1k ops", double(r.lock.acq_bounces) * per_k, 1);
+            csv.add_row();
+            csv.set("measure", std::string("bounces_per_1k_") + files);
+            csv.set("scheme", std::string(k.kind) + "/" + k.scheme);
+            csv.set("threads", std::uint64_t(cpus));
+            csv.set("pages", r.operations);
+            csv.set("per_s", double(r.lock.acq_bounces) * per_k, 1);
+        }
+    out << "\nrandom 1-page read(2)s, " << ops << " per CPU over 4096-page files (the index lock's class):\n";
+    shared.print(out);
     out << "\nThe seed's figures are rc6-mm1 on a 16 GB machine with up to 60 CPUs (2005); ours are threads on "
         << std::thread::hardware_concurrency() << " cores now.\n";
     if (p.given("csv")) {

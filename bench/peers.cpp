@@ -20,9 +20,9 @@ namespace pcl::bench {
 
 namespace {
 
-// Red-black tree: the "AVL / red-black trees" alternative raised in seed 000
-// (deeper than a radix tree, three words of links per entry). Not thread-safe.
-class StdMapPeer final : public PeerIndex {
+// The standard containers share the same four calls; only gang lookup needs
+// an order, which std::map has and std::unordered_map has not.
+template <class Map> class StdContainerPeer final : public PeerIndex {
 public:
     Page* lookup(pgoff_t index) override
     {
@@ -44,44 +44,28 @@ public:
     }
     std::size_t gang_lookup(pgoff_t first, std::size_t max, Page** out) override
     {
-        std::size_t n = 0;
-        for (auto it = map_.lower_bound(first); it != map_.end() && n < max; ++it)
-            out[n++] = it->second;
-        return n;
+        if constexpr (requires { map_.lower_bound(first); }) {
+            std::size_t n = 0;
+            for (auto it = map_.lower_bound(first); it != map_.end() && n < max; ++it)
+                out[n++] = it->second;
+            return n;
+        } else {
+            return 0; // unordered: no gang lookup
+        }
     }
 
 private:
-    std::map<pgoff_t, Page*> map_;
+    Map map_;
 };
+
+// Red-black tree: the "AVL / red-black trees" alternative raised in seed 000
+// (deeper than a radix tree, three words of links per entry). Not thread-safe.
+using StdMapPeer = StdContainerPeer<std::map<pgoff_t, Page*>>;
 
 // Chained hash table with the default hash (identity for integers) and
 // default growth; not reserved ahead, as a program using it would not know
 // the file's size either. Not thread-safe and not ordered.
-class StdUnorderedMapPeer final : public PeerIndex {
-public:
-    Page* lookup(pgoff_t index) override
-    {
-        const auto it = map_.find(index);
-        return it == map_.end() ? nullptr : it->second;
-    }
-    InsertResult insert(pgoff_t index, Page* page) override
-    {
-        return map_.emplace(index, page).second ? InsertResult::Inserted : InsertResult::Exists;
-    }
-    Page* erase(pgoff_t index) override
-    {
-        const auto it = map_.find(index);
-        if (it == map_.end())
-            return nullptr;
-        Page* p = it->second;
-        map_.erase(it);
-        return p;
-    }
-    std::size_t gang_lookup(pgoff_t, std::size_t, Page**) override { return 0; }
-
-private:
-    std::unordered_map<pgoff_t, Page*> map_;
-};
+using StdUnorderedMapPeer = StdContainerPeer<std::unordered_map<pgoff_t, Page*>>;
 
 // oneTBB's concurrent hash map: bucket-level locks plus a reader-writer lock
 // per element, which an accessor holds while it is alive. A lookup therefore

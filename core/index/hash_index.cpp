@@ -405,7 +405,7 @@ Page* HashMapping::erase(pgoff_t index)
     return page;
 }
 
-bool HashMapping::set_tag(pgoff_t index, unsigned tag)
+bool HashMapping::change_tag(pgoff_t index, unsigned tag, bool set)
 {
     check_tag(tag);
     HashIndex& t = *table_;
@@ -414,27 +414,25 @@ bool HashMapping::set_tag(pgoff_t index, unsigned tag)
     HashEntry* e = t.find_locked(b, state_->file, index);
     if (!e)
         return false;
-    if (!(e->tags & (1u << tag))) {
-        e->tags |= std::uint8_t(1u << tag);
-        state_->nr_tagged[tag].fetch_add(1, std::memory_order_relaxed);
+    const auto bit = std::uint8_t(1u << tag);
+    if (bool(e->tags & bit) != set) {
+        e->tags = set ? std::uint8_t(e->tags | bit) : std::uint8_t(e->tags & ~bit);
+        if (set)
+            state_->nr_tagged[tag].fetch_add(1, std::memory_order_relaxed);
+        else
+            state_->nr_tagged[tag].fetch_sub(1, std::memory_order_relaxed);
     }
     return true;
 }
 
+bool HashMapping::set_tag(pgoff_t index, unsigned tag)
+{
+    return change_tag(index, tag, true);
+}
+
 bool HashMapping::clear_tag(pgoff_t index, unsigned tag)
 {
-    check_tag(tag);
-    HashIndex& t = *table_;
-    const std::uint64_t b = t.hash(state_->key, index);
-    std::lock_guard guard(t.bucket_lock(b));
-    HashEntry* e = t.find_locked(b, state_->file, index);
-    if (!e)
-        return false;
-    if (e->tags & (1u << tag)) {
-        e->tags &= std::uint8_t(~(1u << tag));
-        state_->nr_tagged[tag].fetch_sub(1, std::memory_order_relaxed);
-    }
-    return true;
+    return change_tag(index, tag, false);
 }
 
 bool HashMapping::test_tag(pgoff_t index, unsigned tag)

@@ -280,6 +280,8 @@ public:
     const std::shared_ptr<HashIndex>& table() const noexcept { return table_; }
 
 private:
+    /// set_tag / clear_tag: the entry's bit and the file's tag count, under the bucket lock.
+    bool change_tag(pgoff_t index, unsigned tag, bool set);
     /// Gang lookup of entries carrying @tag (-1: any) by probing indexes.
     std::size_t gang_probe(pgoff_t first, std::size_t max, int tag, Page** out);
     /// The @max smallest indexes >= @from whose tags include @want, by

@@ -5,6 +5,8 @@
 // target, then renamed), so an interrupted run never leaves half a file.
 #pragma once
 
+#include "sim/file_io.h"
+
 #include <cstdint>
 #include <iosfwd>
 #include <string>
@@ -43,8 +45,8 @@ std::string fixed(double v, int precision);
 /// 0 for none).
 double median(std::vector<double> v);
 
-/// Writes `text` to `path` atomically. Throws std::runtime_error naming the
-/// path and the reason on failure.
-void write_file_atomically(const std::string& path, const std::string& text);
+/// Moved to core (sim/file_io.h) so that scenario files are written the same
+/// way; the benchmarks keep calling it by this name.
+using pcl::write_file_atomically;
 
 } // namespace pcl::bench

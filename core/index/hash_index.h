@@ -274,6 +274,8 @@ public:
     std::uint64_t memory_bytes() const override;
     /// This file's count and tags, the whole table's chains, statistics and locks.
     IndexSnapshot snapshot(const SnapshotOptions& options = {}) const override;
+    /// No nodes, no height (IndexShape): chains hang off a fixed table.
+    IndexShape shape() const override { return {}; }
 
     FileId file() const noexcept { return state_->file; }
     /// The shared table, to open views of other files on it.

@@ -25,6 +25,20 @@
 
 namespace pcl {
 
+/// The size and depth of an index's structure, read from counters the index
+/// keeps anyway (no walk, no lock), so a sampler may ask many times a second
+/// while CPUs change it. What the two numbers mean depends on the family:
+///   radix     nodes linked into the tree; height as RadixTree::height()
+///   skiplist  nodes (one per entry; the head not counted); height = the
+///             tallest tower searches start from (exact under "mapping";
+///             under "pernode" an upper bound, since only inserts move it)
+///   hash      0 and 0: a hash table has neither; its shape is its chain
+///             lengths, which the snapshot carries
+struct IndexShape {
+    std::uint64_t nodes = 0;
+    int height = 0;
+};
+
 enum class InsertResult : std::uint8_t {
     Inserted, ///< the page is now in the index
     Exists,   ///< an entry was already present at that index; nothing was replaced (-EEXIST)
@@ -68,6 +82,8 @@ public:
     virtual std::uint64_t memory_bytes() const = 0;
     /// A picture of the structure for drawing.
     virtual IndexSnapshot snapshot(const SnapshotOptions& options = {}) const = 0;
+    /// Nodes and height, cheaply (see IndexShape); exact once writers are quiet.
+    virtual IndexShape shape() const = 0;
 
     /// Installs the structural event hook (before concurrent use).
     void set_event_hook(IndexEventHook hook) { hook_ = std::move(hook); }

@@ -91,6 +91,7 @@ public:
     std::uint64_t count() const override;
     std::uint64_t memory_bytes() const override;
     IndexSnapshot snapshot(const SnapshotOptions& options = {}) const override;
+    IndexShape shape() const override { return { nodes(), int(height()) }; }
 
     /// Current height (0: empty or a single entry at index 0).
     unsigned height() const noexcept;

@@ -387,6 +387,12 @@ std::uint64_t SkipList::memory_bytes() const
     return node_bytes_.load(std::memory_order_relaxed) + node_bytes(config_.max_level) + sizeof(SkipList);
 }
 
+IndexShape SkipList::shape() const
+{
+    const std::uint64_t nodes = count_.load(std::memory_order_relaxed);
+    return { nodes, nodes ? int(level_hint_.load(std::memory_order_relaxed)) : 0 };
+}
+
 // ---------------------------------------------------------------------------
 // Searches. Callers hold the mapping lock or are inside an RCU read-side
 // section, so no node they reach is freed under them. Every link is read with

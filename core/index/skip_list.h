@@ -140,6 +140,8 @@ public:
     /// whose lock is held at that moment points into `locks`; a held head
     /// lock is listed as "skiplist_head".
     IndexSnapshot snapshot(const SnapshotOptions& options = {}) const override;
+    /// Nodes = entries; height = the level hint, 0 when empty (IndexShape). Takes no lock.
+    IndexShape shape() const override;
 
     /// Size of the allocation of a node with a tower of @height links under
     /// this list's scheme (a multiple of 64 bytes). The head is a node of

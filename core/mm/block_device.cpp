@@ -1,5 +1,6 @@
 #include "mm/block_device.h"
 
+#include "sim/trace.h"
 #include "sync/clock.h"
 
 #include <chrono>
@@ -20,12 +21,17 @@ void BlockDeviceConfig::validate() const
         throw std::invalid_argument("device.page_ns must be at most 1 s, got " + std::to_string(page_ns));
 }
 
-BlockDevice::BlockDevice(const BlockDeviceConfig& config, PageWaitTable& page_locks)
+BlockDevice::BlockDevice(const BlockDeviceConfig& config, PageWaitTable& page_locks, EventRing* events, int trace_cpu)
     : config_(config)
     , page_locks_(page_locks)
+    , events_(events)
+    , trace_cpu_(trace_cpu)
 {
     config_.validate();
-    thread_ = std::thread([this] { run(); });
+    thread_ = std::thread([this] {
+        trace::ThreadTrace trace(events_, trace_cpu_);
+        run();
+    });
 }
 
 BlockDevice::~BlockDevice()
@@ -43,9 +49,12 @@ void BlockDevice::submit_read(std::vector<Page*> pages)
     if (pages.empty())
         return;
     in_flight_.fetch_add(1, std::memory_order_relaxed);
+    const std::uint64_t id = next_id_.fetch_add(1, std::memory_order_relaxed);
+    trace::emit(EventKind::IoSubmit, id, pages.front()->mapping, pages.front()->index,
+        static_cast<std::int64_t>(pages.size()));
     {
         std::lock_guard g(mutex_);
-        queue_.push_back({ std::move(pages), sync::now_ns() });
+        queue_.push_back({ std::move(pages), sync::now_ns(), id });
     }
     cv_.notify_one();
 }
@@ -80,6 +89,8 @@ void BlockDevice::run()
         // woken on the first page finds the rest up to date.
         for (Page* page : req.pages)
             page->set(PG_uptodate);
+        trace::emit(EventKind::IoComplete, req.id, req.pages.front()->mapping, req.pages.front()->index,
+            static_cast<std::int64_t>(req.pages.size()));
         for (Page* page : req.pages)
             page_locks_.unlock_page(*page);
     }

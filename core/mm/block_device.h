@@ -24,6 +24,8 @@
 
 namespace pcl {
 
+class EventRing;
+
 struct BlockDeviceConfig {
     std::uint64_t request_ns = 100'000; ///< per request (seek, command overhead)
     std::uint64_t page_ns = 10'000;     ///< per page transferred
@@ -35,7 +37,11 @@ struct BlockDeviceConfig {
 
 class BlockDevice {
 public:
-    BlockDevice(const BlockDeviceConfig& config, PageWaitTable& page_locks);
+    /// @events: the ring the device thread records completions into (none:
+    /// not traced), its records carrying CPU number @trace_cpu (the
+    /// device's lane in the event stream).
+    BlockDevice(const BlockDeviceConfig& config, PageWaitTable& page_locks, EventRing* events = nullptr,
+        int trace_cpu = -1);
     /// Serves what was submitted, then stops the device thread.
     ~BlockDevice();
     BlockDevice(const BlockDevice&) = delete;
@@ -57,6 +63,7 @@ private:
     struct Request {
         std::vector<Page*> pages;
         std::uint64_t submitted_ns;
+        std::uint64_t id; ///< request number, as the event stream names it
     };
     void run();
 
@@ -66,7 +73,9 @@ private:
     std::condition_variable cv_;
     std::deque<Request> queue_;
     bool stopping_ = false;
-    std::atomic<std::uint64_t> requests_ { 0 }, pages_ { 0 }, in_flight_ { 0 };
+    std::atomic<std::uint64_t> requests_ { 0 }, pages_ { 0 }, in_flight_ { 0 }, next_id_ { 1 };
+    EventRing* events_;
+    int trace_cpu_;
     LatencyHistogram latency_;
     std::thread thread_;
 };

@@ -1,5 +1,6 @@
 #include "mm/fault.h"
 
+#include "sim/trace.h"
 #include "sync/clock.h"
 
 #include <cstring>
@@ -48,10 +49,19 @@ FaultHandler::FaultHandler(
     config_.validate();
 }
 
-void FaultHandler::count(FaultKind kind, std::uint64_t t0)
+void FaultHandler::begin(std::uint64_t t0, FileId file, pgoff_t index, std::uint64_t vpn)
 {
+    trace::defer_at(t0, EventKind::FaultBegin, vpn, file, index, 0, file == kAnonymousFile ? 1 : 0);
+}
+
+void FaultHandler::count(FaultKind kind, std::uint64_t t0, FileId file, pgoff_t index, std::uint64_t vpn)
+{
+    const std::uint64_t t1 = sync::now_ns();
     counts_[unsigned(kind)].add(1);
-    latency_[unsigned(kind)].add(sync::now_ns() - t0);
+    // A fault that failed took no meaningful time: counted, not timed.
+    if (kind != FaultKind::NoMemory && kind != FaultKind::OutOfRange)
+        latency_[unsigned(kind)].add(t1 - t0);
+    trace::end_deferred_at(t1, t1 - t0, EventKind::FaultEnd, vpn, file, index, static_cast<std::int32_t>(kind));
 }
 
 void FaultHandler::read_window(FileId file, const ReadaheadWindow& w, pgoff_t want, Page** wanted, bool* created)
@@ -101,6 +111,8 @@ Page* FaultHandler::get_page(FileId file, pgoff_t index, pgoff_t req_pages, Faul
         if (page->test(PG_readahead) && page->test_and_clear(PG_readahead)) {
             const ReadaheadWindow w = readahead_.on_marker(file, index, file_pages);
             if (w.size) {
+                trace::emit(EventKind::ReadaheadWindow, 1, file, w.start, static_cast<std::int64_t>(w.size),
+                    static_cast<std::int32_t>(w.async_size));
                 Page* none = nullptr;
                 bool created = false;
                 read_window(file, w, ~pgoff_t(0), &none, &created);
@@ -116,6 +128,9 @@ Page* FaultHandler::get_page(FileId file, pgoff_t index, pgoff_t req_pages, Faul
         return page;
     }
     ReadaheadWindow w = readahead_.on_miss(file, index, req_pages, file_pages);
+    if (w.size)
+        trace::emit(EventKind::ReadaheadWindow, 0, file, w.start, static_cast<std::int64_t>(w.size),
+            static_cast<std::int32_t>(w.async_size));
     if (w.size == 0 || index < w.start || index >= w.start + w.size)
         w = { index, 1, 0 }; // a policy must at least read the page asked for
     Page* page = nullptr;
@@ -140,11 +155,12 @@ FaultKind FaultHandler::file_fault(FileId file, pgoff_t index, std::uint64_t vpn
         counts_[unsigned(FaultKind::Mapped)].add(1);
         return FaultKind::Mapped;
     }
+    begin(t0, file, index, vpn);
     // Step 2: the work, with no page-table lock held.
     FaultKind kind = FaultKind::Minor;
     Page* page = get_page(file, index, 1, kind);
     if (!page) {
-        counts_[unsigned(kind)].add(1);
+        count(kind, t0, file, index, vpn);
         return kind;
     }
     // Step 3: install under the PTE lock, rechecking; on a back-out another
@@ -155,7 +171,7 @@ FaultKind FaultHandler::file_fault(FileId file, pgoff_t index, std::uint64_t vpn
         cache_.put_page(page);
     if (config_.fault_around)
         fault_around(file, index, vpn);
-    count(kind, t0);
+    count(kind, t0, file, index, vpn);
     return kind;
 }
 
@@ -196,10 +212,11 @@ FaultKind FaultHandler::anon_fault(std::uint64_t vpn)
         counts_[unsigned(FaultKind::Mapped)].add(1);
         return FaultKind::Mapped;
     }
+    begin(t0, kAnonymousFile, vpn, vpn);
     // do_anonymous_page: a zero-filled frame, no page cache, no I/O.
     Page* page = cache_.frames().alloc(kAnonymousFile, vpn);
     if (!page) {
-        counts_[unsigned(FaultKind::NoMemory)].add(1);
+        count(FaultKind::NoMemory, t0, kAnonymousFile, vpn, vpn);
         return FaultKind::NoMemory;
     }
     page->set(PG_uptodate);
@@ -210,7 +227,7 @@ FaultKind FaultHandler::anon_fault(std::uint64_t vpn)
         page->count.store(0, std::memory_order_relaxed);
         cache_.frames().free(page);
     }
-    count(FaultKind::Anon, t0);
+    count(FaultKind::Anon, t0, kAnonymousFile, vpn, vpn);
     return FaultKind::Anon;
 }
 

@@ -82,7 +82,11 @@ private:
     /// in the window) in @wanted, locked if this call created it.
     void read_window(FileId file, const ReadaheadWindow& w, pgoff_t want, Page** wanted, bool* created);
     void fault_around(FileId file, pgoff_t index, std::uint64_t vpn);
-    void count(FaultKind kind, std::uint64_t t0);
+    /// Records the start of a fault at @t0 in the event stream (deferred:
+    /// kept only if the fault records something else, see trace::defer_at).
+    void begin(std::uint64_t t0, FileId file, pgoff_t index, std::uint64_t vpn);
+    /// Counts, times and traces the end of a fault that began at @t0.
+    void count(FaultKind kind, std::uint64_t t0, FileId file, pgoff_t index, std::uint64_t vpn);
 
     PageCache& cache_;
     PageTable& page_table_;

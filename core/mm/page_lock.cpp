@@ -1,5 +1,6 @@
 #include "mm/page_lock.h"
 
+#include "sim/trace.h"
 #include "sync/clock.h"
 
 #include <stdexcept>
@@ -34,6 +35,7 @@ PageWaitTable::Queue& PageWaitTable::queue(const Page& page) noexcept
 template <class Done> void PageWaitTable::sleep_until(Page& page, Done&& done)
 {
     const std::uint64_t t0 = sync::now_ns();
+    trace::emit_at(t0, EventKind::PageLockWait, reinterpret_cast<std::uintptr_t>(&page), page.mapping, page.index);
     page.lock_waiters.fetch_add(1, std::memory_order_seq_cst);
     sleeping_.fetch_add(1, std::memory_order_relaxed);
     Queue& q = queue(page);
@@ -44,7 +46,10 @@ template <class Done> void PageWaitTable::sleep_until(Page& page, Done&& done)
     }
     page.lock_waiters.fetch_sub(1, std::memory_order_relaxed);
     sleeping_.fetch_sub(1, std::memory_order_relaxed);
-    const std::uint64_t waited = sync::now_ns() - t0;
+    const std::uint64_t t1 = sync::now_ns();
+    const std::uint64_t waited = t1 - t0;
+    trace::emit_at(t1, EventKind::PageLockWoken, reinterpret_cast<std::uintptr_t>(&page), page.mapping, page.index,
+        static_cast<std::int64_t>(waited));
     page.lock_waits.fetch_add(1, std::memory_order_relaxed);
     page.lock_wait_ns.fetch_add(waited, std::memory_order_relaxed);
     waits_.fetch_add(1, std::memory_order_relaxed);

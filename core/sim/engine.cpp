@@ -1,7 +1,9 @@
 #include "sim/engine.h"
 
+#include "sim/trace.h"
 #include "sync/clock.h"
 #include "sync/cpu.h"
+#include "sync/lock_trace.h"
 
 #include <chrono>
 #include <cmath>
@@ -27,6 +29,12 @@ void EngineConfig::validate() const
     if (!(ops_per_second >= 0) || !std::isfinite(ops_per_second) || ops_per_second > 1e9)
         throw std::invalid_argument(
             "ops_per_second must be between 0 (unpaced) and 1e9, got " + std::to_string(ops_per_second));
+    if (hold_stretch_ns > kMaxHoldStretchNs)
+        throw std::invalid_argument(
+            "hold_stretch_ns must be between 0 and 1e9 (1 s), got " + std::to_string(hold_stretch_ns));
+    if (event_ring_capacity < 2 || event_ring_capacity > kMaxEventRingCapacity)
+        throw std::invalid_argument("event_ring_capacity must be between 2 and 2^24 records, got "
+            + std::to_string(event_ring_capacity));
     // Every file and the anonymous region must fit in the page table's
     // 2^27 virtual pages.
     const std::uint64_t span
@@ -38,20 +46,32 @@ void EngineConfig::validate() const
 
 Engine::Engine(const EngineConfig& config, sync::LockRegistry& registry)
     : config_(config)
+    , registry_(registry)
 {
     config_.validate();
+    ncpus_ = config_.workload.cpus;
+    // One ring per CPU and one for the device thread (the last).
+    events_ = std::make_unique<EventStream>(ncpus_ + 1, config_.event_ring_capacity);
     frames_ = std::make_unique<FrameAllocator>(config_.memory_pages, registry);
     cache_ = std::make_unique<PageCache>(config_.index, *frames_, registry);
     page_table_ = std::make_unique<PageTable>(PageTable::Config { config_.page_table_lock, 0 }, registry);
-    device_ = std::make_unique<BlockDevice>(config_.device, cache_->page_locks());
+    device_ = std::make_unique<BlockDevice>(config_.device, cache_->page_locks(),
+        config_.events ? &events_->ring(ncpus_) : nullptr, static_cast<int>(ncpus_));
     faults_ = std::make_unique<FaultHandler>(*cache_, *page_table_, *device_, readahead_, config_.fault);
     const WorkloadSpec& w = config_.workload;
-    for (unsigned f = 0; f < w.files_needed(); ++f)
+    for (unsigned f = 0; f < w.files_needed(); ++f) {
         files_.push_back(cache_->add_file(w.file_pages));
+        // Structural events happen on the CPU that changes the index, so
+        // they go to that CPU's ring (nowhere on an untraced thread).
+        if (config_.events)
+            cache_->file(files_.back()).index->set_event_hook([](const IndexEvent& ie) {
+                if (trace::enabled())
+                    trace::push(to_event(ie, trace::cpu(), sync::now_ns()));
+            });
+    }
     // Each file mapped on its own PTE pages, the anonymous region after them.
     file_span_ = (w.file_pages + PageTable::kEntries - 1) / PageTable::kEntries * PageTable::kEntries;
     anon_base_ = std::uint64_t(files_.size()) * file_span_;
-    ncpus_ = w.cpus;
     cpus_ = std::make_unique<Cpu[]>(ncpus_);
 }
 
@@ -257,8 +277,12 @@ bool Engine::execute(const Operation& op)
 void Engine::run_cpu(unsigned cpu)
 {
     sync::CpuScope scope(static_cast<int>(cpu));
-    WorkloadGenerator generator(config_.workload, cpu);
     const double rate = config_.ops_per_second;
+    // At demo speed every lock acquisition and fault is an event; unpaced,
+    // what is notable (sim/trace.h).
+    trace::ThreadTrace trace(config_.events ? &events_->ring(cpu) : nullptr, -1, rate > 0);
+    sync::set_hold_stretch_ns(config_.hold_stretch_ns);
+    WorkloadGenerator generator(config_.workload, cpu);
     const std::uint64_t interval = rate > 0 ? std::uint64_t(1e9 / rate) : 0;
     std::uint64_t next_slot = sync::now_ns();
     unsigned cpu_id = cpu;
@@ -282,6 +306,7 @@ void Engine::run_cpu(unsigned cpu)
                 next_slot = sync::now_ns();
         }
     }
+    sync::set_hold_stretch_ns(0);
     cpu_done(cpu);
 }
 

@@ -27,6 +27,7 @@
 #include "mm/page_cache.h"
 #include "mm/page_table.h"
 #include "mm/readahead.h"
+#include "sim/event_ring.h"
 #include "sync/lock_stats.h"
 #include "workload/workload.h"
 
@@ -42,6 +43,9 @@
 namespace pcl {
 
 struct EngineConfig {
+    static constexpr std::uint64_t kMaxHoldStretchNs = 1'000'000'000;
+    static constexpr std::size_t kMaxEventRingCapacity = std::size_t(1) << 24;
+
     WorkloadSpec workload; ///< what each CPU does; workload.cpus is the number of simulated CPUs
     IndexSpec index;       ///< the page cache's index and locking scheme
     PageTable::Scheme page_table_lock = PageTable::Scheme::Split;
@@ -49,7 +53,10 @@ struct EngineConfig {
     BlockDeviceConfig device;
     FaultConfig fault;
     double ops_per_second = 0;       ///< per CPU; 0 = unpaced
+    std::uint64_t hold_stretch_ns = 0; ///< demo: extra time every lock is held before release; 0 = none
     std::uint64_t migrate_every = 0; ///< operations between CPU migrations; 0 = never
+    bool events = true;              ///< record the event stream (counters are exact either way)
+    std::size_t event_ring_capacity = std::size_t(1) << 14; ///< records per CPU ring (rounded up to a power of two)
 
     /// Throws std::invalid_argument naming the bad field.
     void validate() const;
@@ -96,6 +103,13 @@ public:
     BlockDevice& device() noexcept { return *device_; }
     FrameAllocator& frames() noexcept { return *frames_; }
     const EngineConfig& config() const noexcept { return config_; }
+    /// The event stream: one ring per simulated CPU and one (the last, ring
+    /// cpus()) for the block device's completions. Drain from one thread.
+    EventStream& events() noexcept { return *events_; }
+    /// The lock registry the engine's locks count into.
+    sync::LockRegistry& registry() noexcept { return registry_; }
+    /// The files of the run, in workload order.
+    const std::vector<FileId>& files() const noexcept { return files_; }
     /// First virtual page of file @file's mapping, and of the anonymous region.
     std::uint64_t file_base_vpn(FileId file) const noexcept { return std::uint64_t(file) * file_span_; }
     std::uint64_t anon_base_vpn() const noexcept { return anon_base_; }
@@ -115,6 +129,8 @@ private:
     void cpu_done(unsigned cpu);
 
     EngineConfig config_;
+    sync::LockRegistry& registry_;
+    std::unique_ptr<EventStream> events_;
     std::unique_ptr<FrameAllocator> frames_;
     std::unique_ptr<PageCache> cache_;
     std::unique_ptr<PageTable> page_table_;

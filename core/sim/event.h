@@ -19,15 +19,22 @@
 namespace pcl {
 
 enum class EventKind : std::uint8_t {
-    LockWaitBegin,     ///< a CPU started waiting for a lock; object = lock id
+    // Lock records: object = the lock's address, index = its number in the
+    // LockRegistry (LockStats::id; 0 for an anonymous lock), arg1 = its
+    // class's number (LockClass::id). Which acquisitions are recorded:
+    // sync/lock_trace.h.
+    LockWaitBegin,     ///< a CPU started waiting for a lock; arg0 = simulated CPU of the holder (-1 unknown)
     LockAcquired,      ///< it got the lock; arg0 = wait time in ns (0 if uncontended)
     LockReleased,      ///< it released the lock; arg0 = hold time in ns
-    FaultBegin,        ///< a page fault started; file/index = faulting page, arg1 = fault kind
-    FaultEnd,          ///< the fault finished; arg0 = duration in ns, arg1 = fault kind (how it was resolved)
-    PageLockWait,      ///< a CPU went to sleep on a page's lock; object = page identity
+    FaultBegin,        ///< a page fault started; object = virtual page, file/index = faulting page, arg1 = 1 if anonymous.
+                       ///< Recorded only if the fault records something else before its end (sim/trace.h defer_at):
+                       ///< a FaultEnd with no FaultBegin before it spans [time_ns - arg0, time_ns].
+    FaultEnd,          ///< the fault finished; object, file, index as FaultBegin; arg0 = duration in ns, arg1 = FaultKind.
+                       ///< At benchmark speed an uneventful fault (nothing else recorded, under 10 us) has no record.
+    PageLockWait,      ///< a CPU went to sleep on a page's lock; object = page identity, file/index = the page
     PageLockWoken,     ///< it woke up; arg0 = time slept in ns
-    IoSubmit,          ///< a read was submitted; index = first page, arg0 = number of pages, object = request id
-    IoComplete,        ///< that read completed; arg0 = number of pages, object = request id
+    IoSubmit,          ///< a read was submitted; object = request id, file/index = first page, arg0 = number of pages
+    IoComplete,        ///< that read completed (device lane); object, file, index, arg0 as IoSubmit
     IndexNodeAlloc,    ///< IndexEvent::NodeAlloc; object = node, arg1 = level
     IndexNodeFree,     ///< IndexEvent::NodeFree
     IndexHeightGrow,   ///< IndexEvent::HeightGrow; arg0 = new height
@@ -35,7 +42,8 @@ enum class EventKind : std::uint8_t {
     IndexTagSet,       ///< IndexEvent::TagSet; arg0 = tag, arg1 = level
     IndexTagClear,     ///< IndexEvent::TagClear; arg0 = tag, arg1 = level
     IndexChainLength,  ///< IndexEvent::ChainLength; object = bucket, arg0 = new length
-    ReadaheadWindow,   ///< a readahead window opened; index = start, arg0 = size, arg1 = async size
+    ReadaheadWindow,   ///< a readahead window opened; file, index = start, arg0 = size, arg1 = async size,
+                       ///< object = 1 if asynchronous (the marker was hit), 0 if synchronous (a miss)
 };
 
 inline constexpr std::size_t kEventKindCount = static_cast<std::size_t>(EventKind::ReadaheadWindow) + 1;

@@ -28,6 +28,7 @@ std::size_t checked_cpus(std::size_t cpus)
 EventRing::EventRing(std::size_t capacity)
     : capacity_(round_capacity(capacity))
     , mask_(capacity_ - 1)
+    , drop_batch_(std::max<std::uint64_t>(capacity_ / 16, 1))
     , slots_(new Slot[capacity_])
 {
 }

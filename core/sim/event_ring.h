@@ -41,9 +41,13 @@ public:
     EventRing& operator=(const EventRing&) = delete;
 
     std::size_t capacity() const noexcept { return capacity_; }
+    /// Records dropped at once when the ring is full: capacity / 16 (at
+    /// least 1), the oldest first.
+    std::size_t drop_batch() const noexcept { return drop_batch_; }
 
     /// Appends @e. Producer thread only. Never blocks, never fails: when the
-    /// ring is full the oldest unclaimed record is dropped and counted.
+    /// ring is full the oldest unclaimed records (drop_batch() of them) are
+    /// dropped and counted.
     void push(const Event& e) noexcept
     {
         const std::uint64_t pos = head_.load(std::memory_order_relaxed);
@@ -52,13 +56,16 @@ public:
         if (pos - cached_tail_ >= capacity_) {
             cached_tail_ = tail_.load(std::memory_order_acquire);
             if (pos - cached_tail_ >= capacity_) {
-                // Claim the oldest record before touching its slot; if the
-                // reader claimed it first, it has finished copying it.
+                // Claim the oldest drop_batch_ records before touching the
+                // first one's slot; if the reader claimed it first, it has
+                // finished copying it. A batch, so that a producer the reader
+                // cannot keep up with pays one compare-and-swap per batch
+                // rather than one per record.
                 std::uint64_t victim = pos - capacity_;
                 if (tail_.compare_exchange_strong(
-                        victim, victim + 1, std::memory_order_acq_rel, std::memory_order_acquire)) {
-                    dropped_.store(dropped_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
-                    cached_tail_ = victim + 1;
+                        victim, victim + drop_batch_, std::memory_order_acq_rel, std::memory_order_acquire)) {
+                    dropped_.store(dropped_.load(std::memory_order_relaxed) + drop_batch_, std::memory_order_relaxed);
+                    cached_tail_ = victim + drop_batch_;
                 } else {
                     cached_tail_ = victim;
                 }
@@ -110,6 +117,7 @@ private:
 
     const std::size_t capacity_;
     const std::uint64_t mask_;
+    const std::uint64_t drop_batch_;
     std::unique_ptr<Slot[]> slots_;
 
     // Producer side: written on every push.

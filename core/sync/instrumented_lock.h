@@ -15,6 +15,7 @@
 #include "sync/clock.h"
 #include "sync/cpu.h"
 #include "sync/lock_stats.h"
+#include "sync/lock_trace.h"
 
 #include <atomic>
 #include <cstdint>
@@ -80,8 +81,16 @@ public:
         return s;
     }
 
+    /// Number of the named lock in its registry (LockStats::id), 0 if anonymous.
+    std::uint32_t lock_id() const noexcept { return stats_ ? stats_->id : 0; }
+
 protected:
-    void begin_wait() noexcept { waiters_.fetch_add(1, std::memory_order_relaxed); }
+    void begin_wait() noexcept
+    {
+        waiters_.fetch_add(1, std::memory_order_relaxed);
+        if (const LockTraceFn trace = detail::t_lock_trace) [[unlikely]]
+            trace(LockTracePoint::WaitBegin, *this, holder_cpu_.load(std::memory_order_relaxed));
+    }
     void end_wait() noexcept { waiters_.fetch_sub(1, std::memory_order_relaxed); }
 
     /// Called by the exclusive holder right after it obtained the lock.
@@ -94,12 +103,25 @@ protected:
         if (stats_)
             stats_->c.note_acquire(contended, bounced, wait);
         cls_->note_acquire(contended, bounced, wait);
+        if (const LockTraceFn trace = detail::t_lock_trace) [[unlikely]] {
+            hold_traced_ = contended || detail::t_lock_trace_all;
+            if (hold_traced_)
+                trace(LockTracePoint::Acquired, *this, static_cast<std::int64_t>(ticks_to_ns(wait)));
+        }
         hold_start_ = ticks();
     }
     /// Called by the exclusive holder right before it releases the lock.
     void releasing_exclusive() noexcept
     {
+        hold_stretch(hold_start_);
         const std::uint64_t hold = ticks() - hold_start_;
+        if (const LockTraceFn trace = detail::t_lock_trace) [[unlikely]] {
+            // A hold worth showing: one that was waited for, or that made
+            // another CPU wait.
+            if (hold_traced_ || waiters_.load(std::memory_order_relaxed) > 0)
+                trace(LockTracePoint::Released, *this, static_cast<std::int64_t>(ticks_to_ns(hold)));
+            hold_traced_ = false;
+        }
         if (stats_)
             stats_->c.note_release(hold);
         cls_->note_release(hold);
@@ -114,11 +136,18 @@ protected:
         if (stats_)
             stats_->c.note_acquire(contended, bounced, wait);
         cls_->note_acquire(contended, bounced, wait);
+        if (const LockTraceFn trace = detail::t_lock_trace) [[unlikely]]
+            if (contended || detail::t_lock_trace_all)
+                trace(LockTracePoint::Acquired, *this, static_cast<std::int64_t>(ticks_to_ns(wait)));
         return ticks();
     }
     void releasing_shared(std::uint64_t start) noexcept
     {
+        hold_stretch(start);
         const std::uint64_t hold = ticks() - start;
+        if (const LockTraceFn trace = detail::t_lock_trace) [[unlikely]]
+            if (detail::t_lock_trace_all || waiters_.load(std::memory_order_relaxed) > 0)
+                trace(LockTracePoint::Released, *this, static_cast<std::int64_t>(ticks_to_ns(hold)));
         if (stats_)
             stats_->c.note_release(hold);
         cls_->note_release(hold);
@@ -134,6 +163,7 @@ private:
     std::atomic<std::uint32_t> readers_ { 0 };
     std::atomic<std::uint32_t> waiters_ { 0 };
     std::uint64_t hold_start_ = 0;
+    bool hold_traced_ = false; ///< this hold's acquisition was traced; written by the exclusive holder only
 };
 
 /// An exclusive lock (spin, ticket, mutex; the write side of RwLock) with

@@ -84,8 +84,9 @@ void LockCounters::reset() noexcept
     hold_min.store(kNoMin, std::memory_order_relaxed);
 }
 
-LockClass::LockClass(std::string name)
+LockClass::LockClass(std::string name, std::uint32_t id)
     : name_(std::move(name))
+    , id_(id)
     , counters_(std::make_unique<ShardedLockCounters<64>>())
 {
 }
@@ -117,7 +118,7 @@ LockClass& LockRegistry::lock_class(std::string_view name)
     for (auto& c : classes_)
         if (c.name() == name)
             return c;
-    return classes_.emplace_back(std::string(name));
+    return classes_.emplace_back(std::string(name), static_cast<std::uint32_t>(classes_.size() + 1));
 }
 
 LockStats* LockRegistry::register_lock(std::string name, LockClass& cls)
@@ -130,12 +131,28 @@ LockStats* LockRegistry::register_lock(std::string name, LockClass& cls)
         s->c.reset();
     } else {
         s = &locks_.emplace_back();
+        s->id = static_cast<std::uint32_t>(locks_.size());
     }
     s->name = std::move(name);
     s->cls = &cls;
     s->live.store(true, std::memory_order_relaxed);
     cls.note_instance();
     return s;
+}
+
+std::string LockRegistry::lock_name(std::uint32_t id) const
+{
+    std::lock_guard g(mu_);
+    if (id == 0 || id > locks_.size())
+        return {};
+    const LockStats& s = locks_[id - 1];
+    return s.live.load(std::memory_order_relaxed) ? s.name : std::string();
+}
+
+std::string LockRegistry::class_name(std::uint32_t id) const
+{
+    std::lock_guard g(mu_);
+    return id == 0 || id > classes_.size() ? std::string() : classes_[id - 1].name();
 }
 
 void LockRegistry::unregister_lock(LockStats* stats) noexcept

@@ -121,8 +121,11 @@ private:
 /// class of a million node locks taken on every CPU is not one hot line.
 class LockClass {
 public:
-    explicit LockClass(std::string name);
+    explicit LockClass(std::string name, std::uint32_t id = 0);
     const std::string& name() const { return name_; }
+    /// Number of the class in its registry (1, 2, ...; 0 outside one), as
+    /// the event stream names it.
+    std::uint32_t id() const noexcept { return id_; }
 
     void note_acquire(bool contended, bool bounced, std::uint64_t wait) noexcept
     {
@@ -137,6 +140,7 @@ public:
 
 private:
     std::string name_;
+    std::uint32_t id_;
     std::unique_ptr<ShardedLockCounters<64>> counters_;
     std::atomic<std::uint64_t> instances_ { 0 };
 };
@@ -147,6 +151,7 @@ private:
 /// second bouncing line to the lock word's.
 struct LockStats {
     std::string name;
+    std::uint32_t id = 0; ///< number in the registry (1, 2, ...), as the event stream names the lock
     LockClass* cls = nullptr;
     ShardedLockCounters<8> c;
     std::atomic<bool> live { true };
@@ -166,6 +171,13 @@ public:
     /// Marks a named lock's statistics as belonging to a destroyed lock; its
     /// row is dropped from `locks()` but its counts stay in its class.
     void unregister_lock(LockStats* stats) noexcept;
+
+    /// The name of the named lock numbered @id (LockStats::id), "" if none.
+    /// A number is reused once its lock is destroyed: resolve it while the
+    /// lock lives.
+    std::string lock_name(std::uint32_t id) const;
+    /// The name of the class numbered @id (LockClass::id), "" if none.
+    std::string class_name(std::uint32_t id) const;
 
     /// Rows of all live named locks.
     std::vector<LockStatRow> locks() const;

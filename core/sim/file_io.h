@@ -1,0 +1,19 @@
+// Whole-file reads and atomic writes, for scenario files and run results.
+//
+// A write goes to a temporary file beside the target, is flushed to disk and
+// then renamed over it, so a reader (or a crash) never sees half a file.
+#pragma once
+
+#include <string>
+
+namespace pcl {
+
+/// Writes @text to @path atomically. Throws std::runtime_error naming the
+/// path and the reason on failure; the target is then left as it was.
+void write_file_atomically(const std::string& path, const std::string& text);
+
+/// The whole contents of @path. Throws std::runtime_error naming the path and
+/// the reason (strerror) when it cannot be read.
+std::string read_file(const std::string& path);
+
+} // namespace pcl

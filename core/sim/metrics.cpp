@@ -1,0 +1,92 @@
+#include "sim/metrics.h"
+
+#include "sim/engine.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace pcl {
+
+MetricsSampler::MetricsSampler(Engine& engine)
+    : engine_(engine)
+    , start_(std::chrono::steady_clock::now())
+    , last_time_(start_)
+    , last_(read_totals())
+{
+}
+
+MetricsSampler::Totals MetricsSampler::read_totals() const
+{
+    Totals t;
+    t.operations = engine_.operations();
+    const FaultHandler& faults = engine_.faults();
+    t.minor = faults.faults(FaultKind::Minor);
+    t.major = faults.faults(FaultKind::Major);
+    t.wait_io = faults.faults(FaultKind::WaitIo);
+    t.anon = faults.faults(FaultKind::Anon);
+    const PageCacheStats cache = engine_.page_cache().stats();
+    // The two are read one after the other while CPUs look pages up: never
+    // let the hits of a moment outnumber its lookups (both stay monotonic).
+    t.hits = cache.hits;
+    t.lookups = std::max(cache.lookups, cache.hits);
+    // Every lock counts into its class (named locks too), so the classes
+    // hold all the waiting there was.
+    for (const auto& row : engine_.registry().classes())
+        t.lock_wait_ns += row.wait_total_ns;
+    t.page_wait_ns = engine_.page_cache().page_locks().stats().wait_ns;
+    return t;
+}
+
+MetricsSample MetricsSampler::sample()
+{
+    const Totals now = read_totals();
+    const auto when = std::chrono::steady_clock::now();
+    MetricsSample s;
+    s.time_s = std::chrono::duration<double>(when - start_).count();
+    s.interval_s = std::chrono::duration<double>(when - last_time_).count();
+
+    // Every total only grows (a sharded sum too: each shard only grows), so
+    // the guard is for the unsigned arithmetic, not a correction.
+    auto delta = [](std::uint64_t now, std::uint64_t before) { return now > before ? now - before : 0; };
+    s.operations = delta(now.operations, last_.operations);
+    s.minor_faults = delta(now.minor, last_.minor);
+    s.major_faults = delta(now.major, last_.major);
+    s.wait_io_faults = delta(now.wait_io, last_.wait_io);
+    s.anon_faults = delta(now.anon, last_.anon);
+    s.lookups = delta(now.lookups, last_.lookups);
+    s.lookup_hits = delta(now.hits, last_.hits);
+    s.lookup_misses = s.lookups > s.lookup_hits ? s.lookups - s.lookup_hits : 0;
+
+    const double dt = s.interval_s > 0 ? s.interval_s : 0;
+    auto rate = [dt](std::uint64_t n) { return dt > 0 ? double(n) / dt : 0.0; };
+    s.operations_per_s = rate(s.operations);
+    s.minor_faults_per_s = rate(s.minor_faults);
+    s.major_faults_per_s = rate(s.major_faults);
+    s.wait_io_faults_per_s = rate(s.wait_io_faults);
+    s.anon_faults_per_s = rate(s.anon_faults);
+    s.hit_ratio = s.lookups ? std::min(1.0, double(s.lookup_hits) / double(s.lookups))
+                            : std::numeric_limits<double>::quiet_NaN();
+    const double cpu_ns = double(engine_.config().workload.cpus) * dt * 1e9;
+    s.lock_wait_fraction = cpu_ns > 0 ? double(delta(now.lock_wait_ns, last_.lock_wait_ns)) / cpu_ns : 0.0;
+    s.page_wait_fraction = cpu_ns > 0 ? double(delta(now.page_wait_ns, last_.page_wait_ns)) / cpu_ns : 0.0;
+
+    s.io_in_flight = engine_.device().in_flight();
+    s.frames_used = engine_.frames().in_use();
+    // The files are fixed before the run starts, so walking them needs no
+    // lock; each index answers count() and shape() from its own counters.
+    PageCache& cache = engine_.page_cache();
+    for (FileId file : engine_.files()) {
+        const PageIndex& index = *cache.file(file).index;
+        s.pages_cached += index.count();
+        const IndexShape shape = index.shape();
+        s.index_nodes += shape.nodes;
+        s.index_height = std::max(s.index_height, shape.height);
+    }
+
+    last_ = now;
+    last_time_ = when;
+    series_.push_back(s);
+    return s;
+}
+
+} // namespace pcl

@@ -1,0 +1,99 @@
+// The metrics time series of a run: what the live charts plot and what a
+// run's result keeps, one sample per interval.
+//
+// A MetricsSampler reads the engine's counters - never a snapshot of a big
+// structure - and turns the change since its previous sample into rates and
+// fractions. Every counter it reads is an atomic or a sharded counter that
+// the CPUs update while it reads, so it may sample a running engine from
+// another thread (the GUI's timer, the runner) ten times a second. Counts
+// read while CPUs run are a moment's approximation; the sample taken after
+// the run has ended is exact, so the per-interval counts of a whole series
+// add up to the run's totals.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <vector>
+
+namespace pcl {
+
+class Engine;
+
+/// One interval of a run. Counts are those of the interval (since the
+/// previous sample); rates are per second of the interval; gauges are their
+/// value at the end of it.
+struct MetricsSample {
+    double time_s = 0;     ///< end of the interval, seconds since the sampler was created
+    double interval_s = 0; ///< length of the interval
+
+    // Counts in the interval.
+    std::uint64_t operations = 0;     ///< operations done by all CPUs
+    std::uint64_t minor_faults = 0;   ///< page cached and up to date
+    std::uint64_t major_faults = 0;   ///< read from the device by the faulting CPU
+    std::uint64_t wait_io_faults = 0; ///< waited for another CPU's read of the page
+    std::uint64_t anon_faults = 0;    ///< anonymous pages mapped
+    std::uint64_t lookups = 0;        ///< page-cache lookups (find_get_page)
+    std::uint64_t lookup_hits = 0;    ///< page-cache lookups that found the page
+    /// lookups - lookup_hits, at least 0. A lookup is counted when it starts
+    /// and its hit when it ends, so one under way at a sample may count as a
+    /// lookup in one interval and a hit in the next: per interval, misses are
+    /// approximate while CPUs run; the sums of lookups and of hits are exact.
+    std::uint64_t lookup_misses = 0;
+
+    // Rates and fractions over the interval.
+    double operations_per_s = 0;
+    double minor_faults_per_s = 0;
+    double major_faults_per_s = 0;
+    double wait_io_faults_per_s = 0;
+    double anon_faults_per_s = 0;
+    /// lookup_hits / lookups, at most 1; NaN when the interval had no
+    /// lookup (a ratio of nothing; written as null in JSON).
+    double hit_ratio = 0;
+    /// Share of the CPUs' time spent waiting for locks: the wait time of
+    /// every lock class in the interval / (cpus x interval). Spinning and
+    /// sleeping both count, as lockstat's waittime does.
+    double lock_wait_fraction = 0;
+    /// Share of the CPUs' time spent asleep on pages under I/O (page-lock
+    /// wait time in the interval / (cpus x interval)).
+    double page_wait_fraction = 0;
+
+    // Gauges at the end of the interval.
+    std::uint64_t io_in_flight = 0; ///< device requests submitted and not completed
+    std::uint64_t pages_cached = 0; ///< pages in the page cache, all files
+    std::uint64_t frames_used = 0;  ///< page frames allocated (cached and anonymous pages)
+    std::uint64_t index_nodes = 0;  ///< nodes of every file's index (IndexShape; 0 for the hash)
+    int index_height = 0;           ///< tallest index of any file (IndexShape)
+};
+
+class MetricsSampler {
+public:
+    /// Samples @engine, which must outlive the sampler. The first interval
+    /// starts now, from the engine's counters as they are now (zero before
+    /// the run starts).
+    explicit MetricsSampler(Engine& engine);
+
+    /// The interval since the previous call (or since construction), which
+    /// is also appended to series(). One thread calls it.
+    MetricsSample sample();
+    /// Every sample taken, oldest first.
+    const std::vector<MetricsSample>& series() const noexcept { return series_; }
+
+private:
+    /// The cumulative counters a sample is the difference of.
+    struct Totals {
+        std::uint64_t operations = 0;
+        std::uint64_t minor = 0, major = 0, wait_io = 0, anon = 0;
+        std::uint64_t lookups = 0, hits = 0;
+        std::uint64_t lock_wait_ns = 0;
+        std::uint64_t page_wait_ns = 0;
+    };
+    Totals read_totals() const;
+
+    Engine& engine_;
+    std::chrono::steady_clock::time_point start_;
+    std::chrono::steady_clock::time_point last_time_;
+    Totals last_;
+    std::vector<MetricsSample> series_;
+};
+
+} // namespace pcl

@@ -1,0 +1,227 @@
+#include "sim/run_result.h"
+
+namespace pcl {
+
+HistogramSummary HistogramSummary::of(std::string name, const LatencyHistogram& histogram)
+{
+    HistogramSummary h;
+    h.name = std::move(name);
+    h.count = histogram.count();
+    h.total_ns = histogram.total_ns();
+    h.mean_ns = histogram.mean_ns();
+    h.p50_ns = histogram.quantile_ns(0.50);
+    h.p90_ns = histogram.quantile_ns(0.90);
+    h.p99_ns = histogram.quantile_ns(0.99);
+    h.max_ns = histogram.max_ns();
+    for (unsigned b = 0; b < LatencyHistogram::kBuckets; ++b)
+        if (const std::uint64_t n = histogram.bucket(b))
+            h.buckets.push_back({ LatencyHistogram::lower(b),
+                b + 1 < LatencyHistogram::kBuckets ? LatencyHistogram::lower(b + 1) : 0, n });
+    return h;
+}
+
+RunResult collect_result(Engine& engine, const Scenario& scenario, const MetricsSampler& sampler, double wall_seconds)
+{
+    RunResult r;
+    r.scenario = scenario;
+    r.state = Engine::state_name(engine.state());
+    r.error = engine.error();
+    r.wall_seconds = wall_seconds;
+
+    r.cpus = engine.cpu_counters();
+    for (const auto& c : r.cpus)
+        r.operations += c.operations;
+    const FaultHandler& faults = engine.faults();
+    for (unsigned k = 0; k < kFaultKinds; ++k)
+        r.faults[k] = faults.faults(FaultKind(k));
+    r.fault_around_mapped = faults.fault_around_mapped();
+    r.page_cache = engine.page_cache().stats();
+    r.pages_cached = engine.page_cache().nrpages();
+    r.pte_backouts = engine.page_table().backouts();
+    r.ptes_mapped = engine.page_table().mapped_count();
+    r.page_table_pages = engine.page_table().table_pages();
+    r.page_locks = engine.page_cache().page_locks().stats();
+    r.device_requests = engine.device().requests();
+    r.device_pages = engine.device().pages_read();
+    r.frames_used = engine.frames().in_use();
+    r.frames_total = engine.frames().total();
+    r.frame_failures = engine.frames().failures();
+    r.events_pushed = engine.events().pushed();
+    r.events_dropped = engine.events().dropped();
+
+    r.locks = engine.registry().locks();
+    r.lock_classes = engine.registry().classes();
+
+    for (FaultKind kind : { FaultKind::Minor, FaultKind::Major, FaultKind::WaitIo, FaultKind::Anon })
+        r.histograms.push_back(
+            HistogramSummary::of(std::string("fault.") + fault_kind_name(kind), faults.fault_latency(kind)));
+    r.histograms.push_back(HistogramSummary::of("read", faults.read_latency()));
+    r.histograms.push_back(HistogramSummary::of("device", engine.device().latency()));
+
+    r.series = sampler.series();
+    return r;
+}
+
+json::Value to_json(const sync::LockStatRow& row)
+{
+    return json::Object {
+        { "name", row.name },
+        { "class", row.lock_class },
+        { "instances", row.instances },
+        { "acquisitions", row.acquisitions },
+        { "contentions", row.contentions },
+        { "contention_ratio", row.contention_ratio() },
+        { "acq_bounces", row.acq_bounces },
+        { "con_bounces", row.con_bounces },
+        { "wait_total_ns", row.wait_total_ns },
+        { "wait_min_ns", row.wait_min_ns },
+        { "wait_max_ns", row.wait_max_ns },
+        { "wait_avg_ns", row.wait_avg_ns() },
+        { "hold_total_ns", row.hold_total_ns },
+        { "hold_min_ns", row.hold_min_ns },
+        { "hold_max_ns", row.hold_max_ns },
+        { "hold_avg_ns", row.hold_avg_ns() },
+    };
+}
+
+json::Value to_json(const HistogramSummary& h)
+{
+    json::Array buckets;
+    for (const auto& b : h.buckets)
+        buckets.push_back(json::Object {
+            { "lower_ns", b.lower_ns },
+            { "upper_ns", b.upper_ns ? json::Value(b.upper_ns) : json::Value(nullptr) },
+            { "count", b.count },
+        });
+    return json::Object {
+        { "name", h.name },
+        { "count", h.count },
+        { "total_ns", h.total_ns },
+        { "mean_ns", h.mean_ns },
+        { "p50_ns", h.p50_ns },
+        { "p90_ns", h.p90_ns },
+        { "p99_ns", h.p99_ns },
+        { "max_ns", h.max_ns },
+        { "buckets", std::move(buckets) },
+    };
+}
+
+json::Value to_json(const MetricsSample& s)
+{
+    return json::Object {
+        { "time_s", s.time_s },
+        { "interval_s", s.interval_s },
+        { "operations", s.operations },
+        { "minor_faults", s.minor_faults },
+        { "major_faults", s.major_faults },
+        { "wait_io_faults", s.wait_io_faults },
+        { "anon_faults", s.anon_faults },
+        { "lookups", s.lookups },
+        { "lookup_hits", s.lookup_hits },
+        { "lookup_misses", s.lookup_misses },
+        { "operations_per_s", s.operations_per_s },
+        { "minor_faults_per_s", s.minor_faults_per_s },
+        { "major_faults_per_s", s.major_faults_per_s },
+        { "wait_io_faults_per_s", s.wait_io_faults_per_s },
+        { "anon_faults_per_s", s.anon_faults_per_s },
+        { "hit_ratio", s.hit_ratio },
+        { "lock_wait_fraction", s.lock_wait_fraction },
+        { "page_wait_fraction", s.page_wait_fraction },
+        { "io_in_flight", s.io_in_flight },
+        { "pages_cached", s.pages_cached },
+        { "frames_used", s.frames_used },
+        { "index_nodes", s.index_nodes },
+        { "index_height", s.index_height },
+    };
+}
+
+json::Value to_json(const RunResult& r)
+{
+    json::Array cpus;
+    for (std::size_t cpu = 0; cpu < r.cpus.size(); ++cpu)
+        cpus.push_back(json::Object {
+            { "cpu", std::uint64_t(cpu) },
+            { "operations", r.cpus[cpu].operations },
+            { "migrations", r.cpus[cpu].migrations },
+        });
+    json::Object faults;
+    for (unsigned k = 0; k < kFaultKinds; ++k)
+        faults.emplace_back(fault_kind_name(FaultKind(k)), r.faults[k]);
+    const PageCacheStats& pc = r.page_cache;
+    const double hit_ratio = pc.lookups ? double(pc.hits) / double(pc.lookups) : 0.0;
+
+    json::Object totals {
+        { "operations", r.operations },
+        { "operations_per_s", r.operations_per_s() },
+        { "cpus", std::move(cpus) },
+        { "faults", std::move(faults) },
+        { "fault_around_mapped", r.fault_around_mapped },
+        { "page_cache",
+            json::Object {
+                { "lookups", pc.lookups },
+                { "hits", pc.hits },
+                { "misses", pc.lookups - pc.hits },
+                { "hit_ratio", hit_ratio },
+                { "adds", pc.adds },
+                { "insert_races", pc.insert_races },
+                { "removes", pc.removes },
+                { "no_memory", pc.no_memory },
+                { "pages_cached", r.pages_cached },
+            } },
+        { "page_table",
+            json::Object {
+                { "pte_backouts", r.pte_backouts },
+                { "ptes_mapped", r.ptes_mapped },
+                { "table_pages", r.page_table_pages },
+            } },
+        { "page_lock",
+            json::Object {
+                { "waits", r.page_locks.waits },
+                { "wait_ns", r.page_locks.wait_ns },
+                { "max_wait_ns", r.page_locks.max_wait_ns },
+            } },
+        { "device",
+            json::Object {
+                { "requests", r.device_requests },
+                { "pages_read", r.device_pages },
+            } },
+        { "frames",
+            json::Object {
+                { "used", r.frames_used },
+                { "total", r.frames_total },
+                { "failures", r.frame_failures },
+            } },
+        { "events",
+            json::Object {
+                { "pushed", r.events_pushed },
+                { "dropped", r.events_dropped },
+                { "drained", r.events_drained },
+            } },
+    };
+
+    json::Array locks, classes, histograms, series;
+    for (const auto& row : r.locks)
+        locks.push_back(to_json(row));
+    for (const auto& row : r.lock_classes)
+        classes.push_back(to_json(row));
+    for (const auto& h : r.histograms)
+        histograms.push_back(to_json(h));
+    for (const auto& s : r.series)
+        series.push_back(to_json(s));
+
+    return json::Object {
+        { "version", RunResult::kVersion },
+        { "scenario", scenario_to_json(r.scenario) },
+        { "state", r.state },
+        { "ended_by", r.ended_by },
+        { "error", r.error },
+        { "wall_time_s", r.wall_seconds },
+        { "totals", std::move(totals) },
+        { "locks", std::move(locks) },
+        { "lock_classes", std::move(classes) },
+        { "histograms", std::move(histograms) },
+        { "series", std::move(series) },
+    };
+}
+
+} // namespace pcl

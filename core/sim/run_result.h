@@ -1,0 +1,100 @@
+// The result of one run: everything a report needs, gathered once the CPUs
+// have stopped, and its JSON form (the file `pagecache-lab-cli run --json`
+// writes and the GUI's export reads back).
+//
+// Totals are exact: they are read after every CPU thread has left. Times are
+// in nanoseconds unless a field says otherwise; JSON field names carry their
+// unit (`wait_ns`, `time_s`).
+#pragma once
+
+#include "mm/fault.h"
+#include "mm/page_cache.h"
+#include "mm/page_lock.h"
+#include "sim/engine.h"
+#include "sim/json.h"
+#include "sim/metrics.h"
+#include "sim/scenario.h"
+#include "sync/lock_stats.h"
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace pcl {
+
+/// A latency histogram as numbers: its non-empty buckets and summary.
+struct HistogramSummary {
+    struct Bucket {
+        std::uint64_t lower_ns = 0; ///< inclusive
+        std::uint64_t upper_ns = 0; ///< exclusive; 0 for the last bucket, which has no upper bound
+        std::uint64_t count = 0;
+    };
+    std::string name; ///< "fault.minor", "read", "device"...
+    std::uint64_t count = 0;
+    std::uint64_t total_ns = 0;
+    double mean_ns = 0;
+    // Quantiles are the lower bound of the bucket holding them (a power of
+    // two), the resolution the histogram keeps.
+    std::uint64_t p50_ns = 0;
+    std::uint64_t p90_ns = 0;
+    std::uint64_t p99_ns = 0;
+    std::uint64_t max_ns = 0; ///< exact
+    std::vector<Bucket> buckets;
+
+    static HistogramSummary of(std::string name, const LatencyHistogram& histogram);
+};
+
+struct RunResult {
+    static constexpr int kVersion = 1; ///< version of the JSON form
+
+    Scenario scenario;       ///< as given to the run
+    std::string state;       ///< Engine::state_name of the final state: finished, stopped, failed
+    std::string ended_by;    ///< "finished", "duration", "cancelled" or "failed"
+    std::string error;       ///< the engine's error, for failed runs
+    double wall_seconds = 0; ///< from start to the last CPU leaving
+
+    // Totals.
+    std::uint64_t operations = 0;
+    std::vector<CpuCounters> cpus;                    ///< per simulated CPU (operations, migrations)
+    std::array<std::uint64_t, kFaultKinds> faults {}; ///< by FaultKind
+    std::uint64_t fault_around_mapped = 0;
+    PageCacheStats page_cache;          ///< lookups, hits, adds, insert races...
+    std::uint64_t pages_cached = 0;     ///< pages in the cache at the end
+    std::uint64_t pte_backouts = 0;     ///< installs that found the PTE already set
+    std::uint64_t ptes_mapped = 0;      ///< PTEs set at the end
+    std::uint64_t page_table_pages = 0; ///< PGD + PMD + PTE pages
+    PageLockStats page_locks;           ///< sleeps on PG_locked
+    std::uint64_t device_requests = 0;
+    std::uint64_t device_pages = 0;
+    std::uint64_t frames_used = 0;
+    std::uint64_t frames_total = 0;
+    std::uint64_t frame_failures = 0; ///< allocations refused
+    std::uint64_t events_pushed = 0;
+    std::uint64_t events_dropped = 0; ///< overwritten before they were drained
+    std::uint64_t events_drained = 0; ///< read by whoever ran the engine (the runner)
+
+    std::vector<sync::LockStatRow> locks;        ///< named locks
+    std::vector<sync::LockStatRow> lock_classes; ///< every class (all locks of a kind, named or not)
+
+    /// Fault latency per kind (minor, major, wait_io, anon), read(2), device.
+    std::vector<HistogramSummary> histograms;
+    std::vector<MetricsSample> series;
+
+    std::uint64_t faults_of(FaultKind kind) const noexcept { return faults[unsigned(kind)]; }
+    double operations_per_s() const noexcept { return wall_seconds > 0 ? double(operations) / wall_seconds : 0; }
+};
+
+/// Reads a run's results from @engine, whose CPUs must have stopped (after
+/// wait() or stop()), with @sampler's series. ended_by and events_drained
+/// are left for the caller, which knows them.
+RunResult collect_result(Engine& engine, const Scenario& scenario, const MetricsSampler& sampler, double wall_seconds);
+
+/// The JSON form: {"version": 1, "scenario": ..., "totals": ..., "locks": ...,
+/// "lock_classes": ..., "histograms": ..., "series": ...}.
+json::Value to_json(const RunResult& result);
+json::Value to_json(const sync::LockStatRow& row);
+json::Value to_json(const HistogramSummary& histogram);
+json::Value to_json(const MetricsSample& sample);
+
+} // namespace pcl

@@ -1,0 +1,37 @@
+// Running a scenario from start to result, without a display: what
+// `pagecache-lab-cli run` and the tests do, and what the GUI does on its own
+// timer.
+//
+// The runner builds the engine with a lock registry of its own (so two runs
+// in one process never mix their lock counts), starts it, samples its
+// metrics every sample_interval_ms, and ends the run at duration_seconds
+// (when > 0), when the CPUs have done their sequences, when the run fails,
+// or when asked to cancel. Meanwhile it drains the event stream every few
+// milliseconds and counts what it drained: nobody reads the events of a
+// headless run, but draining them keeps the rings from overwriting (so the
+// dropped count means what it says in the GUI too) while holding no more
+// than one drain's worth in memory.
+#pragma once
+
+#include "sim/metrics.h"
+#include "sim/run_result.h"
+#include "sim/scenario.h"
+
+#include <atomic>
+#include <functional>
+
+namespace pcl {
+
+struct RunOptions {
+    /// Called on the runner's thread after each sample.
+    std::function<void(const MetricsSample&)> progress;
+    /// When set and it becomes true, the run is stopped (ended_by "cancelled").
+    std::atomic<bool>* cancel = nullptr;
+};
+
+/// Runs @scenario and returns its result. Throws ScenarioError if the
+/// scenario does not validate; a run that fails (no free frame) is not an
+/// exception but a result with state "failed" and the engine's error.
+RunResult run_scenario(const Scenario& scenario, const RunOptions& options = {});
+
+} // namespace pcl

@@ -1,0 +1,272 @@
+// core/sim: the metrics sampler, the run result and the scenario runner -
+// exact totals, series that add up to them, the JSON form, how runs end.
+#include "sim/json.h"
+#include "sim/metrics.h"
+#include "sim/run_result.h"
+#include "sim/runner.h"
+#include "sim/scenario.h"
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <atomic>
+#include <string>
+
+using namespace pcl;
+
+namespace {
+
+Scenario make(const char* pattern, const char* access, unsigned cpus, pgoff_t pages, std::uint64_t ops)
+{
+    Scenario s;
+    s.title = "test";
+    s.sample_interval_ms = 10;
+    EngineConfig& e = s.engine;
+    e.workload.pattern = pattern;
+    e.workload.access = access;
+    e.workload.cpus = cpus;
+    e.workload.file_pages = pages;
+    e.workload.operations_per_cpu = ops;
+    e.memory_pages = 1 << 14;
+    e.device = { 2'000, 200, 1.0 };
+    return s;
+}
+
+struct SeriesSums {
+    std::uint64_t operations = 0, minor = 0, major = 0, wait_io = 0, anon = 0, lookups = 0, hits = 0;
+};
+
+SeriesSums sum(const std::vector<MetricsSample>& series)
+{
+    SeriesSums t;
+    for (const auto& s : series) {
+        t.operations += s.operations;
+        t.minor += s.minor_faults;
+        t.major += s.major_faults;
+        t.wait_io += s.wait_io_faults;
+        t.anon += s.anon_faults;
+        t.lookups += s.lookups;
+        t.hits += s.lookup_hits;
+    }
+    return t;
+}
+
+const sync::LockStatRow* row_named(const std::vector<sync::LockStatRow>& rows, const std::string& name)
+{
+    auto it = std::find_if(rows.begin(), rows.end(), [&](const auto& r) { return r.name == name; });
+    return it == rows.end() ? nullptr : &*it;
+}
+
+} // namespace
+
+TEST_CASE("pft: P pages over T CPUs are exactly P anonymous faults, in the totals and the series", "[sim][metrics]")
+{
+    for (auto scheme : { PageTable::Scheme::Single, PageTable::Scheme::Split }) {
+        Scenario s = make("pft", "read", 4, 4096, 1'000'000);
+        s.engine.page_table_lock = scheme;
+        const RunResult r = run_scenario(s);
+        CHECK(r.state == "finished");
+        CHECK(r.ended_by == "finished");
+        CHECK(r.error.empty());
+        CHECK(r.operations == 4096);
+        CHECK(r.faults_of(FaultKind::Anon) == 4096);
+        CHECK(r.faults_of(FaultKind::Major) == 0);
+        CHECK(r.faults_of(FaultKind::Minor) == 0);
+        CHECK(r.ptes_mapped == 4096);
+        CHECK(r.device_requests == 0);
+        CHECK(r.frames_used == 4096);
+        REQUIRE(r.cpus.size() == 4);
+        for (const auto& cpu : r.cpus)
+            CHECK(cpu.operations == 1024);
+
+        // The last sample is taken after the CPUs left: the series adds up.
+        REQUIRE_FALSE(r.series.empty());
+        const SeriesSums t = sum(r.series);
+        CHECK(t.operations == 4096);
+        CHECK(t.anon == 4096);
+        CHECK(t.major + t.minor + t.wait_io == 0);
+        for (std::size_t i = 1; i < r.series.size(); ++i)
+            CHECK(r.series[i].time_s >= r.series[i - 1].time_s);
+
+        // The lock table: mm->page_table_lock is a named lock; the split
+        // scheme's PTE locks count only in their class.
+        const auto* mm = row_named(r.locks, "mm[0].page_table_lock");
+        REQUIRE(mm != nullptr);
+        CHECK(mm->lock_class == "mm.page_table_lock");
+        CHECK(row_named(r.lock_classes, "mm.page_table_lock") != nullptr);
+        CHECK(row_named(r.locks, "zone.lock") != nullptr);
+        if (scheme == PageTable::Scheme::Split) {
+            const auto* pte = row_named(r.lock_classes, "pte_lock");
+            REQUIRE(pte != nullptr);
+            CHECK(pte->acquisitions >= 4096); // every install takes its PTE page's lock
+        } else {
+            CHECK(mm->acquisitions >= 4096);
+        }
+    }
+}
+
+TEST_CASE("a sequential mmap reader: N major faults, then a second pass finds every page mapped", "[sim][metrics]")
+{
+    constexpr pgoff_t kPages = 256;
+    Scenario once = make("sequential", "mmap_read", 1, kPages, kPages);
+    const RunResult r1 = run_scenario(once);
+    CHECK(r1.state == "finished");
+    CHECK(r1.faults_of(FaultKind::Major) == kPages);
+    CHECK(r1.faults_of(FaultKind::Minor) == 0);
+    CHECK(r1.faults_of(FaultKind::Mapped) == 0);
+    CHECK(r1.device_requests == kPages);
+    CHECK(r1.device_pages == kPages);
+    CHECK(r1.pages_cached == kPages);
+    CHECK(r1.page_cache.adds == kPages);
+    CHECK(r1.page_cache.insert_races == 0);
+    CHECK(r1.pte_backouts == 0);
+    const SeriesSums t1 = sum(r1.series);
+    CHECK(t1.major == kPages);
+    CHECK(t1.lookups == r1.page_cache.lookups);
+    CHECK(t1.hits == r1.page_cache.hits);
+    // The index: a radix tree of fanout 64 over 256 pages is a root over 4 leaves.
+    CHECK(r1.series.back().pages_cached == kPages);
+    CHECK(r1.series.back().index_nodes == 5);
+    CHECK(r1.series.back().index_height == 2);
+
+    Scenario twice = make("sequential", "mmap_read", 1, kPages, 2 * kPages);
+    const RunResult r2 = run_scenario(twice);
+    CHECK(r2.faults_of(FaultKind::Major) == kPages);
+    CHECK(r2.faults_of(FaultKind::Mapped) == kPages);
+    CHECK(r2.faults_of(FaultKind::Minor) == 0);
+    CHECK(r2.operations == 2 * kPages);
+}
+
+TEST_CASE("read(2) through the hash: lookups in the series add up to the cache's", "[sim][metrics]")
+{
+    Scenario s = make("sequential", "read", 2, 128, 512);
+    s.engine.index.kind = "hash";
+    s.engine.index.hash_buckets = 256;
+    s.engine.workload.files = "shared";
+    const RunResult r = run_scenario(s);
+    CHECK(r.state == "finished");
+    CHECK(r.operations == 1024);
+    CHECK(r.pages_cached == 128);
+    const SeriesSums t = sum(r.series);
+    CHECK(t.lookups == r.page_cache.lookups);
+    CHECK(t.hits == r.page_cache.hits);
+    CHECK(r.series.back().index_nodes == 0); // a hash has no nodes
+    CHECK(r.series.back().index_height == 0);
+    CHECK(row_named(r.locks, "pagecache_lock") != nullptr);
+    // Every CPU's read latency was recorded.
+    const auto read
+        = std::find_if(r.histograms.begin(), r.histograms.end(), [](const auto& h) { return h.name == "read"; });
+    REQUIRE(read != r.histograms.end());
+    CHECK(read->count == 1024);
+    std::uint64_t in_buckets = 0;
+    for (const auto& b : read->buckets)
+        in_buckets += b.count;
+    CHECK(in_buckets == 1024);
+    CHECK(read->p50_ns <= read->p99_ns);
+    CHECK(read->p99_ns <= read->max_ns);
+}
+
+TEST_CASE("a run result's JSON parses back with the expected fields", "[sim][metrics][json]")
+{
+    Scenario s = make("pft", "read", 2, 512, 1'000'000);
+    s.title = "pft, two CPUs";
+    const RunResult r = run_scenario(s);
+    const json::Value doc = to_json(r);
+    const json::Value back = json::parse(json::write(doc));
+    REQUIRE(back.is_object());
+    REQUIRE(back.find("version"));
+    CHECK(back.find("version")->as_int() == 1);
+    for (const char* key : { "scenario", "state", "ended_by", "error", "wall_time_s", "totals", "locks", "lock_classes",
+             "histograms", "series" })
+        CHECK(back.find(key) != nullptr);
+    // Integers may come back as signed or unsigned, so compare the text.
+    CHECK(json::write(back) == json::write(doc));
+    CHECK(back.find("scenario")->find("title")->as_string() == "pft, two CPUs");
+    // The scenario in the result reads back as the scenario that ran.
+    CHECK(scenario_to_json(scenario_from_json(*back.find("scenario"))) == scenario_to_json(s));
+
+    const json::Value& totals = *back.find("totals");
+    CHECK(totals.find("operations")->as_uint() == 512);
+    CHECK(totals.find("faults")->find("anon")->as_uint() == 512);
+    CHECK(totals.find("page_lock")->find("wait_ns") != nullptr);
+    CHECK(totals.find("events")->find("dropped") != nullptr);
+    const json::Value& lock = back.find("locks")->as_array().at(0);
+    for (const char* key : { "name", "class", "acquisitions", "contentions", "con_bounces", "acq_bounces",
+             "wait_total_ns", "wait_max_ns", "wait_avg_ns", "hold_max_ns", "hold_avg_ns" })
+        CHECK(lock.find(key) != nullptr);
+    const json::Value& h = back.find("histograms")->as_array().at(0);
+    for (const char* key : { "name", "count", "p50_ns", "p90_ns", "p99_ns", "max_ns", "buckets" })
+        CHECK(h.find(key) != nullptr);
+    REQUIRE_FALSE(back.find("series")->as_array().empty());
+    const json::Value& sample = back.find("series")->as_array().back();
+    for (const char* key : { "time_s", "operations_per_s", "anon_faults_per_s", "hit_ratio", "lock_wait_fraction",
+             "page_wait_fraction", "io_in_flight", "pages_cached", "index_nodes", "index_height" })
+        CHECK(sample.find(key) != nullptr);
+}
+
+TEST_CASE("a run ends at its duration, on cancel, or failed with the engine's reason", "[sim][metrics][control]")
+{
+    SECTION("duration")
+    {
+        Scenario s = make("sequential", "read", 2, 64, 1'000'000);
+        s.engine.ops_per_second = 200; // far from done after 0.3 s
+        s.duration_seconds = 0.3;
+        s.sample_interval_ms = 50;
+        std::size_t progress_calls = 0;
+        RunOptions options;
+        options.progress = [&](const MetricsSample&) { ++progress_calls; };
+        const RunResult r = run_scenario(s, options);
+        CHECK(r.ended_by == "duration");
+        CHECK(r.state == "stopped");
+        CHECK(r.wall_seconds >= 0.3);
+        CHECK(r.wall_seconds < 2.0);
+        CHECK(r.operations < 2'000'000);
+        CHECK(progress_calls == r.series.size());
+        CHECK(r.series.size() >= 4); // 0.3 s at 50 ms, plus the closing sample
+        CHECK(sum(r.series).operations == r.operations);
+    }
+    SECTION("cancel")
+    {
+        Scenario s = make("sequential", "read", 1, 64, 1'000'000);
+        s.engine.ops_per_second = 100;
+        std::atomic<bool> cancel { false };
+        RunOptions options;
+        options.cancel = &cancel;
+        options.progress = [&](const MetricsSample&) { cancel = true; };
+        const RunResult r = run_scenario(s, options);
+        CHECK(r.ended_by == "cancelled");
+        CHECK(r.state == "stopped");
+        CHECK(r.wall_seconds < 2.0);
+    }
+    SECTION("failed")
+    {
+        Scenario s = make("pft", "read", 1, 4096, 1'000'000);
+        s.engine.memory_pages = 100;
+        const RunResult r = run_scenario(s);
+        CHECK(r.ended_by == "failed");
+        CHECK(r.state == "failed");
+        CHECK_THAT(r.error, Catch::Contains("no free page frame"));
+        CHECK(r.faults_of(FaultKind::Anon) == 100);
+    }
+    SECTION("a bad scenario is refused before anything runs")
+    {
+        Scenario s = make("pft", "read", 1, 64, 64);
+        s.engine.workload.cpus = 0;
+        REQUIRE_THROWS_AS(run_scenario(s), ScenarioError);
+        try {
+            run_scenario(s);
+        } catch (const ScenarioError& e) {
+            CHECK(e.field() == "workload.cpus");
+        }
+    }
+}
+
+TEST_CASE("the event stream is drained while the run goes, not dropped", "[sim][metrics][events]")
+{
+    // Fewer events than one ring holds per CPU: every record is drained.
+    Scenario s = make("sequential", "mmap_read", 2, 256, 256);
+    const RunResult r = run_scenario(s);
+    CHECK(r.events_pushed > 0);
+    CHECK(r.events_dropped == 0);
+    CHECK(r.events_drained == r.events_pushed);
+}

@@ -1,0 +1,371 @@
+// Scenario files: defaults, the full round trip, every kind of error naming
+// its field, overrides, saving and loading, and the bundled presets.
+#include "sim/file_io.h"
+#include "sim/scenario.h"
+
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <unistd.h>
+
+using namespace pcl;
+
+namespace {
+
+/// Parses @text expecting a ScenarioError on @field whose message contains @what.
+void expect_error(const std::string& text, const std::string& field, const std::string& what)
+{
+    INFO("scenario: " << text);
+    try {
+        parse_scenario(text, "test.json");
+        FAIL("parsed without error");
+    } catch (const ScenarioError& e) {
+        INFO("message: " << e.what());
+        CHECK(e.field() == field);
+        CHECK(std::string(e.what()).find(what) != std::string::npos);
+        // Every field error starts with its path, so a user can find it.
+        if (!field.empty())
+            CHECK(std::string(e.what()).rfind(field + ": ", 0) == 0);
+    }
+}
+
+/// A scenario with every field away from its default.
+Scenario everything_changed()
+{
+    Scenario s;
+    s.title = "all \"fields\"\nchanged \xC3\xA9";
+    s.year = 2005;
+    s.source = "seed 002";
+    s.description = "First sentence. Second sentence.";
+    s.duration_seconds = 2.5;
+    s.sample_interval_ms = 250;
+    WorkloadSpec& w = s.engine.workload;
+    w.pattern = "strided";
+    w.access = "mmap_write";
+    w.files = "shared";
+    w.file_pages = 5000;
+    w.stride = 7;
+    w.request_pages = 3;
+    w.read_fraction = 0.125;
+    w.cpus = 3;
+    w.seed = 18446744073709551615ull;
+    w.operations_per_cpu = 12345;
+    IndexSpec& i = s.engine.index;
+    i.kind = "hash";
+    i.scheme = "hashed";
+    i.radix_shift = 4;
+    i.hash_buckets = 4096;
+    i.hash_memory_bytes = std::uint64_t(1) << 30;
+    i.hash_order9_cap = true;
+    i.hash_function = "mixer";
+    i.hash_locks = 16;
+    i.skiplist_p = 0.5;
+    i.skiplist_max_level = 20;
+    i.skiplist_seed = 99;
+    s.engine.page_table_lock = PageTable::Scheme::Single;
+    s.engine.memory_pages = 40000;
+    s.engine.device.request_ns = 123;
+    s.engine.device.page_ns = 45;
+    s.engine.device.time_scale = 0.3;
+    s.engine.fault.fault_around = true;
+    s.engine.fault.fault_around_pages = 32;
+    s.engine.ops_per_second = 1500.5;
+    s.engine.hold_stretch_ns = 777;
+    s.engine.migrate_every = 64;
+    s.engine.events = false;
+    s.engine.event_ring_capacity = 4096;
+    return s;
+}
+
+void check_equal(const Scenario& a, const Scenario& b)
+{
+    CHECK(a.title == b.title);
+    CHECK(a.year == b.year);
+    CHECK(a.source == b.source);
+    CHECK(a.description == b.description);
+    CHECK(a.duration_seconds == b.duration_seconds);
+    CHECK(a.sample_interval_ms == b.sample_interval_ms);
+    const WorkloadSpec &wa = a.engine.workload, &wb = b.engine.workload;
+    CHECK(wa.pattern == wb.pattern);
+    CHECK(wa.access == wb.access);
+    CHECK(wa.files == wb.files);
+    CHECK(wa.file_pages == wb.file_pages);
+    CHECK(wa.stride == wb.stride);
+    CHECK(wa.request_pages == wb.request_pages);
+    CHECK(wa.read_fraction == wb.read_fraction);
+    CHECK(wa.cpus == wb.cpus);
+    CHECK(wa.seed == wb.seed);
+    CHECK(wa.operations_per_cpu == wb.operations_per_cpu);
+    const IndexSpec &ia = a.engine.index, &ib = b.engine.index;
+    CHECK(ia.kind == ib.kind);
+    CHECK(ia.scheme == ib.scheme);
+    CHECK(ia.radix_shift == ib.radix_shift);
+    CHECK(ia.hash_buckets == ib.hash_buckets);
+    CHECK(ia.hash_memory_bytes == ib.hash_memory_bytes);
+    CHECK(ia.hash_order9_cap == ib.hash_order9_cap);
+    CHECK(ia.hash_function == ib.hash_function);
+    CHECK(ia.hash_locks == ib.hash_locks);
+    CHECK(ia.skiplist_p == ib.skiplist_p);
+    CHECK(ia.skiplist_max_level == ib.skiplist_max_level);
+    CHECK(ia.skiplist_seed == ib.skiplist_seed);
+    CHECK(a.engine.page_table_lock == b.engine.page_table_lock);
+    CHECK(a.engine.memory_pages == b.engine.memory_pages);
+    CHECK(a.engine.device.request_ns == b.engine.device.request_ns);
+    CHECK(a.engine.device.page_ns == b.engine.device.page_ns);
+    CHECK(a.engine.device.time_scale == b.engine.device.time_scale);
+    CHECK(a.engine.fault.fault_around == b.engine.fault.fault_around);
+    CHECK(a.engine.fault.fault_around_pages == b.engine.fault.fault_around_pages);
+    CHECK(a.engine.ops_per_second == b.engine.ops_per_second);
+    CHECK(a.engine.hold_stretch_ns == b.engine.hold_stretch_ns);
+    CHECK(a.engine.migrate_every == b.engine.migrate_every);
+    CHECK(a.engine.events == b.engine.events);
+    CHECK(a.engine.event_ring_capacity == b.engine.event_ring_capacity);
+}
+
+std::string temp_path(const std::string& name)
+{
+    return (std::filesystem::temp_directory_path() / ("pcl-test-" + std::to_string(::getpid()) + "-" + name)).string();
+}
+
+} // namespace
+
+TEST_CASE("scenario: {\"version\": 1} is the default scenario", "[scenario]")
+{
+    const Scenario s = parse_scenario(R"({"version": 1})");
+    check_equal(s, Scenario {});
+    CHECK(s.engine.workload.pattern == "sequential");
+    CHECK(s.engine.memory_pages == (1u << 18));
+    CHECK(s.sample_interval_ms == 100);
+    CHECK_NOTHROW(Scenario {}.validate());
+}
+
+TEST_CASE("scenario: every field survives a round trip", "[scenario]")
+{
+    const Scenario s = everything_changed();
+    REQUIRE_NOTHROW(s.validate());
+    const json::Value doc = scenario_to_json(s);
+    check_equal(scenario_from_json(doc), s);
+    // Through text as well, and the writer is stable.
+    const std::string text = json::write(doc);
+    const Scenario back = parse_scenario(text);
+    check_equal(back, s);
+    CHECK(json::write(scenario_to_json(back)) == text);
+
+    // The defaults are written too, in the documented order.
+    const json::Value defaults = scenario_to_json(Scenario {});
+    const json::Object& top = defaults.as_object();
+    REQUIRE(top.size() == 15);
+    CHECK(top[0].first == "version");
+    CHECK(top[0].second == json::Value(1));
+    CHECK(top.back().first == "events");
+    CHECK(defaults.find("workload")->as_object().size() == 10);
+    CHECK(defaults.find("index")->as_object().size() == 11);
+    CHECK(defaults.find("page_table_lock")->as_string() == "split");
+    check_equal(scenario_from_json(defaults), Scenario {});
+}
+
+TEST_CASE("scenario: unknown fields are named with the allowed names", "[scenario]")
+{
+    expect_error(R"({"version": 1, "cpus": 4})", "cpus", "unknown field; allowed: version, title, year");
+    expect_error(R"({"version": 1, "workload": {"patern": "random"}})", "workload.patern",
+        "unknown field; allowed: pattern, access, files, file_pages");
+    expect_error(R"({"version": 1, "index": {"shift": 4}})", "index.shift", "allowed: kind, scheme, radix_shift");
+    expect_error(R"({"version": 1, "events": {"capacity": 4}})", "events.capacity", "allowed: enabled, ring_capacity");
+    expect_error(R"({"version": 1, "pacing": {"migrate": 4}})", "pacing.migrate",
+        "allowed: ops_per_second, hold_stretch_ns, migrate_every");
+}
+
+TEST_CASE("scenario: wrong types and values that do not fit name the field", "[scenario]")
+{
+    expect_error(R"({"version": 1, "workload": {"file_pages": "many"}})", "workload.file_pages",
+        "workload.file_pages: expected an integer, got string");
+    expect_error(R"({"version": 1, "workload": 3})", "workload", "workload: expected an object, got integer");
+    expect_error(R"({"version": 1, "title": 2002})", "title", "expected a string, got integer");
+    expect_error(R"({"version": 1, "events": {"enabled": 1}})", "events.enabled", "expected a boolean, got integer");
+    expect_error(
+        R"({"version": 1, "device": {"time_scale": "slow"}})", "device.time_scale", "expected a number, got string");
+    expect_error(R"({"version": 1, "workload": {"cpus": -1}})", "workload.cpus", "must be in [0, 4294967295], got -1");
+    expect_error(R"({"version": 1, "workload": {"cpus": 1.5}})", "workload.cpus",
+        "expected an integer in [0, 4294967295], got 1.5");
+    expect_error(R"({"version": 1, "workload": {"cpus": 4294967296}})", "workload.cpus", "must be in [0, 4294967295]");
+    expect_error(R"({"version": 1, "memory_pages": -5})", "memory_pages", "must be in [0, 18446744073709551615]");
+    expect_error(R"([1, 2])", "", "a scenario must be a JSON object, got array");
+    // A double field takes an integer.
+    CHECK(parse_scenario(R"({"version": 1, "device": {"time_scale": 2}})").engine.device.time_scale == 2.0);
+}
+
+TEST_CASE("scenario: out-of-range values say what is allowed", "[scenario]")
+{
+    expect_error(R"({"version": 1, "workload": {"cpus": 0}})", "workload.cpus", "must be in [1, 1024], got 0");
+    expect_error(R"({"version": 1, "workload": {"file_pages": 0}})", "workload.file_pages", "must be in [1, 2^40]");
+    expect_error(
+        R"({"version": 1, "workload": {"read_fraction": 1.5}})", "workload.read_fraction", "must be in [0, 1]");
+    expect_error(R"({"version": 1, "memory_pages": 0})", "memory_pages", "memory_pages: must be between 1 and 2^32");
+    expect_error(R"({"version": 1, "index": {"radix_shift": 9}})", "index.radix_shift", "must be between 2 and 7");
+    expect_error(R"({"version": 1, "index": {"hash_buckets": 3}})", "index.hash_buckets", "power of two");
+    expect_error(R"({"version": 1, "index": {"skiplist_p": 1}})", "index.skiplist_p", "must be in (0, 1)");
+    expect_error(R"({"version": 1, "device": {"time_scale": -1}})", "device.time_scale", "must be between 0 and");
+    expect_error(R"({"version": 1, "device": {"page_ns": 2000000000}})", "device.page_ns", "at most 1 s");
+    expect_error(
+        R"({"version": 1, "fault": {"fault_around_pages": 0}})", "fault.fault_around_pages", "between 1 and 64");
+    expect_error(R"({"version": 1, "pacing": {"ops_per_second": -1}})", "pacing.ops_per_second", "must be between 0");
+    expect_error(
+        R"({"version": 1, "pacing": {"hold_stretch_ns": 2000000000}})", "pacing.hold_stretch_ns", "must be in [0, ");
+    expect_error(R"({"version": 1, "events": {"ring_capacity": 0}})", "events.ring_capacity", "must be in [1, ");
+    expect_error(R"({"version": 1, "duration_seconds": 100000})", "duration_seconds", "must be in [0, 86400]");
+    expect_error(R"({"version": 1, "sample_interval_ms": 5})", "sample_interval_ms", "must be in [10, 60000], got 5");
+    expect_error(R"({"version": 1, "year": 1789})", "year", "must be 0 (none) or in [1990, 2100], got 1789");
+    CHECK(parse_scenario(R"({"version": 1, "year": 0})").year == 0);
+}
+
+TEST_CASE("scenario: bad names list the allowed values", "[scenario]")
+{
+    expect_error(R"({"version": 1, "workload": {"pattern": "zigzag"}})", "workload.pattern",
+        "workload.pattern: 'zigzag' is not one of: sequential, reverse, random, strided, interleaved, pft, mixed");
+    expect_error(R"({"version": 1, "workload": {"access": "write"}})", "workload.access",
+        "is not one of: read, mmap_read, mmap_write");
+    expect_error(R"({"version": 1, "index": {"kind": "btree"}})", "index.kind", "allowed: radix, hash, skiplist");
+    expect_error(R"({"version": 1, "index": {"kind": "hash", "scheme": "rcu"}})", "index.scheme",
+        "'rcu' is not a scheme of the hash index; allowed: global, hashed, bucket");
+    expect_error(R"({"version": 1, "index": {"scheme": "global"}})", "index.scheme",
+        "allowed: spinlock, rwlock, rcu, pernode, optimistic");
+    expect_error(
+        R"({"version": 1, "index": {"hash_function": "md5"}})", "index.hash_function", "allowed: linux24, mixer");
+    expect_error(R"({"version": 1, "page_table_lock": "double"})", "page_table_lock",
+        "page_table_lock: 'double' is not one of: single, split");
+    CHECK(parse_scenario(R"({"version": 1, "index": {"kind": "skiplist", "scheme": ""}})").engine.index.kind
+        == "skiplist");
+}
+
+TEST_CASE("scenario: the version is required and checked", "[scenario]")
+{
+    expect_error(R"({})", "version", "version: missing; this build reads scenario files of version 1");
+    expect_error(R"({"title": "x"})", "version", "missing");
+    expect_error(R"({"version": 2})", "version", "version: this build reads version 1 only, got 2");
+    expect_error(R"({"version": "1"})", "version", "this build reads version 1 only, got \"1\"");
+    expect_error(R"({"version": 1.5})", "version", "got 1.5");
+}
+
+TEST_CASE("scenario: a syntax error names origin, line and column", "[scenario]")
+{
+    try {
+        parse_scenario("{\n  \"version\": 1,\n}\n", "presets/x.json");
+        FAIL("parsed");
+    } catch (const ScenarioError& e) {
+        CHECK(e.field().empty());
+        CHECK(std::string(e.what()) == "presets/x.json:2:15: trailing comma before '}'");
+    }
+    try {
+        parse_scenario("{\"version\": 1} extra");
+        FAIL("parsed");
+    } catch (const ScenarioError& e) {
+        CHECK(std::string(e.what()).rfind("scenario:1:16: ", 0) == 0);
+    }
+}
+
+TEST_CASE("scenario: overrides set fields by path", "[scenario]")
+{
+    json::Value doc = json::parse(R"({"version": 1})");
+    apply_override(doc, "workload.pattern=random");
+    apply_override(doc, "workload.cpus=4");
+    apply_override(doc, "workload.read_fraction=0.25");
+    apply_override(doc, "events.enabled=false");
+    apply_override(doc, "title=2002");
+    apply_override(doc, "source=\"seed 000\"");
+    apply_override(doc, "description=a=b");
+    apply_override(doc, "workload.cpus=2"); // the last one wins
+    const Scenario s = scenario_from_json(doc);
+    CHECK(s.engine.workload.pattern == "random");
+    CHECK(s.engine.workload.cpus == 2);
+    CHECK(s.engine.workload.read_fraction == 0.25);
+    CHECK_FALSE(s.engine.events);
+    CHECK(s.title == "2002");
+    CHECK(s.source == "seed 000");
+    CHECK(s.description == "a=b");
+
+    // The value is checked when the document is read, like any other.
+    apply_override(doc, "workload.cpus=many");
+    try {
+        scenario_from_json(doc);
+        FAIL("accepted");
+    } catch (const ScenarioError& e) {
+        CHECK(e.field() == "workload.cpus");
+    }
+
+    const auto expect_override_error
+        = [](std::string_view assignment, const std::string& field, const std::string& what) {
+              INFO("override: " << assignment);
+              json::Value d = json::parse(R"({"version": 1, "workload": 5})");
+              try {
+                  apply_override(d, assignment);
+                  FAIL("accepted");
+              } catch (const ScenarioError& e) {
+                  INFO("message: " << e.what());
+                  CHECK(e.field() == field);
+                  CHECK(std::string(e.what()).find(what) != std::string::npos);
+              }
+          };
+    expect_override_error("workload.pattern", "", "expected path=value");
+    expect_override_error("=4", "", "expected path=value");
+    expect_override_error("cpus=4", "cpus", "cpus: unknown field; allowed: version, title, year, source");
+    expect_override_error("workload.patern=random", "workload.patern",
+        "workload.patern: unknown field; allowed: pattern, access, files, file_pages, stride");
+    expect_override_error("title.x=1", "title", "is a value, not an object");
+    expect_override_error("workload.cpus=4", "workload", "workload: expected an object, got integer");
+}
+
+TEST_CASE("scenario: save and load through a file", "[scenario]")
+{
+    const std::string path = temp_path("save.json");
+    const Scenario s = everything_changed();
+    save_scenario(path, s);
+    check_equal(load_scenario(path), s);
+    const std::string text = read_file(path);
+    CHECK(text.back() == '\n');
+    CHECK(text.find("\"hold_stretch_ns\": 777") != std::string::npos);
+    std::filesystem::remove(path);
+
+    try {
+        load_scenario(path);
+        FAIL("loaded a missing file");
+    } catch (const ScenarioError& e) {
+        CHECK(std::string(e.what()).find(path) != std::string::npos);
+        CHECK(std::string(e.what()).find("No such file or directory") != std::string::npos);
+    }
+    CHECK_THROWS_AS(read_file(path), std::runtime_error);
+
+    // A syntax error in a file names the file.
+    write_file_atomically(path, "{\"version\": 1,\n \"title\": 'x'}\n");
+    try {
+        load_scenario(path);
+        FAIL("loaded");
+    } catch (const ScenarioError& e) {
+        CHECK(std::string(e.what()).rfind(path + ":2:11: ", 0) == 0);
+    }
+    std::filesystem::remove(path);
+}
+
+TEST_CASE("scenario: every bundled preset parses and builds an engine", "[scenario]")
+{
+    const std::filesystem::path dir = std::filesystem::path(PCL_SOURCE_DIR) / "resources" / "scenarios";
+    REQUIRE(std::filesystem::is_directory(dir));
+    std::size_t count = 0;
+    for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+        if (entry.path().extension() != ".json")
+            continue;
+        ++count;
+        INFO(entry.path().string());
+        Scenario s;
+        REQUIRE_NOTHROW(s = load_scenario(entry.path().string()));
+        CHECK_FALSE(s.title.empty());
+        CHECK(s.year >= 1990);
+        CHECK(s.source.rfind("seed ", 0) == 0);
+        CHECK_FALSE(s.description.empty());
+        // A preset must fit its memory: the engine does not evict.
+        const WorkloadSpec& w = s.engine.workload;
+        CHECK(std::uint64_t(w.files_needed()) * w.file_pages + w.anon_pages() <= s.engine.memory_pages);
+        sync::LockRegistry registry;
+        CHECK_NOTHROW(Engine(s.engine, registry));
+    }
+    CHECK(count >= 8);
+}

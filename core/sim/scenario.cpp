@@ -321,9 +321,9 @@ void Scenario::validate() const
         field_error("pacing.hold_stretch_ns",
             "must be in [0, " + std::to_string(EngineConfig::kMaxHoldStretchNs) + "] (0 = none), got "
                 + std::to_string(e.hold_stretch_ns));
-    if (e.event_ring_capacity < 1 || e.event_ring_capacity > EngineConfig::kMaxEventRingCapacity)
+    if (e.event_ring_capacity < 2 || e.event_ring_capacity > EngineConfig::kMaxEventRingCapacity)
         field_error("events.ring_capacity",
-            "must be in [1, " + std::to_string(EngineConfig::kMaxEventRingCapacity) + "], got "
+            "must be in [2, " + std::to_string(EngineConfig::kMaxEventRingCapacity) + "], got "
                 + std::to_string(e.event_ring_capacity));
     // The rest (memory, pacing, the address-space fit) and whatever the
     // engine checks besides.

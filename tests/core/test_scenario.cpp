@@ -211,7 +211,7 @@ TEST_CASE("scenario: out-of-range values say what is allowed", "[scenario]")
     expect_error(R"({"version": 1, "pacing": {"ops_per_second": -1}})", "pacing.ops_per_second", "must be between 0");
     expect_error(
         R"({"version": 1, "pacing": {"hold_stretch_ns": 2000000000}})", "pacing.hold_stretch_ns", "must be in [0, ");
-    expect_error(R"({"version": 1, "events": {"ring_capacity": 0}})", "events.ring_capacity", "must be in [1, ");
+    expect_error(R"({"version": 1, "events": {"ring_capacity": 1}})", "events.ring_capacity", "must be in [2, ");
     expect_error(R"({"version": 1, "duration_seconds": 100000})", "duration_seconds", "must be in [0, 86400]");
     expect_error(R"({"version": 1, "sample_interval_ms": 5})", "sample_interval_ms", "must be in [10, 60000], got 5");
     expect_error(R"({"version": 1, "year": 1789})", "year", "must be 0 (none) or in [1990, 2100], got 1789");

@@ -49,6 +49,8 @@ Engine::Engine(const EngineConfig& config, sync::LockRegistry& registry)
     , registry_(registry)
 {
     config_.validate();
+    pace_ops_.store(config_.ops_per_second, std::memory_order_relaxed);
+    pace_stretch_ns_.store(config_.hold_stretch_ns, std::memory_order_relaxed);
     ncpus_ = config_.workload.cpus;
     // One ring per CPU and one for the device thread (the last).
     events_ = std::make_unique<EventStream>(ncpus_ + 1, config_.event_ring_capacity);
@@ -274,20 +276,40 @@ bool Engine::execute(const Operation& op)
     return true;
 }
 
+void Engine::set_pacing(double ops_per_second, std::uint64_t hold_stretch_ns)
+{
+    EngineConfig check = config_;
+    check.ops_per_second = ops_per_second;
+    check.hold_stretch_ns = hold_stretch_ns;
+    check.validate();
+    pace_ops_.store(ops_per_second, std::memory_order_relaxed);
+    pace_stretch_ns_.store(hold_stretch_ns, std::memory_order_relaxed);
+    pacing_generation_.fetch_add(1, std::memory_order_release);
+}
+
 void Engine::run_cpu(unsigned cpu)
 {
     sync::CpuScope scope(static_cast<int>(cpu));
-    const double rate = config_.ops_per_second;
-    // At demo speed every lock acquisition and fault is an event; unpaced,
-    // what is notable (sim/trace.h).
-    trace::ThreadTrace trace(config_.events ? &events_->ring(cpu) : nullptr, -1, rate > 0);
-    sync::set_hold_stretch_ns(config_.hold_stretch_ns);
+    trace::ThreadTrace trace(config_.events ? &events_->ring(cpu) : nullptr);
     WorkloadGenerator generator(config_.workload, cpu);
-    const std::uint64_t interval = rate > 0 ? std::uint64_t(1e9 / rate) : 0;
+    std::uint64_t pacing_seen = ~std::uint64_t(0);
+    std::uint64_t interval = 0;
     std::uint64_t next_slot = sync::now_ns();
     unsigned cpu_id = cpu;
     Operation op;
     while (may_proceed(cpu)) {
+        // The speed may change while running (set_pacing): picked up
+        // before each operation.
+        if (const std::uint64_t g = pacing_generation_.load(std::memory_order_acquire); g != pacing_seen) {
+            pacing_seen = g;
+            const double rate = pace_ops_.load(std::memory_order_relaxed);
+            interval = rate > 0 ? std::uint64_t(1e9 / rate) : 0;
+            next_slot = sync::now_ns();
+            // At demo speed every lock acquisition and fault is an event;
+            // unpaced, what is notable (sim/trace.h).
+            trace::set_all(rate > 0);
+            sync::set_hold_stretch_ns(pace_stretch_ns_.load(std::memory_order_relaxed));
+        }
         if (!generator.next(op) || !execute(op))
             break;
         const std::uint64_t done = cpus_[cpu].operations.fetch_add(1, std::memory_order_relaxed) + 1;
@@ -298,9 +320,11 @@ void Engine::run_cpu(unsigned cpu)
         }
         if (interval) {
             // Demo speed: one operation per interval, in short sleeps so
-            // that pause and stop are not held up.
+            // that pause, stop and a change of speed are not held up.
             next_slot += interval;
-            for (std::uint64_t now = sync::now_ns(); now < next_slot && state() == State::Running; now = sync::now_ns())
+            for (std::uint64_t now = sync::now_ns(); now < next_slot && state() == State::Running
+                 && pacing_generation_.load(std::memory_order_relaxed) == pacing_seen;
+                 now = sync::now_ns())
                 std::this_thread::sleep_for(std::chrono::nanoseconds(std::min(next_slot - now, kPacingSliceNs)));
             if (state() != State::Running)
                 next_slot = sync::now_ns();

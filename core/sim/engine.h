@@ -89,6 +89,15 @@ public:
     /// Waits until the run has ended (finished, stopped or failed).
     void wait();
 
+    /// Changes the speed, from any thread at any time: operations per
+    /// second per CPU (0 = unpaced) and the critical-section stretch. Each
+    /// CPU takes the new values before its next operation (a CPU sleeping
+    /// out a slow pace wakes for it). Throws std::invalid_argument, as
+    /// EngineConfig::validate, for values out of range.
+    void set_pacing(double ops_per_second, std::uint64_t hold_stretch_ns);
+    double ops_per_second() const noexcept { return pace_ops_.load(std::memory_order_relaxed); }
+    std::uint64_t hold_stretch_ns() const noexcept { return pace_stretch_ns_.load(std::memory_order_relaxed); }
+
     State state() const noexcept;
     static const char* state_name(State state) noexcept;
     /// What went wrong, for State::Failed.
@@ -151,6 +160,9 @@ private:
     mutable std::mutex control_; ///< protects the step budgets, done flags, error_, transitions of state_
     std::condition_variable control_cv_;
     unsigned running_cpus_ = 0; ///< under control_
+    std::atomic<double> pace_ops_ { 0 };
+    std::atomic<std::uint64_t> pace_stretch_ns_ { 0 };
+    std::atomic<std::uint64_t> pacing_generation_ { 0 }; ///< bumped after each set_pacing
     std::string error_;         ///< under control_
 };
 

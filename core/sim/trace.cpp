@@ -30,6 +30,12 @@ void lock_event(sync::LockTracePoint point, const sync::LockInstrument& lock, st
 
 } // namespace
 
+void set_all(bool all) noexcept
+{
+    detail::t_all = all;
+    sync::set_lock_trace(detail::t_ring ? &lock_event : nullptr, all);
+}
+
 ThreadTrace::ThreadTrace(EventRing* ring, int cpu, bool all) noexcept
 {
     detail::t_ring = ring;

@@ -130,6 +130,9 @@ inline void emit(EventKind kind, std::uint64_t object = 0, FileId file = 0, pgof
 /// change and readahead window. A minor fault then costs no record, which
 /// keeps the cost of watching an unpaced run low; the counters are exact
 /// either way.
+/// Changes what the calling thread records (ThreadTrace's @all) from now on.
+void set_all(bool all) noexcept;
+
 class ThreadTrace {
 public:
     ThreadTrace(EventRing* ring, int cpu = -1, bool all = false) noexcept;

@@ -196,3 +196,22 @@ TEST_CASE("bad engine settings are refused with the field named", "[sim][engine]
     c.index.kind = "btree";
     REQUIRE_THROWS_WITH(Engine(c), Catch::Contains("btree"));
 }
+
+TEST_CASE("the speed changes while running, and a bad speed is refused", "[sim][engine][control]")
+{
+    EngineConfig c = base("sequential", 2, 128, 300);
+    c.ops_per_second = 1; // a second an operation: 300 s if the change were ignored
+    sync::LockRegistry registry;
+    Engine engine(c, registry);
+    CHECK(engine.ops_per_second() == 1.0);
+    engine.start();
+    REQUIRE(eventually([&] { return engine.operations() >= 2; }));
+    CHECK_THROWS_WITH(engine.set_pacing(-1, 0), Catch::Contains("ops_per_second"));
+    CHECK_THROWS_WITH(engine.set_pacing(0, EngineConfig::kMaxHoldStretchNs + 1), Catch::Contains("hold_stretch_ns"));
+    CHECK(engine.ops_per_second() == 1.0); // a refused change changes nothing
+    engine.set_pacing(0, 0);               // unpaced: the CPUs sleeping out their second wake for it
+    CHECK(engine.ops_per_second() == 0.0);
+    REQUIRE(eventually([&] { return engine.state() == Engine::State::Finished; }));
+    engine.wait();
+    CHECK(engine.operations() == 600);
+}

@@ -1,0 +1,183 @@
+// The GUI's run controller: play, pause, step, reset and speed wired to the
+// engine; samples and events delivered on the GUI thread's timer.
+#include "simulation.h"
+
+#include <QSignalSpy>
+#include <QTest>
+
+using pcl::Scenario;
+using pcl::ui::Simulation;
+
+namespace {
+
+/// One CPU per file reading its file once through read(2): a known number
+/// of operations and of disk reads.
+Scenario small(unsigned cpus, std::uint64_t ops)
+{
+    Scenario s;
+    s.engine.workload.pattern = "sequential";
+    s.engine.workload.cpus = cpus;
+    s.engine.workload.file_pages = 256;
+    s.engine.workload.operations_per_cpu = ops;
+    s.engine.memory_pages = 4096;
+    s.engine.device = { 1000, 100, 1.0 };
+    s.sample_interval_ms = 20;
+    return s;
+}
+
+std::uint64_t sampledOperations(const Simulation& sim)
+{
+    std::uint64_t n = 0;
+    for (const auto& s : sim.samples())
+        n += s.operations;
+    return n;
+}
+
+} // namespace
+
+class TestSimulation : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void emptyUntilAScenarioIsSet()
+    {
+        Simulation sim;
+        QCOMPARE(sim.state(), Simulation::State::Empty);
+        QVERIFY(sim.engine() == nullptr);
+        sim.play(); // nothing to play: no effect, no crash
+        sim.step();
+        QCOMPARE(sim.state(), Simulation::State::Empty);
+    }
+
+    void playRunsToTheEndAndTheSamplesAddUp()
+    {
+        Simulation sim;
+        QSignalSpy states(&sim, &Simulation::stateChanged);
+        sim.setScenario(small(2, 256));
+        QCOMPARE(sim.state(), Simulation::State::Ready);
+        sim.play();
+        QCOMPARE(sim.state(), Simulation::State::Running);
+        QTRY_COMPARE_WITH_TIMEOUT(sim.state(), Simulation::State::Finished, 20000);
+        QCOMPARE(sim.engine()->operations(), std::uint64_t(512));
+        // The closing sample is taken when the run ends: every operation is
+        // in exactly one interval.
+        QVERIFY(!sim.samples().empty());
+        QCOMPARE(sampledOperations(sim), std::uint64_t(512));
+        QCOMPARE(states.count(), 3); // ready, running, finished
+    }
+
+    void stepLetsEachCpuDoExactlyN()
+    {
+        Simulation sim;
+        sim.setScenario(small(3, 100));
+        sim.step(4);
+        QCOMPARE(sim.state(), Simulation::State::Paused);
+        QTRY_COMPARE_WITH_TIMEOUT(sim.engine()->operations(), std::uint64_t(12), 10000);
+        QTest::qWait(100); // and no more
+        for (const auto& c : sim.engine()->cpu_counters())
+            QCOMPARE(c.operations, std::uint64_t(4));
+        QCOMPARE(sim.state(), Simulation::State::Paused);
+        QVERIFY(sim.samples().empty()); // a paused run is not sampled
+        sim.step(1);
+        QTRY_COMPARE_WITH_TIMEOUT(sim.engine()->operations(), std::uint64_t(15), 10000);
+    }
+
+    void pauseHoldsAndPlayResumes()
+    {
+        Simulation sim;
+        Scenario s = small(2, 100000);
+        s.engine.ops_per_second = 200;
+        sim.setScenario(s);
+        sim.play();
+        QTRY_VERIFY_WITH_TIMEOUT(sim.engine()->operations() > 0, 10000);
+        sim.pause();
+        QCOMPARE(sim.state(), Simulation::State::Paused);
+        QTest::qWait(50); // a CPU finishing the operation it was in
+        const std::uint64_t held = sim.engine()->operations();
+        const double elapsed = sim.elapsedSeconds();
+        QTest::qWait(200);
+        QCOMPARE(sim.engine()->operations(), held);
+        QCOMPARE(sim.elapsedSeconds(), elapsed); // pauses are not running time
+        sim.play();
+        QTRY_VERIFY_WITH_TIMEOUT(sim.engine()->operations() > held, 10000);
+    }
+
+    void speedChangesTheRunningEngine()
+    {
+        Simulation sim;
+        Scenario s = small(2, 300);
+        s.engine.ops_per_second = 1; // 300 s at this speed
+        sim.setScenario(s);
+        sim.play();
+        QVERIFY_EXCEPTION_THROWN(sim.setPacing(-5, 0), std::invalid_argument);
+        sim.setPacing(0, 0);
+        QCOMPARE(sim.scenario().engine.ops_per_second, 0.0);
+        QTRY_COMPARE_WITH_TIMEOUT(sim.state(), Simulation::State::Finished, 20000);
+        QCOMPARE(sim.engine()->operations(), std::uint64_t(600));
+    }
+
+    void resetBuildsAFreshRun()
+    {
+        Simulation sim;
+        QSignalSpy resets(&sim, &Simulation::runReset);
+        sim.setScenario(small(1, 64));
+        sim.play();
+        QTRY_COMPARE_WITH_TIMEOUT(sim.state(), Simulation::State::Finished, 20000);
+        sim.reset();
+        QCOMPARE(sim.state(), Simulation::State::Ready);
+        QCOMPARE(sim.engine()->operations(), std::uint64_t(0));
+        QVERIFY(sim.samples().empty());
+        QCOMPARE(sim.elapsedSeconds(), 0.0);
+        QCOMPARE(resets.count(), 2);
+    }
+
+    void durationStopsTheRun()
+    {
+        Simulation sim;
+        Scenario s = small(1, 1000000);
+        s.engine.ops_per_second = 100;
+        s.duration_seconds = 0.3;
+        sim.setScenario(s);
+        sim.play();
+        QTRY_COMPARE_WITH_TIMEOUT(sim.state(), Simulation::State::Stopped, 10000);
+        QVERIFY(sim.elapsedSeconds() >= 0.3);
+    }
+
+    void eventsArriveInTimeOrderWithLockNames()
+    {
+        Simulation sim;
+        Scenario s = small(2, 64);
+        s.engine.ops_per_second = 500; // demo speed: every lock acquisition is an event
+        sim.setScenario(s);
+        std::vector<pcl::Event> all;
+        connect(&sim, &Simulation::eventsArrived, this,
+            [&](const std::vector<pcl::Event>& batch) { all.insert(all.end(), batch.begin(), batch.end()); });
+        sim.play();
+        QTRY_COMPARE_WITH_TIMEOUT(sim.state(), Simulation::State::Finished, 20000);
+        QVERIFY(!all.empty());
+        QCOMPARE(sim.eventsDropped(), std::uint64_t(0));
+        QCOMPARE(std::uint64_t(all.size()), sim.eventsRecorded());
+        bool namedLock = false;
+        for (const pcl::Event& e : all)
+            if (e.kind == pcl::EventKind::LockAcquired && sim.lockName(e) == QLatin1String("mapping[0].tree_lock"))
+                namedLock = true;
+        QVERIFY(namedLock);
+    }
+
+    void aBadScenarioIsRefusedWithTheField()
+    {
+        Simulation sim;
+        Scenario s = small(1, 10);
+        s.engine.workload.cpus = 0;
+        try {
+            sim.setScenario(s);
+            QFAIL("a scenario with no CPU was accepted");
+        } catch (const pcl::ScenarioError& e) {
+            QCOMPARE(QString::fromStdString(e.field()), QStringLiteral("workload.cpus"));
+        }
+        QCOMPARE(sim.state(), Simulation::State::Empty);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSimulation)
+#include "test_simulation.moc"

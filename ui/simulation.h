@@ -1,0 +1,126 @@
+// One run on screen: a scenario, its engine, and what the views read.
+//
+// The views never touch the engine's threads. A timer on the GUI thread
+// drains the event rings and samples the counters, then tells the views
+// (ticked, eventsArrived); they read what they need from here and redraw.
+// The engine never waits for the GUI: draining is the reader's side of the
+// rings, and a view that falls behind only means older events were dropped
+// (and counted).
+#pragma once
+
+#include "sim/engine.h"
+#include "sim/event.h"
+#include "sim/metrics.h"
+#include "sim/scenario.h"
+#include "sync/lock_stats.h"
+
+#include <QElapsedTimer>
+#include <QObject>
+#include <QString>
+#include <QTimer>
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <vector>
+
+namespace pcl::ui {
+
+class Simulation : public QObject {
+    Q_OBJECT
+public:
+    enum class State { Empty, Ready, Running, Paused, Finished, Stopped, Failed };
+
+    /// Events handed to the views per tick at most: at benchmark speed the
+    /// CPUs record millions a second, more than any view can show, and a
+    /// tick must stay short (the event loop never stalls). The newest are
+    /// kept; the rest are counted in eventsNotShown().
+    static constexpr std::size_t kMaxEventsPerTick = 20000;
+    /// Samples kept (at the default 100 ms, ten hours).
+    static constexpr std::size_t kMaxSamples = 360000;
+
+    explicit Simulation(QObject* parent = nullptr);
+    ~Simulation() override;
+
+    /// Makes @scenario the next run (validated: throws ScenarioError), and
+    /// ends the current one. The new run is built and waits for play() or
+    /// step().
+    void setScenario(const Scenario& scenario);
+    const Scenario& scenario() const { return scenario_; }
+
+    State state() const { return state_; }
+    static QString stateName(State state);
+    /// What went wrong, for State::Failed.
+    QString error() const { return error_; }
+
+    /// The engine of the current run (nullptr when Empty). For reading
+    /// snapshots and counters; control goes through this class.
+    Engine* engine() const { return engine_.get(); }
+    /// The lock registry of the current run.
+    const sync::LockRegistry* registry() const { return registry_.get(); }
+
+    /// Seconds the current run has been running (pauses excluded).
+    double elapsedSeconds() const;
+    /// The time series so far, oldest first.
+    const std::vector<MetricsSample>& samples() const { return samples_; }
+    /// Events recorded and dropped by the rings; events drained but not
+    /// handed to the views (beyond kMaxEventsPerTick).
+    std::uint64_t eventsRecorded() const;
+    std::uint64_t eventsDropped() const;
+    std::uint64_t eventsNotShown() const { return notShown_; }
+
+    /// The name of the lock an event is about ("mapping[0].tree_lock"), or
+    /// its class for an anonymous lock ("radix_node"), "" if unknown.
+    QString lockName(const Event& e) const;
+
+    /// Ticks per second of the GUI timer (30).
+    static constexpr int kTicksPerSecond = 30;
+
+public Q_SLOTS:
+    void play();
+    void pause();
+    void togglePlay();
+    /// Each CPU does @n more operations, then holds (starts a Ready run paused).
+    void step(std::uint64_t n = 1);
+    /// Ends the current run and builds a fresh one of the same scenario.
+    void reset();
+    /// Operations per second per CPU (0 = unpaced) and the critical-section
+    /// stretch, applied to the running engine at once. Throws
+    /// std::invalid_argument for values out of range.
+    void setPacing(double opsPerSecond, std::uint64_t holdStretchNs);
+
+Q_SIGNALS:
+    void stateChanged(pcl::ui::Simulation::State state);
+    /// A new run was built (setScenario or reset): views drop what they hold.
+    void runReset();
+    /// After each timer tick: samples and counters may have changed.
+    void ticked();
+    /// Events drained in this tick, in time order.
+    void eventsArrived(const std::vector<pcl::Event>& events);
+    /// A sample was taken.
+    void sampled(const pcl::MetricsSample& sample);
+
+private:
+    void build();
+    void tick();
+    void takeSample(double now);
+    void setState(State state);
+    void updateFromEngine();
+
+    Scenario scenario_;
+    std::unique_ptr<sync::LockRegistry> registry_;
+    std::unique_ptr<Engine> engine_;
+    std::unique_ptr<MetricsSampler> sampler_;
+    State state_ = State::Empty;
+    QString error_;
+    bool started_ = false;
+    QTimer timer_;
+    QElapsedTimer running_;  ///< runs while the engine runs
+    double elapsedBefore_ = 0; ///< seconds run before the current stretch of running
+    double lastSampleAt_ = 0;  ///< elapsed seconds at the last sample
+    std::vector<MetricsSample> samples_;
+    std::vector<Event> batch_;
+    std::uint64_t notShown_ = 0;
+};
+
+} // namespace pcl::ui

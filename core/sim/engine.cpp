@@ -5,6 +5,7 @@
 #include "sync/cpu.h"
 #include "sync/lock_trace.h"
 
+#include <bit>
 #include <chrono>
 #include <cmath>
 #include <stdexcept>
@@ -35,6 +36,13 @@ void EngineConfig::validate() const
     if (event_ring_capacity < 2 || event_ring_capacity > kMaxEventRingCapacity)
         throw std::invalid_argument("event_ring_capacity must be between 2 and 2^24 records, got "
             + std::to_string(event_ring_capacity));
+    // One ring per CPU and one for the disk, each slot a cache line.
+    const std::uint64_t ring_bytes
+        = (std::uint64_t(workload.cpus) + 1) * std::bit_ceil(std::uint64_t(event_ring_capacity)) * 64;
+    if (events && ring_bytes > kMaxEventRingBytes)
+        throw std::invalid_argument("event_ring_capacity x (workload.cpus + 1) rings would take "
+            + std::to_string(ring_bytes >> 20) + " MiB; at most " + std::to_string(kMaxEventRingBytes >> 20)
+            + " MiB (64 bytes a record)");
     // Every file and the anonymous region must fit in the page table's
     // 2^27 virtual pages.
     const std::uint64_t span
@@ -49,6 +57,7 @@ Engine::Engine(const EngineConfig& config, sync::LockRegistry& registry)
     , registry_(registry)
 {
     config_.validate();
+    sync::tick_calibration(); // the one-time clock calibration, before any CPU needs the clock
     pace_ops_.store(config_.ops_per_second, std::memory_order_relaxed);
     pace_stretch_ns_.store(config_.hold_stretch_ns, std::memory_order_relaxed);
     ncpus_ = config_.workload.cpus;
@@ -130,8 +139,10 @@ void Engine::start(bool paused)
 void Engine::pause()
 {
     std::lock_guard g(control_);
-    if (state_.load() == State::Running)
+    if (state_.load() == State::Running) {
+        cut_stretch_.store(true, std::memory_order_relaxed);
         state_.store(State::Paused, std::memory_order_release);
+    }
 }
 
 void Engine::resume()
@@ -142,6 +153,7 @@ void Engine::resume()
             return;
         for (unsigned cpu = 0; cpu < ncpus_; ++cpu)
             cpus_[cpu].step_budget = 0;
+        cut_stretch_.store(false, std::memory_order_relaxed);
         state_.store(State::Running, std::memory_order_release);
     }
     control_cv_.notify_all();
@@ -155,6 +167,8 @@ void Engine::step(std::uint64_t n)
         if (s != State::Running && s != State::Paused)
             return;
         state_.store(State::Paused, std::memory_order_release);
+        // A step is run in full, stretched holds included.
+        cut_stretch_.store(false, std::memory_order_relaxed);
         for (unsigned cpu = 0; cpu < ncpus_; ++cpu)
             if (!cpus_[cpu].done)
                 cpus_[cpu].step_budget += n;
@@ -169,6 +183,7 @@ void Engine::stop()
         const State s = state_.load();
         if (s == State::Idle || s == State::Running || s == State::Paused)
             state_.store(State::Stopped, std::memory_order_release);
+        cut_stretch_.store(true, std::memory_order_relaxed);
     }
     control_cv_.notify_all();
     join_all();
@@ -204,6 +219,7 @@ void Engine::fail(std::string what)
         const State s = state_.load();
         if (s == State::Running || s == State::Paused)
             state_.store(State::Failed, std::memory_order_release);
+        cut_stretch_.store(true, std::memory_order_relaxed);
     }
     control_cv_.notify_all();
 }
@@ -308,7 +324,7 @@ void Engine::run_cpu(unsigned cpu)
             // At demo speed every lock acquisition and fault is an event;
             // unpaced, what is notable (sim/trace.h).
             trace::set_all(rate > 0);
-            sync::set_hold_stretch_ns(pace_stretch_ns_.load(std::memory_order_relaxed));
+            sync::set_hold_stretch_ns(pace_stretch_ns_.load(std::memory_order_relaxed), &cut_stretch_);
         }
         if (!generator.next(op) || !execute(op))
             break;

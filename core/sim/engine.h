@@ -45,6 +45,7 @@ namespace pcl {
 struct EngineConfig {
     static constexpr std::uint64_t kMaxHoldStretchNs = 1'000'000'000;
     static constexpr std::size_t kMaxEventRingCapacity = std::size_t(1) << 24;
+    static constexpr std::uint64_t kMaxEventRingBytes = std::uint64_t(1) << 30; ///< all rings together
 
     WorkloadSpec workload; ///< what each CPU does; workload.cpus is the number of simulated CPUs
     IndexSpec index;       ///< the page cache's index and locking scheme
@@ -163,6 +164,7 @@ private:
     std::atomic<double> pace_ops_ { 0 };
     std::atomic<std::uint64_t> pace_stretch_ns_ { 0 };
     std::atomic<std::uint64_t> pacing_generation_ { 0 }; ///< bumped after each set_pacing
+    std::atomic<bool> cut_stretch_ { false }; ///< pausing or ending: stretched holds end early
     std::string error_;         ///< under control_
 };
 

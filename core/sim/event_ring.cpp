@@ -52,8 +52,15 @@ bool EventRing::read_slot(std::uint64_t pos, Event& e) const noexcept
 
 std::size_t EventRing::drain(std::vector<Event>& out)
 {
-    const std::uint64_t tail = tail_.load(std::memory_order_acquire);
+    std::uint64_t tail = tail_.load(std::memory_order_acquire);
     const std::uint64_t head = head_.load(std::memory_order_acquire);
+    // A reader delayed between the two loads may hold a tail more than a
+    // ring behind head. The producer never lets the real tail fall that far
+    // behind the head it publishes, so start at most a ring back: the
+    // records before that are the producer's (dropped), and the claim below
+    // finds the real tail at or after this one.
+    if (head - tail > capacity_)
+        tail = head - capacity_;
     if (head == tail)
         return 0;
 

@@ -86,7 +86,47 @@ MetricsSample MetricsSampler::sample()
     last_ = now;
     last_time_ = when;
     series_.push_back(s);
+    if (series_.size() >= kMaxSeries) {
+        // Full: halve the resolution of what is kept, not its span.
+        std::vector<MetricsSample> merged;
+        merged.reserve(series_.size() / 2 + 1);
+        for (std::size_t i = 0; i + 1 < series_.size(); i += 2)
+            merged.push_back(merge(series_[i], series_[i + 1]));
+        if (series_.size() % 2)
+            merged.push_back(series_.back());
+        series_ = std::move(merged);
+    }
     return s;
+}
+
+MetricsSample MetricsSampler::merge(const MetricsSample& a, const MetricsSample& b)
+{
+    MetricsSample m = b; // the gauges (in flight, cached, nodes) as at the end
+    m.interval_s = a.interval_s + b.interval_s;
+    m.operations = a.operations + b.operations;
+    m.minor_faults = a.minor_faults + b.minor_faults;
+    m.major_faults = a.major_faults + b.major_faults;
+    m.wait_io_faults = a.wait_io_faults + b.wait_io_faults;
+    m.anon_faults = a.anon_faults + b.anon_faults;
+    m.lookups = a.lookups + b.lookups;
+    m.lookup_hits = a.lookup_hits + b.lookup_hits;
+    m.lookup_misses = a.lookup_misses + b.lookup_misses;
+    const double dt = m.interval_s;
+    auto rate = [dt](std::uint64_t n) { return dt > 0 ? double(n) / dt : 0.0; };
+    m.operations_per_s = rate(m.operations);
+    m.minor_faults_per_s = rate(m.minor_faults);
+    m.major_faults_per_s = rate(m.major_faults);
+    m.wait_io_faults_per_s = rate(m.wait_io_faults);
+    m.anon_faults_per_s = rate(m.anon_faults);
+    m.hit_ratio = m.lookups ? std::min(1.0, double(m.lookup_hits) / double(m.lookups))
+                            : std::numeric_limits<double>::quiet_NaN();
+    // Shares of CPU time, weighted by the time each interval covered.
+    auto weighted = [&](double x, double y) {
+        return dt > 0 ? (x * a.interval_s + y * b.interval_s) / dt : 0.0;
+    };
+    m.lock_wait_fraction = weighted(a.lock_wait_fraction, b.lock_wait_fraction);
+    m.page_wait_fraction = weighted(a.page_wait_fraction, b.page_wait_fraction);
+    return m;
 }
 
 } // namespace pcl

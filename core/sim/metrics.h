@@ -75,8 +75,15 @@ public:
     /// The interval since the previous call (or since construction), which
     /// is also appended to series(). One thread calls it.
     MetricsSample sample();
-    /// Every sample taken, oldest first.
+    /// The samples taken, oldest first. At most kMaxSeries are kept: when
+    /// full, neighbouring pairs are merged (counts summed, rates and shares
+    /// recomputed over the joined interval), so a long run keeps its whole
+    /// span at a coarser resolution and every count's sum is unchanged.
     const std::vector<MetricsSample>& series() const noexcept { return series_; }
+    static constexpr std::size_t kMaxSeries = 20000;
+
+    /// One sample covering @a and the interval after it, @b.
+    static MetricsSample merge(const MetricsSample& a, const MetricsSample& b);
 
 private:
     /// The cumulative counters a sample is the difference of.

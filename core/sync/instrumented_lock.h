@@ -128,6 +128,10 @@ protected:
         holder_cpu_.store(-1, std::memory_order_relaxed);
     }
     /// Shared holders: several at once, so every update is a real RMW.
+    /// Returns the hold token the reader hands back on release: the hold's
+    /// start in ticks, its lowest bit set if the acquisition was traced (a
+    /// reader has no per-hold member to remember it in, and one tick is
+    /// well below the clock's resolution).
     std::uint64_t acquired_shared(int cpu, bool contended, std::uint64_t wait) noexcept
     {
         const int last = last_cpu_.exchange(cpu, std::memory_order_relaxed);
@@ -136,17 +140,21 @@ protected:
         if (stats_)
             stats_->c.note_acquire(contended, bounced, wait);
         cls_->note_acquire(contended, bounced, wait);
+        bool traced = false;
         if (const LockTraceFn trace = detail::t_lock_trace) [[unlikely]]
-            if (contended || detail::t_lock_trace_all)
+            if (contended || detail::t_lock_trace_all) {
                 trace(LockTracePoint::Acquired, *this, static_cast<std::int64_t>(ticks_to_ns(wait)));
-        return ticks();
+                traced = true;
+            }
+        return (ticks() & ~std::uint64_t(1)) | (traced ? 1 : 0);
     }
-    void releasing_shared(std::uint64_t start) noexcept
+    void releasing_shared(std::uint64_t token) noexcept
     {
+        const std::uint64_t start = token & ~std::uint64_t(1);
         hold_stretch(start);
         const std::uint64_t hold = ticks() - start;
         if (const LockTraceFn trace = detail::t_lock_trace) [[unlikely]]
-            if (detail::t_lock_trace_all || waiters_.load(std::memory_order_relaxed) > 0)
+            if ((token & 1) || detail::t_lock_trace_all || waiters_.load(std::memory_order_relaxed) > 0)
                 trace(LockTracePoint::Released, *this, static_cast<std::int64_t>(ticks_to_ns(hold)));
         if (stats_)
             stats_->c.note_release(hold);

@@ -20,6 +20,8 @@
 
 #include "sync/clock.h"
 
+#include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <thread>
@@ -40,6 +42,7 @@ namespace detail {
 inline thread_local LockTraceFn t_lock_trace = nullptr;
 inline thread_local bool t_lock_trace_all = false;
 inline thread_local std::uint64_t t_hold_stretch_ticks = 0;
+inline thread_local const std::atomic<bool>* t_hold_stretch_cut = nullptr;
 } // namespace detail
 
 /// Installs the calling thread's hook (nullptr: none).
@@ -49,16 +52,20 @@ inline void set_lock_trace(LockTraceFn fn, bool all) noexcept
     detail::t_lock_trace_all = all;
 }
 
-/// Sets the calling thread's critical-section stretch (0: none).
-inline void set_hold_stretch_ns(std::uint64_t ns) noexcept
+/// Sets the calling thread's critical-section stretch (0: none). While
+/// @cut is true a stretch ends early: the engine sets it to pause or stop
+/// without waiting out stretched holds.
+inline void set_hold_stretch_ns(std::uint64_t ns, const std::atomic<bool>* cut = nullptr) noexcept
 {
     detail::t_hold_stretch_ticks = ns ? static_cast<std::uint64_t>(static_cast<double>(ns) / ns_per_tick()) : 0;
+    detail::t_hold_stretch_cut = cut;
 }
 
 /// Holds the lock for the thread's stretch, from hold start @since (ticks).
 /// Short stretches spin, as a critical section that does work would; long
-/// ones (beyond 50 us) sleep, so a demo run does not burn the CPUs of the
-/// machine it runs on while the holder "works".
+/// ones (beyond 50 us) sleep, in slices of at most 10 ms so that a cut is
+/// seen promptly, so a demo run does not burn the CPUs of the machine it
+/// runs on while the holder "works".
 inline void hold_stretch(std::uint64_t since) noexcept
 {
     const std::uint64_t stretch = detail::t_hold_stretch_ticks;
@@ -66,10 +73,13 @@ inline void hold_stretch(std::uint64_t since) noexcept
         return;
     const std::uint64_t until = since + stretch;
     const double spin_limit_ticks = 50'000.0 / ns_per_tick();
+    const std::atomic<bool>* cut = detail::t_hold_stretch_cut;
     for (std::uint64_t now = ticks(); now < until; now = ticks()) {
+        if (cut && cut->load(std::memory_order_relaxed))
+            return;
         const std::uint64_t left = until - now;
         if (static_cast<double>(left) > spin_limit_ticks)
-            std::this_thread::sleep_for(std::chrono::nanoseconds(ticks_to_ns(left)));
+            std::this_thread::sleep_for(std::chrono::nanoseconds(std::min<std::uint64_t>(ticks_to_ns(left), 10'000'000)));
     }
 }
 

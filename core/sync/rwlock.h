@@ -16,8 +16,9 @@ class RwLock : public InstrumentedLock<RawRwLock> {
 public:
     using InstrumentedLock<RawRwLock>::InstrumentedLock;
 
-    /// Read side. Returns the hold start, which the caller hands back to
-    /// unlock_shared (each reader has its own hold time); ReadGuard does this.
+    /// Read side. Returns the hold token (its start, and whether it was
+    /// traced), which the caller hands back to unlock_shared: each reader
+    /// has its own hold. ReadGuard does this.
     [[nodiscard]] std::uint64_t lock_shared() noexcept
     {
         const int cpu = current_cpu();
@@ -30,9 +31,9 @@ public:
         end_wait();
         return acquired_shared(cpu, true, wait);
     }
-    void unlock_shared(std::uint64_t hold_start) noexcept
+    void unlock_shared(std::uint64_t hold_token) noexcept
     {
-        releasing_shared(hold_start);
+        releasing_shared(hold_token);
         raw_.unlock_shared();
     }
 

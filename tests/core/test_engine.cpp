@@ -215,3 +215,29 @@ TEST_CASE("the speed changes while running, and a bad speed is refused", "[sim][
     engine.wait();
     CHECK(engine.operations() == 600);
 }
+
+TEST_CASE("pause and stop do not wait out stretched lock holds", "[sim][engine][control]")
+{
+    EngineConfig c = base("sequential", 2, 128, 100000);
+    c.hold_stretch_ns = EngineConfig::kMaxHoldStretchNs; // every lock held a whole second
+    sync::LockRegistry registry;
+    Engine engine(c, registry);
+    engine.start();
+    std::this_thread::sleep_for(std::chrono::milliseconds(50)); // the CPUs are inside stretched holds
+    const auto t0 = std::chrono::steady_clock::now();
+    engine.stop();
+    const auto took = std::chrono::steady_clock::now() - t0;
+    CHECK(engine.state() == Engine::State::Stopped);
+    // Each operation takes several locks, each stretched to 1 s: stop would
+    // take seconds if the stretch were waited out.
+    CHECK(took < std::chrono::milliseconds(900));
+}
+
+TEST_CASE("event rings beyond the memory budget are refused", "[sim][engine][params]")
+{
+    EngineConfig c = base("sequential", 64, 128, 10);
+    c.event_ring_capacity = EngineConfig::kMaxEventRingCapacity; // 1 GiB per ring
+    CHECK_THROWS_WITH(c.validate(), Catch::StartsWith("event_ring_capacity") && Catch::Contains("MiB"));
+    c.events = false; // no rings, no budget
+    CHECK_NOTHROW(c.validate());
+}

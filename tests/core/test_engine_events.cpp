@@ -15,6 +15,7 @@
 #include "sim/trace.h"
 #include "sync/cpu.h"
 #include "sync/lock_stats.h"
+#include "sync/rwlock.h"
 #include "sync/spinlock.h"
 
 #include <catch2/catch.hpp>
@@ -195,6 +196,51 @@ TEST_CASE("a contended lock records the wait, the acquisition and both holds", "
     const sync::LockStatRow row = lock.row();
     CHECK(row.acquisitions == 2);
     CHECK(row.contentions == 1);
+}
+
+TEST_CASE("a reader that waited for an rwlock records its release", "[sim][trace][lock]")
+{
+    sync::LockRegistry registry;
+    sync::RwLock lock(registry, "test.rw[0]", "test.rw");
+    EventRing ring_w(64), ring_r(64);
+    std::atomic<bool> w_holds { false };
+    std::atomic<bool> r_waited { false };
+    std::thread writer([&] {
+        sync::CpuScope cpu(0);
+        trace::ThreadTrace trace(&ring_w);
+        lock.lock();
+        w_holds.store(true);
+        r_waited.store(eventually([&] { return lock.state().waiters == 1 && ring_r.pushed() == 1; }));
+        lock.unlock();
+    });
+    std::thread reader([&] {
+        sync::CpuScope cpu(1);
+        trace::ThreadTrace trace(&ring_r);
+        while (!w_holds.load())
+            std::this_thread::yield();
+        const std::uint64_t token = lock.lock_shared();
+        // Nobody waits for this read hold when it ends: its release is
+        // recorded because its acquisition was.
+        lock.unlock_shared(token);
+    });
+    writer.join();
+    reader.join();
+    REQUIRE(r_waited.load());
+    const std::vector<Event> ev = drain(ring_r);
+    REQUIRE(ev.size() == 3);
+    CHECK(ev[0].kind == EventKind::LockWaitBegin);
+    CHECK(ev[1].kind == EventKind::LockAcquired);
+    CHECK(ev[2].kind == EventKind::LockReleased);
+    CHECK(ev[2].arg0 >= 0);
+
+    // An uncontended read hold records nothing without `all`.
+    EventRing quiet(64);
+    {
+        trace::ThreadTrace trace(&quiet);
+        lock.unlock_shared(lock.lock_shared());
+    }
+    CHECK(quiet.pushed() == 0);
+    CHECK(lock.row().acquisitions == 3);
 }
 
 TEST_CASE("with all, an uncontended lock records its acquisition and release", "[sim][trace][lock]")

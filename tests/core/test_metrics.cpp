@@ -270,3 +270,54 @@ TEST_CASE("the event stream is drained while the run goes, not dropped", "[sim][
     CHECK(r.events_dropped == 0);
     CHECK(r.events_drained == r.events_pushed);
 }
+
+TEST_CASE("a long series is thinned, keeping its span and its sums", "[sim][metrics]")
+{
+    Scenario s = make("pft", "read", 1, 4096, 4096);
+    sync::LockRegistry registry;
+    Engine engine(s.engine, registry);
+    MetricsSampler sampler(engine);
+    engine.start();
+    engine.wait();
+    const std::uint64_t total = engine.operations();
+    // Far more samples than are kept: the first one holds every operation.
+    const std::size_t taken = MetricsSampler::kMaxSeries * 2 + 7;
+    for (std::size_t i = 0; i < taken; ++i)
+        sampler.sample();
+    const auto& series = sampler.series();
+    CHECK(series.size() < MetricsSampler::kMaxSeries);
+    CHECK(series.size() >= MetricsSampler::kMaxSeries / 2);
+    std::uint64_t ops = 0;
+    double covered = 0;
+    for (const auto& m : series) {
+        ops += m.operations;
+        covered += m.interval_s;
+    }
+    CHECK(ops == total);
+    CHECK(series.back().time_s == Approx(covered).epsilon(1e-6));
+}
+
+TEST_CASE("merging two samples sums counts and recomputes rates over the joined interval", "[sim][metrics]")
+{
+    MetricsSample a, b;
+    a.interval_s = 1;
+    a.operations = 100;
+    a.lookups = 10;
+    a.lookup_hits = 5;
+    a.lock_wait_fraction = 0.5;
+    b.interval_s = 3;
+    b.time_s = 4;
+    b.operations = 200;
+    b.lookups = 10;
+    b.lookup_hits = 10;
+    b.lock_wait_fraction = 0.1;
+    b.pages_cached = 77;
+    const MetricsSample m = MetricsSampler::merge(a, b);
+    CHECK(m.interval_s == 4);
+    CHECK(m.time_s == 4);
+    CHECK(m.operations == 300);
+    CHECK(m.operations_per_s == 75);
+    CHECK(m.hit_ratio == 0.75);
+    CHECK(m.lock_wait_fraction == Approx((0.5 * 1 + 0.1 * 3) / 4));
+    CHECK(m.pages_cached == 77);
+}

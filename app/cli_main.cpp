@@ -9,6 +9,7 @@
 #include "index_bench.h"
 #include "lock_bench.h"
 #include "report.h"
+#include "run_report.h"
 #include "seed003_bench.h"
 #include "sim/file_io.h"
 #include "sim/json.h"
@@ -118,128 +119,6 @@ int run_usage_error(const std::string& message)
     return 2;
 }
 
-std::string with_commas(std::uint64_t v)
-{
-    std::string digits = std::to_string(v);
-    std::string out;
-    for (std::size_t i = 0; i < digits.size(); ++i) {
-        if (i && (digits.size() - i) % 3 == 0)
-            out += ',';
-        out += digits[i];
-    }
-    return out;
-}
-
-std::string micros(std::uint64_t ns)
-{
-    return pcl::bench::fixed(double(ns) / 1e3, 2);
-}
-
-/// A lockstat-style table (the columns of /proc/lock_stat, times in µs),
-/// rows sorted by contentions, then acquisitions; rows never acquired are left out.
-void print_lock_table(std::ostream& out, std::vector<pcl::sync::LockStatRow> rows, bool classes)
-{
-    std::erase_if(rows, [](const auto& r) { return r.acquisitions == 0; });
-    std::stable_sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) {
-        return a.contentions != b.contentions ? a.contentions > b.contentions : a.acquisitions > b.acquisitions;
-    });
-    std::vector<std::string> columns;
-    if (classes)
-        columns = { "class", "locks" };
-    else
-        columns = { "name", "class" };
-    for (const char* c :
-        { "con-bounces", "contentions", "waittime-min", "waittime-max", "waittime-total", "waittime-avg", "acq-bounces",
-            "acquisitions", "holdtime-min", "holdtime-max", "holdtime-total", "holdtime-avg" })
-        columns.emplace_back(c);
-    pcl::bench::Report table(columns);
-    for (const auto& r : rows) {
-        table.add_row();
-        if (classes) {
-            table.set("class", r.name);
-            table.set("locks", r.instances);
-        } else {
-            table.set("name", r.name);
-            table.set("class", r.lock_class);
-        }
-        table.set("con-bounces", r.con_bounces);
-        table.set("contentions", r.contentions);
-        table.set("waittime-min", micros(r.wait_min_ns));
-        table.set("waittime-max", micros(r.wait_max_ns));
-        table.set("waittime-total", micros(r.wait_total_ns));
-        table.set("waittime-avg", pcl::bench::fixed(r.wait_avg_ns() / 1e3, 2));
-        table.set("acq-bounces", r.acq_bounces);
-        table.set("acquisitions", r.acquisitions);
-        table.set("holdtime-min", micros(r.hold_min_ns));
-        table.set("holdtime-max", micros(r.hold_max_ns));
-        table.set("holdtime-total", micros(r.hold_total_ns));
-        table.set("holdtime-avg", pcl::bench::fixed(r.hold_avg_ns() / 1e3, 2));
-    }
-    if (rows.empty())
-        out << "  (none taken)\n";
-    else
-        table.print(out);
-}
-
-void print_summary(std::ostream& out, const pcl::RunResult& r, const std::string& path)
-{
-    using pcl::FaultKind;
-    auto line = [&out](const char* key, const std::string& value) {
-        out << "  " << std::left << std::setw(14) << key << value << '\n';
-    };
-    const pcl::Scenario& sc = r.scenario;
-    out << "scenario " << (sc.title.empty() ? path : sc.title);
-    if (sc.year || !sc.source.empty()) {
-        out << " (";
-        if (sc.year)
-            out << sc.year << (sc.source.empty() ? "" : ", ");
-        out << sc.source << ")";
-    }
-    out << '\n';
-    const auto& w = sc.engine.workload;
-    // pft and mixed choose their own kinds of operation; access is for the others.
-    const bool own_access = w.pattern == "pft" || w.pattern == "mixed";
-    line("workload",
-        w.pattern + (own_access ? "" : " " + w.access) + ", " + std::to_string(w.cpus) + " CPU(s), "
-            + with_commas(w.file_pages) + " pages per " + (w.pattern == "pft" ? "region" : "file") + ", index "
-            + sc.engine.index.kind + "/" + (sc.engine.index.scheme.empty() ? "default" : sc.engine.index.scheme));
-    std::string state = r.state;
-    if (r.ended_by == "duration")
-        state += " at its duration";
-    else if (r.ended_by == "cancelled")
-        state += " (cancelled)";
-    line("state", state);
-    if (!r.error.empty())
-        line("error", r.error);
-    line("wall time", pcl::bench::fixed(r.wall_seconds, 3) + " s");
-    line("operations", with_commas(r.operations) + " (" + with_commas(std::uint64_t(r.operations_per_s())) + " ops/s)");
-    line("faults",
-        "minor " + with_commas(r.faults_of(FaultKind::Minor)) + ", major " + with_commas(r.faults_of(FaultKind::Major))
-            + ", wait_io " + with_commas(r.faults_of(FaultKind::WaitIo)) + ", anon "
-            + with_commas(r.faults_of(FaultKind::Anon)) + ", already mapped "
-            + with_commas(r.faults_of(FaultKind::Mapped)) + ", fault-around mapped "
-            + with_commas(r.fault_around_mapped));
-    const auto& pc = r.page_cache;
-    line("page cache",
-        "lookups " + with_commas(pc.lookups) + ", hits " + with_commas(pc.hits) + " (hit ratio "
-            + (pc.lookups ? pcl::bench::fixed(double(pc.hits) / double(pc.lookups), 3) : std::string("-")) + "), adds "
-            + with_commas(pc.adds) + ", insert races " + with_commas(pc.insert_races) + ", cached "
-            + with_commas(r.pages_cached));
-    line("page table", "PTE back-outs " + with_commas(r.pte_backouts) + ", PTEs mapped " + with_commas(r.ptes_mapped));
-    line("page lock",
-        "waits " + with_commas(r.page_locks.waits) + ", wait time "
-            + pcl::bench::fixed(double(r.page_locks.wait_ns) / 1e6, 3) + " ms");
-    line("I/O", "requests " + with_commas(r.device_requests) + ", pages read " + with_commas(r.device_pages));
-    line("frames", with_commas(r.frames_used) + " of " + with_commas(r.frames_total) + " in use");
-    line("events",
-        "pushed " + with_commas(r.events_pushed) + ", dropped " + with_commas(r.events_dropped) + ", drained "
-            + with_commas(r.events_drained));
-    out << "\nlocks (named), by contentions; times in us\n";
-    print_lock_table(out, r.locks, false);
-    out << "\nlock classes, by contentions; times in us\n";
-    print_lock_table(out, r.lock_classes, true);
-}
-
 int run_command(const std::vector<std::string>& args)
 {
     std::string path, json_path;
@@ -339,7 +218,7 @@ int run_command(const std::vector<std::string>& args)
         // The engine refusing a combination the scenario's own checks let through.
         return run_usage_error(path + ": " + e.what());
     }
-    print_summary(std::cout, result, path);
+    pcl::bench::print_run_summary(std::cout, result, path);
 
     int rc = result.state == "failed" ? 1 : 0;
     if (rc)

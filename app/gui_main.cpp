@@ -1,12 +1,14 @@
 // pagecache-lab: the desktop application.
 //
 // Without a display (no DISPLAY, no WAYLAND_DISPLAY, no QT_QPA_PLATFORM) a
-// Qt GUI cannot start, so instead of failing it runs something useful
-// headless: seed 003's benchmark at a small scale, as
-// `pagecache-lab-cli bench seed003 --scale 0.02` would. --screenshot renders
-// offscreen in that case, so documentation screenshots need no X server.
+// Qt GUI cannot start, so instead of failing it runs the scenario headless
+// (the default one, or --scenario's) and prints what
+// `pagecache-lab-cli run` would. --screenshot renders offscreen in that
+// case, so documentation screenshots need no X server.
 #include "mainwindow.h"
-#include "seed003_bench.h"
+#include "run_report.h"
+#include "scenariolibrary.h"
+#include "sim/runner.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -25,7 +27,12 @@ namespace {
 // far beyond any scripted run and well inside that.
 constexpr double kMaxRunForSeconds = 1e6;
 
+/// The scenario a bare `pagecache-lab` runs without a display: seed 000's
+/// global lock, the product's first demonstration.
+const QString kDefaultScenario = QStringLiteral("2002-global-hash-lock");
+
 struct Options {
+    QString scenario;             ///< preset name or file to open and play, empty for the gallery
     QString screenshot;           ///< PNG to write, empty for none
     std::optional<double> runFor; ///< seconds before the screenshot and exit; none: run until closed
 };
@@ -51,8 +58,9 @@ std::optional<Options> parseOptions(const QCoreApplication& app)
     QCommandLineParser parser;
     parser.setApplicationDescription(
         QStringLiteral("Page Cache Lab: a simulated Linux page cache on real threads, shown live.\n"
-                       "Without a display it runs `pagecache-lab-cli bench seed003 --scale 0.02` instead;\n"
-                       "pagecache-lab-cli runs everything headless."));
+                       "Without a display it runs the scenario (by default %1) headless and prints its\n"
+                       "summary, as `pagecache-lab-cli run` does.")
+            .arg(kDefaultScenario));
     parser.addHelpOption();
     parser.addVersionOption();
     const QCommandLineOption screenshot(QStringLiteral("screenshot"),
@@ -63,11 +71,17 @@ std::optional<Options> parseOptions(const QCoreApplication& app)
         QStringLiteral("Quit after <seconds> (a decimal number). The window's size and position are then "
                        "neither restored nor saved."),
         QStringLiteral("seconds"));
+    const QCommandLineOption scenario(QStringLiteral("scenario"),
+        QStringLiteral("Open <file> (a scenario file) or <preset> (a bundled scenario, e.g. %1) and play it.")
+            .arg(kDefaultScenario),
+        QStringLiteral("file|preset"));
+    parser.addOption(scenario);
     parser.addOption(screenshot);
     parser.addOption(runFor);
     parser.process(app);
 
     Options options;
+    options.scenario = parser.value(scenario);
     options.screenshot = parser.value(screenshot);
     if (parser.isSet(screenshot) && options.screenshot.isEmpty()) {
         std::fprintf(stderr, "pagecache-lab: --screenshot needs a file name\n");
@@ -100,6 +114,25 @@ bool saveScreenshot(QWidget& window, const QString& path)
     return true;
 }
 
+/// No display: runs @scenario to its end and prints the summary.
+int runHeadless(const QString& scenario, int argc, char** argv)
+{
+    const QCoreApplication app(argc, argv);
+    pcl::ui::ScenarioEntry entry;
+    try {
+        entry = pcl::ui::ScenarioLibrary::load(scenario);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "pagecache-lab: %s\n", e.what());
+        return 2;
+    }
+    std::cout << "No display found: running the scenario " << entry.id.toStdString()
+              << " headless instead (as pagecache-lab-cli run would).\n"
+              << std::endl;
+    const pcl::RunResult result = pcl::run_scenario(entry.scenario, {});
+    pcl::bench::print_run_summary(std::cout, result, entry.path.toStdString());
+    return result.state == "failed" ? 1 : 0;
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -114,13 +147,10 @@ int main(int argc, char** argv)
             const QCoreApplication app(argc, argv);
             options = parseOptions(app);
         }
-        if (!options) return 2;
-        if (options->screenshot.isEmpty()) {
-            std::cout << "No display found: running seed 003's concurrent radix-tree benchmark headless instead "
-                         "(pagecache-lab-cli bench seed003 --scale 0.02)."
-                      << std::endl;
-            return pcl::bench::run_seed003({ "--scale", "0.02" }, std::cout, std::cerr);
-        }
+        if (!options)
+            return 2;
+        if (options->screenshot.isEmpty())
+            return runHeadless(options->scenario.isEmpty() ? kDefaultScenario : options->scenario, argc, argv);
         qputenv("QT_QPA_PLATFORM", "offscreen");
     }
 
@@ -134,7 +164,16 @@ int main(int argc, char** argv)
     QApplication::setWindowIcon(window.windowIcon());
     const bool scripted = options->runFor || !options->screenshot.isEmpty();
     window.setRememberGeometry(!scripted);
-    if (!scripted) window.restoreSettings();
+    if (!scripted)
+        window.restoreSettings();
+    if (!options->scenario.isEmpty()) {
+        QString error;
+        if (!window.openScenario(options->scenario, &error)) {
+            std::fprintf(stderr, "pagecache-lab: %s\n", qPrintable(error));
+            return 2;
+        }
+        window.simulation().play();
+    }
     window.show();
 
     if (scripted) {

@@ -1,16 +1,9 @@
 #include "appicon.h"
 
+#include "resources.h"
+
 #include <QPainter>
 #include <QSvgRenderer>
-
-// Q_INIT_RESOURCE must be used outside any namespace.
-static void registerPclResources()
-{
-    [[maybe_unused]] static const bool registered = [] {
-        Q_INIT_RESOURCE(resources);
-        return true;
-    }();
-}
 
 namespace pcl::ui {
 
@@ -20,13 +13,13 @@ const QString kIconPath = QStringLiteral(":/pagecache-lab/pagecache-lab.svg");
 
 QIcon applicationIcon()
 {
-    registerPclResources();
+    registerResources();
     return QIcon(kIconPath);
 }
 
 QPixmap applicationIconPixmap(const QSize& size, qreal devicePixelRatio)
 {
-    registerPclResources();
+    registerResources();
     QPixmap pixmap(size * devicePixelRatio);
     pixmap.setDevicePixelRatio(devicePixelRatio);
     pixmap.fill(Qt::transparent);

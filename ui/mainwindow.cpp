@@ -1,60 +1,161 @@
 #include "mainwindow.h"
 
 #include "aboutdialog.h"
+#include "chartsview.h"
+#include "eventlogview.h"
+#include "lockview.h"
+#include "parameterspanel.h"
+#include "timelineview.h"
 #include "appicon.h"
+#include "resources.h"
+#include "runtoolbar.h"
+#include "scenariolibrary.h"
 #include "welcomepage.h"
 
 #include <QAction>
 #include <QCloseEvent>
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QDockWidget>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
 #include <QGuiApplication>
 #include <QMenuBar>
+#include <QMessageBox>
 #include <QScreen>
 #include <QScrollArea>
 #include <QSettings>
+#include <QStackedWidget>
+#include <QStatusBar>
+#include <QTextBrowser>
+#include <QVBoxLayout>
 
 namespace pcl::ui {
 
 namespace {
 const QString kGeometryKey = QStringLiteral("MainWindow/geometry");
 const QString kStateKey = QStringLiteral("MainWindow/state");
+const QString kUserGuide = QStringLiteral(":/pagecache-lab/user-guide.md");
 } // namespace
 
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent)
-    , welcome_(new WelcomePage)
+    , stack_(new QStackedWidget)
+    , galleryPage_(new QScrollArea)
+    , welcome_(new WelcomePage(ScenarioLibrary::presets()))
 {
     setObjectName(QStringLiteral("mainWindow"));
-    setWindowTitle(tr("Page Cache Lab"));
     setWindowIcon(applicationIcon());
+    setDockNestingEnabled(true);
 
-    // The welcome page scrolls rather than clips when the window is small.
-    auto* scroll = new QScrollArea;
-    scroll->setObjectName(QStringLiteral("welcomeScrollArea"));
-    scroll->setFrameShape(QFrame::NoFrame);
-    scroll->setWidgetResizable(true);
-    scroll->setWidget(welcome_);
-    setCentralWidget(scroll);
+    // The gallery scrolls rather than clips when the window is small.
+    galleryPage_->setObjectName(QStringLiteral("welcomeScrollArea"));
+    galleryPage_->setFrameShape(QFrame::NoFrame);
+    galleryPage_->setWidgetResizable(true);
+    galleryPage_->setWidget(welcome_);
+    stack_->addWidget(galleryPage_);
+    setCentralWidget(stack_);
+    connect(welcome_, &WelcomePage::runRequested, this, [this](const QString& id) {
+        QString error;
+        if (!openScenario(id, &error))
+            QMessageBox::warning(this, tr("Open scenario"), error);
+    });
+    connect(welcome_, &WelcomePage::openRequested, this, &MainWindow::openFile);
 
+    toolBar_ = new RunToolBar(sim_, this);
+    addToolBar(Qt::TopToolBarArea, toolBar_);
+    createRunPage();
     createMenus();
+    connect(&sim_, &Simulation::stateChanged, this, &MainWindow::updateTitle);
+    connect(&sim_, &Simulation::stateChanged, this, [this](Simulation::State s) {
+        if (s == Simulation::State::Failed)
+            statusBar()->showMessage(tr("The run failed: %1").arg(sim_.error()));
+    });
+
+    welcome_->setRecentFiles(ScenarioLibrary::recentFiles());
+    showGallery();
     resize(defaultSize());
 }
 
+MainWindow::~MainWindow() = default;
+
 QSize MainWindow::defaultSize()
 {
-    // 1200 x 720 suits a projector at 1280 x 720 and leaves room for the
-    // docks to come; never more than 90% of the screen. The offscreen
-    // platform's screen (tests, headless screenshots) is a made-up size.
-    QSize size(1200, 720);
+    // 1280 x 720 is a projector's; never more than 90% of the screen. The
+    // offscreen platform's screen (tests, headless screenshots) is a
+    // made-up size.
+    QSize size(1280, 720);
     const QScreen* screen = QGuiApplication::primaryScreen();
     if (screen && QGuiApplication::platformName() != QLatin1String("offscreen"))
         size = size.boundedTo(screen->availableSize() * 0.9);
     return size;
 }
 
+void MainWindow::createRunPage()
+{
+    // The centre: what each CPU is doing. The views of the data structures
+    // join it as they are built.
+    auto* timeline = new TimelineView(sim_);
+    timeline->setObjectName(QStringLiteral("timelineView"));
+    runPage_ = timeline;
+    stack_->addWidget(runPage_);
+
+    auto* charts = new ChartsView(sim_);
+    auto* parameters = new ParametersPanel(sim_);
+    auto* locks = new LockView(sim_);
+    auto* log = new EventLogView(sim_);
+    QDockWidget* chartsDock = addDock(charts, tr("Charts"), QStringLiteral("chartsDock"), Qt::RightDockWidgetArea);
+    QDockWidget* parametersDock
+        = addDock(parameters, tr("Parameters"), QStringLiteral("parametersDock"), Qt::RightDockWidgetArea);
+    QDockWidget* locksDock = addDock(locks, tr("Locks"), QStringLiteral("locksDock"), Qt::BottomDockWidgetArea);
+    QDockWidget* logDock = addDock(log, tr("Log"), QStringLiteral("logDock"), Qt::BottomDockWidgetArea);
+    tabifyDockWidget(chartsDock, parametersDock);
+    tabifyDockWidget(locksDock, logDock);
+    chartsDock->raise();
+    locksDock->raise();
+    resizeDocks({ chartsDock }, { 520 }, Qt::Horizontal);
+    resizeDocks({ locksDock }, { 230 }, Qt::Vertical);
+}
+
+QDockWidget* MainWindow::addDock(QWidget* view, const QString& title, const QString& objectName, Qt::DockWidgetArea area)
+{
+    auto* dock = new QDockWidget(title, this);
+    dock->setObjectName(objectName);
+    dock->setWidget(view);
+    dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetClosable | QDockWidget::DockWidgetFloatable);
+    addDockWidget(area, dock);
+    docks_.append(dock);
+    if (viewMenu_)
+        viewMenu_->addAction(dock->toggleViewAction());
+    return dock;
+}
+
 void MainWindow::createMenus()
 {
     QMenu* file = menuBar()->addMenu(tr("&File"));
     file->setObjectName(QStringLiteral("fileMenu"));
+    galleryAction_ = file->addAction(tr("&Experiments"));
+    galleryAction_->setObjectName(QStringLiteral("galleryAction"));
+    galleryAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    galleryAction_->setStatusTip(tr("Back to the gallery of experiments"));
+    connect(galleryAction_, &QAction::triggered, this, &MainWindow::showGallery);
+
+    openAction_ = file->addAction(QIcon::fromTheme(QStringLiteral("document-open")), tr("&Open scenario…"));
+    openAction_->setObjectName(QStringLiteral("openAction"));
+    openAction_->setShortcut(QKeySequence::Open);
+    connect(openAction_, &QAction::triggered, this, &MainWindow::openFile);
+
+    recentMenu_ = file->addMenu(tr("Open &recent"));
+    recentMenu_->setObjectName(QStringLiteral("recentMenu"));
+    updateRecentMenu();
+
+    saveAction_ = file->addAction(QIcon::fromTheme(QStringLiteral("document-save-as")), tr("&Save scenario as…"));
+    saveAction_->setObjectName(QStringLiteral("saveAction"));
+    saveAction_->setShortcut(QKeySequence::SaveAs);
+    connect(saveAction_, &QAction::triggered, this, &MainWindow::saveFile);
+
+    file->addSeparator();
     quitAction_ = file->addAction(QIcon::fromTheme(QStringLiteral("application-exit")), tr("&Quit"));
     quitAction_->setObjectName(QStringLiteral("quitAction"));
     // Ctrl+Q on every platform (QKeySequence::Quit is empty on Windows).
@@ -63,17 +164,167 @@ void MainWindow::createMenus()
     quitAction_->setMenuRole(QAction::QuitRole);
     connect(quitAction_, &QAction::triggered, this, &QWidget::close);
 
+    QMenu* run = menuBar()->addMenu(tr("&Run"));
+    run->setObjectName(QStringLiteral("runMenu"));
+    run->addAction(toolBar_->playAction());
+    run->addAction(toolBar_->stepAction());
+    run->addAction(toolBar_->resetAction());
+
+    viewMenu_ = menuBar()->addMenu(tr("&View"));
+    viewMenu_->setObjectName(QStringLiteral("viewMenu"));
+    for (QDockWidget* dock : docks_)
+        viewMenu_->addAction(dock->toggleViewAction());
+
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->setObjectName(QStringLiteral("helpMenu"));
+    QAction* guide = help->addAction(tr("&User guide"));
+    guide->setObjectName(QStringLiteral("userGuideAction"));
+    guide->setShortcut(QKeySequence::HelpContents);
+    connect(guide, &QAction::triggered, this, &MainWindow::showUserGuide);
     aboutAction_ = help->addAction(applicationIcon(), tr("&About Page Cache Lab"));
     aboutAction_->setObjectName(QStringLiteral("aboutAction"));
     aboutAction_->setMenuRole(QAction::AboutRole);
     connect(aboutAction_, &QAction::triggered, this, &MainWindow::showAbout);
 }
 
+void MainWindow::updateRecentMenu()
+{
+    recentMenu_->clear();
+    const QStringList recent = ScenarioLibrary::recentFiles();
+    for (const QString& path : recent) {
+        QAction* a = recentMenu_->addAction(QFileInfo(path).fileName());
+        a->setToolTip(path);
+        connect(a, &QAction::triggered, this, [this, path] {
+            QString error;
+            if (!openScenario(path, &error))
+                QMessageBox::warning(this, tr("Open scenario"), error);
+        });
+    }
+    recentMenu_->setEnabled(!recent.isEmpty());
+    welcome_->setRecentFiles(recent);
+}
+
+void MainWindow::updateTitle()
+{
+    if (showingRun() && sim_.state() != Simulation::State::Empty) {
+        const QString title = QString::fromStdString(sim_.scenario().title);
+        setWindowTitle(tr("%1 — %2 — Page Cache Lab")
+                           .arg(title.isEmpty() ? tr("Untitled scenario") : title, Simulation::stateName(sim_.state())));
+    } else {
+        setWindowTitle(tr("Page Cache Lab"));
+    }
+}
+
+bool MainWindow::openScenario(const QString& presetOrPath, QString* error)
+{
+    try {
+        const ScenarioEntry entry = ScenarioLibrary::load(presetOrPath);
+        sim_.setScenario(entry.scenario);
+        if (!entry.path.startsWith(QLatin1Char(':'))) {
+            ScenarioLibrary::addRecentFile(entry.path);
+            updateRecentMenu();
+        }
+    } catch (const std::exception& e) {
+        if (error)
+            *error = QString::fromStdString(e.what());
+        return false;
+    }
+    showRun();
+    return true;
+}
+
+bool MainWindow::showingRun() const
+{
+    return stack_->currentWidget() == runPage_;
+}
+
+void MainWindow::showGallery()
+{
+    if (showingRun())
+        runDockState_ = saveState();
+    sim_.pause();
+    stack_->setCurrentWidget(galleryPage_);
+    toolBar_->hide();
+    for (QDockWidget* dock : docks_)
+        dock->hide();
+    // The window's minimum size follows what is shown now (the layout sets
+    // it when it activates), so a restored or scripted size is not held to
+    // the docks' minimum.
+    layout()->activate();
+    saveAction_->setEnabled(sim_.state() != Simulation::State::Empty);
+    updateTitle();
+}
+
+void MainWindow::showRun()
+{
+    stack_->setCurrentWidget(runPage_);
+    toolBar_->show();
+    if (!runDockState_.isEmpty())
+        restoreState(runDockState_);
+    else
+        for (QDockWidget* dock : docks_)
+            dock->show();
+    saveAction_->setEnabled(true);
+    updateTitle();
+}
+
+void MainWindow::openFile()
+{
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Open scenario"), QString(), tr("Scenario files (*.json);;All files (*)"));
+    if (path.isEmpty())
+        return;
+    QString error;
+    if (!openScenario(path, &error))
+        QMessageBox::warning(this, tr("Open scenario"), error);
+}
+
+void MainWindow::saveFile()
+{
+    if (sim_.state() == Simulation::State::Empty)
+        return;
+    QString path = QFileDialog::getSaveFileName(
+        this, tr("Save scenario"), QStringLiteral("scenario.json"), tr("Scenario files (*.json)"));
+    if (path.isEmpty())
+        return;
+    if (!path.endsWith(QLatin1String(".json")))
+        path += QStringLiteral(".json");
+    try {
+        ScenarioLibrary::save(path, sim_.scenario());
+        ScenarioLibrary::addRecentFile(path);
+        updateRecentMenu();
+        statusBar()->showMessage(tr("Saved %1").arg(path), 5000);
+    } catch (const std::exception& e) {
+        QMessageBox::warning(this, tr("Save scenario"), QString::fromStdString(e.what()));
+    }
+}
+
+void MainWindow::showUserGuide()
+{
+    registerResources();
+    QFile file(kUserGuide);
+    if (!file.open(QIODevice::ReadOnly))
+        return;
+    auto* dialog = new QDialog(this);
+    dialog->setObjectName(QStringLiteral("userGuide"));
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setWindowTitle(tr("Page Cache Lab — User guide"));
+    auto* browser = new QTextBrowser;
+    browser->setOpenExternalLinks(true);
+    browser->setMarkdown(QString::fromUtf8(file.readAll()));
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close);
+    connect(buttons, &QDialogButtonBox::rejected, dialog, &QDialog::reject);
+    auto* layout = new QVBoxLayout(dialog);
+    layout->addWidget(browser);
+    layout->addWidget(buttons);
+    dialog->resize(820, 640);
+    dialog->show();
+}
+
 void MainWindow::showAbout()
 {
-    if (!about_) about_ = new AboutDialog(this);
+    if (!about_)
+        about_ = new AboutDialog(this);
     about_->open();
     about_->raise();
     about_->activateWindow();
@@ -83,8 +334,11 @@ bool MainWindow::restoreSettings()
 {
     const QSettings settings;
     const QByteArray geometry = settings.value(kGeometryKey).toByteArray();
-    if (geometry.isEmpty() || !restoreGeometry(geometry)) return false;
-    restoreState(settings.value(kStateKey).toByteArray());
+    if (geometry.isEmpty() || !restoreGeometry(geometry))
+        return false;
+    runDockState_ = settings.value(kStateKey).toByteArray();
+    if (showingRun())
+        restoreState(runDockState_);
     return true;
 }
 
@@ -92,12 +346,13 @@ void MainWindow::saveSettings() const
 {
     QSettings settings;
     settings.setValue(kGeometryKey, saveGeometry());
-    settings.setValue(kStateKey, saveState());
+    settings.setValue(kStateKey, showingRun() ? saveState() : runDockState_);
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)
 {
-    if (rememberGeometry_) saveSettings();
+    if (rememberGeometry_)
+        saveSettings();
     QMainWindow::closeEvent(event);
 }
 

@@ -1,22 +1,29 @@
-// The main window: menus, and for now the welcome page as its centre. The
-// index view, the docks (locks, CPU timeline, readahead, charts, parameters)
-// and the scenario gallery of DESIGN.md are added around it as they are built.
+// The main window: the gallery of experiments on start; once a scenario is
+// open, the run controls in the toolbar, the views in the centre and in
+// docks (movable, closable, restored on the next start), and the menus.
 #pragma once
+
+#include "simulation.h"
 
 #include <QMainWindow>
 
 class QAction;
+class QDockWidget;
 class QMenu;
+class QScrollArea;
+class QStackedWidget;
 
 namespace pcl::ui {
 
 class AboutDialog;
+class RunToolBar;
 class WelcomePage;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
     explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
 
     /// Restores the geometry and dock layout saved when a main window was
     /// last closed (moved onto a screen if that screen is gone). Returns
@@ -33,25 +40,62 @@ public:
     /// The size the window opens at when nothing was saved.
     static QSize defaultSize();
 
+    /// Opens a bundled scenario by name or a scenario file, ready to play,
+    /// and shows the run. On failure returns false and sets @error (the
+    /// message names the file and the field).
+    bool openScenario(const QString& presetOrPath, QString* error = nullptr);
+    /// The gallery, or the run of the open scenario.
+    void showGallery();
+    void showRun();
+    bool showingRun() const;
+
+    Simulation& simulation() { return sim_; }
+    RunToolBar* runToolBar() const { return toolBar_; }
     QAction* quitAction() const { return quitAction_; }
     QAction* aboutAction() const { return aboutAction_; }
+    QAction* openAction() const { return openAction_; }
+    QAction* saveAction() const { return saveAction_; }
     WelcomePage* welcomePage() const { return welcome_; }
+    /// The docks, by object name ("locksDock", ...).
+    QList<QDockWidget*> docks() const { return docks_; }
     /// The About dialog once it has been shown, nullptr before.
     AboutDialog* aboutDialog() const { return about_; }
 
 public Q_SLOTS:
     /// Shows Help > About (window-modal; returns at once).
     void showAbout();
+    /// File > Open: asks for a scenario file.
+    void openFile();
+    /// File > Save scenario as: writes the open scenario.
+    void saveFile();
+    /// Help > User guide.
+    void showUserGuide();
 
 protected:
     void closeEvent(QCloseEvent* event) override;
 
 private:
     void createMenus();
+    void createRunPage();
+    QDockWidget* addDock(QWidget* view, const QString& title, const QString& objectName, Qt::DockWidgetArea area);
+    void updateRecentMenu();
+    void updateTitle();
 
+    Simulation sim_;
+    QStackedWidget* stack_;
+    QScrollArea* galleryPage_;
     WelcomePage* welcome_;
+    QWidget* runPage_ = nullptr;
+    RunToolBar* toolBar_ = nullptr;
+    QList<QDockWidget*> docks_;
+    QByteArray runDockState_; ///< dock layout while the gallery hides the docks
+    QMenu* recentMenu_ = nullptr;
+    QMenu* viewMenu_ = nullptr;
     QAction* quitAction_ = nullptr;
     QAction* aboutAction_ = nullptr;
+    QAction* openAction_ = nullptr;
+    QAction* saveAction_ = nullptr;
+    QAction* galleryAction_ = nullptr;
     AboutDialog* about_ = nullptr;
     bool rememberGeometry_ = true;
 };

@@ -1,10 +1,13 @@
 #include "welcomecard.h"
 
+#include "colors.h"
+
 #include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPainter>
 #include <QPainterPath>
+#include <QPushButton>
 #include <QVBoxLayout>
 
 namespace pcl::ui {
@@ -15,10 +18,10 @@ constexpr int kGlyphSize = 42;
 constexpr qreal kRadius = 10;
 constexpr qreal kAccentBar = 4;
 
-// Tracy's lock colours, as the lock views will use them.
-const QColor kHeld(0x3f, 0xb9, 0x50);
-const QColor kWanted(0xe3, 0xb3, 0x41);
-const QColor kBlocked(0xe0, 0x4f, 0x4f);
+// Tracy's lock colours, as the lock views use them.
+const QColor kHeld = colors::lockHeld();
+const QColor kWanted = colors::lockWanted();
+const QColor kBlocked = colors::lockBlocked();
 
 QColor blend(const QColor& a, const QColor& b, qreal t)
 {
@@ -63,6 +66,7 @@ WelcomeCard::WelcomeCard(Glyph glyph, const QColor& accent, const QString& title
     titleFont.setPointSizeF(titleFont.pointSizeF() * 1.25);
     titleFont.setBold(true);
     title_->setFont(titleFont);
+    title_->setWordWrap(true); // scenario titles are sentences: they wrap in a narrow card
 
     text_->setWordWrap(true);
     text_->setAlignment(Qt::AlignLeft | Qt::AlignTop);
@@ -100,6 +104,20 @@ QString WelcomeCard::title() const
 QString WelcomeCard::text() const
 {
     return text_->text();
+}
+
+QPushButton* WelcomeCard::addButton(const QString& text)
+{
+    if (!buttonRow_) {
+        buttonRow_ = new QHBoxLayout;
+        buttonRow_->setSpacing(8);
+        buttonRow_->addStretch(1);
+        static_cast<QVBoxLayout*>(layout())->addLayout(buttonRow_);
+    }
+    auto* button = new QPushButton(text);
+    buttonRow_->addWidget(button);
+    buttons_.append(button);
+    return button;
 }
 
 void WelcomeCard::changeEvent(QEvent* event)

@@ -6,6 +6,8 @@
 #include <QFrame>
 
 class QLabel;
+class QPushButton;
+class QHBoxLayout;
 
 namespace pcl::ui {
 
@@ -29,6 +31,10 @@ public:
     QString title() const;
     QString text() const;
 
+    /// Adds a button to the card's bottom row (created on first use).
+    QPushButton* addButton(const QString& text);
+    QList<QPushButton*> buttons() const { return buttons_; }
+
 protected:
     void paintEvent(QPaintEvent* event) override;
     void changeEvent(QEvent* event) override;
@@ -43,6 +49,8 @@ private:
     QLabel* title_;
     QLabel* text_;
     QLabel* source_;
+    QHBoxLayout* buttonRow_ = nullptr;
+    QList<QPushButton*> buttons_;
 };
 
 } // namespace pcl::ui

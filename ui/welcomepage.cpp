@@ -4,11 +4,12 @@
 #include "welcomecard.h"
 
 #include <QEvent>
+#include <QFileInfo>
+#include <QPushButton>
 #include <QGridLayout>
 #include <QGuiApplication>
 #include <QHBoxLayout>
 #include <QLabel>
-#include <QPainter>
 #include <QVBoxLayout>
 
 namespace pcl::ui {
@@ -34,63 +35,46 @@ QLabel* scaledLabel(const QString& text, qreal scale, bool bold)
     return label;
 }
 
-struct CardText {
-    WelcomeCard::Glyph glyph;
-    QColor accent;
-    const char* title;
-    const char* text;
-    const char* source;
-};
+// The card's picture, from what the scenario exercises.
+WelcomeCard::Glyph glyphFor(const Scenario& s)
+{
+    if (s.engine.workload.pattern == "pft")
+        return WelcomeCard::Glyph::Fault;
+    if (s.engine.migrate_every > 0)
+        return WelcomeCard::Glyph::Timeline;
+    if (s.engine.index.kind == "hash")
+        return WelcomeCard::Glyph::Lock;
+    return WelcomeCard::Glyph::Tree;
+}
 
-// What the product shows, one card per view of DESIGN.md, each citing the
-// seed thread (reference/seeds/) the view is built to illustrate.
-const CardText kCards[] = {
-    { WelcomeCard::Glyph::Tree, QColor(0x2f, 0x6f, 0xb5), QT_TRANSLATE_NOOP("pcl::ui::WelcomePage", "Page indexes"),
-        QT_TRANSLATE_NOOP("pcl::ui::WelcomePage",
-            "A radix tree per file, the global page hash of 2.4 or a skip list, each under the locking schemes "
-            "Linux tried. Nodes appear as pages arrive; tags climb to the root."),
-        QT_TRANSLATE_NOOP("pcl::ui::WelcomePage", "LKML 2002 and 2007 (seeds 000, 003)") },
-    { WelcomeCard::Glyph::Lock, QColor(0x4f, 0x5b, 0xc4), QT_TRANSLATE_NOOP("pcl::ui::WelcomePage", "Locks"),
-        QT_TRANSLATE_NOOP("pcl::ui::WelcomePage",
-            "Every lock coloured as it runs: green held, yellow held and wanted, red blocked. Beside it, "
-            "lockstat's table: contentions, wait and hold times, bounces."),
-        QT_TRANSLATE_NOOP("pcl::ui::WelcomePage", "LKML 2002: pagecache_lock (seed 000)") },
-    { WelcomeCard::Glyph::Fault, QColor(0xc8, 0x4a, 0x64), QT_TRANSLATE_NOOP("pcl::ui::WelcomePage", "Page faults"),
-        QT_TRANSLATE_NOOP("pcl::ui::WelcomePage",
-            "Faults that miss the cache, CPUs racing to insert the same page, faults queueing on a page under "
-            "I/O; one page-table lock against split locks."),
-        QT_TRANSLATE_NOOP("pcl::ui::WelcomePage", "linux-mm 2005: fault scalability (seed 002)") },
-    { WelcomeCard::Glyph::Readahead, QColor(0x15, 0x93, 0x84), QT_TRANSLATE_NOOP("pcl::ui::WelcomePage", "Readahead"),
-        QT_TRANSLATE_NOOP("pcl::ui::WelcomePage",
-            "The window opening ahead of a sequential reader and growing with each hit, then shrinking when "
-            "memory thrashes and read-ahead pages go unused."),
-        QT_TRANSLATE_NOOP("pcl::ui::WelcomePage", "LKML 2002: unified readahead (seed 001)") },
-    { WelcomeCard::Glyph::Timeline, QColor(0x85, 0x52, 0xc0), QT_TRANSLATE_NOOP("pcl::ui::WelcomePage", "CPU timeline"),
-        QT_TRANSLATE_NOOP("pcl::ui::WelcomePage",
-            "What each simulated CPU, a real thread, does and when: running, spinning on a lock, sleeping on a "
-            "page lock, waiting for the disk."),
-        QT_TRANSLATE_NOOP("pcl::ui::WelcomePage", "Exports Chrome trace JSON for Perfetto") },
-    { WelcomeCard::Glyph::Chart, QColor(0xc9, 0x6f, 0x1c),
-        QT_TRANSLATE_NOOP("pcl::ui::WelcomePage", "Charts and reports"),
-        QT_TRANSLATE_NOOP("pcl::ui::WelcomePage",
-            "Throughput and scaling charts, with the numbers the seed threads reported beside ours. Charts to "
-            "PNG, SVG and PDF; tables to CSV; runs to JSON."),
-        QT_TRANSLATE_NOOP("pcl::ui::WelcomePage", "Headless too: pagecache-lab-cli") },
-};
+QColor accentFor(WelcomeCard::Glyph glyph)
+{
+    switch (glyph) {
+    case WelcomeCard::Glyph::Fault:
+        return QColor(0xc8, 0x4a, 0x64);
+    case WelcomeCard::Glyph::Timeline:
+        return QColor(0x85, 0x52, 0xc0);
+    case WelcomeCard::Glyph::Lock:
+        return QColor(0x4f, 0x5b, 0xc4);
+    default:
+        return QColor(0x2f, 0x6f, 0xb5);
+    }
+}
 
 } // namespace
 
-WelcomePage::WelcomePage(QWidget* parent)
+WelcomePage::WelcomePage(const QList<ScenarioEntry>& presets, QWidget* parent)
     : QWidget(parent)
     , tagline_(
           scaledLabel(tr("A Linux page cache, simulated on real threads, that you can watch at work."), 1.3, false))
     , intro_(new QLabel(tr("Each simulated CPU is a real thread, so locks really contend and faults really wait. "
-                           "Page Cache Lab plays out what linux-mm and LKML argued about from 2002 to 2008: which "
-                           "page index scales, which lock bounces between CPUs, where a fault waits, and how far "
-                           "ahead readahead should read.")))
-    , sectionTitle_(scaledLabel(tr("WHAT YOU WILL SEE"), 0.9, true))
-    , available_(new QLabel(tr("<b>Available now:</b> the three page indexes under every locking scheme, with lock "
-                               "statistics, in <code>pagecache-lab-cli bench indexes|seed003|locks</code>.")))
+                           "Pick an experiment from the threads where linux-mm and LKML argued about it, press "
+                           "Run, and watch which lock bounces, where a fault waits and which index scales.")))
+    , sectionTitle_(scaledLabel(tr("EXPERIMENTS"), 0.9, true))
+    , recentTitle_(scaledLabel(tr("RECENT FILES"), 0.9, true))
+    , recent_(new QWidget)
+    , recentList_(new QVBoxLayout)
+    , grid_(new QGridLayout)
 {
     setObjectName(QStringLiteral("welcomePage"));
     setAutoFillBackground(true);
@@ -115,31 +99,52 @@ WelcomePage::WelcomePage(QWidget* parent)
     header->addLayout(titles, 1);
 
     intro_->setWordWrap(true);
+    tagline_->setWordWrap(true);
     QFont introFont = intro_->font();
     introFont.setPointSizeF(introFont.pointSizeF() * 1.08);
     intro_->setFont(introFont);
 
-    QFont sectionFont = sectionTitle_->font();
-    sectionFont.setLetterSpacing(QFont::AbsoluteSpacing, 1.2);
-    sectionTitle_->setFont(sectionFont);
-
-    auto* grid = new QGridLayout;
-    grid->setHorizontalSpacing(14);
-    grid->setVerticalSpacing(14);
-    int i = 0;
-    for (const CardText& c : kCards) {
-        auto* card = new WelcomeCard(c.glyph, c.accent, tr(c.title), tr(c.text), tr(c.source));
-        cards_.append(card);
-        grid->addWidget(card, i / 3, i % 3);
-        ++i;
+    for (QLabel* section : { sectionTitle_, recentTitle_ }) {
+        QFont f = section->font();
+        f.setLetterSpacing(QFont::AbsoluteSpacing, 1.2);
+        section->setFont(f);
     }
-    for (int column = 0; column < 3; ++column)
-        grid->setColumnStretch(column, 1);
 
-    available_->setObjectName(QStringLiteral("availableNow"));
-    available_->setWordWrap(true);
-    available_->setTextFormat(Qt::RichText);
-    available_->setContentsMargins(16, 10, 16, 10);
+    grid_->setHorizontalSpacing(14);
+    grid_->setVerticalSpacing(14);
+    for (const ScenarioEntry& entry : presets) {
+        const Scenario& s = entry.scenario;
+        const WelcomeCard::Glyph glyph = glyphFor(s);
+        QString source = s.year ? QString::number(s.year) : QString();
+        if (!s.source.empty())
+            source += (source.isEmpty() ? QString() : QStringLiteral(" · ")) + QString::fromStdString(s.source);
+        auto* card = new WelcomeCard(glyph, accentFor(glyph),
+            QString::fromStdString(s.title.empty() ? entry.id.toStdString() : s.title),
+            QString::fromStdString(s.description), source);
+        card->setObjectName(entry.id);
+        QPushButton* run = card->addButton(tr("Run"));
+        run->setObjectName(QStringLiteral("run"));
+        run->setToolTip(tr("Open this experiment, ready to play"));
+        connect(run, &QPushButton::clicked, this, [this, id = entry.id] { Q_EMIT runRequested(id); });
+        cards_.append(card);
+    }
+    arrangeCards(2);
+
+    auto* open = new QPushButton(tr("Open a scenario file…"));
+    open->setObjectName(QStringLiteral("openScenario"));
+    connect(open, &QPushButton::clicked, this, &WelcomePage::openRequested);
+    auto* openRow = new QHBoxLayout;
+    openRow->addWidget(open);
+    openRow->addStretch(1);
+
+    recentList_->setSpacing(2);
+    recentList_->setContentsMargins(0, 0, 0, 0);
+    auto* recentLayout = new QVBoxLayout(recent_);
+    recentLayout->setContentsMargins(0, 0, 0, 0);
+    recentLayout->setSpacing(8);
+    recentLayout->addWidget(recentTitle_);
+    recentLayout->addLayout(recentList_);
+    recent_->hide();
 
     auto* content = new QVBoxLayout;
     content->setSpacing(0);
@@ -149,9 +154,11 @@ WelcomePage::WelcomePage(QWidget* parent)
     content->addSpacing(18);
     content->addWidget(sectionTitle_);
     content->addSpacing(8);
-    content->addLayout(grid);
-    content->addSpacing(14);
-    content->addWidget(available_);
+    content->addLayout(grid_);
+    content->addSpacing(16);
+    content->addWidget(recent_);
+    content->addSpacing(12);
+    content->addLayout(openRow);
 
     auto* column = new QWidget;
     column->setMaximumWidth(kMaxContentWidth);
@@ -164,11 +171,40 @@ WelcomePage::WelcomePage(QWidget* parent)
 
     auto* outer = new QVBoxLayout(this);
     outer->setContentsMargins(40, 18, 40, 16);
-    outer->addStretch(1);
     outer->addLayout(centred);
     outer->addStretch(1);
 
     applyPalette();
+}
+
+void WelcomePage::arrangeCards(int columns)
+{
+    if (columns == columns_)
+        return;
+    columns_ = columns;
+    for (WelcomeCard* card : cards_)
+        grid_->removeWidget(card);
+    for (int i = 0; i < cards_.size(); ++i)
+        grid_->addWidget(cards_[i], i / columns, i % columns);
+    for (int c = 0; c < 2; ++c)
+        grid_->setColumnStretch(c, c < columns ? 1 : 0);
+}
+
+void WelcomePage::setRecentFiles(const QStringList& paths)
+{
+    while (QLayoutItem* item = recentList_->takeAt(0)) {
+        delete item->widget();
+        delete item;
+    }
+    for (const QString& path : paths) {
+        auto* button = new QPushButton(QFileInfo(path).fileName() + QStringLiteral("  —  ") + path);
+        button->setFlat(true);
+        button->setToolTip(tr("Open %1").arg(path));
+        button->setStyleSheet(QStringLiteral("text-align: left; padding: 2px 4px;"));
+        connect(button, &QPushButton::clicked, this, [this, path] { Q_EMIT runRequested(path); });
+        recentList_->addWidget(button);
+    }
+    recent_->setVisible(!paths.isEmpty());
 }
 
 void WelcomePage::changeEvent(QEvent* event)
@@ -190,25 +226,7 @@ void WelcomePage::applyPalette()
     colour(tagline_, blend(text, background, 0.3));
     colour(intro_, blend(text, background, 0.15));
     colour(sectionTitle_, blend(text, background, 0.45));
-    colour(available_, blend(text, background, 0.15));
-}
-
-void WelcomePage::paintEvent(QPaintEvent* event)
-{
-    QWidget::paintEvent(event);
-
-    // A quiet box behind "Available now", in the tree card's blue.
-    QPainter painter(this);
-    painter.setRenderHint(QPainter::Antialiasing);
-    const QRectF box
-        = QRectF(QRect(available_->mapTo(this, QPoint(0, 0)), available_->size())).adjusted(0.5, 0.5, -0.5, -0.5);
-    QColor fill(0x2f, 0x6f, 0xb5);
-    fill.setAlphaF(0.08);
-    QColor border(0x2f, 0x6f, 0xb5);
-    border.setAlphaF(0.35);
-    painter.setPen(QPen(border, 1));
-    painter.setBrush(fill);
-    painter.drawRoundedRect(box, 8, 8);
+    colour(recentTitle_, blend(text, background, 0.45));
 }
 
 } // namespace pcl::ui

@@ -1,11 +1,15 @@
-// The page the main window shows on start: what Page Cache Lab is, what it
-// shows, and what can be run today. Text and drawings only: no data, and no
-// controls until there is something for them to do.
+// The page the main window shows on start: what Page Cache Lab is, and the
+// gallery of experiments to run: the bundled scenarios (each a card with its
+// title, year, source, what it shows, and Run), recent files, and Open.
 #pragma once
+
+#include "scenariolibrary.h"
 
 #include <QWidget>
 
+class QGridLayout;
 class QLabel;
+class QVBoxLayout;
 
 namespace pcl::ui {
 
@@ -14,23 +18,34 @@ class WelcomeCard;
 class WelcomePage : public QWidget {
     Q_OBJECT
 public:
-    explicit WelcomePage(QWidget* parent = nullptr);
+    explicit WelcomePage(const QList<ScenarioEntry>& presets, QWidget* parent = nullptr);
 
-    /// The cards, in reading order (for tests and for the scenario gallery
-    /// that will sit beside them).
+    /// The scenario cards, in reading order.
     QList<WelcomeCard*> cards() const { return cards_; }
+    /// Shows @paths (newest first) under "Recent files".
+    void setRecentFiles(const QStringList& paths);
+
+Q_SIGNALS:
+    /// Run was pressed on a card or a recent file: a preset name or a path.
+    void runRequested(const QString& presetOrPath);
+    /// "Open a scenario file..." was pressed.
+    void openRequested();
 
 protected:
-    void paintEvent(QPaintEvent* event) override;
     void changeEvent(QEvent* event) override;
 
 private:
     void applyPalette();
+    void arrangeCards(int columns);
 
     QLabel* tagline_;
     QLabel* intro_;
     QLabel* sectionTitle_;
-    QLabel* available_;
+    QLabel* recentTitle_;
+    QWidget* recent_;
+    QVBoxLayout* recentList_;
+    QGridLayout* grid_;
+    int columns_ = 0;
     QList<WelcomeCard*> cards_;
 };
 

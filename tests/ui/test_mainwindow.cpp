@@ -2,10 +2,12 @@
 // across runs, and a window that actually draws something.
 #include "aboutdialog.h"
 #include "mainwindow.h"
+#include "scenariolibrary.h"
 #include "welcomecard.h"
 #include "welcomepage.h"
 
 #include <QAbstractButton>
+#include <QPushButton>
 #include <QAction>
 #include <QApplication>
 #include <QLabel>
@@ -61,9 +63,18 @@ private Q_SLOTS:
         const auto* help = window.findChild<QMenu*>(QStringLiteral("helpMenu"));
         QVERIFY(file);
         QVERIFY(help);
-        QCOMPARE(window.menuBar()->actions().size(), 2);
+        const auto* run = window.findChild<QMenu*>(QStringLiteral("runMenu"));
+        const auto* view = window.findChild<QMenu*>(QStringLiteral("viewMenu"));
+        QVERIFY(run);
+        QVERIFY(view);
+        QCOMPARE(window.menuBar()->actions().size(), 4);
         QCOMPARE(window.menuBar()->actions().at(0), file->menuAction());
-        QCOMPARE(window.menuBar()->actions().at(1), help->menuAction());
+        QCOMPARE(window.menuBar()->actions().at(1), run->menuAction());
+        QCOMPARE(window.menuBar()->actions().at(2), view->menuAction());
+        QCOMPARE(window.menuBar()->actions().at(3), help->menuAction());
+        QVERIFY(file->actions().contains(window.openAction()));
+        QVERIFY(file->actions().contains(window.saveAction()));
+        QCOMPARE(window.openAction()->shortcut(), QKeySequence(QKeySequence::Open));
 
         QVERIFY(window.quitAction());
         QVERIFY(file->actions().contains(window.quitAction()));
@@ -119,18 +130,28 @@ private Q_SLOTS:
         window.setRememberGeometry(false);
     }
 
-    void welcomePageSaysWhatItShows()
+    void galleryShowsEveryBundledScenarioWithRun()
     {
         MainWindow window;
         QVERIFY(window.welcomePage());
+        const auto presets = pcl::ui::ScenarioLibrary::presets();
+        QVERIFY(presets.size() >= 8);
         const auto cards = window.welcomePage()->cards();
-        QCOMPARE(cards.size(), 6);
-        for (const pcl::ui::WelcomeCard* card : cards) {
-            QVERIFY(!card->title().isEmpty());
+        QCOMPARE(cards.size(), presets.size());
+        for (int i = 0; i < cards.size(); ++i) {
+            const pcl::ui::WelcomeCard* card = cards[i];
+            QCOMPARE(card->title(), QString::fromStdString(presets[i].scenario.title));
             QVERIFY(card->text().size() > 40);
+            QCOMPARE(card->buttons().size(), 1);
+            QCOMPARE(card->buttons().at(0)->text(), QStringLiteral("Run"));
         }
-        // Nothing on the page pretends to be a control.
-        QVERIFY(window.welcomePage()->findChildren<QAbstractButton*>().isEmpty());
+        QVERIFY(!window.showingRun());
+        // Run opens the scenario, ready to play.
+        cards[0]->buttons().at(0)->click();
+        QVERIFY(window.showingRun());
+        QCOMPARE(window.simulation().state(), pcl::ui::Simulation::State::Ready);
+        QCOMPARE(window.simulation().scenario().title, presets[0].scenario.title);
+        QVERIFY(window.windowTitle().contains(QString::fromStdString(presets[0].scenario.title)));
     }
 
     void noTextIsClipped()

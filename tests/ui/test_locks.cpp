@@ -1,0 +1,449 @@
+// The Locks view: the lock table model (exact cells for given rows, live
+// updates without resets), sorting and filtering through the view's proxy,
+// selection signals, CSV export, and a real run's table and screenshot.
+#include "locktablemodel.h"
+#include "lockview.h"
+#include "simulation.h"
+
+#include "sim/scenario.h"
+
+#include <QAbstractItemModelTester>
+#include <QApplication>
+#include <QDir>
+#include <QFile>
+#include <QHeaderView>
+#include <QImage>
+#include <QLocale>
+#include <QSet>
+#include <QSignalSpy>
+#include <QSortFilterProxyModel>
+#include <QStyleFactory>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+
+using pcl::sync::LockStatRow;
+using pcl::ui::LockTableModel;
+using pcl::ui::LockView;
+using pcl::ui::Simulation;
+
+namespace {
+
+LockStatRow row(const char* name, const char* cls, std::uint64_t acq, std::uint64_t con)
+{
+    LockStatRow r;
+    r.name = name;
+    r.lock_class = cls;
+    r.acquisitions = acq;
+    r.contentions = con;
+    r.wait_total_ns = con * 1500;
+    r.wait_max_ns = con ? 9000 : 0;
+    r.hold_total_ns = acq * 2000;
+    r.hold_max_ns = acq ? 12'345'678 : 0;
+    r.acq_bounces = acq / 2;
+    r.con_bounces = con / 2;
+    return r;
+}
+
+QString cell(const QAbstractItemModel& m, int r, int c, int role = Qt::DisplayRole)
+{
+    return m.data(m.index(r, c), role).toString();
+}
+
+QStringList namesInViewOrder(const QAbstractItemModel& m)
+{
+    QStringList names;
+    for (int r = 0; r < m.rowCount(); ++r)
+        names << m.data(m.index(r, LockTableModel::Name), LockTableModel::SortRole).toString();
+    return names;
+}
+
+QPalette darkPalette()
+{
+    QPalette p;
+    p.setColor(QPalette::Window, QColor(0x2b, 0x2d, 0x30));
+    p.setColor(QPalette::WindowText, QColor(0xe6, 0xe6, 0xe6));
+    p.setColor(QPalette::Base, QColor(0x1e, 0x1f, 0x22));
+    p.setColor(QPalette::AlternateBase, QColor(0x26, 0x28, 0x2b));
+    p.setColor(QPalette::Text, QColor(0xe6, 0xe6, 0xe6));
+    p.setColor(QPalette::Button, QColor(0x35, 0x37, 0x3b));
+    p.setColor(QPalette::ButtonText, QColor(0xe6, 0xe6, 0xe6));
+    p.setColor(QPalette::Highlight, QColor(0x2f, 0x6f, 0xb5));
+    p.setColor(QPalette::HighlightedText, Qt::white);
+    p.setColor(QPalette::PlaceholderText, QColor(0x9a, 0x9a, 0x9a));
+    p.setColor(QPalette::ToolTipBase, QColor(0x35, 0x37, 0x3b));
+    p.setColor(QPalette::ToolTipText, QColor(0xe6, 0xe6, 0xe6));
+    p.setColor(QPalette::Mid, QColor(0x45, 0x47, 0x4b));
+    p.setColor(QPalette::Dark, QColor(0x18, 0x18, 0x18));
+    p.setColor(QPalette::Light, QColor(0x50, 0x52, 0x56));
+    return p;
+}
+
+int distinctColours(const QImage& image)
+{
+    QSet<QRgb> seen;
+    for (int y = 0; y < image.height(); y += 2)
+        for (int x = 0; x < image.width(); x += 2)
+            seen.insert(image.pixel(x, y));
+    return static_cast<int>(seen.size());
+}
+
+/// Seed 000's 2002 scenario, made short: four CPUs on one global hash lock.
+pcl::Scenario globalHashLock()
+{
+    pcl::Scenario s = pcl::load_scenario(PCL_SOURCE_DIR "/resources/scenarios/2002-global-hash-lock.json");
+    s.engine.workload.operations_per_cpu = 20000;
+    return s;
+}
+
+} // namespace
+
+class TestLocks : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase() { QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion"))); }
+
+    void formatsDurationsWithReadableUnits()
+    {
+        QCOMPARE(LockTableModel::formatDuration(0), QStringLiteral("0 ns"));
+        QCOMPARE(LockTableModel::formatDuration(850), QStringLiteral("850 ns"));
+        QCOMPARE(LockTableModel::formatDuration(1500), QStringLiteral("1.50 µs"));
+        QCOMPARE(LockTableModel::formatDuration(999.7), QStringLiteral("1.00 µs"));
+        QCOMPARE(LockTableModel::formatDuration(25'300), QStringLiteral("25.3 µs"));
+        QCOMPARE(LockTableModel::formatDuration(12'345'678), QStringLiteral("12.3 ms"));
+        QCOMPARE(LockTableModel::formatDuration(2.5e9), QStringLiteral("2.50 s"));
+        QCOMPARE(LockTableModel::formatPercent(26.04), QStringLiteral("26.0 %"));
+        QCOMPARE(LockTableModel::formatPercent(0.04), QStringLiteral("0.04 %"));
+        QCOMPARE(LockTableModel::formatPercent(0.004), QStringLiteral("<0.01 %"));
+        QCOMPARE(LockTableModel::formatPercent(0), QStringLiteral("0 %"));
+        QCOMPARE(LockTableModel::formatCountShort(950), QStringLiteral("950"));
+        QCOMPARE(LockTableModel::formatCountShort(3'140'000), QStringLiteral("3.1 M"));
+    }
+
+    void showsExactValuesForGivenRows()
+    {
+        LockTableModel m;
+        QAbstractItemModelTester tester(&m, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        m.setRows({ row("pagecache_lock", "pagecache_lock", 1000, 250), row("hash_lock[1]", "hash_lock", 400, 0) });
+        QCOMPARE(m.rowCount(), 2);
+        QCOMPARE(m.columnCount(), int(LockTableModel::ColumnCount));
+
+        QCOMPARE(cell(m, 0, LockTableModel::Name), QStringLiteral("pagecache_lock"));
+        QCOMPARE(cell(m, 0, LockTableModel::Class), QStringLiteral("pagecache_lock"));
+        QCOMPARE(cell(m, 0, LockTableModel::Acquisitions), QLocale().toString(1000));
+        QCOMPARE(cell(m, 0, LockTableModel::Contentions), QStringLiteral("250"));
+        QCOMPARE(cell(m, 0, LockTableModel::ContentionPercent), QStringLiteral("25.0 %"));
+        QCOMPARE(m.data(m.index(0, LockTableModel::ContentionPercent), LockTableModel::SortRole).toDouble(), 25.0);
+        QCOMPARE(cell(m, 0, LockTableModel::WaitTotal), QStringLiteral("375 µs"));
+        QCOMPARE(m.data(m.index(0, LockTableModel::WaitTotal), LockTableModel::SortRole).toULongLong(), 375000ull);
+        QCOMPARE(cell(m, 0, LockTableModel::WaitAvg), QStringLiteral("1.50 µs"));
+        QCOMPARE(m.data(m.index(0, LockTableModel::WaitAvg), LockTableModel::SortRole).toDouble(), 1500.0);
+        QCOMPARE(cell(m, 0, LockTableModel::WaitMax), QStringLiteral("9.00 µs"));
+        QCOMPARE(cell(m, 0, LockTableModel::HoldAvg), QStringLiteral("2.00 µs"));
+        QCOMPARE(cell(m, 0, LockTableModel::HoldMax), QStringLiteral("12.3 ms"));
+        QCOMPARE(cell(m, 0, LockTableModel::AcqBounces), QStringLiteral("500"));
+        QCOMPARE(cell(m, 0, LockTableModel::ConBounces), QStringLiteral("125"));
+
+        // Never contended: no wait to speak of, and no heat.
+        QCOMPARE(cell(m, 1, LockTableModel::WaitAvg), QStringLiteral("–"));
+        QCOMPARE(cell(m, 1, LockTableModel::ContentionPercent), QStringLiteral("0 %"));
+        QCOMPARE(m.data(m.index(1, 0), LockTableModel::HeatRole).toDouble(), 0.0);
+        QVERIFY(!m.data(m.index(1, 0), Qt::BackgroundRole).isValid());
+        // The hottest row is fully hot, and its text readable on it.
+        QCOMPARE(m.data(m.index(0, 0), LockTableModel::HeatRole).toDouble(), 1.0);
+        const QColor bg = m.data(m.index(0, 0), Qt::BackgroundRole).value<QColor>();
+        const QColor fg = m.data(m.index(0, 0), Qt::ForegroundRole).value<QColor>();
+        QVERIFY(bg.isValid() && fg.isValid());
+        QVERIFY(std::abs(bg.lightness() - fg.lightness()) > 90);
+
+        // Every column explains itself.
+        for (int c = 0; c < LockTableModel::ColumnCount; ++c)
+            QVERIFY(!m.headerData(c, Qt::Horizontal, Qt::ToolTipRole).toString().isEmpty());
+        QVERIFY(m.headerData(LockTableModel::Contentions, Qt::Horizontal, Qt::ToolTipRole)
+                    .toString()
+                    .contains(QStringLiteral("had to wait")));
+    }
+
+    void updatesInPlaceAndInsertsAndRemovesByName()
+    {
+        LockTableModel m;
+        QAbstractItemModelTester tester(&m, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QSignalSpy resets(&m, &QAbstractItemModel::modelReset);
+        QSignalSpy inserted(&m, &QAbstractItemModel::rowsInserted);
+        QSignalSpy removed(&m, &QAbstractItemModel::rowsRemoved);
+        QSignalSpy changed(&m, &QAbstractItemModel::dataChanged);
+
+        // Rows appear; a never-acquired one stays hidden.
+        m.setRows({ row("a", "x", 10, 1), row("b", "x", 20, 2), row("idle", "x", 0, 0) });
+        QCOMPARE(m.rowCount(), 2);
+        QCOMPARE(inserted.count(), 1);
+
+        // The same names with new numbers: updated in place, no reset.
+        m.setRows({ row("b", "x", 40, 4), row("a", "x", 10, 1), row("idle", "x", 0, 0) });
+        QCOMPARE(m.rowCount(), 2);
+        QCOMPARE(resets.count(), 0);
+        QCOMPARE(inserted.count(), 1);
+        QCOMPARE(changed.count(), 1);
+        QCOMPARE(m.rowOf(QStringLiteral("b")), 1);
+        QCOMPARE(cell(m, 1, LockTableModel::Acquisitions), QStringLiteral("40"));
+
+        // Nothing changed: nothing signalled.
+        m.setRows({ row("b", "x", 40, 4), row("a", "x", 10, 1) });
+        QCOMPARE(changed.count(), 1);
+
+        // One disappears, one appears, the idle one is taken at last.
+        m.setRows({ row("b", "x", 50, 5), row("c", "y", 7, 0), row("idle", "x", 3, 0) });
+        QCOMPARE(removed.count(), 1);
+        QCOMPARE(inserted.count(), 2);
+        QCOMPARE(resets.count(), 0);
+        QCOMPARE(m.rowCount(), 3);
+        QCOMPARE(m.rowOf(QStringLiteral("a")), -1);
+        QCOMPARE(cell(m, m.rowOf(QStringLiteral("b")), LockTableModel::Contentions), QStringLiteral("5"));
+        QCOMPARE(cell(m, m.rowOf(QStringLiteral("c")), LockTableModel::Class), QStringLiteral("y"));
+
+        // Idle rows on demand.
+        m.setRows({ row("b", "x", 50, 5), row("never", "x", 0, 0) });
+        QCOMPARE(m.rowCount(), 1);
+        m.setHideIdle(false);
+        QCOMPARE(m.rowCount(), 2);
+        QCOMPARE(cell(m, m.rowOf(QStringLiteral("never")), LockTableModel::HoldAvg), QStringLiteral("–"));
+
+        // A new mode starts empty, headers follow it.
+        m.setMode(LockTableModel::Mode::PerClass);
+        QCOMPARE(m.rowCount(), 0);
+        QCOMPARE(m.headerData(LockTableModel::Name, Qt::Horizontal).toString(), QStringLiteral("Class"));
+        m.clear();
+        QCOMPARE(m.rowCount(), 0);
+    }
+
+    void sortsByContentionsAndFilters()
+    {
+        Simulation sim;
+        LockView view(sim);
+        view.model()->setRows({ row("mapping[0].tree_lock", "mapping.tree_lock", 100, 10),
+            row("pagecache_lock", "pagecache_lock", 1000, 300),
+            row("mapping[1].tree_lock", "mapping.tree_lock", 90, 40),
+            row("page_table_lock", "mm.page_table_lock", 50, 0) });
+        const QAbstractItemModel& shown = *view.proxy();
+        // Default: most contended first.
+        QCOMPARE(namesInViewOrder(shown),
+            QStringList({ "pagecache_lock", "mapping[1].tree_lock", "mapping[0].tree_lock", "page_table_lock" }));
+        // Numbers sort as numbers, not as their text ("90" after "100").
+        view.table()->sortByColumn(LockTableModel::Acquisitions, Qt::AscendingOrder);
+        QCOMPARE(namesInViewOrder(shown),
+            QStringList({ "page_table_lock", "mapping[1].tree_lock", "mapping[0].tree_lock", "pagecache_lock" }));
+        view.table()->sortByColumn(LockTableModel::Contentions, Qt::DescendingOrder);
+        // A live update re-sorts.
+        view.model()->setRows({ row("mapping[0].tree_lock", "mapping.tree_lock", 100, 500),
+            row("pagecache_lock", "pagecache_lock", 1000, 300),
+            row("mapping[1].tree_lock", "mapping.tree_lock", 90, 40),
+            row("page_table_lock", "mm.page_table_lock", 50, 0) });
+        QCOMPARE(namesInViewOrder(shown).first(), QStringLiteral("mapping[0].tree_lock"));
+
+        // Filter on name and class, any case.
+        view.setFilterText(QStringLiteral("TREE"));
+        QCOMPARE(namesInViewOrder(shown), QStringList({ "mapping[0].tree_lock", "mapping[1].tree_lock" }));
+        view.setFilterText(QStringLiteral("mm."));
+        QCOMPARE(namesInViewOrder(shown), QStringList({ "page_table_lock" }));
+        QVERIFY(view.summaryText().contains(QStringLiteral("1 of 4 shown")));
+        view.setFilterText(QString());
+        QCOMPARE(shown.rowCount(), 4);
+        QVERIFY(view.summaryText().isEmpty() || view.summaryText().contains(QStringLiteral("4 locks")));
+    }
+
+    void selectionIsSignalledAndCanBeSet()
+    {
+        Simulation sim;
+        LockView view(sim);
+        view.model()->setRows(
+            { row("a_lock", "x", 100, 10), row("b_lock", "x", 100, 50), row("c_lock", "y", 100, 30) });
+        QSignalSpy selected(&view, &LockView::lockSelected);
+
+        view.table()->selectRow(0); // the most contended: b_lock
+        QCOMPARE(selected.count(), 1);
+        QCOMPARE(selected.last().first().toString(), QStringLiteral("b_lock"));
+
+        // Selection survives a live update that re-sorts the rows.
+        view.model()->setRows(
+            { row("a_lock", "x", 100, 90), row("b_lock", "x", 100, 50), row("c_lock", "y", 100, 30) });
+        QCOMPARE(view.selectedLock(), QStringLiteral("b_lock"));
+        QCOMPARE(selected.count(), 1);
+
+        // Another view names a lock: selected, not echoed back.
+        view.selectLock(QStringLiteral("c_lock"));
+        QCOMPARE(view.selectedLock(), QStringLiteral("c_lock"));
+        QCOMPARE(selected.count(), 1);
+        view.selectLock(QStringLiteral("no_such_lock"));
+        QCOMPARE(view.selectedLock(), QString());
+
+        view.table()->selectRow(1);
+        QCOMPARE(selected.count(), 2);
+        view.table()->clearSelection();
+        QCOMPARE(selected.count(), 3);
+        QCOMPARE(selected.last().first().toString(), QString());
+
+        // The selected lock disappears: a deselect.
+        view.table()->selectRow(
+            view.proxy()->mapFromSource(view.model()->index(view.model()->rowOf("c_lock"), 0)).row());
+        QCOMPARE(selected.last().first().toString(), QStringLiteral("c_lock"));
+        view.model()->setRows({ row("a_lock", "x", 100, 90), row("b_lock", "x", 100, 50) });
+        QCOMPARE(selected.last().first().toString(), QString());
+    }
+
+    void exportsTheRowsShownAsCsv()
+    {
+        Simulation sim;
+        LockView view(sim);
+        view.model()->setRows({ row("a_lock", "x", 100, 10), row("b,lock", "x", 200, 50) });
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("locks.csv"));
+        QString error;
+        QVERIFY2(view.exportCsv(path, &error), qPrintable(error));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::ReadOnly | QIODevice::Text));
+        const QStringList lines = QString::fromUtf8(f.readAll()).split(QChar('\n'), Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), 3);
+        QCOMPARE(lines[0],
+            QStringLiteral("name,class,acquisitions,contentions,contention_percent,wait_total_ns,wait_avg_ns,"
+                           "wait_max_ns,hold_avg_ns,hold_max_ns,acq_bounces,con_bounces"));
+        QCOMPARE(lines[1], QStringLiteral("\"b,lock\",x,200,50,25.000,75000,1500.0,9000,2000.0,12345678,100,25"));
+        QVERIFY(!view.exportCsv(dir.filePath(QStringLiteral("no/such/dir/x.csv"))));
+    }
+
+    void showsARealRunsLocks()
+    {
+        Simulation sim;
+        LockView view(sim);
+        view.resize(1100, 420);
+        sim.setScenario(globalHashLock());
+        sim.play();
+        QTRY_COMPARE_WITH_TIMEOUT(sim.state(), Simulation::State::Finished, 20000);
+        view.refresh();
+
+        std::uint64_t expected = 0;
+        bool found = false;
+        for (const auto& r : sim.registry()->locks())
+            if (r.name == "pagecache_lock") {
+                expected = r.contentions;
+                found = true;
+            }
+        QVERIFY(found);
+        const int at = view.model()->rowOf(QStringLiteral("pagecache_lock"));
+        QVERIFY(at >= 0);
+        QCOMPARE(view.model()->rowAt(at).contentions, expected);
+        QCOMPARE(view.model()
+                     ->data(view.model()->index(at, LockTableModel::Contentions), LockTableModel::SortRole)
+                     .toULongLong(),
+            qulonglong(expected));
+        QVERIFY(view.summaryText().contains(QStringLiteral("lock")));
+
+        // Per class, the class row holds at least that lock's counts.
+        view.setMode(LockTableModel::Mode::PerClass);
+        const int cls = view.model()->rowOf(QStringLiteral("pagecache_lock"));
+        QVERIFY(cls >= 0);
+        QVERIFY(view.model()->rowAt(cls).contentions >= expected);
+        view.setMode(LockTableModel::Mode::PerLock);
+
+        // A new run empties the table.
+        sim.reset();
+        QCOMPARE(view.model()->rowCount(), 0);
+    }
+
+    void updatesLiveAtMostFiveTimesASecond()
+    {
+        Simulation sim;
+        LockView view(sim);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        pcl::Scenario s = globalHashLock();
+        s.engine.workload.operations_per_cpu = 1'000'000;
+        s.engine.ops_per_second = 3000; // paced: the run outlasts the test
+        sim.setScenario(s);
+        QSignalSpy changed(view.model(), &QAbstractItemModel::dataChanged);
+        QSignalSpy inserted(view.model(), &QAbstractItemModel::rowsInserted);
+        sim.play();
+        QTest::qWait(1000); // thirty ticks
+        QVERIFY(view.model()->rowOf(QStringLiteral("pagecache_lock")) >= 0);
+        QVERIFY(changed.count() >= 2);                                                  // live
+        QVERIFY(changed.count() + inserted.count() <= LockView::kRefreshPerSecond + 2); // throttled
+        QCOMPARE(view.model()->rowCount() > 0, view.table()->isVisible());
+
+        // Paused: the table shows the counts at the pause, exactly.
+        sim.pause();
+        QTest::qWait(50);
+        view.refresh();
+        for (const auto& r : sim.registry()->locks())
+            if (r.name == "pagecache_lock")
+                QCOMPARE(view.model()->rowAt(view.model()->rowOf(QStringLiteral("pagecache_lock"))).acquisitions,
+                    r.acquisitions);
+    }
+
+    void emptyStateSaysWhatToDo()
+    {
+        Simulation sim;
+        LockView view(sim);
+        view.resize(900, 300);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QVERIFY(!view.table()->isVisible());
+        QVERIFY(view.summaryText().isEmpty());
+        sim.setScenario(globalHashLock());
+        QVERIFY(!view.table()->isVisible()); // ready, nothing taken yet
+        const QImage image = view.grab().toImage();
+        QVERIFY(distinctColours(image) > 4);
+        const QString dir = qEnvironmentVariable("PCL_SCREENSHOT_DIR", QDir::tempPath());
+        QVERIFY(image.save(dir + QStringLiteral("/locks-empty.png")));
+        sim.step(50);
+        QTRY_VERIFY_WITH_TIMEOUT(view.table()->isVisible(), 5000);
+    }
+
+    void screenshotIsNotBlank_data()
+    {
+        QTest::addColumn<bool>("dark");
+        QTest::newRow("light") << false;
+        QTest::newRow("dark") << true;
+    }
+
+    void screenshotIsNotBlank()
+    {
+        QFETCH(bool, dark);
+        Simulation sim;
+        LockView view(sim);
+        if (dark)
+            view.setPalette(darkPalette());
+        view.resize(1240, 420);
+        // 2.4's hash table with its lock split into sixteen (the "scalable
+        // page cache" patches): rows of every heat.
+        pcl::Scenario s = globalHashLock();
+        s.engine.index.scheme = "hashed";
+        s.engine.index.hash_locks = 16;
+        s.engine.workload.operations_per_cpu = 20000;
+        s.engine.hold_stretch_ns = 1000; // the demo setting: contention a class can see
+        sim.setScenario(s);
+        sim.play();
+        QTRY_COMPARE_WITH_TIMEOUT(sim.state(), Simulation::State::Finished, 20000);
+        view.show();
+        view.refresh();
+        view.setMode(LockTableModel::Mode::PerClass);
+        view.setMode(LockTableModel::Mode::PerLock);
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.table()->selectRow(2);
+        const QImage image = view.grab().toImage();
+        QVERIFY(distinctColours(image) > 40);
+        const QString dir = qEnvironmentVariable("PCL_SCREENSHOT_DIR", QDir::tempPath());
+        const QString theme = dark ? QStringLiteral("dark") : QStringLiteral("light");
+        QVERIFY(image.save(dir + QStringLiteral("/locks-%1.png").arg(theme)));
+
+        // Per class, in a narrow dock.
+        view.setMode(LockTableModel::Mode::PerClass);
+        view.resize(640, 300);
+        QCoreApplication::processEvents();
+        const QImage classes = view.grab().toImage();
+        QVERIFY(distinctColours(classes) > 40);
+        QVERIFY(classes.save(dir + QStringLiteral("/locks-classes-%1.png").arg(theme)));
+    }
+};
+
+QTEST_MAIN(TestLocks)
+#include "test_locks.moc"

@@ -1,0 +1,36 @@
+// Chart and data export for reports: a chart as PNG or SVG, always light
+// (white background, dark text) whatever the screen's theme, at a fixed
+// size so every exported chart of a report matches; and a run's time series
+// as CSV. Files are written atomically (QSaveFile): a failed export never
+// leaves half a file where the previous one was.
+#pragma once
+
+#include "sim/metrics.h"
+
+#include <QSize>
+#include <QString>
+
+#include <vector>
+
+QT_BEGIN_NAMESPACE
+class QChart;
+QT_END_NAMESPACE
+
+namespace pcl::ui {
+
+/// The size of an exported chart in logical pixels (the SVG's size; the PNG
+/// is rendered at twice this for print).
+inline constexpr QSize kExportSize { 1200, 600 };
+inline constexpr int kPngScale = 2;
+
+/// Writes @chart to @path as PNG or SVG, chosen by the extension (.png,
+/// .svg). Works on a chart shown in a QChartView and on one in no scene at
+/// all (headless); the chart is restored as it was. On failure returns false
+/// and says why in @error (if not null).
+bool exportChart(QChart* chart, const QString& path, QString* error);
+
+/// Writes @samples as CSV: time_s, interval_s, then one column per
+/// SeriesCatalog metric in its unit (an empty cell where it has no value).
+bool exportSamplesCsv(const std::vector<MetricsSample>& samples, const QString& path, QString* error);
+
+} // namespace pcl::ui

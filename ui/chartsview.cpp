@@ -1,0 +1,323 @@
+#include "chartsview.h"
+
+#include "axisscale.h"
+#include "chartexport.h"
+#include "chartstyle.h"
+#include "faultlatencychart.h"
+#include "lockwaitchart.h"
+#include "seriescatalog.h"
+#include "simulation.h"
+#include "timeserieschart.h"
+
+#include <QAction>
+#include <QChartView>
+#include <QDir>
+#include <QEvent>
+#include <QFileDialog>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QMenu>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QVBoxLayout>
+
+#include <cmath>
+
+namespace pcl::ui {
+
+const QString ChartsView::kFaultLatencyId = QStringLiteral("fault_latency");
+const QString ChartsView::kLockWaitId = QStringLiteral("lock_wait_classes");
+
+ChartsView::ChartsView(Simulation& simulation, QWidget* parent)
+    : QWidget(parent)
+    , sim_(simulation)
+    , picker_(new QPushButton(this))
+    , pickerMenu_(new QMenu(this))
+    , grid_(new QWidget)
+    , gridLayout_(new QGridLayout(grid_))
+    , faultLatency_(new FaultLatencyChart)
+    , lockWait_(new LockWaitChart)
+{
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+
+    auto* bar = new QHBoxLayout;
+    bar->setContentsMargins(8, 6, 8, 6);
+    picker_->setText(tr("Charts"));
+    picker_->setToolTip(tr("Pick the charts to show"));
+    picker_->setMenu(pickerMenu_);
+    bar->addWidget(picker_);
+    auto* csv = new QPushButton(this);
+    csv->setText(tr("Export data as CSV…"));
+    csv->setToolTip(tr("Save every metric of the run, one row per sample"));
+    connect(csv, &QPushButton::clicked, this, &ChartsView::saveData);
+    bar->addWidget(csv);
+    auto* hint = new QLabel(tr("Right-click a chart to save it as PNG or SVG."), this);
+    hint->setForegroundRole(QPalette::PlaceholderText);
+    bar->addWidget(hint);
+    bar->addStretch(1);
+    layout->addLayout(bar);
+
+    auto* scroll = new QScrollArea(this);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    gridLayout_->setContentsMargins(8, 0, 8, 8);
+    gridLayout_->setSpacing(8);
+    scroll->setWidget(grid_);
+    layout->addWidget(scroll, 1);
+
+    // The picker lists the charts by group, time series then histograms.
+    std::map<MetricGroup, std::vector<const ChartSpec*>> byGroup;
+    for (const ChartSpec& spec : SeriesCatalog::charts()) {
+        auto* chart = new TimeSeriesChart(spec, kMaxPointsPerSeries);
+        timeSeries_.push_back(chart);
+        addChart(spec.id, chart);
+        shown_[spec.id] = spec.shownByDefault;
+        byGroup[spec.group].push_back(&spec);
+    }
+    addChart(kFaultLatencyId, faultLatency_);
+    shown_[kFaultLatencyId] = false;
+    addChart(kLockWaitId, lockWait_);
+    shown_[kLockWaitId] = false;
+
+    auto addToggle = [this](const QString& id, const QString& title) {
+        QAction* a = pickerMenu_->addAction(title);
+        a->setCheckable(true);
+        a->setChecked(shown_[id]);
+        connect(a, &QAction::toggled, this, [this, id](bool on) { setChartShown(id, on); });
+        a->setObjectName(QStringLiteral("show_") + id);
+    };
+    for (const auto& [group, specs] : byGroup) {
+        pickerMenu_->addSection(metricGroupName(group));
+        for (const ChartSpec* spec : specs)
+            addToggle(spec->id, spec->title);
+    }
+    pickerMenu_->addSection(tr("Distributions"));
+    addToggle(kFaultLatencyId, faultLatency_->title());
+    addToggle(kLockWaitId, tr("Lock wait by class"));
+
+    restyle();
+    relayout();
+
+    connect(&sim_, &Simulation::sampled, this, &ChartsView::addSample);
+    connect(&sim_, &Simulation::runReset, this, &ChartsView::clear);
+    connect(&sim_, &Simulation::ticked, this, &ChartsView::onTicked);
+    connect(&sim_, &Simulation::stateChanged, this, [this] { refreshHistograms(); });
+
+    // A view opened in the middle of a run shows it from the start.
+    addSamples(sim_.samples());
+    refreshHistograms();
+}
+
+QChartView* ChartsView::addChart(const QString& id, QChart* chart)
+{
+    auto* view = new QChartView(chart, grid_);
+    view->setRenderHint(QPainter::Antialiasing);
+    view->setMinimumHeight(260);
+    view->setFrameShape(QFrame::NoFrame);
+    view->setContextMenuPolicy(Qt::CustomContextMenu);
+    view->setObjectName(QStringLiteral("chart_") + id);
+    connect(view, &QWidget::customContextMenuRequested, this,
+        [this, id, view](const QPoint& pos) { showChartMenu(id, view->mapToGlobal(pos)); });
+    order_.append(id);
+    views_[id] = view;
+    view->hide();
+    return view;
+}
+
+QStringList ChartsView::shownCharts() const
+{
+    QStringList out;
+    for (const QString& id : order_)
+        if (shown_.at(id))
+            out.append(id);
+    return out;
+}
+
+bool ChartsView::isChartShown(const QString& id) const
+{
+    const auto it = shown_.find(id);
+    return it != shown_.end() && it->second;
+}
+
+void ChartsView::setChartShown(const QString& id, bool shown)
+{
+    const auto it = shown_.find(id);
+    if (it == shown_.end() || it->second == shown)
+        return;
+    it->second = shown;
+    if (QAction* a = pickerMenu_->findChild<QAction*>(QStringLiteral("show_") + id))
+        a->setChecked(shown);
+    relayout();
+    if (shown && (id == kFaultLatencyId || id == kLockWaitId))
+        refreshHistograms();
+}
+
+QChart* ChartsView::chart(const QString& id) const
+{
+    const auto it = views_.find(id);
+    return it == views_.end() ? nullptr : it->second->chart();
+}
+
+TimeSeriesChart* ChartsView::timeSeries(const QString& id) const
+{
+    for (TimeSeriesChart* c : timeSeries_)
+        if (c->spec().id == id)
+            return c;
+    return nullptr;
+}
+
+void ChartsView::relayout()
+{
+    // Time series in two columns, so the four default charts fill a
+    // 1280 x 720 window (a lone last one takes the whole row); each
+    // histogram gets a whole row, as its bucket labels need the width.
+    for (const auto& [id, view] : views_) {
+        gridLayout_->removeWidget(view);
+        view->hide();
+    }
+    QStringList series, histograms;
+    for (const QString& id : shownCharts())
+        (id == kFaultLatencyId || id == kLockWaitId ? histograms : series).append(id);
+    int row = 0;
+    for (int i = 0; i < series.size(); ++i) {
+        const bool alone = i == series.size() - 1 && i % 2 == 0;
+        gridLayout_->addWidget(views_.at(series[i]), row, i % 2, 1, alone ? 2 : 1);
+        if (i % 2 == 1 || alone)
+            ++row;
+    }
+    for (const QString& id : histograms)
+        gridLayout_->addWidget(views_.at(id), row++, 0, 1, 2);
+    for (const QString& id : shownCharts())
+        views_.at(id)->show();
+    for (int r = 0; r < gridLayout_->rowCount(); ++r)
+        gridLayout_->setRowStretch(r, r < row ? 1 : 0);
+}
+
+void ChartsView::restyle()
+{
+    for (const auto& [id, view] : views_) {
+        styleChart(view->chart(), palette());
+        view->setBackgroundBrush(palette().color(QPalette::Base));
+    }
+}
+
+void ChartsView::changeEvent(QEvent* event)
+{
+    if (event->type() == QEvent::PaletteChange || event->type() == QEvent::StyleChange)
+        restyle();
+    QWidget::changeEvent(event);
+}
+
+void ChartsView::addSample(const MetricsSample& sample)
+{
+    for (TimeSeriesChart* c : timeSeries_)
+        c->addSample(sample);
+    extendTimeRange(sample.time_s);
+}
+
+void ChartsView::addSamples(const std::vector<MetricsSample>& samples)
+{
+    if (samples.empty())
+        return;
+    for (TimeSeriesChart* c : timeSeries_)
+        c->addSamples(samples);
+    extendTimeRange(samples.back().time_s);
+}
+
+void ChartsView::extendTimeRange(double seconds)
+{
+    if (seconds <= timeMax_)
+        return;
+    // The shared axis ends on a round number past the newest sample and
+    // moves only when a sample crosses it.
+    const AxisScale scale = niceScale(seconds, 0.0, false);
+    timeMax_ = scale.max;
+    for (TimeSeriesChart* c : timeSeries_)
+        c->setTimeRange(scale.max, scale.step);
+}
+
+void ChartsView::clear()
+{
+    for (TimeSeriesChart* c : timeSeries_) {
+        c->clear();
+        c->setTimeRange(1, 0.2);
+    }
+    timeMax_ = 0;
+    faultLatency_->clear();
+    lockWait_->clear();
+    sinceHistograms_.invalidate();
+}
+
+void ChartsView::onTicked()
+{
+    if (!sinceHistograms_.isValid() || sinceHistograms_.elapsed() >= kHistogramRefreshMs)
+        refreshHistograms();
+}
+
+void ChartsView::refreshHistograms()
+{
+    sinceHistograms_.start();
+    Engine* engine = sim_.engine();
+    if (!engine) {
+        faultLatency_->clear();
+        lockWait_->clear();
+        return;
+    }
+    // Only what is on screen is read: the lock table of a radix tree with
+    // per-node locks can be long.
+    if (isChartShown(kFaultLatencyId)) {
+        const FaultHandler& f = engine->faults();
+        faultLatency_->setHistograms({ &f.fault_latency(FaultKind::Minor), &f.fault_latency(FaultKind::Major),
+            &f.fault_latency(FaultKind::WaitIo), &f.fault_latency(FaultKind::Anon) });
+    }
+    if (isChartShown(kLockWaitId) && sim_.registry())
+        lockWait_->setClasses(sim_.registry()->classes());
+}
+
+void ChartsView::showChartMenu(const QString& id, const QPoint& globalPos)
+{
+    QMenu menu(this);
+    menu.addAction(tr("Save chart as PNG…"), this, [this, id] { saveChart(id, QStringLiteral("png")); });
+    menu.addAction(tr("Save chart as SVG…"), this, [this, id] { saveChart(id, QStringLiteral("svg")); });
+    menu.addSeparator();
+    menu.addAction(tr("Export data as CSV…"), this, &ChartsView::saveData);
+    menu.addSeparator();
+    menu.addAction(tr("Hide this chart"), this, [this, id] { setChartShown(id, false); });
+    menu.exec(globalPos);
+}
+
+void ChartsView::saveChart(const QString& id, const QString& format)
+{
+    QChart* c = chart(id);
+    if (!c)
+        return;
+    const QString filter = format == QStringLiteral("svg") ? tr("SVG image (*.svg)") : tr("PNG image (*.png)");
+    QString path = QFileDialog::getSaveFileName(
+        this, tr("Save chart"), QDir::home().filePath(id + QLatin1Char('.') + format), filter);
+    if (path.isEmpty())
+        return;
+    if (!path.endsWith(QLatin1Char('.') + format, Qt::CaseInsensitive))
+        path += QLatin1Char('.') + format;
+    QString error;
+    if (!exportChart(c, path, &error))
+        QMessageBox::warning(this, tr("Save chart"), error);
+}
+
+void ChartsView::saveData()
+{
+    QString path = QFileDialog::getSaveFileName(
+        this, tr("Export data"), QDir::home().filePath(QStringLiteral("metrics.csv")), tr("CSV (*.csv)"));
+    if (path.isEmpty())
+        return;
+    if (!path.endsWith(QStringLiteral(".csv"), Qt::CaseInsensitive))
+        path += QStringLiteral(".csv");
+    QString error;
+    if (!exportSamplesCsv(sim_.samples(), path, &error))
+        QMessageBox::warning(this, tr("Export data"), error);
+}
+
+} // namespace pcl::ui

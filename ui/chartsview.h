@@ -1,0 +1,103 @@
+// The Charts view: the run's metrics as live time series (operations/s,
+// faults/s by kind, lock wait, hit ratio, and whatever else the reader
+// picks), the fault latency histogram and the lock wait by class, each
+// exportable as PNG or SVG for a report, and the series as CSV.
+//
+// The x axis of every time series is the whole run, shared by all charts so
+// they line up: a run is a demonstration or an experiment of seconds to
+// minutes, and a report wants all of it. Each series keeps at most
+// kMaxPointsPerSeries points (older ones merged in pairs as the run grows),
+// so a sample costs O(1) amortised however long the run. The histograms
+// are re-read at most twice a second.
+#pragma once
+
+#include <QElapsedTimer>
+#include <QStringList>
+#include <QWidget>
+
+#include <map>
+#include <vector>
+
+QT_BEGIN_NAMESPACE
+class QChart;
+class QChartView;
+class QGridLayout;
+class QMenu;
+class QPushButton;
+QT_END_NAMESPACE
+
+namespace pcl {
+struct MetricsSample;
+}
+
+namespace pcl::ui {
+
+class FaultLatencyChart;
+class LockWaitChart;
+class Simulation;
+class TimeSeriesChart;
+
+class ChartsView : public QWidget {
+    Q_OBJECT
+public:
+    static constexpr std::size_t kMaxPointsPerSeries = 1000;
+    /// Histogram refreshes per second at most.
+    static constexpr int kHistogramRefreshMs = 500;
+    /// Ids of the two histogram charts (the time series use ChartSpec ids).
+    static const QString kFaultLatencyId;
+    static const QString kLockWaitId;
+
+    explicit ChartsView(Simulation& simulation, QWidget* parent = nullptr);
+
+    /// Every chart id, in display order.
+    QStringList chartIds() const { return order_; }
+    /// The ids of the charts shown.
+    QStringList shownCharts() const;
+    void setChartShown(const QString& id, bool shown);
+    bool isChartShown(const QString& id) const;
+
+    QChart* chart(const QString& id) const;
+    TimeSeriesChart* timeSeries(const QString& id) const;
+    FaultLatencyChart* faultLatency() const { return faultLatency_; }
+    LockWaitChart* lockWait() const { return lockWait_; }
+    /// The upper end of the shared time axis.
+    double timeRange() const { return timeMax_; }
+
+public Q_SLOTS:
+    void addSample(const pcl::MetricsSample& sample);
+    /// Shows many samples at once (the run so far, when the view opens).
+    void addSamples(const std::vector<pcl::MetricsSample>& samples);
+    /// Drops every point and bar (a new run).
+    void clear();
+    /// Re-reads the histograms now.
+    void refreshHistograms();
+
+protected:
+    void changeEvent(QEvent* event) override;
+
+private:
+    QChartView* addChart(const QString& id, QChart* chart);
+    void relayout();
+    void extendTimeRange(double seconds);
+    void restyle();
+    void showChartMenu(const QString& id, const QPoint& globalPos);
+    void saveChart(const QString& id, const QString& format);
+    void saveData();
+    void onTicked();
+
+    Simulation& sim_;
+    QPushButton* picker_;
+    QMenu* pickerMenu_;
+    QWidget* grid_;
+    QGridLayout* gridLayout_;
+    QStringList order_;
+    std::map<QString, QChartView*> views_;
+    std::map<QString, bool> shown_;
+    std::vector<TimeSeriesChart*> timeSeries_;
+    FaultLatencyChart* faultLatency_;
+    LockWaitChart* lockWait_;
+    double timeMax_ = 0;
+    QElapsedTimer sinceHistograms_;
+};
+
+} // namespace pcl::ui

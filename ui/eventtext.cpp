@@ -1,0 +1,307 @@
+#include "eventtext.h"
+
+#include "index/index_snapshot.h"
+#include "mm/fault.h"
+
+#include <QCoreApplication>
+
+#include <algorithm>
+#include <cstdlib>
+
+namespace pcl::ui {
+
+namespace {
+
+QString tr(const char* text)
+{
+    return QCoreApplication::translate("pcl::ui::EventText", text);
+}
+
+QString cpuName(int cpu)
+{
+    return QStringLiteral("CPU ") + QString::number(cpu);
+}
+
+QString pages(std::int64_t n)
+{
+    return n == 1 ? QStringLiteral("1 page") : QString::number(n) + QStringLiteral(" pages");
+}
+
+QString tagName(std::int64_t tag)
+{
+    switch (tag) {
+    case kTagDirty:
+        return QStringLiteral("dirty");
+    case kTagWriteback:
+        return QStringLiteral("writeback");
+    case kTagTowrite:
+        return QStringLiteral("towrite");
+    default:
+        return QStringLiteral("tag ") + QString::number(tag);
+    }
+}
+
+} // namespace
+
+QString lineKindName(LineKind kind)
+{
+    switch (kind) {
+    case LineKind::LockWait:
+        return tr("lock wait");
+    case LineKind::LockWaitBegin:
+        return tr("wait begins");
+    case LineKind::LockAcquire:
+        return tr("lock taken");
+    case LineKind::LockRelease:
+        return tr("lock released");
+    case LineKind::PageSleep:
+        return tr("page sleep");
+    case LineKind::PageSleepBegin:
+        return tr("sleep begins");
+    case LineKind::FaultMajor:
+        return tr("major fault");
+    case LineKind::FaultWaitIo:
+        return tr("wait_io fault");
+    case LineKind::FaultOther:
+        return tr("other fault");
+    case LineKind::FaultBegin:
+        return tr("fault begins");
+    case LineKind::IoSubmit:
+        return tr("I/O submit");
+    case LineKind::IoComplete:
+        return tr("I/O done");
+    case LineKind::IndexHeight:
+        return tr("tree height");
+    case LineKind::IndexNode:
+        return tr("index node");
+    case LineKind::IndexTag:
+        return tr("index tag");
+    case LineKind::IndexChain:
+        return tr("hash chain");
+    case LineKind::Readahead:
+        return tr("readahead");
+    }
+    return {};
+}
+
+QString lineKindDescription(LineKind kind)
+{
+    switch (kind) {
+    case LineKind::LockWait:
+        return tr("A CPU got a lock after waiting for it, and who held it");
+    case LineKind::LockWaitBegin:
+        return tr("A CPU found a lock held and started waiting");
+    case LineKind::LockAcquire:
+        return tr("A CPU took a lock without waiting (recorded at demo speed only)");
+    case LineKind::LockRelease:
+        return tr("A CPU released a lock, and how long it held it");
+    case LineKind::PageSleep:
+        return tr("A CPU woke from sleeping on a locked page (a read in flight)");
+    case LineKind::PageSleepBegin:
+        return tr("A CPU went to sleep on a locked page");
+    case LineKind::FaultMajor:
+        return tr("A fault that read its page from the disk");
+    case LineKind::FaultWaitIo:
+        return tr("A fault that found its page cached but waited for another CPU's read of it");
+    case LineKind::FaultOther:
+        return tr("Minor, anonymous and failed faults");
+    case LineKind::FaultBegin:
+        return tr("The start of a fault that had something to wait for");
+    case LineKind::IoSubmit:
+        return tr("A read submitted to the disk");
+    case LineKind::IoComplete:
+        return tr("The disk completed a read");
+    case LineKind::IndexHeight:
+        return tr("The radix tree gained or lost a level");
+    case LineKind::IndexNode:
+        return tr("An index node was allocated or freed");
+    case LineKind::IndexTag:
+        return tr("A dirty, writeback or towrite tag was set or cleared in a node");
+    case LineKind::IndexChain:
+        return tr("A hash chain changed length");
+    case LineKind::Readahead:
+        return tr("A readahead window opened");
+    }
+    return {};
+}
+
+LineKind lineKindOf(const Event& e) noexcept
+{
+    switch (e.kind) {
+    case EventKind::LockWaitBegin:
+        return LineKind::LockWaitBegin;
+    case EventKind::LockAcquired:
+        return e.arg0 > 0 ? LineKind::LockWait : LineKind::LockAcquire;
+    case EventKind::LockReleased:
+        return LineKind::LockRelease;
+    case EventKind::FaultBegin:
+        return LineKind::FaultBegin;
+    case EventKind::FaultEnd:
+        switch (static_cast<FaultKind>(e.arg1)) {
+        case FaultKind::Major:
+            return LineKind::FaultMajor;
+        case FaultKind::WaitIo:
+            return LineKind::FaultWaitIo;
+        default:
+            return LineKind::FaultOther;
+        }
+    case EventKind::PageLockWait:
+        return LineKind::PageSleepBegin;
+    case EventKind::PageLockWoken:
+        return LineKind::PageSleep;
+    case EventKind::IoSubmit:
+        return LineKind::IoSubmit;
+    case EventKind::IoComplete:
+        return LineKind::IoComplete;
+    case EventKind::IndexNodeAlloc:
+    case EventKind::IndexNodeFree:
+        return LineKind::IndexNode;
+    case EventKind::IndexHeightGrow:
+    case EventKind::IndexHeightShrink:
+        return LineKind::IndexHeight;
+    case EventKind::IndexTagSet:
+    case EventKind::IndexTagClear:
+        return LineKind::IndexTag;
+    case EventKind::IndexChainLength:
+        return LineKind::IndexChain;
+    case EventKind::ReadaheadWindow:
+        return LineKind::Readahead;
+    }
+    return LineKind::FaultOther;
+}
+
+QString formatDuration(std::uint64_t ns)
+{
+    if (ns < 1000)
+        return QString::number(ns) + QStringLiteral(" ns");
+    static const char16_t* const kUnits[] = { u" µs", u" ms", u" s" };
+    double v = double(ns) / 1000.0;
+    unsigned unit = 0;
+    for (;;) {
+        // Three significant digits; a value that rounds up to 1000 moves to
+        // the next unit ("1.00 ms", not "1000 µs").
+        const int decimals = v < 9.995 ? 2 : v < 99.95 ? 1 : 0;
+        if (v < 999.5 || unit == 2)
+            return QString::number(v, 'f', decimals) + QString::fromUtf16(kUnits[unit]);
+        v /= 1000.0;
+        ++unit;
+    }
+}
+
+QString formatRunTime(std::int64_t ns)
+{
+    const bool negative = ns < 0;
+    const std::uint64_t us = (static_cast<std::uint64_t>(std::llabs(ns)) + 500) / 1000;
+    const std::uint64_t frac = us % 1000000;
+    QString s;
+    s.reserve(16);
+    if (negative)
+        s += QLatin1Char('-');
+    s += QString::number(us / 1000000);
+    s += QLatin1Char('.');
+    s += QStringLiteral("%1 %2 s").arg(frac / 1000, 3, 10, QLatin1Char('0')).arg(frac % 1000, 3, 10, QLatin1Char('0'));
+    return s;
+}
+
+EventText::EventText(LockNamer namer, std::string indexKind)
+    : namer_(std::move(namer))
+    , indexKind_(std::move(indexKind))
+{
+}
+
+QString EventText::actor(const Event& e)
+{
+    // The device's completions come from its own thread, the last ring,
+    // which records no simulated CPU of its own.
+    return e.kind == EventKind::IoComplete ? tr("disk") : cpuName(e.cpu);
+}
+
+QString EventText::lockName(const Event& e) const
+{
+    QString name = namer_ ? namer_(e) : QString();
+    if (name.isEmpty())
+        name = QStringLiteral("lock #") + QString::number(e.index);
+    return name;
+}
+
+QString EventText::pageOf(const Event& e) const
+{
+    return QStringLiteral("file ") + QString::number(e.file) + QStringLiteral(" page ") + QString::number(e.index);
+}
+
+QString EventText::sentence(const Event& e, int holder) const
+{
+    const QString cpu = cpuName(e.cpu);
+    const QString file = QStringLiteral("file ") + QString::number(e.file) + QStringLiteral(": ");
+    const QString atPage = QStringLiteral(" (page ") + QString::number(e.index) + QLatin1Char(')');
+    switch (e.kind) {
+    case EventKind::LockWaitBegin:
+        return cpu + QStringLiteral(" started waiting for ") + lockName(e)
+            + (e.arg0 >= 0 ? QStringLiteral(", held by ") + cpuName(int(e.arg0)) : QString());
+    case EventKind::LockAcquired:
+        if (e.arg0 <= 0 && holder < 0)
+            return cpu + QStringLiteral(" took ") + lockName(e);
+        return cpu + QStringLiteral(" waited ") + formatDuration(std::uint64_t(std::max<std::int64_t>(e.arg0, 0)))
+            + QStringLiteral(" for ") + lockName(e)
+            + (holder >= 0 ? QStringLiteral(", held by ") + cpuName(holder) : QString());
+    case EventKind::LockReleased:
+        return cpu + QStringLiteral(" released ") + lockName(e) + QStringLiteral(" after holding it ")
+            + formatDuration(std::uint64_t(std::max<std::int64_t>(e.arg0, 0)));
+    case EventKind::FaultBegin:
+    case EventKind::FaultEnd: {
+        const QString where = e.file == kAnonymousFile
+            ? QStringLiteral("anonymous page at virtual page ") + QString::number(e.object)
+            : pageOf(e);
+        if (e.kind == EventKind::FaultBegin)
+            return cpu + QStringLiteral(": fault began on ") + where;
+        const auto kind = static_cast<FaultKind>(e.arg1);
+        return cpu + QStringLiteral(": ") + QLatin1String(fault_kind_name(kind)) + QStringLiteral(" fault on ") + where
+            + QStringLiteral(" (") + formatDuration(std::uint64_t(std::max<std::int64_t>(e.arg0, 0)))
+            + QLatin1Char(')');
+    }
+    case EventKind::PageLockWait:
+        return cpu + QStringLiteral(" went to sleep on page ") + QString::number(e.index) + QStringLiteral(" of file ")
+            + QString::number(e.file) + QStringLiteral(" (locked: under I/O)");
+    case EventKind::PageLockWoken:
+        // A page is locked only while its read is in flight (PG_locked:
+        // under I/O or being filled), so that is why anyone sleeps on it.
+        return cpu + QStringLiteral(" slept ") + formatDuration(std::uint64_t(std::max<std::int64_t>(e.arg0, 0)))
+            + QStringLiteral(" on page ") + QString::number(e.index) + QStringLiteral(" of file ")
+            + QString::number(e.file) + QStringLiteral(" (locked: under I/O)");
+    case EventKind::IoSubmit:
+        return QStringLiteral("disk: read of ") + pages(e.arg0) + QStringLiteral(" from ") + pageOf(e)
+            + QStringLiteral(" submitted by ") + cpu;
+    case EventKind::IoComplete:
+        return QStringLiteral("disk: request ") + QString::number(e.object) + QStringLiteral(" done (") + pages(e.arg0)
+            + QLatin1Char(')');
+    case EventKind::IndexNodeAlloc:
+    case EventKind::IndexNodeFree: {
+        const bool alloc = e.kind == EventKind::IndexNodeAlloc;
+        if (indexKind_ == "skiplist")
+            return file + QStringLiteral("skip-list node with a tower of ") + QString::number(e.arg1)
+                + (alloc ? QStringLiteral(" linked") : QStringLiteral(" unlinked")) + atPage;
+        return file + QStringLiteral("node ") + (alloc ? QStringLiteral("allocated") : QStringLiteral("freed"))
+            + QStringLiteral(" at level ") + QString::number(e.arg1) + atPage;
+    }
+    case EventKind::IndexHeightGrow:
+        return file + QStringLiteral("radix tree grew to height ") + QString::number(e.arg0);
+    case EventKind::IndexHeightShrink:
+        return file + QStringLiteral("radix tree shrank to height ") + QString::number(e.arg0);
+    case EventKind::IndexTagSet:
+    case EventKind::IndexTagClear:
+        return file + tagName(e.arg0) + QStringLiteral(" tag ")
+            + (e.kind == EventKind::IndexTagSet ? QStringLiteral("set") : QStringLiteral("cleared"))
+            + QStringLiteral(" at level ") + QString::number(e.arg1) + atPage;
+    case EventKind::IndexChainLength:
+        return QStringLiteral("hash bucket ") + QString::number(e.object) + QStringLiteral(": chain now ")
+            + QString::number(e.arg0) + (e.arg0 == 1 ? QStringLiteral(" entry long") : QStringLiteral(" entries long"))
+            + QStringLiteral(" (") + pageOf(e) + QLatin1Char(')');
+    case EventKind::ReadaheadWindow:
+        return file + QStringLiteral("readahead window [") + QString::number(e.index) + QStringLiteral(", +")
+            + QString::number(e.arg0) + QStringLiteral(") async ") + QString::number(e.arg1)
+            + (e.object ? QStringLiteral(" (asynchronous: marker hit)") : QStringLiteral(" (synchronous)"));
+    }
+    return QString::fromLatin1(to_string(e.kind).data(), qsizetype(to_string(e.kind).size()));
+}
+
+} // namespace pcl::ui

@@ -1,0 +1,56 @@
+// The run's controls and its figures at a glance: Play/Pause (Space), Step
+// (S: each CPU one operation), Reset (R), the speed from slow motion to
+// unpaced, and elapsed time, operations/s, faults/s, hit ratio and lock
+// wait, each defined in its tooltip.
+#pragma once
+
+#include <QToolBar>
+
+class QAction;
+class QLabel;
+class QSlider;
+
+namespace pcl::ui {
+
+class Simulation;
+
+class RunToolBar : public QToolBar {
+    Q_OBJECT
+public:
+    explicit RunToolBar(Simulation& simulation, QWidget* parent = nullptr);
+
+    QAction* playAction() const { return play_; }
+    QAction* stepAction() const { return step_; }
+    QAction* resetAction() const { return reset_; }
+    QSlider* speedSlider() const { return speed_; }
+
+    /// Speeds the slider offers, operations per second per CPU; the last
+    /// position (0) is unpaced.
+    static const std::vector<double>& speeds();
+    /// The slider position closest to @opsPerSecond.
+    static int positionFor(double opsPerSecond);
+    /// "300 ops/s per CPU", "unpaced".
+    static QString speedText(double opsPerSecond);
+
+    /// The figures as shown (for tests): elapsed, ops/s, faults/s, hit ratio, lock wait.
+    QStringList figures() const;
+
+private:
+    void updateActions();
+    void updateFigures();
+    void speedChanged(int position);
+
+    Simulation& sim_;
+    QAction* play_;
+    QAction* step_;
+    QAction* reset_;
+    QSlider* speed_;
+    QLabel* speedLabel_;
+    QLabel* elapsed_;
+    QLabel* opsRate_;
+    QLabel* faultRate_;
+    QLabel* hitRatio_;
+    QLabel* lockWait_;
+};
+
+} // namespace pcl::ui

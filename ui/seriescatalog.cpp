@@ -1,0 +1,120 @@
+#include "seriescatalog.h"
+
+#include <QCoreApplication>
+
+namespace pcl::ui {
+
+namespace {
+
+QString tr(const char* s)
+{
+    return QCoreApplication::translate("pcl::ui::SeriesCatalog", s);
+}
+
+} // namespace
+
+QString metricGroupName(MetricGroup group)
+{
+    switch (group) {
+    case MetricGroup::Throughput:
+        return tr("Throughput");
+    case MetricGroup::Faults:
+        return tr("Faults");
+    case MetricGroup::Cache:
+        return tr("Page cache");
+    case MetricGroup::Locks:
+        return tr("Locks");
+    case MetricGroup::Io:
+        return tr("I/O");
+    case MetricGroup::Memory:
+        return tr("Memory");
+    case MetricGroup::Index:
+        return tr("Page index");
+    }
+    return {};
+}
+
+const std::vector<Metric>& SeriesCatalog::metrics()
+{
+    using G = MetricGroup;
+    using U = MetricUnit;
+    // Captureless lambdas: the table is data, not a class hierarchy.
+    static const std::vector<Metric> kMetrics = {
+        { "operations_per_s", tr("operations/s"), tr("operations"), U::PerSecond, G::Throughput, "operations",
+            [](const MetricsSample& s) { return s.operations_per_s; } },
+        { "minor_faults_per_s", tr("minor faults/s"), tr("minor"), U::PerSecond, G::Faults, "faults",
+            [](const MetricsSample& s) { return s.minor_faults_per_s; } },
+        { "major_faults_per_s", tr("major faults/s"), tr("major"), U::PerSecond, G::Faults, "faults",
+            [](const MetricsSample& s) { return s.major_faults_per_s; } },
+        { "wait_io_faults_per_s", tr("faults waiting for I/O/s"), tr("waiting for I/O"), U::PerSecond, G::Faults,
+            "faults", [](const MetricsSample& s) { return s.wait_io_faults_per_s; } },
+        { "anon_faults_per_s", tr("anonymous faults/s"), tr("anonymous"), U::PerSecond, G::Faults, "faults",
+            [](const MetricsSample& s) { return s.anon_faults_per_s; } },
+        // NaN (no lookup in the interval) stays NaN: the chart leaves a gap
+        // rather than claiming a 0 % hit ratio.
+        { "hit_ratio_percent", tr("page-cache hit ratio (%)"), tr("hit ratio"), U::Percent, G::Cache, "hit_ratio",
+            [](const MetricsSample& s) { return s.hit_ratio * 100.0; } },
+        { "lock_wait_percent", tr("lock wait (% of CPU time)"), tr("lock wait"), U::Percent, G::Locks, "lock_wait",
+            [](const MetricsSample& s) { return s.lock_wait_fraction * 100.0; } },
+        { "page_wait_percent", tr("page wait (% of CPU time)"), tr("asleep on pages under I/O"), U::Percent, G::Io,
+            "page_wait", [](const MetricsSample& s) { return s.page_wait_fraction * 100.0; } },
+        { "io_in_flight", tr("I/O requests in flight"), tr("in flight"), U::Requests, G::Io, "io_in_flight",
+            [](const MetricsSample& s) { return double(s.io_in_flight); } },
+        { "pages_cached", tr("pages cached"), tr("cached"), U::Pages, G::Memory, "memory",
+            [](const MetricsSample& s) { return double(s.pages_cached); } },
+        { "frames_used", tr("page frames used"), tr("frames used"), U::Pages, G::Memory, "memory",
+            [](const MetricsSample& s) { return double(s.frames_used); } },
+        { "index_nodes", tr("index nodes"), tr("nodes"), U::Nodes, G::Index, "index_nodes",
+            [](const MetricsSample& s) { return double(s.index_nodes); } },
+        { "index_height", tr("index height (levels)"), tr("height"), U::Levels, G::Index, "index_height",
+            [](const MetricsSample& s) { return double(s.index_height); } },
+    };
+    return kMetrics;
+}
+
+const std::vector<ChartSpec>& SeriesCatalog::charts()
+{
+    using G = MetricGroup;
+    using U = MetricUnit;
+    static const std::vector<ChartSpec> kCharts = {
+        { "operations", tr("Operations per second"), tr("operations/s"), U::PerSecond, G::Throughput, true, 0 },
+        { "faults", tr("Faults per second by kind"), tr("faults/s"), U::PerSecond, G::Faults, true, 0 },
+        { "lock_wait", tr("Lock wait (share of CPU time)"), tr("CPU time waiting for locks (%)"), U::Percent, G::Locks,
+            true, 0 },
+        { "hit_ratio", tr("Page-cache hit ratio"), tr("lookups that hit (%)"), U::Percent, G::Cache, true, 100 },
+        { "page_wait", tr("Page wait (share of CPU time)"), tr("CPU time asleep on pages (%)"), U::Percent, G::Io,
+            false, 0 },
+        { "io_in_flight", tr("I/O in flight"), tr("device requests"), U::Requests, G::Io, false, 0 },
+        { "memory", tr("Pages cached and frames used"), tr("pages"), U::Pages, G::Memory, false, 0 },
+        { "index_nodes", tr("Index nodes"), tr("nodes"), U::Nodes, G::Index, false, 0 },
+        { "index_height", tr("Index height"), tr("levels"), U::Levels, G::Index, false, 0 },
+    };
+    return kCharts;
+}
+
+std::vector<const Metric*> SeriesCatalog::metricsOf(const QString& chartId)
+{
+    std::vector<const Metric*> out;
+    for (const Metric& m : metrics())
+        if (m.chart == chartId)
+            out.push_back(&m);
+    return out;
+}
+
+const Metric* SeriesCatalog::metric(const QString& id)
+{
+    for (const Metric& m : metrics())
+        if (m.id == id)
+            return &m;
+    return nullptr;
+}
+
+const ChartSpec* SeriesCatalog::chart(const QString& id)
+{
+    for (const ChartSpec& c : charts())
+        if (c.id == id)
+            return &c;
+    return nullptr;
+}
+
+} // namespace pcl::ui

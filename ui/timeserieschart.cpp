@@ -187,8 +187,14 @@ int TimeSeriesChart::drawnPoints(int i) const
 
 void TimeSeriesChart::setTimeRange(double maxSeconds, double stepSeconds)
 {
+    // Range and interval change together: set one after the other with
+    // dynamic ticks, the axis would lay out the new range at the old
+    // interval first (a range of 100 s at a step of 2 us is fifty million
+    // ticks). Fixed ticks in between cost five.
+    xAxis_->setTickType(QValueAxis::TicksFixed);
     xAxis_->setRange(0, maxSeconds);
     xAxis_->setTickInterval(stepSeconds);
+    xAxis_->setTickType(QValueAxis::TicksDynamic);
 }
 
 void TimeSeriesChart::rescale(double dataMax)

@@ -2,7 +2,9 @@
 // across runs, and a window that actually draws something.
 #include "aboutdialog.h"
 #include "mainwindow.h"
+#include "runtoolbar.h"
 #include "scenariolibrary.h"
+#include "simulation.h"
 #include "welcomecard.h"
 #include "welcomepage.h"
 
@@ -15,12 +17,15 @@
 #include <QMenuBar>
 #include <QSettings>
 #include <QStandardPaths>
+#include <QSlider>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <unordered_set>
 
 using pcl::ui::AboutDialog;
 using pcl::ui::MainWindow;
+using pcl::ui::Simulation;
 
 namespace {
 
@@ -152,6 +157,56 @@ private Q_SLOTS:
         QCOMPARE(window.simulation().state(), pcl::ui::Simulation::State::Ready);
         QCOMPARE(window.simulation().scenario().title, presets[0].scenario.title);
         QVERIFY(window.windowTitle().contains(QString::fromStdString(presets[0].scenario.title)));
+    }
+
+    void playPauseStepAndResetAreWired()
+    {
+        MainWindow window;
+        window.setRememberGeometry(false);
+        window.show();
+        window.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+        QString error;
+        QVERIFY2(window.openScenario(QStringLiteral("2002-radix-tree-per-file"), &error), qPrintable(error));
+        Simulation& sim = window.simulation();
+        auto* toolBar = window.runToolBar();
+        QVERIFY(toolBar->isVisible());
+        // Slow enough to catch it running.
+        toolBar->speedSlider()->setValue(pcl::ui::RunToolBar::positionFor(100));
+        QCOMPARE(sim.scenario().engine.ops_per_second, 100.0);
+
+        QTest::keyClick(&window, Qt::Key_S); // step: each CPU exactly one operation
+        QCOMPARE(sim.state(), Simulation::State::Paused);
+        const std::uint64_t cpus = sim.scenario().engine.workload.cpus;
+        QTRY_COMPARE_WITH_TIMEOUT(sim.engine()->operations(), cpus, 10000);
+
+        QTest::keyClick(&window, Qt::Key_Space); // play
+        QCOMPARE(sim.state(), Simulation::State::Running);
+        QCOMPARE(toolBar->playAction()->text(), QStringLiteral("Pause"));
+        QTRY_VERIFY_WITH_TIMEOUT(sim.engine()->operations() > cpus, 10000);
+        QTest::keyClick(&window, Qt::Key_Space); // pause
+        QCOMPARE(sim.state(), Simulation::State::Paused);
+        QCOMPARE(toolBar->playAction()->text(), QStringLiteral("Play"));
+
+        QTest::keyClick(&window, Qt::Key_R); // reset: a fresh run of the same scenario
+        QCOMPARE(sim.state(), Simulation::State::Ready);
+        QCOMPARE(sim.engine()->operations(), std::uint64_t(0));
+        QCOMPARE(sim.scenario().engine.ops_per_second, 100.0); // the speed chosen stays
+    }
+
+    void aBadScenarioFileIsRefusedWithTheField()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("bad.json"));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(R"({"version": 1, "workload": {"cpus": 0}})");
+        file.close();
+        MainWindow window;
+        QString error;
+        QVERIFY(!window.openScenario(path, &error));
+        QVERIFY2(error.contains(QStringLiteral("workload.cpus")), qPrintable(error));
+        QVERIFY(!window.showingRun());
     }
 
     void noTextIsClipped()

@@ -5,10 +5,12 @@
 // (the default one, or --scenario's) and prints what
 // `pagecache-lab-cli run` would. --screenshot renders offscreen in that
 // case, so documentation screenshots need no X server.
+#include "eventloopwatch.h"
 #include "mainwindow.h"
 #include "run_report.h"
 #include "scenariolibrary.h"
 #include "sim/runner.h"
+#include "sim/scenario.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -19,6 +21,7 @@
 #include <cmath>
 #include <cstdio>
 #include <iostream>
+#include <memory>
 #include <optional>
 
 namespace {
@@ -33,7 +36,9 @@ const QString kDefaultScenario = QStringLiteral("2002-global-hash-lock");
 
 struct Options {
     QString scenario;             ///< preset name or file to open and play, empty for the gallery
+    QStringList overrides;        ///< --set path=value, in order
     QString screenshot;           ///< PNG to write, empty for none
+    bool responsiveness = false;  ///< report event-loop stalls and memory on exit
     std::optional<double> runFor; ///< seconds before the screenshot and exit; none: run until closed
 };
 
@@ -75,13 +80,28 @@ std::optional<Options> parseOptions(const QCoreApplication& app)
         QStringLiteral("Open <file> (a scenario file) or <preset> (a bundled scenario, e.g. %1) and play it.")
             .arg(kDefaultScenario),
         QStringLiteral("file|preset"));
+    const QCommandLineOption responsiveness(QStringLiteral("report-responsiveness"),
+        QStringLiteral("On exit, print the longest time the window's event loop was busy (a stall a user would "
+                       "feel) and the process's memory at start, at most and at the end."));
+    const QCommandLineOption set(QStringLiteral("set"),
+        QStringLiteral("Change a field of the scenario (repeatable), as pagecache-lab-cli run does: "
+                       "--set workload.cpus=8 --set pacing.ops_per_second=100."),
+        QStringLiteral("path=value"));
     parser.addOption(scenario);
+    parser.addOption(set);
+    parser.addOption(responsiveness);
     parser.addOption(screenshot);
     parser.addOption(runFor);
     parser.process(app);
 
     Options options;
     options.scenario = parser.value(scenario);
+    options.overrides = parser.values(set);
+    if (!options.overrides.isEmpty() && options.scenario.isEmpty() && parser.isSet(set)) {
+        std::fprintf(stderr, "pagecache-lab: --set changes a scenario: give one with --scenario\n");
+        return std::nullopt;
+    }
+    options.responsiveness = parser.isSet(responsiveness);
     options.screenshot = parser.value(screenshot);
     if (parser.isSet(screenshot) && options.screenshot.isEmpty()) {
         std::fprintf(stderr, "pagecache-lab: --screenshot needs a file name\n");
@@ -114,17 +134,32 @@ bool saveScreenshot(QWidget& window, const QString& path)
     return true;
 }
 
-/// No display: runs @scenario to its end and prints the summary.
-int runHeadless(const QString& scenario, int argc, char** argv)
+/// Reads @scenario and applies @overrides; nullopt after saying why on stderr.
+std::optional<pcl::ui::ScenarioEntry> loadScenario(const QString& scenario, const QStringList& overrides)
 {
-    const QCoreApplication app(argc, argv);
-    pcl::ui::ScenarioEntry entry;
     try {
-        entry = pcl::ui::ScenarioLibrary::load(scenario);
+        pcl::ui::ScenarioEntry entry = pcl::ui::ScenarioLibrary::load(scenario);
+        if (!overrides.isEmpty()) {
+            pcl::json::Value doc = pcl::scenario_to_json(entry.scenario);
+            for (const QString& o : overrides)
+                pcl::apply_override(doc, o.toStdString());
+            entry.scenario = pcl::scenario_from_json(doc);
+        }
+        return entry;
     } catch (const std::exception& e) {
         std::fprintf(stderr, "pagecache-lab: %s\n", e.what());
-        return 2;
+        return std::nullopt;
     }
+}
+
+/// No display: runs @scenario to its end and prints the summary.
+int runHeadless(const QString& scenario, const QStringList& overrides, int argc, char** argv)
+{
+    const QCoreApplication app(argc, argv);
+    const std::optional<pcl::ui::ScenarioEntry> loaded = loadScenario(scenario, overrides);
+    if (!loaded)
+        return 2;
+    const pcl::ui::ScenarioEntry& entry = *loaded;
     std::cout << "No display found: running the scenario " << entry.id.toStdString()
               << " headless instead (as pagecache-lab-cli run would).\n"
               << std::endl;
@@ -150,7 +185,8 @@ int main(int argc, char** argv)
         if (!options)
             return 2;
         if (options->screenshot.isEmpty())
-            return runHeadless(options->scenario.isEmpty() ? kDefaultScenario : options->scenario, argc, argv);
+            return runHeadless(
+                options->scenario.isEmpty() ? kDefaultScenario : options->scenario, options->overrides, argc, argv);
         qputenv("QT_QPA_PLATFORM", "offscreen");
     }
 
@@ -167,14 +203,20 @@ int main(int argc, char** argv)
     if (!scripted)
         window.restoreSettings();
     if (!options->scenario.isEmpty()) {
+        const std::optional<pcl::ui::ScenarioEntry> entry = loadScenario(options->scenario, options->overrides);
+        if (!entry)
+            return 2;
         QString error;
-        if (!window.openScenario(options->scenario, &error)) {
+        if (!window.openScenario(*entry, &error)) {
             std::fprintf(stderr, "pagecache-lab: %s\n", qPrintable(error));
             return 2;
         }
         window.simulation().play();
     }
     window.show();
+    std::unique_ptr<pcl::ui::EventLoopWatch> watch;
+    if (options->responsiveness)
+        watch = std::make_unique<pcl::ui::EventLoopWatch>();
 
     if (scripted) {
         const int ms = int(std::lround(options->runFor.value_or(0.0) * 1000.0));
@@ -183,5 +225,8 @@ int main(int argc, char** argv)
             QCoreApplication::exit(ok ? 0 : 1);
         });
     }
-    return QApplication::exec();
+    const int status = QApplication::exec();
+    if (watch)
+        std::printf("%s\n", qPrintable(watch->report()));
+    return status;
 }

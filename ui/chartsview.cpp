@@ -1,5 +1,7 @@
 #include "chartsview.h"
 
+#include <QResizeEvent>
+
 #include "axisscale.h"
 #include "chartexport.h"
 #include "chartstyle.h"
@@ -170,11 +172,26 @@ TimeSeriesChart* ChartsView::timeSeries(const QString& id) const
     return nullptr;
 }
 
+void ChartsView::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    if (columnsFor(event->size().width()) != columns_)
+        relayout();
+}
+
+int ChartsView::columnsFor(int width)
+{
+    // Two charts side by side only where each keeps room for its legend.
+    return width >= kTwoColumnWidth ? 2 : 1;
+}
+
 void ChartsView::relayout()
 {
-    // Time series in two columns, so the four default charts fill a
-    // 1280 x 720 window (a lone last one takes the whole row); each
-    // histogram gets a whole row, as its bucket labels need the width.
+    // Time series in two columns when wide (the four default charts fill a
+    // 1280 x 720 window; a lone last one takes the whole row), one in a
+    // narrow dock; each histogram gets a whole row, as its bucket labels
+    // need the width.
+    columns_ = columnsFor(width());
     for (const auto& [id, view] : views_) {
         gridLayout_->removeWidget(view);
         view->hide();
@@ -183,10 +200,11 @@ void ChartsView::relayout()
     for (const QString& id : shownCharts())
         (id == kFaultLatencyId || id == kLockWaitId ? histograms : series).append(id);
     int row = 0;
+    const int columns = columns_;
     for (int i = 0; i < series.size(); ++i) {
-        const bool alone = i == series.size() - 1 && i % 2 == 0;
-        gridLayout_->addWidget(views_.at(series[i]), row, i % 2, 1, alone ? 2 : 1);
-        if (i % 2 == 1 || alone)
+        const bool alone = i == series.size() - 1 && i % columns == 0;
+        gridLayout_->addWidget(views_.at(series[i]), row, i % columns, 1, alone ? 2 : 1);
+        if (i % columns == columns - 1 || alone)
             ++row;
     }
     for (const QString& id : histograms)

@@ -74,10 +74,14 @@ public Q_SLOTS:
 
 protected:
     void changeEvent(QEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
 
 private:
     QChartView* addChart(const QString& id, QChart* chart);
     void relayout();
+    static int columnsFor(int width);
+    static constexpr int kTwoColumnWidth = 760;
+    int columns_ = 2;
     void extendTimeRange(double seconds);
     void restyle();
     void showChartMenu(const QString& id, const QPoint& globalPos);

@@ -218,16 +218,26 @@ void MainWindow::updateTitle()
 bool MainWindow::openScenario(const QString& presetOrPath, QString* error)
 {
     try {
-        const ScenarioEntry entry = ScenarioLibrary::load(presetOrPath);
-        sim_.setScenario(entry.scenario);
-        if (!entry.path.startsWith(QLatin1Char(':'))) {
-            ScenarioLibrary::addRecentFile(entry.path);
-            updateRecentMenu();
-        }
+        return openScenario(ScenarioLibrary::load(presetOrPath), error);
     } catch (const std::exception& e) {
         if (error)
             *error = QString::fromStdString(e.what());
         return false;
+    }
+}
+
+bool MainWindow::openScenario(const ScenarioEntry& entry, QString* error)
+{
+    try {
+        sim_.setScenario(entry.scenario);
+    } catch (const std::exception& e) {
+        if (error)
+            *error = QString::fromStdString(e.what());
+        return false;
+    }
+    if (!entry.path.startsWith(QLatin1Char(':'))) {
+        ScenarioLibrary::addRecentFile(entry.path);
+        updateRecentMenu();
     }
     showRun();
     return true;

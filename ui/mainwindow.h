@@ -3,6 +3,7 @@
 // docks (movable, closable, restored on the next start), and the menus.
 #pragma once
 
+#include "scenariolibrary.h"
 #include "simulation.h"
 
 #include <QMainWindow>
@@ -44,6 +45,8 @@ public:
     /// and shows the run. On failure returns false and sets @error (the
     /// message names the file and the field).
     bool openScenario(const QString& presetOrPath, QString* error = nullptr);
+    /// Opens a scenario already read (and perhaps changed, e.g. by --set).
+    bool openScenario(const ScenarioEntry& entry, QString* error = nullptr);
     /// The gallery, or the run of the open scenario.
     void showGallery();
     void showRun();

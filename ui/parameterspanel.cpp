@@ -281,7 +281,20 @@ ParametersPanel::ParametersPanel(Simulation& simulation, QWidget* parent)
     onStateChanged();
 }
 
-ParametersPanel::~ParametersPanel() = default;
+ParametersPanel::~ParametersPanel()
+{
+    // The editors outlive this object's members (QWidget deletes children
+    // last), and a focused one says editingFinished as it goes: cut them off
+    // while the members still exist.
+    loading_ = true;
+    for (Field& f : fields_) {
+        f.editor->disconnect(this);
+        for (QObject* child : f.editor->findChildren<QObject*>())
+            child->disconnect(this);
+        f.reset->disconnect(this);
+    }
+    simulation_.disconnect(this);
+}
 
 void ParametersPanel::buildForm()
 {

@@ -139,7 +139,8 @@ RunToolBar::RunToolBar(Simulation& simulation, QWidget* parent)
     connect(&sim_, &Simulation::runReset, this, [this] {
         const QSignalBlocker block(speed_);
         speed_->setValue(positionFor(sim_.scenario().engine.ops_per_second));
-        speedLabel_->setText(speedText(speeds()[std::size_t(speed_->value())]));
+        // The scenario's own speed, which may lie between two stops.
+        speedLabel_->setText(speedText(sim_.scenario().engine.ops_per_second));
         updateActions();
         updateFigures();
     });

@@ -71,6 +71,7 @@ void Simulation::build()
     running_.invalidate();
     try {
         engine_ = std::make_unique<Engine>(scenario_.engine, *registry_);
+        engine_->set_thread_nice(kCpuNice);
         sampler_ = std::make_unique<MetricsSampler>(*engine_);
     } catch (const std::exception& e) {
         engine_.reset();

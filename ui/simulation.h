@@ -73,6 +73,10 @@ public:
     /// its class for an anonymous lock ("radix_node"), "" if unknown.
     QString lockName(const Event& e) const;
 
+    /// Niceness of the engine's CPU threads: the GUI thread keeps drawing
+    /// while eight CPUs spin on one lock on a two-core machine.
+    static constexpr int kCpuNice = 5;
+
     /// Ticks per second of the GUI timer (30).
     static constexpr int kTicksPerSecond = 30;
 

@@ -6,6 +6,8 @@
 #include "sync/lock_trace.h"
 
 #include <bit>
+#include <sys/resource.h>
+#include <unistd.h>
 #include <chrono>
 #include <cmath>
 #include <stdexcept>
@@ -305,6 +307,9 @@ void Engine::set_pacing(double ops_per_second, std::uint64_t hold_stretch_ns)
 
 void Engine::run_cpu(unsigned cpu)
 {
+    // Linux: a thread's niceness is its own (setpriority on its thread id).
+    if (thread_nice_ > 0)
+        ::setpriority(PRIO_PROCESS, static_cast<id_t>(::gettid()), thread_nice_);
     sync::CpuScope scope(static_cast<int>(cpu));
     trace::ThreadTrace trace(config_.events ? &events_->ring(cpu) : nullptr);
     WorkloadGenerator generator(config_.workload, cpu);

@@ -81,6 +81,10 @@ public:
 
     /// Starts the CPU threads, running or (@paused) held before their first operation.
     void start(bool paused = false);
+    /// Scheduling niceness of the CPU threads (0..19; call before start).
+    /// A GUI sets it above its own so that simulated CPUs spinning on a
+    /// contended lock cannot crowd out the thread that draws them.
+    void set_thread_nice(int nice) noexcept { thread_nice_ = nice < 0 ? 0 : nice > 19 ? 19 : nice; }
     void pause();
     void resume();
     /// Lets each CPU do @n more operations and hold again (pauses first if running).
@@ -164,7 +168,8 @@ private:
     std::atomic<double> pace_ops_ { 0 };
     std::atomic<std::uint64_t> pace_stretch_ns_ { 0 };
     std::atomic<std::uint64_t> pacing_generation_ { 0 }; ///< bumped after each set_pacing
-    std::atomic<bool> cut_stretch_ { false }; ///< pausing or ending: stretched holds end early
+    std::atomic<bool> cut_stretch_ { false };
+    int thread_nice_ = 0; ///< pausing or ending: stretched holds end early
     std::string error_;         ///< under control_
 };
 

@@ -88,8 +88,8 @@ void CompareColumn::changeEvent(QEvent* event)
 
 std::vector<sync::LockStatRow> CompareColumn::topLocks(std::vector<sync::LockStatRow> locks, int n)
 {
-    locks.erase(std::remove_if(locks.begin(), locks.end(), [](const auto& r) { return r.acquisitions == 0; }),
-        locks.end());
+    locks.erase(
+        std::remove_if(locks.begin(), locks.end(), [](const auto& r) { return r.acquisitions == 0; }), locks.end());
     const auto more = [](const sync::LockStatRow& x, const sync::LockStatRow& y) {
         if (x.contentions != y.contentions)
             return x.contentions > y.contentions;
@@ -125,14 +125,37 @@ void CompareColumn::updateHeader()
 void CompareColumn::updateFigures()
 {
     QStringList parts;
-    parts.append(caption(tr("state"), Simulation::stateName(sim_.state()).toLower()));
+    const Simulation::State state = sim_.state();
+    parts.append(caption(tr("state"), Simulation::stateName(state).toLower()));
     parts.append(caption(tr("time"), QString::number(sim_.elapsedSeconds(), 'f', 1) + QStringLiteral(" s")));
-    if (sim_.samples().empty()) {
+    const auto& samples = sim_.samples();
+    if (samples.empty()) {
         for (const QString& name : { tr("ops"), tr("faults"), tr("hits"), tr("lock wait") })
             parts.append(caption(name, QStringLiteral("—")));
+    } else if (state == Simulation::State::Finished || state == Simulation::State::Stopped) {
+        // An ended run's last interval is its tail, CPUs finishing one by
+        // one: the figures worth reading then are those of the whole run.
+        // Once per run, so a walk over the samples is fine here.
+        RunTotals totals;
+        std::uint64_t faults = 0, lookups = 0, hits = 0;
+        for (const MetricsSample& s : samples) {
+            totals.add(s);
+            faults += s.minor_faults + s.major_faults + s.wait_io_faults + s.anon_faults;
+            lookups += s.lookups;
+            hits += s.lookup_hits;
+        }
+        const std::optional<double> perSecond
+            = totals.seconds > 0 ? std::optional<double>(double(faults) / totals.seconds) : std::nullopt;
+        parts.append(caption(tr("ops"), ComparisonSummary::rateText(totals.throughput())));
+        parts.append(caption(tr("faults"), ComparisonSummary::rateText(perSecond)));
+        parts.append(caption(tr("hits"),
+            lookups ? ComparisonSummary::percentText(double(hits) / double(lookups)) : QStringLiteral("—")));
+        parts.append(caption(tr("lock wait"), ComparisonSummary::percentText(totals.lockWaitFraction())));
+        parts.append(QStringLiteral("<span style='opacity:0.7'>%1</span>").arg(tr("(over the run)")));
     } else {
-        const MetricsSample& s = sim_.samples().back();
-        const double faults = s.minor_faults_per_s + s.major_faults_per_s + s.wait_io_faults_per_s + s.anon_faults_per_s;
+        const MetricsSample& s = samples.back();
+        const double faults
+            = s.minor_faults_per_s + s.major_faults_per_s + s.wait_io_faults_per_s + s.anon_faults_per_s;
         parts.append(caption(tr("ops"), ComparisonSummary::rateText(s.operations_per_s)));
         parts.append(caption(tr("faults"), ComparisonSummary::rateText(faults)));
         parts.append(caption(tr("hits"),
@@ -147,11 +170,12 @@ void CompareColumn::updateLocks()
     const std::vector<sync::LockStatRow> rows
         = sim_.registry() ? topLocks(sim_.registry()->locks()) : std::vector<sync::LockStatRow> {};
     table_->setRowCount(int(rows.size()));
-    const QPalette pal = table_->palette();
+    const QPalette pal = palette();
     for (int r = 0; r < int(rows.size()); ++r) {
         const sync::LockStatRow& row = rows[std::size_t(r)];
         const QString texts[4] = { QString::fromStdString(row.name), LockTableModel::formatCountShort(row.acquisitions),
-            LockTableModel::formatCountShort(row.contentions), LockTableModel::formatDuration(double(row.wait_total_ns)) };
+            LockTableModel::formatCountShort(row.contentions),
+            LockTableModel::formatDuration(double(row.wait_total_ns)) };
         for (int c = 0; c < 4; ++c) {
             QTableWidgetItem* item = table_->item(r, c);
             if (!item) {

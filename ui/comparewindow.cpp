@@ -91,6 +91,7 @@ CompareWindow::CompareWindow(QWidget* parent)
     speed_->setPageStep(1);
     speed_->setTickPosition(QSlider::TicksBelow);
     speed_->setMinimumWidth(160);
+    speed_->setMaximumWidth(260);
     speed_->setToolTip(tr("Speed of both runs: operations per second per CPU, from slow motion to unpaced (as fast "
                           "as the machine goes). Applies at once."));
     speedLabel_->setMinimumWidth(speedLabel_->fontMetrics().horizontalAdvance(QStringLiteral("100k ops/s per CPU")));
@@ -98,6 +99,7 @@ CompareWindow::CompareWindow(QWidget* parent)
     speedLayout->addWidget(speed_);
     speedLayout->addWidget(new QLabel(tr("fast")));
     speedLayout->addWidget(speedLabel_);
+    speedLayout->addStretch(1);
     toolBar_->addWidget(speedBox);
     speed_->setValue(RunToolBar::positionFor(0));
     speedLabel_->setText(RunToolBar::speedText(0));
@@ -244,7 +246,8 @@ void CompareWindow::pickerActivated(int side, int index)
     QComboBox* picker = pickers_[side];
     QString id = picker->itemData(index).toString();
     if (picker->itemData(index) == QVariant(kOpenFile)) {
-        id = QFileDialog::getOpenFileName(this, tr("Open scenario %1").arg(side == 0 ? QStringLiteral("A") : QStringLiteral("B")), QString(),
+        id = QFileDialog::getOpenFileName(this,
+            tr("Open scenario %1").arg(side == 0 ? QStringLiteral("A") : QStringLiteral("B")), QString(),
             tr("Scenarios (*.json);;All files (*)"));
         if (id.isEmpty()) {
             selectInPicker(side, entries_[side]);
@@ -377,12 +380,12 @@ bool CompareWindow::bothEnded() const
 
 void CompareWindow::updateActions()
 {
-    auto startable = [](Simulation::State s) { return s != Simulation::State::Empty && s != Simulation::State::Running; };
+    auto startable
+        = [](Simulation::State s) { return s != Simulation::State::Empty && s != Simulation::State::Running; };
     start_->setEnabled(startable(sims_[0]->state()) || startable(sims_[1]->state()));
-    pause_->setEnabled(sims_[0]->state() == Simulation::State::Running
-        || sims_[1]->state() == Simulation::State::Running);
-    reset_->setEnabled(sims_[0]->state() != Simulation::State::Empty
-        || sims_[1]->state() != Simulation::State::Empty);
+    pause_->setEnabled(
+        sims_[0]->state() == Simulation::State::Running || sims_[1]->state() == Simulation::State::Running);
+    reset_->setEnabled(sims_[0]->state() != Simulation::State::Empty || sims_[1]->state() != Simulation::State::Empty);
 }
 
 void CompareWindow::updateTitle()

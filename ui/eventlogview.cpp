@@ -293,6 +293,11 @@ void EventLogView::onEventsArrived(const std::vector<pcl::Event>& events)
         updateEmptyHint();
 }
 
+void EventLogView::setFilterText(const QString& text)
+{
+    filter_->setText(text);
+}
+
 QString EventLogView::counterText() const
 {
     const QLocale locale;

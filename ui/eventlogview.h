@@ -38,6 +38,9 @@ public:
     bool follows() const { return follow_; }
     void setFollow(bool follow);
 
+    /// Sets the text filter (the lock selected in the Locks view).
+    void setFilterText(const QString& text);
+
     /// "shown N · recorded M · dropped D", as the counter shows it.
     QString counterText() const;
 

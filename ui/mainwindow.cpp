@@ -2,6 +2,7 @@
 
 #include "aboutdialog.h"
 #include "chartsview.h"
+#include "comparewindow.h"
 #include "eventlogview.h"
 #include "lockview.h"
 #include "parameterspanel.h"
@@ -110,6 +111,10 @@ void MainWindow::createRunPage()
         = addDock(parameters, tr("Parameters"), QStringLiteral("parametersDock"), Qt::RightDockWidgetArea);
     QDockWidget* locksDock = addDock(locks, tr("Locks"), QStringLiteral("locksDock"), Qt::BottomDockWidgetArea);
     QDockWidget* logDock = addDock(log, tr("Log"), QStringLiteral("logDock"), Qt::BottomDockWidgetArea);
+    // A lock selected in the table is outlined on the timeline and is what
+    // the log shows.
+    connect(locks, &LockView::lockSelected, timeline, &TimelineView::setHighlightedLock);
+    connect(locks, &LockView::lockSelected, log, &EventLogView::setFilterText);
     tabifyDockWidget(chartsDock, parametersDock);
     tabifyDockWidget(locksDock, logDock);
     chartsDock->raise();
@@ -149,6 +154,12 @@ void MainWindow::createMenus()
     recentMenu_ = file->addMenu(tr("Open &recent"));
     recentMenu_->setObjectName(QStringLiteral("recentMenu"));
     updateRecentMenu();
+
+    QAction* compare = file->addAction(tr("&Compare two scenarios…"));
+    compare->setObjectName(QStringLiteral("compareAction"));
+    compare->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_K));
+    compare->setStatusTip(tr("Run two scenarios side by side, charts overlaid, with a difference summary"));
+    connect(compare, &QAction::triggered, this, &MainWindow::showCompare);
 
     saveAction_ = file->addAction(QIcon::fromTheme(QStringLiteral("document-save-as")), tr("&Save scenario as…"));
     saveAction_->setObjectName(QStringLiteral("saveAction"));
@@ -307,6 +318,22 @@ void MainWindow::saveFile()
     } catch (const std::exception& e) {
         QMessageBox::warning(this, tr("Save scenario"), QString::fromStdString(e.what()));
     }
+}
+
+CompareWindow* MainWindow::showCompare()
+{
+    // Seed 000's pair to start with (the global hash lock against a radix
+    // tree per file); the window's pickers change either side.
+    auto* window = new CompareWindow;
+    try {
+        window->setScenarios(ScenarioLibrary::load(QStringLiteral("2002-global-hash-lock")),
+            ScenarioLibrary::load(QStringLiteral("2002-radix-tree-per-file")));
+    } catch (const std::exception& e) {
+        statusBar()->showMessage(QString::fromStdString(e.what()), 8000);
+    }
+    sim_.pause();
+    window->show();
+    return window;
 }
 
 void MainWindow::showUserGuide()

@@ -17,6 +17,7 @@ class QStackedWidget;
 namespace pcl::ui {
 
 class AboutDialog;
+class CompareWindow;
 class RunToolBar;
 class WelcomePage;
 
@@ -73,6 +74,8 @@ public Q_SLOTS:
     void saveFile();
     /// Help > User guide.
     void showUserGuide();
+    /// File > Compare: a window running two scenarios side by side.
+    CompareWindow* showCompare();
 
 protected:
     void closeEvent(QCloseEvent* event) override;

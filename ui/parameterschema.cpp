@@ -18,8 +18,8 @@ using Apply = ParameterSpec::Apply;
 
 constexpr std::uint64_t kU64Max = std::numeric_limits<std::uint64_t>::max();
 
-ParameterSpec integer(std::string path, QString group, QString label, QString unit, std::uint64_t lo,
-    std::uint64_t hi, QString allowed, QString meaning)
+ParameterSpec integer(std::string path, QString group, QString label, QString unit, std::uint64_t lo, std::uint64_t hi,
+    QString allowed, QString meaning)
 {
     ParameterSpec p;
     p.path = std::move(path);
@@ -148,7 +148,7 @@ std::vector<ParameterSpec> build()
         QStringLiteral("ops"), 1, kU64Max, QStringLiteral("1 to 2^64-1"),
         QStringLiteral("Length of each CPU's sequence (pft stops after its share).")));
 
-    s.push_back(choice("index.kind", kIndex, QStringLiteral("Index"), index_kinds(),
+    s.push_back(choice("index.kind", kIndex, QStringLiteral("Kind"), index_kinds(),
         QStringLiteral("A radix tree per file, one hash table for the machine (Linux 2.4), or a skip list per file.")));
     {
         ParameterSpec scheme = choice("index.scheme", kIndex, QStringLiteral("Locking scheme"), {},
@@ -268,8 +268,8 @@ QString ParameterSpec::toolTip() const
     else
         defaultText = displayText(defaultValue) + (unit.isEmpty() ? QString() : QStringLiteral(" ") + unit);
     const QString when = apply == Apply::Live ? QStringLiteral("Applies at once, while the run goes on.")
-        : apply == Apply::Restart            ? QStringLiteral("Applies to the next run (restart).")
-                                             : QStringLiteral("Fixed.");
+        : apply == Apply::Restart             ? QStringLiteral("Applies to the next run (restart).")
+                                              : QStringLiteral("Fixed.");
     return QStringLiteral("<p><b>%1</b> &nbsp;<code>%2</code></p><p>%3</p><p>Allowed: %4<br>Default: %5<br>%6</p>")
         .arg(escaped(label), QString::fromStdString(path), escaped(meaning), escaped(allowed), escaped(defaultText),
             when);

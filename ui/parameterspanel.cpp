@@ -35,8 +35,8 @@ using Type = ParameterSpec::Type;
 
 QColor mix(const QColor& a, const QColor& b, double k)
 {
-    return QColor::fromRgbF(a.redF() * (1 - k) + b.redF() * k, a.greenF() * (1 - k) + b.greenF() * k,
-        a.blueF() * (1 - k) + b.blueF() * k);
+    return QColor::fromRgbF(
+        a.redF() * (1 - k) + b.redF() * k, a.greenF() * (1 - k) + b.greenF() * k, a.blueF() * (1 - k) + b.blueF() * k);
 }
 
 /// The error red, dark enough on a light window and light enough on a dark one to read as text.
@@ -81,7 +81,7 @@ public:
         static const QRegularExpression kInt(QStringLiteral("^\\s*[0-9]*\\s*$"));
         static const QRegularExpression kReal(QStringLiteral("^\\s*[0-9]*\\.?[0-9]*([eE][-+]?[0-9]*)?\\s*$"));
         return (spec_.type == Type::Int ? kInt : kReal).match(input).hasMatch() ? QValidator::Acceptable
-                                                                                 : QValidator::Invalid;
+                                                                                : QValidator::Invalid;
     }
 
     void fixup(QString&) const override { }
@@ -164,7 +164,9 @@ private:
         if (!parseInt(v))
             return spec_.defaultValue.is_integer() ? spec_.defaultValue.as_uint() : spec_.minInt;
         for (; steps > 0; --steps) {
-            std::uint64_t next = spec_.powerOfTwo ? (v == 0 ? 1 : v > spec_.maxInt / 2 ? spec_.maxInt : v * 2)
+            std::uint64_t next = spec_.powerOfTwo ? (v == 0     ? 1
+                                         : v > spec_.maxInt / 2 ? spec_.maxInt
+                                                                : v * 2)
                                                   : (v >= spec_.maxInt ? spec_.maxInt : v + 1);
             v = std::min(std::max(next, spec_.minInt), spec_.maxInt);
         }
@@ -305,11 +307,12 @@ void ParametersPanel::buildForm()
     column->setSpacing(2);
 
     fields_.reserve(parameterSchema().size());
+    std::vector<QGridLayout*> grids;
     for (const QString& group : parameterGroups()) {
         // A section: a header that folds it, then a form.
         auto* header = new QToolButton;
         header->setObjectName(QStringLiteral("section:") + group);
-        header->setText(group);
+        header->setText(QString(group).replace(QLatin1Char('&'), QStringLiteral("&&"))); // no mnemonic
         header->setCheckable(true);
         header->setChecked(true);
         header->setAutoRaise(true);
@@ -317,7 +320,8 @@ void ParametersPanel::buildForm()
         header->setArrowType(Qt::DownArrow);
         header->setFont(scaled(font(), 1.08, true));
         header->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
-        header->setStyleSheet(QStringLiteral("QToolButton { text-align: left; border: none; padding: 6px 0px 2px 0px; }"));
+        header->setStyleSheet(
+            QStringLiteral("QToolButton { text-align: left; border: none; padding: 6px 0px 2px 0px; }"));
         auto* rule = new QFrame;
         rule->setFrameShape(QFrame::HLine);
         rule->setFrameShadow(QFrame::Sunken);
@@ -349,16 +353,20 @@ void ParametersPanel::buildForm()
             f.editor->setObjectName(QString::fromStdString(spec.path));
             f.editor->setToolTip(spec.toolTip());
             f.editor->installEventFilter(this);
+            // Narrow docks shrink the editors, never push the reset buttons out of view.
+            f.editor->setMinimumWidth(fontMetrics().averageCharWidth() * 10);
             f.label->setBuddy(f.editor);
 
             f.reset = new QToolButton;
             f.reset->setAutoRaise(true);
             f.reset->setText(QStringLiteral("\u21ba"));
-            f.reset->setToolTip(tr("Reset to the default, %1").arg(spec.type == Type::Bool
-                    ? (spec.defaultValue.is_bool() && spec.defaultValue.as_bool() ? tr("on") : tr("off"))
-                    : spec.defaultValue.is_string() && spec.defaultValue.as_string().empty()
-                    ? tr("empty")
-                    : displayText(spec.defaultValue)));
+            f.reset->setToolTip(
+                tr("Reset to the default, %1")
+                    .arg(spec.type == Type::Bool
+                            ? (spec.defaultValue.is_bool() && spec.defaultValue.as_bool() ? tr("on") : tr("off"))
+                            : spec.defaultValue.is_string() && spec.defaultValue.as_string().empty()
+                            ? tr("empty")
+                            : displayText(spec.defaultValue)));
             f.reset->setAccessibleName(tr("Reset %1").arg(spec.label));
             QSizePolicy keep = f.reset->sizePolicy();
             keep.setRetainSizeWhenHidden(true);
@@ -382,6 +390,7 @@ void ParametersPanel::buildForm()
             fields_.push_back(f);
         }
         column->addWidget(body);
+        grids.push_back(grid);
         connect(header, &QToolButton::toggled, body, [header, body](bool open) {
             body->setVisible(open);
             header->setArrowType(open ? Qt::DownArrow : Qt::RightArrow);
@@ -389,6 +398,15 @@ void ParametersPanel::buildForm()
     }
     column->addStretch(1);
     scroll_->setWidget(content);
+
+    // One label column for every section, wide enough for a label marked
+    // pending (bold, with its dot), so the editors line up down the panel.
+    const QFontMetrics bold(scaled(font(), 1.0, true));
+    int labelWidth = 0;
+    for (const Field& f : fields_)
+        labelWidth = std::max(labelWidth, bold.horizontalAdvance(f.spec->label + QStringLiteral(" \u2022")));
+    for (QGridLayout* grid : grids)
+        grid->setColumnMinimumWidth(0, labelWidth);
 
     loading_ = true;
     for (Field& f : fields_)
@@ -514,8 +532,10 @@ void ParametersPanel::showValue(Field& f, const json::Value& value)
                 plain->setPlainText(text);
         } else {
             auto* line = static_cast<QLineEdit*>(f.editor);
-            if (line->text() != text)
+            if (line->text() != text) {
                 line->setText(text);
+                line->setCursorPosition(0); // a long title reads from its start
+            }
         }
         break;
     }
@@ -532,7 +552,8 @@ ParametersPanel::Attempt ParametersPanel::readEditor(const Field& f) const
         const QString text = static_cast<NumberBox*>(f.editor)->number();
         const QString path = QString::fromStdString(spec.path);
         if (text.isEmpty())
-            return { json::Value(), tr("%1: enter a value (the default is %2)").arg(path, displayText(spec.defaultValue)) };
+            return { json::Value(),
+                tr("%1: enter a value (the default is %2)").arg(path, displayText(spec.defaultValue)) };
         try {
             // Parsed as JSON, as a file would be: an integer keeps all 64
             // bits, one beyond them becomes a number the scenario refuses
@@ -872,7 +893,8 @@ void ParametersPanel::onTicked()
     if (sameValue(ops, *valueAt(base_, "pacing.ops_per_second"))
         && sameValue(stretch, *valueAt(base_, "pacing.hold_stretch_ns")))
         return;
-    const std::pair<std::string, json::Value> live[] = { { "pacing.ops_per_second", ops }, { "pacing.hold_stretch_ns", stretch } };
+    const std::pair<std::string, json::Value> live[]
+        = { { "pacing.ops_per_second", ops }, { "pacing.hold_stretch_ns", stretch } };
     for (const auto& [path, value] : live) {
         setValueAt(base_, path, value);
         setValueAt(pending_, path, value);
@@ -924,7 +946,8 @@ void ParametersPanel::restyle()
     banner_->setPalette(bp);
 
     QPalette ep = p;
-    ep.setColor(QPalette::Window, mix(p.color(QPalette::Window), colors::lockBlocked(), colors::isDark(p) ? 0.25 : 0.14));
+    ep.setColor(
+        QPalette::Window, mix(p.color(QPalette::Window), colors::lockBlocked(), colors::isDark(p) ? 0.25 : 0.14));
     ep.setColor(QPalette::WindowText, p.color(QPalette::WindowText));
     runError_->setAutoFillBackground(true);
     runError_->setPalette(ep);

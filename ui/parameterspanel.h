@@ -10,9 +10,9 @@
 // or discards it.
 #pragma once
 
+#include "parameterschema.h"
 #include "sim/json.h"
 #include "sim/scenario.h"
-#include "parameterschema.h"
 #include "simulation.h"
 
 #include <QString>

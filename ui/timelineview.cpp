@@ -504,6 +504,7 @@ void TimelineView::paintEvent(QPaintEvent*)
     const Layout l = layout();
     paintHeader(p, l);
     paintLanes(p, l);
+    paintHighlight(p, l);
     paintAxis(p, l);
     paintMarkers(p, l);
 }
@@ -651,6 +652,46 @@ void TimelineView::paintLanes(QPainter& p, const Layout& l)
         }
         p.restore();
     }
+}
+
+void TimelineView::setHighlightedLock(const QString& name)
+{
+    if (name == highlighted_)
+        return;
+    highlighted_ = name;
+    update();
+}
+
+void TimelineView::paintHighlight(QPainter& p, const Layout& l)
+{
+    if (highlighted_.isEmpty() || model_.empty())
+        return;
+    const double t0 = viewStartNs();
+    const double t1 = t0 + span_;
+    QPen pen(palette().color(QPalette::Highlight), 2);
+    pen.setJoinStyle(Qt::MiterJoin);
+    p.save();
+    p.setPen(pen);
+    p.setBrush(Qt::NoBrush);
+    for (int i = 0; i < model_.laneCount(); ++i) {
+        const QRectF r = l.lane(i);
+        const auto [first, last]
+            = model_.spansIn(i, std::uint64_t(std::max(t0, 0.0)), std::uint64_t(std::max(t1, 0.0)));
+        // Zoomed far out, a lane has more waits than pixels: outline none
+        // rather than stall the frame.
+        if (last - first > kMaxOutlinedSpans)
+            continue;
+        const auto& spans = model_.spans(i);
+        for (std::size_t k = first; k < last; ++k) {
+            const TimelineSpan& s = spans[k];
+            if ((s.state != CpuState::Spinning && s.state != CpuState::Blocked) || model_.lockName(s.lock) != highlighted_)
+                continue;
+            const double x0 = std::max(xAt(double(s.start_ns)), r.left());
+            const double x1 = std::min(xAt(double(s.end_ns)), r.right());
+            p.drawRect(QRectF(x0, r.top() + 1, std::max(2.0, x1 - x0), r.height() - 2));
+        }
+    }
+    p.restore();
 }
 
 void TimelineView::paintAxis(QPainter& p, const Layout& l)

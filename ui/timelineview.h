@@ -49,6 +49,10 @@ public:
     void setMarkerA(double t);
     void setMarkerB(double t);
     void clearMarkers();
+    /// Outlines the waits for the lock named @name (the lock selected in the
+    /// Locks view); empty: none.
+    void setHighlightedLock(const QString& name);
+    QString highlightedLock() const { return highlighted_; }
     /// The header's marker line: "A 12.30 ms   B 13.61 ms   B − A 1.31 ms".
     QString markerText() const;
 
@@ -107,6 +111,9 @@ private:
     bool dragging_ = false;
     QRect legendRect_;                           ///< where the legend was drawn, for its tooltip
     std::vector<TimelineModel::Column> columns_; ///< scratch, one per pixel column
+    void paintHighlight(QPainter& p, const Layout& l);
+    static constexpr std::size_t kMaxOutlinedSpans = 4000;
+    QString highlighted_;
 };
 
 } // namespace pcl::ui

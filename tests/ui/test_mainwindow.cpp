@@ -1,6 +1,7 @@
 // The main window: title, menus and actions, the About dialog, geometry kept
 // across runs, and a window that actually draws something.
 #include "aboutdialog.h"
+#include "comparewindow.h"
 #include "mainwindow.h"
 #include "runtoolbar.h"
 #include "scenariolibrary.h"
@@ -192,6 +193,20 @@ private Q_SLOTS:
         QCOMPARE(sim.state(), Simulation::State::Ready);
         QCOMPARE(sim.engine()->operations(), std::uint64_t(0));
         QCOMPARE(sim.scenario().engine.ops_per_second, 100.0); // the speed chosen stays
+    }
+
+    void compareOpensTwoScenariosSideBySide()
+    {
+        MainWindow window;
+        window.setRememberGeometry(false);
+        pcl::ui::CompareWindow* compare = window.showCompare();
+        QVERIFY(compare);
+        QVERIFY(compare->isVisible());
+        QCOMPARE(compare->left().scenario().engine.index.kind, std::string("hash"));
+        QCOMPARE(compare->right().scenario().engine.index.kind, std::string("radix"));
+        QCOMPARE(compare->left().state(), Simulation::State::Ready);
+        QCOMPARE(compare->right().state(), Simulation::State::Ready);
+        compare->close(); // deletes itself
     }
 
     void aBadScenarioFileIsRefusedWithTheField()

@@ -14,6 +14,8 @@
 #include <QImage>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSet>
 #include <QSignalSpy>
 #include <QTest>
@@ -445,9 +447,20 @@ private Q_SLOTS:
             panel.show();
             QVERIFY(QTest::qWaitForWindowExposed(&panel));
             const QString suffix = dark ? QStringLiteral("dark") : QStringLiteral("light");
+            if (qEnvironmentVariableIsSet("PCL_DEBUG_SIZES"))
+                for (auto* w : panel.findChildren<QWidget*>())
+                    if (w->minimumSizeHint().width() > 100 && w->isVisible())
+                        qDebug() << w->metaObject()->className() << w->objectName() << w->minimumSizeHint()
+                                 << w->width();
             QImage image = panel.grab().toImage();
             QVERIFY(image.save(shotPath(QStringLiteral("parameters-%1.png").arg(suffix))));
             QVERIFY(distinctColours(image) > 20);
+            // The lower sections (pacing, events, run), scrolled to.
+            if (auto* scroll = panel.findChild<QScrollArea*>()) {
+                scroll->verticalScrollBar()->setValue(scroll->verticalScrollBar()->maximum());
+                QVERIFY(panel.grab().save(shotPath(QStringLiteral("parameters-bottom-%1.png").arg(suffix))));
+                scroll->verticalScrollBar()->setValue(0);
+            }
 
             // With a pending change and a refused value, scrolled to them.
             type(panel, "workload.cpus", QStringLiteral("8"));

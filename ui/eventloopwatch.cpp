@@ -40,8 +40,12 @@ void EventLoopWatch::tick()
         maxStallMs_ = lateMs;
     if (lateMs > 100)
         ++over100_;
-    if (ticks_ % 200 == 0) // once a second
-        maxRssMiB_ = std::max(maxRssMiB_, residentMiB());
+    if (ticks_ % 200 == 0) { // about once a second
+        const double rss = residentMiB();
+        maxRssMiB_ = std::max(maxRssMiB_, rss);
+        if (now / 60'000'000'000 > qint64(rssPerMinuteMiB_.size()))
+            rssPerMinuteMiB_.append(int(rss + 0.5));
+    }
 }
 
 QString EventLoopWatch::report() const
@@ -54,7 +58,15 @@ QString EventLoopWatch::report() const
         .arg(kIntervalMs)
         .arg(startRssMiB_, 0, 'f', 0)
         .arg(residentMiB(), 0, 'f', 0)
-        .arg(std::max(maxRssMiB_, residentMiB()), 0, 'f', 0);
+        .arg(std::max(maxRssMiB_, residentMiB()), 0, 'f', 0)
+        + (rssPerMinuteMiB_.isEmpty() ? QString()
+                                      : QStringLiteral("\nmemory at the end of each minute (MiB): ")
+                + [&] {
+                      QStringList l;
+                      for (int m : rssPerMinuteMiB_)
+                          l.append(QString::number(m));
+                      return l.join(QStringLiteral(" "));
+                  }());
 }
 
 } // namespace pcl::ui

@@ -7,6 +7,7 @@
 
 #include <QElapsedTimer>
 #include <QObject>
+#include <QList>
 #include <QString>
 #include <QTimer>
 
@@ -31,7 +32,8 @@ public:
     double maxResidentMiB() const { return maxRssMiB_; }
     double startResidentMiB() const { return startRssMiB_; }
 
-    /// One line: "event loop: max stall 12.3 ms (0 over 100 ms) in 120000 timer events; memory 80 -> 95 MiB (max 97)".
+    /// "event loop: max stall 12.3 ms (0 over 100 ms) in 120000 timer events; memory 80 -> 95 MiB (max 97)",
+    /// and a second line with the memory at the end of each minute.
     QString report() const;
 
 private:
@@ -43,6 +45,7 @@ private:
     double maxStallMs_ = 0;
     std::uint64_t ticks_ = 0;
     std::uint64_t over100_ = 0;
+    QList<int> rssPerMinuteMiB_; ///< resident memory at the end of each minute
     double startRssMiB_ = 0;
     double maxRssMiB_ = 0;
 };

@@ -4,6 +4,7 @@
 
 #include "colors.h"
 #include "simulation.h"
+#include "sync/clock.h"
 
 #include <QHelpEvent>
 #include <QMouseEvent>
@@ -146,6 +147,7 @@ TimelineView::TimelineView(Simulation& sim, QWidget* parent)
     model_.setLockNamer([this](const Event& e) { return sim_.lockName(e); });
     connect(&sim_, &Simulation::runReset, this, &TimelineView::onRunReset);
     connect(&sim_, &Simulation::eventsArrived, this, &TimelineView::onEvents);
+    connect(&sim_, &Simulation::ticked, this, &TimelineView::onTicked);
     onRunReset();
 }
 
@@ -165,6 +167,7 @@ void TimelineView::onRunReset()
     updateIdleGap();
     markerA_.reset();
     markerB_.reset();
+    liveEdgeNs_ = 0;
     setFollowing(true);
     update();
 }
@@ -204,8 +207,25 @@ void TimelineView::setFollowing(bool on)
 double TimelineView::viewStartNs() const
 {
     if (follow_)
-        return double(model_.latestNs()) - span_;
+        return double(std::max(model_.latestNs(), liveEdgeNs_)) - span_;
     return start_;
+}
+
+void TimelineView::onTicked()
+{
+    // The live edge is the present, not the newest event: at benchmark
+    // speed an untroubled CPU records nothing (sim/trace.h), and a view that
+    // stopped at its last event would look as if the CPUs had stopped. The
+    // time since the last event shows as "no events recorded". Two ticks
+    // behind the clock, so the events still in the rings are not shown as
+    // missing.
+    if (sim_.state() != Simulation::State::Running || model_.empty())
+        return;
+    const std::uint64_t lag = 2'000'000'000ull / Simulation::kTicksPerSecond;
+    const std::uint64_t now = sync::now_ns();
+    liveEdgeNs_ = std::max(liveEdgeNs_, now > lag ? now - lag : 0);
+    if (follow_)
+        update();
 }
 
 void TimelineView::setViewRange(double t0, double span)

@@ -113,6 +113,8 @@ private:
     std::vector<TimelineModel::Column> columns_; ///< scratch, one per pixel column
     void paintHighlight(QPainter& p, const Layout& l);
     static constexpr std::size_t kMaxOutlinedSpans = 4000;
+    void onTicked();
+    std::uint64_t liveEdgeNs_ = 0; ///< the present while the run plays (event clock), 0 before
     QString highlighted_;
 };
 

@@ -67,8 +67,14 @@ MetricsSample MetricsSampler::sample()
     s.hit_ratio = s.lookups ? std::min(1.0, double(s.lookup_hits) / double(s.lookups))
                             : std::numeric_limits<double>::quiet_NaN();
     const double cpu_ns = double(engine_.config().workload.cpus) * dt * 1e9;
-    s.lock_wait_fraction = cpu_ns > 0 ? double(delta(now.lock_wait_ns, last_.lock_wait_ns)) / cpu_ns : 0.0;
-    s.page_wait_fraction = cpu_ns > 0 ? double(delta(now.page_wait_ns, last_.page_wait_ns)) / cpu_ns : 0.0;
+    // A wait is counted when it ends, whole: one begun in an earlier
+    // interval lands in this one, so with long waits the raw share can pass
+    // 1. No CPU waits more than all of an interval: the share is capped
+    // there (the run's totals keep every nanosecond).
+    s.lock_wait_fraction
+        = cpu_ns > 0 ? std::min(1.0, double(delta(now.lock_wait_ns, last_.lock_wait_ns)) / cpu_ns) : 0.0;
+    s.page_wait_fraction
+        = cpu_ns > 0 ? std::min(1.0, double(delta(now.page_wait_ns, last_.page_wait_ns)) / cpu_ns) : 0.0;
 
     s.io_in_flight = engine_.device().in_flight();
     s.frames_used = engine_.frames().in_use();

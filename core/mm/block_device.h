@@ -12,7 +12,7 @@
 
 #include "mm/page.h"
 #include "mm/page_lock.h"
-#include "sim/histogram.h"
+#include "sync/histogram.h"
 
 #include <atomic>
 #include <condition_variable>

@@ -25,7 +25,7 @@
 #include "mm/page_cache.h"
 #include "mm/page_table.h"
 #include "mm/readahead.h"
-#include "sim/histogram.h"
+#include "sync/histogram.h"
 #include "sync/percpu_counter.h"
 
 #include <array>

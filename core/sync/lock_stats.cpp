@@ -1,5 +1,7 @@
 #include "sync/lock_stats.h"
 
+#include <bit>
+
 #include "sync/clock.h"
 #include "sync/cpu.h"
 
@@ -44,6 +46,11 @@ void LockCounters::note_acquire(bool exclusive, bool contended, bool bounced, st
         add(wait_total, wait, exclusive);
         lower_min(wait_min, wait);
         raise_max(wait_max, wait);
+        // The histogram is in ns (ticks differ between machines); the
+        // conversion is a multiply, on the contended path only.
+        const std::uint64_t ns = ticks_to_ns(wait);
+        const unsigned b = ns ? std::min(kWaitBuckets - 1, unsigned(std::bit_width(ns)) - 1) : 0;
+        add(wait_buckets[b], 1, exclusive);
     }
 }
 
@@ -62,6 +69,8 @@ void LockCounters::add_to(LockStatRow& row) const noexcept
     row.acq_bounces += r(acq_bounces);
     row.con_bounces += r(con_bounces);
     row.wait_total_ns += ticks_to_ns(r(wait_total));
+    for (unsigned b = 0; b < kWaitBuckets; ++b)
+        row.wait_buckets[b] += r(wait_buckets[b]);
     row.hold_total_ns += ticks_to_ns(r(hold_total));
     row.wait_max_ns = std::max(row.wait_max_ns, ticks_to_ns(r(wait_max)));
     row.hold_max_ns = std::max(row.hold_max_ns, ticks_to_ns(r(hold_max)));
@@ -82,6 +91,8 @@ void LockCounters::reset() noexcept
         a->store(0, std::memory_order_relaxed);
     wait_min.store(kNoMin, std::memory_order_relaxed);
     hold_min.store(kNoMin, std::memory_order_relaxed);
+    for (auto& b : wait_buckets)
+        b.store(0, std::memory_order_relaxed);
 }
 
 LockClass::LockClass(std::string name, std::uint32_t id)

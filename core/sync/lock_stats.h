@@ -16,6 +16,7 @@
 
 #include "sync/cpu.h"
 
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <deque>
@@ -27,6 +28,11 @@
 #include <vector>
 
 namespace pcl::sync {
+
+/// Buckets of the wait-time histogram: bucket b holds waits in
+/// [2^b, 2^(b+1)) ns (bucket 0 also holds 0), the last everything from
+/// 2^(kWaitBuckets-1) ns (about 1 s) up.
+inline constexpr unsigned kWaitBuckets = 31;
 
 /// One row of a lock statistics table (a lock or a class), in nanoseconds.
 struct LockStatRow {
@@ -43,6 +49,7 @@ struct LockStatRow {
     std::uint64_t hold_min_ns = 0;   ///< shortest hold (0 if never acquired)
     std::uint64_t hold_max_ns = 0;   ///< longest hold
     std::uint64_t instances = 1;     ///< locks folded into this row (class rows)
+    std::array<std::uint64_t, kWaitBuckets> wait_buckets {}; ///< contended waits by length (kWaitBuckets)
 
     double contention_ratio() const { return acquisitions ? double(contentions) / double(acquisitions) : 0.0; }
     double wait_avg_ns() const { return contentions ? double(wait_total_ns) / double(contentions) : 0.0; }
@@ -63,6 +70,7 @@ struct LockCounters {
     std::atomic<std::uint64_t> hold_total { 0 };
     std::atomic<std::uint64_t> hold_min { kNoMin };
     std::atomic<std::uint64_t> hold_max { 0 };
+    std::array<std::atomic<std::uint64_t>, kWaitBuckets> wait_buckets {};
 
     /// Records an acquisition. exclusive: the caller is the only writer of
     /// these counters, so plain load/store suffices.

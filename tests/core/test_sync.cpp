@@ -13,6 +13,8 @@
 #include <atomic>
 #include <chrono>
 #include <mutex>
+#include <bit>
+#include <numeric>
 #include <thread>
 #include <vector>
 
@@ -64,6 +66,8 @@ TEMPLATE_TEST_CASE("exclusive locks exclude and count every acquisition", "[sync
     CHECK(classes[0].acquisitions == row.acquisitions);
     CHECK(classes[0].contentions == row.contentions);
     CHECK(classes[0].instances == 1);
+    // Every contended acquisition is in exactly one bucket of the wait histogram.
+    CHECK(std::accumulate(row.wait_buckets.begin(), row.wait_buckets.end(), std::uint64_t(0)) == row.contentions);
 }
 
 TEST_CASE("a lock taken on alternating CPUs bounces every time", "[sync]")
@@ -114,6 +118,13 @@ TEST_CASE("a contended acquisition is counted with its wait time", "[sync]")
     CHECK(row.wait_min_ns == row.wait_max_ns);
     CHECK(row.hold_max_ns >= 5'000'000);
     CHECK_FALSE(lock.state().held);
+    // The one wait is in the histogram bucket of its length, in the lock's
+    // row and in its class's.
+    const unsigned b = std::min(kWaitBuckets - 1, unsigned(std::bit_width(row.wait_max_ns)) - 1);
+    for (const LockStatRow& r : { row, registry.classes().at(0) }) {
+        CHECK(r.wait_buckets[b] == 1);
+        CHECK(std::accumulate(r.wait_buckets.begin(), r.wait_buckets.end(), std::uint64_t(0)) == 1);
+    }
 }
 
 TEST_CASE("the ticket lock serves waiters in arrival order", "[sync]")

@@ -25,6 +25,7 @@
 #include <QSet>
 #include <QSvgRenderer>
 #include <QTemporaryDir>
+#include <QDir>
 #include <QTest>
 
 #include <cmath>
@@ -101,9 +102,13 @@ QPalette darkPalette()
     return p;
 }
 
+// Screenshots for a person to look at: PCL_SCREENSHOT_DIR, or the temporary directory.
 QString shotDir()
 {
-    return QStringLiteral(PCL_SOURCE_DIR "/build/view-charts");
+    const QString dir = qEnvironmentVariableIsSet("PCL_SCREENSHOT_DIR") ? qEnvironmentVariable("PCL_SCREENSHOT_DIR")
+                                                                        : QDir::tempPath() + QStringLiteral("/pcl-charts");
+    QDir().mkpath(dir);
+    return dir;
 }
 
 } // namespace
@@ -277,23 +282,27 @@ private Q_SLOTS:
         std::vector<sync::LockStatRow> rows(3);
         rows[0].name = "mapping.tree_lock";
         rows[0].contentions = 4;
-        rows[0].wait_total_ns = 8000;
-        rows[0].wait_max_ns = 5000;
+        rows[0].wait_buckets[10] = 3; // 1-2 us
+        rows[0].wait_buckets[12] = 1; // 4-8 us
         rows[1].name = "page_table_lock";
         rows[1].contentions = 0; // never waited: not shown
         rows[2].name = "radix_node";
         rows[2].contentions = 10;
-        rows[2].wait_total_ns = 30000;
-        rows[2].wait_max_ns = 9000;
+        rows[2].wait_buckets[11] = 10; // 2-4 us
         LockWaitChart chart;
         chart.setClasses(rows);
-        // The class that waited most is drawn on top (last category).
-        QCOMPARE(chart.classNames(), QStringList({ "mapping.tree_lock", "radix_node" }));
-        QCOMPARE(chart.nsPerUnit(), 1e3);
-        QCOMPARE(chart.averageSet()->at(0), 2.0);
-        QCOMPARE(chart.averageSet()->at(1), 3.0);
-        QCOMPARE(chart.maximumSet()->at(1), 9.0);
-        QVERIFY(chart.title().contains(QStringLiteral("no wait-time histogram")));
+        // The most contended class first.
+        QCOMPARE(chart.classNames(), QStringList({ "radix_node", "mapping.tree_lock" }));
+        QCOMPARE(chart.rowCount(), 2);
+        QCOMPARE(chart.firstBucket(), 10u);
+        QCOMPARE(chart.endBucket(), 13u);
+        QCOMPARE(chart.set(0)->label(), QStringLiteral("radix_node (10)"));
+        QCOMPARE(chart.set(0)->at(1), 100.0);
+        QCOMPARE(chart.set(1)->at(0), 75.0);
+        QCOMPARE(chart.set(1)->at(2), 25.0);
+        QCOMPARE(LatencyHistogramChart::bucketLabel(10), QStringLiteral("1–2 µs"));
+        chart.setClasses({});
+        QCOMPARE(chart.rowCount(), 0);
     }
 
     void defaultsAndPicker()

@@ -1,13 +1,15 @@
 // pagecache-lab-cli: Page Cache Lab without a display.
 //
 // Runs a scenario file (`run`), dispatches `bench <name> [options]` to the
-// benchmark commands of bench/ (each parses its own options, see
-// bench/bench_args.h) and prints usage and version. Exit codes: 0 success,
-// 1 failure while running, 2 bad command line or bad scenario.
+// benchmark commands of bench/ and `probe <name> [options]` to the probes of
+// the host kernel (each parses its own options, see bench/bench_args.h) and
+// prints usage and version. Exit codes: 0 success, 1 failure while running
+// (or a probe that cannot measure), 2 bad command line or bad scenario.
 #include "bench_args.h"
 #include "engine_bench.h"
 #include "index_bench.h"
 #include "lock_bench.h"
+#include "readahead_probe.h"
 #include "report.h"
 #include "run_report.h"
 #include "seed003_bench.h"
@@ -42,6 +44,14 @@ void print_bench_commands(std::ostream& out)
         << "                            with mm->page_table_lock against split PTE locks\n";
 }
 
+void print_probe_commands(std::ostream& out)
+{
+    out << "probes of the running kernel:\n"
+        << "  probe readahead [--file F] [--pattern seq|random|backward|stride:N] [--reads N] [--csv FILE]\n"
+        << "                            the host's real readahead windows (posix_fadvise DONTNEED, one-page\n"
+        << "                            reads, mincore), in the simulator's readahead format\n";
+}
+
 void print_run_usage(std::ostream& out)
 {
     out << "usage: " << kProgram << " run SCENARIO.json [--set PATH=VALUE]... [--json FILE] [--progress]\n\n"
@@ -70,9 +80,12 @@ void print_usage(std::ostream& out)
         << "                            run a scenario file and print its summary and lock tables;\n"
         << "                            'run --help' describes its options\n\n";
     print_bench_commands(out);
+    out << '\n';
+    print_probe_commands(out);
     out << "\noptions of bench indexes:\n"
         << pcl::bench::index_bench_usage() << "\noptions of bench locks:\n"
-        << pcl::bench::lock_bench_usage() << "\nglobal options:\n"
+        << pcl::bench::lock_bench_usage() << "\noptions of probe readahead:\n"
+        << pcl::bench::probe_readahead_usage() << "\nglobal options:\n"
         << "  -h, --help   show this help\n"
         << "  --version    print the version\n";
 }
@@ -108,6 +121,27 @@ int run_bench(const std::vector<std::string>& args)
     if (name.rfind("-", 0) == 0)
         return usage_error("bench: unknown option '" + name + "'");
     return usage_error("bench: unknown benchmark '" + name + "' (indexes, locks, seed003, engine)");
+}
+
+int run_probe(const std::vector<std::string>& args)
+{
+    if (args.empty())
+        return usage_error("probe: which probe? (readahead)");
+    const std::string& name = args[0];
+    const std::vector<std::string> rest(args.begin() + 1, args.end());
+    if (name == "readahead")
+        return pcl::bench::run_probe_readahead(rest, std::cout, std::cerr);
+    if (name == "--help" || name == "-h") {
+        if (!rest.empty())
+            return usage_error("probe --help: unexpected argument '" + rest[0] + "'");
+        std::cout << "usage: " << kProgram << " probe <probe> [options]\n\n";
+        print_probe_commands(std::cout);
+        std::cout << "\n'" << kProgram << " probe <probe> --help' lists a probe's options.\n";
+        return 0;
+    }
+    if (name.rfind("-", 0) == 0)
+        return usage_error("probe: unknown option '" + name + "'");
+    return usage_error("probe: unknown probe '" + name + "' (readahead)");
 }
 
 // ---------------------------------------------------------------------------
@@ -255,6 +289,8 @@ int run(const std::vector<std::string>& args)
         return run_command(std::vector<std::string>(args.begin() + 1, args.end()));
     if (command == "bench")
         return run_bench(std::vector<std::string>(args.begin() + 1, args.end()));
+    if (command == "probe")
+        return run_probe(std::vector<std::string>(args.begin() + 1, args.end()));
     if (command.rfind("-", 0) == 0)
         return usage_error("unknown option '" + command + "'");
     return usage_error("unknown command '" + command + "'");

@@ -195,6 +195,14 @@ std::vector<ParameterSpec> build()
         QStringLiteral("0 to 10^6"),
         QStringLiteral("Multiplies both times; above 1 slows the disk down for a demonstration, 0 makes it instant.")));
 
+    s.push_back(integer("device.ra_pages", kDisk, QStringLiteral("Readahead maximum"), QStringLiteral("pages"), 1, 65536,
+        QStringLiteral("1 to 65536"),
+        QStringLiteral("The device's largest readahead window (blockdev --setra; 32 pages = 128 KiB).")));
+    s.push_back(choice("readahead", kDisk, QStringLiteral("Readahead policy"), { "none", "ondemand", "readaround", "morton" },
+        QStringLiteral("none: read only what was asked; ondemand: Linux 2.6.23+ (windows x4, x2 up to the maximum, "
+                       "asynchronous at the PG_readahead marker); readaround: mmap faults read a window centred on "
+                       "the fault; morton: 2002's unified readahead, shrinking when read-ahead pages are evicted unused.")));
+
     s.push_back(boolean("fault.fault_around", kFaults, QStringLiteral("Fault-around"),
         QStringLiteral("On a file fault, also map the cached neighbours (do_fault_around).")));
     s.push_back(integer("fault.fault_around_pages", kFaults, QStringLiteral("Fault-around block"),

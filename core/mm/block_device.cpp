@@ -19,6 +19,9 @@ void BlockDeviceConfig::validate() const
         throw std::invalid_argument("device.request_ns must be at most 10 s, got " + std::to_string(request_ns));
     if (page_ns > 1'000'000'000ull)
         throw std::invalid_argument("device.page_ns must be at most 1 s, got " + std::to_string(page_ns));
+    if (ra_pages < 1 || ra_pages > kMaxRaPages)
+        throw std::invalid_argument("device.ra_pages must be between 1 and " + std::to_string(kMaxRaPages)
+            + " pages, got " + std::to_string(ra_pages));
 }
 
 BlockDevice::BlockDevice(const BlockDeviceConfig& config, PageWaitTable& page_locks, EventRing* events, int trace_cpu)

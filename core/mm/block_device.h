@@ -27,9 +27,11 @@ namespace pcl {
 class EventRing;
 
 struct BlockDeviceConfig {
+    static constexpr pgoff_t kMaxRaPages = 65536; ///< 256 MiB: far past any device's setting
     std::uint64_t request_ns = 100'000; ///< per request (seek, command overhead)
     std::uint64_t page_ns = 10'000;     ///< per page transferred
     double time_scale = 1.0;            ///< multiplies both (demo mode slows the device down)
+    pgoff_t ra_pages = 32; ///< the device's maximum readahead window (blockdev --setra; 32 pages = 128 KiB)
 
     /// Throws std::invalid_argument naming the field.
     void validate() const;

@@ -99,17 +99,27 @@ void FaultHandler::read_window(FileId file, const ReadaheadWindow& w, pgoff_t wa
     submit();
 }
 
-Page* FaultHandler::get_page(FileId file, pgoff_t index, pgoff_t req_pages, FaultKind& kind)
+Page* FaultHandler::get_page(FileId file, pgoff_t index, pgoff_t req_pages, RaAccess access, FaultKind& kind)
 {
     const pgoff_t file_pages = cache_.file(file).size_pages;
     if (index >= file_pages) {
         kind = FaultKind::OutOfRange;
         return nullptr;
     }
+    // What the policy may ask of the cache (context readahead, interleaved
+    // streams): a lookup whose reference is dropped at once, so that the
+    // probe leaves no trace but the lookup statistics.
+    auto cached = [this, file](pgoff_t i) {
+        Page* p = cache_.find_get_page(file, i);
+        if (p)
+            cache_.put_page(p);
+        return p != nullptr;
+    };
+    const ReadaheadRequest request { file, index, req_pages, file_pages, access, MmapHint::Normal, cached };
     if (Page* page = cache_.find_get_page(file, index)) {
         // Reaching the marker starts the next window without waiting for it.
         if (page->test(PG_readahead) && page->test_and_clear(PG_readahead)) {
-            const ReadaheadWindow w = readahead_.on_marker(file, index, file_pages);
+            const ReadaheadWindow w = readahead_.async_readahead(request);
             if (w.size) {
                 trace::emit(EventKind::ReadaheadWindow, 1, file, w.start, static_cast<std::int64_t>(w.size),
                     static_cast<std::int32_t>(w.async_size));
@@ -118,6 +128,7 @@ Page* FaultHandler::get_page(FileId file, pgoff_t index, pgoff_t req_pages, Faul
                 read_window(file, w, ~pgoff_t(0), &none, &created);
             }
         }
+        readahead_.on_access(request, true);
         if (page->test(PG_uptodate)) {
             kind = FaultKind::Minor;
         } else {
@@ -127,7 +138,7 @@ Page* FaultHandler::get_page(FileId file, pgoff_t index, pgoff_t req_pages, Faul
         }
         return page;
     }
-    ReadaheadWindow w = readahead_.on_miss(file, index, req_pages, file_pages);
+    ReadaheadWindow w = readahead_.sync_readahead(request);
     if (w.size)
         trace::emit(EventKind::ReadaheadWindow, 0, file, w.start, static_cast<std::int64_t>(w.size),
             static_cast<std::int32_t>(w.async_size));
@@ -140,6 +151,7 @@ Page* FaultHandler::get_page(FileId file, pgoff_t index, pgoff_t req_pages, Faul
         kind = FaultKind::NoMemory;
         return nullptr;
     }
+    readahead_.on_access(request, false);
     // Ours to read (major), or another CPU's that was added meanwhile: in
     // flight (wait) or already read (minor after all).
     kind = created ? FaultKind::Major : page->test(PG_uptodate) ? FaultKind::Minor : FaultKind::WaitIo;
@@ -158,7 +170,7 @@ FaultKind FaultHandler::file_fault(FileId file, pgoff_t index, std::uint64_t vpn
     begin(t0, file, index, vpn);
     // Step 2: the work, with no page-table lock held.
     FaultKind kind = FaultKind::Minor;
-    Page* page = get_page(file, index, 1, kind);
+    Page* page = get_page(file, index, 1, RaAccess::MmapFault, kind);
     if (!page) {
         count(kind, t0, file, index, vpn);
         return kind;
@@ -242,7 +254,7 @@ ReadResult FaultHandler::read(FileId file, pgoff_t first, pgoff_t count_pages)
     ReadResult r;
     for (pgoff_t i = first; i < first + count_pages; ++i) {
         FaultKind kind = FaultKind::Minor;
-        Page* page = get_page(file, i, first + count_pages - i, kind);
+        Page* page = get_page(file, i, first + count_pages - i, RaAccess::Read, kind);
         if (!page) {
             r.ok = false;
             break;

@@ -76,8 +76,9 @@ public:
 
 private:
     /// The page of @file at @index, up to date, with a reference for the
-    /// caller; nullptr on failure. @kind says how it was obtained.
-    Page* get_page(FileId file, pgoff_t index, pgoff_t req_pages, FaultKind& kind);
+    /// caller; nullptr on failure. @kind says how it was obtained; @access
+    /// tells the readahead policy whether this is a fault or a read(2).
+    Page* get_page(FileId file, pgoff_t index, pgoff_t req_pages, RaAccess access, FaultKind& kind);
     /// Reads the uncached pages of @w; keeps a reference to page @want (if
     /// in the window) in @wanted, locked if this call created it.
     void read_window(FileId file, const ReadaheadWindow& w, pgoff_t want, Page** wanted, bool* created);

@@ -9,18 +9,97 @@
 // the next window while the reader goes on. Policies (Linux's ondemand,
 // mmap read-around, Morton's 2002 shrink-on-thrash) implement this
 // interface; NoReadahead reads exactly what was asked.
+//
+// The caller describes each access with a ReadaheadRequest: whether it is a
+// read(2) or an mmap fault (Linux takes different paths for them:
+// do_generic_file_read versus filemap_fault's do_sync_mmap_readahead), the
+// madvise hint of the mapping, and a way to ask whether a page of the file
+// is cached (ondemand's context readahead and interleaved-stream detection
+// scan the page cache). It also reports every page it obtained
+// (on_access), hit or miss, because Linux updates file_ra_state.prev_pos and
+// the mmap miss counter on hits too. The older on_miss/on_marker entry
+// points are the same calls for a read(2) with no page-cache probe.
 #pragma once
 
 #include "mm/page.h"
 
 #include <algorithm>
+#include <cstdint>
+#include <functional>
 
 namespace pcl {
 
+/// Which rule of the policy chose a window (for traces, tests and the UI).
+enum class RaRule : std::uint8_t {
+    None,         ///< no readahead: the pages asked for only (or nothing, size 0)
+    Initial,      ///< a new stream: ondemand's initial window (get_init_ra_size)
+    Sequential,   ///< a synchronous miss at the expected offset: the next window
+    Marker,       ///< the PG_readahead marker at the expected offset: the next window, asynchronous
+    Interleaved,  ///< a marker with stale state (another stream moved it): sized from the cached run after it
+    Context,      ///< a miss preceded by cached history pages: sized from that history
+    Random,       ///< a random miss: only the pages asked for, state untouched
+    Readaround,   ///< an mmap fault with no hint: ra_pages centred on the fault
+    MmapSeq,      ///< an mmap fault that looks sequential (hint or prev + 1): ondemand with ra_pages
+    MmapRandom,   ///< an mmap fault under MADV_RANDOM: only the page
+    LotsaMiss,    ///< more than MMAP_LOTSAMISS mmap misses: read-around given up, only the page
+    MortonShrink, ///< Morton: the first window after a thrash shrank it
+};
+inline constexpr unsigned kRaRules = 12;
+
+constexpr const char* ra_rule_name(RaRule rule) noexcept
+{
+    switch (rule) {
+    case RaRule::None:
+        return "none";
+    case RaRule::Initial:
+        return "initial";
+    case RaRule::Sequential:
+        return "sequential";
+    case RaRule::Marker:
+        return "marker";
+    case RaRule::Interleaved:
+        return "interleaved";
+    case RaRule::Context:
+        return "context";
+    case RaRule::Random:
+        return "random";
+    case RaRule::Readaround:
+        return "readaround";
+    case RaRule::MmapSeq:
+        return "mmap_seq";
+    case RaRule::MmapRandom:
+        return "mmap_random";
+    case RaRule::LotsaMiss:
+        return "lotsamiss";
+    case RaRule::MortonShrink:
+        return "morton_shrink";
+    }
+    return "?";
+}
+
 struct ReadaheadWindow {
-    pgoff_t start = 0;      ///< first page of the window
-    pgoff_t size = 0;       ///< pages in it (0: read nothing)
-    pgoff_t async_size = 0; ///< trailing pages whose first gets PG_readahead (0: no marker)
+    pgoff_t start = 0;          ///< first page of the window
+    pgoff_t size = 0;           ///< pages in it (0: read nothing)
+    pgoff_t async_size = 0;     ///< trailing pages whose first gets PG_readahead (0: no marker)
+    RaRule rule = RaRule::None; ///< which rule chose it
+};
+
+/// How the page is being accessed.
+enum class RaAccess : std::uint8_t { Read, MmapFault };
+/// The madvise hint of the mapping (VM_SEQ_READ, VM_RAND_READ); read(2) ignores it.
+enum class MmapHint : std::uint8_t { Normal, Sequential, Random };
+
+/// One access, as the caller describes it to the policy.
+struct ReadaheadRequest {
+    FileId file = 0;
+    pgoff_t index = 0;      ///< the page accessed
+    pgoff_t req_pages = 1;  ///< pages the caller still wants from @index on (read(2)); 1 for a fault
+    pgoff_t file_pages = 0; ///< length of the file in pages
+    RaAccess access = RaAccess::Read;
+    MmapHint hint = MmapHint::Normal;
+    /// Whether page i of the file is in the page cache (empty: unknown, the
+    /// policy must not rely on the cache). Must not take or keep references.
+    std::function<bool(pgoff_t)> cached;
 };
 
 class ReadaheadPolicy {
@@ -32,6 +111,29 @@ public:
     /// A hit on the PG_readahead marker at @index: the next window, read
     /// asynchronously (size 0: none).
     virtual ReadaheadWindow on_marker(FileId file, pgoff_t index, pgoff_t file_pages) = 0;
+
+    /// page_cache_sync_readahead: a miss described by @r. By default the
+    /// older entry point, which knows only a read(2).
+    virtual ReadaheadWindow sync_readahead(const ReadaheadRequest& r)
+    {
+        return on_miss(r.file, r.index, r.req_pages, r.file_pages);
+    }
+    /// page_cache_async_readahead: the marker at @r.index was reached.
+    virtual ReadaheadWindow async_readahead(const ReadaheadRequest& r)
+    {
+        return on_marker(r.file, r.index, r.file_pages);
+    }
+    /// The caller obtained page @r.index (@hit: it was cached), after any
+    /// sync_readahead/async_readahead for it: Linux's prev_pos update and
+    /// mmap_miss decrement.
+    virtual void on_access(const ReadaheadRequest& r, bool hit)
+    {
+        (void)r;
+        (void)hit;
+    }
+    /// Reclaim evicted a readahead page of @file that was never used
+    /// (readahead thrashing). Only Morton's policy reacts.
+    virtual void note_thrash(FileId file) { (void)file; }
 };
 
 /// No readahead: read the requested pages only.
@@ -40,9 +142,22 @@ public:
     ReadaheadWindow on_miss(FileId, pgoff_t index, pgoff_t req_pages, pgoff_t file_pages) override
     {
         const pgoff_t end = std::min(file_pages, index + std::max<pgoff_t>(req_pages, 1));
-        return { index, end > index ? end - index : 1, 0 };
+        return { index, end > index ? end - index : 1, 0, RaRule::None };
     }
     ReadaheadWindow on_marker(FileId, pgoff_t, pgoff_t) override { return {}; }
 };
+
+/// @w cut at the end of a file of @file_pages pages; the marker goes with
+/// the pages it would have been on (none if they are beyond the end), as
+/// __do_page_cache_readahead stops at end_index.
+inline ReadaheadWindow clamp_window(ReadaheadWindow w, pgoff_t file_pages) noexcept
+{
+    if (w.start >= file_pages)
+        return { w.start, 0, 0, w.rule };
+    const pgoff_t end = std::min(file_pages, w.start + w.size);
+    const pgoff_t marker = w.start + w.size - w.async_size;
+    const pgoff_t async = w.async_size && marker < end ? end - marker : 0;
+    return { w.start, end - w.start, async, w.rule };
+}
 
 } // namespace pcl

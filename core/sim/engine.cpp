@@ -29,6 +29,9 @@ void EngineConfig::validate() const
         throw std::invalid_argument("memory_pages must be between 1 and 2^32, got " + std::to_string(memory_pages));
     device.validate();
     fault.validate();
+    if (readahead != "none" && readahead != "ondemand" && readahead != "readaround" && readahead != "morton")
+        throw std::invalid_argument(
+            "readahead policy '" + readahead + "' is unknown; allowed: none, ondemand, readaround, morton");
     if (!(ops_per_second >= 0) || !std::isfinite(ops_per_second) || ops_per_second > 1e9)
         throw std::invalid_argument(
             "ops_per_second must be between 0 (unpaced) and 1e9, got " + std::to_string(ops_per_second));
@@ -70,7 +73,8 @@ Engine::Engine(const EngineConfig& config, sync::LockRegistry& registry)
     page_table_ = std::make_unique<PageTable>(PageTable::Config { config_.page_table_lock, 0 }, registry);
     device_ = std::make_unique<BlockDevice>(config_.device, cache_->page_locks(),
         config_.events ? &events_->ring(ncpus_) : nullptr, static_cast<int>(ncpus_));
-    faults_ = std::make_unique<FaultHandler>(*cache_, *page_table_, *device_, readahead_, config_.fault);
+    readahead_ = make_readahead_policy(config_.readahead, config_.device.ra_pages);
+    faults_ = std::make_unique<FaultHandler>(*cache_, *page_table_, *device_, *readahead_, config_.fault);
     const WorkloadSpec& w = config_.workload;
     for (unsigned f = 0; f < w.files_needed(); ++f) {
         files_.push_back(cache_->add_file(w.file_pages));

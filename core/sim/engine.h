@@ -27,6 +27,7 @@
 #include "mm/page_cache.h"
 #include "mm/page_table.h"
 #include "mm/readahead.h"
+#include "mm/readahead_factory.h"
 #include "sim/event_ring.h"
 #include "sync/lock_stats.h"
 #include "workload/workload.h"
@@ -52,6 +53,7 @@ struct EngineConfig {
     PageTable::Scheme page_table_lock = PageTable::Scheme::Split;
     std::uint64_t memory_pages = 1 << 18; ///< page frames ("physical memory")
     BlockDeviceConfig device;
+    std::string readahead = "none"; ///< readahead policy: "none", "ondemand", "readaround", "morton"
     FaultConfig fault;
     double ops_per_second = 0;       ///< per CPU; 0 = unpaced
     std::uint64_t hold_stretch_ns = 0; ///< demo: extra time every lock is held before release; 0 = none
@@ -149,7 +151,7 @@ private:
     std::unique_ptr<PageCache> cache_;
     std::unique_ptr<PageTable> page_table_;
     std::unique_ptr<BlockDevice> device_;
-    NoReadahead readahead_;
+    std::unique_ptr<ReadaheadPolicy> readahead_;
     std::unique_ptr<FaultHandler> faults_;
     std::vector<FileId> files_;
     std::uint64_t file_span_ = 0; ///< virtual pages between two files' mappings

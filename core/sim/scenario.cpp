@@ -30,12 +30,12 @@ namespace {
 // Allowed member names of each object, in the order scenario_to_json writes them.
 constexpr std::string_view kTopFields[]
     = { "version", "title", "year", "source", "description", "duration_seconds", "sample_interval_ms", "workload",
-          "index", "page_table_lock", "memory_pages", "device", "fault", "pacing", "events" };
+          "index", "page_table_lock", "memory_pages", "readahead", "device", "fault", "pacing", "events" };
 constexpr std::string_view kWorkloadFields[] = { "pattern", "access", "files", "file_pages", "stride", "request_pages",
     "read_fraction", "cpus", "seed", "operations_per_cpu" };
 constexpr std::string_view kIndexFields[] = { "kind", "scheme", "radix_shift", "hash_buckets", "hash_memory_bytes",
     "hash_order9_cap", "hash_function", "hash_locks", "skiplist_p", "skiplist_max_level", "skiplist_seed" };
-constexpr std::string_view kDeviceFields[] = { "request_ns", "page_ns", "time_scale" };
+constexpr std::string_view kDeviceFields[] = { "request_ns", "page_ns", "time_scale", "ra_pages" };
 constexpr std::string_view kFaultFields[] = { "fault_around", "fault_around_pages" };
 constexpr std::string_view kPacingFields[] = { "ops_per_second", "hold_stretch_ns", "migrate_every" };
 constexpr std::string_view kEventsFields[] = { "enabled", "ring_capacity" };
@@ -182,6 +182,8 @@ constexpr std::pair<std::string_view, std::string_view> kMessageNames[] = {
     { "request_ns", "device.request_ns" },
     { "page_ns", "device.page_ns" },
     { "time_scale", "device.time_scale" },
+    { "ra_pages", "device.ra_pages" },
+    { "readahead", "readahead" },
     { "fault_around", "fault.fault_around" },
     { "fault_around_pages", "fault.fault_around_pages" },
 };
@@ -394,11 +396,13 @@ Scenario scenario_from_json(const json::Value& doc)
         }
     }
     top.read("memory_pages", e.memory_pages);
+    top.read("readahead", e.readahead);
     if (const json::Value* v = top.find("device")) {
         ObjectReader r(*v, "device", kDeviceFields);
         r.read("request_ns", e.device.request_ns);
         r.read("page_ns", e.device.page_ns);
         r.read("time_scale", e.device.time_scale);
+        r.read("ra_pages", e.device.ra_pages);
     }
     if (const json::Value* v = top.find("fault")) {
         ObjectReader r(*v, "fault", kFaultFields);
@@ -462,11 +466,13 @@ json::Value scenario_to_json(const Scenario& s)
             } },
         { "page_table_lock", std::string(PageTable::scheme_name(e.page_table_lock)) },
         { "memory_pages", e.memory_pages },
+        { "readahead", e.readahead },
         { "device",
             json::Object {
                 { "request_ns", e.device.request_ns },
                 { "page_ns", e.device.page_ns },
                 { "time_scale", e.device.time_scale },
+                { "ra_pages", e.device.ra_pages },
             } },
         { "fault",
             json::Object {

@@ -241,3 +241,31 @@ TEST_CASE("event rings beyond the memory budget are refused", "[sim][engine][par
     c.events = false; // no rings, no budget
     CHECK_NOTHROW(c.validate());
 }
+
+TEST_CASE("the readahead policy is a run parameter: ondemand reads ahead of a sequential reader", "[sim][engine][readahead]")
+{
+    EngineConfig c = base("sequential", 1, 256, 64); // one-page read(2)s of pages 0..63
+    c.readahead = "ondemand";
+    sync::LockRegistry registry;
+    Engine engine(c, registry);
+    engine.start();
+    engine.wait();
+    REQUIRE(engine.state() == Engine::State::Finished);
+    // Windows (0,4) then at the markers (4,8) (12,16) (28,32) (60,32) (92,32):
+    // the last opens at the marker on page 60, so pages 0..123 are cached.
+    CHECK(engine.page_cache().file(engine.files().at(0)).nrpages() == 124);
+
+    c.readahead = "none";
+    Engine plain(c, registry);
+    plain.start();
+    plain.wait();
+    CHECK(plain.page_cache().file(plain.files().at(0)).nrpages() == 64);
+    CHECK(plain.device().requests() == 64);
+    CHECK(engine.device().requests() < plain.device().requests());
+
+    c.readahead = "sometimes";
+    CHECK_THROWS_WITH(c.validate(), Catch::StartsWith("readahead policy 'sometimes'") && Catch::Contains("ondemand"));
+    c.readahead = "none";
+    c.device.ra_pages = 0;
+    CHECK_THROWS_WITH(c.validate(), Catch::StartsWith("device.ra_pages"));
+}

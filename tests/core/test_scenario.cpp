@@ -67,6 +67,8 @@ Scenario everything_changed()
     s.engine.device.request_ns = 123;
     s.engine.device.page_ns = 45;
     s.engine.device.time_scale = 0.3;
+    s.engine.device.ra_pages = 64;
+    s.engine.readahead = "ondemand";
     s.engine.fault.fault_around = true;
     s.engine.fault.fault_around_pages = 32;
     s.engine.ops_per_second = 1500.5;
@@ -113,6 +115,8 @@ void check_equal(const Scenario& a, const Scenario& b)
     CHECK(a.engine.device.request_ns == b.engine.device.request_ns);
     CHECK(a.engine.device.page_ns == b.engine.device.page_ns);
     CHECK(a.engine.device.time_scale == b.engine.device.time_scale);
+    CHECK(a.engine.device.ra_pages == b.engine.device.ra_pages);
+    CHECK(a.engine.readahead == b.engine.readahead);
     CHECK(a.engine.fault.fault_around == b.engine.fault.fault_around);
     CHECK(a.engine.fault.fault_around_pages == b.engine.fault.fault_around_pages);
     CHECK(a.engine.ops_per_second == b.engine.ops_per_second);
@@ -154,13 +158,15 @@ TEST_CASE("scenario: every field survives a round trip", "[scenario]")
     // The defaults are written too, in the documented order.
     const json::Value defaults = scenario_to_json(Scenario {});
     const json::Object& top = defaults.as_object();
-    REQUIRE(top.size() == 15);
+    REQUIRE(top.size() == 16);
     CHECK(top[0].first == "version");
     CHECK(top[0].second == json::Value(1));
     CHECK(top.back().first == "events");
     CHECK(defaults.find("workload")->as_object().size() == 10);
     CHECK(defaults.find("index")->as_object().size() == 11);
     CHECK(defaults.find("page_table_lock")->as_string() == "split");
+    CHECK(defaults.find("readahead")->as_string() == "none");
+    CHECK(defaults.find("device")->find("ra_pages")->as_uint() == 32);
     check_equal(scenario_from_json(defaults), Scenario {});
 }
 
@@ -212,6 +218,8 @@ TEST_CASE("scenario: out-of-range values say what is allowed", "[scenario]")
     expect_error(
         R"({"version": 1, "pacing": {"hold_stretch_ns": 2000000000}})", "pacing.hold_stretch_ns", "must be in [0, ");
     expect_error(R"({"version": 1, "events": {"ring_capacity": 1}})", "events.ring_capacity", "must be in [2, ");
+    expect_error(R"({"version": 1, "readahead": "sometimes"})", "readahead", "allowed: none, ondemand, readaround, morton");
+    expect_error(R"({"version": 1, "device": {"ra_pages": 0}})", "device.ra_pages", "between 1 and");
     expect_error(R"({"version": 1, "duration_seconds": 100000})", "duration_seconds", "must be in [0, 86400]");
     expect_error(R"({"version": 1, "sample_interval_ms": 5})", "sample_interval_ms", "must be in [10, 60000], got 5");
     expect_error(R"({"version": 1, "year": 1789})", "year", "must be 0 (none) or in [1990, 2100], got 1789");

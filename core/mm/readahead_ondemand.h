@@ -1,0 +1,63 @@
+// Linux's on-demand readahead (mm/readahead.c, 2.6.23 onwards; details as in
+// 2.6.32's ondemand_readahead, get_init_ra_size, get_next_ra_size and
+// try_context_readahead where FACTS.md section 2 is silent).
+//
+// Per file, a file_ra_state {start, size, async_size, prev_pos} (prev_pos in
+// pages here) and, for mmap read-around, mmap_miss; ra_pages is the
+// per-device maximum (default 32 pages = 128 KB). Linux keeps the state per
+// struct file and updates it without a lock (a race only mis-sizes a
+// window); the simulator keeps it per FileId under one mutex, because an
+// unsynchronised update is undefined behaviour in C++.
+#pragma once
+
+#include "mm/readahead.h"
+
+#include <mutex>
+#include <unordered_map>
+
+namespace pcl {
+
+/// struct file_ra_state, in pages.
+struct FileRaState {
+    pgoff_t start = 0;
+    pgoff_t size = 0;
+    pgoff_t async_size = 0;
+    pgoff_t prev = ~pgoff_t(0); ///< last page accessed; -1 (none) as file_ra_state_init sets prev_pos
+    unsigned mmap_miss = 0;     ///< mmap faults that missed, less hits (do_sync/async_mmap_readahead)
+};
+
+class OndemandReadahead : public ReadaheadPolicy {
+public:
+    static constexpr pgoff_t kDefaultRaPages = 32;
+    explicit OndemandReadahead(pgoff_t ra_pages = kDefaultRaPages);
+
+    ReadaheadWindow on_miss(FileId file, pgoff_t index, pgoff_t req_pages, pgoff_t file_pages) override;
+    ReadaheadWindow on_marker(FileId file, pgoff_t index, pgoff_t file_pages) override;
+    ReadaheadWindow sync_readahead(const ReadaheadRequest& r) override;
+    ReadaheadWindow async_readahead(const ReadaheadRequest& r) override;
+    void on_access(const ReadaheadRequest& r, bool hit) override;
+
+    pgoff_t ra_pages() const noexcept { return ra_pages_; }
+    /// A copy of @file's state (a fresh one if the file was never accessed).
+    FileRaState state(FileId file) const;
+
+    /// get_init_ra_size: @req rounded up to a power of two, x4 if <= max/32,
+    /// x2 if <= max/4, else max.
+    static pgoff_t init_size(pgoff_t req, pgoff_t max) noexcept;
+    /// get_next_ra_size: x4 if cur < max/16, else x2, at most max.
+    static pgoff_t next_size(pgoff_t cur, pgoff_t max) noexcept;
+
+protected:
+    /// ondemand_readahead on @st, with mutex_ held. @req_pages is the
+    /// request size (ra_pages for mmap, as filemap_fault passes it).
+    ReadaheadWindow ondemand(FileRaState& st, const ReadaheadRequest& r, pgoff_t req_pages, bool hit_marker);
+    FileRaState& state_locked(FileId file) { return states_[file]; }
+
+    mutable std::mutex mutex_;
+    const pgoff_t ra_pages_;
+
+private:
+    std::unordered_map<FileId, FileRaState> states_;
+};
+
+} // namespace pcl

@@ -1,0 +1,197 @@
+// bench/readahead_probe: the window inference (exact oracles), the read
+// patterns, the CSV, the command line's errors, and one real probe of the
+// host kernel that must either measure or name why it cannot.
+#include "readahead_probe.h"
+
+#include <catch2/catch.hpp>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+using namespace pcl::bench;
+
+namespace {
+
+HostWindow window(std::uint64_t read, std::uint64_t page, std::uint64_t start, std::uint64_t size, bool async,
+    std::uint64_t async_size = 0)
+{
+    HostWindow w;
+    w.read_index = read;
+    w.page = page;
+    w.start = start;
+    w.size = size;
+    w.async = async;
+    w.async_size = async_size;
+    return w;
+}
+
+PageSet range(std::uint64_t first, std::uint64_t end)
+{
+    PageSet s;
+    for (std::uint64_t i = first; i < end; ++i)
+        s.push_back(i);
+    return s;
+}
+
+struct Run {
+    int rc;
+    std::string out, err;
+};
+
+Run run(const std::vector<std::string>& args)
+{
+    std::ostringstream out, err;
+    const int rc = run_probe_readahead(args, out, err);
+    return { rc, out.str(), err.str() };
+}
+
+} // namespace
+
+TEST_CASE("a miss that brings in pages around it is one sync window", "[readahead_probe]")
+{
+    // Linux's first read of a file: a 4-page initial window at the page read.
+    CHECK(windows_of_read(0, 0, {}, range(0, 4)) == std::vector { window(0, 0, 0, 4, false) });
+    // The page read need not be the first of the window.
+    CHECK(windows_of_read(3, 9, {}, range(8, 16)) == std::vector { window(3, 9, 8, 8, false) });
+}
+
+TEST_CASE("a miss that brings in only its own page is no window", "[readahead_probe]")
+{
+    CHECK(windows_of_read(0, 5, {}, { 5 }).empty());
+    CHECK(windows_of_read(1, 5, { 1, 2 }, { 1, 2, 5 }).empty());
+}
+
+TEST_CASE("new pages after a hit are an async window", "[readahead_probe]")
+{
+    CHECK(windows_of_read(1, 1, range(0, 4), range(0, 12)) == std::vector { window(1, 1, 4, 8, true) });
+    // A hit that starts nothing.
+    CHECK(windows_of_read(2, 2, range(0, 12), range(0, 12)).empty());
+}
+
+TEST_CASE("each run of new pages is its own window; the page alone is not", "[readahead_probe]")
+{
+    CHECK(windows_of_read(0, 10, {}, { 2, 3, 10, 11, 12 })
+        == std::vector { window(0, 10, 2, 2, false), window(0, 10, 10, 3, false) });
+    CHECK(windows_of_read(0, 5, {}, { 5, 7, 8 }) == std::vector { window(0, 5, 7, 2, false) });
+    // Runs are split by pages that were already there.
+    CHECK(windows_of_read(4, 20, { 22 }, { 20, 21, 22, 23, 24 })
+        == std::vector { window(4, 20, 20, 2, false), window(4, 20, 23, 2, false) });
+}
+
+TEST_CASE("pages that left the cache during a read do not count", "[readahead_probe]")
+{
+    CHECK(windows_of_read(7, 3, { 1, 2 }, range(3, 6)) == std::vector { window(7, 3, 3, 3, false) });
+}
+
+TEST_CASE("async_size is where the next window was started from", "[readahead_probe]")
+{
+    std::vector<HostWindow> ws = { window(0, 0, 0, 4, false), window(1, 1, 4, 8, true), window(4, 4, 12, 16, true),
+        window(5, 5, 28, 16, true) };
+    estimate_async_sizes(ws);
+    CHECK(ws[0].async_size == 3); // marker at page 1: 0 + 4 - 1
+    CHECK(ws[1].async_size == 8); // marker at page 4, its first page
+    CHECK(ws[2].async_size == 0); // no read in [12, 28) started anything
+    CHECK(ws[3].async_size == 0);
+    // Read 5 at page 5 lies in window 1 too, whose marker already fired at
+    // read 4: the earliest trigger counts, so window 1 keeps 8. Likewise below,
+    // read 5 at page 7 leaves window 1's 6 (from read 4 at page 6).
+    std::vector<HostWindow> again
+        = { window(0, 0, 0, 4, false), window(1, 1, 4, 8, true), window(4, 6, 12, 4, true), window(5, 7, 16, 4, true) };
+    estimate_async_sizes(again);
+    CHECK(again[1].async_size == 6);
+    CHECK(again[2].async_size == 0);
+}
+
+TEST_CASE("read patterns", "[readahead_probe]")
+{
+    CHECK(pattern_pages(parse_pattern("seq"), 10, 4, 1) == std::vector<std::uint64_t> { 0, 1, 2, 3 });
+    CHECK(pattern_pages(parse_pattern("seq"), 3, 20, 1) == std::vector<std::uint64_t> { 0, 1, 2 });
+    CHECK(pattern_pages(parse_pattern("backward"), 5, 3, 1) == std::vector<std::uint64_t> { 4, 3, 2 });
+    CHECK(pattern_pages(parse_pattern("stride:3"), 10, 100, 1) == std::vector<std::uint64_t> { 0, 3, 6, 9 });
+    CHECK(pattern_pages(parse_pattern("stride:3"), 10, 2, 1) == std::vector<std::uint64_t> { 0, 3 });
+    CHECK(pattern_pages(parse_pattern("stride:0x8000000000000000"), 10, 5, 1) == std::vector<std::uint64_t> { 0 });
+    const auto r = pattern_pages(parse_pattern("random"), 100, 50, 7);
+    CHECK(r.size() == 50);
+    for (auto p : r)
+        CHECK(p < 100);
+    CHECK(r == pattern_pages(parse_pattern("random"), 100, 50, 7));
+    CHECK(r != pattern_pages(parse_pattern("random"), 100, 50, 8));
+}
+
+TEST_CASE("the CSV is the simulator's readahead format", "[readahead_probe]")
+{
+    HostWindow a = window(0, 0, 0, 4, false, 3);
+    a.time_us = 12;
+    HostWindow b = window(1, 1, 4, 8, true, 8);
+    b.time_us = 340;
+    CHECK(host_windows_csv({ a, b })
+        == "time_us,cpu,file,start,size,async_size,kind,rule\n"
+           "12,0,0,0,4,3,sync,host\n"
+           "340,0,0,4,8,8,async,host\n");
+}
+
+TEST_CASE("bad command lines exit 2 and name the mistake", "[readahead_probe]")
+{
+    const Run bad = run({ "--pattern", "zigzag" });
+    CHECK(bad.rc == 2);
+    CHECK(bad.err.find("--pattern: expected seq, random, backward or stride:N, got 'zigzag'") != std::string::npos);
+    const Run zero = run({ "--pattern=stride:0" });
+    CHECK(zero.rc == 2);
+    CHECK(zero.err.find("stride:N needs N >= 1") != std::string::npos);
+    const Run junk = run({ "--pattern", "stride:x" });
+    CHECK(junk.rc == 2);
+    CHECK(junk.err.find("stride:N") != std::string::npos);
+    const Run reads = run({ "--reads", "0" });
+    CHECK(reads.rc == 2);
+    CHECK(reads.err.find("--reads") != std::string::npos);
+    const Run unknown = run({ "--frobnicate" });
+    CHECK(unknown.rc == 2);
+    CHECK(unknown.err.find("--frobnicate") != std::string::npos);
+    CHECK(bad.out.empty());
+    const Run help = run({ "--help" });
+    CHECK(help.rc == 0);
+    CHECK(help.out.find("--pattern") != std::string::npos);
+}
+
+TEST_CASE("a real probe measures or says why it cannot", "[readahead_probe][host]")
+{
+    // tmpfs ignores DONTNEED, so prefer a disk-backed directory for the
+    // scratch file; the build directory (the working directory) otherwise.
+    const char* old = std::getenv("TMPDIR");
+    const std::string saved = old ? old : "";
+    const std::string dir = ::access("/var/tmp", W_OK) == 0 ? "/var/tmp" : ".";
+    ::setenv("TMPDIR", dir.c_str(), 1);
+    const std::string csv = dir + "/pcl-test-readahead-probe-" + std::to_string(::getpid()) + ".csv";
+    const Run r = run({ "--size", "16M", "--pattern", "seq", "--reads", "512", "--csv", csv });
+    if (old)
+        ::setenv("TMPDIR", saved.c_str(), 1);
+    else
+        ::unsetenv("TMPDIR");
+    INFO("out: " << r.out << "\nerr: " << r.err);
+    if (r.rc == 0) {
+        CHECK(r.out.find("summary: ") != std::string::npos);
+        std::ifstream in(csv);
+        std::string header;
+        std::getline(in, header);
+        CHECK(header == "time_us,cpu,file,start,size,async_size,kind,rule");
+        std::remove(csv.c_str());
+    } else {
+        REQUIRE(r.rc == 1);
+        const std::string prefix = "pagecache-lab-cli probe readahead: cannot measure: ";
+        CHECK(r.err.rfind(prefix, 0) == 0);
+        const bool documented = r.err.find("not Linux") != std::string::npos
+            || r.err.find("no permission") != std::string::npos
+            || r.err.find("posix_fadvise(POSIX_FADV_DONTNEED) failed") != std::string::npos
+            || r.err.find("POSIX_FADV_DONTNEED did not evict the file") != std::string::npos
+            // A full disk cannot hold the scratch file: a fact of the machine.
+            || r.err.find(std::strerror(ENOSPC)) != std::string::npos;
+        CHECK(documented);
+    }
+}

@@ -1,5 +1,6 @@
 // The Charts view: the metric catalog, the bounded time series with gaps,
 // the histograms, a real run on screen, and the PNG, SVG and CSV exports.
+#include "ui_test_support.h"
 #include "axisscale.h"
 #include "chartexport.h"
 #include "chartstyle.h"
@@ -33,6 +34,9 @@
 
 using namespace pcl;
 using namespace pcl::ui;
+
+using pcl::ui::test::darkPalette;
+using pcl::ui::test::distinctColours;
 
 namespace {
 
@@ -80,27 +84,7 @@ Scenario shortBundled()
     return s;
 }
 
-int distinctColours(const QImage& image)
-{
-    QSet<QRgb> colours;
-    for (int y = 0; y < image.height(); y += 3)
-        for (int x = 0; x < image.width(); x += 3)
-            colours.insert(image.pixel(x, y));
-    return int(colours.size());
-}
 
-QPalette darkPalette()
-{
-    QPalette p;
-    p.setColor(QPalette::Window, QColor(0x2b, 0x2b, 0x2b));
-    p.setColor(QPalette::WindowText, QColor(0xe8, 0xe8, 0xe8));
-    p.setColor(QPalette::Base, QColor(0x1e, 0x1e, 0x1e));
-    p.setColor(QPalette::Text, QColor(0xe8, 0xe8, 0xe8));
-    p.setColor(QPalette::Button, QColor(0x35, 0x35, 0x35));
-    p.setColor(QPalette::ButtonText, QColor(0xe8, 0xe8, 0xe8));
-    p.setColor(QPalette::PlaceholderText, QColor(0xa0, 0xa0, 0xa0));
-    return p;
-}
 
 // Screenshots for a person to look at: PCL_SCREENSHOT_DIR, or the temporary directory.
 QString shotDir()

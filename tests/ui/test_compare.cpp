@@ -1,5 +1,6 @@
 // Compare mode: the difference summary from exact inputs, and two real runs
 // side by side (the 2002 global hash lock against a radix tree per file).
+#include "ui_test_support.h"
 #include "colors.h"
 #include "comparechart.h"
 #include "comparecolumn.h"
@@ -27,6 +28,9 @@ using pcl::ui::RunTotals;
 using pcl::ui::ScenarioEntry;
 using pcl::ui::ScenarioLibrary;
 using pcl::ui::Simulation;
+
+using pcl::ui::test::darkPalette;
+using pcl::ui::test::distinctColours;
 
 namespace {
 
@@ -83,31 +87,7 @@ std::uint64_t treeLockContentions(const Simulation& sim)
     return n;
 }
 
-int distinctColours(const QImage& image)
-{
-    QSet<QRgb> colours;
-    for (int y = 0; y < image.height(); y += 3)
-        for (int x = 0; x < image.width(); x += 3)
-            colours.insert(image.pixel(x, y));
-    return int(colours.size());
-}
 
-QPalette darkPalette()
-{
-    QPalette p;
-    p.setColor(QPalette::Window, QColor(0x2b, 0x2b, 0x2e));
-    p.setColor(QPalette::WindowText, QColor(0xe6, 0xe6, 0xe6));
-    p.setColor(QPalette::Base, QColor(0x1e, 0x1e, 0x21));
-    p.setColor(QPalette::AlternateBase, QColor(0x33, 0x33, 0x38));
-    p.setColor(QPalette::Text, QColor(0xe6, 0xe6, 0xe6));
-    p.setColor(QPalette::Button, QColor(0x35, 0x35, 0x3a));
-    p.setColor(QPalette::ButtonText, QColor(0xe6, 0xe6, 0xe6));
-    p.setColor(QPalette::Highlight, QColor(0x2f, 0x6f, 0xb5));
-    p.setColor(QPalette::HighlightedText, Qt::white);
-    p.setColor(QPalette::ToolTipBase, QColor(0x35, 0x35, 0x3a));
-    p.setColor(QPalette::ToolTipText, QColor(0xe6, 0xe6, 0xe6));
-    return p;
-}
 
 } // namespace
 

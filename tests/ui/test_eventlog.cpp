@@ -1,5 +1,6 @@
 // The Log view: events in words, lock waits paired across CPUs, a bounded
 // model, its filters, and a real run told as sentences.
+#include "ui_test_support.h"
 #include "eventlogmodel.h"
 #include "eventlogview.h"
 #include "eventtext.h"
@@ -22,6 +23,9 @@
 
 using namespace pcl;
 using namespace pcl::ui;
+
+using pcl::ui::test::darkPalette;
+using pcl::ui::test::distinctColours;
 
 namespace {
 
@@ -86,32 +90,7 @@ Scenario smallGlobalHash()
     return s;
 }
 
-int distinctColours(const QImage& img)
-{
-    QSet<QRgb> colours;
-    for (int y = 0; y < img.height(); y += 2)
-        for (int x = 0; x < img.width(); x += 2)
-            colours.insert(img.pixel(x, y));
-    return int(colours.size());
-}
 
-QPalette darkPalette()
-{
-    QPalette p;
-    p.setColor(QPalette::Window, QColor(0x2b, 0x2d, 0x30));
-    p.setColor(QPalette::WindowText, QColor(0xe6, 0xe6, 0xe6));
-    p.setColor(QPalette::Base, QColor(0x1e, 0x1f, 0x22));
-    p.setColor(QPalette::AlternateBase, QColor(0x26, 0x28, 0x2b));
-    p.setColor(QPalette::Text, QColor(0xe6, 0xe6, 0xe6));
-    p.setColor(QPalette::Button, QColor(0x35, 0x37, 0x3b));
-    p.setColor(QPalette::ButtonText, QColor(0xe6, 0xe6, 0xe6));
-    p.setColor(QPalette::Highlight, QColor(0x2f, 0x6f, 0xb5));
-    p.setColor(QPalette::HighlightedText, Qt::white);
-    p.setColor(QPalette::PlaceholderText, QColor(0x9a, 0x9a, 0x9a));
-    p.setColor(QPalette::ToolTipBase, QColor(0x35, 0x37, 0x3b));
-    p.setColor(QPalette::ToolTipText, QColor(0xe6, 0xe6, 0xe6));
-    return p;
-}
 
 } // namespace
 

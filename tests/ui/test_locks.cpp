@@ -1,6 +1,7 @@
 // The Locks view: the lock table model (exact cells for given rows, live
 // updates without resets), sorting and filtering through the view's proxy,
 // selection signals, CSV export, and a real run's table and screenshot.
+#include "ui_test_support.h"
 #include "locktablemodel.h"
 #include "lockview.h"
 #include "simulation.h"
@@ -26,6 +27,9 @@ using pcl::sync::LockStatRow;
 using pcl::ui::LockTableModel;
 using pcl::ui::LockView;
 using pcl::ui::Simulation;
+
+using pcl::ui::test::darkPalette;
+using pcl::ui::test::distinctColours;
 
 namespace {
 
@@ -58,35 +62,7 @@ QStringList namesInViewOrder(const QAbstractItemModel& m)
     return names;
 }
 
-QPalette darkPalette()
-{
-    QPalette p;
-    p.setColor(QPalette::Window, QColor(0x2b, 0x2d, 0x30));
-    p.setColor(QPalette::WindowText, QColor(0xe6, 0xe6, 0xe6));
-    p.setColor(QPalette::Base, QColor(0x1e, 0x1f, 0x22));
-    p.setColor(QPalette::AlternateBase, QColor(0x26, 0x28, 0x2b));
-    p.setColor(QPalette::Text, QColor(0xe6, 0xe6, 0xe6));
-    p.setColor(QPalette::Button, QColor(0x35, 0x37, 0x3b));
-    p.setColor(QPalette::ButtonText, QColor(0xe6, 0xe6, 0xe6));
-    p.setColor(QPalette::Highlight, QColor(0x2f, 0x6f, 0xb5));
-    p.setColor(QPalette::HighlightedText, Qt::white);
-    p.setColor(QPalette::PlaceholderText, QColor(0x9a, 0x9a, 0x9a));
-    p.setColor(QPalette::ToolTipBase, QColor(0x35, 0x37, 0x3b));
-    p.setColor(QPalette::ToolTipText, QColor(0xe6, 0xe6, 0xe6));
-    p.setColor(QPalette::Mid, QColor(0x45, 0x47, 0x4b));
-    p.setColor(QPalette::Dark, QColor(0x18, 0x18, 0x18));
-    p.setColor(QPalette::Light, QColor(0x50, 0x52, 0x56));
-    return p;
-}
 
-int distinctColours(const QImage& image)
-{
-    QSet<QRgb> seen;
-    for (int y = 0; y < image.height(); y += 2)
-        for (int x = 0; x < image.width(); x += 2)
-            seen.insert(image.pixel(x, y));
-    return static_cast<int>(seen.size());
-}
 
 /// Seed 000's 2002 scenario, made short: four CPUs on one global hash lock.
 pcl::Scenario globalHashLock()

@@ -1,6 +1,7 @@
 // The Parameters panel: a schema entry for every scenario field, values
 // refused with the scenario's own message, live and restart changes, and
 // 64-bit values kept exactly.
+#include "ui_test_support.h"
 #include "parameterschema.h"
 #include "parameterspanel.h"
 #include "simulation.h"
@@ -26,6 +27,9 @@
 using pcl::Scenario;
 using pcl::ui::ParametersPanel;
 using pcl::ui::Simulation;
+
+using pcl::ui::test::darkPalette;
+using pcl::ui::test::distinctColours;
 
 namespace {
 
@@ -83,38 +87,7 @@ QStringList comboValues(QComboBox* box)
     return values;
 }
 
-int distinctColours(const QImage& image)
-{
-    QSet<QRgb> colours;
-    for (int y = 0; y < image.height(); y += 2)
-        for (int x = 0; x < image.width(); x += 2)
-            colours.insert(image.pixel(x, y));
-    return colours.size();
-}
 
-QPalette darkPalette()
-{
-    QPalette p;
-    p.setColor(QPalette::Window, QColor(0x2b, 0x2b, 0x2e));
-    p.setColor(QPalette::WindowText, QColor(0xe6, 0xe6, 0xe6));
-    p.setColor(QPalette::Base, QColor(0x1e, 0x1e, 0x21));
-    p.setColor(QPalette::AlternateBase, QColor(0x2f, 0x2f, 0x33));
-    p.setColor(QPalette::Text, QColor(0xe6, 0xe6, 0xe6));
-    p.setColor(QPalette::Button, QColor(0x35, 0x35, 0x39));
-    p.setColor(QPalette::ButtonText, QColor(0xe6, 0xe6, 0xe6));
-    p.setColor(QPalette::Highlight, QColor(0x3d, 0x7e, 0xc9));
-    p.setColor(QPalette::HighlightedText, Qt::white);
-    p.setColor(QPalette::Link, QColor(0x7c, 0xb4, 0xf0));
-    p.setColor(QPalette::PlaceholderText, QColor(0x9a, 0x9a, 0xa0));
-    p.setColor(QPalette::ToolTipBase, QColor(0x35, 0x35, 0x39));
-    p.setColor(QPalette::ToolTipText, QColor(0xe6, 0xe6, 0xe6));
-    p.setColor(QPalette::Light, QColor(0x45, 0x45, 0x4a));
-    p.setColor(QPalette::Midlight, QColor(0x3a, 0x3a, 0x3e));
-    p.setColor(QPalette::Mid, QColor(0x25, 0x25, 0x28));
-    p.setColor(QPalette::Dark, QColor(0x18, 0x18, 0x1a));
-    p.setColor(QPalette::Shadow, Qt::black);
-    return p;
-}
 
 QString shotPath(const QString& name)
 {

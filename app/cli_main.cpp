@@ -13,6 +13,7 @@
 #include "report.h"
 #include "run_report.h"
 #include "seed003_bench.h"
+#include "mm/readahead.h"
 #include "sim/file_io.h"
 #include "sim/json.h"
 #include "sim/runner.h"
@@ -54,7 +55,8 @@ void print_probe_commands(std::ostream& out)
 
 void print_run_usage(std::ostream& out)
 {
-    out << "usage: " << kProgram << " run SCENARIO.json [--set PATH=VALUE]... [--json FILE] [--progress]\n\n"
+    out << "usage: " << kProgram
+        << " run SCENARIO.json [--set PATH=VALUE]... [--json FILE] [--readahead-log FILE] [--progress]\n\n"
         << "Runs the scenario headless, then prints a summary (operations, faults by kind, page-cache hit\n"
         << "ratio, insert races, PTE back-outs, page-lock waits, I/O, events) and lockstat-style tables of\n"
         << "the named locks and the lock classes, sorted by contentions (times in microseconds).\n\n"
@@ -64,6 +66,9 @@ void print_run_usage(std::ostream& out)
         << "                    VALUE is read as JSON when it is JSON, as a string otherwise (repeatable)\n"
         << "  --json FILE       also write the whole result (totals, lock tables, latency histograms,\n"
         << "                    metrics time series) as JSON to FILE, atomically\n"
+        << "  --readahead-log FILE  write every readahead window as CSV to FILE, atomically:\n"
+        << "                    time_us,cpu,file,start,size,async_size,kind,rule (kind sync or async;\n"
+        << "                    time from the run's first event)\n"
         << "  --progress        print one line per metrics sample on stderr while running\n"
         << "  -h, --help        show this help\n\n"
         << "exit codes: 0 the run finished or reached its duration, 1 the run failed (the engine's\n"
@@ -155,7 +160,7 @@ int run_usage_error(const std::string& message)
 
 int run_command(const std::vector<std::string>& args)
 {
-    std::string path, json_path;
+    std::string path, json_path, ra_log_path;
     std::vector<std::string> overrides;
     bool progress = false;
     for (std::size_t i = 0; i < args.size(); ++i) {
@@ -189,6 +194,10 @@ int run_command(const std::vector<std::string>& args)
                 if (value.empty())
                     throw pcl::bench::ArgError("--json: missing file name");
                 json_path = value;
+            } else if (value_of("--readahead-log", value)) {
+                if (value.empty())
+                    throw pcl::bench::ArgError("--readahead-log: missing file name");
+                ra_log_path = value;
             } else if (a.rfind("-", 0) == 0 && a != "-") {
                 throw pcl::bench::ArgError("unknown option '" + a + "'");
             } else if (path.empty()) {
@@ -202,12 +211,13 @@ int run_command(const std::vector<std::string>& args)
     }
     if (path.empty())
         return run_usage_error("which scenario? (run SCENARIO.json)");
-    if (!json_path.empty()) {
-        try {
+    try {
+        if (!json_path.empty())
             pcl::bench::check_writable_path(json_path, "--json");
-        } catch (const pcl::bench::ArgError& e) {
-            return run_usage_error(e.what());
-        }
+        if (!ra_log_path.empty())
+            pcl::bench::check_writable_path(ra_log_path, "--readahead-log");
+    } catch (const pcl::bench::ArgError& e) {
+        return run_usage_error(e.what());
     }
 
     pcl::Scenario scenario;
@@ -243,6 +253,23 @@ int run_command(const std::vector<std::string>& args)
                       << s.pages_cached << '\n'
                       << std::defaultfloat;
         };
+    // Every readahead window, as the events bring them.
+    std::string ra_log = "time_us,cpu,file,start,size,async_size,kind,rule\n";
+    std::uint64_t ra_windows = 0, ra_origin_ns = 0;
+    if (!ra_log_path.empty())
+        options.events = [&](const std::vector<pcl::Event>& batch) {
+            for (const pcl::Event& e : batch) {
+                if (!ra_origin_ns)
+                    ra_origin_ns = e.time_ns;
+                if (e.kind != pcl::EventKind::ReadaheadWindow)
+                    continue;
+                ++ra_windows;
+                ra_log += std::to_string(e.time_ns > ra_origin_ns ? (e.time_ns - ra_origin_ns) / 1000 : 0) + ","
+                    + std::to_string(e.cpu) + "," + std::to_string(e.file) + "," + std::to_string(e.index) + ","
+                    + std::to_string(e.arg0) + "," + std::to_string(e.arg1) + "," + (e.object ? "async" : "sync") + ","
+                    + pcl::ra_rule_name(static_cast<pcl::RaRule>(e.detail)) + "\n";
+            }
+        };
     pcl::RunResult result;
     try {
         result = pcl::run_scenario(scenario, options);
@@ -257,6 +284,19 @@ int run_command(const std::vector<std::string>& args)
     int rc = result.state == "failed" ? 1 : 0;
     if (rc)
         std::cerr << kProgram << " run: the run failed: " << result.error << '\n';
+    if (!ra_log_path.empty()) {
+        try {
+            pcl::write_file_atomically(ra_log_path, ra_log);
+            std::cout << "\n" << ra_windows << " readahead windows written to " << ra_log_path << '\n';
+            if (result.events_dropped)
+                std::cerr << kProgram << " run: the event rings dropped " << result.events_dropped
+                          << " records (an unpaced run outran the reader); windows among them are missing from "
+                          << ra_log_path << ": set pacing.ops_per_second or events.ring_capacity to keep them all\n";
+        } catch (const std::exception& e) {
+            std::cerr << kProgram << " run: " << e.what() << '\n';
+            rc = 1;
+        }
+    }
     if (!json_path.empty()) {
         try {
             pcl::write_file_atomically(json_path, pcl::json::write(pcl::to_json(result)) + "\n");

@@ -54,6 +54,16 @@ void FaultHandler::begin(std::uint64_t t0, FileId file, pgoff_t index, std::uint
     trace::defer_at(t0, EventKind::FaultBegin, vpn, file, index, 0, file == kAnonymousFile ? 1 : 0);
 }
 
+void FaultHandler::trace_window(FileId file, const ReadaheadWindow& w, bool async)
+{
+    if (!trace::enabled())
+        return;
+    Event e = trace::make_event_at(sync::now_ns(), EventKind::ReadaheadWindow, async ? 1 : 0, file, w.start,
+        static_cast<std::int64_t>(w.size), static_cast<std::int32_t>(w.async_size));
+    e.detail = static_cast<std::uint8_t>(w.rule);
+    trace::push(e);
+}
+
 void FaultHandler::count(FaultKind kind, std::uint64_t t0, FileId file, pgoff_t index, std::uint64_t vpn)
 {
     const std::uint64_t t1 = sync::now_ns();
@@ -121,8 +131,7 @@ Page* FaultHandler::get_page(FileId file, pgoff_t index, pgoff_t req_pages, RaAc
         if (page->test(PG_readahead) && page->test_and_clear(PG_readahead)) {
             const ReadaheadWindow w = readahead_.async_readahead(request);
             if (w.size) {
-                trace::emit(EventKind::ReadaheadWindow, 1, file, w.start, static_cast<std::int64_t>(w.size),
-                    static_cast<std::int32_t>(w.async_size));
+                trace_window(file, w, true);
                 Page* none = nullptr;
                 bool created = false;
                 read_window(file, w, ~pgoff_t(0), &none, &created);
@@ -140,8 +149,7 @@ Page* FaultHandler::get_page(FileId file, pgoff_t index, pgoff_t req_pages, RaAc
     }
     ReadaheadWindow w = readahead_.sync_readahead(request);
     if (w.size)
-        trace::emit(EventKind::ReadaheadWindow, 0, file, w.start, static_cast<std::int64_t>(w.size),
-            static_cast<std::int32_t>(w.async_size));
+        trace_window(file, w, false);
     if (w.size == 0 || index < w.start || index >= w.start + w.size)
         w = { index, 1, 0 }; // a policy must at least read the page asked for
     Page* page = nullptr;

@@ -83,6 +83,8 @@ private:
     /// in the window) in @wanted, locked if this call created it.
     void read_window(FileId file, const ReadaheadWindow& w, pgoff_t want, Page** wanted, bool* created);
     void fault_around(FileId file, pgoff_t index, std::uint64_t vpn);
+    /// Records a readahead window in the event stream, with its rule.
+    void trace_window(FileId file, const ReadaheadWindow& w, bool async);
     /// Records the start of a fault at @t0 in the event stream (deferred:
     /// kept only if the fault records something else, see trace::defer_at).
     void begin(std::uint64_t t0, FileId file, pgoff_t index, std::uint64_t vpn);

@@ -43,7 +43,8 @@ enum class EventKind : std::uint8_t {
     IndexTagClear,     ///< IndexEvent::TagClear; arg0 = tag, arg1 = level
     IndexChainLength,  ///< IndexEvent::ChainLength; object = bucket, arg0 = new length
     ReadaheadWindow,   ///< a readahead window opened; file, index = start, arg0 = size, arg1 = async size,
-                       ///< object = 1 if asynchronous (the marker was hit), 0 if synchronous (a miss)
+                       ///< object = 1 if asynchronous (the marker was hit), 0 if synchronous (a miss),
+                       ///< detail = the RaRule (mm/readahead.h) that chose it
 };
 
 inline constexpr std::size_t kEventKindCount = static_cast<std::size_t>(EventKind::ReadaheadWindow) + 1;
@@ -101,7 +102,7 @@ struct Event {
     FileId file = 0;           ///< file the event is about
     std::uint16_t cpu = 0;     ///< simulated CPU that recorded it
     EventKind kind = EventKind::LockWaitBegin;
-    std::uint8_t reserved = 0; ///< explicit padding, always zero
+    std::uint8_t detail = 0; ///< kind-specific small value: ReadaheadWindow: the RaRule that chose it; else 0
 
     friend bool operator==(const Event&, const Event&) = default;
 };

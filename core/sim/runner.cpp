@@ -37,6 +37,8 @@ RunResult run_scenario(const Scenario& scenario, const RunOptions& options)
     std::uint64_t drained = 0;
     auto drain = [&] {
         drained += engine.events().drain_all(buffer);
+        if (options.events && !buffer.empty())
+            options.events(buffer);
         buffer.clear(); // keeps its capacity: one drain's worth at most
     };
 

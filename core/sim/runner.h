@@ -13,12 +13,14 @@
 // than one drain's worth in memory.
 #pragma once
 
+#include "sim/event.h"
 #include "sim/metrics.h"
 #include "sim/run_result.h"
 #include "sim/scenario.h"
 
 #include <atomic>
 #include <functional>
+#include <vector>
 
 namespace pcl {
 
@@ -27,6 +29,10 @@ struct RunOptions {
     std::function<void(const MetricsSample&)> progress;
     /// When set and it becomes true, the run is stopped (ended_by "cancelled").
     std::atomic<bool>* cancel = nullptr;
+    /// Called on the runner's thread with each batch of events drained (in
+    /// time order within a batch), e.g. to log readahead windows. Records the
+    /// rings dropped never reach it: see RunResult::events_dropped.
+    std::function<void(const std::vector<Event>&)> events;
 };
 
 /// Runs @scenario and returns its result. Throws ScenarioError if the

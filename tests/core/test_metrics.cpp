@@ -321,3 +321,39 @@ TEST_CASE("merging two samples sums counts and recomputes rates over the joined 
     CHECK(m.lock_wait_fraction == Approx((0.5 * 1 + 0.1 * 3) / 4));
     CHECK(m.pages_cached == 77);
 }
+
+TEST_CASE("the runner hands every drained event to a callback: ondemand's windows with their rules", "[sim][metrics][readahead]")
+{
+    Scenario s = make("sequential", "read", 1, 256, 64); // one-page read(2)s of pages 0..63
+    s.engine.readahead = "ondemand";
+    RunOptions options;
+    std::vector<Event> windows;
+    options.events = [&](const std::vector<Event>& batch) {
+        for (const Event& e : batch)
+            if (e.kind == EventKind::ReadaheadWindow)
+                windows.push_back(e);
+    };
+    const RunResult r = run_scenario(s, options);
+    REQUIRE(r.state == "finished");
+    REQUIRE(r.events_dropped == 0);
+    // (start, size, async_size, asynchronous, rule): the initial window at
+    // the first miss, then one at each marker, x4 and x2 up to ra_pages.
+    struct Expected {
+        pgoff_t start, size;
+        std::int32_t async_size;
+        bool async;
+        RaRule rule;
+    };
+    const Expected expected[] = { { 0, 4, 3, false, RaRule::Initial }, { 4, 8, 8, true, RaRule::Marker },
+        { 12, 16, 16, true, RaRule::Marker }, { 28, 32, 32, true, RaRule::Marker }, { 60, 32, 32, true, RaRule::Marker },
+        { 92, 32, 32, true, RaRule::Marker } };
+    REQUIRE(windows.size() == std::size(expected));
+    for (std::size_t i = 0; i < windows.size(); ++i) {
+        INFO("window " << i);
+        CHECK(windows[i].index == expected[i].start);
+        CHECK(windows[i].arg0 == std::int64_t(expected[i].size));
+        CHECK(windows[i].arg1 == expected[i].async_size);
+        CHECK((windows[i].object == 1) == expected[i].async);
+        CHECK(static_cast<RaRule>(windows[i].detail) == expected[i].rule);
+    }
+}

@@ -111,13 +111,12 @@ static_assert(std::is_trivially_copyable_v<Event>);
 static_assert(sizeof(Event) == 48, "Event must stay six words: the ring copies it as such");
 static_assert(sizeof(Event) % sizeof(std::uint64_t) == 0);
 
-/// A record stamped now. Workers call this right before pushing, so each
-/// ring's records are in time order (the stream's merge relies on it).
-inline Event make_event(EventKind kind, std::uint16_t cpu, std::uint64_t object = 0, FileId file = 0, pgoff_t index = 0,
-    std::int64_t arg0 = 0, std::int32_t arg1 = 0) noexcept
+/// A record stamped @time_ns.
+constexpr Event make_event_at(std::uint64_t time_ns, EventKind kind, std::uint16_t cpu, std::uint64_t object = 0,
+    FileId file = 0, pgoff_t index = 0, std::int64_t arg0 = 0, std::int32_t arg1 = 0) noexcept
 {
     Event e;
-    e.time_ns = sync::now_ns();
+    e.time_ns = time_ns;
     e.kind = kind;
     e.cpu = cpu;
     e.object = object;
@@ -126,6 +125,14 @@ inline Event make_event(EventKind kind, std::uint16_t cpu, std::uint64_t object 
     e.arg0 = arg0;
     e.arg1 = arg1;
     return e;
+}
+
+/// A record stamped now. Workers call this right before pushing, so each
+/// ring's records are in time order (the stream's merge relies on it).
+inline Event make_event(EventKind kind, std::uint16_t cpu, std::uint64_t object = 0, FileId file = 0, pgoff_t index = 0,
+    std::int64_t arg0 = 0, std::int32_t arg1 = 0) noexcept
+{
+    return make_event_at(sync::now_ns(), kind, cpu, object, file, index, arg0, arg1);
 }
 
 constexpr EventKind event_kind(IndexEvent::Kind kind) noexcept

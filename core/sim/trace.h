@@ -53,16 +53,7 @@ inline void push(const Event& e) noexcept
 inline Event make_event_at(std::uint64_t time_ns, EventKind kind, std::uint64_t object, FileId file, pgoff_t index,
     std::int64_t arg0, std::int32_t arg1) noexcept
 {
-    Event e;
-    e.time_ns = time_ns;
-    e.kind = kind;
-    e.cpu = cpu();
-    e.object = object;
-    e.file = file;
-    e.index = index;
-    e.arg0 = arg0;
-    e.arg1 = arg1;
-    return e;
+    return pcl::make_event_at(time_ns, kind, cpu(), object, file, index, arg0, arg1);
 }
 
 /// Records an event stamped @time_ns, which must not be older than the

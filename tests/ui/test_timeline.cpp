@@ -28,19 +28,11 @@ using pcl::ui::test::distinctColours;
 
 namespace {
 
+/// An event at time @t, in the order the tests list them.
 Event ev(EventKind kind, std::uint16_t cpu, std::uint64_t t, std::uint64_t object = 0, pcl::FileId file = 0,
     pcl::pgoff_t index = 0, std::int64_t arg0 = 0, std::int32_t arg1 = 0)
 {
-    Event e;
-    e.kind = kind;
-    e.cpu = cpu;
-    e.time_ns = t;
-    e.object = object;
-    e.file = file;
-    e.index = index;
-    e.arg0 = arg0;
-    e.arg1 = arg1;
-    return e;
+    return pcl::make_event_at(t, kind, cpu, object, file, index, arg0, arg1);
 }
 
 /// CPU 0 takes a lock uncontended, spins 10 us on lock #3 held by CPU 1,

@@ -9,11 +9,12 @@
 #include "engine_bench.h"
 #include "index_bench.h"
 #include "lock_bench.h"
+#include "mm/readahead.h"
+#include "readahead_bench.h"
 #include "readahead_probe.h"
 #include "report.h"
 #include "run_report.h"
 #include "seed003_bench.h"
-#include "mm/readahead.h"
 #include "sim/file_io.h"
 #include "sim/json.h"
 #include "sim/runner.h"
@@ -42,7 +43,9 @@ void print_bench_commands(std::ostream& out)
         << "                            'bench seed003 --help' describes its options\n"
         << "  bench engine [--pages N] [--max-threads T] [--csv FILE]\n"
         << "                            minor faults per second on one CPU, and seed 002's pft sweep\n"
-        << "                            with mm->page_table_lock against split PTE locks\n";
+        << "                            with mm->page_table_lock against split PTE locks\n"
+        << "  bench readahead [options] Morton's readahead-thrashing test (seed 001) swept over N files with\n"
+        << "                            ondemand, morton and no readahead; trace replay speed\n";
 }
 
 void print_probe_commands(std::ostream& out)
@@ -104,7 +107,7 @@ int usage_error(const std::string& message)
 int run_bench(const std::vector<std::string>& args)
 {
     if (args.empty())
-        return usage_error("bench: which benchmark? (indexes, locks, seed003, engine)");
+        return usage_error("bench: which benchmark? (indexes, locks, seed003, engine, readahead)");
     const std::string& name = args[0];
     const std::vector<std::string> rest(args.begin() + 1, args.end());
     if (name == "indexes")
@@ -115,6 +118,8 @@ int run_bench(const std::vector<std::string>& args)
         return pcl::bench::run_seed003(rest, std::cout, std::cerr);
     if (name == "engine")
         return pcl::bench::run_engine_bench(rest, std::cout, std::cerr);
+    if (name == "readahead")
+        return pcl::bench::run_readahead_bench(rest, std::cout, std::cerr);
     if (name == "--help" || name == "-h") {
         if (!rest.empty())
             return usage_error("bench --help: unexpected argument '" + rest[0] + "'");
@@ -237,7 +242,9 @@ int run_command(const std::vector<std::string>& args)
         }
         for (const auto& o : overrides)
             pcl::apply_override(doc, o);
-        scenario = pcl::scenario_from_json(doc);
+        // A trace the scenario names is relative to the scenario file.
+        const std::size_t slash = path.find_last_of('/');
+        scenario = pcl::scenario_from_json(doc, slash == std::string::npos ? std::string(".") : path.substr(0, slash));
     } catch (const pcl::ScenarioError& e) {
         return run_usage_error(path + ": " + e.what());
     }

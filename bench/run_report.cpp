@@ -89,12 +89,32 @@ void print_run_summary(std::ostream& out, const pcl::RunResult& r, const std::st
     }
     out << '\n';
     const auto& w = sc.engine.workload;
-    // pft and mixed choose their own kinds of operation; access is for the others.
-    const bool own_access = w.pattern == "pft" || w.pattern == "mixed";
-    line("workload",
-        w.pattern + (own_access ? "" : " " + w.access) + ", " + std::to_string(w.cpus) + " CPU(s), "
-            + with_commas(w.file_pages) + " pages per " + (w.pattern == "pft" ? "region" : "file") + ", index "
-            + sc.engine.index.kind + "/" + (sc.engine.index.scheme.empty() ? "default" : sc.engine.index.scheme));
+    const std::string index
+        = "index " + sc.engine.index.kind + "/" + (sc.engine.index.scheme.empty() ? "default" : sc.engine.index.scheme);
+    if (const auto& plan = sc.engine.trace) {
+        const Trace& t = plan->trace();
+        line("workload",
+            "trace " + sc.trace.path + " replayed: " + with_commas(t.events.size()) + " accesses by "
+                + std::to_string(plan->threads()) + " thread(s) on " + std::to_string(w.cpus) + " CPU(s), "
+                + with_commas(t.files.size()) + " files, " + index);
+        if (t.skipped_lines) {
+            const TraceLineError& first = t.errors.front();
+            line("bad lines",
+                with_commas(t.skipped_lines) + " skipped; the first, line " + std::to_string(first.line) + ": "
+                    + first.reason + ": " + first.content);
+        }
+    } else if (w.pattern == "morton") {
+        line("workload",
+            "morton: process A reads " + std::to_string(w.nfiles) + " files of " + with_commas(w.file_pages)
+                + " pages round-robin, " + with_commas(w.request_pages) + " page(s) at a time; process B streams "
+                + with_commas(w.stream_pages) + " pages from a second disk; " + index);
+    } else {
+        // pft and mixed choose their own kinds of operation; access is for the others.
+        const bool own_access = w.pattern == "pft" || w.pattern == "mixed";
+        line("workload",
+            w.pattern + (own_access ? "" : " " + w.access) + ", " + std::to_string(w.cpus) + " CPU(s), "
+                + with_commas(w.file_pages) + " pages per " + (w.pattern == "pft" ? "region" : "file") + ", " + index);
+    }
     std::string state = r.state;
     if (r.ended_by == "duration")
         state += " at its duration";
@@ -119,8 +139,8 @@ void print_run_summary(std::ostream& out, const pcl::RunResult& r, const std::st
             + with_commas(r.pages_cached));
     line("page table", "PTE back-outs " + with_commas(r.pte_backouts) + ", PTEs mapped " + with_commas(r.ptes_mapped));
     line("page lock",
-        "waits " + with_commas(r.page_locks.waits) + ", wait time "
-            + fixed(double(r.page_locks.wait_ns) / 1e6, 3) + " ms");
+        "waits " + with_commas(r.page_locks.waits) + ", wait time " + fixed(double(r.page_locks.wait_ns) / 1e6, 3)
+            + " ms");
     line("I/O", "requests " + with_commas(r.device_requests) + ", pages read " + with_commas(r.device_pages));
     line("frames", with_commas(r.frames_used) + " of " + with_commas(r.frames_total) + " in use");
     line("events",
@@ -131,6 +151,5 @@ void print_run_summary(std::ostream& out, const pcl::RunResult& r, const std::st
     out << "\nlock classes, by contentions; times in us\n";
     print_lock_table(out, r.lock_classes, true);
 }
-
 
 } // namespace pcl::bench

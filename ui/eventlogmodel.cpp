@@ -48,6 +48,10 @@ QColor kindColor(LineKind kind)
         return colors::series(7);
     case LineKind::Readahead:
         return colors::series(5);
+    case LineKind::Eviction:
+        return colors::series(6);
+    case LineKind::Refault:
+        return colors::series(0);
     }
     return colors::series(7);
 }

@@ -46,7 +46,8 @@ const std::vector<KindGroup>& kindGroups()
         { QT_TRANSLATE_NOOP("pcl::ui::EventLogView", "Disk"), { LineKind::IoSubmit, LineKind::IoComplete } },
         { QT_TRANSLATE_NOOP("pcl::ui::EventLogView", "Index"),
             { LineKind::IndexHeight, LineKind::IndexNode, LineKind::IndexTag, LineKind::IndexChain } },
-        { QT_TRANSLATE_NOOP("pcl::ui::EventLogView", "Readahead"), { LineKind::Readahead } },
+        { QT_TRANSLATE_NOOP("pcl::ui::EventLogView", "Readahead and memory"),
+            { LineKind::Readahead, LineKind::Eviction, LineKind::Refault } },
     };
     return groups;
 }

@@ -80,6 +80,10 @@ QString lineKindName(LineKind kind)
         return tr("hash chain");
     case LineKind::Readahead:
         return tr("readahead");
+    case LineKind::Eviction:
+        return tr("eviction");
+    case LineKind::Refault:
+        return tr("refault");
     }
     return {};
 }
@@ -121,6 +125,10 @@ QString lineKindDescription(LineKind kind)
         return tr("A hash chain changed length");
     case LineKind::Readahead:
         return tr("A readahead window opened");
+    case LineKind::Eviction:
+        return tr("Reclaim evicted a page to free its frame (wasted: a readahead page never read)");
+    case LineKind::Refault:
+        return tr("A page evicted recently was needed again and read back in");
     }
     return {};
 }
@@ -166,6 +174,10 @@ LineKind lineKindOf(const Event& e) noexcept
         return LineKind::IndexChain;
     case EventKind::ReadaheadWindow:
         return LineKind::Readahead;
+    case EventKind::PageEvicted:
+        return LineKind::Eviction;
+    case EventKind::PageRefault:
+        return LineKind::Refault;
     }
     return LineKind::FaultOther;
 }
@@ -300,6 +312,14 @@ QString EventText::sentence(const Event& e, int holder) const
         return file + QStringLiteral("readahead window [") + QString::number(e.index) + QStringLiteral(", +")
             + QString::number(e.arg0) + QStringLiteral(") async ") + QString::number(e.arg1)
             + (e.object ? QStringLiteral(" (asynchronous: marker hit)") : QStringLiteral(" (synchronous)"));
+    case EventKind::PageEvicted:
+        return file + QStringLiteral("page ") + QString::number(e.index) + QStringLiteral(" evicted")
+            + (e.arg0 ? QStringLiteral(" before it was ever read (wasted readahead)") : QString())
+            + (e.arg1 ? QStringLiteral(", unmapped first") : QString());
+    case EventKind::PageRefault:
+        return file + QStringLiteral("page ") + QString::number(e.index) + QStringLiteral(" refaulted, ")
+            + QString::number(e.arg0) + QStringLiteral(" evictions after it went")
+            + (e.arg1 ? QStringLiteral(" (within the active list: working set thrashing)") : QString());
     }
     return QString::fromLatin1(to_string(e.kind).data(), qsizetype(to_string(e.kind).size()));
 }

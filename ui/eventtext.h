@@ -45,8 +45,10 @@ enum class LineKind : std::uint8_t {
     IndexTag,       ///< a tag was set or cleared in a node
     IndexChain,     ///< a hash chain changed length
     Readahead,      ///< a readahead window opened
+    Eviction,       ///< reclaim evicted a page
+    Refault,        ///< a recently evicted page was read in again
 };
-inline constexpr std::size_t kLineKindCount = static_cast<std::size_t>(LineKind::Readahead) + 1;
+inline constexpr std::size_t kLineKindCount = static_cast<std::size_t>(LineKind::Refault) + 1;
 
 /// A set of line kinds, bit i for LineKind(i).
 using LineKindMask = std::uint32_t;
@@ -59,7 +61,8 @@ inline constexpr LineKindMask kAllLineKinds = (LineKindMask(1) << kLineKindCount
 /// went to the disk, the tree changing height, readahead and the disk.
 inline constexpr LineKindMask kNotableLineKinds = lineKindBit(LineKind::LockWait) | lineKindBit(LineKind::PageSleep)
     | lineKindBit(LineKind::FaultMajor) | lineKindBit(LineKind::FaultWaitIo) | lineKindBit(LineKind::IoSubmit)
-    | lineKindBit(LineKind::IoComplete) | lineKindBit(LineKind::IndexHeight) | lineKindBit(LineKind::Readahead);
+    | lineKindBit(LineKind::IoComplete) | lineKindBit(LineKind::IndexHeight) | lineKindBit(LineKind::Readahead)
+    | lineKindBit(LineKind::Refault);
 
 /// Short name for the kind column and the filter menu ("lock wait").
 QString lineKindName(LineKind kind);

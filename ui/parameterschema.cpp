@@ -116,13 +116,14 @@ const QString kFaults = QStringLiteral("Faults");
 const QString kPacing = QStringLiteral("Pacing");
 const QString kEvents = QStringLiteral("Events");
 const QString kRun = QStringLiteral("Run");
+const QString kTrace = QStringLiteral("Trace replay");
 
 std::vector<ParameterSpec> build()
 {
     std::vector<ParameterSpec> s;
     // clang-format off
     s.push_back(choice("workload.pattern", kWorkload, QStringLiteral("Pattern"), names(kWorkloadPatterns),
-        QStringLiteral("The order of the requests: sequential reads the file from 0 in steps of a request, reverse from the end, random at uniform offsets, strided every stride pages, interleaved gives CPU k of n the requests k, k+n, ...; pft is seed 002's page-fault test; mixed draws read(2) calls and read faults.")));
+        QStringLiteral("The order of the requests: sequential reads the file from 0 in steps of a request, reverse from the end, random at uniform offsets, strided every stride pages, interleaved gives CPU k of n the requests k, k+n, ...; pft is seed 002's page-fault test; mixed draws read(2) calls and read faults; two_streams interleaves a reader from page 0 with one from the middle; morton is seed 001's thrashing test (2 CPUs: process A reads N files round-robin, process B streams a big file from a second disk).")));
     s.push_back(choice("workload.access", kWorkload, QStringLiteral("Access"), names(kWorkloadAccesses),
         QStringLiteral("read(2) calls, or read or write faults on a mapping; pft and mixed choose their own.")));
     s.push_back(choice("workload.files", kWorkload, QStringLiteral("Files"), { "separate", "shared" },
@@ -146,7 +147,15 @@ std::vector<ParameterSpec> build()
         QStringLiteral("Seed of the random draws; the same seed gives the same sequence.")));
     s.push_back(integer("workload.operations_per_cpu", kWorkload, QStringLiteral("Operations per CPU"),
         QStringLiteral("ops"), 1, kU64Max, QStringLiteral("1 to 2^64-1"),
-        QStringLiteral("Length of each CPU's sequence (pft stops after its share).")));
+        QStringLiteral("Length of each CPU's sequence (pft stops after its share; morton's process A reads its files to the end).")));
+    s.push_back(choice("workload.madvise", kWorkload, QStringLiteral("madvise hint"), names(kWorkloadMadvise),
+        QStringLiteral("The hint of every mapping, as the readahead policy sees it on mmap faults: normal (read-around), sequential (MADV_SEQUENTIAL: full windows ahead), random (MADV_RANDOM: no readahead).")));
+    s.push_back(integer("workload.nfiles", kWorkload, QStringLiteral("Morton files"), QStringLiteral("files"), 1,
+        WorkloadSpec::kMaxMortonFiles, QStringLiteral("1 to 4096"),
+        QStringLiteral("morton only: N, the files process A reads round-robin, one request from each in turn (Morton's runtime cliff came between N = 40 and 60).")));
+    s.push_back(integer("workload.stream_pages", kWorkload, QStringLiteral("Streamed file"), QStringLiteral("pages"), 1,
+        std::uint64_t(1) << 40, QStringLiteral("1 to 2^40"),
+        QStringLiteral("morton only: the file process B reads over and over from the second disk (262144 pages = 1 GiB).")));
 
     s.push_back(choice("index.kind", kIndex, QStringLiteral("Kind"), index_kinds(),
         QStringLiteral("A radix tree per file, one hash table for the machine (Linux 2.4), or a skip list per file.")));
@@ -182,13 +191,29 @@ std::vector<ParameterSpec> build()
 
     s.push_back(integer("memory_pages", kMemory, QStringLiteral("Memory"), QStringLiteral("pages"), 1,
         std::uint64_t(1) << 32, QStringLiteral("1 to 2^32"),
-        QStringLiteral("Page frames of \"physical memory\" (262144 is 1 GiB of 4 KiB pages). The engine does not evict: a run needs a frame per page of every file it reads.")));
+        QStringLiteral("Page frames of \"physical memory\" (262144 is 1 GiB of 4 KiB pages). When none is free, reclaim evicts the oldest unused cached pages (two-list LRU); a run fails only when nothing can be evicted.")));
     s.push_back(choice("page_table_lock", kMemory, QStringLiteral("Page-table lock"), { "single", "split" },
         QStringLiteral("single: one mm->page_table_lock for the whole page table; split: one lock per page-table page (seed 002).")));
 
+    s.push_back(choice("device.model", kDisk, QStringLiteral("Device model"), names(BlockDeviceConfig::kModels),
+        QStringLiteral("A preset of the figures below: hdd (7200 rpm: a seek and half a turn for every request that does not continue the last, one request at a time), ssd (SATA flash, 32 queued), nvme (20 us, 64 queued); custom keeps the figures as set. Choosing a model sets them.")));
     s.push_back(integer("device.request_ns", kDisk, QStringLiteral("Per request"), QStringLiteral("ns"), 0,
         10'000'000'000ULL, QStringLiteral("0 to 10^10"),
-        QStringLiteral("Time per read request (seek, command overhead).")));
+        QStringLiteral("Time per read request (command overhead; the flash read of an SSD).")));
+    s.push_back(integer("device.seek_ns", kDisk, QStringLiteral("Seek"), QStringLiteral("ns"), 0, 10'000'000'000ULL,
+        QStringLiteral("0 to 10^10"),
+        QStringLiteral("Disk arm movement, paid by a request that does not start where the last one ended.")));
+    s.push_back(integer("device.rotation_ns", kDisk, QStringLiteral("Rotation"), QStringLiteral("ns"), 0,
+        10'000'000'000ULL, QStringLiteral("0 to 10^10"),
+        QStringLiteral("Rotational latency paid with a seek: half a revolution on average (4.17 ms at 7200 rpm).")));
+    s.push_back(integer("device.queue_depth", kDisk, QStringLiteral("Queue depth"), QStringLiteral("requests"), 1,
+        BlockDeviceConfig::kMaxQueueDepth, QStringLiteral("1 to 256"),
+        QStringLiteral("Requests the device serves at once; their latencies overlap, their transfers share the bandwidth.")));
+    s.push_back(integer("device.max_request_pages", kDisk, QStringLiteral("Largest request"), QStringLiteral("pages"),
+        1, BlockDeviceConfig::kMaxRequestPages, QStringLiteral("1 to 65536"),
+        QStringLiteral("Merging stops at this size (queue/max_sectors_kb; 128 pages = 512 KiB).")));
+    s.push_back(boolean("device.nomerges", kDisk, QStringLiteral("No merging"),
+        QStringLiteral("Do not merge a submission into a queued request it continues (queue/nomerges).")));
     s.push_back(integer("device.page_ns", kDisk, QStringLiteral("Per page"), QStringLiteral("ns"), 0, 1'000'000'000ULL,
         QStringLiteral("0 to 10^9"), QStringLiteral("Time per page transferred.")));
     s.push_back(real("device.time_scale", kDisk, QStringLiteral("Time scale"), QStringLiteral("\u00d7"), 0, 1e6, 1,
@@ -225,6 +250,12 @@ std::vector<ParameterSpec> build()
         QStringLiteral("records"), 2, std::uint64_t(1) << 24, QStringLiteral("2 to 2^24"),
         QStringLiteral("Records per CPU ring, rounded up to a power of two; a full ring drops its oldest records (a sixteenth of the ring at a time) and counts them."))));
 
+    s.push_back(text("trace.path", kTrace, QStringLiteral("Trace file"),
+        QStringLiteral("A recorded trace (CSV, or strace -f -tt output) to replay instead of the pattern: one CPU per traced thread. Empty: none.")));
+    s.push_back(choice("trace.format", kTrace, QStringLiteral("Format"), { "auto", "csv", "strace" },
+        QStringLiteral("auto reads a .csv file as CSV and anything else as strace output.")));
+    s.push_back(choice("trace.bad_lines", kTrace, QStringLiteral("Bad lines"), { "stop", "skip" },
+        QStringLiteral("stop: a line that cannot be parsed is an error naming it; skip: count it, replay the rest.")));
     s.push_back(text("title", kRun, QStringLiteral("Title"),
         QStringLiteral("Shown in the gallery and in reports, e.g. \"2002: one global hash vs a radix tree per file\".")));
     s.push_back(integer("year", kRun, QStringLiteral("Year"), QString(), 0, 2100, QStringLiteral("0, or 1990 to 2100"),
@@ -298,7 +329,7 @@ const ParameterSpec* findParameter(const std::string& path)
 
 QStringList parameterGroups()
 {
-    return { kWorkload, kIndex, kMemory, kDisk, kFaults, kPacing, kEvents, kRun };
+    return { kWorkload, kTrace, kIndex, kMemory, kDisk, kFaults, kPacing, kEvents, kRun };
 }
 
 std::vector<std::string> parameterChoices(const ParameterSpec& spec, const json::Value& doc)

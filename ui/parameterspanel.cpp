@@ -592,6 +592,22 @@ json::Value ParametersPanel::candidate(const std::string& path, const json::Valu
             && std::find(schemes.begin(), schemes.end(), scheme->as_string()) == schemes.end())
             setValueAt(doc, "index.scheme", json::Value(""));
     }
+    if (path == "device.model" && value.is_string()) {
+        // A model is a preset of the device's figures: choosing one sets
+        // them all (a figure changed afterwards stays changed).
+        try {
+            const BlockDeviceConfig preset = BlockDeviceConfig::preset(value.as_string());
+            setValueAt(doc, "device.request_ns", json::Value(preset.request_ns));
+            setValueAt(doc, "device.page_ns", json::Value(preset.page_ns));
+            setValueAt(doc, "device.seek_ns", json::Value(preset.seek_ns));
+            setValueAt(doc, "device.rotation_ns", json::Value(preset.rotation_ns));
+            setValueAt(doc, "device.queue_depth", json::Value(preset.queue_depth));
+            setValueAt(doc, "device.max_request_pages", json::Value(preset.max_request_pages));
+            setValueAt(doc, "device.nomerges", json::Value(preset.nomerges));
+        } catch (const std::invalid_argument&) {
+            // Not a model: the parse names device.model.
+        }
+    }
     return doc;
 }
 

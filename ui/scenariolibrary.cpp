@@ -22,8 +22,27 @@ Scenario parseFile(const QString& path, const QString& shownName)
     if (!file.open(QIODevice::ReadOnly))
         throw ScenarioError("", shownName.toStdString() + ": " + file.errorString().toStdString());
     const QByteArray text = file.readAll();
-    return parse_scenario(std::string_view(text.constData(), std::size_t(text.size())), shownName.toStdString());
+    // A trace the scenario names is found next to it, in the bundled
+    // resources too (the reader below opens ":/" paths).
+    const std::string base = QFileInfo(path).absolutePath().toStdString();
+    return parse_scenario(std::string_view(text.constData(), std::size_t(text.size())), shownName.toStdString(), &base);
 }
+
+/// Reads files a scenario names through QFile, so bundled traces resolve.
+std::string readScenarioFile(const std::string& path)
+{
+    const QString cleaned = QDir::cleanPath(QString::fromStdString(path));
+    QFile file(cleaned);
+    if (!file.open(QIODevice::ReadOnly))
+        throw std::runtime_error(cleaned.toStdString() + ": " + file.errorString().toStdString());
+    const QByteArray data = file.readAll();
+    return std::string(data.constData(), std::size_t(data.size()));
+}
+
+const bool kReaderInstalled = [] {
+    set_scenario_file_reader(readScenarioFile);
+    return true;
+}();
 
 } // namespace
 

@@ -4,6 +4,7 @@
 #include "index/page_index.h"
 #include "mm/page.h"
 
+#include <atomic>
 #include <memory>
 
 namespace pcl {
@@ -17,6 +18,11 @@ struct AddressSpace {
 
     /// Pages of this file in the cache (mapping->nrpages).
     std::uint64_t nrpages() const { return index->count(); }
+
+    // Memory pressure on this file (reclaim writes, anyone reads).
+    std::atomic<std::uint64_t> evictions { 0 };        ///< its pages reclaim evicted
+    std::atomic<std::uint64_t> refaults { 0 };         ///< its evicted pages read in again while their shadow lasted
+    std::atomic<std::uint64_t> wasted_readahead { 0 }; ///< its readahead pages evicted before first use: its thrashing
 };
 
 } // namespace pcl

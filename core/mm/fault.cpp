@@ -2,6 +2,7 @@
 
 #include "sim/trace.h"
 #include "sync/clock.h"
+#include "sync/rcu.h"
 
 #include <cstring>
 #include <stdexcept>
@@ -49,6 +50,26 @@ FaultHandler::FaultHandler(
     config_.validate();
 }
 
+void FaultHandler::set_device(FileId file, BlockDevice& device)
+{
+    if (devices_.size() <= file)
+        devices_.resize(std::size_t(file) + 1, nullptr);
+    devices_[file] = &device;
+}
+
+void FaultHandler::set_hint(FileId file, MmapHint hint)
+{
+    if (hints_.size() <= file)
+        hints_.resize(std::size_t(file) + 1, MmapHint::Normal);
+    hints_[file] = hint;
+}
+
+void FaultHandler::set_page_dirty(Page& page)
+{
+    if (!page.test_and_set(PG_dirty))
+        cache_.file(page.mapping).index->set_tag(page.index, kTagDirty);
+}
+
 void FaultHandler::begin(std::uint64_t t0, FileId file, pgoff_t index, std::uint64_t vpn)
 {
     trace::defer_at(t0, EventKind::FaultBegin, vpn, file, index, 0, file == kAnonymousFile ? 1 : 0);
@@ -83,7 +104,7 @@ void FaultHandler::read_window(FileId file, const ReadaheadWindow& w, pgoff_t wa
     std::vector<Page*> run;
     auto submit = [&] {
         if (!run.empty())
-            device_.submit_read(std::move(run));
+            device_of(file).submit_read(std::move(run));
         run.clear();
     };
     for (pgoff_t i = w.start; i < w.start + w.size; ++i) {
@@ -95,6 +116,11 @@ void FaultHandler::read_window(FileId file, const ReadaheadWindow& w, pgoff_t wa
         if (r.status == PageCache::AddStatus::Created) {
             if (i == marker)
                 r.page->set(PG_readahead);
+            // Read ahead of any use: wasted if reclaim evicts it first. Set
+            // while the page is locked, so an access (which waits for the
+            // read, or sees PG_uptodate set after it) clears it after this.
+            if (i != want)
+                r.page->set(PG_ra_unused);
             run.push_back(r.page);
         } else {
             submit();
@@ -125,7 +151,8 @@ Page* FaultHandler::get_page(FileId file, pgoff_t index, pgoff_t req_pages, RaAc
             cache_.put_page(p);
         return p != nullptr;
     };
-    const ReadaheadRequest request { file, index, req_pages, file_pages, access, MmapHint::Normal, cached };
+    const ReadaheadRequest request { file, index, req_pages, file_pages, access,
+        access == RaAccess::MmapFault ? hint_of(file) : MmapHint::Normal, cached };
     if (Page* page = cache_.find_get_page(file, index)) {
         // Reaching the marker starts the next window without waiting for it.
         if (page->test(PG_readahead) && page->test_and_clear(PG_readahead)) {
@@ -145,6 +172,7 @@ Page* FaultHandler::get_page(FileId file, pgoff_t index, pgoff_t req_pages, RaAc
             cache_.page_locks().wait_on_page_locked(*page);
             kind = FaultKind::WaitIo;
         }
+        cache_.mark_page_accessed(*page);
         return page;
     }
     ReadaheadWindow w = readahead_.sync_readahead(request);
@@ -164,16 +192,24 @@ Page* FaultHandler::get_page(FileId file, pgoff_t index, pgoff_t req_pages, RaAc
     // flight (wait) or already read (minor after all).
     kind = created ? FaultKind::Major : page->test(PG_uptodate) ? FaultKind::Minor : FaultKind::WaitIo;
     cache_.page_locks().wait_on_page_locked(*page);
+    cache_.mark_page_accessed(*page);
     return page;
 }
 
 FaultKind FaultHandler::file_fault(FileId file, pgoff_t index, std::uint64_t vpn)
 {
     const std::uint64_t t0 = sync::now_ns();
-    // Step 1: the unlocked read. A present entry means there is no fault.
-    if (page_table_.read_pte(vpn)) {
-        counts_[unsigned(FaultKind::Mapped)].add(1);
-        return FaultKind::Mapped;
+    // Step 1: the unlocked read. A present entry means there is no fault,
+    // only the MMU's accessed bit, which reclaim reads; inside an RCU
+    // read-side section, so the page's frame is not reused under us even if
+    // reclaim unmaps and evicts the page meanwhile.
+    {
+        rcu::ReadGuard guard;
+        if (Page* mapped = page_table_.read_pte(vpn)) {
+            cache_.mark_page_young(*mapped);
+            counts_[unsigned(FaultKind::Mapped)].add(1);
+            return FaultKind::Mapped;
+        }
     }
     begin(t0, file, index, vpn);
     // Step 2: the work, with no page-table lock held.
@@ -270,6 +306,48 @@ ReadResult FaultHandler::read(FileId file, pgoff_t first, pgoff_t count_pages)
         std::memcpy(user_buffer, zero_page, sizeof user_buffer);
         asm volatile("" : : "r"(user_buffer) : "memory"); // the copy is the point: keep it
         r.hits += kind == FaultKind::Minor;
+        ++r.pages;
+        cache_.put_page(page);
+    }
+    read_latency_.add(sync::now_ns() - t0);
+    return r;
+}
+
+ReadResult FaultHandler::write(FileId file, pgoff_t first, pgoff_t count_pages, bool partial)
+{
+    // generic_perform_write: write_begin finds or adds the page; a page the
+    // write covers whole needs no read (its old contents are overwritten),
+    // a partly covered one is read first unless it is up to date. Then the
+    // copy from the user's buffer and set_page_dirty. No readahead.
+    static const char zero_page[4096] = {};
+    thread_local char page_buffer[4096];
+    const std::uint64_t t0 = sync::now_ns();
+    ReadResult r;
+    for (pgoff_t i = first; i < first + count_pages; ++i) {
+        const bool edge = partial && (i == first || i == first + count_pages - 1);
+        PageCache::AddResult a = cache_.find_or_create_page(file, i);
+        if (!a.page) {
+            r.ok = false;
+            break;
+        }
+        Page* page = a.page;
+        if (a.status == PageCache::AddStatus::Created) {
+            if (edge) {
+                // Read-modify-write: the device fills it and unlocks it.
+                device_of(file).submit_read({ page });
+                cache_.page_locks().wait_on_page_locked(*page);
+            } else {
+                page->set(PG_uptodate);
+                cache_.page_locks().unlock_page(*page);
+            }
+        } else {
+            r.hits += page->test(PG_uptodate);
+            cache_.page_locks().wait_on_page_locked(*page); // a read of it in flight
+        }
+        cache_.mark_page_accessed(*page);
+        std::memcpy(page_buffer, zero_page, sizeof page_buffer);
+        asm volatile("" : : "r"(page_buffer) : "memory");
+        set_page_dirty(*page);
         ++r.pages;
         cache_.put_page(page);
     }

@@ -9,7 +9,18 @@
 // the fault also maps up to fault_around_pages already-cached neighbours
 // (do_fault_around). An anonymous fault (the pft workload) maps a zero-filled
 // frame: no page cache, no I/O. The read(2) path looks up or reads each page
-// and copies it out.
+// and copies it out; the write(2) path (generic_perform_write) finds or adds
+// each page, reads it first only if the write covers part of it and it is
+// not up to date, copies in and dirties it. Writes start no readahead.
+//
+// Every page obtained is reported to the LRU (mark_page_accessed); an access
+// through a present PTE sets only the accessed bit (mark_page_young). Pages
+// a readahead window brings in besides the one asked for carry
+// PG_ra_unused until first used, so reclaim can count wasted readahead.
+//
+// Each file has its device (a run may put a file on a second disk, as seed
+// 001's streaming process reads "off another disk") and the madvise hint of
+// its mapping, which mmap faults pass to the readahead policy.
 //
 // Fault kinds, as the statistics count them:
 //   Mapped     the PTE was already there: no fault at all
@@ -30,6 +41,7 @@
 
 #include <array>
 #include <cstdint>
+#include <vector>
 
 namespace pcl {
 
@@ -64,6 +76,26 @@ public:
     FaultKind anon_fault(std::uint64_t vpn);
     /// read(2) of @count pages of @file from page @first.
     ReadResult read(FileId file, pgoff_t first, pgoff_t count);
+    /// write(2) of @count pages of @file from page @first; @partial: the
+    /// write covers only part of its first and last pages, which must then
+    /// be read before they are written (a read-modify-write).
+    ReadResult write(FileId file, pgoff_t first, pgoff_t count, bool partial = false);
+    /// set_page_dirty: marks @page dirty and tags it in its file's index (the
+    /// dirty tag propagates up a radix tree) unless it was dirty already.
+    void set_page_dirty(Page& page);
+
+    /// @file's pages are read from @device instead of the handler's default
+    /// one. Set up before concurrent use.
+    void set_device(FileId file, BlockDevice& device);
+    /// The madvise hint of @file's mapping (MADV_NORMAL, MADV_SEQUENTIAL,
+    /// MADV_RANDOM), passed to the readahead policy on mmap faults. Set up
+    /// before concurrent use.
+    void set_hint(FileId file, MmapHint hint);
+    BlockDevice& device_of(FileId file) noexcept
+    {
+        return file < devices_.size() && devices_[file] ? *devices_[file] : device_;
+    }
+    MmapHint hint_of(FileId file) const noexcept { return file < hints_.size() ? hints_[file] : MmapHint::Normal; }
 
     /// Faults of each kind so far.
     std::uint64_t faults(FaultKind kind) const noexcept { return std::uint64_t(counts_[unsigned(kind)].sum()); }
@@ -94,6 +126,8 @@ private:
     PageCache& cache_;
     PageTable& page_table_;
     BlockDevice& device_;
+    std::vector<BlockDevice*> devices_; ///< per file; null: device_
+    std::vector<MmapHint> hints_;       ///< per file; missing: MmapHint::Normal
     ReadaheadPolicy& readahead_;
     FaultConfig config_;
     std::array<sync::PercpuCounter, kFaultKinds> counts_;

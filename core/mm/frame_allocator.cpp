@@ -2,9 +2,11 @@
 
 #include "sync/rcu.h"
 
+#include <chrono>
 #include <mutex>
 #include <stdexcept>
 #include <string>
+#include <thread>
 
 namespace pcl {
 
@@ -24,16 +26,35 @@ FrameAllocator::FrameAllocator(std::uint64_t frames, sync::LockRegistry& registr
 Page* FrameAllocator::alloc(FileId file, pgoff_t index)
 {
     Page* page = nullptr;
-    {
-        std::lock_guard g(zone_lock_);
-        if (!free_.empty()) {
-            page = free_.back();
-            free_.pop_back();
+    for (bool waited = false;;) {
+        {
+            std::lock_guard g(zone_lock_);
+            if (!free_.empty()) {
+                page = free_.back();
+                free_.pop_back();
+            }
         }
-    }
-    if (!page) {
-        failures_.fetch_add(1, std::memory_order_relaxed);
-        return nullptr;
+        if (page)
+            break;
+        // Frames whose pages went recently are only a grace period away:
+        // wait once for those queued so far (not for later ones, which other
+        // CPUs may keep queuing) before evicting anything.
+        if (!waited) {
+            waited = true;
+            const std::uint64_t queued = rcu_queued_.load(std::memory_order_acquire);
+            if (rcu_done_.load(std::memory_order_acquire) < queued) {
+                while (rcu_done_.load(std::memory_order_acquire) < queued)
+                    std::this_thread::sleep_for(std::chrono::microseconds(20));
+                continue;
+            }
+        }
+        reclaims_.fetch_add(1, std::memory_order_relaxed);
+        if (!reclaim_ || reclaim_() == 0) {
+            failures_.fetch_add(1, std::memory_order_relaxed);
+            return nullptr;
+        }
+        // Reclaim freed frames, but another CPU may take them first: retry,
+        // reclaiming again if need be, as long as reclaim makes progress.
     }
     in_use_.fetch_add(1, std::memory_order_relaxed);
     // A new page in this frame: nothing of the previous one survives.
@@ -69,9 +90,11 @@ void FrameAllocator::free_rcu(Page* page)
     if (!owns(page))
         throw std::invalid_argument("freeing a page that is not one of this allocator's frames");
     auto* d = new DeferredFree { {}, this, page };
+    rcu_queued_.fetch_add(1, std::memory_order_release);
     rcu::call(&d->head, [](rcu::Head* h) {
         auto* d = reinterpret_cast<DeferredFree*>(h);
         d->frames->free(d->page);
+        d->frames->rcu_done_.fetch_add(1, std::memory_order_release);
         delete d;
     });
 }

@@ -3,9 +3,11 @@
 // Every page the cache holds occupies one frame. A frame is taken from the
 // free list under the zone's lock (zone->lock, whose contention the lock
 // table shows like any other) and given back when its last reference goes.
-// When no frame is free, alloc() fails and the caller reports it to the run;
-// reclaim - evicting cached pages to make room - belongs to the
-// memory-pressure model.
+// When no frame is free, the allocating CPU reclaims directly, as
+// __alloc_pages_slowpath does with try_to_free_pages: the page cache
+// registers its reclaim (set_reclaim) and alloc() retries for as long as
+// reclaim frees something. Only when nothing is reclaimable does alloc()
+// fail, and the caller reports it to the run.
 #pragma once
 
 #include "mm/page.h"
@@ -14,6 +16,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -30,8 +33,15 @@ public:
     FrameAllocator& operator=(const FrameAllocator&) = delete;
 
     /// A free frame as a page of @file at @index, with one reference and no
-    /// flags; nullptr when every frame is in use (counted in failures()).
+    /// flags. With none free: waits for the frames queued by free_rcu so
+    /// far, then reclaims (set_reclaim) and retries while reclaim frees any;
+    /// nullptr when nothing could be freed (counted in failures()). Must not
+    /// be called inside an RCU read-side section (both wait for a grace
+    /// period).
     Page* alloc(FileId file, pgoff_t index);
+    /// Direct reclaim: @reclaim frees frames (with free()) and returns how
+    /// many. Set before concurrent use; an empty function removes it.
+    void set_reclaim(std::function<std::uint64_t()> reclaim) { reclaim_ = std::move(reclaim); }
     /// Gives @page's frame back (its last reference is gone).
     void free(Page* page);
     /// Gives @page's frame back after an RCU grace period: a page that was
@@ -49,6 +59,8 @@ public:
     std::uint64_t free_frames() const noexcept { return total_ - in_use(); }
     /// Allocations refused because no frame was free.
     std::uint64_t failures() const noexcept { return failures_.load(std::memory_order_relaxed); }
+    /// Times an allocation found no frame free and called reclaim.
+    std::uint64_t reclaims() const noexcept { return reclaims_.load(std::memory_order_relaxed); }
     /// Bytes of page descriptors (the mem_map), not of page contents.
     std::uint64_t memory_bytes() const noexcept { return total_ * sizeof(Page); }
 
@@ -59,6 +71,10 @@ private:
     std::vector<Page*> free_;        ///< free frames, most recently freed last (hot first)
     std::atomic<std::uint64_t> in_use_ { 0 };
     std::atomic<std::uint64_t> failures_ { 0 };
+    std::atomic<std::uint64_t> reclaims_ { 0 };
+    std::atomic<std::uint64_t> rcu_queued_ { 0 }; ///< frames ever queued by free_rcu
+    std::atomic<std::uint64_t> rcu_done_ { 0 };   ///< of which are back on the free list
+    std::function<std::uint64_t()> reclaim_;
 };
 
 } // namespace pcl

@@ -28,6 +28,12 @@ enum PageFlag : std::uint32_t {
     PG_readahead = 1u << 4,  ///< the readahead marker: reading it starts async readahead
     PG_referenced = 1u << 5, ///< accessed since the LRU last looked
     PG_active = 1u << 6,     ///< on the active LRU list
+    PG_lru = 1u << 7,        ///< on an LRU list (not isolated by reclaim, not being freed); changes under zone.lru_lock
+    /// Brought in by readahead and not accessed since. Linux keeps no such
+    /// bit (its later readahead-thrashing detection infers it from
+    /// PG_readahead and PageReferenced); here reclaim reads it to count an
+    /// evicted, never-used readahead page as wasted readahead.
+    PG_ra_unused = 1u << 8,
 };
 
 struct Page {
@@ -44,6 +50,11 @@ struct Page {
     pgoff_t index = 0;                      ///< its offset in that file, in pages (page->index)
     std::atomic<std::uint32_t> flags { 0 }; ///< PageFlag bits; PG_locked changes only through page_lock.h
     std::atomic<std::int32_t> count { 0 };  ///< references (page_count): the cache, mappings, lookups in progress
+
+    // page->lru: the links of the LRU list the page is on (lru.h), written
+    // and read only under zone.lru_lock.
+    Page* lru_prev = nullptr;
+    Page* lru_next = nullptr;
 
     // Page lock statistics, written by the waiters themselves.
     std::atomic<std::uint32_t> lock_waiters { 0 }; ///< threads sleeping in lock_page/wait_on_page_locked now
@@ -71,6 +82,14 @@ struct Page {
             if (count.compare_exchange_weak(c, c + 1, std::memory_order_acquire, std::memory_order_relaxed))
                 return true;
         return false;
+    }
+    /// page_freeze_refs: takes every reference at once if exactly @expected
+    /// are held (the cache's and reclaim's own), so the count becomes 0 and a
+    /// concurrent speculative get_unless_zero fails; false if anyone else
+    /// holds one.
+    bool freeze_refs(std::int32_t expected) noexcept
+    {
+        return count.compare_exchange_strong(expected, 0, std::memory_order_acq_rel, std::memory_order_relaxed);
     }
     /// Drops a reference; true if it was the last.
     bool put() noexcept { return count.fetch_sub(1, std::memory_order_acq_rel) == 1; }

@@ -1,8 +1,10 @@
 #include "mm/page_cache.h"
 
 #include "index/hash_index.h"
+#include "sim/trace.h"
 #include "sync/rcu.h"
 
+#include <mutex>
 #include <stdexcept>
 #include <string>
 
@@ -12,14 +14,18 @@ PageCache::PageCache(const IndexSpec& spec, FrameAllocator& frames, sync::LockRe
     : spec_(spec)
     , frames_(frames)
     , registry_(registry)
+    , lru_(registry)
+    , shadows_(2 * frames.total())
 {
     index_schemes(spec.kind); // throws for an unknown kind
     if (spec.kind == "hash")
         hash_ = HashIndex::create(HashConfig::from_spec(spec), registry);
+    frames_.set_reclaim([this] { return try_to_free_pages(); });
 }
 
 PageCache::~PageCache()
 {
+    frames_.set_reclaim({});
     // The cache's own references go; pages still referenced elsewhere are
     // their holders' to put.
     for (auto& as : files_) {
@@ -110,6 +116,7 @@ PageCache::AddResult PageCache::find_or_create_page(FileId file_id, pgoff_t inde
         switch (as.index->insert(index, page)) {
         case InsertResult::Inserted:
             adds_.fetch_add(1, std::memory_order_relaxed);
+            lru_cache_add(*page);
             return { page, AddStatus::Created };
         case InsertResult::Exists:
             // Another CPU's page got there first: ours was never visible,
@@ -149,8 +156,106 @@ bool PageCache::remove(FileId file_id, pgoff_t index)
 
 void PageCache::put_page(Page* page)
 {
-    if (page->put())
+    if (page->put()) {
+        // __page_cache_release: off the LRU before the frame goes. PG_lru
+        // cannot be set again once the count is zero (only holders of a
+        // reference add pages to a list), and reclaim's isolation skips a
+        // page whose count is zero, leaving it linked for us to take off.
+        if (page->test(PG_lru)) {
+            std::lock_guard g(lru_.lock());
+            if (page->test(PG_lru))
+                lru_.del_locked(*page);
+        }
         frames_.free_rcu(page);
+    }
+}
+
+void PageCache::lru_cache_add(Page& page)
+{
+    // lru_cache_add_file, with add_to_page_cache_lru's workingset_refault
+    // (3.15): a page with a shadow is a refault; if it was evicted no more
+    // than nr_active inactive-list moves ago, an active slot would have
+    // kept it, so it starts on the active list (and that activation ages
+    // the inactive list, workingset_activation).
+    bool refault = false;
+    bool activate = false;
+    std::uint64_t distance = 0;
+    {
+        std::lock_guard g(lru_.lock());
+        std::uint64_t shadow = 0;
+        if (shadows_.size() && shadows_.take(page.mapping, page.index, shadow)) {
+            refault = true;
+            const std::uint64_t age = inactive_age_.load(std::memory_order_relaxed);
+            distance = age - shadow;
+            activate = distance <= lru_.size(LruList::Active);
+            if (activate)
+                inactive_age_.store(age + 1, std::memory_order_relaxed);
+        }
+        lru_.add_locked(page, activate ? LruList::Active : LruList::Inactive);
+    }
+    if (refault) {
+        refaults_.fetch_add(1, std::memory_order_relaxed);
+        file(page.mapping).refaults.fetch_add(1, std::memory_order_relaxed);
+        if (activate)
+            refault_activations_.fetch_add(1, std::memory_order_relaxed);
+        trace::emit(EventKind::PageRefault, reinterpret_cast<std::uintptr_t>(&page), page.mapping, page.index,
+            static_cast<std::int64_t>(distance), activate ? 1 : 0);
+    }
+}
+
+void PageCache::activate_page(Page& page)
+{
+    bool moved = false;
+    {
+        std::lock_guard g(lru_.lock());
+        // Isolated by reclaim, or already active: nothing to do (as Linux).
+        if (page.test(PG_lru) && !page.test(PG_active)) {
+            lru_.del_locked(page);
+            lru_.add_locked(page, LruList::Active);
+            inactive_age_.store(inactive_age_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+            moved = true;
+        }
+    }
+    if (moved)
+        activations_.fetch_add(1, std::memory_order_relaxed);
+}
+
+void PageCache::mark_page_accessed(Page& page)
+{
+    // mm/swap.c (2.6.28): inactive,unreferenced -> inactive,referenced ->
+    // active,unreferenced. The flag tests go first so that a hot page
+    // costs reads, not writes, of its flags word.
+    const std::uint32_t f = page.flags.load(std::memory_order_acquire);
+    if (f & PG_ra_unused)
+        page.clear(PG_ra_unused);
+    if (!(f & PG_active) && (f & PG_referenced) && (f & PG_lru)) {
+        activate_page(page);
+        page.clear(PG_referenced);
+    } else if (!(f & PG_referenced)) {
+        page.set(PG_referenced);
+    }
+}
+
+void PageCache::mark_page_young(Page& page)
+{
+    const std::uint32_t f = page.flags.load(std::memory_order_acquire);
+    if (f & PG_ra_unused)
+        page.clear(PG_ra_unused);
+    if (!(f & PG_referenced))
+        page.set(PG_referenced);
+}
+
+void PageCache::set_reclaim_batch(unsigned pages)
+{
+    if (pages < 1 || pages > 1024)
+        throw std::invalid_argument("reclaim_batch must be between 1 and 1024, got " + std::to_string(pages));
+    reclaim_batch_ = pages;
+}
+
+std::uint64_t PageCache::nr_shadows()
+{
+    std::lock_guard g(lru_.lock());
+    return shadows_.size();
 }
 
 PageCacheStats PageCache::stats() const noexcept
@@ -162,6 +267,21 @@ PageCacheStats PageCache::stats() const noexcept
     s.insert_races = races_.load(std::memory_order_relaxed);
     s.removes = removes_.load(std::memory_order_relaxed);
     s.no_memory = no_memory_.load(std::memory_order_relaxed);
+    s.direct_reclaims = direct_reclaims_.load(std::memory_order_relaxed);
+    s.scanned = scanned_.load(std::memory_order_relaxed);
+    s.evictions = evictions_.load(std::memory_order_relaxed);
+    s.activations = activations_.load(std::memory_order_relaxed);
+    s.deactivations = deactivations_.load(std::memory_order_relaxed);
+    s.rotated = rotated_.load(std::memory_order_relaxed);
+    s.refaults = refaults_.load(std::memory_order_relaxed);
+    s.refault_activations = refault_activations_.load(std::memory_order_relaxed);
+    s.wasted_readahead = wasted_readahead_.load(std::memory_order_relaxed);
+    s.dirty_skipped = dirty_skipped_.load(std::memory_order_relaxed);
+    s.mapped_evictions = mapped_evictions_.load(std::memory_order_relaxed);
+    s.reclaim_waits = reclaim_waits_.load(std::memory_order_relaxed);
+    s.shadows_dropped = shadows_dropped_.load(std::memory_order_relaxed);
+    s.nr_active = nr_active();
+    s.nr_inactive = nr_inactive();
     return s;
 }
 

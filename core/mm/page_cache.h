@@ -16,12 +16,31 @@
 // find_get_page() or find_or_create_page() gives the caller one more, which
 // it drops with put_page(). A page's frame goes back to the FrameAllocator,
 // after an RCU grace period, when its last reference goes.
+//
+// Memory pressure (mm/swap.c, mm/vmscan.c, mm/workingset.c): every page the
+// cache adds goes on the zone's LRU lists (lru.h). The read and fault paths
+// report each use with mark_page_accessed(): the first sets PG_referenced,
+// a second while the page is inactive promotes it to the active list. When
+// the FrameAllocator has no free frame, the allocating CPU reclaims
+// (try_to_free_pages, in vmscan.cpp): it takes a batch from the inactive
+// tail, gives referenced pages a second chance, skips pages that are locked,
+// dirty or in use, unmaps mapped ones through the try_to_unmap hook, and
+// evicts the rest - out of their file's index, a shadow entry left for
+// refault detection (workingset.h), the frame freed - then retries. A
+// readahead page evicted before anyone used it is wasted readahead, counted
+// per file and reported through the on_thrash hook.
+//
+// Lock order: the page lock (reclaim only ever trylocks it) before the
+// index's locks and the page-table locks the unmap hook takes;
+// zone.lru_lock is innermost: nothing else is taken while it is held.
 #pragma once
 
 #include "index/index_factory.h"
 #include "mm/address_space.h"
 #include "mm/frame_allocator.h"
+#include "mm/lru.h"
 #include "mm/page_lock.h"
+#include "mm/workingset.h"
 #include "sync/lock_stats.h"
 
 #include <atomic>
@@ -29,6 +48,7 @@
 #include <deque>
 #include <functional>
 #include <memory>
+#include <vector>
 
 namespace pcl {
 
@@ -42,6 +62,23 @@ struct PageCacheStats {
     std::uint64_t insert_races = 0; ///< adds lost to another CPU's insert of the same page
     std::uint64_t removes = 0;      ///< pages removed
     std::uint64_t no_memory = 0;    ///< adds refused: no free frame, or the index could not allocate
+
+    // Memory pressure, named as in /proc/vmstat where Linux counts the same.
+    std::uint64_t direct_reclaims = 0; ///< try_to_free_pages runs (allocstall)
+    std::uint64_t scanned = 0;         ///< inactive pages reclaim looked at (pgscan)
+    std::uint64_t evictions = 0;       ///< pages reclaimed: out of the cache, frame freed (pgsteal)
+    std::uint64_t activations = 0;     ///< inactive pages moved to the active list (pgactivate)
+    std::uint64_t deactivations = 0;   ///< active pages moved to the inactive list (pgdeactivate)
+    std::uint64_t rotated = 0;         ///< referenced inactive pages given a second chance (pgrotated)
+    std::uint64_t refaults = 0;        ///< evicted pages read in again while their shadow lasted (workingset_refault)
+    std::uint64_t refault_activations = 0; ///< of which refaulted within the active list's size (workingset_activate)
+    std::uint64_t wasted_readahead = 0;    ///< readahead pages evicted before their first use
+    std::uint64_t dirty_skipped = 0;       ///< dirty or writeback pages reclaim passed over (no writeback is modelled)
+    std::uint64_t mapped_evictions = 0;    ///< evicted pages that were mapped and had to be unmapped first
+    std::uint64_t reclaim_waits = 0;       ///< reclaim rounds that freed nothing, found locked pages and slept
+    std::uint64_t shadows_dropped = 0;     ///< shadow entries dropped, oldest first, to keep within the bound
+    std::uint64_t nr_active = 0;           ///< pages on the active list now
+    std::uint64_t nr_inactive = 0;         ///< pages on the inactive list now
 };
 
 class PageCache {
@@ -82,8 +119,61 @@ public:
     /// reference (remove_from_page_cache + page_cache_release). Takes the
     /// page lock, so a page being read is removed after its read completes.
     bool remove(FileId file, pgoff_t index);
-    /// Drops a reference; the last one frees the frame.
+    /// Drops a reference; the last one takes the page off the LRU and
+    /// frees the frame (__page_cache_release).
     void put_page(Page* page);
+
+    /// mark_page_accessed (mm/swap.c): @page was used by read(2), write(2)
+    /// or a fault. Clears PG_ra_unused; the first reference sets
+    /// PG_referenced, a second while the page is inactive moves it to the
+    /// active list (activate_page) and clears PG_referenced.
+    void mark_page_accessed(Page& page);
+    /// An access through an existing mapping, which takes no fault: the
+    /// MMU's accessed bit, which the model folds into PG_referenced (what
+    /// page_referenced() would find and clear). Clears PG_ra_unused. Never
+    /// promotes: only reclaim looks at it. The caller holds an RCU read-side
+    /// section across reading the PTE and this call, so the page cannot be
+    /// reclaimed and its frame reused in between.
+    void mark_page_young(Page& page);
+
+    /// Direct reclaim (try_to_free_pages): shrinks the LRU lists until a
+    /// batch of reclaim_batch() pages has been freed, a pass over the
+    /// inactive list has freed some, or every page has been looked at twice
+    /// (once to lose PG_referenced, once to go); returns the frames freed.
+    /// When a round frees nothing but found locked pages (under I/O), it
+    /// sleeps (100 us, doubling, at most 10 ms) and tries again, up to
+    /// kReclaimRetries times. The FrameAllocator calls it when it has none free; the
+    /// caller must not be inside an RCU read-side section (it waits for a
+    /// grace period before handing the frames back).
+    std::uint64_t try_to_free_pages();
+    static constexpr unsigned kReclaimRetries = 16;
+    /// Pages reclaim frees per run before it returns (SWAP_CLUSTER_MAX, 32,
+    /// by default; 1..1024). Throws std::invalid_argument naming
+    /// reclaim_batch otherwise. Set before concurrent use.
+    void set_reclaim_batch(unsigned pages);
+    unsigned reclaim_batch() const noexcept { return reclaim_batch_; }
+    /// try_to_unmap: reclaim calls @hook for a page that holds references
+    /// beyond the cache's and its own (it is mapped); @hook removes the
+    /// page's mappings, drops their references and returns true if it
+    /// removed any. Without a hook, mapped pages are never reclaimed. Set
+    /// before concurrent use.
+    void set_try_to_unmap(std::function<bool(Page&)> hook) { try_to_unmap_ = std::move(hook); }
+    /// Called, on the reclaiming CPU and with no lock held, once for every
+    /// wasted readahead page of a file (ReadaheadPolicy::note_thrash is
+    /// what a run wires here). Set before concurrent use.
+    void set_on_thrash(std::function<void(FileId)> hook) { on_thrash_ = std::move(hook); }
+
+    /// Pages on the active and inactive LRU lists now.
+    std::uint64_t nr_active() const noexcept { return lru_.size(LruList::Active); }
+    std::uint64_t nr_inactive() const noexcept { return lru_.size(LruList::Inactive); }
+    /// The pages of @list, head (most recent) to tail, for tests and checks.
+    std::vector<Page*> lru_pages(LruList list) { return lru_.pages(list); }
+    /// The inactive list's age: evictions plus activations so far
+    /// (zone->inactive_age); refault distances are differences of it.
+    std::uint64_t inactive_age() const noexcept { return inactive_age_.load(std::memory_order_relaxed); }
+    /// Shadow entries held now, and the most there can be (2 x frames).
+    std::uint64_t nr_shadows();
+    std::uint64_t max_shadows() const noexcept { return shadows_.capacity(); }
 
     PageWaitTable& page_locks() noexcept { return page_locks_; }
     FrameAllocator& frames() noexcept { return frames_; }
@@ -98,6 +188,19 @@ public:
     std::function<void(FileId, pgoff_t)> before_insert;
 
 private:
+    /// lru_cache_add of a page just inserted, with workingset_refault: a
+    /// page whose shadow is recent enough starts on the active list.
+    void lru_cache_add(Page& page);
+    /// activate_page: @page to the active list if it is on the inactive one.
+    void activate_page(Page& page);
+    /// shrink_active_list: moves up to @n pages from the active tail to the
+    /// inactive head, clearing PG_referenced and PG_active.
+    void shrink_active_list(std::uint64_t n);
+    /// shrink_inactive_list + shrink_page_list: looks at up to @n pages from
+    /// the inactive tail; returns the frames freed, adds the pages looked at
+    /// to @scanned and those found locked to @locked.
+    std::uint64_t shrink_inactive_list(std::uint64_t n, std::uint64_t& scanned, std::uint64_t& locked);
+
     IndexSpec spec_;
     FrameAllocator& frames_;
     sync::LockRegistry& registry_;
@@ -105,6 +208,16 @@ private:
     std::deque<AddressSpace> files_;
     PageWaitTable page_locks_;
     std::atomic<std::uint64_t> lookups_ { 0 }, hits_ { 0 }, adds_ { 0 }, races_ { 0 }, removes_ { 0 }, no_memory_ { 0 };
+
+    LruLists lru_;
+    ShadowTable shadows_;                           ///< under lru_.lock()
+    std::atomic<std::uint64_t> inactive_age_ { 0 }; ///< written under lru_.lock()
+    unsigned reclaim_batch_ = 32;
+    std::function<bool(Page&)> try_to_unmap_;
+    std::function<void(FileId)> on_thrash_;
+    std::atomic<std::uint64_t> direct_reclaims_ { 0 }, scanned_ { 0 }, evictions_ { 0 }, activations_ { 0 },
+        deactivations_ { 0 }, rotated_ { 0 }, refaults_ { 0 }, refault_activations_ { 0 }, wasted_readahead_ { 0 },
+        dirty_skipped_ { 0 }, mapped_evictions_ { 0 }, reclaim_waits_ { 0 }, shadows_dropped_ { 0 };
 };
 
 } // namespace pcl

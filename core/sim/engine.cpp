@@ -6,12 +6,12 @@
 #include "sync/lock_trace.h"
 
 #include <bit>
-#include <sys/resource.h>
-#include <unistd.h>
 #include <chrono>
 #include <cmath>
 #include <stdexcept>
 #include <string>
+#include <sys/resource.h>
+#include <unistd.h>
 
 namespace pcl {
 
@@ -19,7 +19,30 @@ namespace {
 // Pacing sleeps in slices no longer than this, so pause and stop take effect
 // promptly even at one operation a second.
 constexpr std::uint64_t kPacingSliceNs = 20'000'000;
+
+/// Virtual pages a mapping of @pages takes, rounded up to whole PTE pages.
+std::uint64_t span_of(pgoff_t pages)
+{
+    return (pages + PageTable::kEntries - 1) / PageTable::kEntries * PageTable::kEntries;
+}
 } // namespace
+
+std::vector<pgoff_t> Engine::file_sizes(const EngineConfig& config)
+{
+    if (config.trace)
+        return config.trace->file_pages();
+    std::vector<pgoff_t> sizes;
+    for (unsigned f = 0; f < config.workload.files_needed(); ++f)
+        sizes.push_back(config.workload.file_size(FileId(f)));
+    return sizes;
+}
+
+std::unique_ptr<OperationSource> Engine::make_source(unsigned cpu) const
+{
+    if (config_.trace)
+        return std::make_unique<TraceReplay>(config_.trace, cpu);
+    return std::make_unique<WorkloadGenerator>(config_.workload, cpu);
+}
 
 void EngineConfig::validate() const
 {
@@ -39,8 +62,8 @@ void EngineConfig::validate() const
         throw std::invalid_argument(
             "hold_stretch_ns must be between 0 and 1e9 (1 s), got " + std::to_string(hold_stretch_ns));
     if (event_ring_capacity < 2 || event_ring_capacity > kMaxEventRingCapacity)
-        throw std::invalid_argument("event_ring_capacity must be between 2 and 2^24 records, got "
-            + std::to_string(event_ring_capacity));
+        throw std::invalid_argument(
+            "event_ring_capacity must be between 2 and 2^24 records, got " + std::to_string(event_ring_capacity));
     // One ring per CPU and one for the disk, each slot a cache line.
     const std::uint64_t ring_bytes
         = (std::uint64_t(workload.cpus) + 1) * std::bit_ceil(std::uint64_t(event_ring_capacity)) * 64;
@@ -48,11 +71,18 @@ void EngineConfig::validate() const
         throw std::invalid_argument("event_ring_capacity x (workload.cpus + 1) rings would take "
             + std::to_string(ring_bytes >> 20) + " MiB; at most " + std::to_string(kMaxEventRingBytes >> 20)
             + " MiB (64 bytes a record)");
+    if (trace && trace->threads() != workload.cpus)
+        throw std::invalid_argument("workload.cpus must equal the replayed trace's threads ("
+            + std::to_string(trace->threads()) + "), got " + std::to_string(workload.cpus));
     // Every file and the anonymous region must fit in the page table's
-    // 2^27 virtual pages.
-    const std::uint64_t span
-        = (workload.file_pages + PageTable::kEntries - 1) / PageTable::kEntries * PageTable::kEntries;
-    if ((std::uint64_t(workload.files_needed()) + 1) * span > PageTable::kMaxVpns)
+    // 2^27 virtual pages, each starting on its own PTE page.
+    std::uint64_t vpns = span_of(workload.anon_pages());
+    for (pgoff_t pages : Engine::file_sizes(*this)) {
+        vpns += span_of(pages);
+        if (vpns > PageTable::kMaxVpns)
+            break;
+    }
+    if (vpns > PageTable::kMaxVpns)
         throw std::invalid_argument(
             "workload.file_pages x files needs more than the 2^27 virtual pages of one process");
 }
@@ -61,35 +91,75 @@ Engine::Engine(const EngineConfig& config, sync::LockRegistry& registry)
     : config_(config)
     , registry_(registry)
 {
+    if (config_.trace)
+        config_.workload.cpus = config_.trace->threads();
     config_.validate();
     sync::tick_calibration(); // the one-time clock calibration, before any CPU needs the clock
     pace_ops_.store(config_.ops_per_second, std::memory_order_relaxed);
     pace_stretch_ns_.store(config_.hold_stretch_ns, std::memory_order_relaxed);
     ncpus_ = config_.workload.cpus;
-    // One ring per CPU and one for the device thread (the last).
-    events_ = std::make_unique<EventStream>(ncpus_ + 1, config_.event_ring_capacity);
+    const WorkloadSpec& w = config_.workload;
+    const std::vector<pgoff_t> sizes = file_sizes(config_);
+    bool second_disk = false;
+    for (std::size_t f = 0; f < sizes.size() && !config_.trace; ++f)
+        second_disk |= w.disk_of(FileId(f)) == 1;
+    // One ring per CPU and one for each device thread's lane (after them).
+    events_ = std::make_unique<EventStream>(ncpus_ + (second_disk ? 2 : 1), config_.event_ring_capacity);
     frames_ = std::make_unique<FrameAllocator>(config_.memory_pages, registry);
     cache_ = std::make_unique<PageCache>(config_.index, *frames_, registry);
     page_table_ = std::make_unique<PageTable>(PageTable::Config { config_.page_table_lock, 0 }, registry);
     device_ = std::make_unique<BlockDevice>(config_.device, cache_->page_locks(),
         config_.events ? &events_->ring(ncpus_) : nullptr, static_cast<int>(ncpus_));
+    if (second_disk)
+        device2_ = std::make_unique<BlockDevice>(config_.device, cache_->page_locks(),
+            config_.events ? &events_->ring(ncpus_ + 1) : nullptr, static_cast<int>(ncpus_ + 1));
     readahead_ = make_readahead_policy(config_.readahead, config_.device.ra_pages);
     faults_ = std::make_unique<FaultHandler>(*cache_, *page_table_, *device_, *readahead_, config_.fault);
-    const WorkloadSpec& w = config_.workload;
-    for (unsigned f = 0; f < w.files_needed(); ++f) {
-        files_.push_back(cache_->add_file(w.file_pages));
+    const MmapHint hint = w.madvise == "sequential" ? MmapHint::Sequential
+        : w.madvise == "random"                     ? MmapHint::Random
+                                                    : MmapHint::Normal;
+    // Each file mapped on its own PTE pages, the anonymous region after them.
+    std::uint64_t base = 0;
+    for (std::size_t f = 0; f < sizes.size(); ++f) {
+        const FileId id = cache_->add_file(sizes[f]);
+        files_.push_back(id);
+        file_base_.push_back(base);
+        base += span_of(sizes[f]);
+        if (device2_ && w.disk_of(FileId(f)) == 1)
+            faults_->set_device(id, *device2_);
+        faults_->set_hint(id, hint);
         // Structural events happen on the CPU that changes the index, so
         // they go to that CPU's ring (nowhere on an untraced thread).
         if (config_.events)
-            cache_->file(files_.back()).index->set_event_hook([](const IndexEvent& ie) {
+            cache_->file(id).index->set_event_hook([](const IndexEvent& ie) {
                 if (trace::enabled())
                     trace::push(to_event(ie, trace::cpu(), sync::now_ns()));
             });
     }
-    // Each file mapped on its own PTE pages, the anonymous region after them.
-    file_span_ = (w.file_pages + PageTable::kEntries - 1) / PageTable::kEntries * PageTable::kEntries;
-    anon_base_ = std::uint64_t(files_.size()) * file_span_;
+    anon_base_ = base;
+    // Reclaim's reverse map: each file is mapped once, linearly, so page
+    // @index of file @f can only be at file_base_vpn(f) + index.
+    cache_->set_try_to_unmap([this](Page& page) {
+        if (page.mapping >= file_base_.size())
+            return false;
+        const std::uint64_t vpn = file_base_vpn(page.mapping) + page.index;
+        Page* mapped = page_table_->unmap(vpn);
+        if (!mapped)
+            return false;
+        if (mapped != &page) {
+            page_table_->install(vpn, mapped);
+            return false;
+        }
+        cache_->put_page(mapped); // the mapping's reference
+        return true;
+    });
+    // Readahead pages evicted unused: Morton's policy shrinks that file's window.
+    cache_->set_on_thrash([this](FileId file) { readahead_->note_thrash(file); });
     cpus_ = std::make_unique<Cpu[]>(ncpus_);
+    for (unsigned cpu = 0; cpu < ncpus_; ++cpu) {
+        sources_.push_back(make_source(cpu));
+        cpus_[cpu].background = sources_.back()->background();
+    }
 }
 
 Engine::~Engine()
@@ -133,12 +203,14 @@ void Engine::start(bool paused)
     if (state_.load() != State::Idle)
         throw std::logic_error("Engine::start: the run was already started");
     state_.store(paused ? State::Paused : State::Running, std::memory_order_release);
+    start_ns_ = sync::now_ns();
     threads_.reserve(ncpus_);
     // Counted per thread actually started, so a failed start cannot leave
     // wait() waiting for CPUs that never ran.
     for (unsigned cpu = 0; cpu < ncpus_; ++cpu) {
         threads_.emplace_back([this, cpu] { run_cpu(cpu); });
         ++running_cpus_;
+        foreground_cpus_ += !cpus_[cpu].background;
     }
 }
 
@@ -230,12 +302,17 @@ void Engine::fail(std::string what)
     control_cv_.notify_all();
 }
 
-void Engine::cpu_done(unsigned cpu)
+void Engine::cpu_done(unsigned cpu, bool completed)
 {
+    if (completed)
+        cpus_[cpu].finished_ns.store(sync::now_ns() - start_ns_, std::memory_order_relaxed);
     {
         std::lock_guard g(control_);
         cpus_[cpu].done = true;
         cpus_[cpu].step_budget = 0;
+        // The last foreground CPU done ends the background ones too.
+        if (!cpus_[cpu].background && --foreground_cpus_ == 0)
+            background_stop_.store(true, std::memory_order_release);
         if (--running_cpus_ == 0) {
             const State s = state_.load();
             if (s == State::Running || s == State::Paused)
@@ -268,7 +345,7 @@ bool Engine::execute(const Operation& op)
 {
     auto out_of_memory = [&](const char* what) {
         fail(std::string(what) + " of page " + std::to_string(op.index) + ": no free page frame (memory_pages = "
-            + std::to_string(config_.memory_pages) + ", all in use; this engine does not evict)");
+            + std::to_string(config_.memory_pages) + ", all in use and none could be reclaimed)");
         return false;
     };
     switch (op.kind) {
@@ -284,12 +361,15 @@ bool Engine::execute(const Operation& op)
         if (op.write) {
             // set_page_dirty: the page and its index entry (the dirty tag
             // propagates up a radix tree).
-            Page* page = page_table_->read_pte(vpn);
-            if (page && !page->test_and_set(PG_dirty))
-                cache_->file(file).index->set_tag(op.index, kTagDirty);
+            if (Page* page = page_table_->read_pte(vpn))
+                faults_->set_page_dirty(*page);
         }
         return true;
     }
+    case OperationKind::Write:
+        if (!faults_->write(files_.at(op.file), op.index, op.count, op.partial).ok)
+            return out_of_memory("write(2)");
+        return true;
     case OperationKind::AnonFault:
         if (faults_->anon_fault(anon_base_ + op.index) == FaultKind::NoMemory)
             return out_of_memory("anonymous fault");
@@ -316,7 +396,9 @@ void Engine::run_cpu(unsigned cpu)
         ::setpriority(PRIO_PROCESS, static_cast<id_t>(::gettid()), thread_nice_);
     sync::CpuScope scope(static_cast<int>(cpu));
     trace::ThreadTrace trace(config_.events ? &events_->ring(cpu) : nullptr);
-    WorkloadGenerator generator(config_.workload, cpu);
+    OperationSource& source = *sources_[cpu];
+    bool completed = false; ///< the whole sequence was done
+    const bool background = cpus_[cpu].background;
     std::uint64_t pacing_seen = ~std::uint64_t(0);
     std::uint64_t interval = 0;
     std::uint64_t next_slot = sync::now_ns();
@@ -335,7 +417,13 @@ void Engine::run_cpu(unsigned cpu)
             trace::set_all(rate > 0);
             sync::set_hold_stretch_ns(pace_stretch_ns_.load(std::memory_order_relaxed), &cut_stretch_);
         }
-        if (!generator.next(op) || !execute(op))
+        if (background && background_stop_.load(std::memory_order_acquire))
+            break;
+        if (!source.next(op)) {
+            completed = true;
+            break;
+        }
+        if (!execute(op))
             break;
         const std::uint64_t done = cpus_[cpu].operations.fetch_add(1, std::memory_order_relaxed) + 1;
         if (config_.migrate_every && done % config_.migrate_every == 0) {
@@ -356,7 +444,7 @@ void Engine::run_cpu(unsigned cpu)
         }
     }
     sync::set_hold_stretch_ns(0);
-    cpu_done(cpu);
+    cpu_done(cpu, completed);
 }
 
 std::vector<CpuCounters> Engine::cpu_counters() const
@@ -365,6 +453,7 @@ std::vector<CpuCounters> Engine::cpu_counters() const
     for (unsigned cpu = 0; cpu < ncpus_; ++cpu) {
         out[cpu].operations = cpus_[cpu].operations.load(std::memory_order_relaxed);
         out[cpu].migrations = cpus_[cpu].migrations.load(std::memory_order_relaxed);
+        out[cpu].finished_ns = cpus_[cpu].finished_ns.load(std::memory_order_relaxed);
     }
     return out;
 }

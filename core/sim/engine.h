@@ -15,9 +15,10 @@
 // each CPU to a number of operations per second; 0 runs unpaced (benchmark
 // speed).
 //
-// A run ends when every CPU has done its sequence, when stop() is called, or
-// at the first error (no free frame: the memory-pressure model that would
-// evict pages is not part of this engine), which error() then describes.
+// A run ends when every CPU has done its sequence (a background CPU, such as
+// seed 001's streaming process, is stopped when the others are done), when
+// stop() is called, or at the first error (no frame free and none
+// reclaimable), which error() then describes.
 #pragma once
 
 #include "index/index_factory.h"
@@ -30,6 +31,7 @@
 #include "mm/readahead_factory.h"
 #include "sim/event_ring.h"
 #include "sync/lock_stats.h"
+#include "workload/trace_replay.h"
 #include "workload/workload.h"
 
 #include <atomic>
@@ -49,16 +51,20 @@ struct EngineConfig {
     static constexpr std::uint64_t kMaxEventRingBytes = std::uint64_t(1) << 30; ///< all rings together
 
     WorkloadSpec workload; ///< what each CPU does; workload.cpus is the number of simulated CPUs
-    IndexSpec index;       ///< the page cache's index and locking scheme
+    /// A trace to replay instead of the workload's pattern: one CPU per
+    /// traced thread (workload.cpus is set to their number), one file per
+    /// traced file; workload.madvise still applies.
+    std::shared_ptr<const TracePlan> trace;
+    IndexSpec index; ///< the page cache's index and locking scheme
     PageTable::Scheme page_table_lock = PageTable::Scheme::Split;
     std::uint64_t memory_pages = 1 << 18; ///< page frames ("physical memory")
     BlockDeviceConfig device;
     std::string readahead = "none"; ///< readahead policy: "none", "ondemand", "readaround", "morton"
     FaultConfig fault;
-    double ops_per_second = 0;       ///< per CPU; 0 = unpaced
+    double ops_per_second = 0;         ///< per CPU; 0 = unpaced
     std::uint64_t hold_stretch_ns = 0; ///< demo: extra time every lock is held before release; 0 = none
-    std::uint64_t migrate_every = 0; ///< operations between CPU migrations; 0 = never
-    bool events = true;              ///< record the event stream (counters are exact either way)
+    std::uint64_t migrate_every = 0;   ///< operations between CPU migrations; 0 = never
+    bool events = true;                ///< record the event stream (counters are exact either way)
     std::size_t event_ring_capacity = std::size_t(1) << 14; ///< records per CPU ring (rounded up to a power of two)
 
     /// Throws std::invalid_argument naming the bad field.
@@ -67,8 +73,9 @@ struct EngineConfig {
 
 /// Per-CPU counters of a run.
 struct CpuCounters {
-    std::uint64_t operations = 0; ///< operations done
-    std::uint64_t migrations = 0; ///< times the thread changed CPU id
+    std::uint64_t operations = 0;  ///< operations done
+    std::uint64_t migrations = 0;  ///< times the thread changed CPU id
+    std::uint64_t finished_ns = 0; ///< from start() to the end of its sequence (0: not ended)
 };
 
 class Engine {
@@ -117,32 +124,43 @@ public:
     PageTable& page_table() noexcept { return *page_table_; }
     FaultHandler& faults() noexcept { return *faults_; }
     BlockDevice& device() noexcept { return *device_; }
+    /// The second disk (morton's streamed file), or null.
+    BlockDevice* second_device() noexcept { return device2_.get(); }
     FrameAllocator& frames() noexcept { return *frames_; }
     const EngineConfig& config() const noexcept { return config_; }
-    /// The event stream: one ring per simulated CPU and one (the last, ring
-    /// cpus()) for the block device's completions. Drain from one thread.
+    /// The event stream: one ring per simulated CPU, one (ring cpus) for the
+    /// block device's completions and, with a second disk, one more (ring
+    /// cpus + 1) for its. Drain from one thread.
     EventStream& events() noexcept { return *events_; }
     /// The lock registry the engine's locks count into.
     sync::LockRegistry& registry() noexcept { return registry_; }
+    /// Pages of each file a run of @config creates, in order.
+    static std::vector<pgoff_t> file_sizes(const EngineConfig& config);
     /// The files of the run, in workload order.
     const std::vector<FileId>& files() const noexcept { return files_; }
     /// First virtual page of file @file's mapping, and of the anonymous region.
-    std::uint64_t file_base_vpn(FileId file) const noexcept { return std::uint64_t(file) * file_span_; }
+    std::uint64_t file_base_vpn(FileId file) const noexcept { return file_base_[file]; }
     std::uint64_t anon_base_vpn() const noexcept { return anon_base_; }
 
 private:
     struct alignas(64) Cpu {
         std::atomic<std::uint64_t> operations { 0 };
         std::atomic<std::uint64_t> migrations { 0 };
+        std::atomic<std::uint64_t> finished_ns { 0 };
         std::uint64_t step_budget = 0; ///< operations allowed while paused; under control_
         bool done = false;             ///< under control_
+        bool background = false;       ///< set before start
     };
     void run_cpu(unsigned cpu);
     /// Waits until @cpu may do its next operation; false: the run is over.
     bool may_proceed(unsigned cpu);
     bool execute(const Operation& op);
+    /// The operation source of @cpu: its generator or its traced thread.
+    std::unique_ptr<OperationSource> make_source(unsigned cpu) const;
+
     void fail(std::string what);
-    void cpu_done(unsigned cpu);
+    /// @cpu left; @completed: it did its whole sequence.
+    void cpu_done(unsigned cpu, bool completed);
 
     EngineConfig config_;
     sync::LockRegistry& registry_;
@@ -151,14 +169,16 @@ private:
     std::unique_ptr<PageCache> cache_;
     std::unique_ptr<PageTable> page_table_;
     std::unique_ptr<BlockDevice> device_;
+    std::unique_ptr<BlockDevice> device2_;
     std::unique_ptr<ReadaheadPolicy> readahead_;
     std::unique_ptr<FaultHandler> faults_;
     std::vector<FileId> files_;
-    std::uint64_t file_span_ = 0; ///< virtual pages between two files' mappings
+    std::vector<std::uint64_t> file_base_; ///< per file: first virtual page of its mapping
     std::uint64_t anon_base_ = 0;
 
     unsigned ncpus_ = 0;
     std::unique_ptr<Cpu[]> cpus_;
+    std::vector<std::unique_ptr<OperationSource>> sources_; ///< per CPU, used by its thread only
     std::vector<std::thread> threads_;
     std::mutex join_mutex_; ///< one caller joins the threads
     void join_all();
@@ -166,13 +186,16 @@ private:
     std::atomic<State> state_ { State::Idle };
     mutable std::mutex control_; ///< protects the step budgets, done flags, error_, transitions of state_
     std::condition_variable control_cv_;
-    unsigned running_cpus_ = 0; ///< under control_
+    unsigned running_cpus_ = 0;                   ///< under control_
+    unsigned foreground_cpus_ = 0;                ///< under control_: running CPUs that are not background
+    std::atomic<bool> background_stop_ { false }; ///< every foreground CPU is done
+    std::uint64_t start_ns_ = 0;                  ///< sync::now_ns() at start(), before any CPU runs
     std::atomic<double> pace_ops_ { 0 };
     std::atomic<std::uint64_t> pace_stretch_ns_ { 0 };
     std::atomic<std::uint64_t> pacing_generation_ { 0 }; ///< bumped after each set_pacing
     std::atomic<bool> cut_stretch_ { false };
     int thread_nice_ = 0; ///< pausing or ending: stretched holds end early
-    std::string error_;         ///< under control_
+    std::string error_;   ///< under control_
 };
 
 } // namespace pcl

@@ -23,20 +23,20 @@ enum class EventKind : std::uint8_t {
     // LockRegistry (LockStats::id; 0 for an anonymous lock), arg1 = its
     // class's number (LockClass::id). Which acquisitions are recorded:
     // sync/lock_trace.h.
-    LockWaitBegin,     ///< a CPU started waiting for a lock; arg0 = simulated CPU of the holder (-1 unknown)
-    LockAcquired,      ///< it got the lock; arg0 = wait time in ns (0 if uncontended)
-    LockReleased,      ///< it released the lock; arg0 = hold time in ns
-    FaultBegin,        ///< a page fault started; object = virtual page, file/index = faulting page, arg1 = 1 if anonymous.
-                       ///< Recorded only if the fault records something else before its end (sim/trace.h defer_at):
-                       ///< a FaultEnd with no FaultBegin before it spans [time_ns - arg0, time_ns].
-    FaultEnd,          ///< the fault finished; object, file, index as FaultBegin; arg0 = duration in ns, arg1 = FaultKind.
-                       ///< At benchmark speed an uneventful fault (nothing else recorded, under 10 us) has no record.
-    PageLockWait,      ///< a CPU went to sleep on a page's lock; object = page identity, file/index = the page
-    PageLockWoken,     ///< it woke up; arg0 = time slept in ns
-    IoSubmit,          ///< a read was submitted; object = request id, file/index = first page, arg0 = number of pages
-    IoComplete,        ///< that read completed (device lane); object, file, index, arg0 as IoSubmit
-    IndexNodeAlloc,    ///< IndexEvent::NodeAlloc; object = node, arg1 = level
-    IndexNodeFree,     ///< IndexEvent::NodeFree
+    LockWaitBegin,  ///< a CPU started waiting for a lock; arg0 = simulated CPU of the holder (-1 unknown)
+    LockAcquired,   ///< it got the lock; arg0 = wait time in ns (0 if uncontended)
+    LockReleased,   ///< it released the lock; arg0 = hold time in ns
+    FaultBegin,     ///< a page fault started; object = virtual page, file/index = faulting page, arg1 = 1 if anonymous.
+                    ///< Recorded only if the fault records something else before its end (sim/trace.h defer_at):
+                    ///< a FaultEnd with no FaultBegin before it spans [time_ns - arg0, time_ns].
+    FaultEnd,       ///< the fault finished; object, file, index as FaultBegin; arg0 = duration in ns, arg1 = FaultKind.
+                    ///< At benchmark speed an uneventful fault (nothing else recorded, under 10 us) has no record.
+    PageLockWait,   ///< a CPU went to sleep on a page's lock; object = page identity, file/index = the page
+    PageLockWoken,  ///< it woke up; arg0 = time slept in ns
+    IoSubmit,       ///< a read was submitted; object = request id, file/index = first page, arg0 = number of pages
+    IoComplete,     ///< that read completed (device lane); object, file, index, arg0 as IoSubmit
+    IndexNodeAlloc, ///< IndexEvent::NodeAlloc; object = node, arg1 = level
+    IndexNodeFree,  ///< IndexEvent::NodeFree
     IndexHeightGrow,   ///< IndexEvent::HeightGrow; arg0 = new height
     IndexHeightShrink, ///< IndexEvent::HeightShrink; arg0 = new height
     IndexTagSet,       ///< IndexEvent::TagSet; arg0 = tag, arg1 = level
@@ -45,9 +45,13 @@ enum class EventKind : std::uint8_t {
     ReadaheadWindow,   ///< a readahead window opened; file, index = start, arg0 = size, arg1 = async size,
                        ///< object = 1 if asynchronous (the marker was hit), 0 if synchronous (a miss),
                        ///< detail = the RaRule (mm/readahead.h) that chose it
+    PageEvicted,       ///< reclaim removed a page from the cache; file/index = the page, object = page identity,
+                       ///< arg0 = 1 if it was a readahead page never used (wasted readahead), arg1 = 1 if it was mapped
+    PageRefault,       ///< a page evicted recently was read in again; file/index = the page,
+    ///< arg0 = refault distance (evictions since it went), arg1 = 1 if that was within the active list
 };
 
-inline constexpr std::size_t kEventKindCount = static_cast<std::size_t>(EventKind::ReadaheadWindow) + 1;
+inline constexpr std::size_t kEventKindCount = static_cast<std::size_t>(EventKind::PageRefault) + 1;
 
 constexpr std::string_view to_string(EventKind kind) noexcept
 {
@@ -86,6 +90,10 @@ constexpr std::string_view to_string(EventKind kind) noexcept
         return "index_chain_length";
     case EventKind::ReadaheadWindow:
         return "readahead_window";
+    case EventKind::PageEvicted:
+        return "page_evicted";
+    case EventKind::PageRefault:
+        return "page_refault";
     }
     return "unknown";
 }

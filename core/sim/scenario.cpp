@@ -12,10 +12,15 @@
 #include "index/radix_tree.h"
 #include "index/skip_list.h"
 #include "sim/file_io.h"
+#include "workload/trace_csv.h"
+#include "workload/trace_strace.h"
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <limits>
+#include <memory>
+#include <sstream>
 
 namespace pcl {
 
@@ -30,12 +35,14 @@ namespace {
 // Allowed member names of each object, in the order scenario_to_json writes them.
 constexpr std::string_view kTopFields[]
     = { "version", "title", "year", "source", "description", "duration_seconds", "sample_interval_ms", "workload",
-          "index", "page_table_lock", "memory_pages", "readahead", "device", "fault", "pacing", "events" };
+          "index", "page_table_lock", "memory_pages", "readahead", "device", "fault", "pacing", "events", "trace" };
 constexpr std::string_view kWorkloadFields[] = { "pattern", "access", "files", "file_pages", "stride", "request_pages",
-    "read_fraction", "cpus", "seed", "operations_per_cpu" };
+    "read_fraction", "cpus", "seed", "operations_per_cpu", "madvise", "nfiles", "stream_pages" };
+constexpr std::string_view kTraceFields[] = { "path", "format", "bad_lines" };
 constexpr std::string_view kIndexFields[] = { "kind", "scheme", "radix_shift", "hash_buckets", "hash_memory_bytes",
     "hash_order9_cap", "hash_function", "hash_locks", "skiplist_p", "skiplist_max_level", "skiplist_seed" };
-constexpr std::string_view kDeviceFields[] = { "request_ns", "page_ns", "time_scale", "ra_pages" };
+constexpr std::string_view kDeviceFields[] = { "model", "request_ns", "page_ns", "seek_ns", "rotation_ns",
+    "queue_depth", "max_request_pages", "nomerges", "time_scale", "ra_pages" };
 constexpr std::string_view kFaultFields[] = { "fault_around", "fault_around_pages" };
 constexpr std::string_view kPacingFields[] = { "ops_per_second", "hold_stretch_ns", "migrate_every" };
 constexpr std::string_view kEventsFields[] = { "enabled", "ring_capacity" };
@@ -290,8 +297,55 @@ void validate_index(const IndexSpec& spec)
 
 } // namespace
 
+void ScenarioTrace::validate() const
+{
+    if (format != "auto" && format != "csv" && format != "strace")
+        field_error("trace.format", "'" + format + "' is not one of: auto, csv, strace");
+    if (bad_lines != "stop" && bad_lines != "skip")
+        field_error("trace.bad_lines", "'" + bad_lines + "' is not one of: stop, skip");
+}
+
+namespace {
+ScenarioFileReader& file_reader()
+{
+    static ScenarioFileReader reader;
+    return reader;
+}
+} // namespace
+
+void set_scenario_file_reader(ScenarioFileReader reader)
+{
+    file_reader() = std::move(reader);
+}
+
+Trace load_trace(const ScenarioTrace& t, const std::string& base_dir)
+{
+    t.validate();
+    const std::string path
+        = t.path.empty() || t.path.front() == '/' || base_dir.empty() ? t.path : base_dir + "/" + t.path;
+    std::string text;
+    try {
+        text = file_reader() ? file_reader()(path) : read_file(path);
+    } catch (const std::runtime_error& e) {
+        field_error("trace.path", e.what());
+    }
+    const bool csv = t.format == "csv" || (t.format == "auto" && path.size() >= 4 && path.ends_with(".csv"));
+    const BadLines policy = t.bad_lines == "skip" ? BadLines::Skip : BadLines::Stop;
+    std::istringstream in(text);
+    try {
+        Trace trace = csv ? parse_trace_csv(in, policy) : parse_trace_strace(in, policy);
+        if (trace.threads.empty())
+            field_error("trace.path",
+                path + ": no accesses to replay (" + std::to_string(trace.skipped_lines) + " bad lines skipped)");
+        return trace;
+    } catch (const TraceError& e) {
+        field_error("trace", path + ": " + e.what() + " (set trace.bad_lines to skip to replay the rest)");
+    }
+}
+
 void Scenario::validate() const
 {
+    trace.validate();
     if (year != 0 && (year < 1990 || year > 2100))
         field_error("year", "must be 0 (none) or in [1990, 2100], got " + std::to_string(year));
     if (!(duration_seconds >= 0 && duration_seconds <= 86400))
@@ -336,7 +390,7 @@ void Scenario::validate() const
     }
 }
 
-Scenario scenario_from_json(const json::Value& doc)
+Scenario scenario_from_json(const json::Value& doc, const std::string& base_dir)
 {
     ObjectReader top(doc, "", kTopFields);
     const json::Value* version = top.find("version");
@@ -370,6 +424,15 @@ Scenario scenario_from_json(const json::Value& doc)
         r.read("cpus", w.cpus);
         r.read("seed", w.seed);
         r.read("operations_per_cpu", w.operations_per_cpu);
+        r.read("madvise", w.madvise);
+        r.read("nfiles", w.nfiles);
+        r.read("stream_pages", w.stream_pages);
+    }
+    if (const json::Value* v = top.find("trace")) {
+        ObjectReader r(*v, "trace", kTraceFields);
+        r.read("path", s.trace.path);
+        r.read("format", s.trace.format);
+        r.read("bad_lines", s.trace.bad_lines);
     }
     if (const json::Value* v = top.find("index")) {
         ObjectReader r(*v, "index", kIndexFields);
@@ -399,8 +462,21 @@ Scenario scenario_from_json(const json::Value& doc)
     top.read("readahead", e.readahead);
     if (const json::Value* v = top.find("device")) {
         ObjectReader r(*v, "device", kDeviceFields);
+        // The model's preset first, then whatever the file sets over it.
+        std::string model = "custom";
+        r.read("model", model);
+        try {
+            e.device = BlockDeviceConfig::preset(model);
+        } catch (const std::invalid_argument& x) {
+            rethrow_at_path(x, "device.model");
+        }
         r.read("request_ns", e.device.request_ns);
         r.read("page_ns", e.device.page_ns);
+        r.read("seek_ns", e.device.seek_ns);
+        r.read("rotation_ns", e.device.rotation_ns);
+        r.read("queue_depth", e.device.queue_depth);
+        r.read("max_request_pages", e.device.max_request_pages);
+        r.read("nomerges", e.device.nomerges);
         r.read("time_scale", e.device.time_scale);
         r.read("ra_pages", e.device.ra_pages);
     }
@@ -420,9 +496,50 @@ Scenario scenario_from_json(const json::Value& doc)
         r.read("enabled", e.events);
         r.read("ring_capacity", e.event_ring_capacity);
     }
+    s.trace.validate();
+    if (!s.trace.path.empty()) {
+        // Kept resolved, so the scenario re-read from its JSON (a parameter
+        // changed, a copy saved elsewhere) still finds its trace.
+        if (s.trace.path.front() != '/' && !base_dir.empty())
+            s.trace.path = std::filesystem::path(base_dir + "/" + s.trace.path).lexically_normal().string();
+        auto plan = std::make_shared<TracePlan>(load_trace(s.trace));
+        e.workload.cpus = plan->threads();
+        e.trace = std::move(plan);
+    }
     s.validate();
     return s;
 }
+
+namespace {
+
+/// The device as its model and what differs from the model's preset, so a
+/// file that says "hdd" stays an HDD when the preset is refined; "custom"
+/// writes every figure. ra_pages and time_scale are always written.
+json::Value device_to_json(const BlockDeviceConfig& d)
+{
+    const BlockDeviceConfig p = BlockDeviceConfig::preset(d.model);
+    const bool all = d.model == "custom";
+    json::Object o { { "model", d.model } };
+    if (all || d.request_ns != p.request_ns)
+        o.emplace_back("request_ns", d.request_ns);
+    if (all || d.page_ns != p.page_ns)
+        o.emplace_back("page_ns", d.page_ns);
+    if (all || d.seek_ns != p.seek_ns)
+        o.emplace_back("seek_ns", d.seek_ns);
+    if (all || d.rotation_ns != p.rotation_ns)
+        o.emplace_back("rotation_ns", d.rotation_ns);
+    if (all || d.queue_depth != p.queue_depth)
+        o.emplace_back("queue_depth", d.queue_depth);
+    if (all || d.max_request_pages != p.max_request_pages)
+        o.emplace_back("max_request_pages", d.max_request_pages);
+    if (all || d.nomerges != p.nomerges)
+        o.emplace_back("nomerges", d.nomerges);
+    o.emplace_back("time_scale", d.time_scale);
+    o.emplace_back("ra_pages", d.ra_pages);
+    return o;
+}
+
+} // namespace
 
 json::Value scenario_to_json(const Scenario& s)
 {
@@ -449,6 +566,9 @@ json::Value scenario_to_json(const Scenario& s)
                 { "cpus", w.cpus },
                 { "seed", w.seed },
                 { "operations_per_cpu", w.operations_per_cpu },
+                { "madvise", w.madvise },
+                { "nfiles", w.nfiles },
+                { "stream_pages", w.stream_pages },
             } },
         { "index",
             json::Object {
@@ -467,13 +587,7 @@ json::Value scenario_to_json(const Scenario& s)
         { "page_table_lock", std::string(PageTable::scheme_name(e.page_table_lock)) },
         { "memory_pages", e.memory_pages },
         { "readahead", e.readahead },
-        { "device",
-            json::Object {
-                { "request_ns", e.device.request_ns },
-                { "page_ns", e.device.page_ns },
-                { "time_scale", e.device.time_scale },
-                { "ra_pages", e.device.ra_pages },
-            } },
+        { "device", device_to_json(e.device) },
         { "fault",
             json::Object {
                 { "fault_around", e.fault.fault_around },
@@ -490,10 +604,16 @@ json::Value scenario_to_json(const Scenario& s)
                 { "enabled", e.events },
                 { "ring_capacity", e.event_ring_capacity },
             } },
+        { "trace",
+            json::Object {
+                { "path", s.trace.path },
+                { "format", s.trace.format },
+                { "bad_lines", s.trace.bad_lines },
+            } },
     };
 }
 
-Scenario parse_scenario(std::string_view text, const std::string& origin)
+Scenario parse_scenario(std::string_view text, const std::string& origin, const std::string* base_dir)
 {
     json::Value doc;
     try {
@@ -502,7 +622,10 @@ Scenario parse_scenario(std::string_view text, const std::string& origin)
         throw ScenarioError(
             "", origin + ":" + std::to_string(e.line()) + ":" + std::to_string(e.column()) + ": " + e.what());
     }
-    return scenario_from_json(doc);
+    if (base_dir)
+        return scenario_from_json(doc, *base_dir);
+    const std::size_t slash = origin.find_last_of('/');
+    return scenario_from_json(doc, slash == std::string::npos ? std::string() : origin.substr(0, slash));
 }
 
 Scenario load_scenario(const std::string& path)

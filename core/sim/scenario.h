@@ -12,6 +12,7 @@
 #include "sim/json.h"
 
 #include <cstdint>
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -29,6 +30,22 @@ private:
     std::string field_;
 };
 
+/// A trace to replay (docs/trace-format.md) instead of the workload's
+/// pattern: JSON object "trace".
+struct ScenarioTrace {
+    std::string path;               ///< the trace file; relative to the scenario file's directory; "" = none
+    std::string format = "auto";    ///< "csv", "strace", or "auto": csv if the name ends in .csv, else strace
+    std::string bad_lines = "stop"; ///< "stop": a bad line is an error; "skip": count and skip it
+
+    /// Throws ScenarioError naming trace.format or trace.bad_lines.
+    void validate() const;
+};
+
+/// Reads and parses @trace's file (@base_dir: where a relative path starts).
+/// Throws ScenarioError naming trace.path for an unreadable file, and, under
+/// "stop", for the first bad line (its number, the reason and the line).
+Trace load_trace(const ScenarioTrace& trace, const std::string& base_dir = "");
+
 struct Scenario {
     static constexpr int kVersion = 1; ///< the format version this build reads and writes
 
@@ -39,6 +56,7 @@ struct Scenario {
     std::string description; ///< two sentences: what it shows
 
     EngineConfig engine;
+    ScenarioTrace trace; ///< when its path is set, engine.trace is the parsed trace
     /// Wall-clock limit of the running time; 0 = until every CPU has done
     /// its sequence (engine.workload.operations_per_cpu).
     double duration_seconds = 0;
@@ -49,14 +67,25 @@ struct Scenario {
     void validate() const;
 };
 
-/// The scenario a document describes. Throws ScenarioError.
-Scenario scenario_from_json(const json::Value& doc);
+/// The scenario a document describes; a trace path is relative to
+/// @base_dir. Throws ScenarioError.
+Scenario scenario_from_json(const json::Value& doc, const std::string& base_dir = "");
 /// Every field, defaults included, so a saved file documents the whole run.
 json::Value scenario_to_json(const Scenario& scenario);
 
-/// Parses @text (the contents of @origin, a file name used in messages).
+/// Parses @text (the contents of @origin, a file name used in messages; a
+/// trace path is relative to @base_dir, by default @origin's directory).
 /// Throws ScenarioError; a JSON syntax error names origin:line:column.
-Scenario parse_scenario(std::string_view text, const std::string& origin = "scenario");
+Scenario parse_scenario(
+    std::string_view text, const std::string& origin = "scenario", const std::string* base_dir = nullptr);
+
+/// Reads a file a scenario names (its trace): by default from the file
+/// system; the GUI adds its bundled resources. Throws std::runtime_error
+/// with a message naming the file.
+using ScenarioFileReader = std::function<std::string(const std::string& path)>;
+/// Replaces the reader (null: the file system again). Set before scenarios
+/// are parsed concurrently.
+void set_scenario_file_reader(ScenarioFileReader reader);
 /// Reads and parses a file. Throws ScenarioError (also for an unreadable file).
 Scenario load_scenario(const std::string& path);
 /// Writes every field to @path atomically (a reader never sees half a file).

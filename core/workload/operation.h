@@ -18,16 +18,30 @@ enum class OperationKind : std::uint8_t {
     Read,      ///< read(2) of `count` pages of `file` from page `index`
     FileFault, ///< touch of page `index` of an mmap()ed `file`: a read or a write fault
     AnonFault, ///< touch of page `index` of the anonymous region (pft); `file` is unused
+    Write,     ///< write(2) of `count` pages of `file` from page `index` (a replayed trace's writes)
 };
 
 struct Operation {
     OperationKind kind = OperationKind::Read;
-    FileId file = 0;    ///< the file read or faulted (0 for AnonFault)
-    pgoff_t index = 0;  ///< first page, in pages from the start of the file or region
-    pgoff_t count = 1;  ///< pages covered: a read's length; always 1 for a fault
-    bool write = false; ///< a fault that writes (a write to a MAP_SHARED page dirties it)
+    FileId file = 0;      ///< the file read or faulted (0 for AnonFault)
+    pgoff_t index = 0;    ///< first page, in pages from the start of the file or region
+    pgoff_t count = 1;    ///< pages covered: a read's length; always 1 for a fault
+    bool write = false;   ///< a fault that writes (a write to a MAP_SHARED page dirties it)
+    bool partial = false; ///< Write: the first or last page is only partly written (read before written)
 
     friend bool operator==(const Operation&, const Operation&) = default;
+};
+
+/// Where a simulated CPU's operations come from: a seeded generator
+/// (workload.h) or a replayed trace (trace_replay.h).
+class OperationSource {
+public:
+    virtual ~OperationSource() = default;
+    /// The next operation into @op; false when the sequence is over.
+    virtual bool next(Operation& op) = 0;
+    /// A background CPU runs until every other CPU is done, and is then
+    /// stopped (seed 001's process B, streaming while process A is timed).
+    virtual bool background() const noexcept { return false; }
 };
 
 } // namespace pcl

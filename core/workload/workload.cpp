@@ -46,6 +46,8 @@ void WorkloadSpec::validate() const
         throw_not_one_of("access", kWorkloadAccesses, access);
     if (!one_of(kWorkloadFileModes, files))
         throw_not_one_of("files", kWorkloadFileModes, files);
+    if (!one_of(kWorkloadMadvise, madvise))
+        throw_not_one_of("madvise", kWorkloadMadvise, madvise);
     if (file_pages < 1 || file_pages > kMaxFilePages)
         throw_range("file_pages", "[1, 2^40]", std::to_string(file_pages));
     if (cpus < 1 || cpus > kMaxCpus)
@@ -65,6 +67,17 @@ void WorkloadSpec::validate() const
     if (pattern == "pft" && file_pages < cpus)
         throw_range("file_pages", "[cpus = " + std::to_string(cpus) + ", 2^40] for pft (one page per CPU at least)",
             std::to_string(file_pages));
+    if (pattern == "two_streams" && file_pages < 2)
+        throw_range(
+            "file_pages", "[2, 2^40] for two_streams (one page per stream at least)", std::to_string(file_pages));
+    if (pattern == "morton") {
+        if (cpus != 2)
+            throw_range("cpus", "{2} for morton (process A and process B)", std::to_string(cpus));
+        if (nfiles < 1 || nfiles > kMaxMortonFiles)
+            throw_range("nfiles", "[1, " + std::to_string(kMaxMortonFiles) + "]", std::to_string(nfiles));
+        if (stream_pages < 1 || stream_pages > kMaxFilePages)
+            throw_range("stream_pages", "[1, 2^40]", std::to_string(stream_pages));
+    }
     if (pattern == "interleaved") {
         const pgoff_t unit = access == "read" ? request_pages : 1;
         if (div_round_up(file_pages, unit) < cpus)
@@ -79,7 +92,19 @@ unsigned WorkloadSpec::files_needed() const noexcept
 {
     if (pattern == "pft")
         return 0;
+    if (pattern == "morton")
+        return nfiles + 1;
     return files == "shared" ? 1 : cpus;
+}
+
+pgoff_t WorkloadSpec::file_size(FileId file) const noexcept
+{
+    return pattern == "morton" && file == nfiles ? stream_pages : file_pages;
+}
+
+unsigned WorkloadSpec::disk_of(FileId file) const noexcept
+{
+    return pattern == "morton" && file == nfiles ? 1 : 0;
 }
 
 FileId WorkloadSpec::file_of(unsigned cpu) const noexcept
@@ -124,6 +149,28 @@ WorkloadGenerator::WorkloadGenerator(const WorkloadSpec& spec, unsigned cpu)
         file_ = 0;
         break;
     }
+    case Pattern::TwoStreams:
+        // The second stream starts at the first request boundary in the
+        // second half of the file.
+        half_ = std::max<pgoff_t>(1, div_round_up(requests_, 2)) * unit_;
+        if (half_ >= file_pages_)
+            half_ = file_pages_ / 2;
+        cursor2_ = half_;
+        break;
+    case Pattern::Morton:
+        // Both processes use read(2): A's 4 KB reads, B's streaming.
+        kind_ = OperationKind::Read;
+        write_ = false;
+        nfiles_ = spec.nfiles;
+        if (cpu == 0) {
+            length_ = std::uint64_t(nfiles_) * requests_;
+        } else {
+            file_ = FileId(nfiles_);
+            file_pages_ = spec.stream_pages;
+            unit_ = std::min(WorkloadSpec::kStreamRequestPages, file_pages_);
+            length_ = ~std::uint64_t(0); // until A is done
+        }
+        break;
     default:
         break;
     }
@@ -173,6 +220,34 @@ bool WorkloadGenerator::next(Operation& op)
         // Anonymous memory is faulted by writing: a read fault would only
         // map the shared zero page and allocate nothing.
         op = Operation { OperationKind::AnonFault, 0, cursor_++, 1, true };
+        break;
+    case Pattern::TwoStreams: {
+        // Turns: stream 0 over [0, cursor2 start), stream 1 over the rest.
+        if (i % 2 == 0) {
+            emit(op, cursor_);
+            op.count = std::min(op.count, half_ - cursor_);
+            cursor_ += op.count;
+            if (cursor_ >= half_)
+                cursor_ = 0;
+        } else {
+            emit(op, cursor2_);
+            cursor2_ += op.count;
+            if (cursor2_ >= file_pages_)
+                cursor2_ = half_;
+        }
+        break;
+    }
+    case Pattern::Morton:
+        if (cpu_ == 0) {
+            // Process A: file i mod N, its (i / N)th request.
+            file_ = FileId(i % nfiles_);
+            emit(op, (i / nfiles_) * unit_);
+        } else {
+            emit(op, cursor_);
+            cursor_ += op.count;
+            if (cursor_ >= file_pages_)
+                cursor_ = 0;
+        }
         break;
     case Pattern::Mixed:
         // Always two draws, kind then offset, so one seed means one sequence.

@@ -22,9 +22,21 @@
 //               each once and in order, and then is done;
 //   mixed       each operation is a read(2) of request_pages pages with
 //               probability read_fraction, else an mmap read fault of one
-//               page, at a uniform offset.
+//               page, at a uniform offset;
+//   two_streams two sequential readers interleaved in one file, one from
+//               page 0 and one from the middle, taking turns (what ondemand
+//               readahead's interleaved-stream detection is for);
+//   morton      Morton's readahead-thrashing test (seed 001), on 2 CPUs:
+//               CPU 0 is process A, reading nfiles files of file_pages
+//               round-robin, one request of request_pages from each in
+//               turn, until all are read (nfiles x file_pages / request
+//               pages operations); CPU 1 is process B, streaming a file of
+//               stream_pages over and over in reads of kStreamRequestPages,
+//               from a second disk, in the background until A is done.
 // `access` (read, mmap_read, mmap_write) chooses read(2) or a fault for the
-// first five patterns; pft and mixed fix their own kinds.
+// first five patterns and two_streams; pft, mixed and morton fix their own
+// kinds. `madvise` is the hint of every mapping (MADV_NORMAL, MADV_SEQUENTIAL,
+// MADV_RANDOM), which the readahead policy sees on mmap faults.
 #pragma once
 
 #include "mm/page.h"
@@ -38,14 +50,17 @@
 
 namespace pcl {
 
-inline constexpr std::array<std::string_view, 7> kWorkloadPatterns { "sequential", "reverse", "random", "strided",
-    "interleaved", "pft", "mixed" };
+inline constexpr std::array<std::string_view, 9> kWorkloadPatterns { "sequential", "reverse", "random", "strided",
+    "interleaved", "pft", "mixed", "two_streams", "morton" };
 inline constexpr std::array<std::string_view, 3> kWorkloadAccesses { "read", "mmap_read", "mmap_write" };
 inline constexpr std::array<std::string_view, 2> kWorkloadFileModes { "separate", "shared" };
+inline constexpr std::array<std::string_view, 3> kWorkloadMadvise { "normal", "sequential", "random" };
 
 struct WorkloadSpec {
     static constexpr pgoff_t kMaxFilePages = pgoff_t(1) << 40; ///< 4 PiB of 4 KiB pages: no offset arithmetic overflows
     static constexpr unsigned kMaxCpus = 1024;
+    static constexpr unsigned kMaxMortonFiles = 4096;
+    static constexpr pgoff_t kStreamRequestPages = 32; ///< morton process B's read size (128 KiB, like cp's buffer)
 
     std::string pattern = "sequential"; ///< one of kWorkloadPatterns
     std::string access = "read";        ///< one of kWorkloadAccesses
@@ -56,15 +71,24 @@ struct WorkloadSpec {
     double read_fraction = 0.5;         ///< mixed: probability that an operation is a read(2)
     unsigned cpus = 1;
     std::uint64_t seed = 1;
-    std::uint64_t operations_per_cpu = 1000; ///< length of each CPU's sequence (pft stops earlier, see above)
+    std::uint64_t operations_per_cpu = 1000; ///< length of each CPU's sequence (pft stops earlier; morton ignores it)
+    std::string madvise = "normal";          ///< one of kWorkloadMadvise: the mappings' hint
+    unsigned nfiles = 40;                    ///< morton: files process A reads round-robin (Morton's N)
+    pgoff_t stream_pages = 262144;           ///< morton: size of process B's file (1 GiB, as in seed 001)
 
     /// Throws std::invalid_argument naming the offending field and what it
     /// may be.
     void validate() const;
 
-    /// Files the engine creates, each of file_pages pages: one per CPU when
-    /// separate, one when shared, none for pft (which faults anonymous memory).
+    /// Files the engine creates: one per CPU when separate, one when shared,
+    /// none for pft (which faults anonymous memory), nfiles + 1 for morton.
     unsigned files_needed() const noexcept;
+    /// The size of file @file in pages: file_pages, or stream_pages for
+    /// morton's streamed file.
+    pgoff_t file_size(FileId file) const noexcept;
+    /// The disk @file is on: 0, or 1 for morton's streamed file ("off
+    /// another disk").
+    unsigned disk_of(FileId file) const noexcept;
     /// The file @cpu works on.
     FileId file_of(unsigned cpu) const noexcept;
     /// Pages of the anonymous region pft faults (file_pages), 0 for the others.
@@ -72,14 +96,16 @@ struct WorkloadSpec {
 };
 
 /// One CPU's operation sequence.
-class WorkloadGenerator {
+class WorkloadGenerator final : public OperationSource {
 public:
     /// Validates @spec (std::invalid_argument as WorkloadSpec::validate) and
     /// @cpu < spec.cpus.
     WorkloadGenerator(const WorkloadSpec& spec, unsigned cpu);
 
     /// The next operation into @op; false when the sequence is over.
-    bool next(Operation& op);
+    bool next(Operation& op) override;
+    /// Morton's process B.
+    bool background() const noexcept override { return pattern_ == Pattern::Morton && cpu_ == 1; }
 
     unsigned cpu() const noexcept { return cpu_; }
     /// Operations produced so far.
@@ -88,7 +114,17 @@ public:
     std::uint64_t length() const noexcept { return length_; }
 
 private:
-    enum class Pattern : std::uint8_t { Sequential, Reverse, Random, Strided, Interleaved, Pft, Mixed };
+    enum class Pattern : std::uint8_t {
+        Sequential,
+        Reverse,
+        Random,
+        Strided,
+        Interleaved,
+        Pft,
+        Mixed,
+        TwoStreams,
+        Morton
+    };
 
     /// A request of up to unit_ pages at @index, cut short at the end of the file.
     void emit(Operation& op, pgoff_t index) const;
@@ -107,7 +143,10 @@ private:
     unsigned cpus_;
     std::uint64_t length_;
     std::uint64_t issued_ = 0;
-    pgoff_t cursor_ = 0; ///< next page (sequential, strided, pft) or request (reverse, interleaved)
+    pgoff_t cursor_ = 0;  ///< next page (sequential, strided, pft, morton B) or request (reverse, interleaved)
+    pgoff_t cursor2_ = 0; ///< two_streams: the second stream's next page
+    pgoff_t half_ = 0;    ///< two_streams: where the second stream starts
+    unsigned nfiles_ = 0; ///< morton
     SplitMix64 rng_;
 };
 

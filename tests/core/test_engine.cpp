@@ -1,11 +1,13 @@
 // core/sim: the engine - simulated CPUs running workloads against one
 // process's page cache, page table and disk, and their control.
 #include "sim/engine.h"
+#include "workload/trace_csv.h"
 
 #include <catch2/catch.hpp>
 
 #include <chrono>
 #include <set>
+#include <sstream>
 #include <thread>
 
 using namespace pcl;
@@ -242,7 +244,8 @@ TEST_CASE("event rings beyond the memory budget are refused", "[sim][engine][par
     CHECK_NOTHROW(c.validate());
 }
 
-TEST_CASE("the readahead policy is a run parameter: ondemand reads ahead of a sequential reader", "[sim][engine][readahead]")
+TEST_CASE(
+    "the readahead policy is a run parameter: ondemand reads ahead of a sequential reader", "[sim][engine][readahead]")
 {
     EngineConfig c = base("sequential", 1, 256, 64); // one-page read(2)s of pages 0..63
     c.readahead = "ondemand";
@@ -268,4 +271,51 @@ TEST_CASE("the readahead policy is a run parameter: ondemand reads ahead of a se
     c.readahead = "none";
     c.device.ra_pages = 0;
     CHECK_THROWS_WITH(c.validate(), Catch::StartsWith("device.ra_pages"));
+}
+
+TEST_CASE("morton: the streaming process runs on its own disk until process A is done", "[sim][engine][morton]")
+{
+    EngineConfig c = base("morton", 2, 16, 1);
+    c.workload.nfiles = 4;
+    c.workload.stream_pages = 1 << 20; // far more than B can read before A is done
+    c.memory_pages = 1 << 14;
+    c.readahead = "ondemand";
+    Engine e(c);
+    REQUIRE(e.files().size() == 5);
+    REQUIRE(e.second_device() != nullptr);
+    e.start();
+    e.wait();
+    CHECK(e.state() == Engine::State::Finished);
+    const auto cpus = e.cpu_counters();
+    CHECK(cpus[0].operations == 4 * 16);
+    CHECK(cpus[1].operations > 0);
+    // Every page A read came from the first disk, B's from the second.
+    CHECK(e.device().pages_read() == 4 * 16);
+    CHECK(e.second_device()->pages_read() >= 32);
+    CHECK(e.page_cache().file(4).size_pages == (1u << 20));
+}
+
+TEST_CASE("a replayed trace runs one CPU per thread over files sized by the trace", "[sim][engine][trace]")
+{
+    std::istringstream in("0,1,read,/f,0,16384\n"
+                          "1,2,write,/g,0,8192\n"
+                          "2,2,mmap_touch,/f,0,8192\n");
+    EngineConfig c = base("sequential", 1, 16, 1);
+    c.trace = std::make_shared<TracePlan>(parse_trace_csv(in, BadLines::Stop));
+    Engine e(c);
+    REQUIRE(e.config().workload.cpus == 2);
+    REQUIRE(e.files().size() == 2);
+    CHECK(e.page_cache().file(0).size_pages == 4);
+    CHECK(e.page_cache().file(1).size_pages == 2);
+    e.start();
+    e.wait();
+    CHECK(e.state() == Engine::State::Finished);
+    const auto cpus = e.cpu_counters();
+    CHECK(cpus[0].operations == 1);
+    CHECK(cpus[1].operations == 3); // a write, then two faults
+    // The write adds /g's pages dirty without reading them.
+    CHECK(e.page_cache().file(1).nrpages() == 2);
+    CHECK(e.page_cache().file(1).index->test_tag(0, kTagDirty));
+    CHECK(e.page_cache().file(1).index->test_tag(1, kTagDirty));
+    CHECK(e.device().pages_read() == 4);
 }

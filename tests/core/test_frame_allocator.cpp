@@ -97,3 +97,48 @@ TEST_CASE("concurrent CPUs never get the same frame twice", "[mm][frames][stress
     CHECK(frames.free_frames() == 64);
     CHECK(frames.failures() == std::uint64_t(refused.load()));
 }
+
+TEST_CASE("with no frame free, alloc reclaims and retries while reclaim frees some", "[mm][frames][reclaim]")
+{
+    sync::LockRegistry registry;
+    FrameAllocator frames(2, registry);
+    Page* a = frames.alloc(0, 0);
+    Page* b = frames.alloc(0, 1);
+    REQUIRE(a);
+    REQUIRE(b);
+    int calls = 0;
+    frames.set_reclaim([&]() -> std::uint64_t {
+        ++calls;
+        if (calls == 1) {
+            a->count.store(0);
+            frames.free(a); // what evicting a page does
+            return 1;
+        }
+        return 0;
+    });
+    Page* c = frames.alloc(0, 2);
+    CHECK(c == a); // the frame reclaim freed
+    CHECK(c->index == 2);
+    CHECK(calls == 1);
+    CHECK(frames.reclaims() == 1);
+    CHECK(frames.failures() == 0);
+    CHECK(frames.alloc(0, 3) == nullptr); // reclaim freed nothing: refused
+    CHECK(calls == 2);
+    CHECK(frames.reclaims() == 2);
+    CHECK(frames.failures() == 1);
+    // A frame on its way back through RCU is waited for, not reclaimed for.
+    b->count.store(0);
+    frames.free_rcu(b);
+    Page* d = frames.alloc(0, 4);
+    CHECK(d == b);
+    CHECK(calls == 2);
+    frames.set_reclaim({});
+    CHECK(frames.alloc(0, 5) == nullptr);
+    CHECK(frames.reclaims() == 3);
+    CHECK(frames.failures() == 2);
+    for (Page* p : { c, d }) {
+        p->count.store(0);
+        frames.free(p);
+    }
+    CHECK(frames.in_use() == 0);
+}

@@ -249,3 +249,26 @@ TEST_CASE("lookups racing with removal and re-adding never return a stale page",
         CHECK(found.load() > 0);
     }
 }
+
+TEST_CASE("a removed page leaves the LRU with its last reference", "[mm][pagecache][lru]")
+{
+    FrameAllocator frames(4);
+    PageCache cache(spec("radix", "rcu"), frames);
+    const FileId f = cache.add_file(8);
+    auto r = cache.find_or_create_page(f, 0);
+    REQUIRE(r.status == PageCache::AddStatus::Created);
+    cache.page_locks().unlock_page(*r.page);
+    CHECK(cache.nr_inactive() == 1);
+    CHECK(r.page->test(PG_lru));
+    CHECK(cache.remove(f, 0));
+    // Out of the index, still referenced: on the LRU until the last put
+    // (__page_cache_release), as a truncated page in use is in Linux.
+    CHECK(cache.nrpages() == 0);
+    CHECK(cache.nr_inactive() == 1);
+    CHECK(r.page->test(PG_lru));
+    cache.put_page(r.page);
+    CHECK(cache.nr_inactive() == 0);
+    CHECK(cache.nr_active() == 0);
+    rcu::barrier();
+    CHECK(frames.in_use() == 0);
+}

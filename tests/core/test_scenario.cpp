@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include <filesystem>
+#include <fstream>
 #include <unistd.h>
 
 using namespace pcl;
@@ -50,6 +51,11 @@ Scenario everything_changed()
     w.cpus = 3;
     w.seed = 18446744073709551615ull;
     w.operations_per_cpu = 12345;
+    w.madvise = "random";
+    w.nfiles = 77;
+    w.stream_pages = 99999;
+    s.trace.format = "csv";
+    s.trace.bad_lines = "skip";
     IndexSpec& i = s.engine.index;
     i.kind = "hash";
     i.scheme = "hashed";
@@ -98,6 +104,13 @@ void check_equal(const Scenario& a, const Scenario& b)
     CHECK(wa.cpus == wb.cpus);
     CHECK(wa.seed == wb.seed);
     CHECK(wa.operations_per_cpu == wb.operations_per_cpu);
+    CHECK(wa.madvise == wb.madvise);
+    CHECK(wa.nfiles == wb.nfiles);
+    CHECK(wa.stream_pages == wb.stream_pages);
+    CHECK(a.trace.path == b.trace.path);
+    CHECK(a.trace.format == b.trace.format);
+    CHECK(a.trace.bad_lines == b.trace.bad_lines);
+    CHECK(bool(a.engine.trace) == bool(b.engine.trace));
     const IndexSpec &ia = a.engine.index, &ib = b.engine.index;
     CHECK(ia.kind == ib.kind);
     CHECK(ia.scheme == ib.scheme);
@@ -158,11 +171,12 @@ TEST_CASE("scenario: every field survives a round trip", "[scenario]")
     // The defaults are written too, in the documented order.
     const json::Value defaults = scenario_to_json(Scenario {});
     const json::Object& top = defaults.as_object();
-    REQUIRE(top.size() == 16);
+    REQUIRE(top.size() == 17);
     CHECK(top[0].first == "version");
     CHECK(top[0].second == json::Value(1));
-    CHECK(top.back().first == "events");
-    CHECK(defaults.find("workload")->as_object().size() == 10);
+    CHECK(top.back().first == "trace");
+    CHECK(defaults.find("workload")->as_object().size() == 13);
+    CHECK(defaults.find("trace")->find("path")->as_string().empty());
     CHECK(defaults.find("index")->as_object().size() == 11);
     CHECK(defaults.find("page_table_lock")->as_string() == "split");
     CHECK(defaults.find("readahead")->as_string() == "none");
@@ -218,7 +232,8 @@ TEST_CASE("scenario: out-of-range values say what is allowed", "[scenario]")
     expect_error(
         R"({"version": 1, "pacing": {"hold_stretch_ns": 2000000000}})", "pacing.hold_stretch_ns", "must be in [0, ");
     expect_error(R"({"version": 1, "events": {"ring_capacity": 1}})", "events.ring_capacity", "must be in [2, ");
-    expect_error(R"({"version": 1, "readahead": "sometimes"})", "readahead", "allowed: none, ondemand, readaround, morton");
+    expect_error(
+        R"({"version": 1, "readahead": "sometimes"})", "readahead", "allowed: none, ondemand, readaround, morton");
     expect_error(R"({"version": 1, "device": {"ra_pages": 0}})", "device.ra_pages", "between 1 and");
     expect_error(R"({"version": 1, "duration_seconds": 100000})", "duration_seconds", "must be in [0, 86400]");
     expect_error(R"({"version": 1, "sample_interval_ms": 5})", "sample_interval_ms", "must be in [10, 60000], got 5");
@@ -367,13 +382,83 @@ TEST_CASE("scenario: every bundled preset parses and builds an engine", "[scenar
         REQUIRE_NOTHROW(s = load_scenario(entry.path().string()));
         CHECK_FALSE(s.title.empty());
         CHECK(s.year >= 1990);
-        CHECK(s.source.rfind("seed ", 0) == 0);
+        CHECK((s.source.rfind("seed ", 0) == 0 || s.source.rfind("trace ", 0) == 0));
         CHECK_FALSE(s.description.empty());
-        // A preset must fit its memory: the engine does not evict.
+        // A preset fits its memory unless memory pressure is its subject.
         const WorkloadSpec& w = s.engine.workload;
-        CHECK(std::uint64_t(w.files_needed()) * w.file_pages + w.anon_pages() <= s.engine.memory_pages);
+        if (w.pattern != "morton" && !s.engine.trace)
+            CHECK(std::uint64_t(w.files_needed()) * w.file_pages + w.anon_pages() <= s.engine.memory_pages);
         sync::LockRegistry registry;
         CHECK_NOTHROW(Engine(s.engine, registry));
     }
     CHECK(count >= 8);
+}
+
+TEST_CASE(
+    "scenario: a trace is read relative to the scenario, and its bad lines stop or are skipped", "[scenario][trace]")
+{
+    const std::string dir = temp_path("trace-dir");
+    std::filesystem::create_directories(dir);
+    {
+        std::ofstream(dir + "/t.csv") << "time_us,tid,op,file,offset,length\n"
+                                      << "0,5,read,/data,0,8192\n"
+                                      << "1,5,raed,/data,0,8192\n"
+                                      << "2,6,read,/data,8192,4096\n";
+        std::ofstream(dir + "/s.json") << R"({"version": 1, "trace": {"path": "t.csv"}})";
+    }
+    try {
+        load_scenario(dir + "/s.json");
+        FAIL("a bad line under stop must be an error");
+    } catch (const ScenarioError& e) {
+        CHECK(e.field() == "trace");
+        CHECK_THAT(e.what(), Catch::Contains("line 3") && Catch::Contains("raed") && Catch::Contains("bad_lines"));
+    }
+    {
+        std::ofstream(dir + "/s.json") << R"({"version": 1, "trace": {"path": "t.csv", "bad_lines": "skip"}})";
+    }
+    const Scenario s = load_scenario(dir + "/s.json");
+    REQUIRE(s.engine.trace);
+    CHECK(s.engine.trace->trace().skipped_lines == 1);
+    CHECK(s.engine.trace->trace().errors.at(0).line == 3);
+    CHECK(s.engine.workload.cpus == 2); // threads 5 and 6
+    CHECK(s.trace.path == dir + "/t.csv");
+    // Re-read from its JSON elsewhere, it still finds the trace.
+    const Scenario again = scenario_from_json(scenario_to_json(s));
+    CHECK(again.engine.trace->trace().events.size() == 2);
+
+    CHECK_THROWS_WITH(parse_scenario(R"({"version": 1, "trace": {"path": "nowhere.csv"}})", dir + "/x.json"),
+        Catch::StartsWith("trace.path:") && Catch::Contains("nowhere.csv"));
+    CHECK_THROWS_WITH(
+        parse_scenario(R"({"version": 1, "trace": {"path": "t.csv", "format": "ltrace"}})", dir + "/x.json"),
+        Catch::StartsWith("trace.format:") && Catch::Contains("strace"));
+    CHECK_THROWS_WITH(parse_scenario(R"({"version": 1, "trace": {"bad_lines": "ignore"}})"),
+        Catch::StartsWith("trace.bad_lines:") && Catch::Contains("skip"));
+    std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("scenario: a device model is a preset that the file's own figures refine", "[scenario][device]")
+{
+    const Scenario hdd = parse_scenario(R"({"version": 1, "device": {"model": "hdd"}})");
+    const BlockDeviceConfig preset = BlockDeviceConfig::preset("hdd");
+    CHECK(hdd.engine.device.model == "hdd");
+    CHECK(hdd.engine.device.seek_ns == preset.seek_ns);
+    CHECK(hdd.engine.device.rotation_ns == preset.rotation_ns);
+    CHECK(hdd.engine.device.queue_depth == 1);
+    CHECK_FALSE(hdd.engine.device.nomerges);
+    // Written as the model and only what differs from it.
+    const json::Value written = scenario_to_json(hdd);
+    CHECK(written.find("device")->find("seek_ns") == nullptr);
+    CHECK(written.find("device")->find("model")->as_string() == "hdd");
+
+    const Scenario tuned = parse_scenario(R"({"version": 1, "device": {"model": "ssd", "queue_depth": 4}})");
+    CHECK(tuned.engine.device.queue_depth == 4);
+    CHECK(tuned.engine.device.request_ns == BlockDeviceConfig::preset("ssd").request_ns);
+    const json::Value back = scenario_to_json(tuned);
+    CHECK(back.find("device")->find("queue_depth")->as_uint() == 4);
+    CHECK(scenario_from_json(back).engine.device.queue_depth == 4);
+
+    CHECK_THROWS_WITH(parse_scenario(R"({"version": 1, "device": {"model": "tape"}})"),
+        Catch::StartsWith("device.model:") && Catch::Contains("nvme"));
+    CHECK_THROWS_WITH(parse_scenario(R"({"version": 1, "device": {"model": "nvme", "queue_depth": 0}})"),
+        Catch::StartsWith("device.queue_depth:"));
 }

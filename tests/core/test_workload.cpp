@@ -256,6 +256,8 @@ TEST_CASE("validation names the field and what it may be", "[workload][validate]
     for (std::string_view pattern : kWorkloadPatterns) {
         WorkloadSpec ok = make_spec(std::string(pattern).c_str(), 10);
         ok.stride = 3;
+        if (pattern == "morton")
+            ok.cpus = 2; // process A and process B
         CHECK(message_of(ok) == "");
     }
     // The stride is only checked against the file where it is used.
@@ -332,4 +334,73 @@ TEST_CASE("the bounded draw is within range and unbiased", "[workload][random]")
     // splitmix64's published first output for seed 0.
     SplitMix64 zero(0);
     CHECK(zero.next() == 0xe220a8397b1dcdafull);
+}
+
+TEST_CASE("two_streams alternates a reader from page 0 and one from the middle", "[workload]")
+{
+    WorkloadSpec spec = make_spec("two_streams", 8, 1, 1);
+    const auto ops = take(spec, 0, 10);
+    std::vector<pgoff_t> pages;
+    for (const Operation& op : ops)
+        pages.push_back(op.index);
+    // Stream 0 over [0, 4), stream 1 over [4, 8), taking turns, each wrapping in its half.
+    CHECK(pages == std::vector<pgoff_t> { 0, 4, 1, 5, 2, 6, 3, 7, 0, 4 });
+
+    spec = make_spec("two_streams", 10, 3, 1);
+    const auto reads = take(spec, 0, 6);
+    std::vector<std::pair<pgoff_t, pgoff_t>> spans;
+    for (const Operation& op : reads)
+        spans.emplace_back(op.index, op.count);
+    // 4 requests of 3 pages: the second stream starts at request 2 (page 6); the first stops short of it.
+    CHECK(spans
+        == std::vector<std::pair<pgoff_t, pgoff_t>> { { 0, 3 }, { 6, 3 }, { 3, 3 }, { 9, 1 }, { 0, 3 }, { 6, 3 } });
+    CHECK_THROWS_WITH(make_spec("two_streams", 1).validate(), Catch::Contains("file_pages"));
+}
+
+TEST_CASE("morton: process A reads N files round-robin to the end, process B streams in the background", "[workload]")
+{
+    WorkloadSpec spec = make_spec("morton", 3, 1, 2);
+    spec.nfiles = 4;
+    spec.stream_pages = 70;
+    REQUIRE(spec.files_needed() == 5);
+    CHECK(spec.file_size(0) == 3);
+    CHECK(spec.file_size(3) == 3);
+    CHECK(spec.file_size(4) == 70);
+    CHECK(spec.disk_of(3) == 0);
+    CHECK(spec.disk_of(4) == 1);
+
+    WorkloadGenerator a(spec, 0);
+    CHECK_FALSE(a.background());
+    CHECK(a.length() == 12);
+    const auto ops = take(a, 100);
+    REQUIRE(ops.size() == 12);
+    for (std::size_t i = 0; i < ops.size(); ++i) {
+        CHECK(ops[i].kind == OperationKind::Read);
+        CHECK(ops[i].file == FileId(i % 4));
+        CHECK(ops[i].index == pgoff_t(i / 4));
+        CHECK(ops[i].count == 1);
+    }
+
+    WorkloadGenerator b(spec, 1);
+    CHECK(b.background());
+    const auto stream = take(b, 4);
+    REQUIRE(stream.size() == 4);
+    // 32-page reads of a 70-page file, the last cut short, then again from 0.
+    CHECK(stream[0].file == 4);
+    CHECK(stream[0].index == 0);
+    CHECK(stream[0].count == 32);
+    CHECK(stream[1].index == 32);
+    CHECK(stream[2].index == 64);
+    CHECK(stream[2].count == 6);
+    CHECK(stream[3].index == 0);
+
+    WorkloadSpec bad = spec;
+    bad.cpus = 3;
+    CHECK_THROWS_WITH(bad.validate(), Catch::Contains("cpus") && Catch::Contains("morton"));
+    bad = spec;
+    bad.nfiles = 0;
+    CHECK_THROWS_WITH(bad.validate(), Catch::Contains("nfiles"));
+    bad = spec;
+    bad.madvise = "willneed";
+    CHECK_THROWS_WITH(bad.validate(), Catch::Contains("madvise") && Catch::Contains("sequential"));
 }

@@ -125,6 +125,12 @@ void print_run_summary(std::ostream& out, const pcl::RunResult& r, const std::st
         line("error", r.error);
     line("wall time", fixed(r.wall_seconds, 3) + " s");
     line("operations", with_commas(r.operations) + " (" + with_commas(std::uint64_t(r.operations_per_s())) + " ops/s)");
+    if (w.pattern == "morton" && r.cpus.size() == 2)
+        line("process A",
+            r.cpus[0].finished_ns
+                ? "read its " + std::to_string(w.nfiles) + " files in " + fixed(double(r.cpus[0].finished_ns) / 1e9, 3)
+                    + " s (" + with_commas(r.cpus[0].operations) + " reads); B streamed meanwhile"
+                : std::string("did not finish"));
     line("faults",
         "minor " + with_commas(r.faults_of(FaultKind::Minor)) + ", major " + with_commas(r.faults_of(FaultKind::Major))
             + ", wait_io " + with_commas(r.faults_of(FaultKind::WaitIo)) + ", anon "
@@ -141,8 +147,29 @@ void print_run_summary(std::ostream& out, const pcl::RunResult& r, const std::st
     line("page lock",
         "waits " + with_commas(r.page_locks.waits) + ", wait time " + fixed(double(r.page_locks.wait_ns) / 1e6, 3)
             + " ms");
-    line("I/O", "requests " + with_commas(r.device_requests) + ", pages read " + with_commas(r.device_pages));
+    for (std::size_t d = 0; d < r.devices.size(); ++d) {
+        const DeviceSummary& dev = r.devices[d];
+        line((r.devices.size() > 1 ? "I/O disk " + std::to_string(d) : std::string("I/O")).c_str(),
+            dev.model + ": requests " + with_commas(dev.requests) + " (" + with_commas(dev.submitted) + " submitted, "
+                + with_commas(dev.merged) + " merged), pages read " + with_commas(dev.pages)
+                + (dev.seeks ? ", seeks " + with_commas(dev.seeks) : std::string()) + ", busy "
+                + fixed(double(dev.busy_ns) / 1e9, 3) + " s of device time");
+    }
     line("frames", with_commas(r.frames_used) + " of " + with_commas(r.frames_total) + " in use");
+    if (pc.evictions || pc.refaults) {
+        line("reclaim",
+            "evictions " + with_commas(pc.evictions) + " (wasted readahead " + with_commas(pc.wasted_readahead)
+                + ", were mapped " + with_commas(pc.mapped_evictions) + "), refaults " + with_commas(pc.refaults)
+                + " (activated " + with_commas(pc.refault_activations) + "), direct reclaims "
+                + with_commas(pc.direct_reclaims) + ", LRU active " + with_commas(pc.nr_active) + " / inactive "
+                + with_commas(pc.nr_inactive));
+        std::string worst;
+        for (std::size_t i = 0; i < r.file_memory.size() && i < 3 && r.file_memory[i].wasted_readahead; ++i)
+            worst += (worst.empty() ? "" : ", ") + std::string("file ") + std::to_string(r.file_memory[i].file) + " "
+                + with_commas(r.file_memory[i].wasted_readahead);
+        if (!worst.empty())
+            line("thrashing", "wasted readahead pages by file, most first: " + worst);
+    }
     line("events",
         "pushed " + with_commas(r.events_pushed) + ", dropped " + with_commas(r.events_dropped) + ", drained "
             + with_commas(r.events_drained));

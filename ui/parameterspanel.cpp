@@ -224,7 +224,7 @@ ParametersPanel::ParametersPanel(Simulation& simulation, QWidget* parent)
     , simulation_(simulation)
 {
     setObjectName(QStringLiteral("parametersPanel"));
-    base_ = scenario_to_json(simulation_.scenario());
+    base_ = scenario_to_json(simulation_.scenario(), true);
     pending_ = base_;
 
     auto* layout = new QVBoxLayout(this);
@@ -654,7 +654,7 @@ void ParametersPanel::settle(const Field* source)
             }
             try {
                 const Scenario s = scenario_from_json(candidate(it->first, it->second.value));
-                pending_ = scenario_to_json(s);
+                pending_ = scenario_to_json(s, true);
                 it = attempts_.erase(it);
                 progress = true;
             } catch (const ScenarioError&) {
@@ -893,7 +893,7 @@ void ParametersPanel::onRunReset()
 {
     // A reset of the same scenario keeps what is pending; a new scenario
     // (applied here or chosen elsewhere) replaces the form.
-    const json::Value next = scenario_to_json(simulation_.scenario());
+    const json::Value next = scenario_to_json(simulation_.scenario(), true);
     if (next == base_)
         return;
     base_ = next;

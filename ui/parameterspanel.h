@@ -113,7 +113,7 @@ private:
     void restyle();
 
     Simulation& simulation_;
-    json::Value base_;    ///< the run's scenario, as scenario_to_json writes it
+    json::Value base_;    ///< the run's scenario, every field written (scenario_to_json(s, true))
     json::Value pending_; ///< base_ with every accepted change; always a valid scenario
     std::map<std::string, Attempt> attempts_;
     std::vector<Field> fields_;

@@ -29,6 +29,9 @@ MetricsSampler::Totals MetricsSampler::read_totals() const
     // let the hits of a moment outnumber its lookups (both stay monotonic).
     t.hits = cache.hits;
     t.lookups = std::max(cache.lookups, cache.hits);
+    t.evictions = cache.evictions;
+    t.refaults = cache.refaults;
+    t.wasted = cache.wasted_readahead;
     // Every lock counts into its class (named locks too), so the classes
     // hold all the waiting there was.
     for (const auto& row : engine_.registry().classes())
@@ -56,6 +59,9 @@ MetricsSample MetricsSampler::sample()
     s.lookups = delta(now.lookups, last_.lookups);
     s.lookup_hits = delta(now.hits, last_.hits);
     s.lookup_misses = s.lookups > s.lookup_hits ? s.lookups - s.lookup_hits : 0;
+    s.evictions = delta(now.evictions, last_.evictions);
+    s.refaults = delta(now.refaults, last_.refaults);
+    s.wasted_readahead = delta(now.wasted, last_.wasted);
 
     const double dt = s.interval_s > 0 ? s.interval_s : 0;
     auto rate = [dt](std::uint64_t n) { return dt > 0 ? double(n) / dt : 0.0; };
@@ -64,6 +70,9 @@ MetricsSample MetricsSampler::sample()
     s.major_faults_per_s = rate(s.major_faults);
     s.wait_io_faults_per_s = rate(s.wait_io_faults);
     s.anon_faults_per_s = rate(s.anon_faults);
+    s.evictions_per_s = rate(s.evictions);
+    s.refaults_per_s = rate(s.refaults);
+    s.wasted_readahead_per_s = rate(s.wasted_readahead);
     s.hit_ratio = s.lookups ? std::min(1.0, double(s.lookup_hits) / double(s.lookups))
                             : std::numeric_limits<double>::quiet_NaN();
     const double cpu_ns = double(engine_.config().workload.cpus) * dt * 1e9;
@@ -76,7 +85,13 @@ MetricsSample MetricsSampler::sample()
     s.page_wait_fraction
         = cpu_ns > 0 ? std::min(1.0, double(delta(now.page_wait_ns, last_.page_wait_ns)) / cpu_ns) : 0.0;
 
-    s.io_in_flight = engine_.device().in_flight();
+    for (BlockDevice* d : { &engine_.device(), engine_.second_device() })
+        if (d) {
+            s.io_in_flight += d->in_flight();
+            s.io_queued += d->queued();
+        }
+    s.nr_active = engine_.page_cache().nr_active();
+    s.nr_inactive = engine_.page_cache().nr_inactive();
     s.frames_used = engine_.frames().in_use();
     // The files are fixed before the run starts, so walking them needs no
     // lock; each index answers count() and shape() from its own counters.
@@ -117,6 +132,9 @@ MetricsSample MetricsSampler::merge(const MetricsSample& a, const MetricsSample&
     m.lookups = a.lookups + b.lookups;
     m.lookup_hits = a.lookup_hits + b.lookup_hits;
     m.lookup_misses = a.lookup_misses + b.lookup_misses;
+    m.evictions = a.evictions + b.evictions;
+    m.refaults = a.refaults + b.refaults;
+    m.wasted_readahead = a.wasted_readahead + b.wasted_readahead;
     const double dt = m.interval_s;
     auto rate = [dt](std::uint64_t n) { return dt > 0 ? double(n) / dt : 0.0; };
     m.operations_per_s = rate(m.operations);
@@ -124,12 +142,13 @@ MetricsSample MetricsSampler::merge(const MetricsSample& a, const MetricsSample&
     m.major_faults_per_s = rate(m.major_faults);
     m.wait_io_faults_per_s = rate(m.wait_io_faults);
     m.anon_faults_per_s = rate(m.anon_faults);
+    m.evictions_per_s = rate(m.evictions);
+    m.refaults_per_s = rate(m.refaults);
+    m.wasted_readahead_per_s = rate(m.wasted_readahead);
     m.hit_ratio = m.lookups ? std::min(1.0, double(m.lookup_hits) / double(m.lookups))
                             : std::numeric_limits<double>::quiet_NaN();
     // Shares of CPU time, weighted by the time each interval covered.
-    auto weighted = [&](double x, double y) {
-        return dt > 0 ? (x * a.interval_s + y * b.interval_s) / dt : 0.0;
-    };
+    auto weighted = [&](double x, double y) { return dt > 0 ? (x * a.interval_s + y * b.interval_s) / dt : 0.0; };
     m.lock_wait_fraction = weighted(a.lock_wait_fraction, b.lock_wait_fraction);
     m.page_wait_fraction = weighted(a.page_wait_fraction, b.page_wait_fraction);
     return m;

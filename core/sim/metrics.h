@@ -27,13 +27,16 @@ struct MetricsSample {
     double interval_s = 0; ///< length of the interval
 
     // Counts in the interval.
-    std::uint64_t operations = 0;     ///< operations done by all CPUs
-    std::uint64_t minor_faults = 0;   ///< page cached and up to date
-    std::uint64_t major_faults = 0;   ///< read from the device by the faulting CPU
-    std::uint64_t wait_io_faults = 0; ///< waited for another CPU's read of the page
-    std::uint64_t anon_faults = 0;    ///< anonymous pages mapped
-    std::uint64_t lookups = 0;        ///< page-cache lookups (find_get_page)
-    std::uint64_t lookup_hits = 0;    ///< page-cache lookups that found the page
+    std::uint64_t operations = 0;       ///< operations done by all CPUs
+    std::uint64_t minor_faults = 0;     ///< page cached and up to date
+    std::uint64_t major_faults = 0;     ///< read from the device by the faulting CPU
+    std::uint64_t wait_io_faults = 0;   ///< waited for another CPU's read of the page
+    std::uint64_t anon_faults = 0;      ///< anonymous pages mapped
+    std::uint64_t lookups = 0;          ///< page-cache lookups (find_get_page)
+    std::uint64_t lookup_hits = 0;      ///< page-cache lookups that found the page
+    std::uint64_t evictions = 0;        ///< pages reclaim evicted
+    std::uint64_t refaults = 0;         ///< evicted pages read again while their shadow lasted
+    std::uint64_t wasted_readahead = 0; ///< readahead pages evicted before they were used
     /// lookups - lookup_hits, at least 0. A lookup is counted when it starts
     /// and its hit when it ends, so one under way at a sample may count as a
     /// lookup in one interval and a hit in the next: per interval, misses are
@@ -46,6 +49,9 @@ struct MetricsSample {
     double major_faults_per_s = 0;
     double wait_io_faults_per_s = 0;
     double anon_faults_per_s = 0;
+    double evictions_per_s = 0;
+    double refaults_per_s = 0;
+    double wasted_readahead_per_s = 0;
     /// lookup_hits / lookups, at most 1; NaN when the interval had no
     /// lookup (a ratio of nothing; written as null in JSON).
     double hit_ratio = 0;
@@ -58,7 +64,10 @@ struct MetricsSample {
     double page_wait_fraction = 0;
 
     // Gauges at the end of the interval.
-    std::uint64_t io_in_flight = 0; ///< device requests submitted and not completed
+    std::uint64_t io_in_flight = 0; ///< requests the disks are serving (every disk)
+    std::uint64_t io_queued = 0;    ///< requests waiting for a disk (submitted, not yet dispatched)
+    std::uint64_t nr_active = 0;    ///< pages on the active LRU list
+    std::uint64_t nr_inactive = 0;  ///< pages on the inactive LRU list
     std::uint64_t pages_cached = 0; ///< pages in the page cache, all files
     std::uint64_t frames_used = 0;  ///< page frames allocated (cached and anonymous pages)
     std::uint64_t index_nodes = 0;  ///< nodes of every file's index (IndexShape; 0 for the hash)
@@ -93,6 +102,7 @@ private:
         std::uint64_t lookups = 0, hits = 0;
         std::uint64_t lock_wait_ns = 0;
         std::uint64_t page_wait_ns = 0;
+        std::uint64_t evictions = 0, refaults = 0, wasted = 0;
     };
     Totals read_totals() const;
 

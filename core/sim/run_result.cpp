@@ -1,5 +1,7 @@
 #include "sim/run_result.h"
 
+#include <algorithm>
+
 namespace pcl {
 
 HistogramSummary HistogramSummary::of(std::string name, const LatencyHistogram& histogram)
@@ -43,6 +45,19 @@ RunResult collect_result(Engine& engine, const Scenario& scenario, const Metrics
     r.page_locks = engine.page_cache().page_locks().stats();
     r.device_requests = engine.device().requests();
     r.device_pages = engine.device().pages_read();
+    for (BlockDevice* d : { &engine.device(), engine.second_device() })
+        if (d)
+            r.devices.push_back(DeviceSummary { d->config().model, d->submitted(), d->requests(), d->merged(),
+                d->pages_read(), d->seeks(), d->busy_ns() });
+    for (FileId f : engine.files()) {
+        const AddressSpace& as = engine.page_cache().file(f);
+        const FileMemorySummary m { f, as.nrpages(), as.evictions.load(std::memory_order_relaxed),
+            as.refaults.load(std::memory_order_relaxed), as.wasted_readahead.load(std::memory_order_relaxed) };
+        if (m.evictions || m.refaults || m.wasted_readahead)
+            r.file_memory.push_back(m);
+    }
+    std::stable_sort(r.file_memory.begin(), r.file_memory.end(),
+        [](const FileMemorySummary& a, const FileMemorySummary& b) { return a.wasted_readahead > b.wasted_readahead; });
     r.frames_used = engine.frames().in_use();
     r.frames_total = engine.frames().total();
     r.frame_failures = engine.frames().failures();
@@ -128,6 +143,15 @@ json::Value to_json(const MetricsSample& s)
         { "lock_wait_fraction", s.lock_wait_fraction },
         { "page_wait_fraction", s.page_wait_fraction },
         { "io_in_flight", s.io_in_flight },
+        { "io_queued", s.io_queued },
+        { "evictions", s.evictions },
+        { "evictions_per_s", s.evictions_per_s },
+        { "refaults", s.refaults },
+        { "refaults_per_s", s.refaults_per_s },
+        { "wasted_readahead", s.wasted_readahead },
+        { "wasted_readahead_per_s", s.wasted_readahead_per_s },
+        { "nr_active", s.nr_active },
+        { "nr_inactive", s.nr_inactive },
         { "pages_cached", s.pages_cached },
         { "frames_used", s.frames_used },
         { "index_nodes", s.index_nodes },
@@ -147,6 +171,25 @@ json::Value to_json(const RunResult& r)
     json::Object faults;
     for (unsigned k = 0; k < kFaultKinds; ++k)
         faults.emplace_back(fault_kind_name(FaultKind(k)), r.faults[k]);
+    json::Array disks, files;
+    for (const DeviceSummary& d : r.devices)
+        disks.push_back(json::Object {
+            { "model", d.model },
+            { "submitted", d.submitted },
+            { "requests", d.requests },
+            { "merged", d.merged },
+            { "pages_read", d.pages },
+            { "seeks", d.seeks },
+            { "busy_ns", d.busy_ns },
+        });
+    for (const FileMemorySummary& f : r.file_memory)
+        files.push_back(json::Object {
+            { "file", std::uint64_t(f.file) },
+            { "pages_cached", f.pages_cached },
+            { "evictions", f.evictions },
+            { "refaults", f.refaults },
+            { "wasted_readahead", f.wasted_readahead },
+        });
     const PageCacheStats& pc = r.page_cache;
     const double hit_ratio = pc.lookups ? double(pc.hits) / double(pc.lookups) : 0.0;
 
@@ -168,6 +211,23 @@ json::Value to_json(const RunResult& r)
                 { "no_memory", pc.no_memory },
                 { "pages_cached", r.pages_cached },
             } },
+        { "reclaim",
+            json::Object {
+                { "direct_reclaims", pc.direct_reclaims },
+                { "scanned", pc.scanned },
+                { "evictions", pc.evictions },
+                { "activations", pc.activations },
+                { "deactivations", pc.deactivations },
+                { "rotated", pc.rotated },
+                { "refaults", pc.refaults },
+                { "refault_activations", pc.refault_activations },
+                { "wasted_readahead", pc.wasted_readahead },
+                { "dirty_skipped", pc.dirty_skipped },
+                { "mapped_evictions", pc.mapped_evictions },
+                { "nr_active", pc.nr_active },
+                { "nr_inactive", pc.nr_inactive },
+                { "files", std::move(files) },
+            } },
         { "page_table",
             json::Object {
                 { "pte_backouts", r.pte_backouts },
@@ -184,6 +244,7 @@ json::Value to_json(const RunResult& r)
             json::Object {
                 { "requests", r.device_requests },
                 { "pages_read", r.device_pages },
+                { "disks", std::move(disks) },
             } },
         { "frames",
             json::Object {

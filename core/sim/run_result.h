@@ -45,6 +45,26 @@ struct HistogramSummary {
     static HistogramSummary of(std::string name, const LatencyHistogram& histogram);
 };
 
+/// One disk's totals (the second is morton's streaming disk).
+struct DeviceSummary {
+    std::string model;
+    std::uint64_t submitted = 0; ///< reads submitted (before merging)
+    std::uint64_t requests = 0;  ///< requests served (after merging)
+    std::uint64_t merged = 0;    ///< submissions merged into a queued request
+    std::uint64_t pages = 0;     ///< pages read
+    std::uint64_t seeks = 0;     ///< requests that paid a seek (HDD)
+    std::uint64_t busy_ns = 0;   ///< the model's service time, unscaled
+};
+
+/// Memory pressure on one file: what reclaim did to it.
+struct FileMemorySummary {
+    FileId file = 0;
+    std::uint64_t pages_cached = 0;     ///< at the end
+    std::uint64_t evictions = 0;        ///< its pages reclaimed
+    std::uint64_t refaults = 0;         ///< its pages read again soon after their eviction
+    std::uint64_t wasted_readahead = 0; ///< its readahead pages evicted unused (readahead thrashing)
+};
+
 struct RunResult {
     static constexpr int kVersion = 1; ///< version of the JSON form
 
@@ -65,8 +85,12 @@ struct RunResult {
     std::uint64_t ptes_mapped = 0;      ///< PTEs set at the end
     std::uint64_t page_table_pages = 0; ///< PGD + PMD + PTE pages
     PageLockStats page_locks;           ///< sleeps on PG_locked
-    std::uint64_t device_requests = 0;
-    std::uint64_t device_pages = 0;
+    std::uint64_t device_requests = 0;  ///< the first disk's requests (devices[0].requests)
+    std::uint64_t device_pages = 0;     ///< and pages read
+    std::vector<DeviceSummary> devices; ///< each disk
+    /// Files reclaim touched (an eviction, refault or wasted page), most
+    /// wasted readahead first.
+    std::vector<FileMemorySummary> file_memory;
     std::uint64_t frames_used = 0;
     std::uint64_t frames_total = 0;
     std::uint64_t frame_failures = 0; ///< allocations refused

@@ -515,10 +515,10 @@ namespace {
 /// The device as its model and what differs from the model's preset, so a
 /// file that says "hdd" stays an HDD when the preset is refined; "custom"
 /// writes every figure. ra_pages and time_scale are always written.
-json::Value device_to_json(const BlockDeviceConfig& d)
+json::Value device_to_json(const BlockDeviceConfig& d, bool every_field)
 {
     const BlockDeviceConfig p = BlockDeviceConfig::preset(d.model);
-    const bool all = d.model == "custom";
+    const bool all = every_field || d.model == "custom";
     json::Object o { { "model", d.model } };
     if (all || d.request_ns != p.request_ns)
         o.emplace_back("request_ns", d.request_ns);
@@ -541,7 +541,7 @@ json::Value device_to_json(const BlockDeviceConfig& d)
 
 } // namespace
 
-json::Value scenario_to_json(const Scenario& s)
+json::Value scenario_to_json(const Scenario& s, bool every_field)
 {
     const EngineConfig& e = s.engine;
     const WorkloadSpec& w = e.workload;
@@ -587,7 +587,7 @@ json::Value scenario_to_json(const Scenario& s)
         { "page_table_lock", std::string(PageTable::scheme_name(e.page_table_lock)) },
         { "memory_pages", e.memory_pages },
         { "readahead", e.readahead },
-        { "device", device_to_json(e.device) },
+        { "device", device_to_json(e.device, every_field) },
         { "fault",
             json::Object {
                 { "fault_around", e.fault.fault_around },

@@ -70,8 +70,11 @@ struct Scenario {
 /// The scenario a document describes; a trace path is relative to
 /// @base_dir. Throws ScenarioError.
 Scenario scenario_from_json(const json::Value& doc, const std::string& base_dir = "");
-/// Every field, defaults included, so a saved file documents the whole run.
-json::Value scenario_to_json(const Scenario& scenario);
+/// Every field, defaults included, so a saved file documents the whole run;
+/// a device of a preset model is written as the model and the figures that
+/// differ from its preset, unless @every_field (an editor showing every
+/// figure wants them all).
+json::Value scenario_to_json(const Scenario& scenario, bool every_field = false);
 
 /// Parses @text (the contents of @origin, a file name used in messages; a
 /// trace path is relative to @base_dir, by default @origin's directory).

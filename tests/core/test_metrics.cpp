@@ -322,7 +322,8 @@ TEST_CASE("merging two samples sums counts and recomputes rates over the joined 
     CHECK(m.pages_cached == 77);
 }
 
-TEST_CASE("the runner hands every drained event to a callback: ondemand's windows with their rules", "[sim][metrics][readahead]")
+TEST_CASE("the runner hands every drained event to a callback: ondemand's windows with their rules",
+    "[sim][metrics][readahead]")
 {
     Scenario s = make("sequential", "read", 1, 256, 64); // one-page read(2)s of pages 0..63
     s.engine.readahead = "ondemand";
@@ -345,8 +346,8 @@ TEST_CASE("the runner hands every drained event to a callback: ondemand's window
         RaRule rule;
     };
     const Expected expected[] = { { 0, 4, 3, false, RaRule::Initial }, { 4, 8, 8, true, RaRule::Marker },
-        { 12, 16, 16, true, RaRule::Marker }, { 28, 32, 32, true, RaRule::Marker }, { 60, 32, 32, true, RaRule::Marker },
-        { 92, 32, 32, true, RaRule::Marker } };
+        { 12, 16, 16, true, RaRule::Marker }, { 28, 32, 32, true, RaRule::Marker },
+        { 60, 32, 32, true, RaRule::Marker }, { 92, 32, 32, true, RaRule::Marker } };
     REQUIRE(windows.size() == std::size(expected));
     for (std::size_t i = 0; i < windows.size(); ++i) {
         INFO("window " << i);
@@ -356,4 +357,52 @@ TEST_CASE("the runner hands every drained event to a callback: ondemand's window
         CHECK((windows[i].object == 1) == expected[i].async);
         CHECK(static_cast<RaRule>(windows[i].detail) == expected[i].rule);
     }
+}
+
+TEST_CASE("Morton's test under memory pressure: evictions, refaults and wasted readahead add up everywhere",
+    "[sim][metrics][reclaim]")
+{
+    Scenario s = make("morton", "read", 2, 64, 1);
+    s.engine.workload.nfiles = 24;
+    s.engine.workload.stream_pages = 4096;
+    s.engine.memory_pages = 512; // far less than A's 24 files and B's stream
+    s.engine.readahead = "ondemand";
+    s.engine.device.time_scale = 0;
+    s.sample_interval_ms = 10;
+    const RunResult r = run_scenario(s);
+    REQUIRE(r.state == "finished");
+    CHECK(r.cpus.at(0).operations == 24 * 64);
+    const PageCacheStats& pc = r.page_cache;
+    CHECK(pc.evictions > 0);
+    CHECK(pc.wasted_readahead <= pc.evictions);
+    // The series' counts add up to the totals.
+    std::uint64_t evictions = 0, refaults = 0, wasted = 0;
+    for (const MetricsSample& m : r.series) {
+        evictions += m.evictions;
+        refaults += m.refaults;
+        wasted += m.wasted_readahead;
+    }
+    CHECK(evictions == pc.evictions);
+    CHECK(refaults == pc.refaults);
+    CHECK(wasted == pc.wasted_readahead);
+    // So do the files'.
+    std::uint64_t f_evictions = 0, f_refaults = 0, f_wasted = 0;
+    for (const FileMemorySummary& f : r.file_memory) {
+        f_evictions += f.evictions;
+        f_refaults += f.refaults;
+        f_wasted += f.wasted_readahead;
+    }
+    CHECK(f_evictions == pc.evictions);
+    CHECK(f_refaults == pc.refaults);
+    CHECK(f_wasted == pc.wasted_readahead);
+    // Memory is bounded: every frame accounted for by the LRU lists at the end.
+    CHECK(r.frames_used <= 512);
+    CHECK(pc.nr_active + pc.nr_inactive == r.pages_cached);
+    // Two disks: A's and B's stream.
+    REQUIRE(r.devices.size() == 2);
+    CHECK(r.devices[0].pages == r.device_pages);
+    CHECK(r.devices[1].pages >= 32);
+    const json::Value j = to_json(r);
+    CHECK(j.find("totals")->find("reclaim")->find("evictions")->as_uint() == pc.evictions);
+    CHECK(j.find("totals")->find("device")->find("disks")->as_array().size() == 2);
 }

@@ -462,3 +462,12 @@ TEST_CASE("scenario: a device model is a preset that the file's own figures refi
     CHECK_THROWS_WITH(parse_scenario(R"({"version": 1, "device": {"model": "nvme", "queue_depth": 0}})"),
         Catch::StartsWith("device.queue_depth:"));
 }
+
+TEST_CASE("scenario: every_field writes a preset device's figures too", "[scenario][device]")
+{
+    const Scenario hdd = parse_scenario(R"({"version": 1, "device": {"model": "hdd"}})");
+    const json::Value full = scenario_to_json(hdd, true);
+    CHECK(full.find("device")->find("seek_ns")->as_uint() == BlockDeviceConfig::preset("hdd").seek_ns);
+    CHECK(full.find("device")->as_object().size() == 10);
+    CHECK(scenario_from_json(full).engine.device.rotation_ns == BlockDeviceConfig::preset("hdd").rotation_ns);
+}

@@ -1,6 +1,5 @@
 // The Charts view: the metric catalog, the bounded time series with gaps,
 // the histograms, a real run on screen, and the PNG, SVG and CSV exports.
-#include "ui_test_support.h"
 #include "axisscale.h"
 #include "chartexport.h"
 #include "chartstyle.h"
@@ -11,12 +10,14 @@
 #include "seriescatalog.h"
 #include "simulation.h"
 #include "timeserieschart.h"
+#include "ui_test_support.h"
 
 #include "sim/scenario.h"
 
 #include <QBarSet>
 #include <QCategoryAxis>
 #include <QChartView>
+#include <QDir>
 #include <QFile>
 #include <QImage>
 #include <QLegend>
@@ -26,7 +27,6 @@
 #include <QSet>
 #include <QSvgRenderer>
 #include <QTemporaryDir>
-#include <QDir>
 #include <QTest>
 
 #include <cmath>
@@ -58,6 +58,12 @@ MetricsSample handBuilt()
     s.frames_used = 5000;
     s.index_nodes = 65;
     s.index_height = 3;
+    s.io_queued = 9;
+    s.evictions_per_s = 640;
+    s.refaults_per_s = 32;
+    s.wasted_readahead_per_s = 16;
+    s.nr_active = 1000;
+    s.nr_inactive = 3000;
     return s;
 }
 
@@ -84,13 +90,12 @@ Scenario shortBundled()
     return s;
 }
 
-
-
 // Screenshots for a person to look at: PCL_SCREENSHOT_DIR, or the temporary directory.
 QString shotDir()
 {
-    const QString dir = qEnvironmentVariableIsSet("PCL_SCREENSHOT_DIR") ? qEnvironmentVariable("PCL_SCREENSHOT_DIR")
-                                                                        : QDir::tempPath() + QStringLiteral("/pcl-charts");
+    const QString dir = qEnvironmentVariableIsSet("PCL_SCREENSHOT_DIR")
+        ? qEnvironmentVariable("PCL_SCREENSHOT_DIR")
+        : QDir::tempPath() + QStringLiteral("/pcl-charts");
     QDir().mkpath(dir);
     return dir;
 }
@@ -121,7 +126,13 @@ private Q_SLOTS:
         QCOMPARE(value("frames_used"), 5000.0);
         QCOMPARE(value("index_nodes"), 65.0);
         QCOMPARE(value("index_height"), 3.0);
-        QCOMPARE(int(SeriesCatalog::metrics().size()), 13);
+        QCOMPARE(value("io_queued"), 9.0);
+        QCOMPARE(value("evictions_per_s"), 640.0);
+        QCOMPARE(value("refaults_per_s"), 32.0);
+        QCOMPARE(value("wasted_readahead_per_s"), 16.0);
+        QCOMPARE(value("nr_active"), 1000.0);
+        QCOMPARE(value("nr_inactive"), 3000.0);
+        QCOMPARE(int(SeriesCatalog::metrics().size()), 19);
 
         // Faults by kind: one chart, four series in kind order.
         const auto faults = SeriesCatalog::metricsOf(QStringLiteral("faults"));

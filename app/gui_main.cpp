@@ -38,6 +38,7 @@ struct Options {
     QString scenario;             ///< preset name or file to open and play, empty for the gallery
     QStringList overrides;        ///< --set path=value, in order
     QString screenshot;           ///< PNG to write, empty for none
+    QString view;                 ///< centre view to bring to the front, empty for the default
     bool responsiveness = false;  ///< report event-loop stalls and memory on exit
     std::optional<double> runFor; ///< seconds before the screenshot and exit; none: run until closed
 };
@@ -87,8 +88,13 @@ std::optional<Options> parseOptions(const QCoreApplication& app)
         QStringLiteral("Change a field of the scenario (repeatable), as pagecache-lab-cli run does: "
                        "--set workload.cpus=8 --set pacing.ops_per_second=100."),
         QStringLiteral("path=value"));
+    const QCommandLineOption view(QStringLiteral("view"),
+        QStringLiteral("Bring <name> to the front of the centre: cpus (the timeline), radix, hash, skiplist, "
+                       "readahead or pagetable."),
+        QStringLiteral("name"));
     parser.addOption(scenario);
     parser.addOption(set);
+    parser.addOption(view);
     parser.addOption(responsiveness);
     parser.addOption(screenshot);
     parser.addOption(runFor);
@@ -99,6 +105,11 @@ std::optional<Options> parseOptions(const QCoreApplication& app)
     options.overrides = parser.values(set);
     if (!options.overrides.isEmpty() && options.scenario.isEmpty() && parser.isSet(set)) {
         std::fprintf(stderr, "pagecache-lab: --set changes a scenario: give one with --scenario\n");
+        return std::nullopt;
+    }
+    options.view = parser.value(view);
+    if (parser.isSet(view) && options.scenario.isEmpty()) {
+        std::fprintf(stderr, "pagecache-lab: --view shows a run: give one with --scenario\n");
         return std::nullopt;
     }
     options.responsiveness = parser.isSet(responsiveness);
@@ -194,7 +205,8 @@ int main(int argc, char** argv)
     QGuiApplication::setApplicationDisplayName(QStringLiteral("Page Cache Lab"));
     QGuiApplication::setDesktopFileName(QStringLiteral("pagecache-lab"));
     const std::optional<Options> options = parseOptions(app);
-    if (!options) return 2;
+    if (!options)
+        return 2;
 
     pcl::ui::MainWindow window;
     QApplication::setWindowIcon(window.windowIcon());
@@ -209,6 +221,11 @@ int main(int argc, char** argv)
         QString error;
         if (!window.openScenario(*entry, &error)) {
             std::fprintf(stderr, "pagecache-lab: %s\n", qPrintable(error));
+            return 2;
+        }
+        if (!options->view.isEmpty() && !window.showView(options->view)) {
+            std::fprintf(stderr, "pagecache-lab: --view '%s' is not one of: %s\n", qPrintable(options->view),
+                qPrintable(window.viewNames().join(QStringLiteral(", "))));
             return 2;
         }
         window.simulation().play();

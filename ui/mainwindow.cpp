@@ -1,16 +1,16 @@
 #include "mainwindow.h"
 
 #include "aboutdialog.h"
+#include "appicon.h"
 #include "chartsview.h"
 #include "comparewindow.h"
 #include "eventlogview.h"
 #include "lockview.h"
 #include "parameterspanel.h"
-#include "timelineview.h"
-#include "appicon.h"
 #include "resources.h"
 #include "runtoolbar.h"
 #include "scenariolibrary.h"
+#include "timelineview.h"
 #include "welcomepage.h"
 
 #include <QAction>
@@ -29,6 +29,7 @@
 #include <QSettings>
 #include <QStackedWidget>
 #include <QStatusBar>
+#include <QTabWidget>
 #include <QTextBrowser>
 #include <QVBoxLayout>
 
@@ -95,11 +96,21 @@ QSize MainWindow::defaultSize()
 
 void MainWindow::createRunPage()
 {
-    // The centre: what each CPU is doing. The views of the data structures
-    // join it as they are built.
+    // The centre: what each CPU is doing, and the data structures and I/O
+    // as they are in the running core, one tab each (Ctrl+1...).
     auto* timeline = new TimelineView(sim_);
-    timeline->setObjectName(QStringLiteral("timelineView"));
-    runPage_ = timeline;
+    timeline->setObjectName(QStringLiteral("cpus"));
+    views_ = new QTabWidget;
+    views_->setObjectName(QStringLiteral("centreViews"));
+    views_->setDocumentMode(true);
+    views_->addTab(timeline, tr("CPUs"));
+    for (int i = 0; i < views_->count() && i < 9; ++i) {
+        auto* go = new QAction(this);
+        go->setShortcut(QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + i)));
+        connect(go, &QAction::triggered, this, [this, i] { views_->setCurrentIndex(i); });
+        addAction(go);
+    }
+    runPage_ = views_;
     stack_->addWidget(runPage_);
 
     auto* charts = new ChartsView(sim_);
@@ -123,12 +134,37 @@ void MainWindow::createRunPage()
     resizeDocks({ locksDock }, { 230 }, Qt::Vertical);
 }
 
-QDockWidget* MainWindow::addDock(QWidget* view, const QString& title, const QString& objectName, Qt::DockWidgetArea area)
+QStringList MainWindow::viewNames() const
+{
+    QStringList names;
+    for (int i = 0; i < views_->count(); ++i)
+        names << views_->widget(i)->objectName();
+    return names;
+}
+
+bool MainWindow::showView(const QString& name)
+{
+    for (int i = 0; i < views_->count(); ++i)
+        if (views_->widget(i)->objectName() == name) {
+            views_->setCurrentIndex(i);
+            return true;
+        }
+    return false;
+}
+
+QWidget* MainWindow::currentView() const
+{
+    return views_->currentWidget();
+}
+
+QDockWidget* MainWindow::addDock(
+    QWidget* view, const QString& title, const QString& objectName, Qt::DockWidgetArea area)
 {
     auto* dock = new QDockWidget(title, this);
     dock->setObjectName(objectName);
     dock->setWidget(view);
-    dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetClosable | QDockWidget::DockWidgetFloatable);
+    dock->setFeatures(
+        QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetClosable | QDockWidget::DockWidgetFloatable);
     addDockWidget(area, dock);
     docks_.append(dock);
     if (viewMenu_)
@@ -219,8 +255,9 @@ void MainWindow::updateTitle()
 {
     if (showingRun() && sim_.state() != Simulation::State::Empty) {
         const QString title = QString::fromStdString(sim_.scenario().title);
-        setWindowTitle(tr("%1 — %2 — Page Cache Lab")
-                           .arg(title.isEmpty() ? tr("Untitled scenario") : title, Simulation::stateName(sim_.state())));
+        setWindowTitle(
+            tr("%1 — %2 — Page Cache Lab")
+                .arg(title.isEmpty() ? tr("Untitled scenario") : title, Simulation::stateName(sim_.state())));
     } else {
         setWindowTitle(tr("Page Cache Lab"));
     }

@@ -13,6 +13,7 @@ class QDockWidget;
 class QMenu;
 class QScrollArea;
 class QStackedWidget;
+class QTabWidget;
 
 namespace pcl::ui {
 
@@ -52,6 +53,13 @@ public:
     void showGallery();
     void showRun();
     bool showingRun() const;
+    /// Brings a centre view to the front: "cpus" (the timeline), "radix",
+    /// "hash", "skiplist", "readahead" or "pagetable". False for another name.
+    bool showView(const QString& name);
+    /// The names showView() accepts, in tab order.
+    QStringList viewNames() const;
+    /// The centre view in front.
+    QWidget* currentView() const;
 
     Simulation& simulation() { return sim_; }
     RunToolBar* runToolBar() const { return toolBar_; }
@@ -92,6 +100,7 @@ private:
     QScrollArea* galleryPage_;
     WelcomePage* welcome_;
     QWidget* runPage_ = nullptr;
+    QTabWidget* views_ = nullptr; ///< the centre: the timeline and the structure views
     RunToolBar* toolBar_ = nullptr;
     QList<QDockWidget*> docks_;
     QByteArray runDockState_; ///< dock layout while the gallery hides the docks

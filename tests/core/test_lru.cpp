@@ -5,11 +5,14 @@
 #include "sim/trace.h"
 #include "sync/rcu.h"
 
+#include "ring_events.h"
+
 #include <catch2/catch.hpp>
 
 #include <vector>
 
 using namespace pcl;
+using pcl::test::drain;
 
 namespace {
 
@@ -84,16 +87,6 @@ struct Memory {
 
 using Idx = std::vector<pgoff_t>;
 
-/// The PageEvicted and PageRefault records the calling thread wrote.
-std::vector<Event> drain(EventRing& ring, EventKind kind)
-{
-    std::vector<Event> all, out;
-    ring.drain(all);
-    for (const Event& e : all)
-        if (e.kind == kind)
-            out.push_back(e);
-    return out;
-}
 
 } // namespace
 

@@ -6,6 +6,8 @@
 #include "sim/trace.h"
 #include "sync/rcu.h"
 
+#include "ring_events.h"
+
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -17,6 +19,7 @@
 #include <vector>
 
 using namespace pcl;
+using pcl::test::drain;
 
 namespace {
 
@@ -132,15 +135,6 @@ std::vector<IndexSpec> every_index()
     return out;
 }
 
-std::vector<Event> drain(EventRing& ring, EventKind kind)
-{
-    std::vector<Event> all, out;
-    ring.drain(all);
-    for (const Event& e : all)
-        if (e.kind == kind)
-            out.push_back(e);
-    return out;
-}
 
 } // namespace
 

@@ -134,6 +134,15 @@ public:
     /// Reclaim evicted a readahead page of @file that was never used
     /// (readahead thrashing). Only Morton's policy reacts.
     virtual void note_thrash(FileId file) { (void)file; }
+    /// @file's current window (its file_ra_state: start, size, async_size;
+    /// the rule is not kept), for the file's snapshot: what a view draws as
+    /// the window the reader is in. Size 0: none yet, or a policy with no
+    /// state. Safe from any thread.
+    virtual ReadaheadWindow window_of(FileId file) const
+    {
+        (void)file;
+        return {};
+    }
 };
 
 /// No readahead: read the requested pages only.

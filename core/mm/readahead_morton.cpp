@@ -15,6 +15,12 @@ MortonReadahead::State MortonReadahead::state(FileId file) const
     return it == states_.end() ? State {} : it->second;
 }
 
+ReadaheadWindow MortonReadahead::window_of(FileId file) const
+{
+    const State st = state(file);
+    return { st.start, st.size, st.async_size, RaRule::None };
+}
+
 pgoff_t MortonReadahead::grow(const State& st) const noexcept
 {
     if (st.shrunk)

@@ -57,6 +57,7 @@ public:
     void note_thrash(FileId file) override;
 
     State state(FileId file) const;
+    ReadaheadWindow window_of(FileId file) const override;
     pgoff_t ra_pages() const noexcept { return ra_pages_; }
 
 private:

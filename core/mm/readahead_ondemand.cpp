@@ -33,6 +33,12 @@ FileRaState OndemandReadahead::state(FileId file) const
     return it == states_.end() ? FileRaState {} : it->second;
 }
 
+ReadaheadWindow OndemandReadahead::window_of(FileId file) const
+{
+    const FileRaState st = state(file);
+    return { st.start, st.size, st.async_size, RaRule::None };
+}
+
 ReadaheadWindow OndemandReadahead::ondemand(
     FileRaState& st, const ReadaheadRequest& r, pgoff_t req_pages, bool hit_marker)
 {

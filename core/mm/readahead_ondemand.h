@@ -40,6 +40,7 @@ public:
     pgoff_t ra_pages() const noexcept { return ra_pages_; }
     /// A copy of @file's state (a fresh one if the file was never accessed).
     FileRaState state(FileId file) const;
+    ReadaheadWindow window_of(FileId file) const override;
 
     /// get_init_ra_size: @req rounded up to a power of two, x4 if <= max/32,
     /// x2 if <= max/4, else max.

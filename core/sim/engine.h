@@ -123,6 +123,8 @@ public:
     PageCache& page_cache() noexcept { return *cache_; }
     PageTable& page_table() noexcept { return *page_table_; }
     FaultHandler& faults() noexcept { return *faults_; }
+    /// The run's readahead policy (its per-file windows: window_of).
+    const ReadaheadPolicy& readahead() const noexcept { return *readahead_; }
     BlockDevice& device() noexcept { return *device_; }
     /// The second disk (morton's streamed file), or null.
     BlockDevice* second_device() noexcept { return device2_.get(); }

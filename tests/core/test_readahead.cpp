@@ -416,3 +416,23 @@ TEST_CASE("ondemand through the fault handler: read(2) page by page", "[mm][read
     CHECK(st.size == 32);
     CHECK(st.prev == 63);
 }
+
+TEST_CASE("a file's current window is part of its snapshot (window_of)", "[mm][readahead]")
+{
+    OndemandReadahead ondemand(32);
+    CHECK(ondemand.window_of(0).size == 0);
+    // A one-page reader at page 0: the initial window [0, 4) with 3 async pages.
+    const ReadaheadWindow w = ondemand.on_miss(0, 0, 1, 1000);
+    const ReadaheadWindow now = ondemand.window_of(0);
+    CHECK(now.start == w.start);
+    CHECK(now.size == w.size);
+    CHECK(now.async_size == w.async_size);
+    CHECK(ondemand.window_of(1).size == 0); // another file has none
+    MortonReadahead morton(32);
+    const ReadaheadWindow m = morton.on_miss(3, 0, 1, 1000);
+    CHECK(morton.window_of(3).start == m.start);
+    CHECK(morton.window_of(3).size == m.size);
+    NoReadahead none;
+    none.on_miss(0, 5, 1, 1000);
+    CHECK(none.window_of(0).size == 0);
+}

@@ -11,6 +11,7 @@
 #include "scenariolibrary.h"
 #include "sim/runner.h"
 #include "sim/scenario.h"
+#include "viewbenchmark.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -39,6 +40,8 @@ struct Options {
     QStringList overrides;        ///< --set path=value, in order
     QString screenshot;           ///< PNG to write, empty for none
     QString view;                 ///< centre view to bring to the front, empty for the default
+    bool benchmarkViews = false;  ///< time the structure views' frames and exit
+    QString csv;                  ///< --csv: also write the benchmark as CSV
     bool responsiveness = false;  ///< report event-loop stalls and memory on exit
     std::optional<double> runFor; ///< seconds before the screenshot and exit; none: run until closed
 };
@@ -92,9 +95,16 @@ std::optional<Options> parseOptions(const QCoreApplication& app)
         QStringLiteral("Bring <name> to the front of the centre: cpus (the timeline), radix, hash, skiplist, "
                        "readahead or pagetable."),
         QStringLiteral("name"));
+    const QCommandLineOption benchmark(QStringLiteral("benchmark-views"),
+        QStringLiteral("Time the structure views (radix, hash, skiplist, readahead, pagetable) at 1K, 100K and 1M "
+                       "pages: a live refresh and a paint per frame, offscreen at 1280x720; print a table and exit."));
+    const QCommandLineOption csv(QStringLiteral("csv"),
+        QStringLiteral("With --benchmark-views: also write the results as CSV to <file>."), QStringLiteral("file"));
     parser.addOption(scenario);
     parser.addOption(set);
     parser.addOption(view);
+    parser.addOption(benchmark);
+    parser.addOption(csv);
     parser.addOption(responsiveness);
     parser.addOption(screenshot);
     parser.addOption(runFor);
@@ -110,6 +120,12 @@ std::optional<Options> parseOptions(const QCoreApplication& app)
     options.view = parser.value(view);
     if (parser.isSet(view) && options.scenario.isEmpty()) {
         std::fprintf(stderr, "pagecache-lab: --view shows a run: give one with --scenario\n");
+        return std::nullopt;
+    }
+    options.benchmarkViews = parser.isSet(benchmark);
+    options.csv = parser.value(csv);
+    if (parser.isSet(csv) && !options.benchmarkViews) {
+        std::fprintf(stderr, "pagecache-lab: --csv goes with --benchmark-views\n");
         return std::nullopt;
     }
     options.responsiveness = parser.isSet(responsiveness);
@@ -179,6 +195,40 @@ int runHeadless(const QString& scenario, const QStringList& overrides, int argc,
     return result.state == "failed" ? 1 : 0;
 }
 
+/// --benchmark-views: the table docs/benchmarks.md quotes.
+int runViewBenchmark(const QString& csvPath)
+{
+    const std::vector<pcl::ui::ViewFrameTime> rows = pcl::ui::benchmarkViews({ 1000, 100000, 1000000 }, 15);
+    std::printf("%-10s %9s %9s %11s %11s %10s %10s %7s\n", "view", "pages", "load ms", "refresh ms", "paint ms",
+        "paint max", "frame ms", "fps");
+    QString csv = QStringLiteral("view,pages,load_ms,refresh_ms,paint_median_ms,paint_max_ms,frame_ms,fps\n");
+    for (const pcl::ui::ViewFrameTime& r : rows) {
+        const double frame = r.refresh_ms + r.paint_median_ms;
+        const double fps = frame > 0 ? 1000.0 / frame : 0;
+        std::printf("%-10s %9llu %9.1f %11.2f %11.2f %10.2f %10.2f %7.0f\n", qPrintable(r.view),
+            static_cast<unsigned long long>(r.pages), r.load_ms, r.refresh_ms, r.paint_median_ms, r.paint_max_ms, frame,
+            fps);
+        csv += QStringLiteral("%1,%2,%3,%4,%5,%6,%7,%8\n")
+                   .arg(r.view)
+                   .arg(r.pages)
+                   .arg(r.load_ms, 0, 'f', 2)
+                   .arg(r.refresh_ms, 0, 'f', 3)
+                   .arg(r.paint_median_ms, 0, 'f', 3)
+                   .arg(r.paint_max_ms, 0, 'f', 3)
+                   .arg(frame, 0, 'f', 3)
+                   .arg(fps, 0, 'f', 1);
+    }
+    if (!csvPath.isEmpty()) {
+        QSaveFile file(csvPath);
+        if (!file.open(QIODevice::WriteOnly) || file.write(csv.toUtf8()) < 0 || !file.commit()) {
+            std::fprintf(
+                stderr, "pagecache-lab: cannot write '%s': %s\n", qPrintable(csvPath), qPrintable(file.errorString()));
+            return 1;
+        }
+    }
+    return 0;
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -195,7 +245,7 @@ int main(int argc, char** argv)
         }
         if (!options)
             return 2;
-        if (options->screenshot.isEmpty())
+        if (options->screenshot.isEmpty() && !options->benchmarkViews)
             return runHeadless(
                 options->scenario.isEmpty() ? kDefaultScenario : options->scenario, options->overrides, argc, argv);
         qputenv("QT_QPA_PLATFORM", "offscreen");
@@ -207,6 +257,8 @@ int main(int argc, char** argv)
     const std::optional<Options> options = parseOptions(app);
     if (!options)
         return 2;
+    if (options->benchmarkViews)
+        return runViewBenchmark(options->csv);
 
     pcl::ui::MainWindow window;
     QApplication::setWindowIcon(window.windowIcon());

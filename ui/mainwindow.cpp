@@ -6,6 +6,8 @@
 #include "comparewindow.h"
 #include "eventlogview.h"
 #include "lockview.h"
+#include "pagestateview.h"
+#include "pagetableview.h"
 #include "parameterspanel.h"
 #include "resources.h"
 #include "runtoolbar.h"
@@ -104,6 +106,8 @@ void MainWindow::createRunPage()
     views_->setObjectName(QStringLiteral("centreViews"));
     views_->setDocumentMode(true);
     views_->addTab(timeline, tr("CPUs"));
+    views_->addTab(new PageStateView(sim_), tr("Readahead"));
+    views_->addTab(new PageTableView(sim_), tr("Page table"));
     for (int i = 0; i < views_->count() && i < 9; ++i) {
         auto* go = new QAction(this);
         go->setShortcut(QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + i)));

@@ -33,10 +33,10 @@ TimelineModel::TimelineModel()
     reset(0);
 }
 
-void TimelineModel::reset(unsigned cpus)
+void TimelineModel::reset(unsigned cpus, unsigned disks)
 {
     cpus_ = cpus;
-    lanes_.assign(cpus + 1, Lane {});
+    lanes_.assign(cpus + std::max(disks, 1u), Lane {});
     inFlight_.clear();
     lockIds_.clear();
     lockNames_.clear();
@@ -193,7 +193,7 @@ void TimelineModel::endFault(int lane, std::uint64_t t, FaultKind kind, std::uin
 
 void TimelineModel::addEvent(const Event& e)
 {
-    if (e.cpu > cpus_)
+    if (e.cpu >= lanes_.size())
         return;
     const int lane = e.cpu;
     Lane& l = lanes_[lane];

@@ -76,12 +76,15 @@ public:
 
     TimelineModel();
 
-    /// Drops every span and sets the number of simulated CPUs; the lanes are
-    /// the CPUs then the disk.
-    void reset(unsigned cpus);
+    /// Drops every span and sets the number of simulated CPUs and disks;
+    /// the lanes are the CPUs then the disks (a run's second disk records
+    /// as CPU cpus + 1).
+    void reset(unsigned cpus, unsigned disks = 1);
     unsigned cpus() const { return cpus_; }
     int laneCount() const { return static_cast<int>(lanes_.size()); }
-    bool isDiskLane(int lane) const { return lane == static_cast<int>(cpus_); }
+    bool isDiskLane(int lane) const { return lane >= static_cast<int>(cpus_); }
+    /// Which disk a disk lane shows (0, 1).
+    int diskOf(int lane) const { return lane - static_cast<int>(cpus_); }
 
     /// Names locks for the spans (Simulation::lockName); called once per
     /// distinct lock. Without one, a lock is named by its registry number.

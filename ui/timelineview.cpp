@@ -163,7 +163,8 @@ QSize TimelineView::minimumSizeHint() const
 
 void TimelineView::onRunReset()
 {
-    model_.reset(sim_.engine() ? sim_.scenario().engine.workload.cpus : 0);
+    model_.reset(sim_.engine() ? sim_.engine()->config().workload.cpus : 0,
+        sim_.engine() && sim_.engine()->second_device() ? 2 : 1);
     updateIdleGap();
     markerA_.reset();
     markerB_.reset();
@@ -317,7 +318,9 @@ int TimelineView::laneAt(const QPoint& pos) const
 
 QString TimelineView::laneName(int lane) const
 {
-    return model_.isDiskLane(lane) ? tr("disk") : tr("CPU %1").arg(lane);
+    if (model_.isDiskLane(lane))
+        return model_.laneCount() - int(model_.cpus()) > 1 ? tr("disk %1").arg(model_.diskOf(lane)) : tr("disk");
+    return tr("CPU %1").arg(lane);
 }
 
 QString TimelineView::describe(int lane, const TimelineSpan& s) const
@@ -704,7 +707,8 @@ void TimelineView::paintHighlight(QPainter& p, const Layout& l)
         const auto& spans = model_.spans(i);
         for (std::size_t k = first; k < last; ++k) {
             const TimelineSpan& s = spans[k];
-            if ((s.state != CpuState::Spinning && s.state != CpuState::Blocked) || model_.lockName(s.lock) != highlighted_)
+            if ((s.state != CpuState::Spinning && s.state != CpuState::Blocked)
+                || model_.lockName(s.lock) != highlighted_)
                 continue;
             const double x0 = std::max(xAt(double(s.start_ns)), r.left());
             const double x1 = std::min(xAt(double(s.end_ns)), r.right());

@@ -1,0 +1,290 @@
+// The page-table view: what its layout draws for known snapshots (locks in
+// both schemes, fill bars, aggregation), faults in flight from the event
+// stream, a live pft run, and a screenshot.
+#include "pagetablelayout.h"
+#include "pagetableview.h"
+#include "simulation.h"
+#include "ui_test_support.h"
+
+#include "colors.h"
+#include "mm/page_table.h"
+#include "sim/scenario.h"
+#include "sync/lock_stats.h"
+
+#include <QDir>
+#include <QElapsedTimer>
+#include <QTest>
+
+using namespace pcl;
+using namespace pcl::ui;
+
+namespace {
+
+std::vector<const PageTableLayout::Item*> withRole(const PageTableLayout& l, const QString& role)
+{
+    std::vector<const PageTableLayout::Item*> out;
+    for (const auto& it : l.items())
+        if (it.role == role)
+            out.push_back(&it);
+    return out;
+}
+
+PtePageInfo pte(std::uint64_t firstVpn, std::uint32_t set, bool split, sync::LockState lock = {})
+{
+    PtePageInfo p;
+    p.first_vpn = firstVpn;
+    p.entries_set = set;
+    p.split_lock = split;
+    p.lock = lock;
+    return p;
+}
+
+QString shotDir()
+{
+    const QString dir = qEnvironmentVariableIsSet("PCL_SCREENSHOT_DIR")
+        ? qEnvironmentVariable("PCL_SCREENSHOT_DIR")
+        : QDir::tempPath() + QStringLiteral("/pcl-views");
+    QDir().mkpath(dir);
+    return dir;
+}
+
+Scenario pftRun(const char* scheme)
+{
+    Scenario s = load_scenario(
+        std::string(PCL_SOURCE_DIR) + "/resources/scenarios/2005-pft-" + scheme + "-page-table-lock.json");
+    s.engine.workload.file_pages = 32768;
+    s.engine.workload.operations_per_cpu = 4096;
+    s.engine.memory_pages = 40000;
+    s.sample_interval_ms = 20;
+    return s;
+}
+
+} // namespace
+
+class TestPageTableView : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void splitLocksOnePerPtePage()
+    {
+        PageTableLayout::Input in;
+        in.snapshot.scheme = "split";
+        in.snapshot.pte_pages
+            = { pte(0, 512, true, { true, 0, 2, 1 }), pte(512, 100, true, { true, 0, 0, 0 }), pte(1024, 0, true) };
+        in.snapshot.mapped = 612;
+        in.cpus = 4;
+        PageTableLayout l;
+        const QPalette pal;
+        l.layout(in, QSizeF(900, 600), pal);
+        QCOMPARE(l.group(), std::size_t(1));
+        QCOMPARE(int(l.boxes().size()), 3);
+        const auto locks = withRole(l, QStringLiteral("pte-lock"));
+        QCOMPARE(int(locks.size()), 3);                  // one lock outline per PTE page
+        QCOMPARE(locks[0]->color, colors::lockWanted()); // held and wanted
+        QCOMPARE(locks[1]->color, colors::lockHeld());
+        QCOMPARE(locks[2]->color, PageTableLayout::lockColor({}, pal));
+        const auto waiters = withRole(l, QStringLiteral("waiters"));
+        QCOMPARE(int(waiters.size()), 1);
+        QCOMPARE(waiters[0]->text, QStringLiteral("+2"));
+        // Fill bars: full, 100/512, none.
+        const auto fills = withRole(l, QStringLiteral("pte-fill"));
+        QCOMPARE(int(fills.size()), 2);
+        const auto bars = withRole(l, QStringLiteral("pte-bar"));
+        QCOMPARE(fills[0]->rect.width(), bars[0]->rect.width());
+        QVERIFY(std::abs(fills[1]->rect.width() - bars[1]->rect.width() * 100 / 512) < 1e-9);
+        // mm->page_table_lock guards only allocation: its outline stops before the PTE pages.
+        const auto mm = withRole(l, QStringLiteral("mm-lock"));
+        QCOMPARE(int(mm.size()), 1);
+        QVERIFY(mm[0]->rect.right() < l.boxes()[0].rect.left());
+        QCOMPARE(int(withRole(l, QStringLiteral("cpu")).size()), 4);
+        QCOMPARE(l.boxOf(600), 1);
+        QCOMPARE(l.boxOf(5000), -1);
+    }
+
+    void singleLockGoesRoundEverything()
+    {
+        PageTableLayout::Input in;
+        in.snapshot.scheme = "single";
+        in.snapshot.mm_lock = { true, 0, 3, 2 };
+        in.snapshot.pte_pages = { pte(0, 10, false, in.snapshot.mm_lock), pte(512, 20, false, in.snapshot.mm_lock) };
+        in.cpus = 2;
+        PageTableLayout l;
+        const QPalette pal;
+        l.layout(in, QSizeF(900, 600), pal);
+        QVERIFY(withRole(l, QStringLiteral("pte-lock")).empty()); // no per-page locks
+        const auto mm = withRole(l, QStringLiteral("mm-lock"));
+        QCOMPARE(int(mm.size()), 1);
+        QCOMPARE(mm[0]->color, colors::lockWanted());
+        for (const auto& b : l.boxes())
+            QVERIFY(mm[0]->rect.contains(b.rect));
+        const auto label = withRole(l, QStringLiteral("mm-lock-label"));
+        QCOMPARE(label[0]->text, QStringLiteral("mm->page_table_lock +3"));
+    }
+
+    void manyPtePagesAggregate()
+    {
+        PageTableLayout::Input in;
+        in.snapshot.scheme = "split";
+        for (std::uint64_t i = 0; i < 4096; ++i)
+            in.snapshot.pte_pages.push_back(
+                pte(i * 512, 512, true, i == 100 ? sync::LockState { true, 0, 1, 0 } : sync::LockState {}));
+        PageTableLayout l;
+        l.layout(in, QSizeF(900, 600), QPalette());
+        // 900 x 600: (900-8-124-268+6)/(64+6) = 7 columns, (600-8-66+6)/(34+6) = 13 rows: 91 boxes.
+        QCOMPARE(l.group(), std::size_t((4096 + 90) / 91));
+        QCOMPARE(int(l.boxes().size()), int((4096 + l.group() - 1) / l.group()));
+        std::uint64_t entries = 0;
+        for (const auto& b : l.boxes())
+            entries += b.entries;
+        QCOMPARE(entries, std::uint64_t(4096) * 512);
+        // The switch point: 91 PTE pages get a box each, 92 share boxes by two.
+        for (std::size_t n : { std::size_t(91), std::size_t(92) }) {
+            PageTableLayout::Input few = in;
+            few.snapshot.pte_pages.resize(n);
+            PageTableLayout m;
+            m.layout(few, QSizeF(900, 600), QPalette());
+            QCOMPARE(m.group(), n == 91 ? std::size_t(1) : std::size_t(2));
+        }
+        // Up to 70 they are drawn taller (10 rows of 46 px).
+        PageTableLayout::Input seventy = in;
+        seventy.snapshot.pte_pages.resize(70);
+        PageTableLayout m;
+        m.layout(seventy, QSizeF(900, 600), QPalette());
+        QCOMPARE(m.boxes()[0].rect.height(), PageTableLayout::kTallBoxHeight);
+        seventy.snapshot.pte_pages.resize(71);
+        m.layout(seventy, QSizeF(900, 600), QPalette());
+        QCOMPARE(m.boxes()[0].rect.height(), PageTableLayout::kBoxHeight);
+        const int b = l.boxOf(100 * 512);
+        QVERIFY(l.boxes()[std::size_t(b)].lock.waiters == 1); // the busiest lock of the run shows
+    }
+
+    void faultsInFlightFromEvents()
+    {
+        Simulation sim;
+        PageTableView view(sim);
+        view.resize(900, 600);
+        view.benchmarkLoad(2048);
+        Q_EMIT sim.runReset(); // back to the (empty) run: no bench faults
+        std::vector<Event> ev;
+        ev.push_back(make_event_at(100, EventKind::FaultBegin, 0, 700, 0, 7));
+        ev.push_back(make_event_at(110, EventKind::FaultBegin, 1, 1500, 0, 15));
+        ev.push_back(make_event_at(120, EventKind::PageLockWait, 1, 99, 0, 15));
+        ev.push_back(make_event_at(130, EventKind::FaultEnd, 0, 700, 0, 7, 30));
+        Q_EMIT sim.eventsArrived(ev);
+        QCOMPARE(int(view.faultsInFlight().size()), 1);
+        const auto& f = view.faultsInFlight().at(1);
+        QCOMPARE(f.vpn, std::uint64_t(1500));
+        QVERIFY(f.waitsOnPage);
+        QCOMPARE(f.index, pgoff_t(15));
+        ev = { make_event_at(140, EventKind::PageLockWoken, 1, 99, 0, 15, 20) };
+        Q_EMIT sim.eventsArrived(ev);
+        QVERIFY(!view.faultsInFlight().at(1).waitsOnPage);
+        // A fault whose end never came goes after kStaleFaultNs.
+        ev = { make_event_at(140 + PageTableView::kStaleFaultNs, EventKind::LockAcquired, 2) };
+        Q_EMIT sim.eventsArrived(ev);
+        QVERIFY(view.faultsInFlight().empty());
+    }
+
+    void arrowsGoToTheEntryAndThePage()
+    {
+        PageTableLayout::Input in;
+        in.snapshot.scheme = "split";
+        in.snapshot.pte_pages = { pte(0, 300, true), pte(512, 12, true) };
+        in.cpus = 2;
+        PageTableLayout::Fault f;
+        f.cpu = 1;
+        f.vpn = 512 + 256;
+        f.waitsOnPage = true;
+        f.file = 0;
+        f.index = 42;
+        in.faults = { f };
+        PageTableLayout l;
+        l.layout(in, QSizeF(900, 600), QPalette());
+        const auto arrows = withRole(l, QStringLiteral("fault"));
+        QCOMPARE(int(arrows.size()), 1);
+        QCOMPARE(arrows[0]->rect.topLeft(), QPointF(l.cpuRect(1).right(), l.cpuRect(1).center().y()));
+        const auto& box = l.boxes()[1];
+        // Entry 256 of 512: the middle of the bar.
+        QVERIFY(
+            std::abs(arrows[0]->rect.right() - (box.rect.left() + 3 + (box.rect.width() - 6) * 256.5 / 512)) < 1e-9);
+        const auto wait = withRole(l, QStringLiteral("page-wait"));
+        QCOMPARE(int(wait.size()), 1);
+        QCOMPARE(wait[0]->rect.topLeft(), arrows[0]->rect.bottomRight());
+        const auto pages = withRole(l, QStringLiteral("waited-page-label"));
+        QCOMPARE(pages[0]->text, QStringLiteral("file 0 page 42"));
+    }
+
+    void benchmarkSnapshotsARealTable()
+    {
+        Simulation sim;
+        PageTableView view(sim);
+        view.resize(900, 600);
+        for (std::uint64_t n : { 1000ull, 100000ull, 1000000ull }) {
+            view.benchmarkLoad(n);
+            QCOMPARE(view.input().snapshot.mapped, n);
+            QCOMPARE(view.input().snapshot.pte_pages.size(), std::size_t((n + 511) / 512));
+            QImage image(900, 600, QImage::Format_ARGB32);
+            QElapsedTimer t;
+            t.start();
+            for (int i = 0; i < 5; ++i) {
+                view.refresh();
+                view.render(&image);
+            }
+            qInfo("page-table view, %llu pages: snapshot + paint %.2f ms, paint %.2f ms", (unsigned long long)n,
+                double(t.nsecsElapsed()) / 5e6, view.lastPaintMs());
+        }
+    }
+
+    void liveRunMatchesTheEngine()
+    {
+        for (const char* scheme : { "single", "split" }) {
+            Simulation sim;
+            PageTableView view(sim);
+            view.resize(900, 600);
+            view.setPalette(test::darkPalette());
+            view.show();
+            sim.setScenario(pftRun(scheme));
+            sim.setPacing(2000, 500000);
+            sim.play();
+            QTRY_VERIFY_WITH_TIMEOUT(view.input().snapshot.pte_pages.size() >= 4, 20000);
+            QTest::qWait(200);
+            sim.pause();
+            QTest::qWait(100);
+            view.refresh();
+            const PageTableSnapshot snap = sim.engine()->page_table().snapshot();
+            QCOMPARE(view.input().snapshot.pte_pages.size(), snap.pte_pages.size());
+            QCOMPARE(view.input().snapshot.mapped, snap.mapped);
+            std::uint64_t entries = 0;
+            for (const auto& b : view.layoutModel().boxes())
+                entries += b.entries;
+            QCOMPARE(entries, snap.mapped);
+            QCOMPARE(int(withRole(view.layoutModel(), QStringLiteral("pte-lock")).size()),
+                std::string(scheme) == "split" ? int(view.layoutModel().boxes().size()) : 0);
+            QImage image = view.grab().toImage();
+            QVERIFY(test::distinctColours(image) > 12);
+            // The first box's bar at its left end: filled if at least 2 px of it are.
+            const auto& box = view.layoutModel().boxes()[0];
+            const double filled = (box.rect.width() - 6) * double(box.entries) / 512.0;
+            const QPoint at(int(box.rect.left()) + 4, int(box.rect.top()) + 16 + 4);
+            QCOMPARE(QColor(image.pixel(at)),
+                filled >= 2 ? PageTableLayout::fillColor() : view.palette().color(QPalette::Base));
+
+            // The picture for people: taken running, when faults are in flight if any are recorded
+            // (an uncontended fault leaves no FaultBegin).
+            sim.play();
+            QTest::qWaitFor([&] { return !view.faultsInFlight().empty(); }, 3000);
+            view.refresh();
+            image = view.grab().toImage();
+            QVERIFY(test::distinctColours(image) > 12);
+            const QString name = QStringLiteral("/pagetable-%1.png").arg(QLatin1String(scheme));
+            image.save(shotDir() + name);
+            QDir().mkpath(QStringLiteral("/tmp/views"));
+            image.save(QStringLiteral("/tmp/views") + name);
+            if (std::string(scheme) == "split")
+                image.save(QStringLiteral("/tmp/views/pagetable.png"));
+        }
+    }
+};
+
+QTEST_MAIN(TestPageTableView)
+#include "test_pagetableview.moc"

@@ -1,0 +1,349 @@
+#include "pagetablelayout.h"
+
+#include "colors.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+namespace pcl::ui {
+
+namespace {
+
+constexpr double kMargin = 8;
+constexpr double kTitleH = 18;
+constexpr double kLegendH = 18;
+constexpr double kCpuX = 8, kCpuW = 60;
+constexpr double kPgdX = 100, kPgdW = 52;
+constexpr double kPmdX = 176, kPmdW = 64;
+constexpr double kPteX = 268;
+constexpr double kPageColW = 124;
+constexpr double kGap = 6;
+
+QColor withAlpha(QColor c, double a)
+{
+    c.setAlphaF(float(std::clamp(a, 0.0, 1.0)));
+    return c;
+}
+
+/// The busier of two lock states: waiters first, then held.
+sync::LockState busier(const sync::LockState& a, const sync::LockState& b)
+{
+    if (a.waiters != b.waiters)
+        return a.waiters > b.waiters ? a : b;
+    return a.held || !b.held ? a : b;
+}
+
+QString hexVpn(std::uint64_t vpn)
+{
+    return QStringLiteral("0x%1").arg(vpn, 0, 16);
+}
+
+} // namespace
+
+QColor PageTableLayout::lockColor(const sync::LockState& s, const QPalette& palette)
+{
+    if (s.held && s.waiters > 0)
+        return colors::lockWanted();
+    if (s.held)
+        return colors::lockHeld();
+    if (s.waiters > 0) // between a release and the next acquisition
+        return colors::lockWanted();
+    return withAlpha(palette.color(QPalette::WindowText), 0.3);
+}
+
+QColor PageTableLayout::fillColor()
+{
+    return QColor(0x4c, 0x9a, 0xe6);
+}
+QColor PageTableLayout::faultColor()
+{
+    return colors::series(1);
+}
+QColor PageTableLayout::pageWaitColor()
+{
+    return colors::cpuPageWait();
+}
+
+void PageTableLayout::add(ItemKind kind, const QRectF& r, const QColor& c, const QString& role, const QString& text,
+    int align, double width, int index)
+{
+    Item it;
+    it.kind = kind;
+    it.rect = r;
+    it.color = c;
+    it.role = role;
+    it.text = text;
+    it.align = align;
+    it.width = width;
+    it.index = index;
+    items_.push_back(std::move(it));
+}
+
+int PageTableLayout::boxOf(std::uint64_t vpn) const
+{
+    // Boxes are in ascending vpn order.
+    auto it = std::upper_bound(
+        boxes_.begin(), boxes_.end(), vpn, [](std::uint64_t v, const PteBox& b) { return v < b.firstVpn; });
+    if (it == boxes_.begin())
+        return -1;
+    --it;
+    return vpn <= it->lastVpn ? int(it - boxes_.begin()) : -1;
+}
+
+int PageTableLayout::boxAt(const QPointF& p) const
+{
+    for (std::size_t i = 0; i < boxes_.size(); ++i)
+        if (boxes_[i].rect.contains(p))
+            return int(i);
+    return -1;
+}
+
+int PageTableLayout::cpuAt(const QPointF& p) const
+{
+    for (std::size_t i = 0; i < cpus_.size(); ++i)
+        if (cpus_[i].contains(p))
+            return int(i);
+    return -1;
+}
+
+QRectF PageTableLayout::cpuRect(int cpu) const
+{
+    return cpu >= 0 && cpu < int(cpus_.size()) ? cpus_[std::size_t(cpu)] : QRectF();
+}
+
+void PageTableLayout::layout(const Input& in, const QSizeF& size, const QPalette& palette)
+{
+    items_.clear();
+    boxes_.clear();
+    cpus_.clear();
+    group_ = 1;
+    const PageTableSnapshot& s = in.snapshot;
+    const bool split = s.scheme == "split";
+    const QColor text = palette.color(QPalette::WindowText);
+    const QColor quiet = withAlpha(text, 0.3);
+    const QColor boxFill = colors::isDark(palette) ? palette.color(QPalette::Base).lighter(130)
+                                                   : palette.color(QPalette::Base).darker(106);
+    const double w = size.width(), h = size.height();
+
+    add(ItemKind::Text, QRectF(kMargin, 4, w - 2 * kMargin, kTitleH), text, QStringLiteral("title"),
+        QStringLiteral("Page table (%1 lock%2): %3 PTE pages, %4 entries mapped, %5 back-outs")
+            .arg(split ? QStringLiteral("split") : QStringLiteral("single"))
+            .arg(
+                split ? QStringLiteral(": one pte_lock per PTE page") : QStringLiteral(": mm->page_table_lock for all"))
+            .arg(s.pte_pages.size())
+            .arg(s.mapped)
+            .arg(s.backouts),
+        Qt::AlignLeft | Qt::AlignVCenter);
+
+    // Legend.
+    {
+        double x = kMargin;
+        const double y = 4 + kTitleH + 2;
+        auto key = [&](const QColor& c, bool outline, const QString& label, double width) {
+            if (outline)
+                add(ItemKind::Outline, QRectF(x + 1, y + 3, 12, 12), c, QStringLiteral("legend"), label, 0, 2.5);
+            else
+                add(ItemKind::Fill, QRectF(x, y + 3, 14, 12), c, QStringLiteral("legend"), label);
+            add(ItemKind::Text, QRectF(x + 18, y, width - 20, kLegendH), text, QStringLiteral("legend-text"), label,
+                Qt::AlignLeft | Qt::AlignVCenter);
+            x += width;
+        };
+        key(colors::lockHeld(), true, QStringLiteral("lock held"), 92);
+        key(colors::lockWanted(), true, QStringLiteral("held, CPUs waiting (+n)"), 170);
+        key(quiet, true, QStringLiteral("lock free"), 84);
+        key(fillColor(), false, QStringLiteral("PTEs set (of 512)"), 134);
+        key(faultColor(), false, QStringLiteral("fault in flight"), 112);
+        key(pageWaitColor(), false, QStringLiteral("sleeping on a page lock"), 170);
+    }
+
+    const double top = 4 + kTitleH + 2 + kLegendH + 10;
+    const double bottom = std::max(top + 40, h - kMargin);
+
+    // CPUs.
+    const int ncpu = std::max(0, in.cpus);
+    if (ncpu > 0) {
+        const double slot = std::min(34.0, (bottom - top) / ncpu);
+        const double bh = std::max(6.0, slot - 4);
+        for (int c = 0; c < ncpu; ++c) {
+            const QRectF r(kCpuX, top + c * slot, kCpuW, bh);
+            cpus_.push_back(r);
+            add(ItemKind::Fill, r, boxFill, QStringLiteral("cpu"), {}, 0, 1, c);
+            add(ItemKind::Outline, r, quiet, QStringLiteral("cpu-frame"), {}, 0, 1, c);
+            if (bh >= 12)
+                add(ItemKind::Text, r, text, QStringLiteral("cpu-label"), QStringLiteral("CPU %1").arg(c),
+                    Qt::AlignCenter, 1, c);
+        }
+    }
+
+    // PGD and PMD pages.
+    std::map<unsigned, std::size_t> pmds; // pgd index -> PTE pages under it
+    for (const PtePageInfo& p : s.pte_pages)
+        ++pmds[PageTable::pgd_index(p.first_vpn)];
+    const QRectF pgd(kPgdX, top, kPgdW, std::min(80.0, bottom - top));
+    add(ItemKind::Fill, pgd, boxFill, QStringLiteral("pgd"));
+    add(ItemKind::Outline, pgd, quiet, QStringLiteral("pgd-frame"));
+    add(ItemKind::Text, pgd, text, QStringLiteral("pgd-label"), QStringLiteral("PGD"), Qt::AlignCenter);
+    std::map<unsigned, QRectF> pmdRects;
+    {
+        const double slot = pmds.empty() ? 36 : std::min(36.0, (bottom - top) / double(pmds.size()));
+        double y = top;
+        for (auto [pgdIndex, n] : pmds) {
+            const QRectF r(kPmdX, y, kPmdW, std::max(6.0, slot - 4));
+            pmdRects[pgdIndex] = r;
+            add(ItemKind::Fill, r, boxFill, QStringLiteral("pmd"), {}, 0, 1, int(pgdIndex));
+            add(ItemKind::Outline, r, quiet, QStringLiteral("pmd-frame"));
+            if (r.height() >= 12)
+                add(ItemKind::Text, r, text, QStringLiteral("pmd-label"), QStringLiteral("PMD %1").arg(pgdIndex),
+                    Qt::AlignCenter);
+            add(ItemKind::Line, QRectF(QPointF(pgd.right(), pgd.center().y()), QPointF(r.left(), r.center().y())),
+                quiet, QStringLiteral("pgd-pmd"));
+            y += slot;
+        }
+    }
+
+    // PTE boxes.
+    const double areaL = kPteX, areaR = w - kMargin - kPageColW;
+    const double aw = std::max(kMinBoxWidth, areaR - areaL), ah = bottom - top;
+    const std::size_t P = s.pte_pages.size();
+    const int cols = std::max(1, int((aw + kGap) / (kMinBoxWidth + kGap)));
+    // Taller boxes when few PTE pages leave the room (easier to read on a projector).
+    const int tallRows = std::max(1, int((ah + kGap) / (kTallBoxHeight + kGap)));
+    const double boxH = std::size_t(cols) * std::size_t(tallRows) >= P ? kTallBoxHeight : kBoxHeight;
+    const int rows = std::max(1, int((ah + kGap) / (boxH + kGap)));
+    const std::size_t capacity = std::size_t(cols) * std::size_t(rows);
+    group_ = P == 0 ? 1 : (P + capacity - 1) / capacity;
+    const std::size_t nboxes = P == 0 ? 0 : (P + group_ - 1) / group_;
+    const int usedCols = int(std::min<std::size_t>(std::size_t(cols), std::max<std::size_t>(1, nboxes)));
+    const double bw = std::min(190.0, (aw - (usedCols - 1) * kGap) / usedCols);
+    for (std::size_t b = 0; b < nboxes; ++b) {
+        PteBox box;
+        box.firstPte = b * group_;
+        box.count = std::min(group_, P - box.firstPte);
+        box.firstVpn = s.pte_pages[box.firstPte].first_vpn;
+        box.lastVpn = s.pte_pages[box.firstPte + box.count - 1].first_vpn + PageTable::kVpnsPerPtePage - 1;
+        for (std::size_t k = 0; k < box.count; ++k) {
+            const PtePageInfo& p = s.pte_pages[box.firstPte + k];
+            box.entries += p.entries_set;
+            box.lock = k == 0 ? p.lock : busier(box.lock, p.lock);
+        }
+        const int col = int(b % std::size_t(cols)), row = int(b / std::size_t(cols));
+        box.rect = QRectF(areaL + col * (bw + kGap), top + row * (boxH + kGap), bw, boxH);
+        boxes_.push_back(box);
+    }
+    // Lines from each PMD page to its first PTE box.
+    for (auto [pgdIndex, r] : pmdRects) {
+        const int bi = boxOf(std::uint64_t(pgdIndex) * PageTable::kVpnsPerPmdPage);
+        int target = bi;
+        if (target < 0)
+            for (std::size_t i = 0; i < boxes_.size(); ++i)
+                if (PageTable::pgd_index(boxes_[i].lastVpn) >= pgdIndex) {
+                    target = int(i);
+                    break;
+                }
+        if (target >= 0)
+            add(ItemKind::Line,
+                QRectF(QPointF(r.right(), r.center().y()),
+                    QPointF(boxes_[std::size_t(target)].rect.left(), boxes_[std::size_t(target)].rect.center().y())),
+                quiet, QStringLiteral("pmd-pte"));
+    }
+    std::vector<bool> grew(boxes_.size(), false);
+    for (std::uint64_t v : in.grew)
+        if (int bi = boxOf(v); bi >= 0)
+            grew[std::size_t(bi)] = true;
+    for (std::size_t i = 0; i < boxes_.size(); ++i) {
+        const PteBox& b = boxes_[i];
+        const int idx = int(i);
+        add(ItemKind::Fill, b.rect, boxFill, QStringLiteral("pte"), {}, 0, 1, idx);
+        const QString label = b.count == 1 ? QStringLiteral("PTE %1").arg(hexVpn(b.firstVpn))
+                                           : QStringLiteral("%1 PTE pages").arg(b.count);
+        add(ItemKind::Text, QRectF(b.rect.left() + 3, b.rect.top() + 1, b.rect.width() - 6, 13), text,
+            QStringLiteral("pte-label"), label, Qt::AlignLeft | Qt::AlignVCenter, 1, idx);
+        const QRectF bar(b.rect.left() + 3, b.rect.top() + 16, b.rect.width() - 6, b.rect.height() - 20);
+        add(ItemKind::Fill, bar, palette.color(QPalette::Base), QStringLiteral("pte-bar"), {}, 0, 1, idx);
+        const double frac = double(b.entries) / double(PageTable::kEntries * b.count);
+        if (b.entries > 0)
+            add(ItemKind::Fill, QRectF(bar.left(), bar.top(), std::max(1.0, bar.width() * frac), bar.height()),
+                fillColor(), QStringLiteral("pte-fill"), QString::number(b.entries), 0, 1, idx);
+        if (grew[i])
+            add(ItemKind::Outline, bar, withAlpha(fillColor().lighter(150), 0.9), QStringLiteral("grew"), {}, 0, 1.5,
+                idx);
+        if (split) {
+            const bool busy = b.lock.held || b.lock.waiters;
+            add(ItemKind::Outline, b.rect, lockColor(b.lock, palette), QStringLiteral("pte-lock"), {}, 0,
+                busy ? 2.5 : 1, idx);
+        } else {
+            add(ItemKind::Outline, b.rect, quiet, QStringLiteral("pte-frame"), {}, 0, 1, idx);
+        }
+        if (split && b.lock.waiters > 0)
+            add(ItemKind::Text, QRectF(b.rect.right() - 40, b.rect.top() + 1, 37, 13), colors::lockWanted(),
+                QStringLiteral("waiters"), QStringLiteral("+%1").arg(b.lock.waiters), Qt::AlignRight | Qt::AlignVCenter,
+                1, idx);
+    }
+
+    // mm->page_table_lock: round everything (single) or the PGD and PMD pages (split).
+    {
+        const double right = split ? kPmdX + kPmdW + 6
+                                   : std::max(areaL + bw, boxes_.empty() ? areaL + bw : boxes_.back().rect.right()) + 6;
+        double lowest = pgd.bottom();
+        for (auto& [k, r] : pmdRects)
+            lowest = std::max(lowest, r.bottom());
+        if (!split)
+            for (const PteBox& b : boxes_)
+                lowest = std::max(lowest, b.rect.bottom());
+        const QRectF r(kPgdX - 6, top - 6, right - (kPgdX - 6), lowest - top + 12);
+        const bool busy = s.mm_lock.held || s.mm_lock.waiters;
+        add(ItemKind::Outline, r, lockColor(s.mm_lock, palette), QStringLiteral("mm-lock"), {}, 0, busy ? 3 : 1.5);
+        const QString name
+            = split ? QStringLiteral("mm->page_table_lock (allocation)") : QStringLiteral("mm->page_table_lock");
+        add(ItemKind::Text, QRectF(r.left(), r.bottom() + 1, 260, 14),
+            busy ? lockColor(s.mm_lock, palette) : withAlpha(text, 0.7), QStringLiteral("mm-lock-label"),
+            s.mm_lock.waiters ? name + QStringLiteral(" +%1").arg(s.mm_lock.waiters) : name,
+            Qt::AlignLeft | Qt::AlignVCenter);
+    }
+
+    // Faults in flight and the pages they sleep on.
+    std::map<std::pair<FileId, pgoff_t>, QRectF> waited;
+    const double pageX = w - kMargin - kPageColW + 14;
+    for (const Fault& f : in.faults) {
+        if (f.cpu < 0 || f.cpu >= int(cpus_.size()))
+            continue;
+        const QRectF c = cpus_[std::size_t(f.cpu)];
+        const QPointF from(c.right(), c.center().y());
+        QPointF to;
+        const int bi = boxOf(f.vpn);
+        if (bi >= 0) {
+            const PteBox& b = boxes_[std::size_t(bi)];
+            const double span = double(b.lastVpn - b.firstVpn + 1);
+            const double x = b.rect.left() + 3 + (b.rect.width() - 6) * (double(f.vpn - b.firstVpn) + 0.5) / span;
+            to = QPointF(x, b.rect.top() + 16 + (b.rect.height() - 20) / 2);
+        } else {
+            to = QPointF(pgd.left(), pgd.center().y()); // its tables are being allocated
+        }
+        add(ItemKind::Arrow, QRectF(from, to), withAlpha(faultColor(), 0.85), QStringLiteral("fault"),
+            QStringLiteral("vpn %1").arg(hexVpn(f.vpn)), 0, 1.6, f.cpu);
+        if (!f.waitsOnPage)
+            continue;
+        auto key = std::make_pair(f.file, f.index);
+        auto it = waited.find(key);
+        if (it == waited.end() && waited.size() < 24) {
+            const QRectF r(pageX, top + double(waited.size()) * 26, kPageColW - 18, 22);
+            it = waited.emplace(key, r).first;
+            add(ItemKind::Fill, r, withAlpha(pageWaitColor(), 0.3), QStringLiteral("waited-page"));
+            add(ItemKind::Outline, r, pageWaitColor(), QStringLiteral("waited-page-frame"), {}, 0, 1.5);
+            add(ItemKind::Text, r, text, QStringLiteral("waited-page-label"),
+                QStringLiteral("file %1 page %2").arg(f.file).arg(f.index), Qt::AlignCenter);
+        }
+        if (it != waited.end())
+            add(ItemKind::Arrow, QRectF(to, QPointF(it->second.left(), it->second.center().y())), pageWaitColor(),
+                QStringLiteral("page-wait"), {}, 0, 1.6, f.cpu);
+    }
+    if (!waited.empty())
+        add(ItemKind::Text, QRectF(pageX, top - 16, kPageColW - 18, 14), withAlpha(text, 0.8),
+            QStringLiteral("waited-title"), QStringLiteral("pages slept on"), Qt::AlignLeft | Qt::AlignVCenter);
+    if (P == 0)
+        add(ItemKind::Text, QRectF(areaL, top, aw, 40), withAlpha(text, 0.7), QStringLiteral("empty"),
+            QStringLiteral("no PTE page yet: nothing has been faulted"), Qt::AlignLeft | Qt::AlignVCenter);
+}
+
+} // namespace pcl::ui

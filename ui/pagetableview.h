@@ -1,0 +1,87 @@
+// The page-table view: one process's page table (PGD -> PMD -> PTE pages)
+// with its locks, PTEs filling in as faults complete, and the faults in
+// flight as arrows from their CPUs (PageTableLayout draws; this widget
+// reads the run and follows the events).
+//
+// Each tick, while visible, it takes PageTable::snapshot() (lock-free, one
+// pass over the present table pages) and marks the PTE pages whose entries
+// grew since the last one. Faults in flight are FaultBegin events whose
+// FaultEnd has not arrived; a PageLockWait on the same CPU before its
+// PageLockWoken adds the page the fault sleeps on. A fault with no end
+// after kStaleFaultNs of event time is dropped (its end fell out of a full
+// ring).
+#pragma once
+
+#include "pagetablelayout.h"
+
+#include "sim/event.h"
+
+#include <QWidget>
+
+#include <map>
+#include <memory>
+#include <unordered_map>
+#include <vector>
+
+namespace pcl {
+class PageTable;
+namespace sync {
+class LockRegistry;
+}
+} // namespace pcl
+
+namespace pcl::ui {
+
+class Simulation;
+
+class PageTableView : public QWidget {
+    Q_OBJECT
+public:
+    static constexpr std::uint64_t kStaleFaultNs = 2'000'000'000;
+
+    explicit PageTableView(Simulation& sim, QWidget* parent = nullptr);
+    ~PageTableView() override;
+
+    /// Fills the view, without a run, with a real PageTable (split locks)
+    /// holding @pages mapped pages from vpn 0, and eight CPUs with faults in
+    /// flight; for frame-time benchmarks.
+    void benchmarkLoad(std::uint64_t pages);
+    double lastPaintMs() const { return lastPaintMs_; }
+
+    /// Takes a fresh snapshot now.
+    void refresh();
+    const PageTableLayout& layoutModel() const { return layout_; }
+    const PageTableLayout::Input& input() const { return input_; }
+    /// The faults in flight, by CPU.
+    const std::map<int, PageTableLayout::Fault>& faultsInFlight() const { return faults_; }
+    QString toolTipAt(const QPoint& pos) const;
+
+    QSize sizeHint() const override { return { 900, 600 }; }
+    QSize minimumSizeHint() const override { return { 480, 300 }; }
+
+protected:
+    bool event(QEvent* e) override;
+    void paintEvent(QPaintEvent* e) override;
+    void resizeEvent(QResizeEvent* e) override;
+
+private:
+    PageTable* table() const;
+    void onTicked();
+    void onRunReset();
+    void onEvents(const std::vector<Event>& events);
+
+    Simulation& sim_;
+    PageTableLayout layout_;
+    PageTableLayout::Input input_;
+    std::map<int, PageTableLayout::Fault> faults_;
+    std::map<int, std::uint64_t> faultBeginNs_;
+    std::unordered_map<std::uint64_t, std::uint32_t> lastEntries_; ///< first_vpn -> entries_set at the last snapshot
+    double lastPaintMs_ = 0;
+    int benchCpus_ = 0;
+
+    std::unique_ptr<sync::LockRegistry> benchRegistry_;
+    std::unique_ptr<PageTable> benchTable_;
+    std::unique_ptr<Page> benchPage_;
+};
+
+} // namespace pcl::ui

@@ -9,6 +9,7 @@
 #include "pagestateview.h"
 #include "pagetableview.h"
 #include "parameterspanel.h"
+#include "radixtreeview.h"
 #include "resources.h"
 #include "runtoolbar.h"
 #include "scenariolibrary.h"
@@ -106,6 +107,7 @@ void MainWindow::createRunPage()
     views_->setObjectName(QStringLiteral("centreViews"));
     views_->setDocumentMode(true);
     views_->addTab(timeline, tr("CPUs"));
+    views_->addTab(new RadixTreeView(sim_), tr("Radix tree"));
     views_->addTab(new PageStateView(sim_), tr("Readahead"));
     views_->addTab(new PageTableView(sim_), tr("Page table"));
     for (int i = 0; i < views_->count() && i < 9; ++i) {

@@ -2,6 +2,7 @@
 
 #include "pagestateview.h"
 #include "pagetableview.h"
+#include "radixtreeview.h"
 #include "simulation.h"
 
 #include <QElapsedTimer>
@@ -66,6 +67,7 @@ std::vector<ViewFrameTime> benchmarkViews(const std::vector<std::uint64_t>& page
 {
     std::vector<ViewFrameTime> out;
     for (std::uint64_t n : pages) {
+        out.push_back(timeView<RadixTreeView>(QStringLiteral("radix"), n, frames));
         out.push_back(timeView<PageStateView>(QStringLiteral("readahead"), n, frames));
         out.push_back(timeView<PageTableView>(QStringLiteral("pagetable"), n, frames));
     }

@@ -60,6 +60,15 @@ struct IndexSnapshot {
     std::vector<Lock> locks; ///< the locks drawn over the structure (mapping lock, hashed locks, held node locks)
     std::array<bool, kTagCount> root_tagged {}; ///< "any entry tagged?" per tag
 
+    /// Radix tree, optimistic scheme: where one CPU's last modifying walk took its first lock.
+    struct Walk {
+        int cpu = 0;            ///< simulated CPU (sync::current_cpu())
+        pgoff_t index = 0;      ///< the index the operation was for (its low 40 bits)
+        int levels_skipped = 0; ///< depth below the root of the node it locked first (0: the root lock)
+        bool fell_back = false; ///< its optimistic check failed, so it started again from the root
+    };
+    std::vector<Walk> walks; ///< radix optimistic only: the last walk of each CPU seen, by CPU
+
     // Hash table only (all files share it):
     std::vector<std::uint32_t> chain_lengths;   ///< per bucket
     std::uint32_t buckets_per_lock = 0;         ///< hashed locks cover contiguous groups of this many buckets

@@ -4,6 +4,7 @@
 #include "sync/cpu.h"
 #include "sync/rcu.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <deque>
 #include <exception>
@@ -162,8 +163,10 @@ RadixTree::RadixTree(FileId file, const Config& config, sync::LockRegistry& regi
         tree_lock_ = std::make_unique<sync::SpinLock>(registry, name, "mapping.tree_lock");
     if (per_node)
         node_class_ = &registry.lock_class("radix_node");
-    if (config.scheme == Scheme::Optimistic)
+    if (config.scheme == Scheme::Optimistic) {
         skips_.reset(new SkipShard[kSkipShards]);
+        walks_.reset(new LastWalk[kWalkSlots]);
+    }
 }
 
 RadixTree::~RadixTree()
@@ -654,9 +657,16 @@ void RadixTree::propagate(
     }
 }
 
-void RadixTree::record_skip(int depth) noexcept
+void RadixTree::record_skip(int depth, pgoff_t index, bool fell_back) noexcept
 {
-    skips_[sync::thread_slot() % kSkipShards].levels[std::size_t(depth)].fetch_add(1, std::memory_order_relaxed);
+    if (fell_back)
+        skips_[sync::thread_slot() % kSkipShards].failed.fetch_add(1, std::memory_order_relaxed);
+    else
+        skips_[sync::thread_slot() % kSkipShards].levels[std::size_t(depth)].fetch_add(1, std::memory_order_relaxed);
+    const auto cpu = unsigned(sync::current_cpu());
+    const std::uint64_t word = 1u | (fell_back ? 2u : 0u) | (std::uint64_t(depth & 0x3f) << 2)
+        | (std::uint64_t(cpu & 0xffff) << 8) | ((std::uint64_t(index) & ((std::uint64_t(1) << 40) - 1)) << 24);
+    walks_[cpu % kWalkSlots].word.store(word, std::memory_order_relaxed);
 }
 
 bool RadixTree::try_optimistic(Op op, pgoff_t index, unsigned tag, Page* page, Result& result)
@@ -668,13 +678,13 @@ bool RadixTree::try_optimistic(Op op, pgoff_t index, unsigned tag, Page* page, R
     rcu::ReadGuard rcu_guard;
     const std::uintptr_t r = root_.load(std::memory_order_acquire);
     if (!is_node(r)) {
-        record_skip(0);
+        record_skip(0, index);
         return false; // height 0: the root lock decides
     }
     Node* n = to_node(r);
     if (index > max_index(n->height, layout_.shift)) {
         if (op == Op::Insert) {
-            record_skip(0);
+            record_skip(0, index);
             return false; // extension happens under the root lock
         }
         result = {}; // nothing that far out
@@ -702,17 +712,17 @@ bool RadixTree::try_optimistic(Op op, pgoff_t index, unsigned tag, Page* page, R
         n = reinterpret_cast<Node*>(c);
     }
     if (!best) {
-        record_skip(0);
+        record_skip(0, index);
         return false; // even the root node is unsafe: start at the root lock
     }
     best->lock().lock();
     if (best->dead.load(std::memory_order_acquire) || !safe(best, op, index, tag)) {
         // Freed, or changed so that the parent is involved after all.
         best->lock().unlock();
-        skips_[sync::thread_slot() % kSkipShards].failed.fetch_add(1, std::memory_order_relaxed);
+        record_skip(0, index, true);
         return false;
     }
-    record_skip(best_depth);
+    record_skip(best_depth, index);
     Ladder ladder(*this);
     ladder.top = best_depth;
     ladder.depth = best_depth;
@@ -980,6 +990,20 @@ IndexSnapshot RadixTree::snapshot(const SnapshotOptions& options) const
     tree.state = tree_rwlock_ ? tree_rwlock_->state() : tree_lock_->state();
     s.locks.push_back(tree);
 
+    if (walks_) {
+        for (unsigned i = 0; i < kWalkSlots; ++i) {
+            const std::uint64_t w = walks_[i].word.load(std::memory_order_relaxed);
+            if (!(w & 1))
+                continue;
+            IndexSnapshot::Walk walk;
+            walk.fell_back = w & 2;
+            walk.levels_skipped = int((w >> 2) & 0x3f);
+            walk.cpu = int((w >> 8) & 0xffff);
+            walk.index = pgoff_t(w >> 24);
+            s.walks.push_back(walk);
+        }
+    }
+
     // Every scheme frees nodes through RCU, so the walk needs no lock.
     rcu::ReadGuard guard;
     std::uint8_t root_tags;
@@ -990,6 +1014,8 @@ IndexSnapshot RadixTree::snapshot(const SnapshotOptions& options) const
         return s;
     Node* root = to_node(r);
     s.height = root->height;
+    // One allocation for the picture (the count may move meanwhile: it is a hint).
+    s.nodes.reserve(std::size_t(std::min<std::uint64_t>(nodes(), options.max_nodes)));
     struct Item {
         Node* node;
         std::int32_t parent;

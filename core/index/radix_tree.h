@@ -144,7 +144,8 @@ private:
     void shrink_locked();
     void finish(Ladder& ladder, Op op, const Result& result);
     bool shrinkable() noexcept;
-    void record_skip(int depth) noexcept;
+    /// Counts a locked walk in the histogram and remembers it as the CPU's last.
+    void record_skip(int depth, pgoff_t index, bool fell_back = false) noexcept;
 
     /// The root word and the root tags as one consistent pair (see root_seq_).
     std::uintptr_t load_root(std::uint8_t& tags) const noexcept;
@@ -187,6 +188,16 @@ private:
         std::atomic<std::uint64_t> failed { 0 };
     };
     std::unique_ptr<SkipShard[]> skips_; ///< optimistic scheme only, per-thread shards
+    /// Optimistic scheme only: each simulated CPU's last locked walk (slot
+    /// cpu % kWalkSlots), packed in one word so that a snapshot reads it
+    /// whole without a lock: bit 0 valid, bit 1 fell back, bits 2-7 levels
+    /// skipped, bits 8-23 CPU, bits 24-63 the index's low 40 bits. Written
+    /// by the walking CPU, read by snapshot(), both relaxed: it is a picture.
+    static constexpr unsigned kWalkSlots = 64;
+    struct alignas(64) LastWalk {
+        std::atomic<std::uint64_t> word { 0 };
+    };
+    std::unique_ptr<LastWalk[]> walks_;
 };
 
 } // namespace pcl

@@ -1,0 +1,433 @@
+// The radix tree view: snapshots on ticks, painting the layout's items,
+// zoom, pan, file selection and tooltips.
+#include "radixtreeview.h"
+
+#include "colors.h"
+#include "index/radix_tree.h"
+#include "simulation.h"
+#include "sync/lock_stats.h"
+
+#include <QComboBox>
+#include <QHelpEvent>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QToolButton>
+#include <QToolTip>
+#include <QWheelEvent>
+
+#include <algorithm>
+#include <cmath>
+
+namespace pcl::ui {
+
+namespace {
+
+constexpr int kMargin = 8;
+
+QString flagNames(std::uint32_t f)
+{
+    static const std::pair<std::uint32_t, const char*> kFlags[]
+        = { { PG_locked, "locked" }, { PG_uptodate, "uptodate" }, { PG_dirty, "dirty" }, { PG_writeback, "writeback" },
+              { PG_readahead, "readahead" }, { PG_referenced, "referenced" }, { PG_active, "active" },
+              { PG_lru, "lru" }, { PG_ra_unused, "ra_unused" } };
+    QStringList names;
+    for (const auto& [bit, name] : kFlags)
+        if (f & bit)
+            names << QString::fromLatin1(name);
+    return names.isEmpty() ? QStringLiteral("none") : names.join(QLatin1Char(' '));
+}
+
+} // namespace
+
+RadixTreeView::RadixTreeView(Simulation& sim, QWidget* parent)
+    : QWidget(parent)
+    , sim_(sim)
+{
+    setObjectName(QStringLiteral("radix"));
+    setAttribute(Qt::WA_OpaquePaintEvent);
+    setMouseTracking(false);
+    clock_.start();
+
+    combo_ = new QComboBox(this);
+    combo_->setToolTip(tr("The file whose tree is shown (one radix tree per file)"));
+    combo_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    connect(combo_, &QComboBox::activated, this, [this](int i) {
+        if (i >= 0)
+            selectFile(FileId(combo_->itemData(i).toUInt()));
+    });
+    fitButton_ = new QToolButton(this);
+    fitButton_->setText(tr("Fit"));
+    fitButton_->setToolTip(tr("Show the whole tree (or double-click)"));
+    connect(fitButton_, &QToolButton::clicked, this, &RadixTreeView::fit);
+
+    animTimer_.setSingleShot(true);
+    connect(&animTimer_, &QTimer::timeout, this, qOverload<>(&QWidget::update));
+
+    connect(&sim_, &Simulation::runReset, this, &RadixTreeView::onRunReset);
+    connect(&sim_, &Simulation::ticked, this, &RadixTreeView::onTicked);
+    connect(&sim_, &Simulation::eventsArrived, this, &RadixTreeView::onEvents);
+    onRunReset();
+}
+
+RadixTreeView::~RadixTreeView() = default;
+
+QRectF RadixTreeView::layoutRect() const
+{
+    return QRectF(kMargin, kMargin, width() - 2 * kMargin, height() - 2 * kMargin);
+}
+
+void RadixTreeView::resizeEvent(QResizeEvent* e)
+{
+    QWidget::resizeEvent(e);
+    placeControls();
+}
+
+void RadixTreeView::placeControls()
+{
+    const QSize b = fitButton_->sizeHint();
+    const QSize c = combo_->sizeHint();
+    fitButton_->setGeometry(width() - kMargin - b.width(), 2, b.width(), b.height());
+    combo_->setGeometry(fitButton_->x() - 6 - c.width(), 2, c.width(), std::max(c.height(), b.height()));
+}
+
+void RadixTreeView::onRunReset()
+{
+    benchTree_.reset();
+    benchPages_.reset();
+    benchRegistry_.reset();
+    layout_.clear();
+    lastSkips_.clear();
+    selected_ = 0;
+    skipTicks_ = 0;
+    combo_->clear();
+    if (sim_.engine())
+        refresh();
+    update();
+}
+
+void RadixTreeView::onTicked()
+{
+    if (!isVisible())
+        return;
+    if (skipTicks_ > 0 && !forceSnapshot_) {
+        --skipTicks_;
+        return;
+    }
+    refresh();
+}
+
+void RadixTreeView::onEvents(const std::vector<Event>& events)
+{
+    // A height change always deserves the next tick's snapshot: it is what
+    // the animation shows, and a skipped tick could miss a grow-then-shrink.
+    for (const Event& e : events)
+        if ((e.kind == EventKind::IndexHeightGrow || e.kind == EventKind::IndexHeightShrink) && e.file == selected_)
+            forceSnapshot_ = true;
+}
+
+PageIndex* RadixTreeView::index() const
+{
+    if (benchTree_)
+        return benchTree_.get();
+    Engine* engine = sim_.engine();
+    if (!engine || selected_ >= engine->page_cache().file_count())
+        return nullptr;
+    return engine->page_cache().file(selected_).index.get();
+}
+
+std::vector<RadixFileInfo> RadixTreeView::fileInfos() const
+{
+    std::vector<RadixFileInfo> out;
+    auto info = [](FileId f, PageIndex& idx) {
+        const IndexShape shape = idx.shape();
+        return RadixFileInfo { f, idx.count(), shape.nodes, shape.height };
+    };
+    if (benchTree_) {
+        out.push_back(info(0, *benchTree_));
+        return out;
+    }
+    Engine* engine = sim_.engine();
+    if (!engine)
+        return out;
+    for (FileId f : engine->files())
+        if (f < engine->page_cache().file_count())
+            out.push_back(info(f, *engine->page_cache().file(f).index));
+    return out;
+}
+
+void RadixTreeView::syncCombo(const std::vector<RadixFileInfo>& files)
+{
+    bool same = combo_->count() == int(files.size());
+    for (int i = 0; same && i < combo_->count(); ++i)
+        same = combo_->itemData(i).toUInt() == files[std::size_t(i)].file;
+    if (!same) {
+        combo_->clear();
+        for (const auto& f : files)
+            combo_->addItem(tr("file %1").arg(f.file), QVariant::fromValue(uint(f.file)));
+    }
+    const int at = combo_->findData(QVariant::fromValue(uint(selected_)));
+    if (at >= 0 && combo_->currentIndex() != at)
+        combo_->setCurrentIndex(at);
+    placeControls();
+}
+
+void RadixTreeView::selectFile(FileId file)
+{
+    if (file == selected_)
+        return;
+    selected_ = file;
+    lastSkips_.clear();
+    refresh();
+}
+
+void RadixTreeView::fit()
+{
+    layout_.fit();
+    update();
+}
+
+void RadixTreeView::refresh()
+{
+    forceSnapshot_ = false;
+    const auto files = fileInfos();
+    syncCombo(files);
+    layout_.setFiles(files, selected_);
+    PageIndex* idx = index();
+    if (!idx) {
+        layout_.setMessage(sim_.engine() ? tr("No such file in this run.") : tr("No run: choose a scenario."));
+        update();
+        return;
+    }
+    if (idx->kind() != "radix") {
+        layout_.setMessage(tr("This run indexes its pages with a %1 (scheme %2). The radix tree view shows runs "
+                              "whose index is a radix tree: set the index kind to radix.")
+                               .arg(idx->kind() == "hash" ? tr("hash table") : tr("skip list"))
+                               .arg(QString::fromUtf8(idx->scheme().data(), int(idx->scheme().size()))));
+        update();
+        return;
+    }
+    layout_.setMessage(QString());
+
+    const IndexShape shape = idx->shape();
+    SnapshotOptions options;
+    options.slot_detail = shape.nodes <= kSlotDetailMaxNodes;
+    QElapsedTimer t;
+    t.start();
+    IndexSnapshot snap = idx->snapshot(options);
+    const bool sameFile = layout_.hasSnapshot() && layout_.snapshot().file == snap.file;
+    layout_.setSnapshot(std::move(snap), nowMs(), sameFile);
+    lastSnapshotMs_ = double(t.nsecsElapsed()) / 1e6;
+    skipTicks_ = int(lastSnapshotMs_ / kSnapshotBudgetMs);
+
+    // Optimistic scheme: where the locked part of each walk started, over
+    // the operations since the last snapshot.
+    if (auto* tree = dynamic_cast<RadixTree*>(idx); tree && tree->config().scheme == RadixTree::Scheme::Optimistic) {
+        const auto now = tree->optimistic_stats().levels_skipped;
+        std::vector<std::uint64_t> delta(now.size(), 0);
+        for (std::size_t d = 0; d < now.size(); ++d)
+            delta[d] = now[d] - (d < lastSkips_.size() ? std::min(lastSkips_[d], now[d]) : 0);
+        lastSkips_ = now;
+        layout_.setSkipHistogram(std::move(delta));
+    } else {
+        layout_.setSkipHistogram({});
+    }
+    update();
+}
+
+void RadixTreeView::benchmarkLoad(std::uint64_t pages, unsigned shift)
+{
+    layout_.clear();
+    benchTree_.reset();
+    benchRegistry_ = std::make_unique<sync::LockRegistry>();
+    RadixTree::Config config;
+    config.scheme = RadixTree::Scheme::Rcu;
+    config.shift = shift;
+    benchTree_ = std::make_unique<RadixTree>(0, config, *benchRegistry_);
+    benchPages_ = std::make_unique<Page[]>(pages);
+    for (std::uint64_t i = 0; i < pages; ++i) {
+        benchPages_[i].index = i;
+        benchTree_->insert(i, &benchPages_[i]);
+        if (i % 7 == 3)
+            benchTree_->set_tag(i, kTagDirty);
+        if (i % 61 == 5)
+            benchTree_->set_tag(i, kTagWriteback);
+    }
+    selected_ = 0;
+    refresh();
+}
+
+void RadixTreeView::fetchLeafDetail(pgoff_t first, pgoff_t end)
+{
+    PageIndex* idx = index();
+    if (!idx || end <= first || end - first > 4096)
+        return;
+    std::vector<std::uint8_t> bits(std::size_t(end - first), 0);
+    for (pgoff_t i = first; i < end; ++i) {
+        if (!idx->lookup(i))
+            continue;
+        std::uint8_t b = IndexSnapshot::kSlotOccupied;
+        for (unsigned t = 0; t < kTagCount; ++t)
+            if (idx->test_tag(i, t))
+                b |= IndexSnapshot::slot_tag_bit(t);
+        bits[std::size_t(i - first)] = b;
+    }
+    layout_.setLeafDetail(first, std::move(bits));
+}
+
+void RadixTreeView::paintEvent(QPaintEvent*)
+{
+    QElapsedTimer t;
+    t.start();
+    QPainter p(this);
+    p.fillRect(rect(), palette().color(QPalette::Base));
+    layout_.setPalette(palette());
+    layout_.setFont(font());
+    layout_.setRect(layoutRect());
+    const double now = nowMs();
+    layout_.build(now);
+    if (auto missing = layout_.missingLeafDetail()) {
+        fetchLeafDetail(missing->first, missing->second);
+        layout_.build(now);
+    }
+
+    const QRectF treeClip = layout_.treeRect().adjusted(-10, -24, 10, 10);
+    using Role = RadixTreeLayout::Role;
+    for (const auto& it : layout_.items()) {
+        const bool inTree = it.role == Role::NodeFrame || it.role == Role::Slot || it.role == Role::SlotTag
+            || it.role == Role::NodeCell || it.role == Role::NodeTag || it.role == Role::LevelBar
+            || it.role == Role::Connector || it.role == Role::NodeLock;
+        if (inTree)
+            p.setClipRect(treeClip);
+        else
+            p.setClipping(false);
+        p.setOpacity(it.alpha);
+        if (!it.text.isEmpty() && it.role != Role::Legend) {
+            p.setPen(it.pen);
+            p.drawText(it.rect, it.align, it.text);
+            continue;
+        }
+        if (it.role == Role::Connector || it.role == Role::HeightBar) {
+            p.setPen(QPen(it.pen, it.penWidth));
+            p.drawLine(it.line);
+            if (it.role == Role::HeightBar) {
+                p.drawLine(QLineF(it.line.p1(), it.line.p1() + QPointF(6, 0)));
+                p.drawLine(QLineF(it.line.p2(), it.line.p2() + QPointF(6, 0)));
+            }
+            continue;
+        }
+        if (it.fill.isValid()) {
+            if (!it.pen.isValid() && it.alpha >= 1) {
+                p.fillRect(it.rect, it.fill);
+                continue;
+            }
+            p.setBrush(it.fill);
+        } else {
+            p.setBrush(Qt::NoBrush);
+        }
+        if (it.pen.isValid())
+            p.setPen(QPen(it.pen, it.penWidth));
+        else
+            p.setPen(Qt::NoPen);
+        p.drawRect(it.rect);
+    }
+    p.setClipping(false);
+    p.setOpacity(1);
+    lastPaintMs_ = double(t.nsecsElapsed()) / 1e6;
+    if (layout_.animating(now))
+        animTimer_.start(16);
+}
+
+// ---- interaction -----------------------------------------------------------
+
+QString RadixTreeView::pageText(pgoff_t index)
+{
+    if (benchTree_) {
+        Page* page = benchTree_->lookup(index);
+        return page ? QStringLiteral("flags: %1").arg(flagNames(page->flags.load())) : QString();
+    }
+    Engine* engine = sim_.engine();
+    if (!engine)
+        return {};
+    // One reference for the time it takes to read two words, as any
+    // find_get_page user: the page cannot be freed while we look.
+    Page* page = engine->page_cache().find_get_page(selected_, index);
+    if (!page)
+        return {};
+    const std::uint32_t flags = page->flags.load(std::memory_order_acquire);
+    const std::int32_t refs = page->count.load(std::memory_order_relaxed) - 1; // not ours
+    engine->page_cache().put_page(page);
+    return QStringLiteral("flags: %1\nreferences: %2").arg(flagNames(flags)).arg(refs);
+}
+
+QString RadixTreeView::toolTipAt(const QPoint& pos)
+{
+    const auto hit = layout_.hitTest(pos, nowMs());
+    QString text = layout_.describe(hit);
+    if (text.isEmpty())
+        return text;
+    if (hit.level == 0 && hit.slot >= 0) {
+        const QString page = pageText(hit.first);
+        if (!page.isEmpty())
+            text += QLatin1Char('\n') + page;
+    }
+    return text;
+}
+
+bool RadixTreeView::event(QEvent* e)
+{
+    if (e->type() == QEvent::ToolTip) {
+        auto* he = static_cast<QHelpEvent*>(e);
+        const QString text = toolTipAt(he->pos());
+        if (text.isEmpty())
+            QToolTip::hideText();
+        else
+            QToolTip::showText(he->globalPos(), text, this);
+        return true;
+    }
+    return QWidget::event(e);
+}
+
+void RadixTreeView::wheelEvent(QWheelEvent* e)
+{
+    const double steps = e->angleDelta().y() / 120.0;
+    if (steps == 0)
+        return;
+    layout_.zoomAt(e->position().x(), std::pow(1.4, steps), nowMs());
+    update();
+    e->accept();
+}
+
+void RadixTreeView::mousePressEvent(QMouseEvent* e)
+{
+    if (e->button() != Qt::LeftButton)
+        return;
+    const auto hit = layout_.hitTest(e->position(), nowMs());
+    if (hit.file >= 0 && std::size_t(hit.file) < layout_.files().size()) {
+        selectFile(layout_.files()[std::size_t(hit.file)].file);
+        return;
+    }
+    dragging_ = true;
+    pressPos_ = lastPos_ = e->position().toPoint();
+}
+
+void RadixTreeView::mouseMoveEvent(QMouseEvent* e)
+{
+    if (!dragging_)
+        return;
+    const QPoint pos = e->position().toPoint();
+    layout_.panBy(pos.x() - lastPos_.x(), nowMs());
+    lastPos_ = pos;
+    update();
+}
+
+void RadixTreeView::mouseReleaseEvent(QMouseEvent*)
+{
+    dragging_ = false;
+}
+
+void RadixTreeView::mouseDoubleClickEvent(QMouseEvent*)
+{
+    fit();
+}
+
+} // namespace pcl::ui

@@ -1,0 +1,128 @@
+// The radix tree view: one file's tree, live, level by level (issue 6, 1).
+//
+// Each Simulation tick (while the view is visible) it takes a snapshot of
+// the selected file's tree and hands it to RadixTreeLayout, which says what
+// to draw; this widget only paints that list, asks the layout what is under
+// the cursor, and turns the wheel, drags and the file selector into view
+// changes. A combo box and the overview strip choose the file; Fit (or a
+// double-click) shows the whole tree again.
+//
+// Cost at a million pages: the snapshot walks every node (RadixTree::
+// snapshot), so above kSlotDetailMaxNodes nodes it is taken without per-slot
+// bits (interior slots are derived from the children; the leaves in view, a
+// few hundred slots at most, are read with lookup and test_tag when zoomed in
+// far enough to show them), and when one snapshot takes longer than
+// kSnapshotBudgetMs the view skips ticks in proportion, so snapshots never
+// take more than about a quarter of the GUI thread.
+#pragma once
+
+#include "radixtreelayout.h"
+#include "sim/event.h"
+
+#include <QElapsedTimer>
+#include <QTimer>
+#include <QWidget>
+
+#include <memory>
+
+class QComboBox;
+class QToolButton;
+
+namespace pcl {
+class PageIndex;
+class RadixTree;
+namespace sync {
+class LockRegistry;
+}
+} // namespace pcl
+
+namespace pcl::ui {
+
+class Simulation;
+
+class RadixTreeView : public QWidget {
+    Q_OBJECT
+public:
+    /// Snapshots of trees with more nodes than this carry no per-slot bits.
+    static constexpr std::uint64_t kSlotDetailMaxNodes = 4096;
+    /// A snapshot slower than this makes the view skip ticks.
+    static constexpr double kSnapshotBudgetMs = 8;
+
+    explicit RadixTreeView(Simulation& sim, QWidget* parent = nullptr);
+    ~RadixTreeView() override;
+
+    const RadixTreeLayout& layout() const { return layout_; }
+    RadixTreeLayout& layout() { return layout_; }
+
+    /// Shows file @file's tree (from the next snapshot on, which it takes now).
+    void selectFile(FileId file);
+    FileId selectedFile() const { return selected_; }
+    /// Takes a snapshot of the selected file's tree now and repaints.
+    void refresh();
+    /// The whole tree again.
+    void fit();
+
+    /// Fills the view, without a run, with a RadixTree (shift @shift, rcu)
+    /// holding pages 0 .. @pages - 1, every 7th tagged dirty and every 61st
+    /// under writeback, for timing paint at a given size. A run's reset
+    /// drops it.
+    void benchmarkLoad(std::uint64_t pages, unsigned shift = 6);
+    /// Milliseconds the last paintEvent took, and the last snapshot.
+    double lastPaintMs() const { return lastPaintMs_; }
+    double lastSnapshotMs() const { return lastSnapshotMs_; }
+
+    /// What hovering @pos shows; empty over nothing.
+    QString toolTipAt(const QPoint& pos);
+    /// The view's animation clock (ms).
+    double nowMs() const { return double(clock_.nsecsElapsed()) / 1e6; }
+    /// Where the layout lays out (below the file selector).
+    QRectF layoutRect() const;
+
+    QSize sizeHint() const override { return QSize(960, 520); }
+    QSize minimumSizeHint() const override { return QSize(420, 260); }
+
+protected:
+    bool event(QEvent* e) override;
+    void paintEvent(QPaintEvent* e) override;
+    void resizeEvent(QResizeEvent* e) override;
+    void wheelEvent(QWheelEvent* e) override;
+    void mousePressEvent(QMouseEvent* e) override;
+    void mouseMoveEvent(QMouseEvent* e) override;
+    void mouseReleaseEvent(QMouseEvent* e) override;
+    void mouseDoubleClickEvent(QMouseEvent* e) override;
+
+private:
+    void onRunReset();
+    void onTicked();
+    void onEvents(const std::vector<Event>& events);
+    PageIndex* index() const;
+    std::vector<RadixFileInfo> fileInfos() const;
+    void syncCombo(const std::vector<RadixFileInfo>& files);
+    /// The file selector and Fit, top right.
+    void placeControls();
+    void fetchLeafDetail(pgoff_t first, pgoff_t end);
+    QString pageText(pgoff_t index);
+
+    Simulation& sim_;
+    RadixTreeLayout layout_;
+    QComboBox* combo_ = nullptr;
+    QToolButton* fitButton_ = nullptr;
+    QElapsedTimer clock_;
+    QTimer animTimer_;
+    FileId selected_ = 0;
+    bool forceSnapshot_ = false; ///< a height change was reported: do not skip the next tick
+    int skipTicks_ = 0;          ///< ticks left to skip after a slow snapshot
+    double lastPaintMs_ = 0;
+    double lastSnapshotMs_ = 0;
+    std::vector<std::uint64_t> lastSkips_; ///< optimistic levels-skipped histogram at the last snapshot
+    bool dragging_ = false;
+    QPoint pressPos_;
+    QPoint lastPos_;
+
+    // benchmarkLoad's tree and its pages.
+    std::unique_ptr<sync::LockRegistry> benchRegistry_;
+    std::unique_ptr<RadixTree> benchTree_;
+    std::unique_ptr<Page[]> benchPages_;
+};
+
+} // namespace pcl::ui

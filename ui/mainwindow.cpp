@@ -25,6 +25,7 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QGuiApplication>
+#include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QScreen>
@@ -118,6 +119,11 @@ void MainWindow::createRunPage()
     }
     runPage_ = views_;
     stack_->addWidget(runPage_);
+    traceNote_ = new QLabel;
+    traceNote_->setObjectName(QStringLiteral("traceNote"));
+    traceNote_->hide();
+    statusBar()->addPermanentWidget(traceNote_);
+    connect(&sim_, &Simulation::runReset, this, &MainWindow::updateTraceNote);
 
     auto* charts = new ChartsView(sim_);
     auto* parameters = new ParametersPanel(sim_);
@@ -255,6 +261,33 @@ void MainWindow::updateRecentMenu()
     }
     recentMenu_->setEnabled(!recent.isEmpty());
     welcome_->setRecentFiles(recent);
+}
+
+void MainWindow::updateTraceNote()
+{
+    const auto& plan = sim_.scenario().engine.trace;
+    if (!plan) {
+        traceNote_->hide();
+        return;
+    }
+    const Trace& t = plan->trace();
+    QString note = tr("Replaying %1: %2 accesses by %3 threads")
+                       .arg(QFileInfo(QString::fromStdString(sim_.scenario().trace.path)).fileName())
+                       .arg(t.events.size())
+                       .arg(plan->threads());
+    QString tip;
+    if (t.skipped_lines) {
+        note += tr("; %n bad line(s) skipped", nullptr, int(std::min<std::uint64_t>(t.skipped_lines, INT32_MAX)));
+        for (const TraceLineError& e : t.errors)
+            tip += tr("line %1: %2: %3\n")
+                       .arg(e.line)
+                       .arg(QString::fromStdString(e.reason), QString::fromStdString(e.content).left(120));
+        if (t.skipped_lines > t.errors.size())
+            tip += tr("(the first %1 of %2 shown)").arg(t.errors.size()).arg(t.skipped_lines);
+    }
+    traceNote_->setText(note);
+    traceNote_->setToolTip(tip.trimmed());
+    traceNote_->show();
 }
 
 void MainWindow::updateTitle()

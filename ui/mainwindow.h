@@ -10,6 +10,7 @@
 
 class QAction;
 class QDockWidget;
+class QLabel;
 class QMenu;
 class QScrollArea;
 class QStackedWidget;
@@ -94,6 +95,9 @@ private:
     QDockWidget* addDock(QWidget* view, const QString& title, const QString& objectName, Qt::DockWidgetArea area);
     void updateRecentMenu();
     void updateTitle();
+    /// The status bar's note on a replayed trace: what it is and how many
+    /// bad lines were skipped.
+    void updateTraceNote();
 
     Simulation sim_;
     QStackedWidget* stack_;
@@ -101,6 +105,7 @@ private:
     WelcomePage* welcome_;
     QWidget* runPage_ = nullptr;
     QTabWidget* views_ = nullptr; ///< the centre: the timeline and the structure views
+    QLabel* traceNote_ = nullptr; ///< permanent in the status bar while a trace is replayed
     RunToolBar* toolBar_ = nullptr;
     QList<QDockWidget*> docks_;
     QByteArray runDockState_; ///< dock layout while the gallery hides the docks

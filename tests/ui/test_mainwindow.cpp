@@ -10,15 +10,15 @@
 #include "welcomepage.h"
 
 #include <QAbstractButton>
-#include <QPushButton>
 #include <QAction>
 #include <QApplication>
 #include <QLabel>
 #include <QMenu>
 #include <QMenuBar>
+#include <QPushButton>
 #include <QSettings>
-#include <QStandardPaths>
 #include <QSlider>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -224,6 +224,40 @@ private Q_SLOTS:
         QVERIFY(!window.showingRun());
     }
 
+    void aReplayedTraceSaysHowManyBadLinesWereSkipped()
+    {
+        QTemporaryDir dir;
+        QFile trace(dir.filePath(QStringLiteral("t.csv")));
+        QVERIFY(trace.open(QIODevice::WriteOnly));
+        trace.write("0,1,read,/f,0,4096\n1,1,reed,/f,0,4096\n2,2,read,/f,4096,4096\nnot a line\n");
+        trace.close();
+        QFile scenario(dir.filePath(QStringLiteral("s.json")));
+        QVERIFY(scenario.open(QIODevice::WriteOnly));
+        scenario.write(R"({"version": 1, "trace": {"path": "t.csv", "bad_lines": "skip"}})");
+        scenario.close();
+        MainWindow window;
+        window.setRememberGeometry(false);
+        QString error;
+        QVERIFY2(window.openScenario(scenario.fileName(), &error), qPrintable(error));
+        const auto* note = window.findChild<QLabel*>(QStringLiteral("traceNote"));
+        QVERIFY(note);
+        QVERIFY(!note->isHidden());
+        QVERIFY2(note->text().contains(QStringLiteral("2 accesses by 2 threads")), qPrintable(note->text()));
+        QVERIFY2(note->text().contains(QStringLiteral("2 bad line(s) skipped")), qPrintable(note->text()));
+        QVERIFY2(
+            note->toolTip().contains(QStringLiteral("line 2")) && note->toolTip().contains(QStringLiteral("line 4")),
+            qPrintable(note->toolTip()));
+        // Under stop, the same file is refused naming the line.
+        scenario.open(QIODevice::WriteOnly | QIODevice::Truncate);
+        scenario.write(R"({"version": 1, "trace": {"path": "t.csv"}})");
+        scenario.close();
+        QVERIFY(!window.openScenario(scenario.fileName(), &error));
+        QVERIFY2(error.contains(QStringLiteral("line 2")), qPrintable(error));
+        // A scenario without a trace hides the note.
+        QVERIFY(window.openScenario(QStringLiteral("2002-global-hash-lock"), &error));
+        QVERIFY(note->isHidden());
+    }
+
     void noTextIsClipped()
     {
         // Wrapped labels must get the height they ask for at every width,
@@ -236,7 +270,8 @@ private Q_SLOTS:
             window.resize(width, 600);
             QCoreApplication::processEvents();
             for (const QLabel* label : window.welcomePage()->findChildren<QLabel*>()) {
-                if (!label->wordWrap()) continue;
+                if (!label->wordWrap())
+                    continue;
                 QVERIFY2(label->height() >= label->heightForWidth(label->width()),
                     qPrintable(QStringLiteral("at %1 px: '%2' is %3 px high, needs %4")
                                    .arg(width)

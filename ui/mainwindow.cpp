@@ -5,6 +5,7 @@
 #include "chartsview.h"
 #include "comparewindow.h"
 #include "eventlogview.h"
+#include "hashview.h"
 #include "lockview.h"
 #include "pagestateview.h"
 #include "pagetableview.h"
@@ -13,6 +14,7 @@
 #include "resources.h"
 #include "runtoolbar.h"
 #include "scenariolibrary.h"
+#include "skiplistview.h"
 #include "timelineview.h"
 #include "welcomepage.h"
 
@@ -109,6 +111,8 @@ void MainWindow::createRunPage()
     views_->setDocumentMode(true);
     views_->addTab(timeline, tr("CPUs"));
     views_->addTab(new RadixTreeView(sim_), tr("Radix tree"));
+    views_->addTab(new HashView(sim_), tr("Hash table"));
+    views_->addTab(new SkipListView(sim_), tr("Skip list"));
     views_->addTab(new PageStateView(sim_), tr("Readahead"));
     views_->addTab(new PageTableView(sim_), tr("Page table"));
     for (int i = 0; i < views_->count() && i < 9; ++i) {

@@ -255,8 +255,9 @@ void PageTableLayout::layout(const Input& in, const QSizeF& size, const QPalette
         const PteBox& b = boxes_[i];
         const int idx = int(i);
         add(ItemKind::Fill, b.rect, boxFill, QStringLiteral("pte"), {}, 0, 1, idx);
-        const QString label = b.count == 1 ? QStringLiteral("PTE %1").arg(hexVpn(b.firstVpn))
-                                           : QStringLiteral("%1 PTE pages").arg(b.count);
+        // A PTE page is named by the first virtual page it maps (the hover
+        // says the rest); "PTE 0x1000" would not fit a box at 1280 px.
+        const QString label = b.count == 1 ? hexVpn(b.firstVpn) : QStringLiteral("%1 PTE pages").arg(b.count);
         add(ItemKind::Text, QRectF(b.rect.left() + 3, b.rect.top() + 1, b.rect.width() - 6, 13), text,
             QStringLiteral("pte-label"), label, Qt::AlignLeft | Qt::AlignVCenter, 1, idx);
         const QRectF bar(b.rect.left() + 3, b.rect.top() + 16, b.rect.width() - 6, b.rect.height() - 20);

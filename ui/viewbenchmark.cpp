@@ -1,9 +1,11 @@
 #include "viewbenchmark.h"
 
+#include "hashview.h"
 #include "pagestateview.h"
 #include "pagetableview.h"
 #include "radixtreeview.h"
 #include "simulation.h"
+#include "skiplistview.h"
 
 #include <QElapsedTimer>
 #include <QImage>
@@ -68,6 +70,8 @@ std::vector<ViewFrameTime> benchmarkViews(const std::vector<std::uint64_t>& page
     std::vector<ViewFrameTime> out;
     for (std::uint64_t n : pages) {
         out.push_back(timeView<RadixTreeView>(QStringLiteral("radix"), n, frames));
+        out.push_back(timeView<HashView>(QStringLiteral("hash"), n, frames));
+        out.push_back(timeView<SkipListView>(QStringLiteral("skiplist"), n, frames));
         out.push_back(timeView<PageStateView>(QStringLiteral("readahead"), n, frames));
         out.push_back(timeView<PageTableView>(QStringLiteral("pagetable"), n, frames));
     }

@@ -244,6 +244,21 @@ std::vector<std::uint32_t> HashIndex::chain_lengths() const
     return lengths;
 }
 
+std::vector<HashChainEntry> HashIndex::chain_entries(std::uint64_t bucket, std::size_t max)
+{
+    if (bucket >= buckets())
+        throw std::invalid_argument(
+            "bucket must be below the bucket count (" + std::to_string(buckets()) + "); got " + std::to_string(bucket));
+    // Reserved before the lock so that, unless the chain grew meanwhile,
+    // nothing allocates under a spinlock.
+    std::vector<HashChainEntry> out;
+    out.reserve(std::min<std::size_t>(max, std::size_t(chain_length(bucket)) + 4));
+    std::lock_guard guard(bucket_lock(bucket));
+    for (const HashEntry* e = heads_[bucket]; e && out.size() < max; e = e->next_hash)
+        out.push_back({ e->file, e->index, e->tags });
+    return out;
+}
+
 std::vector<std::uint64_t> HashIndex::chain_histogram() const
 {
     return pcl::chain_histogram(chain_lengths());

@@ -98,6 +98,13 @@ struct HashEntry {
     std::uint8_t tags = 0;          ///< bit t set: the entry carries tag t
 };
 
+/// What a view shows of one entry on a chain: its key and tags.
+struct HashChainEntry {
+    FileId file = 0;
+    pgoff_t index = 0;
+    std::uint8_t tags = 0; ///< bit t set: the entry carries tag t
+};
+
 class HashMapping;
 
 /// The global page hash table. Owned by std::shared_ptr (create()); each
@@ -165,6 +172,12 @@ public:
     }
     /// Every bucket's chain length (each read atomically, not all at one instant).
     std::vector<std::uint32_t> chain_lengths() const;
+    /// The entries on @bucket's chain in chain order (head first: the most
+    /// recently inserted, as add_page_to_hash_queue linked them), at most
+    /// @max, copied under the bucket's lock like any lookup of that bucket.
+    /// For a view expanding one chain to its pages. Throws
+    /// std::invalid_argument if @bucket is not below buckets().
+    std::vector<HashChainEntry> chain_entries(std::uint64_t bucket, std::size_t max = 4096);
     /// [k] = buckets whose chain holds k entries.
     std::vector<std::uint64_t> chain_histogram() const;
     /// Chi-square of the bucket loads against a uniform spread (page_hash.h).

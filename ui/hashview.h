@@ -1,0 +1,118 @@
+// The hash view: 2.4's page hash table live, as a column of buckets shaded
+// by chain length with its lock layout over it, the chain-length histogram
+// and chi-square beside it, and one chain expanded to its pages.
+//
+// The table is one for all files, so any file's index snapshot shows it
+// (the first file's is taken). Each tick, while visible, it takes a
+// snapshot (chain lengths, histogram, chi-square, lock states: one relaxed
+// read per bucket, no lock); inserts and erases flash their bucket from the
+// IndexChainLength events (object = bucket), fading over kFlashMs.
+//
+// Wheel: zoom around the cursor's bucket; drag: pan; double-click or Fit:
+// every bucket. A click expands the bucket under the cursor (in an
+// aggregated row, the one with the longest chain): its pages are read with
+// HashIndex::chain_entries, under that bucket's lock like any lookup.
+#pragma once
+
+#include "hashlayout.h"
+#include "sim/event.h"
+
+#include <QElapsedTimer>
+#include <QWidget>
+
+#include <memory>
+#include <optional>
+#include <unordered_map>
+
+class QToolButton;
+
+namespace pcl::sync {
+class LockRegistry;
+}
+
+namespace pcl::ui {
+
+class Simulation;
+
+class HashView : public QWidget {
+    Q_OBJECT
+public:
+    /// How long an insert's flash lasts.
+    static constexpr int kFlashMs = 300;
+
+    explicit HashView(Simulation& sim, QWidget* parent = nullptr);
+    ~HashView() override;
+
+    const HashLayout& hashLayout() const { return layout_; }
+    /// The scene the next paint draws.
+    const HashLayout::Scene& scene() const;
+
+    /// Takes a snapshot now (what a tick does while visible).
+    void refresh();
+    /// Shows buckets [first, first + count) (clamped; see HashLayout::setView).
+    void setView(double first, double count);
+    /// Expands @bucket's chain (nullopt: none).
+    void selectBucket(std::optional<std::uint64_t> bucket);
+    /// Flashes @bucket as an insert would.
+    void flashBucket(std::uint64_t bucket);
+    /// Buckets flashing now, with their opacity in (0, 1].
+    std::vector<std::pair<std::uint64_t, double>> flashes() const;
+
+    /// Fills the view, without a run, with a real HashIndex of @pages pages
+    /// (2.4 sizing: about one bucket per page, 64 hashed locks).
+    void benchmarkLoad(std::uint64_t pages);
+    /// Milliseconds the last paintEvent took (the layout included when the
+    /// snapshot, view or size had changed since the paint before).
+    double lastPaintMs() const { return lastPaintMs_; }
+    /// Milliseconds the last snapshot of the table took.
+    double lastSnapshotMs() const { return lastSnapshotMs_; }
+
+    /// What hovering @pos shows; empty over nothing.
+    QString toolTipAt(const QPoint& pos) const;
+
+    QSize sizeHint() const override { return QSize(900, 600); }
+
+protected:
+    bool event(QEvent* e) override;
+    void paintEvent(QPaintEvent* e) override;
+    void resizeEvent(QResizeEvent* e) override;
+    void wheelEvent(QWheelEvent* e) override;
+    void mousePressEvent(QMouseEvent* e) override;
+    void mouseMoveEvent(QMouseEvent* e) override;
+    void mouseReleaseEvent(QMouseEvent* e) override;
+    void mouseDoubleClickEvent(QMouseEvent* e) override;
+    void changeEvent(QEvent* e) override;
+
+private:
+    void onRunReset();
+    void onTicked();
+    void onEvents(const std::vector<Event>& events);
+    void fit();
+    void invalidate();
+    /// The table of the current run, or of the benchmark; nullptr if none.
+    HashIndex* table() const;
+    void readChain();
+    QString message() const;
+
+    Simulation& sim_;
+    HashLayout layout_;
+    mutable HashLayout::Scene scene_;
+    mutable bool dirty_ = true;
+    QToolButton* fitButton_ = nullptr;
+    QElapsedTimer clock_;
+    std::unordered_map<std::uint64_t, qint64> flashes_; ///< bucket -> clock_ ms of its last change
+    std::uint32_t selectedLength_ = 0;                  ///< chain length when the chain was last read
+    // Benchmark content (declared registry first: the table's locks count into it).
+    std::unique_ptr<sync::LockRegistry> benchRegistry_;
+    std::unique_ptr<Page> benchPage_;
+    std::shared_ptr<HashIndex> benchTable_;
+    bool benchmark_ = false;
+    QPoint pressPos_;
+    double pressFirst_ = 0;
+    bool dragging_ = false;
+    bool pressed_ = false;
+    double lastPaintMs_ = 0;
+    double lastSnapshotMs_ = 0;
+};
+
+} // namespace pcl::ui

@@ -1,0 +1,163 @@
+// SkipListLayout: what the skip list view draws for one snapshot of a
+// file's skip list (MacDonald's per-file skip list index, with either lock
+// scheme).
+//
+// Glossary:
+//   @tower    a node drawn as a stack of boxes, one per level of its tower
+//             (height = the node's level); level 1 at the bottom
+//   @head     the sentinel before every node, drawn at the left with a box
+//             for every level in use
+//   @link     a line at level l from a tower to the next tower as tall: the
+//             route a search takes at that level
+//   @column   when towers would be narrower than kMinNodePx, each pixel
+//             column draws the nodes that fall in it as a histogram of tower
+//             heights: at each level, a box shaded by the share of the
+//             column's nodes whose tower reaches that level (log scale, so a
+//             single tall tower among thousands still shows)
+//   @recent   nodes inserted or erased in the last moments (from the
+//             IndexNodeAlloc/IndexNodeFree events), highlighted while fading
+//
+// Locks (colors.h): a held node lock outlines its tower green, yellow when
+// others wait for it (their number written above); the "mapping" scheme's
+// one lock outlines the whole list the same way.
+#pragma once
+
+#include "index/index_snapshot.h"
+
+#include <QColor>
+#include <QFont>
+#include <QLineF>
+#include <QPalette>
+#include <QRectF>
+#include <QString>
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+namespace pcl::ui {
+
+class SkipListLayout {
+public:
+    /// Towers narrower than this aggregate into columns.
+    static constexpr double kMinNodePx = 14;
+    /// Widest tower (a list of three nodes is not drawn 300 px a node).
+    static constexpr double kMaxNodePx = 48;
+    /// Tallest level row.
+    static constexpr double kMaxLevelPx = 56;
+    /// Fewest nodes a zoom shows.
+    static constexpr double kMinViewNodes = 4;
+
+    /// A recently inserted or erased node.
+    struct Recent {
+        std::uint64_t node = 0; ///< IndexSnapshot::Node::id (the event's object)
+        pgoff_t index = 0;      ///< its page index
+        bool inserted = true;   ///< false: erased
+        double strength = 1;    ///< 1 = just now, fading to 0
+    };
+
+    /// One node drawn in full (detail mode).
+    struct Tower {
+        QRectF rect;          ///< the whole tower
+        std::size_t node = 0; ///< position in snapshot.nodes
+        int height = 1;
+    };
+    /// One pixel column of nodes (aggregated mode).
+    struct Column {
+        QRectF rect;
+        std::size_t first = 0; ///< first node (position in snapshot.nodes)
+        std::size_t end = 0;   ///< one past the last
+        int tallest = 0;
+    };
+    /// A filled box: a tower's level, or a column's level.
+    struct Box {
+        QRectF rect;
+        QColor fill;
+    };
+    struct Link {
+        QLineF line;
+        QColor color;
+        bool arrow = true; ///< ends at a tower (false: leaves the view)
+    };
+    struct Outline {
+        QRectF rect;
+        QColor color;
+        double width = 1;
+    };
+    struct Label {
+        QRectF rect;
+        QString text;
+        int flags = 0;
+        QColor color;
+        bool bold = false;
+    };
+    struct Swatch {
+        QRectF rect;
+        QColor fill;
+    };
+
+    /// What to draw, in painting order: plot background, boxes, links,
+    /// outlines, swatches, labels.
+    struct Scene {
+        QRectF plot;             ///< head and nodes
+        QRectF head;             ///< the head's tower
+        QRectF area;             ///< where nodes are drawn
+        bool aggregated = false; ///< columns instead of towers
+        double nodePx = 0;       ///< width of a tower, or nodes per pixel column when aggregated
+        double levelPx = 0;
+        int levels = 1; ///< level rows drawn
+        std::vector<Tower> towers;
+        std::vector<Column> columns;
+        std::vector<Box> boxes;
+        std::vector<Link> links;
+        std::vector<Outline> outlines;
+        std::vector<Swatch> swatches;
+        std::vector<Label> labels;
+    };
+
+    void setSnapshot(IndexSnapshot snapshot);
+    const IndexSnapshot& snapshot() const { return snap_; }
+    void setSize(const QSizeF& size) { size_ = size; }
+    void setPalette(const QPalette& palette) { palette_ = palette; }
+    void setFont(const QFont& font) { font_ = font; }
+    void setRecent(std::vector<Recent> recent) { recent_ = std::move(recent); }
+    /// What the title calls the file ("file 0 of 2").
+    void setTitle(const QString& title) { title_ = title; }
+
+    std::size_t nodes() const { return snap_.nodes.size(); }
+    /// Shows nodes [first, first + count) (positions in level-0 order), clamped.
+    void setView(double first, double count);
+    double viewFirst() const { return first_; }
+    double viewCount() const;
+    void fit();
+
+    Scene build() const;
+
+    /// The tower at @pos (detail) or -1.
+    static int towerAt(const Scene& scene, const QPointF& pos);
+    /// The column at @pos (aggregated) or -1.
+    static int columnAt(const Scene& scene, const QPointF& pos);
+    /// The colour of a lock in @state, @free if nobody holds or wants it.
+    static QColor lockColor(const sync::LockState& state, const QColor& free);
+    /// The fill of a level box reached by @share of a column's nodes.
+    QColor shareColor(double share) const;
+    /// The colour of a node's tower.
+    QColor towerColor(bool entry, bool upper) const;
+
+private:
+    void buildHeader(Scene& s) const;
+    void buildDetail(Scene& s) const;
+    void buildColumns(Scene& s) const;
+    void buildLocksAndRecent(Scene& s) const;
+
+    IndexSnapshot snap_;
+    QSizeF size_ { 900, 600 };
+    QPalette palette_;
+    QFont font_;
+    QString title_;
+    double first_ = 0;
+    double count_ = 0; ///< 0: all
+    std::vector<Recent> recent_;
+};
+
+} // namespace pcl::ui

@@ -27,6 +27,7 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QGuiApplication>
+#include <QImage>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -45,6 +46,22 @@ namespace {
 const QString kGeometryKey = QStringLiteral("MainWindow/geometry");
 const QString kStateKey = QStringLiteral("MainWindow/state");
 const QString kUserGuide = QStringLiteral(":/pagecache-lab/user-guide.md");
+
+/// The guide's browser: its screenshots come from the resources, scaled to
+/// the page (they are taken at 1280 pixels).
+class GuideBrowser : public QTextBrowser {
+public:
+    static constexpr int kImageWidth = 760;
+    QVariant loadResource(int type, const QUrl& name) override
+    {
+        if (type == QTextDocument::ImageResource) {
+            const QImage image(QStringLiteral(":/pagecache-lab/") + name.path());
+            if (!image.isNull())
+                return image.width() > kImageWidth ? image.scaledToWidth(kImageWidth, Qt::SmoothTransformation) : image;
+        }
+        return QTextBrowser::loadResource(type, name);
+    }
+};
 } // namespace
 
 MainWindow::MainWindow(QWidget* parent)
@@ -426,7 +443,8 @@ void MainWindow::showUserGuide()
     dialog->setObjectName(QStringLiteral("userGuide"));
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->setWindowTitle(tr("Page Cache Lab — User guide"));
-    auto* browser = new QTextBrowser;
+    auto* browser = new GuideBrowser;
+    browser->setObjectName(QStringLiteral("userGuideText"));
     browser->setOpenExternalLinks(true);
     browser->setMarkdown(QString::fromUtf8(file.readAll()));
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close);

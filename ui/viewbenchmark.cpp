@@ -34,7 +34,8 @@ double elapsedMs(const QElapsedTimer& t)
 
 /// One view at one size: load, then @frames times a live refresh (a new
 /// snapshot of the structure) and a paint of the whole widget.
-template <class View> ViewFrameTime timeView(const QString& name, std::uint64_t pages, int frames)
+template <class View, class Load>
+ViewFrameTime timeView(const QString& name, std::uint64_t pages, int frames, Load load)
 {
     Simulation sim;
     View view(sim);
@@ -45,7 +46,7 @@ template <class View> ViewFrameTime timeView(const QString& name, std::uint64_t 
     r.frames = frames;
     QElapsedTimer t;
     t.start();
-    view.benchmarkLoad(pages);
+    load(view, pages);
     r.load_ms = elapsedMs(t);
     QImage image(view.size(), QImage::Format_ARGB32_Premultiplied);
     std::vector<double> refresh, paint;
@@ -63,6 +64,11 @@ template <class View> ViewFrameTime timeView(const QString& name, std::uint64_t 
     return r;
 }
 
+template <class View> ViewFrameTime timeView(const QString& name, std::uint64_t pages, int frames)
+{
+    return timeView<View>(name, pages, frames, [](View& v, std::uint64_t n) { v.benchmarkLoad(n); });
+}
+
 } // namespace
 
 std::vector<ViewFrameTime> benchmarkViews(const std::vector<std::uint64_t>& pages, int frames)
@@ -70,6 +76,9 @@ std::vector<ViewFrameTime> benchmarkViews(const std::vector<std::uint64_t>& page
     std::vector<ViewFrameTime> out;
     for (std::uint64_t n : pages) {
         out.push_back(timeView<RadixTreeView>(QStringLiteral("radix"), n, frames));
+        // rat-4 (fanout 4): sixteen times the nodes of the default fanout 64.
+        out.push_back(timeView<RadixTreeView>(QStringLiteral("radix/4"), n, frames,
+            [](RadixTreeView& v, std::uint64_t pages) { v.benchmarkLoad(pages, 2); }));
         out.push_back(timeView<HashView>(QStringLiteral("hash"), n, frames));
         out.push_back(timeView<SkipListView>(QStringLiteral("skiplist"), n, frames));
         out.push_back(timeView<PageStateView>(QStringLiteral("readahead"), n, frames));

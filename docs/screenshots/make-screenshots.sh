@@ -19,4 +19,16 @@ export QT_QPA_PLATFORM=offscreen
 "$app" --scenario 2002-radix-tree-per-file --set pacing.ops_per_second=2000 \
     --set pacing.hold_stretch_ns=20000 --run-for 4 --screenshot "$out/run-radix-tree-per-file.png"
 
-echo "wrote $out/main-window.png $out/run-global-hash-lock.png $out/run-radix-tree-per-file.png"
+# The structure views, each in front (--view), from real runs.
+"$app" --scenario 2002-radix-tree-per-file --set index.scheme=pernode --set pacing.ops_per_second=2000 \
+    --set pacing.hold_stretch_ns=20000 --view radix --run-for 4 --screenshot "$out/view-radix.png"
+"$app" --scenario 2002-global-hash-lock --set index.scheme=hashed --set pacing.ops_per_second=2000 \
+    --set pacing.hold_stretch_ns=20000 --view hash --run-for 4 --screenshot "$out/view-hash.png"
+"$app" --scenario 2002-radix-tree-per-file --set index.kind=skiplist --set index.scheme=pernode \
+    --set workload.file_pages=256 --set pacing.ops_per_second=200 --set pacing.hold_stretch_ns=50000 \
+    --view skiplist --run-for 4 --screenshot "$out/view-skiplist.png"
+"$app" --scenario 2002-readahead-thrashing-ondemand --view readahead --run-for 3 --screenshot "$out/view-readahead.png"
+"$app" --scenario 2005-pft-split-page-table-lock --set pacing.ops_per_second=300 \
+    --set pacing.hold_stretch_ns=200000 --view pagetable --run-for 4 --screenshot "$out/view-pagetable.png"
+
+echo "wrote the screenshots in $out"

@@ -12,6 +12,7 @@
 #include <QAbstractButton>
 #include <QAction>
 #include <QApplication>
+#include <QDialog>
 #include <QLabel>
 #include <QMenu>
 #include <QMenuBar>
@@ -21,6 +22,8 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTextBrowser>
+#include <QTextDocument>
 
 #include <unordered_set>
 
@@ -256,6 +259,29 @@ private Q_SLOTS:
         // A scenario without a trace hides the note.
         QVERIFY(window.openScenario(QStringLiteral("2002-global-hash-lock"), &error));
         QVERIFY(note->isHidden());
+    }
+
+    void theUserGuideShowsEveryViewWithItsScreenshot()
+    {
+        MainWindow window;
+        window.setRememberGeometry(false);
+        window.showUserGuide();
+        auto* dialog = window.findChild<QDialog*>(QStringLiteral("userGuide"));
+        QVERIFY(dialog);
+        auto* text = dialog->findChild<QTextBrowser*>(QStringLiteral("userGuideText"));
+        QVERIFY(text);
+        const QString plain = text->toPlainText();
+        for (const char* heading :
+            { "Radix tree", "Hash table", "Skip list", "Readahead and page state", "Page table" })
+            QVERIFY2(plain.contains(QLatin1String(heading)), heading);
+        // Every view's screenshot resolves from the resources, scaled to the page.
+        for (const char* name : { "radix", "hash", "skiplist", "readahead", "pagetable" }) {
+            const QUrl url(QStringLiteral("screenshots/view-%1.png").arg(QLatin1String(name)));
+            const QVariant image = text->loadResource(QTextDocument::ImageResource, url);
+            QVERIFY2(image.canConvert<QImage>() && !image.value<QImage>().isNull(), name);
+            QCOMPARE(image.value<QImage>().width(), 760);
+        }
+        dialog->close();
     }
 
     void noTextIsClipped()

@@ -174,7 +174,7 @@ void SkipListLayout::buildHeader(Scene& s) const
     swatch(towerColor(true, false), QStringLiteral("node (level 1)"));
     swatch(towerColor(true, true), QStringLiteral("tower links"));
     swatch(towerColor(false, false), QStringLiteral("being linked/unlinked"));
-    swatch(colors::series(1), QStringLiteral("inserted"));
+    swatch(colors::series(1), QStringLiteral("inserted (and its search)"));
     swatch(colors::series(3), QStringLiteral("erased"));
     swatch(colors::lockHeld(), QStringLiteral("lock held"));
     swatch(colors::lockWanted(), QStringLiteral("held and wanted (×N waiting)"));
@@ -302,6 +302,29 @@ void SkipListLayout::buildColumns(Scene& s) const
         Qt::AlignLeft | Qt::AlignVCenter, dim, false });
 }
 
+std::vector<SkipListLayout::PathStep> SkipListLayout::searchPath(const IndexSnapshot& snap, pgoff_t key)
+{
+    int top = 0;
+    for (const auto& node : snap.nodes)
+        top = std::max(top, node.level);
+    std::vector<PathStep> path;
+    long at = -1; // the head
+    for (int l = top - 1; l >= 0; --l) {
+        path.push_back({ at, l });
+        // Right along level l: the next tower at least l + 1 tall.
+        for (;;) {
+            long next = at + 1;
+            while (next < long(snap.nodes.size()) && snap.nodes[std::size_t(next)].level <= l)
+                ++next;
+            if (next >= long(snap.nodes.size()) || snap.nodes[std::size_t(next)].first_index >= key)
+                break;
+            at = next;
+            path.push_back({ at, l });
+        }
+    }
+    return path;
+}
+
 void SkipListLayout::buildLocksAndRecent(Scene& s) const
 {
     const QFontMetricsF fm(font_);
@@ -345,6 +368,33 @@ void SkipListLayout::buildLocksAndRecent(Scene& s) const
                 const sync::LockState& st = snap_.locks[std::size_t(node.lock)].state;
                 s.outlines.push_back({ t.rect.adjusted(-2, -2, 2, 2), lockColor(st, colors::lockHeld()), 2.5 });
                 waiters(t.rect, st.waiters);
+            }
+        }
+        // The searches of the most recent changes, newest on top.
+        std::vector<const Recent*> newest;
+        for (const Recent& r : recent_)
+            newest.push_back(&r);
+        std::sort(
+            newest.begin(), newest.end(), [](const Recent* a, const Recent* b) { return a->strength < b->strength; });
+        if (newest.size() > kMaxPaths)
+            newest.erase(newest.begin(), newest.end() - long(kMaxPaths));
+        const double gap = std::max(2.0, s.levelPx * 0.15);
+        auto pointOf = [&](const PathStep& p) {
+            const double x
+                = p.node < 0 ? s.head.center().x() : s.area.left() + (double(p.node) - first_ + 0.5) * s.nodePx;
+            const double y = s.plot.bottom() - (p.level + 0.5) * s.levelPx + gap / 4;
+            return QPointF(x, y);
+        };
+        for (const Recent* r : newest) {
+            QColor c = r->inserted ? inserted : erased;
+            c.setAlphaF(std::clamp(r->strength, 0.25, 0.9));
+            const std::vector<PathStep> path = searchPath(snap_, r->index);
+            for (std::size_t i = 1; i < path.size(); ++i) {
+                const QPointF a = pointOf(path[i - 1]), b = pointOf(path[i]);
+                // Only what the view shows: a step entirely left or right of it is not drawn.
+                if (std::max(a.x(), b.x()) < s.plot.left() || std::min(a.x(), b.x()) > s.area.right())
+                    continue;
+                s.paths.push_back({ QLineF(a, b), c, false });
             }
         }
         for (const Recent& r : recent_) {

@@ -16,6 +16,12 @@
 //             single tall tower among thousands still shows)
 //   @recent   nodes inserted or erased in the last moments (from the
 //             IndexNodeAlloc/IndexNodeFree events), highlighted while fading
+//   @path     the search each recent insert or erase made to find its place:
+//             from the head's top level, right along a level while the next
+//             tower's index is below the key, else down a level (William
+//             Pugh's search). A skip list's search is fixed by the towers, so
+//             it is reconstructed exactly from the snapshot (searches that
+//             only look a page up record no event and are not drawn)
 //
 // Locks (colors.h): a held node lock outlines its tower green, yellow when
 // others wait for it (their number written above); the "mapping" scheme's
@@ -45,6 +51,8 @@ public:
     static constexpr double kMaxNodePx = 48;
     /// Tallest level row.
     static constexpr double kMaxLevelPx = 56;
+    /// Recent searches drawn at most.
+    static constexpr std::size_t kMaxPaths = 4;
     /// Fewest nodes a zoom shows.
     static constexpr double kMinViewNodes = 4;
 
@@ -55,6 +63,18 @@ public:
         bool inserted = true;   ///< false: erased
         double strength = 1;    ///< 1 = just now, fading to 0
     };
+
+    /// One step of a search: at @level (0 = level 1) on the node at
+    /// position @node of snapshot.nodes, or on the head (@node = -1).
+    struct PathStep {
+        long node = -1;
+        int level = 0;
+        friend bool operator==(const PathStep&, const PathStep&) = default;
+    };
+    /// The steps a search for @key makes in @snapshot (ordered by index, node
+    /// level = tower height): every position it stands on, level by level,
+    /// ending on level 1 at the last node before @key (or the head).
+    static std::vector<PathStep> searchPath(const IndexSnapshot& snapshot, pgoff_t key);
 
     /// One node drawn in full (detail mode).
     struct Tower {
@@ -110,6 +130,7 @@ public:
         std::vector<Column> columns;
         std::vector<Box> boxes;
         std::vector<Link> links;
+        std::vector<Link> paths; ///< recent searches, drawn over the links
         std::vector<Outline> outlines;
         std::vector<Swatch> swatches;
         std::vector<Label> labels;

@@ -295,6 +295,11 @@ void SkipListView::paintEvent(QPaintEvent*)
             p.drawLine(tip, tip + QPointF(-4, 3));
         }
     }
+    // Recent searches: thick, round-capped, over the links.
+    for (const auto& l : s.paths) {
+        p.setPen(QPen(l.color, 3, Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin));
+        p.drawLine(l.line);
+    }
     p.setBrush(Qt::NoBrush);
     for (const auto& o : s.outlines) {
         p.setPen(QPen(o.color, o.width));

@@ -212,6 +212,7 @@ private:
     LruLists lru_;
     ShadowTable shadows_;                           ///< under lru_.lock()
     std::atomic<std::uint64_t> inactive_age_ { 0 }; ///< written under lru_.lock()
+    std::atomic<std::uint64_t> isolated_ { 0 };     ///< pages reclaim has taken off the lists, not yet back or freed
     unsigned reclaim_batch_ = 32;
     std::function<bool(Page&)> try_to_unmap_;
     std::function<void(FileId)> on_thrash_;

@@ -45,6 +45,9 @@ std::uint64_t PageCache::try_to_free_pages()
         std::uint64_t reclaimed = 0;
         std::uint64_t scanned = 0;
         std::uint64_t locked = 0;
+        // Pages other CPUs' reclaim holds off the lists right now: with
+        // little memory one batch can be all of it.
+        const bool others_reclaiming = isolated_.load(std::memory_order_acquire) > 0;
         while (reclaimed < target && scanned < budget) {
             // Stop after one pass over the inactive list that freed
             // something, rather than eat into the active list for a full
@@ -59,10 +62,12 @@ std::uint64_t PageCache::try_to_free_pages()
                 break; // both lists empty: nothing to reclaim
         }
         // Nothing freed, but pages were locked - most likely under read I/O,
-        // which will end: wait a while and look again (congestion_wait in
-        // the allocator's retry loop), a bounded number of times, so that
+        // which will end - or isolated by another CPU's reclaim, which will
+        // free or put them back: wait a while and look again (congestion_wait
+        // in the allocator's retry loop), a bounded number of times, so that
         // an allocation fails only when memory is really all in use.
-        if (reclaimed > 0 || locked == 0 || round == kReclaimRetries)
+        const bool busy = locked > 0 || others_reclaiming || isolated_.load(std::memory_order_acquire) > 0;
+        if (reclaimed > 0 || !busy || round == kReclaimRetries)
             return reclaimed;
         reclaim_waits_.fetch_add(1, std::memory_order_relaxed);
         const unsigned shift = std::min(round, 7u);
@@ -115,6 +120,10 @@ std::uint64_t PageCache::shrink_inactive_list(std::uint64_t n, std::uint64_t& sc
     }
     scanned += looked;
     scanned_.fetch_add(looked, std::memory_order_relaxed);
+    // Counted until they are back on a list or their frames are free: a
+    // CPU that finds the lists empty meanwhile waits for them instead of
+    // failing its allocation (too_many_isolated's throttling in Linux).
+    isolated_.fetch_add(isolated.size(), std::memory_order_relaxed);
 
     std::vector<Page*> keep;
     std::vector<Page*> evicted;
@@ -210,6 +219,7 @@ std::uint64_t PageCache::shrink_inactive_list(std::uint64_t n, std::uint64_t& sc
         for (Page* page : evicted)
             frames_.free(page);
     }
+    isolated_.fetch_sub(isolated.size(), std::memory_order_release);
     return evicted.size();
 }
 

@@ -25,7 +25,7 @@ export QT_QPA_PLATFORM=offscreen
 "$app" --scenario 2002-global-hash-lock --set index.scheme=hashed --set pacing.ops_per_second=2000 \
     --set pacing.hold_stretch_ns=20000 --view hash --run-for 4 --screenshot "$out/view-hash.png"
 "$app" --scenario 2002-radix-tree-per-file --set index.kind=skiplist --set index.scheme=pernode \
-    --set workload.file_pages=256 --set pacing.ops_per_second=200 --set pacing.hold_stretch_ns=50000 \
+    --set workload.file_pages=40 --set memory_pages=140 --set pacing.ops_per_second=100 --set pacing.hold_stretch_ns=50000 \
     --view skiplist --run-for 4 --screenshot "$out/view-skiplist.png"
 "$app" --scenario 2002-readahead-thrashing-ondemand --view readahead --run-for 3 --screenshot "$out/view-readahead.png"
 "$app" --scenario 2005-pft-split-page-table-lock --set pacing.ops_per_second=300 \

@@ -206,6 +206,36 @@ private Q_SLOTS:
         QVERIFY(erased);
     }
 
+    void aSearchPathIsPughsWalkOverTheTowers()
+    {
+        // Towers 10:1 20:3 30:1 40:2 50:1. A search for 45 starts at the
+        // head's level 3, moves to 20 (20 < 45), finds nothing taller to the
+        // right, drops to level 2, moves to 40, drops to level 1 and stops
+        // before 50.
+        using Step = SkipListLayout::PathStep;
+        const std::vector<Step> path = SkipListLayout::searchPath(fiveNodes(), 45);
+        const std::vector<Step> expected { { -1, 2 }, { 1, 2 }, { 1, 1 }, { 3, 1 }, { 3, 0 } };
+        QCOMPARE(path, expected);
+        // A key before every node never leaves the head.
+        QCOMPARE(SkipListLayout::searchPath(fiveNodes(), 5), (std::vector<Step> { { -1, 2 }, { -1, 1 }, { -1, 0 } }));
+        // A key equal to a node's stops before it (the node is the next one).
+        QCOMPARE(SkipListLayout::searchPath(fiveNodes(), 30).back(), (Step { 1, 0 }));
+
+        // Drawn for a recent change: one segment per step, in its colour.
+        SkipListLayout l = layoutFor(fiveNodes());
+        l.setRecent({ { 0x99, 45, true, 1.0 } });
+        const SkipListLayout::Scene s = l.build();
+        QCOMPARE(s.paths.size(), expected.size() - 1);
+        for (const auto& seg : s.paths)
+            QCOMPARE(seg.color.rgb(), colors::series(1).rgb());
+        // The first segment runs along level 3 from the head to tower 20.
+        QVERIFY(std::abs(s.paths[0].line.p2().x() - s.towers[1].rect.center().x()) < 1.0);
+        QVERIFY(std::abs(s.paths[0].line.p1().y() - s.paths[0].line.p2().y()) < 0.01);
+        // The last one drops onto level 1 of tower 40.
+        QVERIFY(std::abs(s.paths.back().line.p2().x() - s.towers[3].rect.center().x()) < 1.0);
+        QVERIFY(s.paths.back().line.p2().y() > s.paths.back().line.p1().y());
+    }
+
     void theAggregationSwitchPoint()
     {
         const SkipListLayout::Scene probe = layoutFor(regular(10)).build();

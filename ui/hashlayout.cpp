@@ -469,8 +469,7 @@ void HashLayout::buildHistogram(Scene& s) const
     s.labels.push_back({ QRectF(plot.left() - axisW, plot.top() - 3 * lh, plot.width() + axisW, lh),
         QStringLiteral("Chain lengths"), Qt::AlignLeft | Qt::AlignVCenter, text, true });
     s.labels.push_back({ QRectF(plot.left() - axisW, plot.top() - 2 * lh, plot.width() + axisW, lh),
-        QStringLiteral("bars: buckets per chain length · marks: expected if uniform"), Qt::AlignLeft | Qt::AlignVCenter,
-        dim, false });
+        QStringLiteral("bars: buckets per length · marks: if uniform"), Qt::AlignLeft | Qt::AlignVCenter, dim, false });
     const std::vector<std::uint64_t>& hist = snap_.chain_histogram;
     if (hist.empty() || plot.width() < 20 || plot.height() < 20)
         return;
@@ -545,7 +544,7 @@ void HashLayout::buildHistogram(Scene& s) const
     const double perDegree = snap_.chi_square / double(dof);
     const double emptyPct = m ? 100.0 * double(hist[0]) / double(m) : 0;
     line(1,
-        QStringLiteral("load n/m = %1 · longest chain %2 · %3% of buckets empty")
+        QStringLiteral("n/m = %1 · longest %2 · %3% empty")
             .arg(QString::number(lambda, 'f', 2), QString::number(lengths - 1), QString::number(emptyPct, 'f', 0)));
     line(2,
         QStringLiteral("χ² = %1 over %2 degrees of freedom")
@@ -556,8 +555,9 @@ void HashLayout::buildHistogram(Scene& s) const
             .arg(QString::number(perDegree, 'f', 2),
                 n ? chiSquareVerdict(perDegree, dof) : QStringLiteral("no pages yet")),
         true);
-    line(4, QStringLiteral("≈ 1 per degree: pages spread uniformly over the buckets;"), false, dim);
-    line(5, QStringLiteral("≫ 1: pages pile up on few chains, and lookups walk them."), false, dim);
+    // Short enough for the panel beside the bucket column at 1280 pixels.
+    line(4, QStringLiteral("≈ 1 per degree: spread uniformly"), false, dim);
+    line(5, QStringLiteral("≫ 1: piled on few chains, long walks"), false, dim);
 }
 
 std::optional<QRectF> HashLayout::rowOf(const Scene& scene, std::uint64_t bucket)

@@ -173,11 +173,11 @@ void SkipListLayout::buildHeader(Scene& s) const
     };
     swatch(towerColor(true, false), QStringLiteral("node (level 1)"));
     swatch(towerColor(true, true), QStringLiteral("tower links"));
-    swatch(towerColor(false, false), QStringLiteral("being linked/unlinked"));
-    swatch(colors::series(1), QStringLiteral("inserted (and its search)"));
+    swatch(towerColor(false, false), QStringLiteral("(un)linking"));
+    swatch(colors::series(1), QStringLiteral("inserted + search"));
     swatch(colors::series(3), QStringLiteral("erased"));
     swatch(colors::lockHeld(), QStringLiteral("lock held"));
-    swatch(colors::lockWanted(), QStringLiteral("held and wanted (×N waiting)"));
+    swatch(colors::lockWanted(), QStringLiteral("held + wanted (×N)"));
 }
 
 void SkipListLayout::buildDetail(Scene& s) const

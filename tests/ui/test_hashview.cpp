@@ -232,8 +232,8 @@ private Q_SLOTS:
         // bucket; sum of squared deviations 8.875, over 0.875 = 10.14.
         QVERIFY(hasLabel(s, QStringLiteral("χ² = 10 over 7 degrees of freedom")));
         QVERIFY(hasLabel(s, QStringLiteral("= 1.45 per degree of freedom: uniform")));
-        QVERIFY(hasLabelContaining(s, QStringLiteral("load n/m = 0.88 · longest chain 3 · 50% of buckets empty")));
-        QVERIFY(hasLabelContaining(s, QStringLiteral("≈ 1 per degree: pages spread uniformly")));
+        QVERIFY(hasLabelContaining(s, QStringLiteral("n/m = 0.88 · longest 3 · 50% empty")));
+        QVERIFY(hasLabelContaining(s, QStringLiteral("≈ 1 per degree: spread uniformly")));
         // 1.45 over 7 degrees is chance; over 16,383 it is not.
         QCOMPARE(HashLayout::chiSquareVerdict(1.45, 7), QStringLiteral("uniform"));
         QCOMPARE(HashLayout::chiSquareVerdict(1.45, 16383), QStringLiteral("slightly clustered"));

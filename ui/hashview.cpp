@@ -2,15 +2,15 @@
 // pan, click to expand a chain, tooltips, painting the HashLayout scene.
 #include "hashview.h"
 
+#include "hovertip.h"
+
 #include "colors.h"
 #include "simulation.h"
 
-#include <QHelpEvent>
 #include <QLocale>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QToolButton>
-#include <QToolTip>
 #include <QWheelEvent>
 
 #include <algorithm>
@@ -388,16 +388,7 @@ QString HashView::toolTipAt(const QPoint& pos) const
 
 bool HashView::event(QEvent* e)
 {
-    if (e->type() == QEvent::ToolTip) {
-        auto* help = static_cast<QHelpEvent*>(e);
-        const QString t = toolTipAt(help->pos());
-        if (t.isEmpty())
-            QToolTip::hideText();
-        else
-            QToolTip::showText(help->globalPos(), t, this);
-        return true;
-    }
-    return QWidget::event(e);
+    return showHoverTip(this, e) || QWidget::event(e);
 }
 
 void HashView::resizeEvent(QResizeEvent* e)

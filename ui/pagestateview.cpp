@@ -1,5 +1,7 @@
 #include "pagestateview.h"
 
+#include "hovertip.h"
+
 #include "colors.h"
 #include "simulation.h"
 
@@ -13,14 +15,12 @@
 #include <QFile>
 #include <QFileDialog>
 #include <QHBoxLayout>
-#include <QHelpEvent>
 #include <QLabel>
 #include <QMessageBox>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QPushButton>
 #include <QStringList>
-#include <QToolTip>
 #include <QWheelEvent>
 
 #include <algorithm>
@@ -442,16 +442,7 @@ QString PageStateView::toolTipAt(const QPoint& pos) const
 
 bool PageStateView::event(QEvent* e)
 {
-    if (e->type() == QEvent::ToolTip) {
-        auto* he = static_cast<QHelpEvent*>(e);
-        const QString tip = toolTipAt(he->pos());
-        if (tip.isEmpty())
-            QToolTip::hideText();
-        else
-            QToolTip::showText(he->globalPos(), tip, this);
-        return true;
-    }
-    return QWidget::event(e);
+    return showHoverTip(this, e) || QWidget::event(e);
 }
 
 void PageStateView::resizeEvent(QResizeEvent* e)

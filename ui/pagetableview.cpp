@@ -1,15 +1,15 @@
 #include "pagetableview.h"
 
+#include "hovertip.h"
+
 #include "simulation.h"
 
 #include "mm/page_table.h"
 #include "sync/lock_stats.h"
 
 #include <QElapsedTimer>
-#include <QHelpEvent>
 #include <QPainter>
 #include <QPainterPath>
-#include <QToolTip>
 
 #include <algorithm>
 #include <cmath>
@@ -202,16 +202,7 @@ QString PageTableView::toolTipAt(const QPoint& pos) const
 
 bool PageTableView::event(QEvent* e)
 {
-    if (e->type() == QEvent::ToolTip) {
-        auto* he = static_cast<QHelpEvent*>(e);
-        const QString tip = toolTipAt(he->pos());
-        if (tip.isEmpty())
-            QToolTip::hideText();
-        else
-            QToolTip::showText(he->globalPos(), tip, this);
-        return true;
-    }
-    return QWidget::event(e);
+    return showHoverTip(this, e) || QWidget::event(e);
 }
 
 void PageTableView::resizeEvent(QResizeEvent* e)

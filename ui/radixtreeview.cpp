@@ -2,17 +2,17 @@
 // zoom, pan, file selection and tooltips.
 #include "radixtreeview.h"
 
+#include "hovertip.h"
+
 #include "colors.h"
 #include "index/radix_tree.h"
 #include "simulation.h"
 #include "sync/lock_stats.h"
 
 #include <QComboBox>
-#include <QHelpEvent>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QToolButton>
-#include <QToolTip>
 #include <QWheelEvent>
 
 #include <algorithm>
@@ -375,16 +375,7 @@ QString RadixTreeView::toolTipAt(const QPoint& pos)
 
 bool RadixTreeView::event(QEvent* e)
 {
-    if (e->type() == QEvent::ToolTip) {
-        auto* he = static_cast<QHelpEvent*>(e);
-        const QString text = toolTipAt(he->pos());
-        if (text.isEmpty())
-            QToolTip::hideText();
-        else
-            QToolTip::showText(he->globalPos(), text, this);
-        return true;
-    }
-    return QWidget::event(e);
+    return showHoverTip(this, e) || QWidget::event(e);
 }
 
 void RadixTreeView::wheelEvent(QWheelEvent* e)

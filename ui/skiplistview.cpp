@@ -2,16 +2,16 @@
 // cost, recent changes from events, zoom, pan, tooltips, painting.
 #include "skiplistview.h"
 
+#include "hovertip.h"
+
 #include "index/skip_list.h"
 #include "simulation.h"
 
 #include <QComboBox>
-#include <QHelpEvent>
 #include <QLocale>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QToolButton>
-#include <QToolTip>
 #include <QWheelEvent>
 
 #include <algorithm>
@@ -361,16 +361,7 @@ QString SkipListView::toolTipAt(const QPoint& pos) const
 
 bool SkipListView::event(QEvent* e)
 {
-    if (e->type() == QEvent::ToolTip) {
-        auto* help = static_cast<QHelpEvent*>(e);
-        const QString t = toolTipAt(help->pos());
-        if (t.isEmpty())
-            QToolTip::hideText();
-        else
-            QToolTip::showText(help->globalPos(), t, this);
-        return true;
-    }
-    return QWidget::event(e);
+    return showHoverTip(this, e) || QWidget::event(e);
 }
 
 void SkipListView::resizeEvent(QResizeEvent* e)

@@ -395,8 +395,6 @@ private Q_SLOTS:
         }
         QVERIFY(checked > 0);
         image.save(shotDir() + QStringLiteral("/readahead.png"));
-        QDir().mkpath(QStringLiteral("/tmp/views"));
-        image.save(QStringLiteral("/tmp/views/readahead.png"));
         sim.reset();
         QVERIFY(view.input().windows.empty());
     }

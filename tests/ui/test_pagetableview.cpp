@@ -272,16 +272,13 @@ private Q_SLOTS:
             // The picture for people: taken running, when faults are in flight if any are recorded
             // (an uncontended fault leaves no FaultBegin).
             sim.play();
-            QTest::qWaitFor([&] { return !view.faultsInFlight().empty(); }, 3000);
+            // Not required: an uncontended fault leaves no FaultBegin, so none may come.
+            (void)QTest::qWaitFor([&] { return !view.faultsInFlight().empty(); }, 3000);
             view.refresh();
             image = view.grab().toImage();
             QVERIFY(test::distinctColours(image) > 12);
             const QString name = QStringLiteral("/pagetable-%1.png").arg(QLatin1String(scheme));
             image.save(shotDir() + name);
-            QDir().mkpath(QStringLiteral("/tmp/views"));
-            image.save(QStringLiteral("/tmp/views") + name);
-            if (std::string(scheme) == "split")
-                image.save(QStringLiteral("/tmp/views/pagetable.png"));
         }
     }
 };

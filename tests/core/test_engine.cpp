@@ -319,27 +319,3 @@ TEST_CASE("a replayed trace runs one CPU per thread over files sized by the trac
     CHECK(e.page_cache().file(1).index->test_tag(1, kTagDirty));
     CHECK(e.device().pages_read() == 4);
 }
-
-TEST_CASE("four CPUs in 32 frames: a reclaimer waits for another's batch instead of failing", "[sim][engine][reclaim]")
-{
-    // One reclaim batch (32 pages) can hold all of memory off the lists; an
-    // allocation that finds them empty then must wait for that batch, not
-    // fail. Every index kind, since each frees frames its own way.
-    for (const auto& [kind, scheme] :
-        { std::pair { "radix", "rcu" }, { "radix", "spinlock" }, { "hash", "global" }, { "skiplist", "pernode" } }) {
-        INFO(kind << "/" << scheme);
-        EngineConfig c = base("random", 4, 40, 5000);
-        c.index.kind = kind;
-        c.index.scheme = scheme;
-        c.memory_pages = 32;
-        c.device.time_scale = 0;
-        Engine e(c);
-        e.start();
-        e.wait();
-        CHECK(e.error() == "");
-        CHECK(e.state() == Engine::State::Finished);
-        CHECK(e.operations() == 4 * 5000);
-        CHECK(e.page_cache().stats().evictions > 0);
-        CHECK(e.frames().in_use() <= 32);
-    }
-}

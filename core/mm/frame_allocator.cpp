@@ -50,14 +50,6 @@ Page* FrameAllocator::alloc(FileId file, pgoff_t index)
         }
         reclaims_.fetch_add(1, std::memory_order_relaxed);
         if (!reclaim_ || reclaim_() == 0) {
-            // Frames another CPU's reclaim freed through RCU meanwhile are
-            // still coming: wait for them rather than fail.
-            const std::uint64_t queued = rcu_queued_.load(std::memory_order_acquire);
-            if (rcu_done_.load(std::memory_order_acquire) < queued) {
-                while (rcu_done_.load(std::memory_order_acquire) < queued)
-                    std::this_thread::sleep_for(std::chrono::microseconds(20));
-                continue;
-            }
             failures_.fetch_add(1, std::memory_order_relaxed);
             return nullptr;
         }

@@ -140,9 +140,8 @@ public:
     /// batch of reclaim_batch() pages has been freed, a pass over the
     /// inactive list has freed some, or every page has been looked at twice
     /// (once to lose PG_referenced, once to go); returns the frames freed.
-    /// When a round frees nothing but found pages busy (locked, perhaps
-    /// under I/O; in a CPU's hands; or isolated by another CPU's reclaim),
-    /// it sleeps (100 us, doubling, at most 200 ms) and tries again, up to
+    /// When a round frees nothing but found locked pages (under I/O), it
+    /// sleeps (100 us, doubling, at most 10 ms) and tries again, up to
     /// kReclaimRetries times. The FrameAllocator calls it when it has none free; the
     /// caller must not be inside an RCU read-side section (it waits for a
     /// grace period before handing the frames back).

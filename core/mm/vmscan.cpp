@@ -70,10 +70,8 @@ std::uint64_t PageCache::try_to_free_pages()
         if (reclaimed > 0 || !busy || round == kReclaimRetries)
             return reclaimed;
         reclaim_waits_.fetch_add(1, std::memory_order_relaxed);
-        // 0.1 ms doubling to 200 ms: about 1.8 s in all, long enough for a
-        // read on a loaded machine (or under a sanitizer) to complete.
-        const unsigned shift = std::min(round, 11u);
-        std::this_thread::sleep_for(std::chrono::microseconds(std::min<std::uint64_t>(100u << shift, 200'000)));
+        const unsigned shift = std::min(round, 7u);
+        std::this_thread::sleep_for(std::chrono::microseconds(std::min<std::uint64_t>(100u << shift, 10'000)));
     }
 }
 
@@ -167,14 +165,12 @@ std::uint64_t PageCache::shrink_inactive_list(std::uint64_t n, std::uint64_t& sc
         bool mapped = false;
         if (page->count.load(std::memory_order_acquire) > 2) {
             if (!try_to_unmap_ || !try_to_unmap_(*page)) {
-                ++locked; // in a CPU's hands for now: busy, like a locked page
                 keep_locked();
                 continue;
             }
             mapped = true;
         }
         if (!page->freeze_refs(2)) {
-            ++locked;
             keep_locked();
             continue;
         }

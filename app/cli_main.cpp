@@ -5,18 +5,18 @@
 // the host kernel (each parses its own options, see bench/bench_args.h) and
 // prints usage and version. Exit codes: 0 success, 1 failure while running
 // (or a probe that cannot measure), 2 bad command line or bad scenario.
-#include "bench_args.h"
 #include "engine_bench.h"
 #include "index_bench.h"
+#include "lib/arg_parser.h"
+#include "lib/file_io.h"
+#include "lib/json.h"
+#include "lib/report.h"
 #include "lock_bench.h"
 #include "mm/readahead.h"
+#include "probe/readahead_probe.h"
 #include "readahead_bench.h"
-#include "readahead_probe.h"
-#include "report.h"
-#include "run_report.h"
 #include "seed003_bench.h"
-#include "sim/file_io.h"
-#include "sim/json.h"
+#include "sim/run_summary.h"
 #include "sim/runner.h"
 #include "sim/scenario.h"
 
@@ -29,7 +29,7 @@
 
 namespace {
 
-using pcl::bench::kProgram;
+using pcl::kProgram;
 
 void print_bench_commands(std::ostream& out)
 {
@@ -93,7 +93,7 @@ void print_usage(std::ostream& out)
     out << "\noptions of bench indexes:\n"
         << pcl::bench::index_bench_usage() << "\noptions of bench locks:\n"
         << pcl::bench::lock_bench_usage() << "\noptions of probe readahead:\n"
-        << pcl::bench::probe_readahead_usage() << "\nglobal options:\n"
+        << pcl::probe_readahead_usage() << "\nglobal options:\n"
         << "  -h, --help   show this help\n"
         << "  --version    print the version\n";
 }
@@ -140,7 +140,7 @@ int run_probe(const std::vector<std::string>& args)
     const std::string& name = args[0];
     const std::vector<std::string> rest(args.begin() + 1, args.end());
     if (name == "readahead")
-        return pcl::bench::run_probe_readahead(rest, std::cout, std::cerr);
+        return pcl::run_probe_readahead(rest, std::cout, std::cerr);
     if (name == "--help" || name == "-h") {
         if (!rest.empty())
             return usage_error("probe --help: unexpected argument '" + rest[0] + "'");
@@ -174,7 +174,7 @@ int run_command(const std::vector<std::string>& args)
         auto value_of = [&](const std::string& name, std::string& value) {
             if (a == name) {
                 if (i + 1 >= args.size())
-                    throw pcl::bench::ArgError(name + ": missing value");
+                    throw pcl::ArgError(name + ": missing value");
                 value = args[++i];
                 return true;
             }
@@ -193,24 +193,24 @@ int run_command(const std::vector<std::string>& args)
                 progress = true;
             } else if (value_of("--set", value)) {
                 if (value.find('=') == std::string::npos)
-                    throw pcl::bench::ArgError("--set: expected PATH=VALUE, got '" + value + "'");
+                    throw pcl::ArgError("--set: expected PATH=VALUE, got '" + value + "'");
                 overrides.push_back(value);
             } else if (value_of("--json", value)) {
                 if (value.empty())
-                    throw pcl::bench::ArgError("--json: missing file name");
+                    throw pcl::ArgError("--json: missing file name");
                 json_path = value;
             } else if (value_of("--readahead-log", value)) {
                 if (value.empty())
-                    throw pcl::bench::ArgError("--readahead-log: missing file name");
+                    throw pcl::ArgError("--readahead-log: missing file name");
                 ra_log_path = value;
             } else if (a.rfind("-", 0) == 0 && a != "-") {
-                throw pcl::bench::ArgError("unknown option '" + a + "'");
+                throw pcl::ArgError("unknown option '" + a + "'");
             } else if (path.empty()) {
                 path = a;
             } else {
-                throw pcl::bench::ArgError("unexpected argument '" + a + "' (one scenario file per run)");
+                throw pcl::ArgError("unexpected argument '" + a + "' (one scenario file per run)");
             }
-        } catch (const pcl::bench::ArgError& e) {
+        } catch (const pcl::ArgError& e) {
             return run_usage_error(e.what());
         }
     }
@@ -218,10 +218,10 @@ int run_command(const std::vector<std::string>& args)
         return run_usage_error("which scenario? (run SCENARIO.json)");
     try {
         if (!json_path.empty())
-            pcl::bench::check_writable_path(json_path, "--json");
+            pcl::check_writable_path(json_path, "--json");
         if (!ra_log_path.empty())
-            pcl::bench::check_writable_path(ra_log_path, "--readahead-log");
-    } catch (const pcl::bench::ArgError& e) {
+            pcl::check_writable_path(ra_log_path, "--readahead-log");
+    } catch (const pcl::ArgError& e) {
         return run_usage_error(e.what());
     }
 
@@ -286,7 +286,7 @@ int run_command(const std::vector<std::string>& args)
         // The engine refusing a combination the scenario's own checks let through.
         return run_usage_error(path + ": " + e.what());
     }
-    pcl::bench::print_run_summary(std::cout, result, path);
+    pcl::print_run_summary(std::cout, result, path);
 
     int rc = result.state == "failed" ? 1 : 0;
     if (rc)

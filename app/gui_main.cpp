@@ -7,8 +7,8 @@
 // case, so documentation screenshots need no X server.
 #include "eventloopwatch.h"
 #include "mainwindow.h"
-#include "run_report.h"
 #include "scenariolibrary.h"
+#include "sim/run_summary.h"
 #include "sim/runner.h"
 #include "sim/scenario.h"
 #include "viewbenchmark.h"
@@ -191,7 +191,7 @@ int runHeadless(const QString& scenario, const QStringList& overrides, int argc,
               << " headless instead (as pagecache-lab-cli run would).\n"
               << std::endl;
     const pcl::RunResult result = pcl::run_scenario(entry.scenario, {});
-    pcl::bench::print_run_summary(std::cout, result, entry.path.toStdString());
+    pcl::print_run_summary(std::cout, result, entry.path.toStdString());
     return result.state == "failed" ? 1 : 0;
 }
 

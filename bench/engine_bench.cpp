@@ -1,16 +1,16 @@
 #include "engine_bench.h"
 
-#include "bench_args.h"
+#include "base/clock.h"
+#include "events/tracepoint.h"
+#include "lib/arg_parser.h"
+#include "lib/report.h"
 #include "mm/fault.h"
-#include "report.h"
 #include "sim/engine.h"
-#include "sim/trace.h"
-#include "sync/clock.h"
 
 #include <algorithm>
 #include <atomic>
-#include <memory>
 #include <ctime>
+#include <memory>
 #include <ostream>
 #include <thread>
 
@@ -94,10 +94,10 @@ double minor_faults_per_second(std::uint64_t pages, std::uint64_t& faults, Watch
     std::uint64_t ns = 0;
     {
         trace::ThreadTrace trace(watcher ? &watcher->ring : nullptr, -1, watcher && watcher->all);
-        const std::uint64_t t0 = sync::now_ns();
+        const std::uint64_t t0 = now_ns();
         for (pgoff_t i = 0; i < pages; ++i)
             faults += handler.file_fault(f, i, i) == FaultKind::Minor;
-        ns = std::max<std::uint64_t>(sync::now_ns() - t0, 1);
+        ns = std::max<std::uint64_t>(now_ns() - t0, 1);
     }
     if (watcher)
         watcher->finish();
@@ -126,10 +126,10 @@ PftRun pft(unsigned threads, std::uint64_t pages_per_thread, PageTable::Scheme s
     sync::LockRegistry registry;
     Engine engine(c, registry);
     const std::uint64_t cpu0 = process_cpu_ns();
-    const std::uint64_t t0 = sync::now_ns();
+    const std::uint64_t t0 = now_ns();
     engine.start();
     engine.wait();
-    const std::uint64_t ns = std::max<std::uint64_t>(sync::now_ns() - t0, 1);
+    const std::uint64_t ns = std::max<std::uint64_t>(now_ns() - t0, 1);
     const std::uint64_t cpu_ns = std::max<std::uint64_t>(process_cpu_ns() - cpu0, 1);
     PftRun r;
     r.ok = engine.state() == Engine::State::Finished && engine.page_table().mapped_count() == c.workload.file_pages;

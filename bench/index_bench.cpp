@@ -1,13 +1,13 @@
 #include "index_bench.h"
 
-#include "bench_args.h"
+#include "lib/arg_parser.h"
+#include "lib/report.h"
 #include "peers.h"
-#include "report.h"
 #include "start_line.h"
 
+#include "base/clock.h"
+#include "base/cpu.h"
 #include "index/index_factory.h"
-#include "sync/clock.h"
-#include "sync/cpu.h"
 #include "sync/lock_stats.h"
 #include "sync/rcu.h"
 
@@ -208,7 +208,7 @@ template <class Index> Timing concurrent_lookups(Index& idx, const Workload& w, 
                     pos = 0;
             }
             done += kCheckEvery;
-        } while ((now = sync::now_ns()) < stop);
+        } while ((now = now_ns()) < stop);
         end_ns[k] = now;
         cpu_ns[k] = thread_cpu_ns() - cpu0;
         ops[k] = done;
@@ -250,10 +250,10 @@ void run_round(Index& idx, const Workload& w, const Target& t, const Plan& plan,
     thread_enter(idx);
 
     std::uint64_t wrong = 0;
-    std::uint64_t t0 = sync::now_ns();
+    std::uint64_t t0 = now_ns();
     for (std::uint64_t i = 0; i < n; ++i)
         wrong += idx.insert(w.insert_keys[i], w.insert_pages[i]) != InsertResult::Inserted;
-    record("insert", 1, double(sync::now_ns() - t0) / double(n));
+    record("insert", 1, double(now_ns() - t0) / double(n));
     check("insert", wrong);
 
     // An untimed cell of lookups first: right after the build the first
@@ -278,7 +278,7 @@ void run_round(Index& idx, const Workload& w, const Target& t, const Plan& plan,
     std::uint64_t pos = 0;
     std::uint64_t done = 0;
     std::uint64_t now;
-    t0 = sync::now_ns();
+    t0 = now_ns();
     do {
         for (std::uint64_t op = 0; op < kCheckEvery; ++op) {
             Page* p = idx.lookup(w.miss_keys[pos]);
@@ -288,7 +288,7 @@ void run_round(Index& idx, const Workload& w, const Target& t, const Plan& plan,
                 pos = 0;
         }
         done += kCheckEvery;
-    } while ((now = sync::now_ns()) < t0 + kCellNs);
+    } while ((now = now_ns()) < t0 + kCellNs);
     record("lookup_miss", 1, double(now - t0) / double(done));
     check("lookup_miss", wrong);
 
@@ -306,9 +306,9 @@ void run_round(Index& idx, const Workload& w, const Target& t, const Plan& plan,
         pgoff_t next = 0;
         wrong = 0;
         std::uint64_t calls = 0;
-        t0 = now = sync::now_ns();
+        t0 = now = now_ns();
         for (;;) {
-            if (++calls % (kCheckEvery / kGangBatch) == 0 && (now = sync::now_ns()) >= t0 + kCellNs)
+            if (++calls % (kCheckEvery / kGangBatch) == 0 && (now = now_ns()) >= t0 + kCellNs)
                 break;
             const std::size_t got = idx.gang_lookup(next, kGangBatch, batch);
             std::size_t right = 0;
@@ -332,7 +332,7 @@ void run_round(Index& idx, const Workload& w, const Target& t, const Plan& plan,
                 next = batch[got - 1]->index + 1;
             }
         }
-        record("gang_lookup", 1, double(sync::now_ns() - t0) / double(std::max<std::uint64_t>(returned, 1)));
+        record("gang_lookup", 1, double(now_ns() - t0) / double(std::max<std::uint64_t>(returned, 1)));
         check("gang_lookup", wrong);
         acc ^= reinterpret_cast<std::uintptr_t>(batch[0]);
     }
@@ -343,13 +343,13 @@ void run_round(Index& idx, const Workload& w, const Target& t, const Plan& plan,
     // take seconds and say no more).
     std::uint64_t erased = 0;
     wrong = 0;
-    t0 = sync::now_ns();
+    t0 = now_ns();
     do {
         const std::uint64_t stop = std::min(n, erased + kCheckEvery);
         for (; erased < stop; ++erased)
             wrong += idx.erase(w.insert_keys[erased]) != w.insert_pages[erased];
-    } while (erased < n && (now = sync::now_ns()) < t0 + kCellNs);
-    record("erase", 1, double(sync::now_ns() - t0) / double(erased));
+    } while (erased < n && (now = now_ns()) < t0 + kCellNs);
+    record("erase", 1, double(now_ns() - t0) / double(erased));
     check("erase", wrong);
     g_sink.fetch_xor(acc, std::memory_order_relaxed);
 }
@@ -528,9 +528,9 @@ int run_index_bench(const std::vector<std::string>& args, std::ostream& out, std
 
     // The main thread inserts, erases and walks as simulated CPU 0; the
     // lookup workers take CPUs 0..T-1 while it waits.
-    sync::CpuScope cpu(0);
+    CpuScope cpu(0);
     sync::LockRegistry registry;
-    const std::uint64_t started = sync::now_ns();
+    const std::uint64_t started = now_ns();
     std::vector<Workload> workloads;
     workloads.push_back(make_workload("dense", plan.pages, seed));
     workloads.push_back(make_workload("sparse", plan.pages, seed));
@@ -685,7 +685,7 @@ int run_index_bench(const std::vector<std::string>& args, std::ostream& out, std
         }
         out << '\n';
     }
-    out << "  total time " << fixed(double(sync::now_ns() - started) / 1e9, 1) << " s\n";
+    out << "  total time " << fixed(double(now_ns() - started) / 1e9, 1) << " s\n";
 
     if (!csv_path.empty()) {
         try {

@@ -1,11 +1,11 @@
 #include "lock_bench.h"
 
-#include "bench_args.h"
-#include "report.h"
+#include "lib/arg_parser.h"
+#include "lib/report.h"
 #include "start_line.h"
 
-#include "sync/clock.h"
-#include "sync/cpu.h"
+#include "base/clock.h"
+#include "base/cpu.h"
 #include "sync/lock_stats.h"
 #include "sync/mutex.h"
 #include "sync/raw_locks.h"
@@ -100,7 +100,7 @@ template <class Body> void run_threads(Sample& s, unsigned threads, std::uint64_
         const std::uint64_t cpu0 = thread_cpu_ns();
         for (std::uint64_t i = 0; i < iters; ++i)
             body(acc);
-        end_ns[k] = sync::now_ns();
+        end_ns[k] = now_ns();
         cpu_ns[k] = thread_cpu_ns() - cpu0;
         g_sink.fetch_add(acc, std::memory_order_relaxed);
     };
@@ -271,14 +271,14 @@ int run_lock_bench(const std::vector<std::string>& args, std::ostream& out, std:
     const unsigned thread_counts[] = { 1, threads };
     sync::LockRegistry registry;
     // Calibrate the tick clock before anything is timed (it sleeps 20 ms).
-    (void)sync::ns_per_tick();
+    (void)ns_per_tick();
 
     using Key = std::tuple<std::string, std::string, unsigned>; // lock, variant, threads
     std::map<Key, std::vector<double>> ns;
     std::map<Key, std::vector<double>> pct;
     std::map<Key, std::vector<double>> cpu;
     std::vector<std::string> failures;
-    const std::uint64_t started = sync::now_ns();
+    const std::uint64_t started = now_ns();
     for (unsigned r = 0; r < repeats; ++r) {
         for (const auto& c : cases) {
             if (!quiet)
@@ -367,7 +367,7 @@ int run_lock_bench(const std::vector<std::string>& args, std::ostream& out, std:
         out << "  " << w << '\n';
     for (const auto& f : failures)
         out << "  FAILED " << f << '\n';
-    out << "  total time " << fixed(double(sync::now_ns() - started) / 1e9, 1) << " s\n";
+    out << "  total time " << fixed(double(now_ns() - started) / 1e9, 1) << " s\n";
     (void)g_sink.load(std::memory_order_relaxed);
 
     if (!csv_path.empty()) {

@@ -1,10 +1,10 @@
 #include "readahead_bench.h"
 
-#include "bench_args.h"
-#include "report.h"
+#include "base/clock.h"
+#include "lib/arg_parser.h"
+#include "lib/report.h"
 #include "sim/engine.h"
 #include "sim/scenario.h"
-#include "sync/clock.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -134,10 +134,10 @@ ReplayRun replay_speed(const std::string& path, unsigned replays)
         c.events = false;
         sync::LockRegistry registry;
         Engine engine(c, registry);
-        const std::uint64_t t0 = sync::now_ns();
+        const std::uint64_t t0 = now_ns();
         engine.start();
         engine.wait();
-        ns += sync::now_ns() - t0;
+        ns += now_ns() - t0;
         ops += engine.operations();
     }
     r.events_per_s = double(r.events) * replays * 1e9 / double(std::max<std::uint64_t>(ns, 1));

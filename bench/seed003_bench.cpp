@@ -1,9 +1,9 @@
 #include "seed003_bench.h"
 
-#include "bench_args.h"
+#include "base/cpu.h"
 #include "index/radix_tree.h"
-#include "report.h"
-#include "sync/cpu.h"
+#include "lib/arg_parser.h"
+#include "lib/report.h"
 #include "sync/lock_stats.h"
 
 #include <array>
@@ -70,7 +70,7 @@ bool run_series(int series, std::uint64_t range, unsigned shift, std::vector<Pag
         std::barrier<> phase_start(2);
         std::atomic<std::uint64_t> wrong { 0 };
         auto worker = [&](int t) {
-            sync::CpuScope cpu(t);
+            CpuScope cpu(t);
             const std::uint64_t first = series == 0 ? std::uint64_t(t) * (range / 2) : std::uint64_t(t);
             const std::uint64_t end = series == 0 ? first + range / 2 : range;
             const std::uint64_t step = series == 0 ? 1 : 2;

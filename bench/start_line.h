@@ -7,8 +7,8 @@
 // release, not at thread creation, so thread start-up is never measured.
 #pragma once
 
-#include "sync/clock.h"
-#include "sync/cpu.h"
+#include "base/clock.h"
+#include "base/cpu.h"
 
 #include <atomic>
 #include <cstdint>
@@ -34,7 +34,7 @@ public:
     /// Runs @worker(k, line) on @threads threads, worker k on simulated CPU
     /// k; every worker must call line.wait() exactly once. Calls
     /// @on_release(start) once all are waiting, releases them, joins them,
-    /// and returns the release time (sync::now_ns()).
+    /// and returns the release time (now_ns()).
     template <class Worker, class OnRelease>
     static std::uint64_t run(unsigned threads, Worker&& worker, OnRelease&& on_release)
     {
@@ -44,7 +44,7 @@ public:
         try {
             for (unsigned k = 0; k < threads; ++k)
                 pool.emplace_back([&line, &worker, k] {
-                    sync::CpuScope cpu(static_cast<int>(k));
+                    CpuScope cpu(static_cast<int>(k));
                     worker(k, line);
                 });
         } catch (...) {
@@ -57,7 +57,7 @@ public:
         }
         while (line.ready_.load(std::memory_order_acquire) != threads)
             std::this_thread::yield();
-        const std::uint64_t start = sync::now_ns();
+        const std::uint64_t start = now_ns();
         on_release(start);
         line.go_.store(true, std::memory_order_release);
         for (auto& t : pool)

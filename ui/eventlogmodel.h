@@ -19,8 +19,8 @@
 // pending wait per CPU is all the pairing needs to remember.
 #pragma once
 
+#include "events/event.h"
 #include "eventtext.h"
-#include "sim/event.h"
 
 #include <QAbstractTableModel>
 #include <QFont>

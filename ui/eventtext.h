@@ -13,7 +13,7 @@
 // finished wait only takes the holder it found.
 #pragma once
 
-#include "sim/event.h"
+#include "events/event.h"
 
 #include <QString>
 

@@ -14,8 +14,8 @@
 // HashIndex::chain_entries, under that bucket's lock like any lookup.
 #pragma once
 
+#include "events/event.h"
 #include "hashlayout.h"
-#include "sim/event.h"
 
 #include <QElapsedTimer>
 #include <QWidget>

@@ -419,7 +419,7 @@ void MainWindow::saveFile()
 
 CompareWindow* MainWindow::showCompare()
 {
-    // Seed 000's pair to start with (the global hash lock against a radix
+    // The radix-tree pagecache thread's pair to start with (the global hash lock against a radix
     // tree per file); the window's pickers change either side.
     auto* window = new CompareWindow;
     try {

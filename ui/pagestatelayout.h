@@ -21,7 +21,7 @@
 // each column so sparse caching stays visible.
 #pragma once
 
-#include "mm/page.h"
+#include "base/page.h"
 #include "mm/page_state.h"
 
 #include <QColor>

@@ -17,8 +17,8 @@
 
 #include "pagestatelayout.h"
 
+#include "events/event.h"
 #include "mm/page_state.h"
-#include "sim/event.h"
 
 #include <QElapsedTimer>
 #include <QWidget>

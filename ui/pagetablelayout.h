@@ -18,7 +18,7 @@
 // their capacity, its outline the busiest of their locks).
 #pragma once
 
-#include "mm/page.h"
+#include "base/page.h"
 #include "mm/page_table.h"
 
 #include <QColor>

@@ -14,7 +14,7 @@
 
 #include "pagetablelayout.h"
 
-#include "sim/event.h"
+#include "events/event.h"
 
 #include <QWidget>
 

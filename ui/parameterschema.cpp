@@ -123,7 +123,7 @@ std::vector<ParameterSpec> build()
     std::vector<ParameterSpec> s;
     // clang-format off
     s.push_back(choice("workload.pattern", kWorkload, QStringLiteral("Pattern"), names(kWorkloadPatterns),
-        QStringLiteral("The order of the requests: sequential reads the file from 0 in steps of a request, reverse from the end, random at uniform offsets, strided every stride pages, interleaved gives CPU k of n the requests k, k+n, ...; pft is seed 002's page-fault test; mixed draws read(2) calls and read faults; two_streams interleaves a reader from page 0 with one from the middle; morton is seed 001's thrashing test (2 CPUs: process A reads N files round-robin, process B streams a big file from a second disk).")));
+        QStringLiteral("The order of the requests: sequential reads the file from 0 in steps of a request, reverse from the end, random at uniform offsets, strided every stride pages, interleaved gives CPU k of n the requests k, k+n, ...; pft is the page-fault test of the pagefault scalability thread (2005); mixed draws read(2) calls and read faults; two_streams interleaves a reader from page 0 with one from the middle; morton is Morton's 2002 thrashing test (2 CPUs: process A reads N files round-robin, process B streams a big file from a second disk).")));
     s.push_back(choice("workload.access", kWorkload, QStringLiteral("Access"), names(kWorkloadAccesses),
         QStringLiteral("read(2) calls, or read or write faults on a mapping; pft and mixed choose their own.")));
     s.push_back(choice("workload.files", kWorkload, QStringLiteral("Files"), { "separate", "shared" },
@@ -193,7 +193,7 @@ std::vector<ParameterSpec> build()
         std::uint64_t(1) << 32, QStringLiteral("1 to 2^32"),
         QStringLiteral("Page frames of \"physical memory\" (262144 is 1 GiB of 4 KiB pages). When none is free, reclaim evicts the oldest unused cached pages (two-list LRU); a run fails only when nothing can be evicted.")));
     s.push_back(choice("page_table_lock", kMemory, QStringLiteral("Page-table lock"), { "single", "split" },
-        QStringLiteral("single: one mm->page_table_lock for the whole page table; split: one lock per page-table page (seed 002).")));
+        QStringLiteral("single: one mm->page_table_lock for the whole page table; split: one lock per page-table page (Hugh Dickins' split lock, 2005).")));
 
     s.push_back(choice("device.model", kDisk, QStringLiteral("Device model"), names(BlockDeviceConfig::kModels),
         QStringLiteral("A preset of the figures below: hdd (7200 rpm: a seek and half a turn for every request that does not continue the last, one request at a time), ssd (SATA flash, 32 queued), nvme (20 us, 64 queued); custom keeps the figures as set. Choosing a model sets them.")));
@@ -242,7 +242,7 @@ std::vector<ParameterSpec> build()
         QStringLiteral("Extra time every lock is held before release, so contention is visible at human speed; 0 = none."))));
     s.push_back(integer("pacing.migrate_every", kPacing, QStringLiteral("Migrate every"), QStringLiteral("ops"), 0,
         kU64Max, QStringLiteral("0 to 2^64-1"),
-        QStringLiteral("Operations between migrations of each CPU's thread to the next CPU id (seed 000's reader that changes CPUs); 0 = never.")));
+        QStringLiteral("Operations between migrations of each CPU's thread to the next CPU id (the reader that changes CPUs, from the 2002 radix-tree thread); 0 = never.")));
 
     s.push_back(boolean("events.enabled", kEvents, QStringLiteral("Record events"),
         QStringLiteral("Record the event stream for the views; counters are exact either way.")));
@@ -261,7 +261,7 @@ std::vector<ParameterSpec> build()
     s.push_back(integer("year", kRun, QStringLiteral("Year"), QString(), 0, 2100, QStringLiteral("0, or 1990 to 2100"),
         QStringLiteral("Year of the experiment it reproduces; 0 = none.")));
     s.push_back(text("source", kRun, QStringLiteral("Source"),
-        QStringLiteral("Where it comes from, e.g. \"seed 000\".")));
+        QStringLiteral("Where it comes from, e.g. \"radix-tree pagecache (2002)\".")));
     s.push_back(text("description", kRun, QStringLiteral("Description"),
         QStringLiteral("Two sentences: what the run shows.")));
     s.push_back(real("duration_seconds", kRun, QStringLiteral("Time limit"), QStringLiteral("s"), 0, 86400, 1,

@@ -8,7 +8,7 @@
 // bound the spin arrows and are shown in tooltips.
 #pragma once
 
-#include "sim/json.h"
+#include "lib/json.h"
 
 #include <QString>
 #include <QStringList>

@@ -10,8 +10,8 @@
 // or discards it.
 #pragma once
 
+#include "lib/json.h"
 #include "parameterschema.h"
-#include "sim/json.h"
 #include "sim/scenario.h"
 #include "simulation.h"
 

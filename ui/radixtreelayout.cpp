@@ -656,7 +656,7 @@ void RadixTreeLayout::layoutLevels(double nowMs)
 
 void RadixTreeLayout::layoutWalks(double first, double span, double hEff)
 {
-    // Seed 003's optimistic locking: each CPU walks down without locks and
+    // Zijlstra's optimistic locking (2007): each CPU walks down without locks and
     // locks the highest node its change reaches. A mark on that node's row,
     // above the index it was for, per CPU: how far down its last walk went
     // before it took a lock (at the root when its check failed: outlined red).

@@ -16,8 +16,8 @@
 // take more than about a quarter of the GUI thread.
 #pragma once
 
+#include "events/event.h"
 #include "radixtreelayout.h"
-#include "sim/event.h"
 
 #include <QElapsedTimer>
 #include <QTimer>

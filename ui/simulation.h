@@ -8,8 +8,8 @@
 // (and counted).
 #pragma once
 
+#include "events/event.h"
 #include "sim/engine.h"
-#include "sim/event.h"
 #include "sim/metrics.h"
 #include "sim/scenario.h"
 #include "sync/lock_stats.h"
@@ -119,7 +119,7 @@ private:
     QString error_;
     bool started_ = false;
     QTimer timer_;
-    QElapsedTimer running_;  ///< runs while the engine runs
+    QElapsedTimer running_;    ///< runs while the engine runs
     double elapsedBefore_ = 0; ///< seconds run before the current stretch of running
     double lastSampleAt_ = 0;  ///< elapsed seconds at the last sample
     std::vector<MetricsSample> samples_;

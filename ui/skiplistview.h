@@ -19,8 +19,8 @@
 // list; hover: a node's page index, tower height and lock.
 #pragma once
 
+#include "events/event.h"
 #include "index/page_index.h"
-#include "sim/event.h"
 #include "skiplistlayout.h"
 
 #include <QElapsedTimer>

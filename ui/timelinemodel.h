@@ -21,8 +21,8 @@
 // time) or beyond a count per lane are dropped, oldest first.
 #pragma once
 
+#include "events/event.h"
 #include "mm/fault.h"
-#include "sim/event.h"
 
 #include <QString>
 
@@ -50,7 +50,7 @@ inline constexpr int kCpuStateCount = 6;
 
 /// One stretch of a lane in one state.
 struct TimelineSpan {
-    std::uint64_t start_ns = 0;       ///< event clock (sync::now_ns)
+    std::uint64_t start_ns = 0;       ///< event clock (now_ns)
     std::uint64_t end_ns = 0;         ///< exclusive; >= start_ns
     std::uint64_t page = 0;           ///< PageWait/InIo: the page; disk: the request's first page; fault: its page
     std::uint64_t fault_start_ns = 0; ///< the enclosing fault's start (in_fault); disk: when the request was submitted

@@ -2,9 +2,9 @@
 // and tooltips. All state it shows comes from TimelineModel.
 #include "timelineview.h"
 
+#include "base/clock.h"
 #include "colors.h"
 #include "simulation.h"
-#include "sync/clock.h"
 
 #include <QHelpEvent>
 #include <QMouseEvent>
@@ -223,7 +223,7 @@ void TimelineView::onTicked()
     if (sim_.state() != Simulation::State::Running || model_.empty())
         return;
     const std::uint64_t lag = 2'000'000'000ull / Simulation::kTicksPerSecond;
-    const std::uint64_t now = sync::now_ns();
+    const std::uint64_t now = now_ns();
     liveEdgeNs_ = std::max(liveEdgeNs_, now > lag ? now - lag : 0);
     if (follow_)
         update();

@@ -1,5 +1,7 @@
 #include "index/hash_index.h"
 
+#include "events/tracepoint.h"
+
 #include <algorithm>
 #include <limits>
 #include <stdexcept>
@@ -340,7 +342,7 @@ void HashMapping::report_chain(std::uint64_t bucket, pgoff_t index, std::uint32_
     event.index = index;
     event.value = length;
     event.node = bucket;
-    report(event);
+    trace::index_event(event);
 }
 
 Page* HashMapping::lookup(pgoff_t index)
@@ -381,7 +383,7 @@ InsertResult HashMapping::insert(pgoff_t index, Page* page)
     state_->nrpages.fetch_add(1, std::memory_order_relaxed);
     t.nr_entries_.fetch_add(1, std::memory_order_relaxed);
     raise_high_water(state_->high_water, index);
-    if (has_event_hook())
+    if (trace::enabled())
         report_chain(b, index, length);
     return InsertResult::Inserted;
 }
@@ -410,7 +412,7 @@ Page* HashMapping::erase(pgoff_t index)
         for (unsigned tag = 0; tag < kTagCount; ++tag)
             if (victim->tags & (1u << tag))
                 state_->nr_tagged[tag].fetch_sub(1, std::memory_order_relaxed);
-        if (has_event_hook())
+        if (trace::enabled())
             report_chain(b, index, length);
     }
     // Unlinked under the lock and no lookup runs without it: nobody else can

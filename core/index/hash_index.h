@@ -1,5 +1,6 @@
 // HashIndex: Linux 2.4's global page hash, one table for the pages of all
-// files, with the three locking schemes of seed 000.
+// files, with the three locking schemes argued over in the
+// radix-tree pagecache thread (linux-kernel, 2002).
 //
 // Glossary (as in 2.4's mm/filemap.c):
 //   @table     the page_hash_table: one chain head per bucket, shared by all files

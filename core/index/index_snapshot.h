@@ -3,7 +3,7 @@
 // picture of each node but not necessarily of all nodes at one instant.
 #pragma once
 
-#include "mm/page.h"
+#include "base/page.h"
 #include "sync/instrumented_lock.h"
 
 #include <array>
@@ -62,7 +62,7 @@ struct IndexSnapshot {
 
     /// Radix tree, optimistic scheme: where one CPU's last modifying walk took its first lock.
     struct Walk {
-        int cpu = 0;            ///< simulated CPU (sync::current_cpu())
+        int cpu = 0;            ///< simulated CPU (current_cpu())
         pgoff_t index = 0;      ///< the index the operation was for (its low 40 bits)
         int levels_skipped = 0; ///< depth below the root of the node it locked first (0: the root lock)
         bool fell_back = false; ///< its optimistic check failed, so it started again from the root

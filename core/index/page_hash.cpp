@@ -16,7 +16,7 @@ PageHashSizing page_hash_sizing(std::uint64_t memory_bytes, bool order9_cap) noe
     //     } while (page_hash_table == NULL && --order > 0);
     // __get_free_pages() fails above order 9, so the loop settles there: that
     // is the cap. Without it the table is what the bootmem allocation later
-    // gave (the patch quoted in seed 000), at page granularity.
+    // gave (the patch quoted in the radix-tree pagecache thread), at page granularity.
     PageHashSizing s;
     s.mempages = memory_bytes / kPageHashPageSize;
     const std::uint64_t htable_size = s.mempages * kPageHashPointerBytes;

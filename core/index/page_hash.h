@@ -18,7 +18,7 @@
 // ("Page-cache hash table entries: N").
 #pragma once
 
-#include "mm/page.h"
+#include "base/page.h"
 
 #include <cstdint>
 #include <span>
@@ -35,7 +35,7 @@ inline constexpr std::uint64_t kPageHashPageSize = 4096;
 inline constexpr std::uint64_t kPageHashPointerBytes = 4;
 /// The largest order __get_free_pages() could serve (MAX_ORDER 10 in 2.4):
 /// 2 MB, i.e. 512K buckets. "It maxes out at order 9 ... which starts to hurt
-/// at 4GB RAM and above" (Blanchard, seed 000).
+/// at 4GB RAM and above" (Blanchard, in the radix-tree pagecache thread).
 inline constexpr unsigned kPageHashMaxOrder = 9;
 /// Largest bucket count the simulator accepts: what 64 GB (i386 PAE's limit,
 /// "good luck booting on a 64GB x86", Irwin) gives without the order-9 cap.

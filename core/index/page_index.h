@@ -14,10 +14,9 @@
 // was present at some moment during the call.
 #pragma once
 
+#include "base/page.h"
 #include "index/alloc_failure.h"
-#include "index/index_event.h"
 #include "index/index_snapshot.h"
-#include "mm/page.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -85,22 +84,11 @@ public:
     /// Nodes and height, cheaply (see IndexShape); exact once writers are quiet.
     virtual IndexShape shape() const = 0;
 
-    /// Installs the structural event hook (before concurrent use).
-    void set_event_hook(IndexEventHook hook) { hook_ = std::move(hook); }
     /// Allocation failure injection for this index.
     AllocFailure& alloc_failure() noexcept { return alloc_failure_; }
 
 protected:
-    bool has_event_hook() const noexcept { return static_cast<bool>(hook_); }
-    void report(const IndexEvent& event) const
-    {
-        if (hook_)
-            hook_(event);
-    }
     AllocFailure alloc_failure_;
-
-private:
-    IndexEventHook hook_;
 };
 
 } // namespace pcl

@@ -1,7 +1,9 @@
 #include "index/radix_tree.h"
 
+#include "events/tracepoint.h"
+
+#include "base/cpu.h"
 #include "index/index_factory.h"
-#include "sync/cpu.h"
 #include "sync/rcu.h"
 
 #include <algorithm>
@@ -251,8 +253,8 @@ Node* RadixTree::new_node(unsigned height, pgoff_t index)
 {
     Node* n = radix::node_from_preload(layout_, height, node_class_);
     nodes_.add(1);
-    if (has_event_hook())
-        report({ IndexEvent::Kind::NodeAlloc, file_, index, int(height) - 1, -1, 0, node_id(n) });
+    if (trace::enabled())
+        trace::index_event({ IndexEvent::Kind::NodeAlloc, file_, index, int(height) - 1, -1, 0, node_id(n) });
     return n;
 }
 
@@ -260,8 +262,8 @@ void RadixTree::kill_node(Node* node, pgoff_t index)
 {
     node->dead.store(true, std::memory_order_release);
     nodes_.add(-1);
-    if (has_event_hook())
-        report({ IndexEvent::Kind::NodeFree, file_, index, int(node->height) - 1, -1, 0, node_id(node) });
+    if (trace::enabled())
+        trace::index_event({ IndexEvent::Kind::NodeFree, file_, index, int(node->height) - 1, -1, 0, node_id(node) });
     radix::free_node_rcu(node);
 }
 
@@ -289,8 +291,8 @@ std::uintptr_t RadixTree::extend(std::uintptr_t root, unsigned to_height, pgoff_
         RootWrite w(*this);
         root_.store(top, std::memory_order_release);
     }
-    if (has_event_hook())
-        report(
+    if (trace::enabled())
+        trace::index_event(
             { IndexEvent::Kind::HeightGrow, file_, index, int(to_height) - 1, -1, to_height, node_id(to_node(top)) });
     return top;
 }
@@ -329,15 +331,16 @@ void RadixTree::shrink_locked()
         kill_node(n, 0);
         if (node_locks())
             n->lock().unlock();
-        if (has_event_hook())
-            report({ IndexEvent::Kind::HeightShrink, file_, 0, int(n->height) - 2, -1, n->height - 1, node_id(n) });
+        if (trace::enabled())
+            trace::index_event(
+                { IndexEvent::Kind::HeightShrink, file_, 0, int(n->height) - 2, -1, n->height - 1, node_id(n) });
     }
 }
 
 // ---- modification -------------------------------------------------------
 
 // Whether @node is "safe" for @op: the operation cannot change anything in
-// the node's parent, so the parent's lock need not be held (seed 003's
+// the node's parent, so the parent's lock need not be held (the concurrent pagecache thread's
 // ladder locking). Conservative is correct; permissive is not.
 bool RadixTree::safe(Node* n, Op op, pgoff_t index, unsigned tag) noexcept
 {
@@ -442,8 +445,9 @@ RadixTree::Result RadixTree::modify_from_root(Op op, pgoff_t index, unsigned tag
                 RootWrite w(*this);
                 root_.store(r, std::memory_order_release);
             }
-            if (has_event_hook())
-                report({ IndexEvent::Kind::HeightGrow, file_, index, int(want) - 1, -1, want, node_id(top) });
+            if (trace::enabled())
+                trace::index_event(
+                    { IndexEvent::Kind::HeightGrow, file_, index, int(want) - 1, -1, want, node_id(top) });
             Result res = descend(ladder, op, index, tag, page, want - 1);
             finish(ladder, op, res);
             return res;
@@ -603,9 +607,9 @@ void RadixTree::propagate(
                 p->tag_set(tag, poff);
             else
                 p->tag_clear(tag, poff);
-            if (has_event_hook())
-                report({ set ? IndexEvent::Kind::TagSet : IndexEvent::Kind::TagClear, file_, index, int(p->height) - 1,
-                    int(tag), 0, node_id(p) });
+            if (trace::enabled())
+                trace::index_event({ set ? IndexEvent::Kind::TagSet : IndexEvent::Kind::TagClear, file_, index,
+                    int(p->height) - 1, int(tag), 0, node_id(p) });
             if (set ? !was_empty : p->any_tag(tag))
                 return;
             --d;
@@ -630,8 +634,8 @@ void RadixTree::propagate(
             root_tags_.store(t, std::memory_order_release);
             if (node_emptied) {
                 root_.store(0, std::memory_order_release);
-                if (has_event_hook())
-                    report({ IndexEvent::Kind::HeightShrink, file_, index, -1, -1, 0, node_id(n) });
+                if (trace::enabled())
+                    trace::index_event({ IndexEvent::Kind::HeightShrink, file_, index, -1, -1, 0, node_id(n) });
                 kill_node(n, index);
             }
             return;
@@ -643,8 +647,9 @@ void RadixTree::propagate(
             if ((node_emptied || emptied[k]) && p->tag_get(k, poff)) {
                 p->tag_clear(k, poff);
                 next[k] = !p->any_tag(k);
-                if (has_event_hook())
-                    report({ IndexEvent::Kind::TagClear, file_, index, int(p->height) - 1, int(k), 0, node_id(p) });
+                if (trace::enabled())
+                    trace::index_event(
+                        { IndexEvent::Kind::TagClear, file_, index, int(p->height) - 1, int(k), 0, node_id(p) });
             }
         if (node_emptied) {
             p->slot(poff).store(0, std::memory_order_release);
@@ -660,10 +665,10 @@ void RadixTree::propagate(
 void RadixTree::record_skip(int depth, pgoff_t index, bool fell_back) noexcept
 {
     if (fell_back)
-        skips_[sync::thread_slot() % kSkipShards].failed.fetch_add(1, std::memory_order_relaxed);
+        skips_[thread_slot() % kSkipShards].failed.fetch_add(1, std::memory_order_relaxed);
     else
-        skips_[sync::thread_slot() % kSkipShards].levels[std::size_t(depth)].fetch_add(1, std::memory_order_relaxed);
-    const auto cpu = unsigned(sync::current_cpu());
+        skips_[thread_slot() % kSkipShards].levels[std::size_t(depth)].fetch_add(1, std::memory_order_relaxed);
+    const auto cpu = unsigned(current_cpu());
     const std::uint64_t word = 1u | (fell_back ? 2u : 0u) | (std::uint64_t(depth & 0x3f) << 2)
         | (std::uint64_t(cpu & 0xffff) << 8) | ((std::uint64_t(index) & ((std::uint64_t(1) << 40) - 1)) << 24);
     walks_[cpu % kWalkSlots].word.store(word, std::memory_order_relaxed);

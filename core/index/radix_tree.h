@@ -3,11 +3,11 @@
 // Glossary:
 //   @index   page offset in the file
 //   @height  levels of nodes; 0 = at most one entry, at index 0, held in the root itself
-//   @shift   log2 of the fanout: 4 = seed 000's rat-4 (16-way), 7 = rat-7 (128-way), 6 = Linux
+//   @shift   log2 of the fanout: 4 = the 2002 thread's rat-4 (16-way), 7 = rat-7 (128-way), 6 = Linux
 //   @offset  slot of @index in a node of height h: (index >> (h-1)*shift) & (fanout-1)
 //   @tag     dirty, writeback, towrite: a bit per slot, propagated to every ancestor
 //
-// The tree is "only as deep as needed" (seed 000): inserting beyond the
+// The tree is "only as deep as needed" (the radix-tree pagecache thread): inserting beyond the
 // largest index the height can hold adds a root above the old one (the old
 // root becomes slot 0 of the new one); when the root has only slot 0 in use
 // the tree shrinks back.
@@ -17,11 +17,11 @@
 //   rwlock     the same lock as an rwlock; lookups take it shared (2.6.0-2.6.26)
 //   rcu        lookups and gang lookups lockless under RCU; writers take
 //              tree_lock (the 2.6.27 lockless pagecache)
-//   pernode    seed 003's concurrent write side: every node has a lock;
+//   pernode    Zijlstra's concurrent write side (2007): every node has a lock;
 //              writers lock top-down from the root and let go of every
 //              ancestor as soon as the node below is "safe" (cannot change
 //              its parent); readers as in rcu
-//   optimistic seed 003's optimistic locking: walk down under RCU without
+//   optimistic Zijlstra's optimistic locking: walk down under RCU without
 //              locks, lock only the highest node that will change, check it
 //              is still live and still safe, and go on top-down from there;
 //              if the check fails, fall back to pernode from the root.
@@ -58,7 +58,7 @@ public:
         void validate() const;
     };
 
-    /// Histogram of seed 003's "levels skipped" (optimistic scheme).
+    /// Histogram of the concurrent pagecache thread's "levels skipped" (optimistic scheme).
     struct OptimisticStats {
         /// [d] = operations that locked a node d levels below the root. An
         /// operation that found nothing to change (erasing or tagging an

@@ -5,7 +5,7 @@
 // bitmap per tag says which slots have that tag somewhere below them
 // ("tag propagated to the node"). The fanout is chosen at run time (shift
 // 2..7), so a node is one allocation: this header, then the slots, then the
-// tag bitmaps, then - for the per-node locking schemes of seed 003 only - the
+// tag bitmaps, then - for the per-node locking schemes of the concurrent pagecache (2007) only - the
 // node's lock.
 //
 // Nodes are freed only after an RCU grace period, in every scheme, so that

@@ -4,6 +4,8 @@
 // insert_lazy/erase_lazy for the lazy skip list), so they live in one file.
 #include "index/skip_list.h"
 
+#include "events/tracepoint.h"
+
 #include "sync/cpu_relax.h"
 
 #include <algorithm>
@@ -114,7 +116,7 @@ std::unique_ptr<PageIndex> make_skiplist_index(const IndexSpec& spec, FileId fil
 //             ^ allocation                    ^ Node* (on a line boundary)
 //   mapping:                                  [ Node | tower[height] | pad ]
 //
-// MacDonald's point (seed 000) is that a node fits a cache line, so a search
+// MacDonald's point in the radix-tree pagecache thread is that a node fits a cache line, so a search
 // touches one line per node it passes. The part a search reads (index,
 // flags, the tower) therefore starts on a line boundary and fits one line
 // for towers up to 5 links (all but ~0.1% of nodes at p = 1/4). The lock and
@@ -552,11 +554,11 @@ InsertResult SkipList::insert_locked(Node* node)
         count_.fetch_add(1, std::memory_order_relaxed);
         node_bytes_.fetch_add(node_bytes(node->height), std::memory_order_relaxed);
         // Build the event under the lock: once it is dropped, an erase may free the node.
-        if (has_event_hook())
+        if (trace::enabled())
             event = node_event(IndexEvent::Kind::NodeAlloc, node);
     }
-    if (has_event_hook())
-        report(event);
+    if (trace::enabled())
+        trace::index_event(event);
     return InsertResult::Inserted;
 }
 
@@ -621,8 +623,8 @@ InsertResult SkipList::insert_lazy(Node* node)
             locked[--nlocked]->lock().unlock();
         raise_level_hint(height);
         // Still inside the read-side section: the node cannot be freed yet.
-        if (has_event_hook())
-            report(node_event(IndexEvent::Kind::NodeAlloc, node));
+        if (trace::enabled())
+            trace::index_event(node_event(IndexEvent::Kind::NodeAlloc, node));
         return InsertResult::Inserted;
     }
 }
@@ -659,8 +661,8 @@ Page* SkipList::erase_locked(pgoff_t index)
     // Every access to a node happens under the mapping lock, so once it is
     // unlinked and the lock dropped nobody can reach it: free it at once.
     Page* page = victim->page;
-    if (has_event_hook())
-        report(node_event(IndexEvent::Kind::NodeFree, victim));
+    if (trace::enabled())
+        trace::index_event(node_event(IndexEvent::Kind::NodeFree, victim));
     destroy_node(victim);
     return page;
 }
@@ -731,8 +733,8 @@ Page* SkipList::erase_lazy(pgoff_t index)
         break;
     }
     Page* page = victim->page;
-    if (has_event_hook())
-        report(node_event(IndexEvent::Kind::NodeFree, victim));
+    if (trace::enabled())
+        trace::index_event(node_event(IndexEvent::Kind::NodeFree, victim));
     // Searches that already stand on the victim may keep reading it (and
     // inserts may still lock it, find it marked and retry) until they leave
     // their read-side sections: free it after a grace period.

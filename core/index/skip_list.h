@@ -1,6 +1,6 @@
 // SkipList: a per-file page index as a skip list with cache-line-sized nodes
 // and per-node locks, the alternative Josh MacDonald raised in the 2002
-// radix-tree pagecache thread (seed 000: "my cache-optimized skip list ...
+// radix-tree pagecache thread (2002: "my cache-optimized skip list ...
 // uses cacheline-sized nodes and per-node locking to avoid false-sharing and
 // increase concurrency").
 //

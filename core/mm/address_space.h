@@ -1,8 +1,8 @@
 // AddressSpace: one file's pages in the page cache (struct address_space).
 #pragma once
 
+#include "base/page.h"
 #include "index/page_index.h"
-#include "mm/page.h"
 
 #include <atomic>
 #include <memory>

@@ -1,7 +1,7 @@
 #include "mm/block_device.h"
 
-#include "sim/trace.h"
-#include "sync/clock.h"
+#include "base/clock.h"
+#include "events/tracepoint.h"
 
 #include <algorithm>
 #include <chrono>
@@ -177,7 +177,7 @@ void BlockDevice::submit_read(std::vector<Page*> pages)
     if (pages.empty())
         return;
     const std::uint64_t id = next_id_.fetch_add(1, std::memory_order_relaxed);
-    const Submission s { id, sync::now_ns(), { pages.front()->mapping, pages.front()->index, pages.size() } };
+    const Submission s { id, now_ns(), { pages.front()->mapping, pages.front()->index, pages.size() } };
     submitted_.fetch_add(1, std::memory_order_relaxed);
     trace::emit(EventKind::IoSubmit, id, s.extent.file, s.extent.first, static_cast<std::int64_t>(pages.size()));
     {
@@ -221,7 +221,7 @@ void BlockDevice::complete(Request& req)
     busy_ns_.fetch_add(req.cost_ns, std::memory_order_relaxed);
     if (req.seek)
         seeks_.fetch_add(1, std::memory_order_relaxed);
-    const std::uint64_t now = sync::now_ns();
+    const std::uint64_t now = now_ns();
     for (const Submission& s : req.parts)
         latency_.add(now - std::min(now, s.submitted_ns));
     in_flight_.fetch_sub(1, std::memory_order_relaxed);
@@ -245,7 +245,7 @@ void BlockDevice::run()
     std::unique_lock lock(mutex_);
     auto can_dispatch = [&] { return !queue_.empty() && flight_.size() < depth && (!quiesced_ || stopping_); };
     for (;;) {
-        const std::uint64_t now = sync::now_ns();
+        const std::uint64_t now = now_ns();
         while (can_dispatch())
             dispatch(now);
         // Shutting down cuts every wait short: nobody waits for a slow

@@ -40,7 +40,7 @@
 // records the device's events into its one ring.
 #pragma once
 
-#include "mm/page.h"
+#include "base/page.h"
 #include "mm/page_lock.h"
 #include "sync/histogram.h"
 
@@ -205,7 +205,7 @@ private:
         std::vector<Submission> parts; ///< in offset order
         std::uint64_t cost_ns = 0;     ///< service_ns at dispatch, unscaled
         bool seek = false;             ///< whether it paid a seek
-        std::uint64_t done_ns = 0;     ///< when it completes (sync::now_ns time)
+        std::uint64_t done_ns = 0;     ///< when it completes (now_ns time)
     };
     /// Merges @pages into a queued request if one is adjacent; mutex_ held.
     bool try_merge(std::vector<Page*>& pages, const Submission& s);

@@ -1,7 +1,7 @@
 #include "mm/fault.h"
 
-#include "sim/trace.h"
-#include "sync/clock.h"
+#include "base/clock.h"
+#include "events/tracepoint.h"
 #include "sync/rcu.h"
 
 #include <cstring>
@@ -79,7 +79,7 @@ void FaultHandler::trace_window(FileId file, const ReadaheadWindow& w, bool asyn
 {
     if (!trace::enabled())
         return;
-    Event e = trace::make_event_at(sync::now_ns(), EventKind::ReadaheadWindow, async ? 1 : 0, file, w.start,
+    Event e = trace::make_event_at(now_ns(), EventKind::ReadaheadWindow, async ? 1 : 0, file, w.start,
         static_cast<std::int64_t>(w.size), static_cast<std::int32_t>(w.async_size));
     e.detail = static_cast<std::uint8_t>(w.rule);
     trace::push(e);
@@ -87,7 +87,7 @@ void FaultHandler::trace_window(FileId file, const ReadaheadWindow& w, bool asyn
 
 void FaultHandler::count(FaultKind kind, std::uint64_t t0, FileId file, pgoff_t index, std::uint64_t vpn)
 {
-    const std::uint64_t t1 = sync::now_ns();
+    const std::uint64_t t1 = now_ns();
     counts_[unsigned(kind)].add(1);
     // A fault that failed took no meaningful time: counted, not timed.
     if (kind != FaultKind::NoMemory && kind != FaultKind::OutOfRange)
@@ -198,7 +198,7 @@ Page* FaultHandler::get_page(FileId file, pgoff_t index, pgoff_t req_pages, RaAc
 
 FaultKind FaultHandler::file_fault(FileId file, pgoff_t index, std::uint64_t vpn)
 {
-    const std::uint64_t t0 = sync::now_ns();
+    const std::uint64_t t0 = now_ns();
     // Step 1: the unlocked read. A present entry means there is no fault,
     // only the MMU's accessed bit, which reclaim reads; inside an RCU
     // read-side section, so the page's frame is not reused under us even if
@@ -263,7 +263,7 @@ void FaultHandler::fault_around(FileId file, pgoff_t index, std::uint64_t vpn)
 
 FaultKind FaultHandler::anon_fault(std::uint64_t vpn)
 {
-    const std::uint64_t t0 = sync::now_ns();
+    const std::uint64_t t0 = now_ns();
     if (page_table_.read_pte(vpn)) {
         counts_[unsigned(FaultKind::Mapped)].add(1);
         return FaultKind::Mapped;
@@ -294,7 +294,7 @@ ReadResult FaultHandler::read(FileId file, pgoff_t first, pgoff_t count_pages)
     // expensive than a minor fault).
     static const char zero_page[4096] = {};
     thread_local char user_buffer[4096];
-    const std::uint64_t t0 = sync::now_ns();
+    const std::uint64_t t0 = now_ns();
     ReadResult r;
     for (pgoff_t i = first; i < first + count_pages; ++i) {
         FaultKind kind = FaultKind::Minor;
@@ -309,7 +309,7 @@ ReadResult FaultHandler::read(FileId file, pgoff_t first, pgoff_t count_pages)
         ++r.pages;
         cache_.put_page(page);
     }
-    read_latency_.add(sync::now_ns() - t0);
+    read_latency_.add(now_ns() - t0);
     return r;
 }
 
@@ -321,7 +321,7 @@ ReadResult FaultHandler::write(FileId file, pgoff_t first, pgoff_t count_pages, 
     // copy from the user's buffer and set_page_dirty. No readahead.
     static const char zero_page[4096] = {};
     thread_local char page_buffer[4096];
-    const std::uint64_t t0 = sync::now_ns();
+    const std::uint64_t t0 = now_ns();
     ReadResult r;
     for (pgoff_t i = first; i < first + count_pages; ++i) {
         const bool edge = partial && (i == first || i == first + count_pages - 1);
@@ -351,7 +351,7 @@ ReadResult FaultHandler::write(FileId file, pgoff_t first, pgoff_t count_pages, 
         ++r.pages;
         cache_.put_page(page);
     }
-    read_latency_.add(sync::now_ns() - t0);
+    read_latency_.add(now_ns() - t0);
     return r;
 }
 

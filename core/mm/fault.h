@@ -1,6 +1,6 @@
 // The fault handler and the read(2) path of one simulated process.
 //
-// A file fault (filemap_fault, as seed 002 describes the protocol): read the
+// A file fault (filemap_fault, as the pagefault scalability thread of 2005 describes the protocol): read the
 // PTE without the page-table lock; look the page up in the page cache; on a
 // miss allocate it, insert it (another CPU may win the insert race) and read
 // it from the device, or wait while another CPU's read of it completes; then

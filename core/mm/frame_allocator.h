@@ -10,7 +10,7 @@
 // fail, and the caller reports it to the run.
 #pragma once
 
-#include "mm/page.h"
+#include "base/page.h"
 #include "sync/lock_stats.h"
 #include "sync/spinlock.h"
 

@@ -17,7 +17,7 @@
 // whose name ends in _locked expects the caller to hold lock().
 #pragma once
 
-#include "mm/page.h"
+#include "base/page.h"
 #include "sync/lock_stats.h"
 #include "sync/spinlock.h"
 

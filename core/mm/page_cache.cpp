@@ -1,7 +1,7 @@
 #include "mm/page_cache.h"
 
+#include "events/tracepoint.h"
 #include "index/hash_index.h"
-#include "sim/trace.h"
 #include "sync/rcu.h"
 
 #include <mutex>

@@ -1,7 +1,7 @@
 #include "mm/page_lock.h"
 
-#include "sim/trace.h"
-#include "sync/clock.h"
+#include "base/clock.h"
+#include "events/tracepoint.h"
 
 #include <stdexcept>
 #include <string>
@@ -34,7 +34,7 @@ PageWaitTable::Queue& PageWaitTable::queue(const Page& page) noexcept
 
 template <class Done> void PageWaitTable::sleep_until(Page& page, Done&& done)
 {
-    const std::uint64_t t0 = sync::now_ns();
+    const std::uint64_t t0 = now_ns();
     trace::emit_at(t0, EventKind::PageLockWait, reinterpret_cast<std::uintptr_t>(&page), page.mapping, page.index);
     page.lock_waiters.fetch_add(1, std::memory_order_seq_cst);
     sleeping_.fetch_add(1, std::memory_order_relaxed);
@@ -46,7 +46,7 @@ template <class Done> void PageWaitTable::sleep_until(Page& page, Done&& done)
     }
     page.lock_waiters.fetch_sub(1, std::memory_order_relaxed);
     sleeping_.fetch_sub(1, std::memory_order_relaxed);
-    const std::uint64_t t1 = sync::now_ns();
+    const std::uint64_t t1 = now_ns();
     const std::uint64_t waited = t1 - t0;
     trace::emit_at(t1, EventKind::PageLockWoken, reinterpret_cast<std::uintptr_t>(&page), page.mapping, page.index,
         static_cast<std::int64_t>(waited));

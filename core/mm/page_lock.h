@@ -14,7 +14,7 @@
 // unlocker sees the sleeper and wakes it: no lost wake-up.
 #pragma once
 
-#include "mm/page.h"
+#include "base/page.h"
 
 #include <atomic>
 #include <condition_variable>

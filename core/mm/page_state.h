@@ -18,7 +18,7 @@
 // page by page (read_page_states).
 #pragma once
 
-#include "mm/page.h"
+#include "base/page.h"
 
 #include <cstddef>
 #include <cstdint>

@@ -1,4 +1,5 @@
-// PageTable: see page_table.h. Locking summary (seed 002):
+// PageTable: see page_table.h. Locking summary (the pagefault scalability
+// thread, linux-mm, 2005):
 //   table page pointers (PGD and PMD entries): written once, under
 //     mm->page_table_lock, with release stores; read locklessly (acquire).
 //   PTE entries and a PTE page's entries_set: written under the PTE lock
@@ -151,7 +152,7 @@ Page* PageTable::read_pte(std::uint64_t vpn) const noexcept
         return nullptr;
     // handle_pte_fault()'s "entry = *pte", without the lock. Safe to follow:
     // table pages are never freed while the table lives. Here entries are
-    // single atomic words, so the torn 32-bit halves of seed 002 cannot occur,
+    // single atomic words, so the torn 32-bit halves of the pagefault scalability thread cannot occur,
     // but the value is still stale as soon as it is read.
     const PtePage* pte = pte_lookup(vpn);
     if (!pte)
@@ -178,7 +179,7 @@ Page* PageTable::install(std::uint64_t vpn, Page* page, bool& installed)
     if (locked_hook_)
         locked_hook_(vpn);
     auto& entry = pte->entries[pte_index(vpn)];
-    // Seed 002's recheck under the PTE lock: what the unlocked read saw may
+    // The pagefault scalability thread's recheck under the PTE lock: what the unlocked read saw may
     // have changed. Every writer of this entry holds this lock, so a relaxed
     // load sees the latest value.
     Page* existing = entry.load(std::memory_order_relaxed);

@@ -1,6 +1,6 @@
 // PageTable: the page tables of one simulated process ("mm"), virtual page
-// number -> Page*, with the fault protocol of seed 002 (2005, "pagefault
-// scalability alternative"; FACTS.md section 3).
+// number -> Page*, with the fault protocol of the pagefault scalability thread
+// ("[RFT][PATCH 0/2] pagefault scalability alternative", linux-mm, August 2005).
 //
 // Layout, x86-64 style with three levels of 512 entries (9 bits each):
 //   vpn bits 26..18  index in the PGD page -> PMD page
@@ -20,14 +20,14 @@
 //           class "mm.page_table_lock"), guards every page table of the mm:
 //           the allocation of table pages and every PTE change. Every fault
 //           of every thread of the process serialises on it (the 2.6.14
-//           situation seed 002 starts from).
-//   split   Hugh Dickins' split ptlock (seed 002, CONFIG_SPLIT_PTLOCK):
+//           situation that thread starts from).
+//   split   Hugh Dickins' split ptlock (that thread, CONFIG_SPLIT_PTLOCK):
 //           "every PMD_SIZE bytes of userspace gets its own spinlock", an
 //           anonymous lock of class "pte_lock" kept with its PTE page (the
 //           kernel keeps it in the page table page's struct page).
 //           mm->page_table_lock then only guards allocating PMD/PTE pages.
 //
-// The fault protocol (seed 002), as the fault handler uses it:
+// The fault protocol (that thread), as the fault handler uses it:
 //   1. read_pte(vpn): read the entry without any lock;
 //   2. the caller looks a page up, allocates one or starts I/O, still without
 //      locks. Nothing irrevocable may be done on the strength of the unlocked
@@ -39,7 +39,7 @@
 // thread win between steps 1 and 3.
 #pragma once
 
-#include "mm/page.h"
+#include "base/page.h"
 #include "sync/instrumented_lock.h"
 #include "sync/lock_stats.h"
 #include "sync/spinlock.h"

@@ -21,7 +21,7 @@
 // points are the same calls for a read(2) with no page-cache probe.
 #pragma once
 
-#include "mm/page.h"
+#include "base/page.h"
 
 #include <algorithm>
 #include <cstdint>

@@ -1,4 +1,5 @@
-// Morton's 2002 unified readahead (seed 001, FACTS.md section 2), as modelled
+// Morton's 2002 unified readahead (Morton's multipage I/O and readahead patches,
+// linux-kernel, March 2002), as modelled
 // here.
 //
 // One policy for read(2) and mmap faults alike ("one readahead

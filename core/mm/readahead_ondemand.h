@@ -1,6 +1,6 @@
 // Linux's on-demand readahead (mm/readahead.c, 2.6.23 onwards; details as in
 // 2.6.32's ondemand_readahead, get_init_ra_size, get_next_ra_size and
-// try_context_readahead where FACTS.md section 2 is silent).
+// try_context_readahead where the rules of mm/readahead.c leave a choice).
 //
 // Per file, a file_ra_state {start, size, async_size, prev_pos} (prev_pos in
 // pages here) and, for mmap read-around, mmap_miss; ra_pages is the

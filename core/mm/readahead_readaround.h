@@ -8,7 +8,7 @@
 // the same comparison does in Linux); otherwise count the miss in mmap_miss and, unless there have been more
 // than MMAP_LOTSAMISS (100), read ra_pages centred on the fault:
 // start = pgoff - ra_pages/2 (at least 0), size = ra_pages,
-// async_size = ra_pages/4 (FACTS.md section 2; 2.6.32 itself used 0, later
+// async_size = ra_pages/4 (mm/filemap.c; 2.6.32 itself used 0, later
 // kernels ra_pages/4). An mmap hit decrements mmap_miss (as
 // do_async_mmap_readahead does), so a mapping that mostly hits keeps its
 // read-around; a marker hit runs ondemand with a request of ra_pages.

@@ -21,7 +21,7 @@
 // get_unless_zero and looks again, and finds the page gone.
 #include "mm/page_cache.h"
 
-#include "sim/trace.h"
+#include "events/tracepoint.h"
 #include "sync/rcu.h"
 
 #include <algorithm>

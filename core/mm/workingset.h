@@ -21,7 +21,7 @@
 // zone.lru_lock (lru.h), which already serialises evictions and additions.
 #pragma once
 
-#include "mm/page.h"
+#include "base/page.h"
 
 #include <cstdint>
 #include <deque>

@@ -1,9 +1,9 @@
 #include "sim/engine.h"
 
-#include "sim/trace.h"
-#include "sync/clock.h"
-#include "sync/cpu.h"
-#include "sync/lock_trace.h"
+#include "base/clock.h"
+#include "base/cpu.h"
+#include "events/tracepoint.h"
+#include "sync/hold_stretch.h"
 
 #include <bit>
 #include <chrono>
@@ -94,7 +94,7 @@ Engine::Engine(const EngineConfig& config, sync::LockRegistry& registry)
     if (config_.trace)
         config_.workload.cpus = config_.trace->threads();
     config_.validate();
-    sync::tick_calibration(); // the one-time clock calibration, before any CPU needs the clock
+    tick_calibration(); // the one-time clock calibration, before any CPU needs the clock
     pace_ops_.store(config_.ops_per_second, std::memory_order_relaxed);
     pace_stretch_ns_.store(config_.hold_stretch_ns, std::memory_order_relaxed);
     ncpus_ = config_.workload.cpus;
@@ -128,13 +128,6 @@ Engine::Engine(const EngineConfig& config, sync::LockRegistry& registry)
         if (device2_ && w.disk_of(FileId(f)) == 1)
             faults_->set_device(id, *device2_);
         faults_->set_hint(id, hint);
-        // Structural events happen on the CPU that changes the index, so
-        // they go to that CPU's ring (nowhere on an untraced thread).
-        if (config_.events)
-            cache_->file(id).index->set_event_hook([](const IndexEvent& ie) {
-                if (trace::enabled())
-                    trace::push(to_event(ie, trace::cpu(), sync::now_ns()));
-            });
     }
     anon_base_ = base;
     // Reclaim's reverse map: each file is mapped once, linearly, so page
@@ -203,7 +196,7 @@ void Engine::start(bool paused)
     if (state_.load() != State::Idle)
         throw std::logic_error("Engine::start: the run was already started");
     state_.store(paused ? State::Paused : State::Running, std::memory_order_release);
-    start_ns_ = sync::now_ns();
+    start_ns_ = now_ns();
     threads_.reserve(ncpus_);
     // Counted per thread actually started, so a failed start cannot leave
     // wait() waiting for CPUs that never ran.
@@ -305,7 +298,7 @@ void Engine::fail(std::string what)
 void Engine::cpu_done(unsigned cpu, bool completed)
 {
     if (completed)
-        cpus_[cpu].finished_ns.store(sync::now_ns() - start_ns_, std::memory_order_relaxed);
+        cpus_[cpu].finished_ns.store(now_ns() - start_ns_, std::memory_order_relaxed);
     {
         std::lock_guard g(control_);
         cpus_[cpu].done = true;
@@ -394,14 +387,14 @@ void Engine::run_cpu(unsigned cpu)
     // Linux: a thread's niceness is its own (setpriority on its thread id).
     if (thread_nice_ > 0)
         ::setpriority(PRIO_PROCESS, static_cast<id_t>(::gettid()), thread_nice_);
-    sync::CpuScope scope(static_cast<int>(cpu));
+    CpuScope scope(static_cast<int>(cpu));
     trace::ThreadTrace trace(config_.events ? &events_->ring(cpu) : nullptr);
     OperationSource& source = *sources_[cpu];
     bool completed = false; ///< the whole sequence was done
     const bool background = cpus_[cpu].background;
     std::uint64_t pacing_seen = ~std::uint64_t(0);
     std::uint64_t interval = 0;
-    std::uint64_t next_slot = sync::now_ns();
+    std::uint64_t next_slot = now_ns();
     unsigned cpu_id = cpu;
     Operation op;
     while (may_proceed(cpu)) {
@@ -411,7 +404,7 @@ void Engine::run_cpu(unsigned cpu)
             pacing_seen = g;
             const double rate = pace_ops_.load(std::memory_order_relaxed);
             interval = rate > 0 ? std::uint64_t(1e9 / rate) : 0;
-            next_slot = sync::now_ns();
+            next_slot = now_ns();
             // At demo speed every lock acquisition and fault is an event;
             // unpaced, what is notable (sim/trace.h).
             trace::set_all(rate > 0);
@@ -428,19 +421,19 @@ void Engine::run_cpu(unsigned cpu)
         const std::uint64_t done = cpus_[cpu].operations.fetch_add(1, std::memory_order_relaxed) + 1;
         if (config_.migrate_every && done % config_.migrate_every == 0) {
             cpu_id = (cpu_id + 1) % ncpus_;
-            sync::set_current_cpu(static_cast<int>(cpu_id));
+            set_current_cpu(static_cast<int>(cpu_id));
             cpus_[cpu].migrations.fetch_add(1, std::memory_order_relaxed);
         }
         if (interval) {
             // Demo speed: one operation per interval, in short sleeps so
             // that pause, stop and a change of speed are not held up.
             next_slot += interval;
-            for (std::uint64_t now = sync::now_ns(); now < next_slot && state() == State::Running
+            for (std::uint64_t now = now_ns(); now < next_slot && state() == State::Running
                  && pacing_generation_.load(std::memory_order_relaxed) == pacing_seen;
-                 now = sync::now_ns())
+                 now = now_ns())
                 std::this_thread::sleep_for(std::chrono::nanoseconds(std::min(next_slot - now, kPacingSliceNs)));
             if (state() != State::Running)
-                next_slot = sync::now_ns();
+                next_slot = now_ns();
         }
     }
     sync::set_hold_stretch_ns(0);

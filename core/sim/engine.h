@@ -3,10 +3,10 @@
 //
 // Each simulated CPU is a thread for the whole run (blocking on locks and on
 // I/O is the point, so no task pool). The threads are the threads of one
-// process: they share the page table, as seed 002's pft threads do. A CPU
+// process: they share the page table, as the pft threads of the pagefault scalability thread (2005) do. A CPU
 // runs its WorkloadGenerator's operations through the FaultHandler; its
 // simulated CPU id is what the locks count bounces by, and with migration
-// every K operations the thread moves to the next CPU id (seed 000's reader
+// every K operations the thread moves to the next CPU id (the radix-tree pagecache thread's reader
 // that "changes CPUs").
 //
 // Control, safe from any thread at any time: pause() holds every CPU before
@@ -16,11 +16,12 @@
 // speed).
 //
 // A run ends when every CPU has done its sequence (a background CPU, such as
-// seed 001's streaming process, is stopped when the others are done), when
+// the streaming process of Morton's thrashing test, is stopped when the others are done), when
 // stop() is called, or at the first error (no frame free and none
 // reclaimable), which error() then describes.
 #pragma once
 
+#include "events/event_ring.h"
 #include "index/index_factory.h"
 #include "mm/block_device.h"
 #include "mm/fault.h"
@@ -29,7 +30,6 @@
 #include "mm/page_table.h"
 #include "mm/readahead.h"
 #include "mm/readahead_factory.h"
-#include "sim/event_ring.h"
 #include "sync/lock_stats.h"
 #include "workload/trace_replay.h"
 #include "workload/workload.h"
@@ -191,7 +191,7 @@ private:
     unsigned running_cpus_ = 0;                   ///< under control_
     unsigned foreground_cpus_ = 0;                ///< under control_: running CPUs that are not background
     std::atomic<bool> background_stop_ { false }; ///< every foreground CPU is done
-    std::uint64_t start_ns_ = 0;                  ///< sync::now_ns() at start(), before any CPU runs
+    std::uint64_t start_ns_ = 0;                  ///< now_ns() at start(), before any CPU runs
     std::atomic<double> pace_ops_ { 0 };
     std::atomic<std::uint64_t> pace_stretch_ns_ { 0 };
     std::atomic<std::uint64_t> pacing_generation_ { 0 }; ///< bumped after each set_pacing

@@ -7,11 +7,11 @@
 // unit (`wait_ns`, `time_s`).
 #pragma once
 
+#include "lib/json.h"
 #include "mm/fault.h"
 #include "mm/page_cache.h"
 #include "mm/page_lock.h"
 #include "sim/engine.h"
-#include "sim/json.h"
 #include "sim/metrics.h"
 #include "sim/scenario.h"
 #include "sync/lock_stats.h"

@@ -13,7 +13,7 @@
 // than one drain's worth in memory.
 #pragma once
 
-#include "sim/event.h"
+#include "events/event.h"
 #include "sim/metrics.h"
 #include "sim/run_result.h"
 #include "sim/scenario.h"

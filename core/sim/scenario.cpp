@@ -11,7 +11,7 @@
 #include "index/hash_index.h"
 #include "index/radix_tree.h"
 #include "index/skip_list.h"
-#include "sim/file_io.h"
+#include "lib/file_io.h"
 #include "workload/trace_csv.h"
 #include "workload/trace_strace.h"
 

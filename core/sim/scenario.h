@@ -8,8 +8,8 @@
 // allowed, so a user editing a file by hand can fix it without a manual.
 #pragma once
 
+#include "lib/json.h"
 #include "sim/engine.h"
-#include "sim/json.h"
 
 #include <cstdint>
 #include <functional>
@@ -52,7 +52,7 @@ struct Scenario {
     // For the gallery and for reports.
     std::string title;       ///< "2002: one global hash vs a radix tree per file"
     int year = 0;            ///< year of the experiment it reproduces; 0 = none
-    std::string source;      ///< where it comes from, e.g. "seed 000"
+    std::string source;      ///< where it comes from, e.g. "radix-tree pagecache (2002)"
     std::string description; ///< two sentences: what it shows
 
     EngineConfig engine;

@@ -10,12 +10,20 @@
 //
 // Locking rule for the statistics: last_cpu_ and hold_start_ are written only
 // by the exclusive holder; the state fields are atomics read by snapshots.
+//
+// What is traced (events/tracepoint.h) on a traced thread: by default only
+// what a timeline needs to show contention: a wait (begin, and acquired with
+// the wait time) and the release of a hold that made someone wait or that
+// was itself contended. When the thread records everything (trace::all(),
+// demo speed, where the rate is low and a student wants to see every lock
+// taken), every acquisition and release is traced.
 #pragma once
 
-#include "sync/clock.h"
-#include "sync/cpu.h"
+#include "base/clock.h"
+#include "base/cpu.h"
+#include "events/tracepoint.h"
+#include "sync/hold_stretch.h"
 #include "sync/lock_stats.h"
-#include "sync/lock_trace.h"
 
 #include <atomic>
 #include <cstdint>
@@ -88,8 +96,8 @@ protected:
     void begin_wait() noexcept
     {
         waiters_.fetch_add(1, std::memory_order_relaxed);
-        if (const LockTraceFn trace = detail::t_lock_trace) [[unlikely]]
-            trace(LockTracePoint::WaitBegin, *this, holder_cpu_.load(std::memory_order_relaxed));
+        if (trace::enabled()) [[unlikely]]
+            trace_lock(EventKind::LockWaitBegin, holder_cpu_.load(std::memory_order_relaxed));
     }
     void end_wait() noexcept { waiters_.fetch_sub(1, std::memory_order_relaxed); }
 
@@ -103,10 +111,10 @@ protected:
         if (stats_)
             stats_->c.note_acquire(contended, bounced, wait);
         cls_->note_acquire(contended, bounced, wait);
-        if (const LockTraceFn trace = detail::t_lock_trace) [[unlikely]] {
-            hold_traced_ = contended || detail::t_lock_trace_all;
+        if (trace::enabled()) [[unlikely]] {
+            hold_traced_ = contended || trace::all();
             if (hold_traced_)
-                trace(LockTracePoint::Acquired, *this, static_cast<std::int64_t>(ticks_to_ns(wait)));
+                trace_lock(EventKind::LockAcquired, static_cast<std::int64_t>(ticks_to_ns(wait)));
         }
         hold_start_ = ticks();
     }
@@ -115,11 +123,11 @@ protected:
     {
         hold_stretch(hold_start_);
         const std::uint64_t hold = ticks() - hold_start_;
-        if (const LockTraceFn trace = detail::t_lock_trace) [[unlikely]] {
+        if (trace::enabled()) [[unlikely]] {
             // A hold worth showing: one that was waited for, or that made
             // another CPU wait.
             if (hold_traced_ || waiters_.load(std::memory_order_relaxed) > 0)
-                trace(LockTracePoint::Released, *this, static_cast<std::int64_t>(ticks_to_ns(hold)));
+                trace_lock(EventKind::LockReleased, static_cast<std::int64_t>(ticks_to_ns(hold)));
             hold_traced_ = false;
         }
         if (stats_)
@@ -141,9 +149,9 @@ protected:
             stats_->c.note_acquire(contended, bounced, wait);
         cls_->note_acquire(contended, bounced, wait);
         bool traced = false;
-        if (const LockTraceFn trace = detail::t_lock_trace) [[unlikely]]
-            if (contended || detail::t_lock_trace_all) {
-                trace(LockTracePoint::Acquired, *this, static_cast<std::int64_t>(ticks_to_ns(wait)));
+        if (trace::enabled()) [[unlikely]]
+            if (contended || trace::all()) {
+                trace_lock(EventKind::LockAcquired, static_cast<std::int64_t>(ticks_to_ns(wait)));
                 traced = true;
             }
         return (ticks() & ~std::uint64_t(1)) | (traced ? 1 : 0);
@@ -153,9 +161,9 @@ protected:
         const std::uint64_t start = token & ~std::uint64_t(1);
         hold_stretch(start);
         const std::uint64_t hold = ticks() - start;
-        if (const LockTraceFn trace = detail::t_lock_trace) [[unlikely]]
-            if ((token & 1) || detail::t_lock_trace_all || waiters_.load(std::memory_order_relaxed) > 0)
-                trace(LockTracePoint::Released, *this, static_cast<std::int64_t>(ticks_to_ns(hold)));
+        if (trace::enabled()) [[unlikely]]
+            if ((token & 1) || trace::all() || waiters_.load(std::memory_order_relaxed) > 0)
+                trace_lock(EventKind::LockReleased, static_cast<std::int64_t>(ticks_to_ns(hold)));
         if (stats_)
             stats_->c.note_release(hold);
         cls_->note_release(hold);
@@ -163,6 +171,11 @@ protected:
     }
 
 private:
+    void trace_lock(EventKind kind, std::int64_t value) const noexcept
+    {
+        trace::lock_event(kind, this, lock_id(), cls_->id(), value);
+    }
+
     LockClass* cls_;
     LockStats* stats_ = nullptr;
     LockRegistry* registry_ = nullptr;

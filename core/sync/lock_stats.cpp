@@ -2,8 +2,8 @@
 
 #include <bit>
 
-#include "sync/clock.h"
-#include "sync/cpu.h"
+#include "base/clock.h"
+#include "base/cpu.h"
 
 #include <algorithm>
 

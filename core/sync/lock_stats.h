@@ -14,7 +14,7 @@
 // at any time.
 #pragma once
 
-#include "sync/cpu.h"
+#include "base/cpu.h"
 
 #include <array>
 #include <atomic>

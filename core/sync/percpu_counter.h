@@ -2,12 +2,12 @@
 //
 // Writers on different threads add to different shards, so a count kept by
 // every insert (a tree's page count, its memory) does not become the one
-// cache line every CPU fights over - exactly the bouncing seed 003's
-// concurrent pagecache removes. Reading sums the shards: exact once writers
+// cache line every CPU fights over - exactly the bouncing Zijlstra's
+// concurrent pagecache (linux-mm, 2007) removes. Reading sums the shards: exact once writers
 // are quiet, a moment's approximation while they run.
 #pragma once
 
-#include "sync/cpu.h"
+#include "base/cpu.h"
 
 #include <atomic>
 #include <cstdint>

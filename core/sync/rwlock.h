@@ -1,6 +1,6 @@
 // Reader-writer lock with statistics (the kernel's rwlock_t).
 //
-// Seed 000: an rwlock for the per-mapping tree lock "does not help: the
+// The radix-tree pagecache thread (2002): an rwlock for the per-mapping tree lock "does not help: the
 // problem is the bouncing of the spinlock cacheline" - readers still write
 // the lock word. The statistics show it: read acquisitions bounce too.
 #pragma once

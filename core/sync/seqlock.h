@@ -4,7 +4,7 @@
 //
 // Data protected by a seqlock must itself be read and written through
 // std::atomic (relaxed is enough): a reader may run concurrently with a
-// writer and only discards what it read afterwards. Seed 002's torn PTE read
+// writer and only discards what it read afterwards. The torn PTE read of the pagefault scalability thread
 // is exactly this race without the retry.
 #pragma once
 

@@ -3,12 +3,12 @@
 // The engine turns each record into a call into the simulated kernel: a
 // read(2) goes through the page cache and the copy to user space, a file
 // fault through the fault path of an mmap()ed file, an anonymous fault
-// through the fault path of private memory (pft, seed 002), where there is
+// through the fault path of private memory (pft, from the pagefault scalability thread), where there is
 // no file and so no page-cache lookup at all. Records are plain values so a
 // generator can be run ahead of the engine, replayed or compared in tests.
 #pragma once
 
-#include "mm/page.h"
+#include "base/page.h"
 
 #include <cstdint>
 
@@ -40,7 +40,7 @@ public:
     /// The next operation into @op; false when the sequence is over.
     virtual bool next(Operation& op) = 0;
     /// A background CPU runs until every other CPU is done, and is then
-    /// stopped (seed 001's process B, streaming while process A is timed).
+    /// stopped (process B of Morton's thrashing test, streaming while process A is timed).
     virtual bool background() const noexcept { return false; }
 };
 

@@ -14,7 +14,7 @@
 // simulated file just long enough for every page the trace touches.
 #pragma once
 
-#include "mm/page.h"
+#include "base/page.h"
 #include "workload/operation.h"
 #include "workload/trace.h"
 

@@ -17,7 +17,7 @@
 //   interleaved the file cut into u-page requests; CPU k of n takes requests
 //               k, k+n, k+2n, ... (pages k, k+n, ... for u = 1), then again;
 //               on a shared file the CPUs read disjoint, interleaved ranges;
-//   pft         seed 002's page-fault test: CPU k write-faults pages
+//   pft         the pagefault scalability thread's page-fault test: CPU k write-faults pages
 //               [k*P, (k+1)*P) of one anonymous region, P = file_pages / cpus,
 //               each once and in order, and then is done;
 //   mixed       each operation is a read(2) of request_pages pages with
@@ -26,7 +26,7 @@
 //   two_streams two sequential readers interleaved in one file, one from
 //               page 0 and one from the middle, taking turns (what ondemand
 //               readahead's interleaved-stream detection is for);
-//   morton      Morton's readahead-thrashing test (seed 001), on 2 CPUs:
+//   morton      Morton's readahead-thrashing test (2002), on 2 CPUs:
 //               CPU 0 is process A, reading nfiles files of file_pages
 //               round-robin, one request of request_pages from each in
 //               turn, until all are read (nfiles x file_pages / request
@@ -39,7 +39,7 @@
 // MADV_RANDOM), which the readahead policy sees on mmap faults.
 #pragma once
 
-#include "mm/page.h"
+#include "base/page.h"
 #include "workload/operation.h"
 #include "workload/splitmix64.h"
 
@@ -74,7 +74,7 @@ struct WorkloadSpec {
     std::uint64_t operations_per_cpu = 1000; ///< length of each CPU's sequence (pft stops earlier; morton ignores it)
     std::string madvise = "normal";          ///< one of kWorkloadMadvise: the mappings' hint
     unsigned nfiles = 40;                    ///< morton: files process A reads round-robin (Morton's N)
-    pgoff_t stream_pages = 262144;           ///< morton: size of process B's file (1 GiB, as in seed 001)
+    pgoff_t stream_pages = 262144;           ///< morton: size of process B's file (1 GiB, as in Morton's test)
 
     /// Throws std::invalid_argument naming the offending field and what it
     /// may be.

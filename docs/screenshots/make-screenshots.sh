@@ -10,8 +10,9 @@ export QT_QPA_PLATFORM=offscreen
 # The gallery the application opens on.
 "$app" --run-for 0.5 --screenshot "$out/main-window.png"
 
-# Seed 000: four CPUs, one global hash lock, slowed to 2000 operations per
-# second per CPU with each lock held 20 us longer, so the contention shows.
+# The radix-tree pagecache thread (2002): four CPUs, one global hash lock,
+# slowed to 2000 operations per second per CPU with each lock held 20 us
+# longer, so the contention shows.
 "$app" --scenario 2002-global-hash-lock --set pacing.ops_per_second=2000 \
     --set pacing.hold_stretch_ns=20000 --run-for 4 --screenshot "$out/run-global-hash-lock.png"
 

@@ -1,9 +1,12 @@
-// Test support: the records of one kind a ring holds, drained.
+// Test support: the records a ring holds, drained: those of one kind, or an
+// index's structural events decoded back into IndexEvents.
 #pragma once
 
-#include "sim/event.h"
-#include "sim/event_ring.h"
+#include "events/event.h"
+#include "events/event_ring.h"
+#include "events/tracepoint.h"
 
+#include <cstddef>
 #include <vector>
 
 namespace pcl::test {
@@ -18,5 +21,34 @@ inline std::vector<Event> drain(EventRing& ring, EventKind kind)
             out.push_back(e);
     return out;
 }
+
+/// Traces the calling thread for its life and hands back the structural
+/// events the indexes it works on recorded (trace::index_event), in order.
+class IndexEventRecorder {
+public:
+    explicit IndexEventRecorder(std::size_t capacity = std::size_t(1) << 16)
+        : ring_(capacity)
+        , trace_(&ring_)
+    {
+    }
+
+    /// The index events recorded since the last call. A ring that dropped
+    /// records would lose events: the caller's capacity is too small.
+    std::vector<IndexEvent> take()
+    {
+        std::vector<Event> all;
+        ring_.drain(all);
+        std::vector<IndexEvent> out;
+        for (const Event& e : all)
+            if (is_index_event(e.kind))
+                out.push_back(to_index_event(e));
+        return out;
+    }
+    std::uint64_t dropped() const noexcept { return ring_.dropped(); }
+
+private:
+    EventRing ring_;
+    trace::ThreadTrace trace_;
+};
 
 } // namespace pcl::test

@@ -1,8 +1,8 @@
 // core/mm: the block device models, request merging, queue depth, and the
 // completion of every page on shutdown.
+#include "events/event_ring.h"
+#include "events/tracepoint.h"
 #include "mm/block_device.h"
-#include "sim/event_ring.h"
-#include "sim/trace.h"
 
 #include <catch2/catch.hpp>
 

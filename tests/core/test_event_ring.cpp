@@ -1,6 +1,6 @@
 // core/sim: event records, the per-CPU rings and the merged stream.
-#include "sim/event.h"
-#include "sim/event_ring.h"
+#include "events/event.h"
+#include "events/event_ring.h"
 
 #include <catch2/catch.hpp>
 

@@ -106,7 +106,7 @@ TEST_CASE("CPUs faulting on one missing page: one read, one page, everyone woken
         std::vector<std::thread> cpus;
         for (int t = 0; t < 4; ++t)
             cpus.emplace_back([&, t] {
-                sync::CpuScope cpu(t);
+                CpuScope cpu(t);
                 // Each CPU maps the page at its own address, so each must find it.
                 kinds[unsigned(m.faults.file_fault(f, 7, 10 + std::uint64_t(t)))]++;
             });
@@ -170,7 +170,7 @@ TEST_CASE("anonymous faults map each page of a pft region exactly once", "[mm][f
         std::atomic<long> wrong { 0 };
         for (int t = 0; t < 4; ++t)
             threads.emplace_back([&, t] {
-                sync::CpuScope cpu(t);
+                CpuScope cpu(t);
                 for (std::uint64_t v = 0; v < kPerThread; ++v)
                     wrong += m.faults.anon_fault(std::uint64_t(t) * kPerThread + v) != FaultKind::Anon;
                 // A second pass finds every page mapped.

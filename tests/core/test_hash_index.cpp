@@ -5,6 +5,7 @@
 #include "index/hash_index.h"
 #include "index/page_hash.h"
 #include "index_oracle.h"
+#include "ring_events.h"
 #include "sync/lock_stats.h"
 
 #include <catch2/catch.hpp>
@@ -591,8 +592,7 @@ TEST_CASE("inserts and erases report the new chain length", "[hash][events]")
 {
     auto table = make_table(HashScheme::Global, HashFunction::Linux24, 16);
     auto view = table->mapping(0);
-    std::vector<IndexEvent> events;
-    view->set_event_hook([&](const IndexEvent& e) { events.push_back(e); });
+    test::IndexEventRecorder recorder;
     Page a { 0, 3 }, b { 0, 19 };
     // 16 buckets (4 bits): indexes 3 and 19 differ by 16. With i = 0x06080002,
     // x = 0x06080005 and 0x06080015; x >> 4 = 0x608000 and 0x608001, so
@@ -608,6 +608,7 @@ TEST_CASE("inserts and erases report the new chain length", "[hash][events]")
     REQUIRE(table->bucket_of(0, 18) == 5);
     REQUIRE(view->insert(18, &c) == InsertResult::Inserted);
     REQUIRE(view->erase(3) == &a);
+    const std::vector<IndexEvent> events = recorder.take();
     REQUIRE(events.size() == 4);
     for (const auto& e : events) {
         CHECK(e.kind == IndexEvent::Kind::ChainLength);

@@ -1,6 +1,6 @@
 // The JSON parser and writer: round trips, exact integers, escapes, and every
 // rejected input with the line and column it is reported at.
-#include "sim/json.h"
+#include "lib/json.h"
 
 #include <catch2/catch.hpp>
 

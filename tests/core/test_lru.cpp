@@ -1,8 +1,8 @@
 // core/mm: the two-list LRU (mm/swap.c), reclaim's order of eviction
 // (mm/vmscan.c) and refault detection (mm/workingset.c), single-threaded so
 // that every order and count is exact.
+#include "events/tracepoint.h"
 #include "mm/page_cache.h"
-#include "sim/trace.h"
 #include "sync/rcu.h"
 
 #include "ring_events.h"
@@ -86,7 +86,6 @@ struct Memory {
 };
 
 using Idx = std::vector<pgoff_t>;
-
 
 } // namespace
 

@@ -1,6 +1,6 @@
 // core/sim: the metrics sampler, the run result and the scenario runner -
 // exact totals, series that add up to them, the JSON form, how runs end.
-#include "sim/json.h"
+#include "lib/json.h"
 #include "sim/metrics.h"
 #include "sim/run_result.h"
 #include "sim/runner.h"

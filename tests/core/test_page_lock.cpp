@@ -1,5 +1,5 @@
 // core/mm: page flags, references and the page lock's wait queues.
-#include "mm/page.h"
+#include "base/page.h"
 #include "mm/page_lock.h"
 
 #include <catch2/catch.hpp>

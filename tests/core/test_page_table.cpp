@@ -1,6 +1,7 @@
-// core/mm: the per-process page table and seed 002's fault protocol.
+// core/mm: the per-process page table and the fault protocol of the
+// pagefault scalability thread (2005).
+#include "base/cpu.h"
 #include "mm/page_table.h"
-#include "sync/cpu.h"
 #include "sync/lock_stats.h"
 
 #include <catch2/catch.hpp>
@@ -194,12 +195,12 @@ TEST_CASE("a fault that loses the race backs out exactly once", "[page_table]")
     // the same page in.
     auto race = [&] {
         std::thread t([&] {
-            pcl::sync::CpuScope cpu(1);
+            pcl::CpuScope cpu(1);
             other = pt.fault_in(vpn, [&] { return &theirs; });
         });
         t.join();
     };
-    pcl::sync::CpuScope cpu(0);
+    pcl::CpuScope cpu(0);
     const auto result = pt.fault_in(
         vpn, [&] { return &mine; }, race);
 
@@ -297,7 +298,7 @@ TEST_CASE("split locks let faults in other PTE pages proceed; the single lock do
             std::this_thread::yield();
     });
     std::thread holder([&] {
-        pcl::sync::CpuScope cpu(0);
+        pcl::CpuScope cpu(0);
         pt.install(0, &a);
     });
     REQUIRE(wait_for(holding));
@@ -312,12 +313,12 @@ TEST_CASE("split locks let faults in other PTE pages proceed; the single lock do
 
     std::atomic<bool> other_done { false }, same_done { false };
     std::thread other([&] {
-        pcl::sync::CpuScope cpu(1);
+        pcl::CpuScope cpu(1);
         pt.install(512, &b);
         other_done = true;
     });
     std::thread same([&] {
-        pcl::sync::CpuScope cpu(2);
+        pcl::CpuScope cpu(2);
         pt.install(1, &c);
         same_done = true;
     });
@@ -390,7 +391,7 @@ TEST_CASE("concurrent faults map every page exactly once", "[page_table][stress]
         std::vector<std::thread> ts;
         for (unsigned t = 0; t < kThreads; ++t)
             ts.emplace_back([&, t] {
-                pcl::sync::CpuScope cpu(static_cast<int>(t));
+                pcl::CpuScope cpu(static_cast<int>(t));
                 auto fault = [&](std::uint64_t vpn) {
                     const auto r = pt.fault_in(vpn, [&] {
                         made[t].push_back(std::make_unique<Page>(0, vpn));

@@ -1,8 +1,9 @@
 // RadixTree: oracle runs, exact structure cases, and concurrent stress for
 // every locking scheme.
+#include "base/cpu.h"
 #include "index/radix_tree.h"
 #include "index_oracle.h"
-#include "sync/cpu.h"
+#include "ring_events.h"
 #include "sync/rcu.h"
 
 #include <catch2/catch.hpp>
@@ -250,38 +251,45 @@ TEST_CASE("bad radix parameters are refused with the parameter named", "[radix][
 TEST_CASE("structural events describe the tree's changes", "[radix][events]")
 {
     RadixTree tree(3, config(RadixTree::Scheme::Optimistic));
-    std::atomic<long> allocs { 0 }, frees { 0 }, grows { 0 }, shrinks { 0 }, tag_sets { 0 };
-    tree.set_event_hook([&](const IndexEvent& e) {
-        CHECK(e.file == 3);
-        switch (e.kind) {
-        case IndexEvent::Kind::NodeAlloc:
-            ++allocs;
-            break;
-        case IndexEvent::Kind::NodeFree:
-            ++frees;
-            break;
-        case IndexEvent::Kind::HeightGrow:
-            ++grows;
-            break;
-        case IndexEvent::Kind::HeightShrink:
-            ++shrinks;
-            break;
-        case IndexEvent::Kind::TagSet:
-            ++tag_sets;
-            break;
-        default:
-            break;
+    test::IndexEventRecorder recorder;
+    long allocs = 0, frees = 0, grows = 0, shrinks = 0, tag_sets = 0;
+    const auto tally = [&] {
+        for (const IndexEvent& e : recorder.take()) {
+            CHECK(e.file == 3);
+            switch (e.kind) {
+            case IndexEvent::Kind::NodeAlloc:
+                ++allocs;
+                break;
+            case IndexEvent::Kind::NodeFree:
+                ++frees;
+                break;
+            case IndexEvent::Kind::HeightGrow:
+                ++grows;
+                break;
+            case IndexEvent::Kind::HeightShrink:
+                ++shrinks;
+                break;
+            case IndexEvent::Kind::TagSet:
+                ++tag_sets;
+                break;
+            default:
+                break;
+            }
         }
-    });
+        REQUIRE(recorder.dropped() == 0);
+    };
     PagePool pool;
     for (pgoff_t i = 0; i < 5000; ++i)
         REQUIRE(tree.insert(i, pool.make(i)) == InsertResult::Inserted);
+    tally();
     CHECK(allocs - frees == long(tree.nodes()));
     CHECK(grows == 3); // heights 1, 2, 3
     REQUIRE(tree.set_tag(4999, kTagDirty));
+    tally();
     CHECK(tag_sets == 2); // the leaf's parent and the root above it
     for (pgoff_t i = 0; i < 5000; ++i)
         REQUIRE(tree.erase(i));
+    tally();
     CHECK(allocs == frees);
     CHECK(shrinks >= 1);
 }
@@ -350,7 +358,8 @@ TEST_CASE("concurrent writers and readers lose nothing, overlapping ranges", "[r
     }
 }
 
-TEST_CASE("interleaved writers on one tree (seed 003 series B) keep every page", "[radix][stress][seed003]")
+TEST_CASE("interleaved writers on one tree (the concurrent pagecache's series B) keep every page",
+    "[radix][stress][concurrent-pagecache]")
 {
     for (auto scheme : { RadixTree::Scheme::PerNode, RadixTree::Scheme::Optimistic }) {
         INFO("scheme " << RadixTree::scheme_name(scheme));
@@ -363,11 +372,11 @@ TEST_CASE("interleaved writers on one tree (seed 003 series B) keep every page",
                 pages[t].push_back(pool.make(i));
         auto run = [&](auto&& body) {
             std::thread a([&] {
-                sync::CpuScope cpu(0);
+                CpuScope cpu(0);
                 body(0);
             });
             std::thread b([&] {
-                sync::CpuScope cpu(1);
+                CpuScope cpu(1);
                 body(1);
             });
             a.join();

@@ -18,9 +18,9 @@
 //
 // Catch's assertions are not thread-safe: workers count problems in atomics
 // (and keep the first description), the test asserts after the join.
+#include "base/cpu.h"
 #include "index/radix_tree.h"
 #include "index_oracle.h"
-#include "sync/cpu.h"
 
 #include <catch2/catch.hpp>
 
@@ -242,7 +242,7 @@ template <class Body> void run_threads(unsigned n, Body&& body)
     std::vector<std::thread> threads;
     for (unsigned k = 0; k < n; ++k)
         threads.emplace_back([&, k] {
-            sync::CpuScope cpu { int(k) };
+            CpuScope cpu { int(k) };
             body(k);
         });
     for (auto& t : threads)

@@ -1,7 +1,7 @@
 // bench/readahead_probe: the window inference (exact oracles), the read
 // patterns, the CSV, the command line's errors, and one real probe of the
 // host kernel that must either measure or name why it cannot.
-#include "readahead_probe.h"
+#include "probe/readahead_probe.h"
 
 #include <catch2/catch.hpp>
 
@@ -15,7 +15,7 @@
 #include <unistd.h>
 #include <vector>
 
-using namespace pcl::bench;
+using namespace pcl;
 
 namespace {
 

@@ -2,8 +2,8 @@
 // are unmapped through the hook, wasted readahead is counted exactly - and
 // a concurrent stress of faults, reads, unmaps, truncation and reclaim that
 // checks the LRU, reference and frame invariants afterwards.
+#include "events/tracepoint.h"
 #include "mm/fault.h"
-#include "sim/trace.h"
 #include "sync/rcu.h"
 
 #include "ring_events.h"
@@ -134,7 +134,6 @@ std::vector<IndexSpec> every_index()
         }
     return out;
 }
-
 
 } // namespace
 

@@ -1,6 +1,6 @@
 // Scenario files: defaults, the full round trip, every kind of error naming
 // its field, overrides, saving and loading, and the bundled presets.
-#include "sim/file_io.h"
+#include "lib/file_io.h"
 #include "sim/scenario.h"
 
 #include <catch2/catch.hpp>
@@ -36,7 +36,7 @@ Scenario everything_changed()
     Scenario s;
     s.title = "all \"fields\"\nchanged \xC3\xA9";
     s.year = 2005;
-    s.source = "seed 002";
+    s.source = "pagefault scalability (2005)";
     s.description = "First sentence. Second sentence.";
     s.duration_seconds = 2.5;
     s.sample_interval_ms = 250;
@@ -294,7 +294,7 @@ TEST_CASE("scenario: overrides set fields by path", "[scenario]")
     apply_override(doc, "workload.read_fraction=0.25");
     apply_override(doc, "events.enabled=false");
     apply_override(doc, "title=2002");
-    apply_override(doc, "source=\"seed 000\"");
+    apply_override(doc, "source=\"radix-tree pagecache (2002)\"");
     apply_override(doc, "description=a=b");
     apply_override(doc, "workload.cpus=2"); // the last one wins
     const Scenario s = scenario_from_json(doc);
@@ -303,7 +303,7 @@ TEST_CASE("scenario: overrides set fields by path", "[scenario]")
     CHECK(s.engine.workload.read_fraction == 0.25);
     CHECK_FALSE(s.engine.events);
     CHECK(s.title == "2002");
-    CHECK(s.source == "seed 000");
+    CHECK(s.source == "radix-tree pagecache (2002)");
     CHECK(s.description == "a=b");
 
     // The value is checked when the document is read, like any other.

@@ -1,8 +1,9 @@
-// core/index: SkipList, both locking schemes (MacDonald's skip list, seed 000).
+// core/index: SkipList, both locking schemes (MacDonald's skip list, 2002).
 #include "index/skip_list.h"
 #include "sync/lock_stats.h"
 
 #include "index_oracle.h"
+#include "ring_events.h"
 
 #include <catch2/catch.hpp>
 
@@ -642,12 +643,7 @@ TEST_CASE("skip list reports node allocation and free events", "[index][skiplist
     const std::string scheme = GENERATE(as<std::string> {}, "mapping", "pernode");
     CAPTURE(scheme);
     auto list = make_list(scheme, 0.5, 8, 21, 3);
-    std::mutex mu;
-    std::vector<IndexEvent> events;
-    list->set_event_hook([&](const IndexEvent& e) {
-        std::lock_guard g(mu);
-        events.push_back(e);
-    });
+    test::IndexEventRecorder recorder;
     test::PagePool pool;
     for (pgoff_t i = 0; i < 200; ++i)
         REQUIRE(list->insert(i, pool.make(i, 3)) == InsertResult::Inserted);
@@ -655,6 +651,7 @@ TEST_CASE("skip list reports node allocation and free events", "[index][skiplist
     list->alloc_failure().fail_next(1);
     list->insert(500, pool.make(500, 3)); // NoMemory: no event
     const IndexSnapshot s = list->snapshot();
+    std::vector<IndexEvent> events = recorder.take();
     REQUIRE(events.size() == 200);
     for (std::size_t k = 0; k < 200; ++k) {
         const IndexEvent& e = events[k];
@@ -664,10 +661,10 @@ TEST_CASE("skip list reports node allocation and free events", "[index][skiplist
         CHECK(e.level == s.nodes[k].level);
         CHECK(e.node == s.nodes[k].id);
     }
-    events.clear();
     for (pgoff_t i = 0; i < 200; i += 2)
         REQUIRE(list->erase(i) != nullptr);
     CHECK(list->erase(0) == nullptr); // already gone: no event
+    events = recorder.take();
     REQUIRE(events.size() == 100);
     for (std::size_t k = 0; k < 100; ++k) {
         CHECK(events[k].kind == IndexEvent::Kind::NodeFree);

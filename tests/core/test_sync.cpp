@@ -1,5 +1,5 @@
 // core/sync: the lock types, their lockstat-style statistics, and RCU.
-#include "sync/cpu.h"
+#include "base/cpu.h"
 #include "sync/lock_stats.h"
 #include "sync/mutex.h"
 #include "sync/rcu.h"
@@ -11,13 +11,14 @@
 #include <catch2/catch.hpp>
 
 #include <atomic>
+#include <bit>
 #include <chrono>
 #include <mutex>
-#include <bit>
 #include <numeric>
 #include <thread>
 #include <vector>
 
+using namespace pcl;
 using namespace pcl::sync;
 
 namespace {
@@ -191,7 +192,7 @@ TEST_CASE("seqlock readers never keep a torn pair", "[sync]")
 {
     LockRegistry registry;
     SeqLock seq(registry, "seq", "seq.class");
-    // Seed 002's torn read: a 64-bit PTE as two halves written separately.
+    // The pagefault scalability thread's torn read: a 64-bit PTE as two halves written separately.
     std::atomic<std::uint32_t> lo { 0 }, hi { 0 };
     std::atomic<bool> stop { false };
     std::atomic<long> torn_kept { 0 };

@@ -1,12 +1,12 @@
 // Compare mode: the difference summary from exact inputs, and two real runs
 // side by side (the 2002 global hash lock against a radix tree per file).
-#include "ui_test_support.h"
 #include "colors.h"
 #include "comparechart.h"
 #include "comparecolumn.h"
 #include "comparewindow.h"
 #include "comparisonsummary.h"
 #include "scenariolibrary.h"
+#include "ui_test_support.h"
 
 #include <QApplication>
 #include <QComboBox>
@@ -86,8 +86,6 @@ std::uint64_t treeLockContentions(const Simulation& sim)
             n += r.contentions;
     return n;
 }
-
-
 
 } // namespace
 
@@ -232,7 +230,7 @@ private Q_SLOTS:
             QCOMPARE(side == 0 ? w.summary().a.contentions : w.summary().b.contentions, sum);
         }
         // One global lock for four files contends; a tree per file, each
-        // read by one CPU, never does (seed 000's argument): its lock is only
+        // read by one CPU, never does (Torvalds' argument in the 2002 thread): its lock is only
         // ever taken by that one CPU. (Both runs also allocate pages under
         // the zone lock while the cache fills, which may contend in either.)
         QCOMPARE(treeLockContentions(w.right()), std::uint64_t(0));

@@ -509,7 +509,7 @@ private Q_SLOTS:
         view.setPalette(pcl::ui::test::darkPalette());
         view.resize(900, 600);
         view.show();
-        // Seed 000's four CPUs on four files, with Molnar's 64 hashed locks
+        // The 2002 thread's four CPUs on four files, with Molnar's 64 hashed locks
         // instead of one: filled at full speed, then slowed to demo speed
         // with stretched critical sections, so that inserts flash one by one
         // and locks are caught held.

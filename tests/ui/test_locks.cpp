@@ -1,10 +1,10 @@
 // The Locks view: the lock table model (exact cells for given rows, live
 // updates without resets), sorting and filtering through the view's proxy,
 // selection signals, CSV export, and a real run's table and screenshot.
-#include "ui_test_support.h"
 #include "locktablemodel.h"
 #include "lockview.h"
 #include "simulation.h"
+#include "ui_test_support.h"
 
 #include "sim/scenario.h"
 
@@ -62,9 +62,7 @@ QStringList namesInViewOrder(const QAbstractItemModel& m)
     return names;
 }
 
-
-
-/// Seed 000's 2002 scenario, made short: four CPUs on one global hash lock.
+/// The radix-tree pagecache thread's 2002 scenario, made short: four CPUs on one global hash lock.
 pcl::Scenario globalHashLock()
 {
     pcl::Scenario s = pcl::load_scenario(PCL_SOURCE_DIR "/resources/scenarios/2002-global-hash-lock.json");

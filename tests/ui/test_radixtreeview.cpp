@@ -2,12 +2,12 @@
 // for snapshots of real trees, its level-of-detail switch points, the height
 // animation and the fades, locks, the file strip, a live run, a screenshot,
 // and paint times of benchmarkLoad trees.
+#include "base/cpu.h"
 #include "colors.h"
 #include "index/radix_tree.h"
 #include "radixtreelayout.h"
 #include "radixtreeview.h"
 #include "simulation.h"
-#include "sync/cpu.h"
 #include "sync/lock_stats.h"
 #include "ui_test_support.h"
 
@@ -496,7 +496,7 @@ private Q_SLOTS:
     void optimisticWalksAreMarkedWhereTheyLocked()
     {
         Tree t(2, RadixTree::Scheme::Optimistic);
-        pcl::sync::set_current_cpu(5);
+        pcl::set_current_cpu(5);
         for (pcl::pgoff_t i = 0; i < 16; ++i)
             t.insert(i);
         t.insert(17); // beyond index 15: extended under the root lock
@@ -507,9 +507,9 @@ private Q_SLOTS:
         QCOMPARE(snap.walks[0].index, pcl::pgoff_t(17));
         QCOMPARE(snap.walks[0].levels_skipped, 0);
         t.insert(18); // an insert changes only the leaf 16..19: two levels skipped
-        pcl::sync::set_current_cpu(2);
+        pcl::set_current_cpu(2);
         QCOMPARE(int(t.tree->insert(1, &t.pages[1])), int(pcl::InsertResult::Exists)); // still locked the leaf 0..3
-        pcl::sync::set_current_cpu(-1);
+        pcl::set_current_cpu(-1);
         snap = t.tree->snapshot();
         QCOMPARE(snap.walks.size(), std::size_t(2));
         QCOMPARE(snap.walks[0].cpu, 2);

@@ -1,9 +1,9 @@
 // The CPUs timeline: spans built from synthetic event sequences (exact
 // values), the view's markers and tooltips, and a real paced run.
-#include "ui_test_support.h"
 #include "simulation.h"
 #include "timelinemodel.h"
 #include "timelineview.h"
+#include "ui_test_support.h"
 
 #include "sim/scenario.h"
 
@@ -56,9 +56,7 @@ void checkSpan(const TimelineSpan& s, std::uint64_t start, std::uint64_t end, Cp
     QCOMPARE(int(s.state), int(state));
 }
 
-
-
-/// Seed 000's 2002 scenario, short and paced (demo speed: every lock is
+/// The radix-tree pagecache thread's 2002 scenario, short and paced (demo speed: every lock is
 /// recorded), with a critical-section stretch so the CPUs contend visibly.
 pcl::Scenario pacedGlobalHashLock()
 {

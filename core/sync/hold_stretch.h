@@ -1,24 +1,13 @@
-// Per-thread tracing of lock events, and the demo's critical-section stretch.
-//
-// The locks live below the event stream (core/sim), so they report through a
-// plain function pointer the thread's owner installs: the engine routes its
-// CPU threads' lock events into their event rings (sim/trace.h). A thread
-// with no hook pays one thread-local load per acquisition.
-//
-// What is traced: by default only what a timeline needs to show contention:
-// a wait (begin, and acquired with the wait time) and the release of a hold
-// that made someone wait or that was itself contended. With `all` set, every
-// acquisition and release is traced (demo speed, where the rate is low and a
-// student wants to see every lock taken).
+// The demo's critical-section stretch.
 //
 // The stretch holds every exclusive acquisition of the thread for an extra
 // time before release, so that at demo speed a lock is held long enough for
-// contention to become visible to a person (DESIGN.md, "critical-section
-// stretch"). It is per thread so the engine's CPUs are stretched and the
-// GUI's readers are not.
+// contention to become visible to a person (the engine's "critical-section
+// stretch", set per scenario). It is per thread so the engine's CPUs are
+// stretched and the GUI's readers are not.
 #pragma once
 
-#include "sync/clock.h"
+#include "base/clock.h"
 
 #include <algorithm>
 #include <atomic>
@@ -28,29 +17,10 @@
 
 namespace pcl::sync {
 
-class LockInstrument;
-
-enum class LockTracePoint : std::uint8_t {
-    WaitBegin, ///< value: simulated CPU of the holder when the wait began (-1 unknown)
-    Acquired,  ///< value: wait time in ns (0: uncontended)
-    Released,  ///< value: hold time in ns
-};
-
-using LockTraceFn = void (*)(LockTracePoint point, const LockInstrument& lock, std::int64_t value) noexcept;
-
 namespace detail {
-inline thread_local LockTraceFn t_lock_trace = nullptr;
-inline thread_local bool t_lock_trace_all = false;
 inline thread_local std::uint64_t t_hold_stretch_ticks = 0;
 inline thread_local const std::atomic<bool>* t_hold_stretch_cut = nullptr;
 } // namespace detail
-
-/// Installs the calling thread's hook (nullptr: none).
-inline void set_lock_trace(LockTraceFn fn, bool all) noexcept
-{
-    detail::t_lock_trace = fn;
-    detail::t_lock_trace_all = all;
-}
 
 /// Sets the calling thread's critical-section stretch (0: none). While
 /// @cut is true a stretch ends early: the engine sets it to pause or stop
@@ -79,7 +49,8 @@ inline void hold_stretch(std::uint64_t since) noexcept
             return;
         const std::uint64_t left = until - now;
         if (static_cast<double>(left) > spin_limit_ticks)
-            std::this_thread::sleep_for(std::chrono::nanoseconds(std::min<std::uint64_t>(ticks_to_ns(left), 10'000'000)));
+            std::this_thread::sleep_for(
+                std::chrono::nanoseconds(std::min<std::uint64_t>(ticks_to_ns(left), 10'000'000)));
     }
 }
 

@@ -13,7 +13,7 @@
 #include <x86intrin.h>
 #endif
 
-namespace pcl::sync {
+namespace pcl {
 
 /// A monotonic tick count: the TSC on x86 (constant and non-stop on the
 /// machines this runs on), nanoseconds of steady_clock elsewhere.
@@ -59,7 +59,8 @@ inline std::uint64_t now_ns() noexcept
     // Signed, so that a reading a few ticks behind the origin on another
     // core cannot wrap around.
     const auto since = static_cast<std::int64_t>(ticks() - c.base_ticks);
-    return c.base_ns + static_cast<std::uint64_t>(static_cast<std::int64_t>(static_cast<double>(since) * c.ns_per_tick));
+    return c.base_ns
+        + static_cast<std::uint64_t>(static_cast<std::int64_t>(static_cast<double>(since) * c.ns_per_tick));
 }
 
-} // namespace pcl::sync
+} // namespace pcl

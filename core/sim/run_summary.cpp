@@ -1,12 +1,12 @@
-#include "run_report.h"
+#include "sim/run_summary.h"
 
-#include "report.h"
+#include "lib/report.h"
 
 #include <algorithm>
 #include <iomanip>
 #include <ostream>
 
-namespace pcl::bench {
+namespace pcl {
 
 namespace {
 
@@ -179,4 +179,4 @@ void print_run_summary(std::ostream& out, const pcl::RunResult& r, const std::st
     print_lock_table(out, r.lock_classes, true);
 }
 
-} // namespace pcl::bench
+} // namespace pcl

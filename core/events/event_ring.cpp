@@ -1,4 +1,4 @@
-#include "sim/event_ring.h"
+#include "events/event_ring.h"
 
 #include <algorithm>
 #include <bit>

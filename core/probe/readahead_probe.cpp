@@ -1,7 +1,7 @@
-#include "readahead_probe.h"
+#include "probe/readahead_probe.h"
 
-#include "bench_args.h"
-#include "report.h"
+#include "lib/arg_parser.h"
+#include "lib/report.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -25,7 +25,7 @@
 #include <unistd.h>
 #endif
 
-namespace pcl::bench {
+namespace pcl {
 
 // ---------------------------------------------------------------------------
 // Pure parts: window inference, async_size estimate, patterns, CSV.
@@ -597,4 +597,4 @@ int run_probe_readahead(const std::vector<std::string>& args, std::ostream& out,
 #endif
 }
 
-} // namespace pcl::bench
+} // namespace pcl

@@ -1,9 +1,9 @@
-#include "sync/cpu.h"
+#include "base/cpu.h"
 
 #include <mutex>
 #include <vector>
 
-namespace pcl::sync {
+namespace pcl {
 
 namespace {
 
@@ -47,4 +47,4 @@ unsigned detail::take_slot()
     return slot;
 }
 
-} // namespace pcl::sync
+} // namespace pcl

@@ -27,7 +27,7 @@
 #include <string_view>
 #include <vector>
 
-namespace pcl::bench {
+namespace pcl {
 
 /// A bad command line. The message is complete and meant for the user.
 class ArgError : public std::invalid_argument {
@@ -115,4 +115,4 @@ inline constexpr std::string_view kProgram = "pagecache-lab-cli";
 /// @err and returns 2, the exit code for a bad command line.
 int report_arg_error(const ArgParser& parser, const ArgError& error, std::ostream& err);
 
-} // namespace pcl::bench
+} // namespace pcl

@@ -7,9 +7,9 @@
 // in the counters, which never depend on whether an event was dropped.
 #pragma once
 
-#include "index/index_event.h"
-#include "mm/page.h"
-#include "sync/clock.h"
+#include "base/clock.h"
+#include "base/page.h"
+#include "events/index_event.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -22,7 +22,7 @@ enum class EventKind : std::uint8_t {
     // Lock records: object = the lock's address, index = its number in the
     // LockRegistry (LockStats::id; 0 for an anonymous lock), arg1 = its
     // class's number (LockClass::id). Which acquisitions are recorded:
-    // sync/lock_trace.h.
+    // sync/instrumented_lock.h.
     LockWaitBegin,  ///< a CPU started waiting for a lock; arg0 = simulated CPU of the holder (-1 unknown)
     LockAcquired,   ///< it got the lock; arg0 = wait time in ns (0 if uncontended)
     LockReleased,   ///< it released the lock; arg0 = hold time in ns
@@ -102,7 +102,7 @@ constexpr std::string_view to_string(EventKind kind) noexcept
 /// fields stay zero. The layout has no implicit padding so that a record's
 /// bytes are fully determined by its fields (the ring copies it word by word).
 struct Event {
-    std::uint64_t time_ns = 0; ///< sync::now_ns() when it happened
+    std::uint64_t time_ns = 0; ///< now_ns() when it happened
     std::uint64_t object = 0;  ///< lock id, page or node identity, I/O request id
     pgoff_t index = 0;         ///< page index the event is about
     std::int64_t arg0 = 0;     ///< kind-specific: a duration, a count, a height, a tag
@@ -140,7 +140,7 @@ constexpr Event make_event_at(std::uint64_t time_ns, EventKind kind, std::uint16
 inline Event make_event(EventKind kind, std::uint16_t cpu, std::uint64_t object = 0, FileId file = 0, pgoff_t index = 0,
     std::int64_t arg0 = 0, std::int32_t arg1 = 0) noexcept
 {
-    return make_event_at(sync::now_ns(), kind, cpu, object, file, index, arg0, arg1);
+    return make_event_at(now_ns(), kind, cpu, object, file, index, arg0, arg1);
 }
 
 constexpr EventKind event_kind(IndexEvent::Kind kind) noexcept

@@ -3,12 +3,12 @@
 // Locks count a *bounce* when they are acquired on a different CPU than the
 // previous acquisition (lockstat's acq-bounces / con-bounces). In Page Cache
 // Lab a "CPU" is simulated: the engine pins an id to each worker thread and
-// may change it to model a task migrating between CPUs (seed 000: "limited to
+// may change it to model a task migrating between CPUs (the radix-tree pagecache thread: "limited to
 // moving one lock over"). Threads the engine does not manage get a stable id
 // of their own, so bounces are still meaningful in tests and benchmarks.
 #pragma once
 
-namespace pcl::sync {
+namespace pcl {
 
 namespace detail {
 // Constant-initialised, so reading them is a plain TLS access: both are read
@@ -50,4 +50,4 @@ public:
     CpuScope& operator=(const CpuScope&) = delete;
 };
 
-} // namespace pcl::sync
+} // namespace pcl

@@ -4,7 +4,7 @@
 // stops at the first error; the position in ParseError is computed from the
 // byte offset only then, so the fast path carries no line bookkeeping.
 // Columns count characters (UTF-8 code points), as an editor shows them.
-#include "sim/json.h"
+#include "lib/json.h"
 
 #include <cctype>
 #include <charconv>

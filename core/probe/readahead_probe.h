@@ -24,7 +24,7 @@
 #include <string_view>
 #include <vector>
 
-namespace pcl::bench {
+namespace pcl {
 
 /// Sorted page numbers (offsets in pages into the file).
 using PageSet = std::vector<std::uint64_t>;
@@ -149,4 +149,4 @@ int run_probe_readahead(const std::vector<std::string>& args, std::ostream& out,
 /// Its options, for the CLI's --help.
 std::string probe_readahead_usage();
 
-} // namespace pcl::bench
+} // namespace pcl

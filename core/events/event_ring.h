@@ -21,7 +21,7 @@
 //   data races.
 #pragma once
 
-#include "sim/event.h"
+#include "events/event.h"
 
 #include <atomic>
 #include <cstddef>

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-namespace pcl::bench {
+namespace pcl {
 
 /// A lockstat-style table (the columns of /proc/lock_stat, times in us),
 /// rows sorted by contentions, then acquisitions; rows never acquired are
@@ -21,4 +21,4 @@ void print_lock_table(std::ostream& out, std::vector<sync::LockStatRow> rows, bo
 /// class. @path names the scenario when it has no title.
 void print_run_summary(std::ostream& out, const RunResult& result, const std::string& path);
 
-} // namespace pcl::bench
+} // namespace pcl

@@ -5,14 +5,14 @@
 // target, then renamed), so an interrupted run never leaves half a file.
 #pragma once
 
-#include "sim/file_io.h"
+#include "lib/file_io.h"
 
 #include <cstdint>
 #include <iosfwd>
 #include <string>
 #include <vector>
 
-namespace pcl::bench {
+namespace pcl {
 
 class Report {
 public:
@@ -45,8 +45,4 @@ std::string fixed(double v, int precision);
 /// 0 for none).
 double median(std::vector<double> v);
 
-/// Moved to core (sim/file_io.h) so that scenario files are written the same
-/// way; the benchmarks keep calling it by this name.
-using pcl::write_file_atomically;
-
-} // namespace pcl::bench
+} // namespace pcl

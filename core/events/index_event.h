@@ -1,11 +1,12 @@
-// Structural events an index reports as they happen, for the event stream
-// and the animated views (node allocated, height grew, tag propagated...).
+// Structural events an index reports as they happen (node allocated, height
+// grew, tag propagated...): what an index passes to trace::index_event(),
+// and what the animated views decode back from the stream's records
+// (to_index_event in event.h).
 #pragma once
 
-#include "mm/page.h"
+#include "base/page.h"
 
 #include <cstdint>
-#include <functional>
 
 namespace pcl {
 
@@ -27,10 +28,5 @@ struct IndexEvent {
     std::int64_t value = 0; ///< new height or chain length
     std::uint64_t node = 0; ///< identity of the node or bucket (stable while it lives)
 };
-
-/// Called synchronously from inside index operations, possibly under the
-/// index's locks and from several threads at once: it must be cheap and must
-/// not call back into the index.
-using IndexEventHook = std::function<void(const IndexEvent&)>;
 
 } // namespace pcl

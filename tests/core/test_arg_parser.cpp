@@ -1,7 +1,7 @@
 // bench/bench_args: the option parser every `pagecache-lab-cli bench` command
 // uses, and the CSV quoting of bench/report.
-#include "bench_args.h"
-#include "report.h"
+#include "lib/arg_parser.h"
+#include "lib/report.h"
 
 #include <catch2/catch.hpp>
 
@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-using namespace pcl::bench;
+using namespace pcl;
 
 namespace {
 

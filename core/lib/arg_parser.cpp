@@ -1,4 +1,4 @@
-#include "bench_args.h"
+#include "lib/arg_parser.h"
 
 #include <algorithm>
 #include <cctype>
@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-namespace pcl::bench {
+namespace pcl {
 
 namespace {
 
@@ -323,4 +323,4 @@ int report_arg_error(const ArgParser& parser, const ArgError& error, std::ostrea
     return 2;
 }
 
-} // namespace pcl::bench
+} // namespace pcl

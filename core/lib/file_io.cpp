@@ -1,5 +1,5 @@
 // Whole-file reads and atomic writes (see file_io.h).
-#include "sim/file_io.h"
+#include "lib/file_io.h"
 
 #include <cerrno>
 #include <cstring>

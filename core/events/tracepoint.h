@@ -1,16 +1,20 @@
 // Tracepoints: how the code being simulated writes into the event stream.
 //
 // A thread that the engine runs (a simulated CPU, the block device) has a
-// ring of its own (event_ring.h); code anywhere below calls trace::emit(),
-// which appends to the calling thread's ring, or does nothing (one
+// ring of its own (event_ring.h); code in every layer above this one (the
+// locks of sync, the indexes, mm) calls trace::emit() or one of the helpers
+// below, which append to the calling thread's ring, or do nothing (one
 // thread-local load and a branch) on a thread that is not traced: unit
 // tests, benchmarks, an engine run with events off. Like the kernel's
 // tracepoints, they cost nearly nothing when off and never block when on.
+// There is no other path into the stream: no hook per lock or per index.
 #pragma once
 
-#include "sim/event.h"
-#include "sim/event_ring.h"
-#include "sync/cpu.h"
+#include "base/clock.h"
+#include "base/cpu.h"
+#include "events/event.h"
+#include "events/event_ring.h"
+#include "events/index_event.h"
 
 #include <cstdint>
 
@@ -18,8 +22,8 @@ namespace pcl::trace {
 
 namespace detail {
 inline thread_local EventRing* t_ring = nullptr;
-inline thread_local int t_cpu = -1; ///< fixed CPU number for the records, -1: the thread's current simulated CPU
-inline thread_local bool t_all = false;      ///< record uneventful operations too (ThreadTrace all)
+inline thread_local int t_cpu = -1;     ///< fixed CPU number for the records, -1: the thread's current simulated CPU
+inline thread_local bool t_all = false; ///< record uneventful operations too (ThreadTrace all)
 inline thread_local bool t_deferred = false; ///< t_deferred_event waits to be recorded
 inline thread_local Event t_deferred_event;
 } // namespace detail
@@ -30,10 +34,17 @@ inline bool enabled() noexcept
     return detail::t_ring != nullptr;
 }
 
+/// Whether the calling thread records everything (ThreadTrace's @all), not
+/// only what is notable.
+inline bool all() noexcept
+{
+    return detail::t_all;
+}
+
 /// The CPU number the calling thread's records carry.
 inline std::uint16_t cpu() noexcept
 {
-    return static_cast<std::uint16_t>(detail::t_cpu >= 0 ? detail::t_cpu : sync::current_cpu());
+    return static_cast<std::uint16_t>(detail::t_cpu >= 0 ? detail::t_cpu : current_cpu());
 }
 
 /// Records @e, already stamped (time and CPU) by the caller; a deferred
@@ -58,8 +69,8 @@ inline Event make_event_at(std::uint64_t time_ns, EventKind kind, std::uint64_t 
 
 /// Records an event stamped @time_ns, which must not be older than the
 /// thread's previous record (each ring is in time order).
-inline void emit_at(std::uint64_t time_ns, EventKind kind, std::uint64_t object = 0, FileId file = 0,
-    pgoff_t index = 0, std::int64_t arg0 = 0, std::int32_t arg1 = 0) noexcept
+inline void emit_at(std::uint64_t time_ns, EventKind kind, std::uint64_t object = 0, FileId file = 0, pgoff_t index = 0,
+    std::int64_t arg0 = 0, std::int32_t arg1 = 0) noexcept
 {
     if (detail::t_ring) [[unlikely]]
         push(make_event_at(time_ns, kind, object, file, index, arg0, arg1));
@@ -96,8 +107,7 @@ inline void end_deferred_at(std::uint64_t time_ns, std::uint64_t duration_ns, Ev
         detail::t_deferred = false;
         if (uneventful && !detail::t_all)
             return;
-        ring->push(
-            make_event_at(time_ns, kind, object, file, index, static_cast<std::int64_t>(duration_ns), arg1));
+        ring->push(make_event_at(time_ns, kind, object, file, index, static_cast<std::int64_t>(duration_ns), arg1));
     }
 }
 
@@ -106,7 +116,29 @@ inline void emit(EventKind kind, std::uint64_t object = 0, FileId file = 0, pgof
     std::int32_t arg1 = 0) noexcept
 {
     if (detail::t_ring) [[unlikely]]
-        emit_at(sync::now_ns(), kind, object, file, index, arg0, arg1);
+        emit_at(now_ns(), kind, object, file, index, arg0, arg1);
+}
+
+/// Records an index's structural change (node allocated or freed, height
+/// changed, tag propagated, chain length changed). Indexes call it from
+/// inside their operations, possibly under their locks: it only appends.
+inline void index_event(const IndexEvent& ie) noexcept
+{
+    if (detail::t_ring) [[unlikely]]
+        push(to_event(ie, cpu(), now_ns()));
+}
+
+/// Records a lock's tracepoint: @kind is LockWaitBegin, LockAcquired or
+/// LockReleased; @lock is the lock's address (its identity while it lives,
+/// as in snapshots), @lock_id its number in the registry (0 for an anonymous
+/// lock such as a radix node's), @class_id its class's number. Which
+/// acquisitions are recorded: sync/instrumented_lock.h.
+inline void lock_event(
+    EventKind kind, const void* lock, std::uint32_t lock_id, std::uint32_t class_id, std::int64_t value) noexcept
+{
+    if (detail::t_ring) [[unlikely]]
+        emit_at(now_ns(), kind, reinterpret_cast<std::uintptr_t>(lock), 0, lock_id, value,
+            static_cast<std::int32_t>(class_id));
 }
 
 /// Routes the calling thread's events, its locks' events included, into

@@ -1,4 +1,4 @@
-#include "report.h"
+#include "lib/report.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -7,7 +7,7 @@
 #include <sstream>
 #include <stdexcept>
 
-namespace pcl::bench {
+namespace pcl {
 
 Report::Report(std::vector<std::string> columns)
     : columns_(std::move(columns))
@@ -115,4 +115,4 @@ std::string Report::csv() const
     return s;
 }
 
-} // namespace pcl::bench
+} // namespace pcl

@@ -1,9 +1,9 @@
-#include "sync/clock.h"
+#include "base/clock.h"
 
 #include <thread>
 #include <utility>
 
-namespace pcl::sync {
+namespace pcl {
 
 namespace {
 
@@ -61,4 +61,4 @@ const TickCalibration& tick_calibration() noexcept
     return calibration;
 }
 
-} // namespace pcl::sync
+} // namespace pcl

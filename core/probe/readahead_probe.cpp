@@ -1,5 +1,7 @@
 #include "probe/readahead_probe.h"
 
+#include "mm/readahead_log.h"
+
 #include "lib/arg_parser.h"
 #include "lib/report.h"
 
@@ -132,12 +134,19 @@ std::vector<std::uint64_t> pattern_pages(
 
 std::string host_windows_csv(const std::vector<HostWindow>& windows)
 {
-    std::ostringstream s;
-    s << "time_us,cpu,file,start,size,async_size,kind,rule\n";
-    for (const HostWindow& w : windows)
-        s << w.time_us << ",0,0," << w.start << ',' << w.size << ',' << w.async_size << ','
-          << (w.async ? "async" : "sync") << ",host\n";
-    return s.str();
+    std::vector<ReadaheadLogRow> rows;
+    rows.reserve(windows.size());
+    for (const HostWindow& w : windows) {
+        ReadaheadLogRow row;
+        row.time_us = w.time_us;
+        row.start = w.start;
+        row.size = w.size;
+        row.async_size = w.async_size;
+        row.async = w.async;
+        row.rule = "host";
+        rows.push_back(std::move(row));
+    }
+    return readahead_log_csv(rows);
 }
 
 ProbeError::ProbeError(Reason reason, const std::string& message)

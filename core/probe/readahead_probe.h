@@ -78,9 +78,8 @@ ReadPattern parse_pattern(std::string_view text);
 std::vector<std::uint64_t> pattern_pages(
     const ReadPattern& pattern, std::uint64_t pages, std::uint64_t reads, std::uint64_t seed);
 
-/// The windows as the simulator's readahead CSV:
-/// `time_us,cpu,file,start,size,async_size,kind,rule` with cpu 0, file 0 and
-/// rule "host".
+/// The windows as the readahead log (mm/readahead_log.h) with cpu 0, file 0
+/// and rule "host".
 std::string host_windows_csv(const std::vector<HostWindow>& windows);
 
 /// Why the probe could not measure. The message always starts with

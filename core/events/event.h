@@ -9,6 +9,7 @@
 
 #include "base/clock.h"
 #include "base/page.h"
+#include "events/event_kinds.h"
 #include "events/index_event.h"
 
 #include <cstddef>
@@ -18,88 +19,9 @@
 
 namespace pcl {
 
-enum class EventKind : std::uint8_t {
-    // Lock records: object = the lock's address, index = its number in the
-    // LockRegistry (LockStats::id; 0 for an anonymous lock), arg1 = its
-    // class's number (LockClass::id). Which acquisitions are recorded:
-    // sync/instrumented_lock.h.
-    LockWaitBegin,  ///< a CPU started waiting for a lock; arg0 = simulated CPU of the holder (-1 unknown)
-    LockAcquired,   ///< it got the lock; arg0 = wait time in ns (0 if uncontended)
-    LockReleased,   ///< it released the lock; arg0 = hold time in ns
-    FaultBegin,     ///< a page fault started; object = virtual page, file/index = faulting page, arg1 = 1 if anonymous.
-                    ///< Recorded only if the fault records something else before its end (sim/trace.h defer_at):
-                    ///< a FaultEnd with no FaultBegin before it spans [time_ns - arg0, time_ns].
-    FaultEnd,       ///< the fault finished; object, file, index as FaultBegin; arg0 = duration in ns, arg1 = FaultKind.
-                    ///< At benchmark speed an uneventful fault (nothing else recorded, under 10 us) has no record.
-    PageLockWait,   ///< a CPU went to sleep on a page's lock; object = page identity, file/index = the page
-    PageLockWoken,  ///< it woke up; arg0 = time slept in ns
-    IoSubmit,       ///< a read was submitted; object = request id, file/index = first page, arg0 = number of pages
-    IoComplete,     ///< that read completed (device lane); object, file, index, arg0 as IoSubmit
-    IndexNodeAlloc, ///< IndexEvent::NodeAlloc; object = node, arg1 = level
-    IndexNodeFree,  ///< IndexEvent::NodeFree
-    IndexHeightGrow,   ///< IndexEvent::HeightGrow; arg0 = new height
-    IndexHeightShrink, ///< IndexEvent::HeightShrink; arg0 = new height
-    IndexTagSet,       ///< IndexEvent::TagSet; arg0 = tag, arg1 = level
-    IndexTagClear,     ///< IndexEvent::TagClear; arg0 = tag, arg1 = level
-    IndexChainLength,  ///< IndexEvent::ChainLength; object = bucket, arg0 = new length
-    ReadaheadWindow,   ///< a readahead window opened; file, index = start, arg0 = size, arg1 = async size,
-                       ///< object = 1 if asynchronous (the marker was hit), 0 if synchronous (a miss),
-                       ///< detail = the RaRule (mm/readahead.h) that chose it
-    PageEvicted,       ///< reclaim removed a page from the cache; file/index = the page, object = page identity,
-                       ///< arg0 = 1 if it was a readahead page never used (wasted readahead), arg1 = 1 if it was mapped
-    PageRefault,       ///< a page evicted recently was read in again; file/index = the page,
-    ///< arg0 = refault distance (evictions since it went), arg1 = 1 if that was within the active list
-};
-
-inline constexpr std::size_t kEventKindCount = static_cast<std::size_t>(EventKind::PageRefault) + 1;
-
-constexpr std::string_view to_string(EventKind kind) noexcept
-{
-    switch (kind) {
-    case EventKind::LockWaitBegin:
-        return "lock_wait_begin";
-    case EventKind::LockAcquired:
-        return "lock_acquired";
-    case EventKind::LockReleased:
-        return "lock_released";
-    case EventKind::FaultBegin:
-        return "fault_begin";
-    case EventKind::FaultEnd:
-        return "fault_end";
-    case EventKind::PageLockWait:
-        return "page_lock_wait";
-    case EventKind::PageLockWoken:
-        return "page_lock_woken";
-    case EventKind::IoSubmit:
-        return "io_submit";
-    case EventKind::IoComplete:
-        return "io_complete";
-    case EventKind::IndexNodeAlloc:
-        return "index_node_alloc";
-    case EventKind::IndexNodeFree:
-        return "index_node_free";
-    case EventKind::IndexHeightGrow:
-        return "index_height_grow";
-    case EventKind::IndexHeightShrink:
-        return "index_height_shrink";
-    case EventKind::IndexTagSet:
-        return "index_tag_set";
-    case EventKind::IndexTagClear:
-        return "index_tag_clear";
-    case EventKind::IndexChainLength:
-        return "index_chain_length";
-    case EventKind::ReadaheadWindow:
-        return "readahead_window";
-    case EventKind::PageEvicted:
-        return "page_evicted";
-    case EventKind::PageRefault:
-        return "page_refault";
-    }
-    return "unknown";
-}
-
-/// The record. Field meanings per kind are documented on EventKind; unused
-/// fields stay zero. The layout has no implicit padding so that a record's
+/// The record. What each slot holds for each kind is declared in
+/// event_kinds.h and read through the kind's view (ev::FaultEnd(e).duration_ns());
+/// unused slots stay zero. The layout has no implicit padding so that a record's
 /// bytes are fully determined by its fields (the ring copies it word by word).
 struct Event {
     std::uint64_t time_ns = 0; ///< now_ns() when it happened
@@ -118,6 +40,26 @@ struct Event {
 static_assert(std::is_trivially_copyable_v<Event>);
 static_assert(sizeof(Event) == 48, "Event must stay six words: the ring copies it as such");
 static_assert(sizeof(Event) % sizeof(std::uint64_t) == 0);
+
+/// Typed views of a record, one per kind, generated from event_kinds.h: the
+/// view of kind K reads K's fields by name (ev::LockAcquired(e).wait_ns()).
+/// A view is only meaningful on a record of its kind (e.kind == View::kind).
+namespace ev {
+#define PCL_FIELD_GETTER(slot, name, type, unit, meaning)                                                              \
+    constexpr type name() const noexcept                                                                               \
+    {                                                                                                                  \
+        return static_cast<type>(e.slot);                                                                              \
+    }
+#define PCL_EVENT_VIEW(kind_, name, summary, ...)                                                                      \
+    struct kind_ {                                                                                                     \
+        static constexpr EventKind kind = EventKind::kind_;                                                            \
+        const Event& e;                                                                                                \
+        __VA_ARGS__                                                                                                    \
+    };
+PCL_EVENT_KINDS(PCL_EVENT_VIEW, PCL_FIELD_GETTER)
+#undef PCL_EVENT_VIEW
+#undef PCL_FIELD_GETTER
+} // namespace ev
 
 /// A record stamped @time_ns.
 constexpr Event make_event_at(std::uint64_t time_ns, EventKind kind, std::uint16_t cpu, std::uint64_t object = 0,

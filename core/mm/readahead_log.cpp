@@ -43,15 +43,16 @@ std::vector<std::string_view> split(std::string_view line, char sep)
 
 ReadaheadLogRow readahead_log_row(const Event& e, std::uint64_t origin_ns)
 {
+    const ev::ReadaheadWindow window { e };
     ReadaheadLogRow row;
     row.time_us = e.time_ns > origin_ns ? (e.time_ns - origin_ns) / 1000 : 0;
     row.cpu = e.cpu;
-    row.file = e.file;
-    row.start = e.index;
-    row.size = static_cast<std::uint64_t>(e.arg0);
-    row.async_size = static_cast<std::uint64_t>(e.arg1);
-    row.async = e.object != 0;
-    row.rule = ra_rule_name(static_cast<RaRule>(e.detail));
+    row.file = window.file();
+    row.start = window.start();
+    row.size = window.size();
+    row.async_size = window.async_size();
+    row.async = window.async();
+    row.rule = ra_rule_name(static_cast<RaRule>(window.rule()));
     return row;
 }
 

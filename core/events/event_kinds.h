@@ -28,64 +28,64 @@
 // each field FIELD(slot, name, type, "unit", "meaning"). Units: "ns", "pages",
 // or "" for identities, numbers of things and enumerations.
 // clang-format off
+// Fields several kinds share, by what the record is about.
+#define PCL_LOCK_FIELDS(FIELD) \
+    FIELD(object, lock, std::uint64_t, "", "the lock's address, its identity while it lives") \
+    FIELD(index, lock_id, std::uint32_t, "", "the lock's number in the LockRegistry, 0 for an anonymous lock") \
+    FIELD(arg1, class_id, std::uint32_t, "", "the lock class's number (LockClass::id)")
+#define PCL_FAULT_FIELDS(FIELD) \
+    FIELD(object, vpn, std::uint64_t, "", "the faulting virtual page") \
+    FIELD(file, file, FileId, "", "the file of the faulting page") \
+    FIELD(index, page, pgoff_t, "", "the faulting page's offset in its file")
+#define PCL_PAGE_FIELDS(FIELD) \
+    FIELD(object, page_id, std::uint64_t, "", "the page's identity") \
+    FIELD(file, file, FileId, "", "the page's file") \
+    FIELD(index, page, pgoff_t, "", "the page's offset in its file")
+#define PCL_IO_FIELDS(FIELD) \
+    FIELD(object, request, std::uint64_t, "", "the request's number") \
+    FIELD(file, file, FileId, "", "the file read") \
+    FIELD(index, first_page, pgoff_t, "", "the first page of the request") \
+    FIELD(arg0, pages, std::uint64_t, "pages", "pages in the request")
+#define PCL_INDEX_NODE_FIELDS(FIELD) \
+    FIELD(object, node, std::uint64_t, "", "the node's identity") \
+    FIELD(file, file, FileId, "", "the file whose index changed")
+
 #define PCL_EVENT_KINDS(EVENT, FIELD) \
     /* Lock records; which acquisitions are recorded: sync/instrumented_lock.h. */ \
     EVENT(LockWaitBegin, "lock_wait_begin", "a CPU found a lock held and started waiting", \
-        FIELD(object, lock, std::uint64_t, "", "the lock's address, its identity while it lives") \
-        FIELD(index, lock_id, std::uint32_t, "", "the lock's number in the LockRegistry, 0 for an anonymous lock") \
-        FIELD(arg1, class_id, std::uint32_t, "", "the lock class's number (LockClass::id)") \
+        PCL_LOCK_FIELDS(FIELD) \
         FIELD(arg0, holder_cpu, int, "", "simulated CPU holding the lock when the wait began, -1 unknown")) \
     EVENT(LockAcquired, "lock_acquired", "a CPU got a lock", \
-        FIELD(object, lock, std::uint64_t, "", "the lock's address, its identity while it lives") \
-        FIELD(index, lock_id, std::uint32_t, "", "the lock's number in the LockRegistry, 0 for an anonymous lock") \
-        FIELD(arg1, class_id, std::uint32_t, "", "the lock class's number (LockClass::id)") \
+        PCL_LOCK_FIELDS(FIELD) \
         FIELD(arg0, wait_ns, std::uint64_t, "ns", "time spent waiting for it, 0 if uncontended")) \
     EVENT(LockReleased, "lock_released", "a CPU released a lock", \
-        FIELD(object, lock, std::uint64_t, "", "the lock's address, its identity while it lives") \
-        FIELD(index, lock_id, std::uint32_t, "", "the lock's number in the LockRegistry, 0 for an anonymous lock") \
-        FIELD(arg1, class_id, std::uint32_t, "", "the lock class's number (LockClass::id)") \
+        PCL_LOCK_FIELDS(FIELD) \
         FIELD(arg0, hold_ns, std::uint64_t, "ns", "how long it was held")) \
     /* A fault's begin is recorded only if the fault records something else before its end */ \
     /* (tracepoint.h defer_at): a FaultEnd alone spans [time_ns - duration_ns, time_ns]. */ \
     EVENT(FaultBegin, "fault_begin", "a page fault started", \
-        FIELD(object, vpn, std::uint64_t, "", "the faulting virtual page") \
-        FIELD(file, file, FileId, "", "the file of the faulting page") \
-        FIELD(index, page, pgoff_t, "", "the faulting page's offset in its file") \
+        PCL_FAULT_FIELDS(FIELD) \
         FIELD(arg1, anonymous, bool, "", "1 for an anonymous fault")) \
     EVENT(FaultEnd, "fault_end", "a page fault finished (at benchmark speed only if it was notable)", \
-        FIELD(object, vpn, std::uint64_t, "", "the faulting virtual page") \
-        FIELD(file, file, FileId, "", "the file of the faulting page") \
-        FIELD(index, page, pgoff_t, "", "the faulting page's offset in its file") \
+        PCL_FAULT_FIELDS(FIELD) \
         FIELD(arg0, duration_ns, std::uint64_t, "ns", "how long the fault took") \
         FIELD(arg1, fault_kind, int, "", "the FaultKind (mm/fault.h): mapped, minor, major, wait_io, anon, failed")) \
     EVENT(PageLockWait, "page_lock_wait", "a CPU went to sleep on a locked page", \
-        FIELD(object, page_id, std::uint64_t, "", "the page's identity") \
-        FIELD(file, file, FileId, "", "the page's file") \
-        FIELD(index, page, pgoff_t, "", "the page's offset in its file")) \
+        PCL_PAGE_FIELDS(FIELD)) \
     EVENT(PageLockWoken, "page_lock_woken", "a CPU woke from sleeping on a page", \
-        FIELD(object, page_id, std::uint64_t, "", "the page's identity") \
-        FIELD(file, file, FileId, "", "the page's file") \
-        FIELD(index, page, pgoff_t, "", "the page's offset in its file") \
+        PCL_PAGE_FIELDS(FIELD) \
         FIELD(arg0, slept_ns, std::uint64_t, "ns", "time slept")) \
     EVENT(IoSubmit, "io_submit", "a read was submitted to the disk", \
-        FIELD(object, request, std::uint64_t, "", "the request's number") \
-        FIELD(file, file, FileId, "", "the file read") \
-        FIELD(index, first_page, pgoff_t, "", "the first page of the request") \
-        FIELD(arg0, pages, std::uint64_t, "pages", "pages in the request")) \
+        PCL_IO_FIELDS(FIELD)) \
     EVENT(IoComplete, "io_complete", "the disk completed a read (recorded on the disk's lane)", \
-        FIELD(object, request, std::uint64_t, "", "the request's number") \
-        FIELD(file, file, FileId, "", "the file read") \
-        FIELD(index, first_page, pgoff_t, "", "the first page of the request") \
-        FIELD(arg0, pages, std::uint64_t, "pages", "pages in the request")) \
+        PCL_IO_FIELDS(FIELD)) \
     /* An index's structural events (events/index_event.h). */ \
     EVENT(IndexNodeAlloc, "index_node_alloc", "an index node was allocated and linked", \
-        FIELD(object, node, std::uint64_t, "", "the node's identity") \
-        FIELD(file, file, FileId, "", "the file whose index changed") \
+        PCL_INDEX_NODE_FIELDS(FIELD) \
         FIELD(index, page, pgoff_t, "", "the page the operation was about") \
         FIELD(arg1, level, int, "", "the node's level (0: leaves), or a skip-list node's tower height")) \
     EVENT(IndexNodeFree, "index_node_free", "an index node was unlinked (freed after a grace period)", \
-        FIELD(object, node, std::uint64_t, "", "the node's identity") \
-        FIELD(file, file, FileId, "", "the file whose index changed") \
+        PCL_INDEX_NODE_FIELDS(FIELD) \
         FIELD(index, page, pgoff_t, "", "the page the operation was about") \
         FIELD(arg1, level, int, "", "the node's level (0: leaves), or a skip-list node's tower height")) \
     EVENT(IndexHeightGrow, "index_height_grow", "the radix tree gained a level", \
@@ -101,14 +101,12 @@
         FIELD(arg0, height, int, "", "the tree's new height") \
         FIELD(arg1, level, int, "", "the level of the new root")) \
     EVENT(IndexTagSet, "index_tag_set", "a tag was set in an index node", \
-        FIELD(object, node, std::uint64_t, "", "the node's identity") \
-        FIELD(file, file, FileId, "", "the file whose index changed") \
+        PCL_INDEX_NODE_FIELDS(FIELD) \
         FIELD(index, page, pgoff_t, "", "the page tagged") \
         FIELD(arg0, tag, int, "", "the tag: 0 dirty, 1 writeback, 2 towrite") \
         FIELD(arg1, level, int, "", "the node's level")) \
     EVENT(IndexTagClear, "index_tag_clear", "a tag was cleared in an index node", \
-        FIELD(object, node, std::uint64_t, "", "the node's identity") \
-        FIELD(file, file, FileId, "", "the file whose index changed") \
+        PCL_INDEX_NODE_FIELDS(FIELD) \
         FIELD(index, page, pgoff_t, "", "the page untagged") \
         FIELD(arg0, tag, int, "", "the tag: 0 dirty, 1 writeback, 2 towrite") \
         FIELD(arg1, level, int, "", "the node's level")) \
@@ -125,9 +123,7 @@
         FIELD(arg1, async_size, std::uint64_t, "pages", "pages from the PG_readahead marker to the end") \
         FIELD(detail, rule, int, "", "the RaRule (mm/readahead.h) that chose it")) \
     EVENT(PageEvicted, "page_evicted", "reclaim removed a page from the cache", \
-        FIELD(object, page_id, std::uint64_t, "", "the page's identity") \
-        FIELD(file, file, FileId, "", "the page's file") \
-        FIELD(index, page, pgoff_t, "", "the page's offset in its file") \
+        PCL_PAGE_FIELDS(FIELD) \
         FIELD(arg0, wasted, bool, "", "1 if it was a readahead page never used (wasted readahead)") \
         FIELD(arg1, mapped, bool, "", "1 if it was mapped")) \
     EVENT(PageRefault, "page_refault", "a page evicted recently was read in again", \

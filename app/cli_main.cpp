@@ -2,9 +2,12 @@
 //
 // Runs a scenario file (`run`), dispatches `bench <name> [options]` to the
 // benchmark commands of bench/ and `probe <name> [options]` to the probes of
-// the host kernel (each parses its own options, see bench/bench_args.h) and
-// prints usage and version. Exit codes: 0 success, 1 failure while running
+// the host kernel (each parses its own options with lib/arg_parser.h) and
+// prints usage and version. The benchmarks and probes are listed once, in
+// kBench and kProbe below: the help, the dispatch and the messages naming
+// them all come from there. Exit codes: 0 success, 1 failure while running
 // (or a probe that cannot measure), 2 bad command line or bad scenario.
+#include "concurrent_pagecache_bench.h"
 #include "engine_bench.h"
 #include "index_bench.h"
 #include "lib/arg_parser.h"
@@ -12,10 +15,9 @@
 #include "lib/json.h"
 #include "lib/report.h"
 #include "lock_bench.h"
-#include "mm/readahead.h"
+#include "mm/readahead_log.h"
 #include "probe/readahead_probe.h"
 #include "readahead_bench.h"
-#include "seed003_bench.h"
 #include "sim/run_summary.h"
 #include "sim/runner.h"
 #include "sim/scenario.h"
@@ -25,35 +27,141 @@
 #include <iomanip>
 #include <iostream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace {
 
 using pcl::kProgram;
 
-void print_bench_commands(std::ostream& out)
+// ---------------------------------------------------------------------------
+// bench and probe
+
+/// A benchmark or probe: how the help lists it and what runs it.
+struct Subcommand {
+    std::string_view name;
+    std::string_view synopsis;                 ///< its options in one line, after "bench NAME"
+    std::vector<std::string_view> description; ///< the help's lines beside it
+    std::string (*usage)();                    ///< its option lines, for the top-level help; nullptr: not shown there
+    int (*run)(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+};
+
+/// `bench` or `probe`, and its subcommands in the order the help lists them.
+struct CommandGroup {
+    std::string_view word;  ///< the command: "bench"
+    std::string_view noun;  ///< what it runs: "benchmark"
+    std::string_view title; ///< the heading of its list in the help
+    std::vector<Subcommand> commands;
+};
+
+const CommandGroup kBench { "bench", "benchmark", "benchmarks",
+    {
+        { "indexes", "[options]",
+            { "every page index x locking scheme and the peer libraries: insert,",
+                "lookup (hit, miss), gang lookup, erase; concurrent lookups at 1..T threads" },
+            pcl::bench::index_bench_usage, pcl::bench::run_index_bench },
+        { "locks", "[options]",
+            { "cost of lockstat-style instrumentation: bare lock vs instrumented,",
+                "uncontended and with T threads on one lock" },
+            pcl::bench::lock_bench_usage, pcl::bench::run_lock_bench },
+        { "concurrent-pagecache", "[--scale F] [--shift S] [--csv FILE]",
+            { "Zijlstra's radix tree benchmark from the concurrent pagecache thread",
+                "(2007): 2 threads on one tree, one lock against per-node and optimistic",
+                "locking; 'bench concurrent-pagecache --help' describes its options" },
+            nullptr, pcl::bench::run_concurrent_pagecache_bench },
+        { "engine", "[--pages N] [--max-threads T] [--csv FILE]",
+            { "minor faults per second on one CPU, and the pft sweep of the",
+                "pagefault scalability thread (2005) with mm->page_table_lock", "against split PTE locks" },
+            nullptr, pcl::bench::run_engine_bench },
+        { "readahead", "[options]",
+            { "Morton's readahead-thrashing test from the multipage I/O and readahead",
+                "thread (2002) swept over N files with ondemand, morton and no", "readahead; trace replay speed" },
+            nullptr, pcl::bench::run_readahead_bench },
+    } };
+
+const CommandGroup kProbe { "probe", "probe", "probes of the running kernel",
+    {
+        { "readahead", "[--file F] [--pattern seq|random|backward|stride:N] [--reads N] [--csv FILE]",
+            { "the host's real readahead windows (posix_fadvise DONTNEED, one-page",
+                "reads, mincore), in the simulator's readahead format" },
+            pcl::probe_readahead_usage, pcl::run_probe_readahead },
+    } };
+
+/// "indexes, locks, ...": the names, for messages.
+std::string names_of(const CommandGroup& group)
 {
-    out << "benchmarks:\n"
-        << "  bench indexes [options]   every page index x locking scheme and the peer libraries: insert,\n"
-        << "                            lookup (hit, miss), gang lookup, erase; concurrent lookups at 1..T threads\n"
-        << "  bench locks [options]     cost of lockstat-style instrumentation: bare lock vs instrumented,\n"
-        << "                            uncontended and with T threads on one lock\n"
-        << "  bench seed003 [--scale F] [--shift S] [--csv FILE]\n"
-        << "                            seed 003's concurrent radix tree benchmark (2 threads, one tree);\n"
-        << "                            'bench seed003 --help' describes its options\n"
-        << "  bench engine [--pages N] [--max-threads T] [--csv FILE]\n"
-        << "                            minor faults per second on one CPU, and seed 002's pft sweep\n"
-        << "                            with mm->page_table_lock against split PTE locks\n"
-        << "  bench readahead [options] Morton's readahead-thrashing test (seed 001) swept over N files with\n"
-        << "                            ondemand, morton and no readahead; trace replay speed\n";
+    std::string names;
+    for (const Subcommand& c : group.commands)
+        names += (names.empty() ? "" : ", ") + std::string(c.name);
+    return names;
 }
 
-void print_probe_commands(std::ostream& out)
+/// The group's list: each subcommand and its synopsis, then its description
+/// from column 28 (on a line of its own when the synopsis reaches it).
+void print_commands(std::ostream& out, const CommandGroup& group)
 {
-    out << "probes of the running kernel:\n"
-        << "  probe readahead [--file F] [--pattern seq|random|backward|stride:N] [--reads N] [--csv FILE]\n"
-        << "                            the host's real readahead windows (posix_fadvise DONTNEED, one-page\n"
-        << "                            reads, mincore), in the simulator's readahead format\n";
+    constexpr std::size_t kColumn = 28;
+    out << group.title << ":\n";
+    for (const Subcommand& c : group.commands) {
+        std::string left = "  " + std::string(group.word) + ' ' + std::string(c.name);
+        if (!c.synopsis.empty())
+            left += ' ' + std::string(c.synopsis);
+        if (left.size() < kColumn)
+            left.resize(kColumn, ' ');
+        else
+            left += '\n' + std::string(kColumn, ' ');
+        out << left;
+        for (std::size_t i = 0; i < c.description.size(); ++i)
+            out << (i ? std::string(kColumn, ' ') : std::string()) << c.description[i] << '\n';
+    }
+}
+
+// ---------------------------------------------------------------------------
+// run: its options, declared once for the parser and its help
+
+struct RunOption {
+    enum Kind { Flag, String, List } kind;
+    const char* name;
+    const char* metavar;                ///< "" for a flag
+    std::vector<std::string_view> help; ///< the help's lines beside it
+};
+
+const std::vector<RunOption> kRunOptions = {
+    { RunOption::List, "set", "PATH=VALUE",
+        { "override a field of the scenario before it is checked, e.g.",
+            "--set workload.cpus=4 --set index.kind=hash --set duration_seconds=2;",
+            "VALUE is read as JSON when it is JSON, as a string otherwise (repeatable)" } },
+    { RunOption::String, "json", "FILE",
+        { "also write the whole result (totals, lock tables, latency histograms,",
+            "metrics time series) as JSON to FILE, atomically" } },
+    { RunOption::String, "readahead-log", "FILE",
+        { "write every readahead window as CSV to FILE, atomically:",
+            "time_us,cpu,file,start,size,async_size,kind,rule (kind sync or async;",
+            "time from the run's first event)" } },
+    { RunOption::Flag, "progress", "", { "print one line per metrics sample on stderr while running" } },
+};
+
+pcl::ArgParser make_run_parser()
+{
+    pcl::ArgParser p("run");
+    for (const RunOption& o : kRunOptions) {
+        std::string help;
+        for (std::string_view line : o.help)
+            help += (help.empty() ? "" : " ") + std::string(line);
+        switch (o.kind) {
+        case RunOption::Flag:
+            p.add_flag(o.name, help);
+            break;
+        case RunOption::String:
+            p.add_string(o.name, "", o.metavar, help);
+            break;
+        case RunOption::List:
+            p.add_list(o.name, o.metavar, help);
+            break;
+        }
+    }
+    p.allow_operands(); // the scenario file
+    return p;
 }
 
 void print_run_usage(std::ostream& out)
@@ -63,20 +171,25 @@ void print_run_usage(std::ostream& out)
         << "Runs the scenario headless, then prints a summary (operations, faults by kind, page-cache hit\n"
         << "ratio, insert races, PTE back-outs, page-lock waits, I/O, events) and lockstat-style tables of\n"
         << "the named locks and the lock classes, sorted by contentions (times in microseconds).\n\n"
-        << "options:\n"
-        << "  --set PATH=VALUE  override a field of the scenario before it is checked, e.g.\n"
-        << "                    --set workload.cpus=4 --set index.kind=hash --set duration_seconds=2;\n"
-        << "                    VALUE is read as JSON when it is JSON, as a string otherwise (repeatable)\n"
-        << "  --json FILE       also write the whole result (totals, lock tables, latency histograms,\n"
-        << "                    metrics time series) as JSON to FILE, atomically\n"
-        << "  --readahead-log FILE  write every readahead window as CSV to FILE, atomically:\n"
-        << "                    time_us,cpu,file,start,size,async_size,kind,rule (kind sync or async;\n"
-        << "                    time from the run's first event)\n"
-        << "  --progress        print one line per metrics sample on stderr while running\n"
-        << "  -h, --help        show this help\n\n"
-        << "exit codes: 0 the run finished or reached its duration, 1 the run failed (the engine's\n"
+        << "options:\n";
+    // The option from column 2, its help from column 20 (after two spaces
+    // when the option is longer).
+    constexpr std::size_t kWidth = 16;
+    auto line = [&](std::string left, const std::vector<std::string_view>& help) {
+        if (left.size() < kWidth)
+            left.resize(kWidth, ' ');
+        for (std::size_t i = 0; i < help.size(); ++i)
+            out << "  " << (i ? std::string(kWidth, ' ') : left) << "  " << help[i] << '\n';
+    };
+    for (const RunOption& o : kRunOptions)
+        line("--" + std::string(o.name) + (*o.metavar ? " " + std::string(o.metavar) : ""), o.help);
+    line("-h, --help", { "show this help" });
+    out << "\nexit codes: 0 the run finished or reached its duration, 1 the run failed (the engine's\n"
         << "error is printed), 2 bad command line or bad scenario (the message names the field)\n";
 }
+
+// ---------------------------------------------------------------------------
+// the commands
 
 void print_usage(std::ostream& out)
 {
@@ -87,13 +200,14 @@ void print_usage(std::ostream& out)
         << "  run SCENARIO.json [--set PATH=VALUE]... [--json FILE]\n"
         << "                            run a scenario file and print its summary and lock tables;\n"
         << "                            'run --help' describes its options\n\n";
-    print_bench_commands(out);
+    print_commands(out, kBench);
     out << '\n';
-    print_probe_commands(out);
-    out << "\noptions of bench indexes:\n"
-        << pcl::bench::index_bench_usage() << "\noptions of bench locks:\n"
-        << pcl::bench::lock_bench_usage() << "\noptions of probe readahead:\n"
-        << pcl::probe_readahead_usage() << "\nglobal options:\n"
+    print_commands(out, kProbe);
+    for (const CommandGroup* group : { &kBench, &kProbe })
+        for (const Subcommand& c : group->commands)
+            if (c.usage)
+                out << "\noptions of " << group->word << ' ' << c.name << ":\n" << c.usage();
+    out << "\nglobal options:\n"
         << "  -h, --help   show this help\n"
         << "  --version    print the version\n";
 }
@@ -104,58 +218,31 @@ int usage_error(const std::string& message)
     return 2;
 }
 
-int run_bench(const std::vector<std::string>& args)
+/// `bench ...` or `probe ...`: runs the subcommand @args names, or prints
+/// the group's help.
+int run_group(const CommandGroup& group, const std::vector<std::string>& args)
 {
+    const std::string word(group.word), noun(group.noun);
     if (args.empty())
-        return usage_error("bench: which benchmark? (indexes, locks, seed003, engine, readahead)");
+        return usage_error(word + ": which " + noun + "? (" + names_of(group) + ")");
     const std::string& name = args[0];
     const std::vector<std::string> rest(args.begin() + 1, args.end());
-    if (name == "indexes")
-        return pcl::bench::run_index_bench(rest, std::cout, std::cerr);
-    if (name == "locks")
-        return pcl::bench::run_lock_bench(rest, std::cout, std::cerr);
-    if (name == "seed003")
-        return pcl::bench::run_seed003(rest, std::cout, std::cerr);
-    if (name == "engine")
-        return pcl::bench::run_engine_bench(rest, std::cout, std::cerr);
-    if (name == "readahead")
-        return pcl::bench::run_readahead_bench(rest, std::cout, std::cerr);
+    for (const Subcommand& c : group.commands)
+        if (name == c.name)
+            return c.run(rest, std::cout, std::cerr);
     if (name == "--help" || name == "-h") {
         if (!rest.empty())
-            return usage_error("bench --help: unexpected argument '" + rest[0] + "'");
-        std::cout << "usage: " << kProgram << " bench <benchmark> [options]\n\n";
-        print_bench_commands(std::cout);
-        std::cout << "\n'" << kProgram << " bench <benchmark> --help' lists a benchmark's options.\n";
+            return usage_error(word + " --help: unexpected argument '" + rest[0] + "'");
+        std::cout << "usage: " << kProgram << ' ' << word << " <" << noun << "> [options]\n\n";
+        print_commands(std::cout, group);
+        std::cout << "\n'" << kProgram << ' ' << word << " <" << noun << "> --help' lists a " << noun
+                  << "'s options.\n";
         return 0;
     }
     if (name.rfind("-", 0) == 0)
-        return usage_error("bench: unknown option '" + name + "'");
-    return usage_error("bench: unknown benchmark '" + name + "' (indexes, locks, seed003, engine)");
+        return usage_error(word + ": unknown option '" + name + "'");
+    return usage_error(word + ": unknown " + noun + " '" + name + "' (" + names_of(group) + ")");
 }
-
-int run_probe(const std::vector<std::string>& args)
-{
-    if (args.empty())
-        return usage_error("probe: which probe? (readahead)");
-    const std::string& name = args[0];
-    const std::vector<std::string> rest(args.begin() + 1, args.end());
-    if (name == "readahead")
-        return pcl::run_probe_readahead(rest, std::cout, std::cerr);
-    if (name == "--help" || name == "-h") {
-        if (!rest.empty())
-            return usage_error("probe --help: unexpected argument '" + rest[0] + "'");
-        std::cout << "usage: " << kProgram << " probe <probe> [options]\n\n";
-        print_probe_commands(std::cout);
-        std::cout << "\n'" << kProgram << " probe <probe> --help' lists a probe's options.\n";
-        return 0;
-    }
-    if (name.rfind("-", 0) == 0)
-        return usage_error("probe: unknown option '" + name + "'");
-    return usage_error("probe: unknown probe '" + name + "' (readahead)");
-}
-
-// ---------------------------------------------------------------------------
-// run
 
 int run_usage_error(const std::string& message)
 {
@@ -165,65 +252,30 @@ int run_usage_error(const std::string& message)
 
 int run_command(const std::vector<std::string>& args)
 {
-    std::string path, json_path, ra_log_path;
-    std::vector<std::string> overrides;
-    bool progress = false;
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        const std::string& a = args[i];
-        // --name VALUE or --name=VALUE
-        auto value_of = [&](const std::string& name, std::string& value) {
-            if (a == name) {
-                if (i + 1 >= args.size())
-                    throw pcl::ArgError(name + ": missing value");
-                value = args[++i];
-                return true;
-            }
-            if (a.rfind(name + "=", 0) == 0) {
-                value = a.substr(name.size() + 1);
-                return true;
-            }
-            return false;
-        };
-        std::string value;
-        try {
-            if (a == "--help" || a == "-h") {
-                print_run_usage(std::cout);
-                return 0;
-            } else if (a == "--progress") {
-                progress = true;
-            } else if (value_of("--set", value)) {
-                if (value.find('=') == std::string::npos)
-                    throw pcl::ArgError("--set: expected PATH=VALUE, got '" + value + "'");
-                overrides.push_back(value);
-            } else if (value_of("--json", value)) {
-                if (value.empty())
-                    throw pcl::ArgError("--json: missing file name");
-                json_path = value;
-            } else if (value_of("--readahead-log", value)) {
-                if (value.empty())
-                    throw pcl::ArgError("--readahead-log: missing file name");
-                ra_log_path = value;
-            } else if (a.rfind("-", 0) == 0 && a != "-") {
-                throw pcl::ArgError("unknown option '" + a + "'");
-            } else if (path.empty()) {
-                path = a;
-            } else {
-                throw pcl::ArgError("unexpected argument '" + a + "' (one scenario file per run)");
-            }
-        } catch (const pcl::ArgError& e) {
-            return run_usage_error(e.what());
-        }
-    }
-    if (path.empty())
-        return run_usage_error("which scenario? (run SCENARIO.json)");
+    pcl::ArgParser parser = make_run_parser();
     try {
-        if (!json_path.empty())
-            pcl::check_writable_path(json_path, "--json");
-        if (!ra_log_path.empty())
-            pcl::check_writable_path(ra_log_path, "--readahead-log");
+        parser.parse(args);
+        if (parser.help_requested()) {
+            print_run_usage(std::cout);
+            return 0;
+        }
+        for (const std::string& o : parser.get_list("set"))
+            if (o.find('=') == std::string::npos)
+                throw pcl::ArgError("--set: expected PATH=VALUE, got '" + o + "'");
+        const std::vector<std::string>& files = parser.operands();
+        if (files.size() > 1)
+            throw pcl::ArgError("unexpected argument '" + files[1] + "' (one scenario file per run)");
+        if (files.empty())
+            throw pcl::ArgError("which scenario? (run SCENARIO.json)");
+        for (const char* option : { "json", "readahead-log" })
+            if (parser.given(option))
+                pcl::check_writable_path(parser.get_string(option), "--" + std::string(option));
     } catch (const pcl::ArgError& e) {
-        return run_usage_error(e.what());
+        return pcl::report_arg_error(parser, e, std::cerr);
     }
+    const std::string path = parser.operands()[0];
+    const std::string json_path = parser.get_string("json");
+    const std::string ra_log_path = parser.get_string("readahead-log");
 
     pcl::Scenario scenario;
     try {
@@ -240,7 +292,7 @@ int run_command(const std::vector<std::string>& args)
             return run_usage_error(
                 path + ":" + std::to_string(e.line()) + ":" + std::to_string(e.column()) + ": " + e.what());
         }
-        for (const auto& o : overrides)
+        for (const auto& o : parser.get_list("set"))
             pcl::apply_override(doc, o);
         // A trace the scenario names is relative to the scenario file.
         const std::size_t slash = path.find_last_of('/');
@@ -250,7 +302,7 @@ int run_command(const std::vector<std::string>& args)
     }
 
     pcl::RunOptions options;
-    if (progress)
+    if (parser.get_flag("progress"))
         options.progress = [](const pcl::MetricsSample& s) {
             std::cerr << std::fixed << std::setprecision(2) << "t=" << s.time_s << "s  ops/s " << std::setprecision(0)
                       << s.operations_per_s << "  faults/s minor " << s.minor_faults_per_s << " major "
@@ -260,8 +312,9 @@ int run_command(const std::vector<std::string>& args)
                       << s.pages_cached << '\n'
                       << std::defaultfloat;
         };
-    // Every readahead window, as the events bring them.
-    std::string ra_log = "time_us,cpu,file,start,size,async_size,kind,rule\n";
+    // Every readahead window, as the events bring them, timed from the run's
+    // first event.
+    std::string ra_log = std::string(pcl::kReadaheadLogHeader) + "\n";
     std::uint64_t ra_windows = 0, ra_origin_ns = 0;
     if (!ra_log_path.empty())
         options.events = [&](const std::vector<pcl::Event>& batch) {
@@ -271,10 +324,7 @@ int run_command(const std::vector<std::string>& args)
                 if (e.kind != pcl::EventKind::ReadaheadWindow)
                     continue;
                 ++ra_windows;
-                ra_log += std::to_string(e.time_ns > ra_origin_ns ? (e.time_ns - ra_origin_ns) / 1000 : 0) + ","
-                    + std::to_string(e.cpu) + "," + std::to_string(e.file) + "," + std::to_string(e.index) + ","
-                    + std::to_string(e.arg0) + "," + std::to_string(e.arg1) + "," + (e.object ? "async" : "sync") + ","
-                    + pcl::ra_rule_name(static_cast<pcl::RaRule>(e.detail)) + "\n";
+                ra_log += pcl::readahead_log_line(pcl::readahead_log_row(e, ra_origin_ns));
             }
         };
     pcl::RunResult result;
@@ -332,12 +382,13 @@ int run(const std::vector<std::string>& args)
             print_usage(std::cout);
         return 0;
     }
+    const std::vector<std::string> rest(args.begin() + 1, args.end());
     if (command == "run")
-        return run_command(std::vector<std::string>(args.begin() + 1, args.end()));
+        return run_command(rest);
     if (command == "bench")
-        return run_bench(std::vector<std::string>(args.begin() + 1, args.end()));
+        return run_group(kBench, rest);
     if (command == "probe")
-        return run_probe(std::vector<std::string>(args.begin() + 1, args.end()));
+        return run_group(kProbe, rest);
     if (command.rfind("-", 0) == 0)
         return usage_error("unknown option '" + command + "'");
     return usage_error("unknown command '" + command + "'");

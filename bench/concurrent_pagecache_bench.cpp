@@ -1,4 +1,4 @@
-#include "seed003_bench.h"
+#include "concurrent_pagecache_bench.h"
 
 #include "base/cpu.h"
 #include "index/radix_tree.h"
@@ -22,15 +22,16 @@ namespace pcl::bench {
 
 namespace {
 
-// Seed 003 (Zijlstra, "concurrent pagecache", 2007): 2 CPUs, 2 threads, one
-// tree of 2^24 indexes (0x1000000). Series A: thread ranges [0, 0x800000)
-// and [0x800000, 0x1000000); series B: the same range interleaved, even
-// and odd indexes. Phases in order; each thread times each phase.
-constexpr std::uint64_t kSeedRange = 0x1000000;
+// Zijlstra's run in the concurrent pagecache thread (2007; docs/history.md):
+// 2 CPUs, 2 threads, one tree of 2^24 indexes (0x1000000). Series A: thread
+// ranges [0, 0x800000) and [0x800000, 0x1000000); series B: the same range
+// interleaved, even and odd indexes. Phases in order; each thread times each
+// phase.
+constexpr std::uint64_t kPostedRange = 0x1000000;
 constexpr std::array<const char*, 6> kPhases = { "insert", "tag 0", "untag 0", "tag 1", "untag 1", "remove" };
 
 struct SchemeRun {
-    const char* label; ///< the seed's name for it
+    const char* label; ///< Zijlstra's name for it
     RadixTree::Scheme scheme;
 };
 // CONFIG_RADIX_TREE_CONCURRENT=n is one lock for the tree; =y is the
@@ -38,9 +39,9 @@ struct SchemeRun {
 constexpr std::array<SchemeRun, 3> kSchemes = { { { "global", RadixTree::Scheme::Spinlock },
     { "concurrent", RadixTree::Scheme::PerNode }, { "optimistic", RadixTree::Scheme::Optimistic } } };
 
-// The seed's times in ms, [series][scheme][phase][thread], copied from the
-// thread (see ../shared/reference/seeds/003_*.txt).
-constexpr double kSeedMs[2][3][6][2] = {
+// Zijlstra's times in ms, [series][scheme][phase][thread], as posted in the
+// thread (docs/history.md quotes them).
+constexpr double kPostedMs[2][3][6][2] = {
     { { { 15286, 16250 }, { 14401, 15420 }, { 17868, 18251 }, { 15331, 15287 }, { 18342, 18092 }, { 15412, 13802 } },
         { { 14750, 14834 }, { 14489, 14567 }, { 15016, 15066 }, { 14593, 14674 }, { 14984, 15043 }, { 16307, 16193 } },
         { { 3443, 3449 }, { 5338, 5375 }, { 4107, 4151 }, { 5349, 5376 }, { 4110, 4137 }, { 6482, 6494 } } },
@@ -48,8 +49,8 @@ constexpr double kSeedMs[2][3][6][2] = {
         { { 19483, 19486 }, { 15604, 15632 }, { 16952, 16968 }, { 15444, 15471 }, { 16996, 17010 }, { 16145, 16867 } },
         { { 12036, 12033 }, { 9438, 9438 }, { 4067, 4208 }, { 5424, 5368 }, { 4072, 4195 }, { 6111, 6948 } } },
 };
-// The seed's "levels skipped" histograms (optimistic), levels 0..4, then failed.
-constexpr std::uint64_t kSeedSkips[2][6]
+// His "levels skipped" histograms (optimistic), levels 0..4, then failed.
+constexpr std::uint64_t kPostedSkips[2][6]
     = { { 8785, 544094, 34312192, 65798168, 52, 232 }, { 9053, 556631, 34790358, 65307226, 74, 250 } };
 
 struct SeriesResult {
@@ -124,11 +125,11 @@ double mean2(const double v[2])
 
 } // namespace
 
-int run_seed003(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
+int run_concurrent_pagecache_bench(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
 {
-    ArgParser p("bench seed003");
+    ArgParser p("bench concurrent-pagecache");
     p.add_double("scale", 1.0, 1.0 / 4096, 1.0, "F",
-        "fraction of the seed's 2^24 indexes per series (1 = the seed's size; 0.02 runs in seconds)");
+        "fraction of Zijlstra's 2^24 indexes per series (1 = his size; 0.02 runs in seconds)");
     p.add_uint("shift", 6, RadixTree::kMinShift, RadixTree::kMaxShift, "S", "radix tree fanout shift (6 = 64-way)");
     p.add_string("csv", "", "FILE", "also write per-thread phase times and the levels-skipped histogram as CSV");
     try {
@@ -137,35 +138,37 @@ int run_seed003(const std::vector<std::string>& args, std::ostream& out, std::os
         return report_arg_error(p, e, err);
     }
     if (p.help_requested()) {
-        out << "usage: " << kProgram << " bench seed003 [options]\n\n"
-            << "Seed 003's concurrent radix-tree benchmark: 2 threads modify one tree through six phases\n"
-            << "(insert, tag 0, untag 0, tag 1, untag 1, remove); series A on disjoint sequential ranges,\n"
-            << "series B interleaved; under one tree lock, per-node locks, and optimistic locking.\n\n"
+        out << "usage: " << kProgram << " bench concurrent-pagecache [options]\n\n"
+            << "Zijlstra's radix-tree benchmark from the concurrent pagecache thread (2007): 2 threads modify\n"
+            << "one tree through six phases (insert, tag 0, untag 0, tag 1, untag 1, remove); series A on\n"
+            << "disjoint sequential ranges, series B interleaved; under one tree lock, per-node locks, and\n"
+            << "optimistic locking.\n\n"
             << p.usage();
         return 0;
     }
     const double scale = p.get_double("scale");
     const unsigned shift = unsigned(p.get_uint("shift"));
     // An even number of indexes, at least a few leaves' worth.
-    const std::uint64_t range = std::max<std::uint64_t>(256, std::uint64_t(std::llround(kSeedRange * scale)) & ~1ull);
+    const std::uint64_t range = std::max<std::uint64_t>(256, std::uint64_t(std::llround(kPostedRange * scale)) & ~1ull);
 
     std::vector<Page> pages(range);
     for (std::uint64_t i = 0; i < range; ++i)
         pages[i].index = i;
 
-    out << "seed 003: concurrent radix tree, 2 threads, " << range << " indexes (scale " << scale << " of 0x1000000), "
-        << (1u << shift) << "-way nodes\n";
+    out << "concurrent pagecache (2007): concurrent radix tree, 2 threads, " << range << " indexes (scale " << scale
+        << " of 0x1000000), " << (1u << shift) << "-way nodes\n";
     SeriesResult results[2];
     for (int series = 0; series < 2; ++series) {
         if (!run_series(series, range, shift, pages, results[series])) {
-            err << kProgram << " bench seed003: an operation did not find the tree in the state it left it; "
+            err << kProgram
+                << " bench concurrent-pagecache: an operation did not find the tree in the state it left it; "
                 << "the radix tree is broken\n";
             return 1;
         }
     }
 
     Report table({ "series", "phase", "global_ms", "concurrent_ms", "optimistic_ms", "concurrent/global",
-        "optimistic/global", "seed concurrent/global", "seed optimistic/global" });
+        "optimistic/global", "2007 concurrent/global", "2007 optimistic/global" });
     Report csv({ "series", "scheme", "phase", "thread", "ms" });
     for (int series = 0; series < 2; ++series) {
         const char* name = series == 0 ? "A" : "B";
@@ -173,7 +176,7 @@ int run_seed003(const std::vector<std::string>& args, std::ostream& out, std::os
             const double g = mean2(results[series].ms[0][ph]);
             const double c = mean2(results[series].ms[1][ph]);
             const double o = mean2(results[series].ms[2][ph]);
-            const double sg = mean2(kSeedMs[series][0][ph]);
+            const double sg = mean2(kPostedMs[series][0][ph]);
             table.add_row();
             table.set("series", name);
             table.set("phase", kPhases[ph]);
@@ -182,8 +185,8 @@ int run_seed003(const std::vector<std::string>& args, std::ostream& out, std::os
             table.set("optimistic_ms", o, 1);
             table.set("concurrent/global", c / g, 2);
             table.set("optimistic/global", o / g, 2);
-            table.set("seed concurrent/global", mean2(kSeedMs[series][1][ph]) / sg, 2);
-            table.set("seed optimistic/global", mean2(kSeedMs[series][2][ph]) / sg, 2);
+            table.set("2007 concurrent/global", mean2(kPostedMs[series][1][ph]) / sg, 2);
+            table.set("2007 optimistic/global", mean2(kPostedMs[series][2][ph]) / sg, 2);
             for (std::size_t s = 0; s < kSchemes.size(); ++s)
                 for (int t = 0; t < 2; ++t) {
                     csv.add_row();
@@ -217,7 +220,7 @@ int run_seed003(const std::vector<std::string>& args, std::ostream& out, std::os
     locks.print(out);
 
     out << "\nOptimistic locking: levels skipped (0 = locked from the root)\n";
-    Report hist({ "levels_skipped", "A hits", "A %", "B hits", "B %", "seed A %", "seed B %" });
+    Report hist({ "levels_skipped", "A hits", "A %", "B hits", "B %", "2007 A %", "2007 B %" });
     const std::size_t levels
         = std::max<std::size_t>({ results[0].skips.levels_skipped.size(), results[1].skips.levels_skipped.size(), 5 });
     auto total = [](const RadixTree::OptimisticStats& s) {
@@ -226,9 +229,9 @@ int run_seed003(const std::vector<std::string>& args, std::ostream& out, std::os
             n += v;
         return std::max<std::uint64_t>(n, 1);
     };
-    auto seed_total = [](int series) {
+    auto posted_total = [](int series) {
         std::uint64_t n = 0;
-        for (auto v : kSeedSkips[series])
+        for (auto v : kPostedSkips[series])
             n += v;
         return n;
     };
@@ -243,21 +246,21 @@ int run_seed003(const std::vector<std::string>& args, std::ostream& out, std::os
             const std::string col = series == 0 ? "A" : "B";
             hist.set(col + " hits", v);
             hist.set(col + " %", 100.0 * double(v) / double(total(s)), 2);
-            const std::uint64_t seed_v = failed ? kSeedSkips[series][5] : (d < 5 ? kSeedSkips[series][d] : 0);
-            hist.set("seed " + col + " %", 100.0 * double(seed_v) / double(seed_total(series)), 2);
+            const std::uint64_t posted_v = failed ? kPostedSkips[series][5] : (d < 5 ? kPostedSkips[series][d] : 0);
+            hist.set("2007 " + col + " %", 100.0 * double(posted_v) / double(posted_total(series)), 2);
             hist_csv
                 += col + "," + (failed ? std::string("failed") : std::to_string(d)) + "," + std::to_string(v) + "\n";
         }
     }
     hist.print(out);
-    out << "\nThe seed's figures are Zijlstra's (2 CPUs, 2007 kernel, 2^24 indexes); ours are measured now on this "
-           "machine.\n";
+    out << "\nThe 2007 figures are Zijlstra's in the concurrent pagecache thread (2 CPUs, 2007 kernel, 2^24 "
+           "indexes); ours are measured now on this machine.\n";
 
     if (p.given("csv")) {
         try {
             write_file_atomically(p.get_string("csv"), csv.csv() + "\n" + hist_csv);
         } catch (const std::exception& e) {
-            err << kProgram << " bench seed003: " << e.what() << "\n";
+            err << kProgram << " bench concurrent-pagecache: " << e.what() << "\n";
             return 1;
         }
         out << "wrote " << p.get_string("csv") << "\n";

@@ -18,14 +18,15 @@ namespace pcl::bench {
 
 namespace {
 
-// Seed 002, rc6-mm1 on 16 GB, faults per wall-second (FACTS.md section 3):
+// Christoph Lameter's pft figures in the pagefault scalability thread (2005;
+// docs/history.md): 2.6.13-rc6-mm1, a 16 GB region, faults per wall-second:
 // threads -> faults/s.
-constexpr std::pair<unsigned, double> kSeedPft[]
+constexpr std::pair<unsigned, double> kPostedPft[]
     = { { 1, 77176 }, { 2, 151015 }, { 4, 263918 }, { 8, 399411 }, { 16, 429355 }, { 32, 333249 }, { 60, 235491 } };
 
-double seed_pft(unsigned threads)
+double posted_pft(unsigned threads)
 {
-    for (auto [t, f] : kSeedPft)
+    for (auto [t, f] : kPostedPft)
         if (t == threads)
             return f;
     return 0;
@@ -144,9 +145,10 @@ struct SharingRun {
     bool ok = false;
 };
 
-/// Seed 000's question: N CPUs reading through the page cache, each on its
-/// own file or all on one, with 2.4's one global hash lock or a per-file
-/// tree lock. Every read(2) looks its page up under the index lock.
+/// The question of the radix-tree pagecache thread (2002): N CPUs reading
+/// through the page cache, each on its own file or all on one, with 2.4's one
+/// global hash lock or a per-file tree lock. Every read(2) looks its page up
+/// under the index lock.
 SharingRun sharing(
     const char* kind, const char* scheme, const char* lock_class, const char* files, unsigned cpus, std::uint64_t ops)
 {
@@ -191,8 +193,9 @@ int run_engine_bench(const std::vector<std::string>& args, std::ostream& out, st
     }
     if (p.help_requested()) {
         out << "usage: " << kProgram << " bench engine [options]\n\n"
-            << "Unpaced minor faults per second on one CPU, and seed 002's pft sweep (anonymous faults,\n"
-            << "1..T threads) under mm->page_table_lock and under split PTE locks.\n\n"
+            << "Unpaced minor faults per second on one CPU, and the pft sweep of the pagefault scalability\n"
+            << "thread (2005; anonymous faults, 1..T threads) under mm->page_table_lock and under split PTE\n"
+            << "locks.\n\n"
             << p.usage();
         return 0;
     }
@@ -245,7 +248,7 @@ int run_engine_bench(const std::vector<std::string>& args, std::ostream& out, st
     out << "\n";
 
     Report table({ "threads", "single faults/s", "split faults/s", "split/single", "single /CPU-s", "split /CPU-s",
-        "seed 002 faults/s" });
+        "2005 faults/s" });
     for (unsigned t = 1; t <= max_threads; t *= 2) {
         const PftRun single = pft(t, pages, PageTable::Scheme::Single);
         const PftRun split = pft(t, pages, PageTable::Scheme::Split);
@@ -260,8 +263,8 @@ int run_engine_bench(const std::vector<std::string>& args, std::ostream& out, st
         table.set("split/single", split.faults_per_s / single.faults_per_s, 2);
         table.set("single /CPU-s", single.faults_per_cpu_s, 0);
         table.set("split /CPU-s", split.faults_per_cpu_s, 0);
-        const double seed = seed_pft(t);
-        table.set("seed 002 faults/s", seed > 0 ? fixed(seed, 0) : std::string("-"));
+        const double posted = posted_pft(t);
+        table.set("2005 faults/s", posted > 0 ? fixed(posted, 0) : std::string("-"));
         for (auto [scheme, run] : { std::pair { "single", single }, std::pair { "split", split } }) {
             csv.add_row();
             csv.set("measure", "pft");
@@ -317,7 +320,7 @@ int run_engine_bench(const std::vector<std::string>& args, std::ostream& out, st
         }
     out << "\nrandom 1-page read(2)s, " << ops << " per CPU over 4096-page files (the index lock's class):\n";
     shared.print(out);
-    out << "\nThe seed's figures are rc6-mm1 on a 16 GB machine with up to 60 CPUs (2005); ours are threads on "
+    out << "\nThe 2005 figures are Lameter's, rc6-mm1 on a 16 GB machine with up to 60 CPUs; ours are threads on "
         << std::thread::hardware_concurrency() << " cores now.\n";
     if (p.given("csv")) {
         try {

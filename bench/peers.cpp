@@ -58,8 +58,9 @@ private:
     Map map_;
 };
 
-// Red-black tree: the "AVL / red-black trees" alternative raised in seed 000
-// (deeper than a radix tree, three words of links per entry). Not thread-safe.
+// Red-black tree: the "AVL / red-black trees" alternative raised in the
+// radix-tree pagecache thread (2002; deeper than a radix tree, three words of
+// links per entry). Not thread-safe.
 using StdMapPeer = StdContainerPeer<std::map<pgoff_t, Page*>>;
 
 // Chained hash table with the default hash (identity for integers) and

@@ -167,9 +167,10 @@ int run_readahead_bench(const std::vector<std::string>& args, std::ostream& out,
     }
     if (p.help_requested()) {
         out << "usage: " << kProgram << " bench readahead [options]\n\n"
-            << "Morton's readahead-thrashing test (seed 001), scaled down: process A reads N files of P pages\n"
-            << "round-robin, one page from each in turn, while process B streams a big file from a second disk,\n"
-            << "all in M page frames; swept over N for each readahead policy. Then the speed of trace replay.\n\n"
+            << "Morton's readahead-thrashing test from the multipage I/O and readahead thread (2002), scaled\n"
+            << "down: process A reads N files of P pages round-robin, one page from each in turn, while process\n"
+            << "B streams a big file from a second disk, all in M page frames; swept over N for each readahead\n"
+            << "policy. Then the speed of trace replay.\n\n"
             << p.usage();
         return 0;
     }

@@ -1,7 +1,7 @@
-// `pagecache-lab-cli bench readahead`: Morton's readahead-thrashing test
-// (seed 001) swept over N, with Linux's ondemand readahead, Morton's 2002
-// shrink-on-thrash policy and no readahead side by side, and the speed of
-// trace replay.
+// `pagecache-lab-cli bench readahead`: Morton's readahead-thrashing test from
+// the multipage I/O and readahead thread (2002) swept over N, with Linux's
+// ondemand readahead, Morton's 2002 shrink-on-thrash policy and no readahead
+// side by side, and the speed of trace replay.
 #pragma once
 
 #include <iosfwd>

@@ -150,6 +150,11 @@ void ArgParser::add_flag(std::string name, std::string help)
     declare(std::move(name), Type::Flag, "", std::move(help));
 }
 
+void ArgParser::add_list(std::string name, std::string metavar, std::string help)
+{
+    declare(std::move(name), Type::List, std::move(metavar), std::move(help));
+}
+
 ArgParser::Option* ArgParser::lookup(std::string_view name)
 {
     for (auto& o : options_)
@@ -201,6 +206,9 @@ void ArgParser::assign(Option& o, std::string_view value)
     case Type::Flag:
         o.flag = true;
         break;
+    case Type::List:
+        o.list.emplace_back(value);
+        break;
     }
     o.given = true;
 }
@@ -213,8 +221,10 @@ void ArgParser::parse(const std::vector<std::string>& args)
         o.dval = o.ddef;
         o.sval = o.sdef;
         o.flag = false;
+        o.list.clear();
         o.given = false;
     }
+    operands_.clear();
     for (std::size_t i = 0; i < args.size(); ++i) {
         const std::string& a = args[i];
         if (a == "--help" || a == "-h") {
@@ -224,6 +234,10 @@ void ArgParser::parse(const std::vector<std::string>& args)
         if (a.size() < 3 || a.compare(0, 2, "--") != 0) {
             if (a.size() >= 2 && a[0] == '-' && a != "--")
                 throw ArgError("unknown option " + quoted(a));
+            if (operands_allowed_ && a != "--") {
+                operands_.push_back(a);
+                continue;
+            }
             throw ArgError("unexpected argument " + quoted(a));
         }
         const std::size_t eq = a.find('=');
@@ -275,6 +289,10 @@ bool ArgParser::get_flag(std::string_view name) const
 {
     return find(name, Type::Flag).flag;
 }
+const std::vector<std::string>& ArgParser::get_list(std::string_view name) const
+{
+    return find(name, Type::List).list;
+}
 
 std::string ArgParser::usage() const
 {
@@ -291,6 +309,8 @@ std::string ArgParser::usage() const
             extra = "default " + o.def_text + "; " + format_double(o.dmin) + ".." + format_double(o.dmax);
         else if (o.type == Type::String && !o.def_text.empty())
             extra = "default " + o.def_text;
+        else if (o.type == Type::List)
+            extra = "repeatable";
         if (!extra.empty())
             right += " (" + extra + ")";
         lines.emplace_back(std::move(left), std::move(right));

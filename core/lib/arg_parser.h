@@ -12,7 +12,10 @@
 //     const std::uint64_t iters = p.get_uint("iters");
 //
 // Syntax: `--name value` or `--name=value`; a flag takes no value; `--help`
-// (or `-h`) is always accepted. Giving an option twice keeps the last value.
+// (or `-h`) is always accepted. Giving an option twice keeps the last value,
+// except a list option, which keeps every value given, in order. Words that
+// are not options (a file name, say) are refused unless the command allows
+// operands, which parse() then keeps in order.
 // Unsigned integers are decimal or hexadecimal (`0x1f`), decimal ones with an
 // optional binary suffix: k = 2^10, M = 2^20, G = 2^30 (so `1M` = 1048576,
 // the page count of a 4 GB file). Every problem - unknown option, missing or
@@ -57,6 +60,12 @@ public:
     void add_string(std::string name, std::string def, std::string metavar, std::string help);
     /// `--name`: a flag, false when not given.
     void add_flag(std::string name, std::string help);
+    /// `--name S`, repeatable: every occurrence adds its (non-empty) value,
+    /// in order; an empty list when not given.
+    void add_list(std::string name, std::string metavar, std::string help);
+    /// Lets parse() keep the words that are not options (operands, such as a
+    /// file name; "-" alone is one) for operands() instead of refusing them.
+    void allow_operands() { operands_allowed_ = true; }
 
     /// Parses @args (the words after the command). Throws ArgError; on
     /// success every option holds its given or default value.
@@ -73,6 +82,9 @@ public:
     double get_double(std::string_view name) const;
     const std::string& get_string(std::string_view name) const;
     bool get_flag(std::string_view name) const;
+    const std::vector<std::string>& get_list(std::string_view name) const;
+    /// The operands of the last parse(), in order (none unless allow_operands()).
+    const std::vector<std::string>& operands() const { return operands_; }
 
     /// One line per option: `  --name METAVAR  help (default X; range)`.
     std::string usage() const;
@@ -80,7 +92,7 @@ public:
     const std::string& command() const { return command_; }
 
 private:
-    enum class Type { Uint, Double, String, Flag };
+    enum class Type { Uint, Double, String, Flag, List };
     struct Option {
         std::string name; ///< without the leading "--"
         Type type;
@@ -90,6 +102,7 @@ private:
         double dmin = 0, dmax = 0, ddef = 0, dval = 0;        ///< Double: range, default, value
         std::string sdef, sval;                               ///< String: default, value
         bool flag = false;                                    ///< Flag: value
+        std::vector<std::string> list;                        ///< List: values, in order
         std::string def_text;                                 ///< the default as shown in usage
         bool given = false;                                   ///< set by parse()
     };
@@ -101,6 +114,8 @@ private:
     std::string command_;
     std::vector<Option> options_; ///< in declaration order (the order of usage())
     bool help_ = false;
+    bool operands_allowed_ = false;
+    std::vector<std::string> operands_; ///< set by parse()
 };
 
 /// Throws ArgError naming @what (e.g. "--csv") unless a file can be created

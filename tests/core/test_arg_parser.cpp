@@ -261,3 +261,62 @@ TEST_CASE("Report CSV quotes commas, quotes and newlines (RFC 4180)", "[bench_ar
     r.set("value", 1.25, 2);
     CHECK(r.csv() == "name,value\nplain,7\n\"a,b\",\"say \"\"hi\"\"\"\n\"two\nlines\",1.25\n");
 }
+
+TEST_CASE("a list option keeps every value given, in order", "[bench_args]")
+{
+    ArgParser p("run");
+    p.add_list("set", "PATH=VALUE", "override a field");
+    p.add_string("json", "", "FILE", "JSON output");
+    p.parse({});
+    CHECK(p.get_list("set").empty());
+    CHECK_FALSE(p.given("set"));
+
+    p.parse({ "--set", "a=1", "--json", "out.json", "--set=b=2", "--set", "c" });
+    CHECK(p.get_list("set") == std::vector<std::string> { "a=1", "b=2", "c" });
+    CHECK(p.given("set"));
+    CHECK(p.get_string("json") == "out.json");
+
+    SECTION("a second parse starts again from an empty list")
+    {
+        p.parse({ "--set", "d=4" });
+        CHECK(p.get_list("set") == std::vector<std::string> { "d=4" });
+    }
+    SECTION("a missing value is an error naming the option")
+    {
+        for (const std::vector<std::string>& args : { std::vector<std::string> { "--set" },
+                 std::vector<std::string> { "--set=" }, std::vector<std::string> { "--set", "--json", "x" } }) {
+            try {
+                p.parse(args);
+                FAIL("accepted");
+            } catch (const ArgError& e) {
+                CHECK(contains(e.what(), "--set needs a value (PATH=VALUE)"));
+            }
+        }
+    }
+    CHECK_THROWS_AS(p.get_string("set"), std::logic_error);
+    CHECK_THROWS_AS(p.get_list("json"), std::logic_error);
+    CHECK(contains(p.usage(), "--set PATH=VALUE"));
+    CHECK(contains(p.usage(), "(repeatable)"));
+}
+
+TEST_CASE("operands are kept in order when the command allows them", "[bench_args]")
+{
+    ArgParser p("run");
+    p.add_string("json", "", "FILE", "JSON output");
+    p.add_flag("progress", "progress lines");
+    p.allow_operands();
+    p.parse({ "a.json", "--json", "out.json", "-", "--progress", "b.json" });
+    CHECK(p.operands() == std::vector<std::string> { "a.json", "-", "b.json" });
+    CHECK(p.get_string("json") == "out.json");
+    CHECK(p.get_flag("progress"));
+
+    p.parse({ "--progress" });
+    CHECK(p.operands().empty());
+
+    // Options are still options, and "--" is still refused.
+    CHECK_THROWS_WITH(p.parse({ "a.json", "--bogus" }), Catch::Contains("unknown option '--bogus'"));
+    CHECK_THROWS_WITH(p.parse({ "-x" }), Catch::Contains("unknown option '-x'"));
+    CHECK_THROWS_WITH(p.parse({ "--" }), Catch::Contains("unexpected argument '--'"));
+    // Without allow_operands() they are errors (as above, for sample_parser).
+    CHECK(contains(error_of({ "a.json" }), "unexpected argument 'a.json'"));
+}

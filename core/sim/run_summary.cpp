@@ -81,9 +81,12 @@ void print_run_summary(std::ostream& out, const pcl::RunResult& r, const std::st
     };
     const pcl::Scenario& sc = r.scenario;
     out << "scenario " << (sc.title.empty() ? path : sc.title);
+    // The source names its thread with the year ("radix-tree pagecache
+    // (2002)"); the year alone is said only when the source does not say it.
+    const bool year_in_source = sc.year && sc.source.find(std::to_string(sc.year)) != std::string::npos;
     if (sc.year || !sc.source.empty()) {
         out << " (";
-        if (sc.year)
+        if (sc.year && !year_in_source)
             out << sc.year << (sc.source.empty() ? "" : ", ");
         out << sc.source << ")";
     }

@@ -1,5 +1,5 @@
-// bench/bench_args: the option parser every `pagecache-lab-cli bench` command
-// uses, and the CSV quoting of bench/report.
+// core/lib/arg_parser: the option parser every `pagecache-lab-cli` command
+// uses, and the CSV quoting of core/lib/report.
 #include "lib/arg_parser.h"
 #include "lib/report.h"
 

@@ -5,13 +5,13 @@
 // (the default one, or --scenario's) and prints what
 // `pagecache-lab-cli run` would. --screenshot renders offscreen in that
 // case, so documentation screenshots need no X server.
-#include "eventloopwatch.h"
-#include "mainwindow.h"
-#include "scenariolibrary.h"
+#include "shell/eventloopwatch.h"
+#include "shell/mainwindow.h"
+#include "shell/scenariolibrary.h"
 #include "sim/run_summary.h"
 #include "sim/runner.h"
 #include "sim/scenario.h"
-#include "viewbenchmark.h"
+#include "views/viewbenchmark.h"
 
 #include <QApplication>
 #include <QCommandLineParser>

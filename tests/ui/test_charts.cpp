@@ -1,15 +1,15 @@
 // The Charts view: the metric catalog, the bounded time series with gaps,
 // the histograms, a real run on screen, and the PNG, SVG and CSV exports.
-#include "axisscale.h"
-#include "chartexport.h"
-#include "chartstyle.h"
-#include "chartsview.h"
-#include "decimatedseries.h"
-#include "faultlatencychart.h"
-#include "lockwaitchart.h"
-#include "seriescatalog.h"
-#include "simulation.h"
-#include "timeserieschart.h"
+#include "charts/axisscale.h"
+#include "charts/chartexport.h"
+#include "charts/chartstyle.h"
+#include "charts/chartsview.h"
+#include "charts/decimatedseries.h"
+#include "charts/faultlatencychart.h"
+#include "charts/lockwaitchart.h"
+#include "charts/seriescatalog.h"
+#include "charts/timeserieschart.h"
+#include "run/simulation.h"
 #include "ui_test_support.h"
 
 #include "sim/scenario.h"
@@ -17,7 +17,6 @@
 #include <QBarSet>
 #include <QCategoryAxis>
 #include <QChartView>
-#include <QDir>
 #include <QFile>
 #include <QImage>
 #include <QLegend>
@@ -37,6 +36,7 @@ using namespace pcl::ui;
 
 using pcl::ui::test::darkPalette;
 using pcl::ui::test::distinctColours;
+using pcl::ui::test::screenshotDir;
 
 namespace {
 
@@ -88,16 +88,6 @@ Scenario shortBundled()
     s.engine.workload.operations_per_cpu = 60000;
     s.sample_interval_ms = 20;
     return s;
-}
-
-// Screenshots for a person to look at: PCL_SCREENSHOT_DIR, or the temporary directory.
-QString shotDir()
-{
-    const QString dir = qEnvironmentVariableIsSet("PCL_SCREENSHOT_DIR")
-        ? qEnvironmentVariable("PCL_SCREENSHOT_DIR")
-        : QDir::tempPath() + QStringLiteral("/pcl-charts");
-    QDir().mkpath(dir);
-    return dir;
 }
 
 } // namespace
@@ -373,7 +363,7 @@ private Q_SLOTS:
         renderer.render(&painter);
         painter.end();
         QVERIFY(distinctColours(rendered) > 20);
-        rendered.save(shotDir() + QStringLiteral("/charts-export-svg.png"));
+        rendered.save(screenshotDir() + QStringLiteral("/charts-export-svg.png"));
 
         // Headless: a chart in no scene at all.
         TimeSeriesChart lone(*SeriesCatalog::chart(QStringLiteral("faults")), 100);
@@ -424,7 +414,7 @@ private Q_SLOTS:
         // The default charts on a 1280 x 720 projector.
         const QImage projector = view.grab().toImage();
         QVERIFY(distinctColours(projector) > 40);
-        projector.save(shotDir() + QStringLiteral("/charts-720p.png"));
+        projector.save(screenshotDir() + QStringLiteral("/charts-720p.png"));
 
         view.setChartShown(ChartsView::kFaultLatencyId, true);
         view.setChartShown(ChartsView::kLockWaitId, true);
@@ -432,7 +422,7 @@ private Q_SLOTS:
         QTest::qWait(50);
         const QImage light = view.grab().toImage();
         QVERIFY(distinctColours(light) > 40);
-        light.save(shotDir() + QStringLiteral("/charts-light.png"));
+        light.save(screenshotDir() + QStringLiteral("/charts-light.png"));
 
         view.setPalette(darkPalette());
         QTest::qWait(50);
@@ -440,16 +430,16 @@ private Q_SLOTS:
         QVERIFY(distinctColours(dark) > 40);
         // The dark theme's chart background is dark.
         QVERIFY(dark.pixelColor(dark.width() / 4, dark.height() / 2).lightness() < 128);
-        dark.save(shotDir() + QStringLiteral("/charts-dark.png"));
+        dark.save(screenshotDir() + QStringLiteral("/charts-dark.png"));
 
         // Export from the dark view is still light.
         QString error;
-        QVERIFY(exportChart(
-            view.chart(QStringLiteral("faults")), shotDir() + QStringLiteral("/charts-export-faults.png"), &error));
-        QVERIFY(exportChart(
-            view.chart(ChartsView::kFaultLatencyId), shotDir() + QStringLiteral("/charts-export-latency.svg"), &error));
-        QVERIFY(exportChart(
-            view.chart(ChartsView::kLockWaitId), shotDir() + QStringLiteral("/charts-export-lockwait.png"), &error));
+        QVERIFY(exportChart(view.chart(QStringLiteral("faults")),
+            screenshotDir() + QStringLiteral("/charts-export-faults.png"), &error));
+        QVERIFY(exportChart(view.chart(ChartsView::kFaultLatencyId),
+            screenshotDir() + QStringLiteral("/charts-export-latency.svg"), &error));
+        QVERIFY(exportChart(view.chart(ChartsView::kLockWaitId),
+            screenshotDir() + QStringLiteral("/charts-export-lockwait.png"), &error));
         QPalette restored;
         QVERIFY(stylePalette(view.chart(QStringLiteral("faults")), &restored));
         QCOMPARE(restored.color(QPalette::Base), darkPalette().color(QPalette::Base));

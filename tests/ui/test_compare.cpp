@@ -1,11 +1,11 @@
 // Compare mode: the difference summary from exact inputs, and two real runs
 // side by side (the 2002 global hash lock against a radix tree per file).
-#include "colors.h"
-#include "comparechart.h"
-#include "comparecolumn.h"
-#include "comparewindow.h"
-#include "comparisonsummary.h"
-#include "scenariolibrary.h"
+#include "compare/comparechart.h"
+#include "compare/comparecolumn.h"
+#include "compare/comparewindow.h"
+#include "compare/comparisonsummary.h"
+#include "kit/colors.h"
+#include "shell/scenariolibrary.h"
 #include "ui_test_support.h"
 
 #include <QApplication>
@@ -31,6 +31,7 @@ using pcl::ui::Simulation;
 
 using pcl::ui::test::darkPalette;
 using pcl::ui::test::distinctColours;
+using pcl::ui::test::screenshotDir;
 
 namespace {
 
@@ -258,7 +259,7 @@ private Q_SLOTS:
         QVERIFY(w.column(0)->lockTable()->rowCount() >= 1);
 
         // Light and dark, as a lecture would show them.
-        const QString dir = QCoreApplication::applicationDirPath();
+        const QString dir = screenshotDir();
         QImage light = w.grab().toImage();
         QVERIFY(light.save(dir + QStringLiteral("/compare-light.png")));
         QVERIFY2(distinctColours(light) > 50, "the light screenshot is blank");

@@ -1,12 +1,12 @@
 // The Log view: events in words, lock waits paired across CPUs, a bounded
 // model, its filters, and a real run told as sentences.
-#include "ui_test_support.h"
-#include "eventlogmodel.h"
-#include "eventlogview.h"
-#include "eventtext.h"
+#include "log/eventlogmodel.h"
+#include "log/eventlogview.h"
+#include "log/eventtext.h"
 #include "mm/fault.h"
+#include "run/simulation.h"
 #include "sim/scenario.h"
-#include "simulation.h"
+#include "ui_test_support.h"
 
 #include <QAbstractItemModelTester>
 #include <QApplication>
@@ -21,11 +21,19 @@
 #include <QTest>
 #include <QTreeView>
 
-using namespace pcl;
+// Names from pcl one by one: a using-directive would make pcl::ev (the
+// typed event views) collide with the ev() below.
+using pcl::Event;
+using pcl::EventKind;
+using pcl::FaultKind;
+using pcl::kAnonymousFile;
+using pcl::load_scenario;
+using pcl::Scenario;
 using namespace pcl::ui;
 
 using pcl::ui::test::darkPalette;
 using pcl::ui::test::distinctColours;
+using pcl::ui::test::screenshotDir;
 
 namespace {
 
@@ -81,8 +89,6 @@ Scenario smallGlobalHash()
     s.sample_interval_ms = 50;
     return s;
 }
-
-
 
 } // namespace
 
@@ -406,7 +412,7 @@ private Q_SLOTS:
             view.show();
             if (!dark) {
                 QApplication::processEvents();
-                view.grab().save(QCoreApplication::applicationDirPath() + QStringLiteral("/eventlog-empty.png"));
+                view.grab().save(screenshotDir() + QStringLiteral("/eventlog-empty.png"));
             }
             sim.play();
             QTRY_VERIFY_WITH_TIMEOUT(sim.state() == Simulation::State::Finished, 20000);
@@ -414,7 +420,7 @@ private Q_SLOTS:
                 QItemSelectionModel::Select | QItemSelectionModel::Rows);
             QApplication::processEvents();
             const QImage img = view.grab().toImage();
-            const QString path = QCoreApplication::applicationDirPath()
+            const QString path = screenshotDir()
                 + QStringLiteral("/eventlog-%1.png").arg(dark ? QStringLiteral("dark") : QStringLiteral("light"));
             img.save(path);
             QVERIFY2(distinctColours(img) > 20, qPrintable(QStringLiteral("%1 colours").arg(distinctColours(img))));

@@ -2,18 +2,17 @@
 // real HashIndex (cells, aggregation switch point, lock bands, histogram,
 // expanded chain), the widget's flashes and tooltips, a live run, and a
 // screenshot.
-#include "colors.h"
-#include "hashlayout.h"
-#include "hashview.h"
-#include "simulation.h"
+#include "kit/colors.h"
+#include "run/simulation.h"
 #include "ui_test_support.h"
+#include "views/hash/hashlayout.h"
+#include "views/hash/hashview.h"
 
 #include "index/hash_index.h"
 #include "index/page_hash.h"
 #include "sim/scenario.h"
 
 #include <QApplication>
-#include <QDir>
 #include <QElapsedTimer>
 #include <QTest>
 
@@ -470,9 +469,8 @@ private Q_SLOTS:
             }
             qInfo("%s view at %llu pages: snapshot %.2f ms, layout + paint %.2f ms, paint %.2f ms", "hash",
                 (unsigned long long)pages, view.lastSnapshotMs(), withLayout / frames, paintOnly / frames);
-            const QByteArray dir = qgetenv("PCL_SCREENSHOT_DIR");
-            if (!dir.isEmpty() && pages == 1000000ull)
-                QVERIFY(image.save(QString::fromLocal8Bit(dir) + QStringLiteral("/hash-1m.png")));
+            if (pages == 1000000ull)
+                QVERIFY(image.save(pcl::ui::test::screenshotDir() + QStringLiteral("/hash-1m.png")));
         }
     }
 
@@ -540,11 +538,8 @@ private Q_SLOTS:
         const auto flashing = view.flashes(); // those the render draws, or more
         QImage image(900, 600, QImage::Format_ARGB32_Premultiplied);
         view.render(&image);
-        const QByteArray dir = qgetenv("PCL_SCREENSHOT_DIR");
-        if (!dir.isEmpty()) {
-            QDir().mkpath(QString::fromLocal8Bit(dir));
-            QVERIFY(image.save(QString::fromLocal8Bit(dir) + QStringLiteral("/hash.png")));
-        }
+        const QString dir = pcl::ui::test::screenshotDir();
+        QVERIFY(image.save(dir + QStringLiteral("/hash.png")));
         QVERIFY(pcl::ui::test::distinctColours(image) > 30);
         // A cell with pages is drawn in its heat colour where the model put
         // it: the middle of three rows of one colour, away from flashes and
@@ -583,8 +578,7 @@ private Q_SLOTS:
         QCOMPARE(view.scene().bucketsPerCell, std::uint64_t(1));
         QCOMPARE(int(view.scene().cells.size()), 32);
         view.render(&image);
-        if (!dir.isEmpty())
-            QVERIFY(image.save(QString::fromLocal8Bit(dir) + QStringLiteral("/hash-zoomed.png")));
+        QVERIFY(image.save(dir + QStringLiteral("/hash-zoomed.png")));
         sim.reset();
     }
 };

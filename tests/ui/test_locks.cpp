@@ -1,16 +1,15 @@
 // The Locks view: the lock table model (exact cells for given rows, live
 // updates without resets), sorting and filtering through the view's proxy,
 // selection signals, CSV export, and a real run's table and screenshot.
-#include "locktablemodel.h"
-#include "lockview.h"
-#include "simulation.h"
+#include "locks/locktablemodel.h"
+#include "locks/lockview.h"
+#include "run/simulation.h"
 #include "ui_test_support.h"
 
 #include "sim/scenario.h"
 
 #include <QAbstractItemModelTester>
 #include <QApplication>
-#include <QDir>
 #include <QFile>
 #include <QHeaderView>
 #include <QImage>
@@ -30,6 +29,7 @@ using pcl::ui::Simulation;
 
 using pcl::ui::test::darkPalette;
 using pcl::ui::test::distinctColours;
+using pcl::ui::test::screenshotDir;
 
 namespace {
 
@@ -366,7 +366,7 @@ private Q_SLOTS:
         QVERIFY(!view.table()->isVisible()); // ready, nothing taken yet
         const QImage image = view.grab().toImage();
         QVERIFY(distinctColours(image) > 4);
-        const QString dir = qEnvironmentVariable("PCL_SCREENSHOT_DIR", QDir::tempPath());
+        const QString dir = screenshotDir();
         QVERIFY(image.save(dir + QStringLiteral("/locks-empty.png")));
         sim.step(50);
         QTRY_VERIFY_WITH_TIMEOUT(view.table()->isVisible(), 5000);
@@ -405,7 +405,7 @@ private Q_SLOTS:
         view.table()->selectRow(2);
         const QImage image = view.grab().toImage();
         QVERIFY(distinctColours(image) > 40);
-        const QString dir = qEnvironmentVariable("PCL_SCREENSHOT_DIR", QDir::tempPath());
+        const QString dir = screenshotDir();
         const QString theme = dark ? QStringLiteral("dark") : QStringLiteral("light");
         QVERIFY(image.save(dir + QStringLiteral("/locks-%1.png").arg(theme)));
 

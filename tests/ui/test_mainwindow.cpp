@@ -1,13 +1,13 @@
 // The main window: title, menus and actions, the About dialog, geometry kept
 // across runs, and a window that actually draws something.
-#include "aboutdialog.h"
-#include "comparewindow.h"
-#include "mainwindow.h"
-#include "runtoolbar.h"
-#include "scenariolibrary.h"
-#include "simulation.h"
-#include "welcomecard.h"
-#include "welcomepage.h"
+#include "compare/comparewindow.h"
+#include "run/simulation.h"
+#include "shell/aboutdialog.h"
+#include "shell/mainwindow.h"
+#include "shell/runtoolbar.h"
+#include "shell/scenariolibrary.h"
+#include "shell/welcomecard.h"
+#include "shell/welcomepage.h"
 
 #include <QAbstractButton>
 #include <QAction>

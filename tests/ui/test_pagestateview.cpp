@@ -1,16 +1,15 @@
 // The readahead and page-state view: what its layout draws for known page
 // states and windows, the level-of-detail switch, the probe CSV, a live run,
 // and a screenshot.
-#include "pagestatelayout.h"
-#include "pagestateview.h"
-#include "simulation.h"
+#include "run/simulation.h"
 #include "ui_test_support.h"
+#include "views/pagestate/pagestatelayout.h"
+#include "views/pagestate/pagestateview.h"
 
 #include "mm/frame_allocator.h"
 #include "mm/page_cache.h"
 #include "sync/rcu.h"
 
-#include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QTemporaryDir>
@@ -46,15 +45,6 @@ std::vector<const PageStateLayout::Item*> withRole(const PageStateLayout& l, con
         if (it.role == role)
             out.push_back(&it);
     return out;
-}
-
-QString shotDir()
-{
-    const QString dir = qEnvironmentVariableIsSet("PCL_SCREENSHOT_DIR")
-        ? qEnvironmentVariable("PCL_SCREENSHOT_DIR")
-        : QDir::tempPath() + QStringLiteral("/pcl-views");
-    QDir().mkpath(dir);
-    return dir;
 }
 
 /// A sequential reader with ondemand readahead over a file larger than
@@ -274,7 +264,7 @@ private Q_SLOTS:
         view.setViewRange(0, 64);
         const QImage image = view.grab().toImage();
         QVERIFY(test::distinctColours(image) > 12);
-        image.save(shotDir() + QStringLiteral("/readahead-host.png"));
+        image.save(test::screenshotDir() + QStringLiteral("/readahead-host.png"));
         // A bad file leaves the overlay as it was and names the line.
         QFile bad(dir.filePath(QStringLiteral("bad.csv")));
         QVERIFY(bad.open(QIODevice::WriteOnly));
@@ -335,7 +325,7 @@ private Q_SLOTS:
                 double(t.nsecsElapsed()) / 5e6, view.lastPaintMs());
             QVERIFY(view.lastPaintMs() > 0);
             if (n == 1000000)
-                image.save(shotDir() + QStringLiteral("/readahead-1M.png"));
+                image.save(test::screenshotDir() + QStringLiteral("/readahead-1M.png"));
         }
     }
 
@@ -394,7 +384,7 @@ private Q_SLOTS:
             ++checked;
         }
         QVERIFY(checked > 0);
-        image.save(shotDir() + QStringLiteral("/readahead.png"));
+        image.save(test::screenshotDir() + QStringLiteral("/readahead.png"));
         sim.reset();
         QVERIFY(view.input().windows.empty());
     }

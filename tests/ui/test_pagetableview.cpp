@@ -1,17 +1,16 @@
 // The page-table view: what its layout draws for known snapshots (locks in
 // both schemes, fill bars, aggregation), faults in flight from the event
 // stream, a live pft run, and a screenshot.
-#include "pagetablelayout.h"
-#include "pagetableview.h"
-#include "simulation.h"
+#include "run/simulation.h"
 #include "ui_test_support.h"
+#include "views/pagetable/pagetablelayout.h"
+#include "views/pagetable/pagetableview.h"
 
-#include "colors.h"
+#include "kit/colors.h"
 #include "mm/page_table.h"
 #include "sim/scenario.h"
 #include "sync/lock_stats.h"
 
-#include <QDir>
 #include <QElapsedTimer>
 #include <QTest>
 
@@ -37,15 +36,6 @@ PtePageInfo pte(std::uint64_t firstVpn, std::uint32_t set, bool split, sync::Loc
     p.split_lock = split;
     p.lock = lock;
     return p;
-}
-
-QString shotDir()
-{
-    const QString dir = qEnvironmentVariableIsSet("PCL_SCREENSHOT_DIR")
-        ? qEnvironmentVariable("PCL_SCREENSHOT_DIR")
-        : QDir::tempPath() + QStringLiteral("/pcl-views");
-    QDir().mkpath(dir);
-    return dir;
 }
 
 Scenario pftRun(const char* scheme)
@@ -278,7 +268,7 @@ private Q_SLOTS:
             image = view.grab().toImage();
             QVERIFY(test::distinctColours(image) > 12);
             const QString name = QStringLiteral("/pagetable-%1.png").arg(QLatin1String(scheme));
-            image.save(shotDir() + name);
+            image.save(test::screenshotDir() + name);
         }
     }
 };

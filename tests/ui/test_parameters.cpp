@@ -1,9 +1,9 @@
 // The Parameters panel: a schema entry for every scenario field, values
 // refused with the scenario's own message, live and restart changes, and
 // 64-bit values kept exactly.
-#include "parameterschema.h"
-#include "parameterspanel.h"
-#include "simulation.h"
+#include "run/parameterschema.h"
+#include "run/parameterspanel.h"
+#include "run/simulation.h"
 #include "ui_test_support.h"
 
 #include "index/index_factory.h"
@@ -30,6 +30,7 @@ using pcl::ui::Simulation;
 
 using pcl::ui::test::darkPalette;
 using pcl::ui::test::distinctColours;
+using pcl::ui::test::screenshotDir;
 
 namespace {
 
@@ -89,7 +90,7 @@ QStringList comboValues(QComboBox* box)
 
 QString shotPath(const QString& name)
 {
-    return QDir(QCoreApplication::applicationDirPath()).filePath(name);
+    return QDir(screenshotDir()).filePath(name);
 }
 
 } // namespace

@@ -3,16 +3,15 @@
 // animation and the fades, locks, the file strip, a live run, a screenshot,
 // and paint times of benchmarkLoad trees.
 #include "base/cpu.h"
-#include "colors.h"
 #include "index/radix_tree.h"
-#include "radixtreelayout.h"
-#include "radixtreeview.h"
-#include "simulation.h"
+#include "kit/colors.h"
+#include "run/simulation.h"
 #include "sync/lock_stats.h"
 #include "ui_test_support.h"
+#include "views/radix/radixtreelayout.h"
+#include "views/radix/radixtreeview.h"
 
 #include <QComboBox>
-#include <QDir>
 #include <QElapsedTimer>
 #include <QPainter>
 #include <QTest>
@@ -676,7 +675,7 @@ private Q_SLOTS:
         for (const auto& it : itemsOf(view.layout(), Role::Legend))
             if (it.text == QStringLiteral("dirty tag"))
                 QCOMPARE(QColor(image.pixel(it.rect.center().toPoint())), RadixTreeLayout::tagColor(pcl::kTagDirty));
-        const QString dir = qEnvironmentVariable("PCL_SCREENSHOT_DIR", QDir::tempPath());
+        const QString dir = pcl::ui::test::screenshotDir();
         QVERIFY(image.save(
             dir + (dark ? QStringLiteral("/radix-finished-dark.png") : QStringLiteral("/radix-finished.png"))));
         // Zoomed in to the first leaves: slots and tag marks.
@@ -722,7 +721,7 @@ private Q_SLOTS:
         sim.pause();
         QVERIFY(pcl::ui::test::distinctColours(image) > 20);
         QCOMPARE(view.layout().snapshot().height, 3); // 4096 indexes at 16 slots a node
-        const QString dir = qEnvironmentVariable("PCL_SCREENSHOT_DIR", QDir::tempPath());
+        const QString dir = pcl::ui::test::screenshotDir();
         if (scheme == QLatin1String("optimistic"))
             QVERIFY(!itemsOf(view.layout(), Role::WalkMark).empty());
         QVERIFY(image.save(dir

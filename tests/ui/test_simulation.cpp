@@ -1,6 +1,6 @@
 // The GUI's run controller: play, pause, step, reset and speed wired to the
 // engine; samples and events delivered on the GUI thread's timer.
-#include "simulation.h"
+#include "run/simulation.h"
 
 #include <QSignalSpy>
 #include <QTest>

@@ -2,17 +2,16 @@
 // for a real SkipList (towers, links, aggregation into tower-height
 // histograms, locks, recent changes), the widget's zoom and tooltips, a
 // live run, and a screenshot.
-#include "colors.h"
-#include "simulation.h"
-#include "skiplistlayout.h"
-#include "skiplistview.h"
+#include "kit/colors.h"
+#include "run/simulation.h"
 #include "ui_test_support.h"
+#include "views/skiplist/skiplistlayout.h"
+#include "views/skiplist/skiplistview.h"
 
 #include "index/skip_list.h"
 #include "sim/scenario.h"
 
 #include <QApplication>
-#include <QDir>
 #include <QElapsedTimer>
 #include <QTest>
 #include <QWheelEvent>
@@ -417,9 +416,8 @@ private Q_SLOTS:
             qInfo("%s view at %llu pages: snapshot of %zu nodes %.2f ms, layout + paint %.2f ms, paint %.2f ms",
                 "skiplist", (unsigned long long)pages, snap.nodes.size(), view.lastSnapshotMs(), withLayout / frames,
                 paintOnly / frames);
-            const QByteArray dir = qgetenv("PCL_SCREENSHOT_DIR");
-            if (!dir.isEmpty() && pages == 1000000ull)
-                QVERIFY(image.save(QString::fromLocal8Bit(dir) + QStringLiteral("/skiplist-1m.png")));
+            if (pages == 1000000ull)
+                QVERIFY(image.save(pcl::ui::test::screenshotDir() + QStringLiteral("/skiplist-1m.png")));
         }
     }
 
@@ -470,11 +468,7 @@ private Q_SLOTS:
         QVERIFY(!s.aggregated);
         QImage image(900, 600, QImage::Format_ARGB32_Premultiplied);
         view.render(&image);
-        const QByteArray dir = qgetenv("PCL_SCREENSHOT_DIR");
-        if (!dir.isEmpty()) {
-            QDir().mkpath(QString::fromLocal8Bit(dir));
-            QVERIFY(image.save(QString::fromLocal8Bit(dir) + QStringLiteral("/skiplist.png")));
-        }
+        QVERIFY(image.save(pcl::ui::test::screenshotDir() + QStringLiteral("/skiplist.png")));
         QVERIFY(pcl::ui::test::distinctColours(image) > 30);
         // A tower's level-1 box is where the model put it, in its colour.
         const auto& t = s.towers.front();

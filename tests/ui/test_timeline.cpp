@@ -1,14 +1,13 @@
 // The CPUs timeline: spans built from synthetic event sequences (exact
 // values), the view's markers and tooltips, and a real paced run.
-#include "simulation.h"
-#include "timelinemodel.h"
-#include "timelineview.h"
+#include "run/simulation.h"
 #include "ui_test_support.h"
+#include "views/timeline/timelinemodel.h"
+#include "views/timeline/timelineview.h"
 
 #include "sim/scenario.h"
 
 #include <QApplication>
-#include <QDir>
 #include <QElapsedTimer>
 #include <QSet>
 #include <QStyleFactory>
@@ -25,6 +24,7 @@ using pcl::ui::TimelineView;
 
 using pcl::ui::test::darkPalette;
 using pcl::ui::test::distinctColours;
+using pcl::ui::test::screenshotDir;
 
 namespace {
 
@@ -536,7 +536,7 @@ private Q_SLOTS:
         view.setMarkerB(mid + 10e6);
         const QImage image = view.grab().toImage();
         QVERIFY(distinctColours(image) > 12);
-        const QString dir = qEnvironmentVariable("PCL_SCREENSHOT_DIR", QDir::tempPath());
+        const QString dir = screenshotDir();
         QVERIFY(
             image.save(dir + (dark ? QStringLiteral("/timeline-dark.png") : QStringLiteral("/timeline-light.png"))));
         // Zoomed in to a few waits, with their locks' names on them.

@@ -1,12 +1,15 @@
-// What the Qt tests share: a dark palette to render views in, and a count
-// of the colours in a grabbed image (a screenshot that is not blank has
-// text, lines and fills: far more than a few flat colours).
+// What the Qt tests share: a dark palette to render views in, a count of
+// the colours in a grabbed image (a screenshot that is not blank has text,
+// lines and fills: far more than a few flat colours), and where to save
+// screenshots for a person to look at.
 #pragma once
 
 #include <QColor>
+#include <QDir>
 #include <QImage>
 #include <QPalette>
 #include <QSet>
+#include <QString>
 
 namespace pcl::ui::test {
 
@@ -43,6 +46,18 @@ inline int distinctColours(const QImage& image)
         for (int x = 0; x < image.width(); ++x)
             colours.insert(image.pixel(x, y));
     return int(colours.size());
+}
+
+/// Where the tests save screenshots for a person to look at: the directory
+/// PCL_SCREENSHOT_DIR names, or the temporary directory when it is unset or
+/// empty. Created if it does not exist yet.
+inline QString screenshotDir()
+{
+    QString dir = qEnvironmentVariable("PCL_SCREENSHOT_DIR");
+    if (dir.isEmpty())
+        dir = QDir::tempPath();
+    QDir().mkpath(dir);
+    return dir;
 }
 
 } // namespace pcl::ui::test

@@ -1,4 +1,4 @@
-#include "axisscale.h"
+#include "charts/axisscale.h"
 
 #include <cmath>
 

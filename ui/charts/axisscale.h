@@ -3,7 +3,7 @@
 // values the way an engineer writes them ("1.2 M/s", "40 %", "2 µs").
 #pragma once
 
-#include "seriescatalog.h"
+#include "charts/seriescatalog.h"
 
 #include <QString>
 

@@ -1,7 +1,7 @@
-#include "chartexport.h"
+#include "charts/chartexport.h"
 
-#include "chartstyle.h"
-#include "seriescatalog.h"
+#include "charts/chartstyle.h"
+#include "charts/seriescatalog.h"
 
 #include <QChart>
 #include <QFileInfo>

@@ -1,15 +1,15 @@
-#include "chartsview.h"
+#include "charts/chartsview.h"
 
 #include <QResizeEvent>
 
-#include "axisscale.h"
-#include "chartexport.h"
-#include "chartstyle.h"
-#include "faultlatencychart.h"
-#include "lockwaitchart.h"
-#include "seriescatalog.h"
-#include "simulation.h"
-#include "timeserieschart.h"
+#include "charts/axisscale.h"
+#include "charts/chartexport.h"
+#include "charts/chartstyle.h"
+#include "charts/faultlatencychart.h"
+#include "charts/lockwaitchart.h"
+#include "charts/seriescatalog.h"
+#include "charts/timeserieschart.h"
+#include "run/simulation.h"
 
 #include <QAction>
 #include <QChartView>

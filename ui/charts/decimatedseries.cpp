@@ -1,4 +1,4 @@
-#include "decimatedseries.h"
+#include "charts/decimatedseries.h"
 
 #include <algorithm>
 #include <cmath>

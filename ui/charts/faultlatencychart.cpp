@@ -1,6 +1,6 @@
-#include "faultlatencychart.h"
+#include "charts/faultlatencychart.h"
 
-#include "colors.h"
+#include "kit/colors.h"
 
 namespace pcl::ui {
 
@@ -24,7 +24,7 @@ QString kindName(int kind)
 
 FaultLatencyChart::FaultLatencyChart(QGraphicsItem* parent)
     : LatencyHistogramChart(
-          tr("Fault latency by kind"), tr("fault latency (power-of-two buckets)"), tr("share of the kind (%)"), parent)
+        tr("Fault latency by kind"), tr("fault latency (power-of-two buckets)"), tr("share of the kind (%)"), parent)
 {
     setHistograms({});
 }

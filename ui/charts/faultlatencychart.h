@@ -3,7 +3,7 @@
 // latency bucket of the fault handler's LatencyHistogram.
 #pragma once
 
-#include "latencyhistogramchart.h"
+#include "charts/latencyhistogramchart.h"
 #include "sync/histogram.h"
 
 #include <array>

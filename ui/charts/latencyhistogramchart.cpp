@@ -1,6 +1,6 @@
-#include "latencyhistogramchart.h"
+#include "charts/latencyhistogramchart.h"
 
-#include "axisscale.h"
+#include "charts/axisscale.h"
 
 #include <QBarCategoryAxis>
 #include <QBarSeries>

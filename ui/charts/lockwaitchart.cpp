@@ -1,14 +1,14 @@
-#include "lockwaitchart.h"
+#include "charts/lockwaitchart.h"
 
-#include "colors.h"
+#include "kit/colors.h"
 
 #include <algorithm>
 
 namespace pcl::ui {
 
 LockWaitChart::LockWaitChart(QGraphicsItem* parent)
-    : LatencyHistogramChart(tr("Lock wait time by class"), tr("wait (power-of-two buckets)"),
-          tr("share of the class's waits (%)"), parent)
+    : LatencyHistogramChart(
+        tr("Lock wait time by class"), tr("wait (power-of-two buckets)"), tr("share of the class's waits (%)"), parent)
 {
 }
 
@@ -30,7 +30,8 @@ void LockWaitChart::setClasses(const std::vector<sync::LockStatRow>& classes)
         names_.append(QString::fromStdString(r.name));
         // Tracy's waiting colours first: the most contended class is red.
         const QColor colour = i == 0 ? colors::lockBlocked() : i == 1 ? colors::lockWanted() : colors::series(int(i));
-        rows.push_back({ names_.back(), colour, std::vector<std::uint64_t>(r.wait_buckets.begin(), r.wait_buckets.end()) });
+        rows.push_back(
+            { names_.back(), colour, std::vector<std::uint64_t>(r.wait_buckets.begin(), r.wait_buckets.end()) });
     }
     setRows(rows);
 }

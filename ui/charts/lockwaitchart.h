@@ -3,7 +3,7 @@
 // wait time (the histogram the lock statistics keep per class).
 #pragma once
 
-#include "latencyhistogramchart.h"
+#include "charts/latencyhistogramchart.h"
 #include "sync/lock_stats.h"
 
 #include <vector>

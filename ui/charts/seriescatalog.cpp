@@ -1,4 +1,4 @@
-#include "seriescatalog.h"
+#include "charts/seriescatalog.h"
 
 #include <QCoreApplication>
 

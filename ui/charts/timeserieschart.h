@@ -8,8 +8,8 @@
 // only one with a legend marker, so the legend stays in series order.
 #pragma once
 
-#include "decimatedseries.h"
-#include "seriescatalog.h"
+#include "charts/decimatedseries.h"
+#include "charts/seriescatalog.h"
 
 #include <QChart>
 

@@ -1,7 +1,7 @@
-#include "comparechart.h"
+#include "compare/comparechart.h"
 
-#include "axisscale.h"
-#include "colors.h"
+#include "charts/axisscale.h"
+#include "kit/colors.h"
 
 #include <QCategoryAxis>
 #include <QLegend>

@@ -8,8 +8,8 @@
 // lines do not jump under the reader's eye.
 #pragma once
 
-#include "decimatedseries.h"
-#include "seriescatalog.h"
+#include "charts/decimatedseries.h"
+#include "charts/seriescatalog.h"
 #include "sim/metrics.h"
 
 #include <QChart>

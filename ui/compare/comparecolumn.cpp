@@ -1,9 +1,9 @@
-#include "comparecolumn.h"
+#include "compare/comparecolumn.h"
 
-#include "colors.h"
-#include "comparisonsummary.h"
-#include "locktablemodel.h"
-#include "simulation.h"
+#include "compare/comparisonsummary.h"
+#include "kit/colors.h"
+#include "locks/locktablemodel.h"
+#include "run/simulation.h"
 
 #include <QEvent>
 #include <QHeaderView>

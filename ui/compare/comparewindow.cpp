@@ -1,10 +1,10 @@
-#include "comparewindow.h"
+#include "compare/comparewindow.h"
 
-#include "chartstyle.h"
-#include "colors.h"
-#include "comparechart.h"
-#include "comparecolumn.h"
-#include "runtoolbar.h"
+#include "charts/chartstyle.h"
+#include "compare/comparechart.h"
+#include "compare/comparecolumn.h"
+#include "kit/colors.h"
+#include "shell/runtoolbar.h"
 
 #include <QAction>
 #include <QChartView>

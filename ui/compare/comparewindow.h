@@ -10,9 +10,9 @@
 // machine's cores while they run, as the two halves of one benchmark would.
 #pragma once
 
-#include "comparisonsummary.h"
-#include "scenariolibrary.h"
-#include "simulation.h"
+#include "compare/comparisonsummary.h"
+#include "run/simulation.h"
+#include "shell/scenariolibrary.h"
 
 #include <QWidget>
 

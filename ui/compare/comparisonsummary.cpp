@@ -1,6 +1,6 @@
-#include "comparisonsummary.h"
+#include "compare/comparisonsummary.h"
 
-#include "axisscale.h"
+#include "charts/axisscale.h"
 
 #include <cmath>
 

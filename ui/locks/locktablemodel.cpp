@@ -1,6 +1,6 @@
-#include "locktablemodel.h"
+#include "locks/locktablemodel.h"
 
-#include "colors.h"
+#include "kit/colors.h"
 
 #include <QGuiApplication>
 #include <QLocale>

@@ -1,6 +1,6 @@
-#include "lockview.h"
+#include "locks/lockview.h"
 
-#include "simulation.h"
+#include "run/simulation.h"
 
 #include <QButtonGroup>
 #include <QCheckBox>

@@ -9,7 +9,7 @@
 // name one back with selectLock().
 #pragma once
 
-#include "locktablemodel.h"
+#include "locks/locktablemodel.h"
 
 #include <QElapsedTimer>
 #include <QTimer>

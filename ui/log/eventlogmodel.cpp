@@ -1,6 +1,6 @@
-#include "eventlogmodel.h"
+#include "log/eventlogmodel.h"
 
-#include "colors.h"
+#include "kit/colors.h"
 
 #include <QFontDatabase>
 #include <QGuiApplication>

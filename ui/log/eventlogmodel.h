@@ -20,7 +20,7 @@
 #pragma once
 
 #include "events/event.h"
-#include "eventtext.h"
+#include "log/eventtext.h"
 
 #include <QAbstractTableModel>
 #include <QFont>

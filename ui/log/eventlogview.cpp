@@ -1,6 +1,6 @@
-#include "eventlogview.h"
+#include "log/eventlogview.h"
 
-#include "simulation.h"
+#include "run/simulation.h"
 
 #include <QAction>
 #include <QActionGroup>

@@ -10,7 +10,7 @@
 // scrolls. A new run clears the log.
 #pragma once
 
-#include "eventlogmodel.h"
+#include "log/eventlogmodel.h"
 
 #include <QWidget>
 

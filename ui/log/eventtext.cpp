@@ -1,4 +1,4 @@
-#include "eventtext.h"
+#include "log/eventtext.h"
 
 #include "index/index_snapshot.h"
 #include "mm/fault.h"

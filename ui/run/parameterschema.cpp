@@ -1,6 +1,6 @@
 // The words are those of docs/scenario-format.md, so the panel, the file
 // format and the error messages describe each field the same way.
-#include "parameterschema.h"
+#include "run/parameterschema.h"
 
 #include "index/index_factory.h"
 #include "sim/scenario.h"

@@ -1,6 +1,9 @@
-#include "parameterspanel.h"
+#include "run/parameterspanel.h"
 
-#include "colors.h"
+#include "kit/colors.h"
+#include "run/numberbox.h"
+#include "run/parametereditor.h"
+#include "run/parameteredits.h"
 
 #include <QAbstractSpinBox>
 #include <QCheckBox>
@@ -13,18 +16,13 @@
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPushButton>
-#include <QRegularExpression>
-#include <QRegularExpressionValidator>
 #include <QScrollArea>
 #include <QScrollBar>
-#include <QStyle>
 #include <QToolButton>
 #include <QVBoxLayout>
 #include <QWheelEvent>
 
 #include <algorithm>
-#include <charconv>
-#include <cmath>
 #include <set>
 
 namespace pcl::ui {
@@ -45,170 +43,6 @@ QColor errorColour(const QPalette& p)
     return colors::isDark(p) ? colors::lockBlocked().lighter(135) : colors::lockBlocked().darker(125);
 }
 
-/// A number editor with arrows that holds its value as text, so a 64-bit
-/// integer or a double keeps every digit (QSpinBox stops at 2^31-1 and
-/// QDoubleSpinBox rounds to its decimals). Typing may leave the documented
-/// range: the panel shows the scenario's reason instead of silently
-/// clamping. The arrows stay inside the range; the unit is drawn inside the
-/// box on the right, as a spin box suffix, but is not part of the text.
-class NumberBox : public QAbstractSpinBox {
-public:
-    NumberBox(const ParameterSpec& spec, QWidget* parent = nullptr)
-        : QAbstractSpinBox(parent)
-        , spec_(spec)
-    {
-        setAccelerated(true);
-        setCorrectionMode(QAbstractSpinBox::CorrectToPreviousValue);
-        setKeyboardTracking(true);
-        setAlignment(Qt::AlignRight | Qt::AlignVCenter);
-        setFocusPolicy(Qt::StrongFocus);
-        if (!spec.unit.isEmpty()) {
-            unit_ = new QLabel(spec.unit, lineEdit());
-            unit_->setAttribute(Qt::WA_TransparentForMouseEvents);
-            unit_->setForegroundRole(QPalette::PlaceholderText);
-            lineEdit()->setTextMargins(0, 0, unit_->sizeHint().width() + 4, 0);
-        }
-    }
-
-    QLineEdit* edit() const { return lineEdit(); }
-    QString number() const { return lineEdit()->text().trimmed(); }
-    void setNumber(const QString& text) { lineEdit()->setText(text); }
-
-    QValidator::State validate(QString& input, int&) const override
-    {
-        // Digits (and for a real a point and an exponent) only: no field is
-        // negative, and a value out of range is the scenario's to refuse.
-        static const QRegularExpression kInt(QStringLiteral("^\\s*[0-9]*\\s*$"));
-        static const QRegularExpression kReal(QStringLiteral("^\\s*[0-9]*\\.?[0-9]*([eE][-+]?[0-9]*)?\\s*$"));
-        return (spec_.type == Type::Int ? kInt : kReal).match(input).hasMatch() ? QValidator::Acceptable
-                                                                                : QValidator::Invalid;
-    }
-
-    void fixup(QString&) const override { }
-
-    void stepBy(int steps) override
-    {
-        stepping_ = true;
-        if (spec_.type == Type::Int)
-            setNumber(QString::number(steppedInt(steps)));
-        else
-            setNumber(QString::number(steppedReal(steps), 'g', 12));
-        stepping_ = false;
-        selectAll();
-    }
-    /// Whether the text is changing by an arrow (a finished value) rather than by typing.
-    bool isStepping() const { return stepping_; }
-
-    QSize sizeHint() const override
-    {
-        QSize s = QAbstractSpinBox::sizeHint();
-        s.setWidth(fontMetrics().horizontalAdvance(QStringLiteral("0")) * 12 + (unit_ ? unit_->sizeHint().width() : 0)
-            + style()->pixelMetric(QStyle::PM_SpinBoxFrameWidth, nullptr, this) * 2 + 24);
-        return s;
-    }
-    QSize minimumSizeHint() const override
-    {
-        QSize s = sizeHint();
-        s.setWidth(s.width() / 2);
-        return s;
-    }
-
-protected:
-    StepEnabled stepEnabled() const override
-    {
-        if (isReadOnly())
-            return StepNone;
-        StepEnabled e = StepNone;
-        if (spec_.type == Type::Int) {
-            std::uint64_t v;
-            if (!parseInt(v))
-                return StepUpEnabled | StepDownEnabled;
-            if (v < spec_.maxInt)
-                e |= StepUpEnabled;
-            if (v > spec_.minInt)
-                e |= StepDownEnabled;
-        } else {
-            bool ok = false;
-            const double v = number().toDouble(&ok);
-            if (!ok)
-                return StepUpEnabled | StepDownEnabled;
-            if (v < spec_.maxReal)
-                e |= StepUpEnabled;
-            if (v > spec_.minReal)
-                e |= StepDownEnabled;
-        }
-        return e;
-    }
-
-    void resizeEvent(QResizeEvent* event) override
-    {
-        QAbstractSpinBox::resizeEvent(event);
-        if (unit_) {
-            const QRect r = lineEdit()->rect();
-            const QSize hint = unit_->sizeHint();
-            unit_->setGeometry(r.right() - hint.width() - 2, r.top(), hint.width(), r.height());
-        }
-    }
-
-private:
-    bool parseInt(std::uint64_t& v) const
-    {
-        const QByteArray text = number().toLatin1();
-        const auto [end, ec] = std::from_chars(text.constData(), text.constData() + text.size(), v);
-        return ec == std::errc() && end == text.constData() + text.size() && !text.isEmpty();
-    }
-
-    std::uint64_t steppedInt(int steps) const
-    {
-        std::uint64_t v;
-        if (!parseInt(v))
-            return spec_.defaultValue.is_integer() ? spec_.defaultValue.as_uint() : spec_.minInt;
-        for (; steps > 0; --steps) {
-            std::uint64_t next = spec_.powerOfTwo ? (v == 0     ? 1
-                                         : v > spec_.maxInt / 2 ? spec_.maxInt
-                                                                : v * 2)
-                                                  : (v >= spec_.maxInt ? spec_.maxInt : v + 1);
-            v = std::min(std::max(next, spec_.minInt), spec_.maxInt);
-        }
-        for (; steps < 0; ++steps) {
-            std::uint64_t next = spec_.powerOfTwo ? v / 2 : (v == 0 ? 0 : v - 1);
-            v = std::max(std::min(next, spec_.maxInt), spec_.minInt);
-        }
-        return v;
-    }
-
-    double steppedReal(int steps) const
-    {
-        bool ok = false;
-        double v = number().toDouble(&ok);
-        if (!ok)
-            v = spec_.defaultValue.is_number() ? spec_.defaultValue.as_double() : spec_.minReal;
-        // Land on multiples of the step, so 0.25 + 0.05 reads 0.3, not 0.30000000000000004.
-        v = std::round(v / spec_.step + steps) * spec_.step;
-        return std::clamp(v, spec_.minReal, spec_.maxReal);
-    }
-
-    const ParameterSpec& spec_;
-    QLabel* unit_ = nullptr;
-    bool stepping_ = false;
-};
-
-/// Two scenario values are the same value (an integer read as 16 is the
-/// 16 a field holds whether it was signed or not).
-bool sameValue(const json::Value& a, const json::Value& b)
-{
-    if (a.is_integer() && b.is_integer()) {
-        const bool an = a.type() == json::Value::Type::Int && a.as_int() < 0;
-        const bool bn = b.type() == json::Value::Type::Int && b.as_int() < 0;
-        if (an || bn)
-            return an && bn && a.as_int() == b.as_int();
-        return a.as_uint() == b.as_uint();
-    }
-    if (a.is_number() && b.is_number())
-        return a.as_double() == b.as_double();
-    return a == b;
-}
-
 QFont scaled(QFont f, double k, bool bold)
 {
     if (f.pointSizeF() > 0)
@@ -222,10 +56,9 @@ QFont scaled(QFont f, double k, bool bold)
 ParametersPanel::ParametersPanel(Simulation& simulation, QWidget* parent)
     : QWidget(parent)
     , simulation_(simulation)
+    , edits_(scenario_to_json(simulation.scenario(), true))
 {
     setObjectName(QStringLiteral("parametersPanel"));
-    base_ = scenario_to_json(simulation_.scenario(), true);
-    pending_ = base_;
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -410,7 +243,7 @@ void ParametersPanel::buildForm()
 
     loading_ = true;
     for (Field& f : fields_)
-        showValue(f, *valueAt(pending_, f.spec->path));
+        showValue(f, *valueAt(edits_.pending(), f.spec->path));
     loading_ = false;
     updateDecorations();
 }
@@ -423,10 +256,11 @@ QWidget* ParametersPanel::makeEditor(const ParameterSpec& spec)
         if (Field* f = field(path))
             onEdited(*f);
     };
+    QWidget* editor = makeParameterEditor(spec);
     switch (spec.type) {
     case Type::Int:
     case Type::Double: {
-        auto* box = new NumberBox(spec);
+        auto* box = static_cast<NumberBox*>(editor);
         connect(box->edit(), &QLineEdit::textChanged, this, [this, path, box] {
             Field* f = field(path);
             if (!f)
@@ -446,39 +280,25 @@ QWidget* ParametersPanel::makeEditor(const ParameterSpec& spec)
                 return;
             onEdited(*f);
             // Once accepted, show the value as the scenario holds it ("016" reads 16).
-            if (!attempts_.count(path))
-                showValue(*f, *valueAt(pending_, path));
+            if (!edits_.attempted(path))
+                showValue(*f, *valueAt(edits_.pending(), path));
         });
-        return box;
+        break;
     }
-    case Type::Bool: {
-        auto* box = new QCheckBox;
-        connect(box, &QCheckBox::toggled, this, edited);
-        return box;
-    }
-    case Type::Choice: {
-        auto* box = new QComboBox;
-        box->setFocusPolicy(Qt::StrongFocus);
-        box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-        box->setMinimumContentsLength(8);
-        connect(box, &QComboBox::currentIndexChanged, this, edited);
-        return box;
-    }
+    case Type::Bool:
+        connect(static_cast<QCheckBox*>(editor), &QCheckBox::toggled, this, edited);
+        break;
+    case Type::Choice:
+        connect(static_cast<QComboBox*>(editor), &QComboBox::currentIndexChanged, this, edited);
+        break;
     case Type::String:
-        if (spec.path == "description") {
-            auto* edit = new QPlainTextEdit;
-            edit->setTabChangesFocus(true);
-            edit->setFixedHeight(edit->fontMetrics().lineSpacing() * 4 + 12);
-            connect(edit, &QPlainTextEdit::textChanged, this, edited);
-            return edit;
-        } else {
-            auto* edit = new QLineEdit;
-            edit->setClearButtonEnabled(true);
-            connect(edit, &QLineEdit::textChanged, this, edited);
-            return edit;
-        }
+        if (auto* plain = qobject_cast<QPlainTextEdit*>(editor))
+            connect(plain, &QPlainTextEdit::textChanged, this, edited);
+        else
+            connect(static_cast<QLineEdit*>(editor), &QLineEdit::textChanged, this, edited);
+        break;
     }
-    return nullptr;
+    return editor;
 }
 
 ParametersPanel::Field* ParametersPanel::field(const std::string& path)
@@ -496,126 +316,20 @@ void ParametersPanel::showValue(Field& f, const json::Value& value)
 {
     const bool was = loading_;
     loading_ = true;
-    switch (f.spec->type) {
-    case Type::Int:
-    case Type::Double: {
-        auto* box = static_cast<NumberBox*>(f.editor);
-        const QString text = displayText(value);
-        if (box->number() != text)
-            box->setNumber(text);
-        break;
-    }
-    case Type::Bool:
-        static_cast<QCheckBox*>(f.editor)->setChecked(value.is_bool() && value.as_bool());
-        break;
-    case Type::Choice: {
-        auto* box = static_cast<QComboBox*>(f.editor);
-        const std::vector<std::string> choices = parameterChoices(*f.spec, pending_);
-        const std::string current = value.is_string() ? value.as_string() : std::string();
-        // Rebuild the items only when the set changed (index.scheme follows index.kind).
-        bool same = box->count() == int(choices.size());
-        for (int i = 0; same && i < box->count(); ++i)
-            same = box->itemData(i).toString().toStdString() == choices[std::size_t(i)]
-                && box->itemText(i) == choiceText(*f.spec, choices[std::size_t(i)], pending_);
-        if (!same) {
-            box->clear();
-            for (const std::string& c : choices)
-                box->addItem(choiceText(*f.spec, c, pending_), QString::fromStdString(c));
-        }
-        box->setCurrentIndex(box->findData(QString::fromStdString(current)));
-        break;
-    }
-    case Type::String: {
-        const QString text = displayText(value);
-        if (auto* plain = qobject_cast<QPlainTextEdit*>(f.editor)) {
-            if (plain->toPlainText() != text)
-                plain->setPlainText(text);
-        } else {
-            auto* line = static_cast<QLineEdit*>(f.editor);
-            if (line->text() != text) {
-                line->setText(text);
-                line->setCursorPosition(0); // a long title reads from its start
-            }
-        }
-        break;
-    }
-    }
+    showParameterValue(f.editor, *f.spec, value, edits_.pending());
     loading_ = was;
 }
 
 ParametersPanel::Attempt ParametersPanel::readEditor(const Field& f) const
 {
-    const ParameterSpec& spec = *f.spec;
-    switch (spec.type) {
-    case Type::Int:
-    case Type::Double: {
-        const QString text = static_cast<NumberBox*>(f.editor)->number();
-        const QString path = QString::fromStdString(spec.path);
-        if (text.isEmpty())
-            return { json::Value(),
-                tr("%1: enter a value (the default is %2)").arg(path, displayText(spec.defaultValue)) };
-        try {
-            // Parsed as JSON, as a file would be: an integer keeps all 64
-            // bits, one beyond them becomes a number the scenario refuses
-            // with the field's range.
-            json::Value v = json::parse(text.toStdString());
-            if (v.is_number())
-                return { std::move(v), QString() };
-        } catch (const json::ParseError&) {
-        }
-        return { json::Value(), tr("%1: '%2' is not a number").arg(path, text) };
-    }
-    case Type::Bool:
-        return { json::Value(static_cast<QCheckBox*>(f.editor)->isChecked()), QString() };
-    case Type::Choice: {
-        auto* box = static_cast<QComboBox*>(f.editor);
-        return { json::Value(box->currentData().toString().toStdString()), QString() };
-    }
-    case Type::String:
-        if (auto* plain = qobject_cast<QPlainTextEdit*>(f.editor))
-            return { json::Value(plain->toPlainText().toStdString()), QString() };
-        return { json::Value(static_cast<QLineEdit*>(f.editor)->text().toStdString()), QString() };
-    }
-    return {};
-}
-
-json::Value ParametersPanel::candidate(const std::string& path, const json::Value& value) const
-{
-    json::Value doc = pending_;
-    setValueAt(doc, path, value);
-    if (path == "index.kind") {
-        // The scheme of one kind is not a scheme of another: the new kind
-        // starts from its own default rather than refusing the change.
-        const std::vector<std::string> schemes = parameterChoices(*findParameter("index.scheme"), doc);
-        const json::Value* scheme = valueAt(doc, "index.scheme");
-        if (scheme && scheme->is_string()
-            && std::find(schemes.begin(), schemes.end(), scheme->as_string()) == schemes.end())
-            setValueAt(doc, "index.scheme", json::Value(""));
-    }
-    if (path == "device.model" && value.is_string()) {
-        // A model is a preset of the device's figures: choosing one sets
-        // them all (a figure changed afterwards stays changed).
-        try {
-            const BlockDeviceConfig preset = BlockDeviceConfig::preset(value.as_string());
-            setValueAt(doc, "device.request_ns", json::Value(preset.request_ns));
-            setValueAt(doc, "device.page_ns", json::Value(preset.page_ns));
-            setValueAt(doc, "device.seek_ns", json::Value(preset.seek_ns));
-            setValueAt(doc, "device.rotation_ns", json::Value(preset.rotation_ns));
-            setValueAt(doc, "device.queue_depth", json::Value(preset.queue_depth));
-            setValueAt(doc, "device.max_request_pages", json::Value(preset.max_request_pages));
-            setValueAt(doc, "device.nomerges", json::Value(preset.nomerges));
-        } catch (const std::invalid_argument&) {
-            // Not a model: the parse names device.model.
-        }
-    }
-    return doc;
+    return readParameterEditor(f.editor, *f.spec);
 }
 
 void ParametersPanel::onEdited(Field& f)
 {
     if (loading_)
         return;
-    attempts_[f.spec->path] = readEditor(f);
+    edits_.attempt(f.spec->path, readEditor(f));
     settle(&f);
 }
 
@@ -625,43 +339,17 @@ void ParametersPanel::preview(Field& f)
         return;
     // Checked as typed, so a refusal shows at once; taken only by onEdited().
     Attempt attempt = readEditor(f);
-    bool valid = attempt.malformed.isEmpty();
-    if (valid) {
-        try {
-            scenario_from_json(candidate(f.spec->path, attempt.value));
-        } catch (const ScenarioError&) {
-            valid = false;
-        }
-    }
-    if (valid)
-        attempts_.erase(f.spec->path);
+    if (edits_.accepts(f.spec->path, attempt))
+        edits_.forget(f.spec->path);
     else
-        attempts_[f.spec->path] = std::move(attempt);
+        edits_.attempt(f.spec->path, std::move(attempt));
     settle(&f);
 }
 
 void ParametersPanel::settle(const Field* source)
 {
-    // Accept every attempt the scenario now takes, until none more is: a
-    // value refused for its neighbour's sake (a stride beyond the file) is
-    // taken once the neighbour is fixed.
-    for (bool progress = true; progress;) {
-        progress = false;
-        for (auto it = attempts_.begin(); it != attempts_.end();) {
-            if (!it->second.malformed.isEmpty()) {
-                ++it;
-                continue;
-            }
-            try {
-                const Scenario s = scenario_from_json(candidate(it->first, it->second.value));
-                pending_ = scenario_to_json(s, true);
-                it = attempts_.erase(it);
-                progress = true;
-            } catch (const ScenarioError&) {
-                ++it;
-            }
-        }
-    }
+    // Accept every attempt the scenario now takes, then bring the form in line.
+    edits_.settle();
     syncEditors(source);
     showErrors();
     applyLive();
@@ -682,9 +370,9 @@ void ParametersPanel::syncEditors(const Field* source)
     // Editors of other fields follow what an accepted change implied (the
     // scheme list of a new index kind); the one being typed in is left alone.
     for (Field& f : fields_) {
-        if (&f == source || attempts_.count(f.spec->path) || f.editor->hasFocus())
+        if (&f == source || edits_.attempted(f.spec->path) || f.editor->hasFocus())
             continue;
-        const json::Value& value = *valueAt(pending_, f.spec->path);
+        const json::Value& value = *valueAt(edits_.pending(), f.spec->path);
         if (f.spec->type == Type::Choice) {
             showValue(f, value);
             continue;
@@ -697,31 +385,12 @@ void ParametersPanel::syncEditors(const Field* source)
 
 void ParametersPanel::showErrors()
 {
-    std::map<std::string, QStringList> messages;
-    std::set<std::string> refused;
-    for (const auto& [path, attempt] : attempts_) {
-        refused.insert(path);
-        if (!attempt.malformed.isEmpty()) {
-            messages[path] << attempt.malformed;
-            continue;
-        }
-        try {
-            scenario_from_json(candidate(path, attempt.value));
-        } catch (const ScenarioError& e) {
-            const QString what = QString::fromUtf8(e.what());
-            const Field* named = field(e.field());
-            if (!named || e.field() == path) {
-                messages[path] << what;
-                continue;
-            }
-            // A cross-field rule: the reason goes under the field it names,
-            // and the field that was typed in says why it is not applied.
-            messages[e.field()] << what;
-            refused.insert(e.field());
-            messages[path] << tr("Not applied: it conflicts with %1 (%2).")
-                                  .arg(named->spec->label, QString::fromStdString(e.field()));
-        }
-    }
+    ParameterEdits::Refusals refusals = edits_.refusals([this](const std::string& path) {
+        const Field* f = field(path);
+        return f ? f->spec : nullptr;
+    });
+    std::map<std::string, QStringList>& messages = refusals.messages;
+    const std::set<std::string>& refused = refusals.refused;
     for (Field& f : fields_) {
         const auto it = messages.find(f.spec->path);
         if (it == messages.end()) {
@@ -755,8 +424,8 @@ void ParametersPanel::applyErrorLook(Field& f, bool error)
 void ParametersPanel::applyLive()
 {
     const Scenario& running = simulation_.scenario();
-    const json::Value* ops = valueAt(pending_, "pacing.ops_per_second");
-    const json::Value* stretch = valueAt(pending_, "pacing.hold_stretch_ns");
+    const json::Value* ops = valueAt(edits_.pending(), "pacing.ops_per_second");
+    const json::Value* stretch = valueAt(edits_.pending(), "pacing.hold_stretch_ns");
     const double opsPerSecond = ops->as_double();
     const std::uint64_t holdStretchNs = stretch->as_uint();
     if (opsPerSecond == running.engine.ops_per_second && holdStretchNs == running.engine.hold_stretch_ns)
@@ -772,17 +441,17 @@ void ParametersPanel::applyLive()
         }
         return;
     }
-    setValueAt(base_, "pacing.ops_per_second", *ops);
-    setValueAt(base_, "pacing.hold_stretch_ns", *stretch);
+    edits_.setApplied("pacing.ops_per_second", *ops);
+    edits_.setApplied("pacing.hold_stretch_ns", *stretch);
 }
 
 void ParametersPanel::updateDecorations()
 {
     for (Field& f : fields_) {
-        const json::Value& value = *valueAt(pending_, f.spec->path);
-        const bool isDefault = attempts_.count(f.spec->path) == 0 && sameValue(value, f.spec->defaultValue);
+        const json::Value& value = *valueAt(edits_.pending(), f.spec->path);
+        const bool isDefault = !edits_.attempted(f.spec->path) && sameValue(value, f.spec->defaultValue);
         f.reset->setVisible(!isDefault);
-        const bool pending = !f.spec->isLive() && !sameValue(value, *valueAt(base_, f.spec->path));
+        const bool pending = !f.spec->isLive() && !sameValue(value, *valueAt(edits_.base(), f.spec->path));
         QFont font = this->font();
         font.setBold(pending);
         f.label->setFont(font);
@@ -802,7 +471,7 @@ void ParametersPanel::updateBanner()
     QString text = tr("<b>Restart to apply:</b> %1").arg(pending.join(QStringLiteral(", ")));
     // A refused value is not part of the scenario: applying now would run
     // something other than what the form shows.
-    const bool refused = !attempts_.empty();
+    const bool refused = edits_.hasAttempts();
     if (refused)
         text += tr("<br>Correct or reset the refused values first.");
     bannerLabel_->setText(text);
@@ -818,29 +487,17 @@ QString ParametersPanel::bannerText() const
 
 QStringList ParametersPanel::pendingPaths() const
 {
-    QStringList paths;
-    for (const ParameterSpec& spec : parameterSchema()) {
-        if (spec.apply != ParameterSpec::Apply::Restart)
-            continue;
-        const json::Value* now = valueAt(base_, spec.path);
-        const json::Value* next = valueAt(pending_, spec.path);
-        if (now && next && !sameValue(*now, *next))
-            paths << QString::fromStdString(spec.path);
-    }
-    return paths;
+    return edits_.pendingPaths();
 }
 
 QStringList ParametersPanel::refusedPaths() const
 {
-    QStringList paths;
-    for (const auto& [path, attempt] : attempts_)
-        paths << QString::fromStdString(path);
-    return paths;
+    return edits_.refusedPaths();
 }
 
 Scenario ParametersPanel::pendingScenario() const
 {
-    return scenario_from_json(pending_);
+    return edits_.pendingScenario();
 }
 
 QWidget* ParametersPanel::editor(const QString& path) const
@@ -857,7 +514,7 @@ QString ParametersPanel::errorText(const QString& path) const
 
 void ParametersPanel::applyAndRestart()
 {
-    if (!attempts_.empty())
+    if (edits_.hasAttempts())
         return;
     const Scenario next = pendingScenario();
     try {
@@ -870,11 +527,10 @@ void ParametersPanel::applyAndRestart()
 
 void ParametersPanel::discard()
 {
-    attempts_.clear();
-    pending_ = base_;
+    edits_.discard();
     loading_ = true;
     for (Field& f : fields_)
-        showValue(f, *valueAt(pending_, f.spec->path));
+        showValue(f, *valueAt(edits_.pending(), f.spec->path));
     loading_ = false;
     settle(nullptr);
 }
@@ -885,7 +541,7 @@ void ParametersPanel::resetToDefault(const QString& path)
     if (!f)
         return;
     showValue(*f, f->spec->defaultValue);
-    attempts_[f->spec->path] = readEditor(*f);
+    edits_.attempt(f->spec->path, readEditor(*f));
     settle(f);
 }
 
@@ -894,9 +550,9 @@ void ParametersPanel::onRunReset()
     // A reset of the same scenario keeps what is pending; a new scenario
     // (applied here or chosen elsewhere) replaces the form.
     const json::Value next = scenario_to_json(simulation_.scenario(), true);
-    if (next == base_)
+    if (next == edits_.base())
         return;
-    base_ = next;
+    edits_.setBase(next);
     discard();
 }
 
@@ -906,16 +562,15 @@ void ParametersPanel::onTicked()
     const Scenario& s = simulation_.scenario();
     const json::Value ops(s.engine.ops_per_second);
     const json::Value stretch(s.engine.hold_stretch_ns);
-    if (sameValue(ops, *valueAt(base_, "pacing.ops_per_second"))
-        && sameValue(stretch, *valueAt(base_, "pacing.hold_stretch_ns")))
+    if (sameValue(ops, *valueAt(edits_.base(), "pacing.ops_per_second"))
+        && sameValue(stretch, *valueAt(edits_.base(), "pacing.hold_stretch_ns")))
         return;
     const std::pair<std::string, json::Value> live[]
         = { { "pacing.ops_per_second", ops }, { "pacing.hold_stretch_ns", stretch } };
     for (const auto& [path, value] : live) {
-        setValueAt(base_, path, value);
-        setValueAt(pending_, path, value);
+        edits_.setLive(path, value);
         Field* f = field(path);
-        if (f && !attempts_.count(path) && !f->editor->hasFocus())
+        if (f && !edits_.attempted(path) && !f->editor->hasFocus())
             showValue(*f, value);
     }
     updateDecorations();

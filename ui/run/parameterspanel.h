@@ -11,15 +11,16 @@
 #pragma once
 
 #include "lib/json.h"
-#include "parameterschema.h"
+#include "run/parametereditor.h"
+#include "run/parameteredits.h"
+#include "run/parameterschema.h"
+#include "run/simulation.h"
 #include "sim/scenario.h"
-#include "simulation.h"
 
 #include <QString>
 #include <QStringList>
 #include <QWidget>
 
-#include <map>
 #include <string>
 #include <vector>
 
@@ -79,11 +80,7 @@ private:
         QLabel* error = nullptr;
         QToolButton* reset = nullptr;
     };
-    /// A value typed that the scenario has not accepted (yet).
-    struct Attempt {
-        json::Value value;
-        QString malformed; ///< why the text is not a value at all; empty when it is
-    };
+    using Attempt = ParameterEdits::Attempt;
 
     void buildForm();
     QWidget* makeEditor(const ParameterSpec& spec);
@@ -96,9 +93,6 @@ private:
     /// Accepts what can be accepted, shows why the rest is refused, and
     /// brings the editors, the banner and the run in line.
     void settle(const Field* source);
-    /// @doc with @path set to @value, plus what the change implies (a new
-    /// index.kind resets a scheme it does not have).
-    json::Value candidate(const std::string& path, const json::Value& value) const;
     Attempt readEditor(const Field& field) const;
     void showValue(Field& field, const json::Value& value);
     void syncEditors(const Field* source);
@@ -113,9 +107,7 @@ private:
     void restyle();
 
     Simulation& simulation_;
-    json::Value base_;    ///< the run's scenario, every field written (scenario_to_json(s, true))
-    json::Value pending_; ///< base_ with every accepted change; always a valid scenario
-    std::map<std::string, Attempt> attempts_;
+    ParameterEdits edits_; ///< the run's scenario, the pending one and the attempts
     std::vector<Field> fields_;
     bool loading_ = false; ///< editors are being set by the panel, not typed
     QStringList lastPending_;

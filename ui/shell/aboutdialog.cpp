@@ -1,6 +1,6 @@
-#include "aboutdialog.h"
+#include "shell/aboutdialog.h"
 
-#include "appicon.h"
+#include "shell/appicon.h"
 
 #include <QByteArray>
 #include <QDialogButtonBox>

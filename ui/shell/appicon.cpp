@@ -1,6 +1,6 @@
-#include "appicon.h"
+#include "shell/appicon.h"
 
-#include "resources.h"
+#include "shell/resources.h"
 
 #include <QPainter>
 #include <QSvgRenderer>

@@ -1,4 +1,4 @@
-#include "eventloopwatch.h"
+#include "shell/eventloopwatch.h"
 
 #include <QFile>
 
@@ -52,21 +52,19 @@ QString EventLoopWatch::report() const
 {
     return QStringLiteral("event loop: max stall %1 ms (%2 over 100 ms) in %3 timer events of %4 ms; "
                           "memory %5 -> %6 MiB (max %7)")
-        .arg(maxStallMs_, 0, 'f', 1)
-        .arg(over100_)
-        .arg(ticks_)
-        .arg(kIntervalMs)
-        .arg(startRssMiB_, 0, 'f', 0)
-        .arg(residentMiB(), 0, 'f', 0)
-        .arg(std::max(maxRssMiB_, residentMiB()), 0, 'f', 0)
-        + (rssPerMinuteMiB_.isEmpty() ? QString()
-                                      : QStringLiteral("\nmemory at the end of each minute (MiB): ")
-                + [&] {
-                      QStringList l;
-                      for (int m : rssPerMinuteMiB_)
-                          l.append(QString::number(m));
-                      return l.join(QStringLiteral(" "));
-                  }());
+               .arg(maxStallMs_, 0, 'f', 1)
+               .arg(over100_)
+               .arg(ticks_)
+               .arg(kIntervalMs)
+               .arg(startRssMiB_, 0, 'f', 0)
+               .arg(residentMiB(), 0, 'f', 0)
+               .arg(std::max(maxRssMiB_, residentMiB()), 0, 'f', 0)
+        + (rssPerMinuteMiB_.isEmpty() ? QString() : QStringLiteral("\nmemory at the end of each minute (MiB): ") + [&] {
+              QStringList l;
+              for (int m : rssPerMinuteMiB_)
+                  l.append(QString::number(m));
+              return l.join(QStringLiteral(" "));
+          }());
 }
 
 } // namespace pcl::ui

@@ -3,8 +3,8 @@
 // docks (movable, closable, restored on the next start), and the menus.
 #pragma once
 
-#include "scenariolibrary.h"
-#include "simulation.h"
+#include "run/simulation.h"
+#include "shell/scenariolibrary.h"
 
 #include <QMainWindow>
 

@@ -1,4 +1,4 @@
-#include "resources.h"
+#include "shell/resources.h"
 
 #include <QtGlobal>
 

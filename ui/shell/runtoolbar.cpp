@@ -1,6 +1,6 @@
-#include "runtoolbar.h"
+#include "shell/runtoolbar.h"
 
-#include "simulation.h"
+#include "run/simulation.h"
 
 #include <QAction>
 #include <QHBoxLayout>

@@ -1,6 +1,6 @@
-#include "scenariolibrary.h"
+#include "shell/scenariolibrary.h"
 
-#include "resources.h"
+#include "shell/resources.h"
 
 #include <QDir>
 #include <QFile>

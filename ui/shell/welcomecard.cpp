@@ -1,6 +1,6 @@
-#include "welcomecard.h"
+#include "shell/welcomecard.h"
 
-#include "colors.h"
+#include "kit/colors.h"
 
 #include <QEvent>
 #include <QHBoxLayout>
@@ -123,7 +123,8 @@ QPushButton* WelcomeCard::addButton(const QString& text)
 void WelcomeCard::changeEvent(QEvent* event)
 {
     // The labels' colours derive from the card's palette (light or dark theme).
-    if (event->type() == QEvent::PaletteChange) applyPalette();
+    if (event->type() == QEvent::PaletteChange)
+        applyPalette();
     QFrame::changeEvent(event);
 }
 

@@ -1,15 +1,15 @@
-#include "welcomepage.h"
+#include "shell/welcomepage.h"
 
-#include "appicon.h"
-#include "welcomecard.h"
+#include "shell/appicon.h"
+#include "shell/welcomecard.h"
 
 #include <QEvent>
 #include <QFileInfo>
-#include <QPushButton>
 #include <QGridLayout>
 #include <QGuiApplication>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QPushButton>
 #include <QVBoxLayout>
 
 namespace pcl::ui {
@@ -209,7 +209,8 @@ void WelcomePage::setRecentFiles(const QStringList& paths)
 
 void WelcomePage::changeEvent(QEvent* event)
 {
-    if (event->type() == QEvent::PaletteChange) applyPalette();
+    if (event->type() == QEvent::PaletteChange)
+        applyPalette();
     QWidget::changeEvent(event);
 }
 

@@ -3,7 +3,7 @@
 // title, year, source, what it shows, and Run), recent files, and Open.
 #pragma once
 
-#include "scenariolibrary.h"
+#include "shell/scenariolibrary.h"
 
 #include <QWidget>
 

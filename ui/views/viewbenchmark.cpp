@@ -1,11 +1,11 @@
-#include "viewbenchmark.h"
+#include "views/viewbenchmark.h"
 
-#include "hashview.h"
-#include "pagestateview.h"
-#include "pagetableview.h"
-#include "radixtreeview.h"
-#include "simulation.h"
-#include "skiplistview.h"
+#include "run/simulation.h"
+#include "views/hash/hashview.h"
+#include "views/pagestate/pagestateview.h"
+#include "views/pagetable/pagetableview.h"
+#include "views/radix/radixtreeview.h"
+#include "views/skiplist/skiplistview.h"
 
 #include <QElapsedTimer>
 #include <QImage>

@@ -1,8 +1,8 @@
 // The hash view's geometry: bucket column, lock strip, expanded chain,
 // chain-length histogram with the uniform expectation, chi-square, legend.
-#include "hashlayout.h"
+#include "views/hash/hashlayout.h"
 
-#include "colors.h"
+#include "kit/colors.h"
 
 #include <QFontMetricsF>
 #include <QLocale>

@@ -1,11 +1,11 @@
 // The hash view's widget: snapshots on ticks, flashes from events, zoom,
 // pan, click to expand a chain, tooltips, painting the HashLayout scene.
-#include "hashview.h"
+#include "views/hash/hashview.h"
 
-#include "hovertip.h"
+#include "kit/hovertip.h"
 
-#include "colors.h"
-#include "simulation.h"
+#include "kit/colors.h"
+#include "run/simulation.h"
 
 #include <QLocale>
 #include <QMouseEvent>

@@ -15,7 +15,7 @@
 #pragma once
 
 #include "events/event.h"
-#include "hashlayout.h"
+#include "views/hash/hashlayout.h"
 
 #include <QElapsedTimer>
 #include <QWidget>

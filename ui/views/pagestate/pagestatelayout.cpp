@@ -1,6 +1,6 @@
-#include "pagestatelayout.h"
+#include "views/pagestate/pagestatelayout.h"
 
-#include "colors.h"
+#include "kit/colors.h"
 
 #include <QStringList>
 

@@ -1,9 +1,9 @@
-#include "pagestateview.h"
+#include "views/pagestate/pagestateview.h"
 
-#include "hovertip.h"
+#include "kit/hovertip.h"
 
-#include "colors.h"
-#include "simulation.h"
+#include "kit/colors.h"
+#include "run/simulation.h"
 
 #include "mm/frame_allocator.h"
 #include "mm/page_cache.h"

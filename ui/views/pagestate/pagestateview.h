@@ -15,7 +15,7 @@
 // window in view when zoomed in; hovering a page shows its index, flags and count.
 #pragma once
 
-#include "pagestatelayout.h"
+#include "views/pagestate/pagestatelayout.h"
 
 #include "events/event.h"
 #include "mm/page_state.h"

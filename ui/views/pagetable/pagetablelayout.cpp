@@ -1,6 +1,6 @@
-#include "pagetablelayout.h"
+#include "views/pagetable/pagetablelayout.h"
 
-#include "colors.h"
+#include "kit/colors.h"
 
 #include <algorithm>
 #include <cmath>

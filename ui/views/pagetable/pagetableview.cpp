@@ -1,8 +1,8 @@
-#include "pagetableview.h"
+#include "views/pagetable/pagetableview.h"
 
-#include "hovertip.h"
+#include "kit/hovertip.h"
 
-#include "simulation.h"
+#include "run/simulation.h"
 
 #include "mm/page_table.h"
 #include "sync/lock_stats.h"

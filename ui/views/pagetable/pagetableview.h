@@ -12,7 +12,7 @@
 // ring).
 #pragma once
 
-#include "pagetablelayout.h"
+#include "views/pagetable/pagetablelayout.h"
 
 #include "events/event.h"
 

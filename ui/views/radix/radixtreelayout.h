@@ -17,16 +17,21 @@
 //          by the occupancy of the nodes in it
 // So the cost of a frame is the visible nodes of the levels that show nodes
 // plus one pass over the nodes of each barred level, whatever the tree size.
+// RadixLevelLayout draws a level in each of the three; RadixSlotBits says
+// what a slot holds when the snapshot was taken without slot detail;
+// RadixLockLayout draws the locks over the tree.
 //
-// Animation (kAnimationMs): when the height changes between snapshots, the
-// rows and the x-scale are interpolated from the old tree to the new one, so
-// a new root comes down from above while the old root slides into its slot 0
-// (radix_tree_extend), and the reverse on a shrink (radix_tree_shrink).
-// Nodes present in a snapshot but not in the one before fade in; nodes gone
-// fade out where they were.
+// Animation (kAnimationMs, RadixTreeAnimation): when the height changes
+// between snapshots, the rows and the x-scale are interpolated from the old
+// tree to the new one, so a new root comes down from above while the old
+// root slides into its slot 0 (radix_tree_extend), and the reverse on a
+// shrink (radix_tree_shrink). Nodes present in a snapshot but not in the one
+// before fade in; nodes gone fade out where they were.
 #pragma once
 
 #include "index/index_snapshot.h"
+#include "views/radix/radixslotbits.h"
+#include "views/radix/radixtreeanimation.h"
 
 #include <QColor>
 #include <QFont>
@@ -35,9 +40,9 @@
 #include <QRectF>
 #include <QString>
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
-#include <unordered_map>
 #include <vector>
 
 namespace pcl::ui {
@@ -95,6 +100,28 @@ public:
         double alpha = 1;       ///< fading in or out
     };
 
+    /// Where the tree is drawn in one build(), for the parts that lay out
+    /// a piece of it (RadixLevelLayout, RadixLockLayout).
+    struct Frame {
+        QRectF tree;      ///< treeRect()
+        double first = 0; ///< page indexes in view: [first, first + span)
+        double span = 1;
+        double height = 1;      ///< rows in use: the tree's height (between two while it changes)
+        double rowH = 0;        ///< the height of a level's row
+        double slotH = 0;       ///< of its slots
+        double labelsLeft = 0;  ///< the column of the level labels, left of the tree
+        double labelsWidth = 0; ///< and its width
+        QColor text;            ///< the palette's text colour
+        QFont font;
+        double nowMs = 0;
+
+        double xOf(double index) const { return tree.left() + (index - first) / span * tree.width(); }
+        /// Top of the slot row of @level.
+        double rowTop(int level) const { return tree.top() + (height - 1 - level) * rowH; }
+        /// A tag mark's height.
+        double tagHeight() const { return std::clamp(rowH * 0.06, 1.5, 4.0); }
+    };
+
     /// What is under a point.
     struct Hit {
         int file = -1;          ///< position in files() (overview strip)
@@ -105,7 +132,7 @@ public:
         pgoff_t last = 0;
     };
 
-    static constexpr double kAnimationMs = 400;
+    static constexpr double kAnimationMs = RadixTreeAnimation::kDurationMs;
     static constexpr double kMinSlotPx = 3;
     static constexpr double kMinCellPx = 3;
     static constexpr double kBinPx = 2;
@@ -150,7 +177,7 @@ public:
     void setLeafDetail(pgoff_t first, std::vector<std::uint8_t> bits);
     /// The leaf index range whose slots the last build() would show but had
     /// no bits for (empty if none).
-    std::optional<std::pair<pgoff_t, pgoff_t>> missingLeafDetail() const { return missingLeaf_; }
+    std::optional<std::pair<pgoff_t, pgoff_t>> missingLeafDetail() const { return slotBits_.missing(); }
 
     // ---- view: which indexes are in view ---------------------------------
     bool fitted() const { return fitted_; }
@@ -194,35 +221,15 @@ public:
     static QString tagName(unsigned tag);
 
 private:
-    struct Ghost {
-        IndexSnapshot::Node node;
-        double diedMs = 0;
-    };
-    struct HeightAnim {
-        double startMs = 0;
-        double fromHeight = 0, toHeight = 0;
-        double fromSpan = 1, toSpan = 1;
-    };
-    double progress(double nowMs) const;
+    /// The index span of the root once any animation is over.
+    double settledSpan() const;
     double effHeight(double nowMs) const;
     double effSpan(double nowMs) const;
     double xOf(double index, double first, double span) const;
     double rowTopEff(int level, double hEff) const;
-    double alphaOf(std::uint64_t id, double nowMs) const;
     void indexLevels();
-    void deriveInteriorBits();
-    void diff(const IndexSnapshot& old, double nowMs);
-    std::uint8_t slotBits(std::int32_t node, unsigned slot, bool& known) const;
     void layoutHeader(double nowMs);
     void layoutLevels(double nowMs);
-    void layoutSlots(
-        int level, std::int32_t begin, std::int32_t end, double first, double span, double top, double nowMs);
-    void layoutCells(
-        int level, std::int32_t begin, std::int32_t end, double first, double span, double top, double nowMs);
-    void layoutBar(int level, std::int32_t begin, std::int32_t end, double first, double span, double top);
-    void layoutGhosts(double first, double span, double hEff, double nowMs);
-    void layoutLocks(double first, double span, double hEff, double nowMs);
-    void layoutWalks(double first, double span, double hEff);
     void text(Role role, const QRectF& r, const QString& s, int align, const QColor& colour, int level = -1);
 
     QPalette palette_;
@@ -235,17 +242,10 @@ private:
     QString message_;
     std::vector<std::uint64_t> skips_;
     /// [level] = [begin, end) of that level's nodes in snap_.nodes (BFS keeps levels contiguous and sorted by index).
-    std::vector<std::pair<std::int32_t, std::int32_t>> levels_;
+    RadixLevelRanges levels_;
     std::vector<std::uint64_t> levelOccupied_;
-    /// Slot bits derived for interior nodes of a snapshot taken without slot detail.
-    std::vector<std::vector<std::uint8_t>> derived_;
-    pgoff_t leafFirst_ = 0;
-    std::vector<std::uint8_t> leafBits_;
-    std::optional<std::pair<pgoff_t, pgoff_t>> missingLeaf_;
-
-    std::unordered_map<std::uint64_t, double> born_; ///< node id -> when it appeared (while fading in)
-    std::vector<Ghost> ghosts_;                      ///< nodes gone, while fading out
-    std::optional<HeightAnim> anim_;
+    RadixSlotBits slotBits_;
+    RadixTreeAnimation animation_;
 
     bool fitted_ = true;
     double first_ = 0; ///< view when not fitted

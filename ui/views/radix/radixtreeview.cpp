@@ -1,12 +1,12 @@
 // The radix tree view: snapshots on ticks, painting the layout's items,
 // zoom, pan, file selection and tooltips.
-#include "radixtreeview.h"
+#include "views/radix/radixtreeview.h"
 
-#include "hovertip.h"
+#include "kit/hovertip.h"
 
-#include "colors.h"
 #include "index/radix_tree.h"
-#include "simulation.h"
+#include "kit/colors.h"
+#include "run/simulation.h"
 #include "sync/lock_stats.h"
 
 #include <QComboBox>

@@ -17,7 +17,7 @@
 #pragma once
 
 #include "events/event.h"
-#include "radixtreelayout.h"
+#include "views/radix/radixtreelayout.h"
 
 #include <QElapsedTimer>
 #include <QTimer>

@@ -1,8 +1,8 @@
 // The skip list view's geometry: towers and links in detail, a histogram of
 // tower heights per pixel column when aggregated, locks, recent changes.
-#include "skiplistlayout.h"
+#include "views/skiplist/skiplistlayout.h"
 
-#include "colors.h"
+#include "kit/colors.h"
 
 #include <QFontMetricsF>
 #include <QLocale>

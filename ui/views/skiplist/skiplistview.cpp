@@ -1,11 +1,11 @@
 // The skip list view's widget: file selector, snapshots paced by their own
 // cost, recent changes from events, zoom, pan, tooltips, painting.
-#include "skiplistview.h"
+#include "views/skiplist/skiplistview.h"
 
-#include "hovertip.h"
+#include "kit/hovertip.h"
 
 #include "index/skip_list.h"
-#include "simulation.h"
+#include "run/simulation.h"
 
 #include <QComboBox>
 #include <QLocale>

@@ -21,7 +21,7 @@
 
 #include "events/event.h"
 #include "index/page_index.h"
-#include "skiplistlayout.h"
+#include "views/skiplist/skiplistlayout.h"
 
 #include <QElapsedTimer>
 #include <QWidget>

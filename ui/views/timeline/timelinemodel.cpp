@@ -1,7 +1,7 @@
 // Spans from the event stream. Each lane keeps a cursor: everything before it
 // is already in spans, and the next event decides what the time between the
 // cursor and itself was (a wait that ends, a fault piece, running or idle).
-#include "timelinemodel.h"
+#include "views/timeline/timelinemodel.h"
 
 #include <algorithm>
 #include <array>

@@ -10,10 +10,13 @@
 // Drawing is level-of-detail: each lane is drawn per pixel column, in the
 // state that covers most of the column (TimelineModel::columns), so the cost
 // is the width plus the spans in view, however many events a window holds.
-// It repaints when events arrive, at most once per Simulation tick.
+// TimelineLayout says what goes where; this widget keeps the range in view
+// and the markers, paints, and turns the mouse into view changes. It
+// repaints when events arrive, at most once per Simulation tick.
 #pragma once
 
-#include "timelinemodel.h"
+#include "views/timeline/timelinelayout.h"
+#include "views/timeline/timelinemodel.h"
 
 #include <QWidget>
 
@@ -77,26 +80,18 @@ protected:
     void changeEvent(QEvent* e) override;
 
 private:
-    struct Layout {
-        QRect header; ///< legend and markers
-        QRect labels; ///< lane names
-        QRect lanes;  ///< the spans
-        QRect axis;   ///< time ticks
-        double laneHeight = 0;
-        double laneGap = 0;
-        QRectF lane(int i) const;
-    };
-    Layout layout() const;
+    /// Where everything is, at the widget's size and font and the range in view.
+    TimelineLayout layout() const;
     void onRunReset();
     void onEvents(const std::vector<Event>& events);
+    void onTicked();
     void updateIdleGap();
-    QString laneName(int lane) const;
-    QString describe(int lane, const TimelineSpan& span) const;
     QString legendToolTip() const;
-    void paintHeader(QPainter& p, const Layout& l);
-    void paintLanes(QPainter& p, const Layout& l);
-    void paintAxis(QPainter& p, const Layout& l);
-    void paintMarkers(QPainter& p, const Layout& l);
+    void paintHeader(QPainter& p, const TimelineLayout& l);
+    void paintLanes(QPainter& p, const TimelineLayout& l);
+    void paintHighlight(QPainter& p, const TimelineLayout& l);
+    void paintAxis(QPainter& p, const TimelineLayout& l);
+    void paintMarkers(QPainter& p, const TimelineLayout& l);
 
     Simulation& sim_;
     TimelineModel model_;
@@ -111,10 +106,8 @@ private:
     bool dragging_ = false;
     QRect legendRect_;                           ///< where the legend was drawn, for its tooltip
     std::vector<TimelineModel::Column> columns_; ///< scratch, one per pixel column
-    void paintHighlight(QPainter& p, const Layout& l);
-    static constexpr std::size_t kMaxOutlinedSpans = 4000;
-    void onTicked();
-    std::uint64_t liveEdgeNs_ = 0; ///< the present while the run plays (event clock), 0 before
+    std::vector<TimelineLayout::Run> runs_;      ///< scratch, one lane's runs
+    std::uint64_t liveEdgeNs_ = 0;               ///< the present while the run plays (event clock), 0 before
     QString highlighted_;
 };
 

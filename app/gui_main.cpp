@@ -31,8 +31,9 @@ namespace {
 // far beyond any scripted run and well inside that.
 constexpr double kMaxRunForSeconds = 1e6;
 
-/// The scenario a bare `pagecache-lab` runs without a display: seed 000's
-/// global lock, the product's first demonstration.
+/// The scenario a bare `pagecache-lab` runs without a display: the global
+/// page-hash lock of the radix-tree pagecache thread (2002), the product's
+/// first demonstration.
 const QString kDefaultScenario = QStringLiteral("2002-global-hash-lock");
 
 struct Options {

@@ -186,13 +186,15 @@ void EventLogModel::append(const std::vector<Event>& events)
             PendingWait& w = pending_[e.cpu];
             if (e.kind == EventKind::LockWaitBegin) {
                 // A wait still pending here lost its end to a full ring.
-                w = { e.object, static_cast<std::int32_t>(e.arg0), true };
+                const ev::LockWaitBegin wait { e };
+                w = { wait.lock(), wait.holder_cpu(), true };
                 kind = LineKind::LockWaitBegin;
             } else {
                 // Whatever it acquired, the CPU is no longer waiting: a wait
                 // left pending here lost its end to a full ring, and must
                 // not lend its holder to a later, uncontended acquisition.
-                const bool ends = w.valid && w.lock == e.object && e.arg0 > 0;
+                const ev::LockAcquired acquired { e };
+                const bool ends = w.valid && w.lock == acquired.lock() && acquired.wait_ns() > 0;
                 holder = ends ? w.holder : -1;
                 w.valid = false;
                 kind = lineKindOf(e);

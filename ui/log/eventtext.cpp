@@ -139,13 +139,13 @@ LineKind lineKindOf(const Event& e) noexcept
     case EventKind::LockWaitBegin:
         return LineKind::LockWaitBegin;
     case EventKind::LockAcquired:
-        return e.arg0 > 0 ? LineKind::LockWait : LineKind::LockAcquire;
+        return ev::LockAcquired { e }.wait_ns() > 0 ? LineKind::LockWait : LineKind::LockAcquire;
     case EventKind::LockReleased:
         return LineKind::LockRelease;
     case EventKind::FaultBegin:
         return LineKind::FaultBegin;
     case EventKind::FaultEnd:
-        switch (static_cast<FaultKind>(e.arg1)) {
+        switch (static_cast<FaultKind>(ev::FaultEnd { e }.fault_kind())) {
         case FaultKind::Major:
             return LineKind::FaultMajor;
         case FaultKind::WaitIo:
@@ -232,7 +232,7 @@ QString EventText::lockName(const Event& e) const
 {
     QString name = namer_ ? namer_(e) : QString();
     if (name.isEmpty())
-        name = QStringLiteral("lock #") + QString::number(e.index);
+        name = QStringLiteral("lock #") + QString::number(ev::LockAcquired { e }.lock_id());
     return name;
 }
 
@@ -243,83 +243,108 @@ QString EventText::pageOf(const Event& e) const
 
 QString EventText::sentence(const Event& e, int holder) const
 {
+    // Each kind's fields are read through its view (core's event_kinds.h).
     const QString cpu = cpuName(e.cpu);
     const QString file = QStringLiteral("file ") + QString::number(e.file) + QStringLiteral(": ");
     const QString atPage = QStringLiteral(" (page ") + QString::number(e.index) + QLatin1Char(')');
     switch (e.kind) {
-    case EventKind::LockWaitBegin:
+    case EventKind::LockWaitBegin: {
+        const int holderCpu = ev::LockWaitBegin { e }.holder_cpu();
         return cpu + QStringLiteral(" started waiting for ") + lockName(e)
-            + (e.arg0 >= 0 ? QStringLiteral(", held by ") + cpuName(int(e.arg0)) : QString());
-    case EventKind::LockAcquired:
-        if (e.arg0 <= 0 && holder < 0)
+            + (holderCpu >= 0 ? QStringLiteral(", held by ") + cpuName(holderCpu) : QString());
+    }
+    case EventKind::LockAcquired: {
+        const std::uint64_t wait = ev::LockAcquired { e }.wait_ns();
+        if (wait == 0 && holder < 0)
             return cpu + QStringLiteral(" took ") + lockName(e);
-        return cpu + QStringLiteral(" waited ") + formatDuration(std::uint64_t(std::max<std::int64_t>(e.arg0, 0)))
-            + QStringLiteral(" for ") + lockName(e)
+        return cpu + QStringLiteral(" waited ") + formatDuration(wait) + QStringLiteral(" for ") + lockName(e)
             + (holder >= 0 ? QStringLiteral(", held by ") + cpuName(holder) : QString());
+    }
     case EventKind::LockReleased:
         return cpu + QStringLiteral(" released ") + lockName(e) + QStringLiteral(" after holding it ")
-            + formatDuration(std::uint64_t(std::max<std::int64_t>(e.arg0, 0)));
+            + formatDuration(ev::LockReleased { e }.hold_ns());
     case EventKind::FaultBegin:
     case EventKind::FaultEnd: {
-        const QString where = e.file == kAnonymousFile
-            ? QStringLiteral("anonymous page at virtual page ") + QString::number(e.object)
+        // FaultBegin and FaultEnd share their first fields (vpn, file, page).
+        const ev::FaultEnd fault { e };
+        const QString where = fault.file() == kAnonymousFile
+            ? QStringLiteral("anonymous page at virtual page ") + QString::number(fault.vpn())
             : pageOf(e);
         if (e.kind == EventKind::FaultBegin)
             return cpu + QStringLiteral(": fault began on ") + where;
-        const auto kind = static_cast<FaultKind>(e.arg1);
+        const auto kind = static_cast<FaultKind>(fault.fault_kind());
         return cpu + QStringLiteral(": ") + QLatin1String(fault_kind_name(kind)) + QStringLiteral(" fault on ") + where
-            + QStringLiteral(" (") + formatDuration(std::uint64_t(std::max<std::int64_t>(e.arg0, 0)))
-            + QLatin1Char(')');
+            + QStringLiteral(" (") + formatDuration(fault.duration_ns()) + QLatin1Char(')');
     }
-    case EventKind::PageLockWait:
-        return cpu + QStringLiteral(" went to sleep on page ") + QString::number(e.index) + QStringLiteral(" of file ")
-            + QString::number(e.file) + QStringLiteral(" (locked: under I/O)");
-    case EventKind::PageLockWoken:
+    case EventKind::PageLockWait: {
+        const ev::PageLockWait wait { e };
+        return cpu + QStringLiteral(" went to sleep on page ") + QString::number(wait.page())
+            + QStringLiteral(" of file ") + QString::number(wait.file()) + QStringLiteral(" (locked: under I/O)");
+    }
+    case EventKind::PageLockWoken: {
         // A page is locked only while its read is in flight (PG_locked:
         // under I/O or being filled), so that is why anyone sleeps on it.
-        return cpu + QStringLiteral(" slept ") + formatDuration(std::uint64_t(std::max<std::int64_t>(e.arg0, 0)))
-            + QStringLiteral(" on page ") + QString::number(e.index) + QStringLiteral(" of file ")
-            + QString::number(e.file) + QStringLiteral(" (locked: under I/O)");
+        const ev::PageLockWoken woken { e };
+        return cpu + QStringLiteral(" slept ") + formatDuration(woken.slept_ns()) + QStringLiteral(" on page ")
+            + QString::number(woken.page()) + QStringLiteral(" of file ") + QString::number(woken.file())
+            + QStringLiteral(" (locked: under I/O)");
+    }
     case EventKind::IoSubmit:
-        return QStringLiteral("disk: read of ") + pages(e.arg0) + QStringLiteral(" from ") + pageOf(e)
-            + QStringLiteral(" submitted by ") + cpu;
-    case EventKind::IoComplete:
-        return QStringLiteral("disk: request ") + QString::number(e.object) + QStringLiteral(" done (") + pages(e.arg0)
-            + QLatin1Char(')');
+        return QStringLiteral("disk: read of ") + pages(std::int64_t(ev::IoSubmit { e }.pages()))
+            + QStringLiteral(" from ") + pageOf(e) + QStringLiteral(" submitted by ") + cpu;
+    case EventKind::IoComplete: {
+        const ev::IoComplete done { e };
+        return QStringLiteral("disk: request ") + QString::number(done.request()) + QStringLiteral(" done (")
+            + pages(std::int64_t(done.pages())) + QLatin1Char(')');
+    }
     case EventKind::IndexNodeAlloc:
     case EventKind::IndexNodeFree: {
         const bool alloc = e.kind == EventKind::IndexNodeAlloc;
+        const int level = ev::IndexNodeAlloc { e }.level();
         if (indexKind_ == "skiplist")
-            return file + QStringLiteral("skip-list node with a tower of ") + QString::number(e.arg1)
+            return file + QStringLiteral("skip-list node with a tower of ") + QString::number(level)
                 + (alloc ? QStringLiteral(" linked") : QStringLiteral(" unlinked")) + atPage;
         return file + QStringLiteral("node ") + (alloc ? QStringLiteral("allocated") : QStringLiteral("freed"))
-            + QStringLiteral(" at level ") + QString::number(e.arg1) + atPage;
+            + QStringLiteral(" at level ") + QString::number(level) + atPage;
     }
     case EventKind::IndexHeightGrow:
-        return file + QStringLiteral("radix tree grew to height ") + QString::number(e.arg0);
+        return file + QStringLiteral("radix tree grew to height ")
+            + QString::number(ev::IndexHeightGrow { e }.height());
     case EventKind::IndexHeightShrink:
-        return file + QStringLiteral("radix tree shrank to height ") + QString::number(e.arg0);
+        return file + QStringLiteral("radix tree shrank to height ")
+            + QString::number(ev::IndexHeightShrink { e }.height());
     case EventKind::IndexTagSet:
-    case EventKind::IndexTagClear:
-        return file + tagName(e.arg0) + QStringLiteral(" tag ")
+    case EventKind::IndexTagClear: {
+        const ev::IndexTagSet tag { e };
+        return file + tagName(tag.tag()) + QStringLiteral(" tag ")
             + (e.kind == EventKind::IndexTagSet ? QStringLiteral("set") : QStringLiteral("cleared"))
-            + QStringLiteral(" at level ") + QString::number(e.arg1) + atPage;
-    case EventKind::IndexChainLength:
-        return QStringLiteral("hash bucket ") + QString::number(e.object) + QStringLiteral(": chain now ")
-            + QString::number(e.arg0) + (e.arg0 == 1 ? QStringLiteral(" entry long") : QStringLiteral(" entries long"))
+            + QStringLiteral(" at level ") + QString::number(tag.level()) + atPage;
+    }
+    case EventKind::IndexChainLength: {
+        const ev::IndexChainLength chain { e };
+        return QStringLiteral("hash bucket ") + QString::number(chain.bucket()) + QStringLiteral(": chain now ")
+            + QString::number(chain.length())
+            + (chain.length() == 1 ? QStringLiteral(" entry long") : QStringLiteral(" entries long"))
             + QStringLiteral(" (") + pageOf(e) + QLatin1Char(')');
-    case EventKind::ReadaheadWindow:
-        return file + QStringLiteral("readahead window [") + QString::number(e.index) + QStringLiteral(", +")
-            + QString::number(e.arg0) + QStringLiteral(") async ") + QString::number(e.arg1)
-            + (e.object ? QStringLiteral(" (asynchronous: marker hit)") : QStringLiteral(" (synchronous)"));
-    case EventKind::PageEvicted:
-        return file + QStringLiteral("page ") + QString::number(e.index) + QStringLiteral(" evicted")
-            + (e.arg0 ? QStringLiteral(" before it was ever read (wasted readahead)") : QString())
-            + (e.arg1 ? QStringLiteral(", unmapped first") : QString());
-    case EventKind::PageRefault:
-        return file + QStringLiteral("page ") + QString::number(e.index) + QStringLiteral(" refaulted, ")
-            + QString::number(e.arg0) + QStringLiteral(" evictions after it went")
-            + (e.arg1 ? QStringLiteral(" (within the active list: working set thrashing)") : QString());
+    }
+    case EventKind::ReadaheadWindow: {
+        const ev::ReadaheadWindow window { e };
+        return file + QStringLiteral("readahead window [") + QString::number(window.start()) + QStringLiteral(", +")
+            + QString::number(window.size()) + QStringLiteral(") async ") + QString::number(window.async_size())
+            + (window.async() ? QStringLiteral(" (asynchronous: marker hit)") : QStringLiteral(" (synchronous)"));
+    }
+    case EventKind::PageEvicted: {
+        const ev::PageEvicted evicted { e };
+        return file + QStringLiteral("page ") + QString::number(evicted.page()) + QStringLiteral(" evicted")
+            + (evicted.wasted() ? QStringLiteral(" before it was ever read (wasted readahead)") : QString())
+            + (evicted.mapped() ? QStringLiteral(", unmapped first") : QString());
+    }
+    case EventKind::PageRefault: {
+        const ev::PageRefault refault { e };
+        return file + QStringLiteral("page ") + QString::number(refault.page()) + QStringLiteral(" refaulted, ")
+            + QString::number(refault.distance()) + QStringLiteral(" evictions after it went")
+            + (refault.active() ? QStringLiteral(" (within the active list: working set thrashing)") : QString());
+    }
     }
     return QString::fromLatin1(to_string(e.kind).data(), qsizetype(to_string(e.kind).size()));
 }

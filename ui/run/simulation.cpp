@@ -112,10 +112,12 @@ QString Simulation::lockName(const Event& e) const
 {
     if (!registry_)
         return {};
-    if (e.index != 0)
-        if (const std::string name = registry_->lock_name(static_cast<std::uint32_t>(e.index)); !name.empty())
+    // Every lock record names its lock the same way (lock_id, class_id).
+    const ev::LockAcquired lock { e };
+    if (lock.lock_id() != 0)
+        if (const std::string name = registry_->lock_name(lock.lock_id()); !name.empty())
             return QString::fromStdString(name);
-    return QString::fromStdString(registry_->class_name(static_cast<std::uint32_t>(e.arg1)));
+    return QString::fromStdString(registry_->class_name(lock.class_id()));
 }
 
 void Simulation::play()

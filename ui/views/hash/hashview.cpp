@@ -154,7 +154,7 @@ void HashView::onEvents(const std::vector<Event>& events)
     const qint64 now = clock_.elapsed();
     for (const Event& e : events)
         if (e.kind == EventKind::IndexChainLength)
-            flashes_[e.object] = now;
+            flashes_[ev::IndexChainLength { e }.bucket()] = now;
     if (!events.empty() && isVisible())
         update();
 }

@@ -31,13 +31,6 @@ QColor withAlpha(QColor c, double a)
     return c;
 }
 
-bool parseU64(const QString& s, std::uint64_t& v)
-{
-    bool ok = false;
-    v = s.trimmed().toULongLong(&ok);
-    return ok;
-}
-
 /// 1, 2, 5 x 10^k at or above @v.
 double niceCeil(double v)
 {
@@ -52,55 +45,29 @@ double niceCeil(double v)
 
 } // namespace
 
+RaWindowMark markOf(const ReadaheadLogRow& row)
+{
+    RaWindowMark w;
+    w.time_us = row.time_us;
+    w.file = row.file;
+    w.start = row.start;
+    w.size = row.size;
+    w.async_size = row.async_size;
+    w.async = row.async;
+    w.rule = QString::fromStdString(row.rule);
+    return w;
+}
+
 QString parseReadaheadCsv(const QString& text, std::vector<RaWindowMark>& out)
 {
     out.clear();
-    static const QString kHeader = QStringLiteral("time_us,cpu,file,start,size,async_size,kind,rule");
-    const QStringList lines = text.split(QLatin1Char('\n'));
-    std::vector<RaWindowMark> parsed;
-    bool header = false;
-    for (int i = 0; i < lines.size(); ++i) {
-        QString line = lines[i];
-        if (line.endsWith(QLatin1Char('\r')))
-            line.chop(1);
-        if (line.trimmed().isEmpty())
-            continue;
-        const QString where = QStringLiteral("line %1: ").arg(i + 1);
-        if (!header) {
-            if (line.trimmed() != kHeader)
-                return where + QStringLiteral("expected the header '%1', found '%2'").arg(kHeader, line.left(80));
-            header = true;
-            continue;
-        }
-        const QStringList f = line.split(QLatin1Char(','));
-        if (f.size() != 8)
-            return where + QStringLiteral("expected 8 fields (%1), found %2").arg(kHeader).arg(f.size());
-        static const char* kNames[] = { "time_us", "cpu", "file", "start", "size", "async_size" };
-        std::uint64_t v[6];
-        for (int k = 0; k < 6; ++k)
-            if (!parseU64(f[k], v[k]))
-                return where
-                    + QStringLiteral("%1 is not a non-negative integer: '%2'").arg(QLatin1String(kNames[k]), f[k]);
-        const QString kind = f[6].trimmed();
-        if (kind != QLatin1String("sync") && kind != QLatin1String("async"))
-            return where + QStringLiteral("kind must be sync or async, found '%1'").arg(kind);
-        if (v[5] > v[4])
-            return where + QStringLiteral("async_size (%1) is larger than size (%2)").arg(v[5]).arg(v[4]);
-        if (v[2] > 0xffffffffull)
-            return where + QStringLiteral("file is out of range: '%1'").arg(f[2]);
-        RaWindowMark w;
-        w.time_us = v[0];
-        w.file = std::uint32_t(v[2]);
-        w.start = v[3];
-        w.size = v[4];
-        w.async_size = v[5];
-        w.async = kind == QLatin1String("async");
-        w.rule = f[7].trimmed();
-        parsed.push_back(w);
-    }
-    if (!header)
-        return QStringLiteral("line 1: the file is empty; expected the header '%1'").arg(kHeader);
-    out = std::move(parsed);
+    std::vector<ReadaheadLogRow> rows;
+    const std::string error = parse_readahead_log(text.toStdString(), rows);
+    if (!error.empty())
+        return QString::fromStdString(error);
+    out.reserve(rows.size());
+    for (const ReadaheadLogRow& row : rows)
+        out.push_back(markOf(row));
     return {};
 }
 

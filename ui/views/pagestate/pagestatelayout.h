@@ -23,6 +23,7 @@
 
 #include "base/page.h"
 #include "mm/page_state.h"
+#include "mm/readahead_log.h"
 
 #include <QColor>
 #include <QPalette>
@@ -50,10 +51,14 @@ struct RaWindowMark {
     double age_ms = 1e9; ///< since it arrived on screen (labels fade over kLabelFadeMs)
 };
 
-/// Parses the readahead CSV (`time_us,cpu,file,start,size,async_size,kind,rule`,
-/// as `pagecache-lab-cli probe readahead --csv` and `run --readahead-log`
-/// write it). Returns an empty string and fills @out, or a message naming the
-/// bad line ("line 4: size is not a number: 'x'") and leaves @out empty.
+/// The mark of one row of the readahead log (mm/readahead_log.h).
+RaWindowMark markOf(const ReadaheadLogRow& row);
+
+/// Parses the readahead log (mm/readahead_log.h), as
+/// `pagecache-lab-cli probe readahead --csv` and `run --readahead-log` write
+/// it. Returns an empty string and fills @out, or a message naming the bad
+/// line ("line 4: size is not a non-negative integer: 'x'") and leaves @out
+/// empty.
 QString parseReadaheadCsv(const QString& text, std::vector<RaWindowMark>& out);
 
 class PageStateLayout {

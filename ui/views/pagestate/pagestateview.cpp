@@ -256,14 +256,9 @@ void PageStateView::onEvents(const std::vector<Event>& events)
         case EventKind::ReadaheadWindow: {
             if (!originNs_)
                 originNs_ = e.time_ns;
-            RaWindowMark w;
-            w.time_us = e.time_ns > originNs_ ? (e.time_ns - originNs_) / 1000 : 0;
-            w.file = e.file;
-            w.start = e.index;
-            w.size = pgoff_t(std::max<std::int64_t>(0, e.arg0));
-            w.async_size = pgoff_t(std::max<std::int32_t>(0, e.arg1));
-            w.async = e.object != 0;
-            w.rule = QLatin1String(ra_rule_name(static_cast<RaRule>(e.detail)));
+            // The same row the readahead log writes for this window.
+            const ReadaheadLogRow row = readahead_log_row(e, originNs_);
+            RaWindowMark w = markOf(row);
             w.age_ms = now; // arrival time; refresh() turns it into an age
             FileTrack& t = tracks_[e.file];
             t.windows.push_back(w);
@@ -278,7 +273,7 @@ void PageStateView::onEvents(const std::vector<Event>& events)
             FileTrack& t = tracks_[e.file];
             if (t.evicted.size() >= kEvictedKept)
                 t.evicted.erase(t.evicted.begin());
-            t.evicted[e.index] = { now, e.arg0 == 1 };
+            t.evicted[e.index] = { now, ev::PageEvicted { e }.wasted() };
             break;
         }
         case EventKind::PageRefault:

@@ -103,15 +103,16 @@ void PageTableView::onEvents(const std::vector<Event>& events)
         case EventKind::FaultBegin: {
             PageTableLayout::Fault f;
             f.cpu = cpu;
-            f.vpn = e.object;
-            f.file = e.file;
-            f.index = e.index;
+            const ev::FaultBegin begin { e };
+            f.vpn = begin.vpn();
+            f.file = begin.file();
+            f.index = begin.page();
             faults_[cpu] = f;
             faultBeginNs_[cpu] = e.time_ns;
             break;
         }
         case EventKind::FaultEnd:
-            if (auto it = faults_.find(cpu); it != faults_.end() && it->second.vpn == e.object) {
+            if (auto it = faults_.find(cpu); it != faults_.end() && it->second.vpn == ev::FaultEnd { e }.vpn()) {
                 faults_.erase(it);
                 faultBeginNs_.erase(cpu);
             }

@@ -195,7 +195,8 @@ void SkipListView::onEvents(const std::vector<Event>& events)
     bool any = false;
     for (const Event& e : events)
         if ((e.kind == EventKind::IndexNodeAlloc || e.kind == EventKind::IndexNodeFree) && e.file == file_) {
-            changes_.push_back({ e.object, e.index, e.file, e.kind == EventKind::IndexNodeAlloc, now });
+            const ev::IndexNodeAlloc node { e }; // IndexNodeFree has the same fields
+            changes_.push_back({ node.node(), node.page(), node.file(), e.kind == EventKind::IndexNodeAlloc, now });
             any = true;
         }
     while (changes_.size() > kMaxRecent)

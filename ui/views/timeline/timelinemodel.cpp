@@ -159,12 +159,15 @@ void TimelineModel::advance(int lane, std::uint64_t t, bool busy)
 
 std::uint32_t TimelineModel::internLock(const Event& e)
 {
-    const std::uint64_t key = (std::uint64_t(e.index) << 32) | std::uint32_t(e.arg1);
+    // Every lock record (wait, acquire, release) names its lock the same way.
+    const ev::LockAcquired lock { e };
+    const std::uint64_t key = (std::uint64_t(lock.lock_id()) << 32) | lock.class_id();
     if (auto it = lockIds_.find(key); it != lockIds_.end())
         return it->second;
     QString name = namer_ ? namer_(e) : QString();
     if (name.isEmpty())
-        name = e.index ? QStringLiteral("lock #%1").arg(e.index) : QStringLiteral("lock of class #%1").arg(e.arg1);
+        name = lock.lock_id() ? QStringLiteral("lock #%1").arg(lock.lock_id())
+                              : QStringLiteral("lock of class #%1").arg(lock.class_id());
     const auto id = static_cast<std::uint32_t>(lockNames_.size());
     lockNames_.push_back(name);
     lockIds_.emplace(key, id);
@@ -219,7 +222,8 @@ void TimelineModel::addEvent(const Event& e)
         w.state = CpuState::Spinning;
         w.start = t;
         w.lock = internLock(e);
-        w.holder = static_cast<std::int16_t>(e.arg0 >= 0 && e.arg0 < 32768 ? e.arg0 : -1);
+        const int holder = ev::LockWaitBegin { e }.holder_cpu();
+        w.holder = static_cast<std::int16_t>(holder >= 0 && holder < 32768 ? holder : -1);
         l.wait = w;
         break;
     }
@@ -228,9 +232,9 @@ void TimelineModel::addEvent(const Event& e)
         if (l.wait && (l.wait->state == CpuState::Spinning || l.wait->state == CpuState::Blocked)) {
             w = l.wait;
             l.wait.reset();
-        } else if (e.arg0 > 0 && !l.wait) {
+        } else if (const std::uint64_t wait = ev::LockAcquired { e }.wait_ns(); wait > 0 && !l.wait) {
             OpenWait lost;
-            lost.start = startFromDuration(std::uint64_t(e.arg0));
+            lost.start = startFromDuration(wait);
             lost.lock = internLock(e);
             w = lost;
         }
@@ -280,12 +284,12 @@ void TimelineModel::addEvent(const Event& e)
         if (l.wait && (l.wait->state == CpuState::PageWait || l.wait->state == CpuState::InIo)) {
             w = l.wait;
             l.wait.reset();
-        } else if (e.arg0 > 0 && !l.wait) {
+        } else if (const ev::PageLockWoken woken { e }; woken.slept_ns() > 0 && !l.wait) {
             OpenWait lost;
             lost.state = CpuState::PageWait;
-            lost.start = startFromDuration(std::uint64_t(e.arg0));
-            lost.file = e.file;
-            lost.page = e.index;
+            lost.start = startFromDuration(woken.slept_ns());
+            lost.file = woken.file();
+            lost.page = woken.page();
             w = lost;
         }
         if (!w) {
@@ -304,10 +308,11 @@ void TimelineModel::addEvent(const Event& e)
         advance(lane, t);
         if (l.fault) // its end was lost
             endFault(lane, t, FaultKind::Minor, l.fault->start);
-        l.fault = OpenFault { t, e.file, e.index };
+        l.fault = OpenFault { t, ev::FaultBegin { e }.file(), ev::FaultBegin { e }.page() };
         break;
     case EventKind::FaultEnd: {
-        const auto kind = static_cast<FaultKind>(e.arg1);
+        const ev::FaultEnd fault { e };
+        const auto kind = static_cast<FaultKind>(fault.fault_kind());
         if (l.fault) {    // faults do not nest: an end ends the open one
             if (l.wait) { // a wait whose end was lost ends with the fault
                 append(lane, piece(l, l.wait->state, l.wait->start, t));
@@ -320,25 +325,26 @@ void TimelineModel::addEvent(const Event& e)
         if (l.wait)
             break; // cannot be: a CPU in a wait does not fault
         l.fault.reset();
-        const std::uint64_t start = startFromDuration(e.arg0 > 0 ? std::uint64_t(e.arg0) : 0);
-        l.fault = OpenFault { start, e.file, e.index };
+        const std::uint64_t start = startFromDuration(fault.duration_ns());
+        l.fault = OpenFault { start, fault.file(), fault.page() };
         endFault(lane, t, kind, start);
         break;
     }
     case EventKind::IoSubmit: {
         advance(lane, t);
-        const Submitted r { e.object, t, e.file, e.index,
-            static_cast<std::uint32_t>(std::max<std::int64_t>(e.arg0, 1)) };
+        const ev::IoSubmit io { e };
+        const Submitted r { io.request(), t, io.file(), io.first_page(),
+            static_cast<std::uint32_t>(std::max<std::uint64_t>(io.pages(), 1)) };
         if (inFlight_.size() >= kMaxInFlight)
             inFlight_.clear();
-        inFlight_[e.object] = r;
+        inFlight_[r.id] = r;
         if (l.submitted.size() >= kMaxSubmittedPerLane)
             l.submitted.erase(l.submitted.begin());
         l.submitted.push_back(r);
         break;
     }
     case EventKind::IoComplete: {
-        auto it = inFlight_.find(e.object);
+        auto it = inFlight_.find(ev::IoComplete { e }.request());
         if (it == inFlight_.end()) {
             advance(lane, t); // submitted before the window: its service time is unknown
             break;
@@ -364,9 +370,9 @@ void TimelineModel::addEvent(const Event& e)
         break;
     }
     case EventKind::LockReleased: {
-        // The CPU held the lock for arg0 before this: it was running then,
-        // however long nothing else was recorded.
-        const std::uint64_t held = e.arg0 > 0 ? std::uint64_t(e.arg0) : 0;
+        // The CPU held the lock for hold_ns before this: it was running
+        // then, however long nothing else was recorded.
+        const std::uint64_t held = ev::LockReleased { e }.hold_ns();
         advance(lane, std::max(l.cursor, t - std::min(t, held)));
         advance(lane, t, true);
         break;

@@ -51,14 +51,7 @@ QString RadixLockLayout::lockText(const sync::LockState& s)
 
 void RadixLockLayout::text(Role role, const QRectF& r, const QString& s, int align, const QColor& colour, int level)
 {
-    Item it;
-    it.role = role;
-    it.rect = r;
-    it.text = s;
-    it.align = align;
-    it.pen = colour;
-    it.level = level;
-    items_.push_back(std::move(it));
+    items_.push_back(RadixTreeLayout::textItem(role, r, s, align, colour, level));
 }
 
 void RadixLockLayout::locks()

@@ -252,7 +252,8 @@ QRectF RadixTreeLayout::nodeRect(std::int32_t node, double nowMs) const
 
 // ---- build -----------------------------------------------------------------
 
-void RadixTreeLayout::text(Role role, const QRectF& r, const QString& s, int align, const QColor& colour, int level)
+RadixTreeLayout::Item RadixTreeLayout::textItem(
+    Role role, const QRectF& r, const QString& s, int align, const QColor& colour, int level)
 {
     Item it;
     it.role = role;
@@ -261,7 +262,12 @@ void RadixTreeLayout::text(Role role, const QRectF& r, const QString& s, int ali
     it.align = align;
     it.pen = colour;
     it.level = level;
-    items_.push_back(std::move(it));
+    return it;
+}
+
+void RadixTreeLayout::text(Role role, const QRectF& r, const QString& s, int align, const QColor& colour, int level)
+{
+    items_.push_back(textItem(role, r, s, align, colour, level));
 }
 
 const std::vector<RadixTreeLayout::Item>& RadixTreeLayout::build(double nowMs)

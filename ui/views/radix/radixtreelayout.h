@@ -220,6 +220,9 @@ public:
     static QColor tagColor(unsigned tag);
     static QString tagName(unsigned tag);
 
+    /// A text item (the display list's one way of making one).
+    static Item textItem(Role role, const QRectF& r, const QString& s, int align, const QColor& colour, int level = -1);
+
 private:
     /// The index span of the root once any animation is over.
     double settledSpan() const;

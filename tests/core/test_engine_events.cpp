@@ -50,22 +50,13 @@ bool is_lock_event(EventKind kind)
     return kind == EventKind::LockWaitBegin || kind == EventKind::LockAcquired || kind == EventKind::LockReleased;
 }
 
-std::vector<Event> without_locks(const std::vector<Event>& events)
+/// @events less the records whose kind @drop picks: is_lock_event, or
+/// is_index_event (a traced thread records its index changes too).
+std::vector<Event> without(const std::vector<Event>& events, bool (*drop)(EventKind))
 {
     std::vector<Event> out;
     for (const Event& e : events)
-        if (!is_lock_event(e.kind))
-            out.push_back(e);
-    return out;
-}
-
-/// @events without the index's structural records (node allocated, height
-/// grew), which a traced thread records whenever it changes an index.
-std::vector<Event> without_index(const std::vector<Event>& events)
-{
-    std::vector<Event> out;
-    for (const Event& e : events)
-        if (!is_index_event(e.kind))
+        if (!drop(e.kind))
             out.push_back(e);
     return out;
 }
@@ -456,7 +447,7 @@ TEST_CASE("a major fault records its span, its I/O and the completion on the dev
             CHECK(e.cpu == 3);
             CHECK(e.file == f);
         }
-    const std::vector<Event> ev = without_index(all);
+    const std::vector<Event> ev = without(all, [](EventKind k) { return is_index_event(k); });
     const std::vector<Event> dev = drain(rig.device_ring);
     INFO("cpu ring records: " << ev.size());
 
@@ -742,7 +733,7 @@ TEST_CASE("faults sleeping on a page being read record one wait and one wake eac
         CHECK(kinds[t] == FaultKind::WaitIo);
         const std::uint64_t vpn = 1000 * std::uint64_t(t + 1) + kIndex;
         // The page-table locks may be contended by the other threads: leave them out.
-        const std::vector<Event> ev = without_locks(drain(*rings[t]));
+        const std::vector<Event> ev = without(drain(*rings[t]), is_lock_event);
         REQUIRE(ev.size() == 4);
         CHECK(ev[0].kind == EventKind::FaultBegin);
         CHECK(ev[0].object == vpn);

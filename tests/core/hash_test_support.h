@@ -1,0 +1,74 @@
+// Test support for the hash index and its hash: tables built from a few
+// parameters, lock-table look-ups, and the chain-length statistics.
+#pragma once
+
+#include "index/hash_index.h"
+#include "sync/lock_stats.h"
+
+#include <cmath>
+#include <cstdint>
+#include <memory>
+#include <numeric>
+#include <string>
+#include <vector>
+
+namespace pcl::test {
+
+inline const HashScheme kSchemes[] = { HashScheme::Global, HashScheme::Hashed, HashScheme::Bucket };
+inline const HashFunction kFunctions[] = { HashFunction::Linux24, HashFunction::Mixer };
+
+inline std::shared_ptr<HashIndex> make_table(HashScheme scheme, HashFunction function, std::uint64_t buckets,
+    unsigned locks = 16, sync::LockRegistry& registry = sync::LockRegistry::global())
+{
+    HashConfig c;
+    c.scheme = scheme;
+    c.function = function;
+    c.buckets = buckets;
+    c.locks = locks;
+    return HashIndex::create(c, registry);
+}
+
+inline const sync::LockStatRow* find_row(const std::vector<sync::LockStatRow>& rows, const std::string& name)
+{
+    for (const auto& row : rows)
+        if (row.name == name)
+            return &row;
+    return nullptr;
+}
+
+inline std::uint64_t acquisitions(sync::LockRegistry& registry, const std::string& name)
+{
+    const auto rows = registry.locks();
+    const sync::LockStatRow* row = find_row(rows, name);
+    return row ? row->acquisitions : 0;
+}
+
+inline std::uint64_t class_acquisitions(sync::LockRegistry& registry, const std::string& name)
+{
+    const auto rows = registry.classes();
+    const sync::LockStatRow* row = find_row(rows, name);
+    return row ? row->acquisitions : 0;
+}
+
+inline std::uint64_t histogram_sum(const std::vector<std::uint64_t>& h)
+{
+    return std::accumulate(h.begin(), h.end(), 0ull);
+}
+
+inline std::uint64_t histogram_entries(const std::vector<std::uint64_t>& h)
+{
+    std::uint64_t n = 0;
+    for (std::size_t k = 0; k < h.size(); ++k)
+        n += k * h[k];
+    return n;
+}
+
+/// A chi-square statistic that a random-like hash passes: within five
+/// standard deviations (sqrt(2 dof)) of its mean, the degrees of freedom.
+inline bool near_degrees_of_freedom(double chi, std::uint64_t buckets)
+{
+    const double dof = double(buckets - 1);
+    return std::abs(chi - dof) < 5.0 * std::sqrt(2.0 * dof);
+}
+
+} // namespace pcl::test

@@ -1,6 +1,10 @@
 // JSON values, a strict parser and a writer: scenario files in, run results
-// out. Written here because core stays free of Qt (whose QJsonDocument the
-// GUI uses) and Debian 12's archive is all the project builds from.
+// out, for the command line and the GUI alike (the GUI reads and writes
+// scenarios through this too, not through Qt's QJsonDocument). Written here
+// because core stays free of Qt, and because a user editing a file by hand
+// wants what general-purpose readers do not give: the line and column of an
+// error ("3:8: invalid literal"), duplicate members refused, and 64-bit
+// integers kept exact.
 //
 // Strict RFC 8259: no comments, no trailing commas, no NaN or infinity, one
 // value per document. Numbers keep whether they were written as integers,

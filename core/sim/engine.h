@@ -195,8 +195,8 @@ private:
     std::atomic<double> pace_ops_ { 0 };
     std::atomic<std::uint64_t> pace_stretch_ns_ { 0 };
     std::atomic<std::uint64_t> pacing_generation_ { 0 }; ///< bumped after each set_pacing
-    std::atomic<bool> cut_stretch_ { false };
-    int thread_nice_ = 0; ///< pausing or ending: stretched holds end early
+    std::atomic<bool> cut_stretch_ { false }; ///< pausing or ending: stretched holds end early
+    int thread_nice_ = 0;                     ///< niceness of the CPU threads (set_thread_nice)
     std::string error_;   ///< under control_
 };
 

@@ -1,5 +1,6 @@
 #include "mm/readahead_log.h"
 
+#include "lib/text.h"
 #include "mm/readahead.h"
 
 #include <charconv>
@@ -8,15 +9,6 @@
 namespace pcl {
 
 namespace {
-
-std::string_view trim(std::string_view s)
-{
-    while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
-        s.remove_prefix(1);
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\t'))
-        s.remove_suffix(1);
-    return s;
-}
 
 bool parse_u64(std::string_view s, std::uint64_t& v)
 {

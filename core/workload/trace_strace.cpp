@@ -1,5 +1,7 @@
 #include "workload/trace_strace.h"
 
+#include "lib/text.h"
+
 #include <algorithm>
 #include <cctype>
 #include <charconv>
@@ -20,15 +22,6 @@ constexpr std::uint64_t kUsPerDay = 24ull * 3600 * 1000000;
 bool is_digit(char c)
 {
     return c >= '0' && c <= '9';
-}
-
-std::string_view trim(std::string_view s)
-{
-    while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
-        s.remove_prefix(1);
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\t'))
-        s.remove_suffix(1);
-    return s;
 }
 
 template <typename T> std::optional<T> parse_digits(std::string_view text, int base = 10)

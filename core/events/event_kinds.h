@@ -50,6 +50,16 @@
     FIELD(object, node, std::uint64_t, "", "the node's identity") \
     FIELD(file, file, FileId, "", "the file whose index changed")
 
+#define PCL_INDEX_NODE_LIFE_FIELDS(FIELD) \
+    PCL_INDEX_NODE_FIELDS(FIELD) \
+    FIELD(index, page, pgoff_t, "", "the page the operation was about") \
+    FIELD(arg1, level, int, "", "the node's level (0: leaves), or a skip-list node's tower height")
+#define PCL_INDEX_TAG_FIELDS(FIELD) \
+    PCL_INDEX_NODE_FIELDS(FIELD) \
+    FIELD(index, page, pgoff_t, "", "the page whose tag changed") \
+    FIELD(arg0, tag, int, "", "the tag: 0 dirty, 1 writeback, 2 towrite") \
+    FIELD(arg1, level, int, "", "the node's level")
+
 #define PCL_EVENT_KINDS(EVENT, FIELD) \
     /* Lock records; which acquisitions are recorded: sync/instrumented_lock.h. */ \
     EVENT(LockWaitBegin, "lock_wait_begin", "a CPU found a lock held and started waiting", \
@@ -81,13 +91,9 @@
         PCL_IO_FIELDS(FIELD)) \
     /* An index's structural events (events/index_event.h). */ \
     EVENT(IndexNodeAlloc, "index_node_alloc", "an index node was allocated and linked", \
-        PCL_INDEX_NODE_FIELDS(FIELD) \
-        FIELD(index, page, pgoff_t, "", "the page the operation was about") \
-        FIELD(arg1, level, int, "", "the node's level (0: leaves), or a skip-list node's tower height")) \
+        PCL_INDEX_NODE_LIFE_FIELDS(FIELD)) \
     EVENT(IndexNodeFree, "index_node_free", "an index node was unlinked (freed after a grace period)", \
-        PCL_INDEX_NODE_FIELDS(FIELD) \
-        FIELD(index, page, pgoff_t, "", "the page the operation was about") \
-        FIELD(arg1, level, int, "", "the node's level (0: leaves), or a skip-list node's tower height")) \
+        PCL_INDEX_NODE_LIFE_FIELDS(FIELD)) \
     EVENT(IndexHeightGrow, "index_height_grow", "the radix tree gained a level", \
         FIELD(object, node, std::uint64_t, "", "the new root") \
         FIELD(file, file, FileId, "", "the file whose index changed") \
@@ -101,15 +107,9 @@
         FIELD(arg0, height, int, "", "the tree's new height") \
         FIELD(arg1, level, int, "", "the level of the new root")) \
     EVENT(IndexTagSet, "index_tag_set", "a tag was set in an index node", \
-        PCL_INDEX_NODE_FIELDS(FIELD) \
-        FIELD(index, page, pgoff_t, "", "the page tagged") \
-        FIELD(arg0, tag, int, "", "the tag: 0 dirty, 1 writeback, 2 towrite") \
-        FIELD(arg1, level, int, "", "the node's level")) \
+        PCL_INDEX_TAG_FIELDS(FIELD)) \
     EVENT(IndexTagClear, "index_tag_clear", "a tag was cleared in an index node", \
-        PCL_INDEX_NODE_FIELDS(FIELD) \
-        FIELD(index, page, pgoff_t, "", "the page untagged") \
-        FIELD(arg0, tag, int, "", "the tag: 0 dirty, 1 writeback, 2 towrite") \
-        FIELD(arg1, level, int, "", "the node's level")) \
+        PCL_INDEX_TAG_FIELDS(FIELD)) \
     EVENT(IndexChainLength, "index_chain_length", "a hash chain changed length", \
         FIELD(object, bucket, std::uint64_t, "", "the bucket's number") \
         FIELD(file, file, FileId, "", "the file of the page inserted or erased") \

@@ -10,10 +10,30 @@ namespace pcl {
 MetricsSampler::MetricsSampler(Engine& engine)
     : engine_(engine)
     , start_(std::chrono::steady_clock::now())
-    , last_time_(start_)
     , last_(read_totals())
 {
 }
+
+namespace {
+
+/// The rates and the hit ratio of @s, from its counts and its interval.
+void set_rates(MetricsSample& s)
+{
+    const double dt = s.interval_s;
+    auto rate = [dt](std::uint64_t n) { return dt > 0 ? double(n) / dt : 0.0; };
+    s.operations_per_s = rate(s.operations);
+    s.minor_faults_per_s = rate(s.minor_faults);
+    s.major_faults_per_s = rate(s.major_faults);
+    s.wait_io_faults_per_s = rate(s.wait_io_faults);
+    s.anon_faults_per_s = rate(s.anon_faults);
+    s.evictions_per_s = rate(s.evictions);
+    s.refaults_per_s = rate(s.refaults);
+    s.wasted_readahead_per_s = rate(s.wasted_readahead);
+    s.hit_ratio = s.lookups ? std::min(1.0, double(s.lookup_hits) / double(s.lookups))
+                            : std::numeric_limits<double>::quiet_NaN();
+}
+
+} // namespace
 
 MetricsSampler::Totals MetricsSampler::read_totals() const
 {
@@ -42,11 +62,15 @@ MetricsSampler::Totals MetricsSampler::read_totals() const
 
 MetricsSample MetricsSampler::sample()
 {
+    return sample(std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count());
+}
+
+MetricsSample MetricsSampler::sample(double time_s)
+{
     const Totals now = read_totals();
-    const auto when = std::chrono::steady_clock::now();
     MetricsSample s;
-    s.time_s = std::chrono::duration<double>(when - start_).count();
-    s.interval_s = std::chrono::duration<double>(when - last_time_).count();
+    s.time_s = time_s;
+    s.interval_s = std::max(0.0, time_s - last_time_s_);
 
     // Every total only grows (a sharded sum too: each shard only grows), so
     // the guard is for the unsigned arithmetic, not a correction.
@@ -63,18 +87,8 @@ MetricsSample MetricsSampler::sample()
     s.refaults = delta(now.refaults, last_.refaults);
     s.wasted_readahead = delta(now.wasted, last_.wasted);
 
-    const double dt = s.interval_s > 0 ? s.interval_s : 0;
-    auto rate = [dt](std::uint64_t n) { return dt > 0 ? double(n) / dt : 0.0; };
-    s.operations_per_s = rate(s.operations);
-    s.minor_faults_per_s = rate(s.minor_faults);
-    s.major_faults_per_s = rate(s.major_faults);
-    s.wait_io_faults_per_s = rate(s.wait_io_faults);
-    s.anon_faults_per_s = rate(s.anon_faults);
-    s.evictions_per_s = rate(s.evictions);
-    s.refaults_per_s = rate(s.refaults);
-    s.wasted_readahead_per_s = rate(s.wasted_readahead);
-    s.hit_ratio = s.lookups ? std::min(1.0, double(s.lookup_hits) / double(s.lookups))
-                            : std::numeric_limits<double>::quiet_NaN();
+    set_rates(s);
+    const double dt = s.interval_s;
     const double cpu_ns = double(engine_.config().workload.cpus) * dt * 1e9;
     // A wait is counted when it ends, whole: one begun in an earlier
     // interval lands in this one, so with long waits the raw share can pass
@@ -105,7 +119,7 @@ MetricsSample MetricsSampler::sample()
     }
 
     last_ = now;
-    last_time_ = when;
+    last_time_s_ = time_s;
     series_.push_back(s);
     if (series_.size() >= kMaxSeries) {
         // Full: halve the resolution of what is kept, not its span.
@@ -135,18 +149,8 @@ MetricsSample MetricsSampler::merge(const MetricsSample& a, const MetricsSample&
     m.evictions = a.evictions + b.evictions;
     m.refaults = a.refaults + b.refaults;
     m.wasted_readahead = a.wasted_readahead + b.wasted_readahead;
+    set_rates(m);
     const double dt = m.interval_s;
-    auto rate = [dt](std::uint64_t n) { return dt > 0 ? double(n) / dt : 0.0; };
-    m.operations_per_s = rate(m.operations);
-    m.minor_faults_per_s = rate(m.minor_faults);
-    m.major_faults_per_s = rate(m.major_faults);
-    m.wait_io_faults_per_s = rate(m.wait_io_faults);
-    m.anon_faults_per_s = rate(m.anon_faults);
-    m.evictions_per_s = rate(m.evictions);
-    m.refaults_per_s = rate(m.refaults);
-    m.wasted_readahead_per_s = rate(m.wasted_readahead);
-    m.hit_ratio = m.lookups ? std::min(1.0, double(m.lookup_hits) / double(m.lookups))
-                            : std::numeric_limits<double>::quiet_NaN();
     // Shares of CPU time, weighted by the time each interval covered.
     auto weighted = [&](double x, double y) { return dt > 0 ? (x * a.interval_s + y * b.interval_s) / dt : 0.0; };
     m.lock_wait_fraction = weighted(a.lock_wait_fraction, b.lock_wait_fraction);

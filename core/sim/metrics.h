@@ -23,7 +23,7 @@ class Engine;
 /// previous sample); rates are per second of the interval; gauges are their
 /// value at the end of it.
 struct MetricsSample {
-    double time_s = 0;     ///< end of the interval, seconds since the sampler was created
+    double time_s = 0; ///< end of the interval: seconds since the sampler was created, or the time sample() was given
     double interval_s = 0; ///< length of the interval
 
     // Counts in the interval.
@@ -84,6 +84,10 @@ public:
     /// The interval since the previous call (or since construction), which
     /// is also appended to series(). One thread calls it.
     MetricsSample sample();
+    /// The same, at @time_s on a clock of the caller's that starts at 0 with
+    /// the sampler and only goes forward: a run's running time, which stands
+    /// still while the run is paused, so that no interval spans a pause.
+    MetricsSample sample(double time_s);
     /// The samples taken, oldest first. At most kMaxSeries are kept: when
     /// full, neighbouring pairs are merged (counts summed, rates and shares
     /// recomputed over the joined interval), so a long run keeps its whole
@@ -108,7 +112,7 @@ private:
 
     Engine& engine_;
     std::chrono::steady_clock::time_point start_;
-    std::chrono::steady_clock::time_point last_time_;
+    double last_time_s_ = 0; ///< time_s of the previous sample
     Totals last_;
     std::vector<MetricsSample> series_;
 };

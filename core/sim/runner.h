@@ -2,15 +2,13 @@
 // `pagecache-lab-cli run` and the tests do, and what the GUI does on its own
 // timer.
 //
-// The runner builds the engine with a lock registry of its own (so two runs
-// in one process never mix their lock counts), starts it, samples its
-// metrics every sample_interval_ms, and ends the run at duration_seconds
-// (when > 0), when the CPUs have done their sequences, when the run fails,
-// or when asked to cancel. Meanwhile it drains the event stream every few
-// milliseconds and counts what it drained: nobody reads the events of a
-// headless run, but draining them keeps the rings from overwriting (so the
-// dropped count means what it says in the GUI too) while holding no more
-// than one drain's worth in memory.
+// The runner turns the run loop (sim/run_loop.h) the GUI's timer turns, from
+// this thread: it plays the run and turns the loop every millisecond, or
+// sooner when a sample or the end of the duration is due, until the run
+// ends by itself, at its duration, or when asked to cancel. Nobody reads the
+// events of a headless run unless RunOptions::events asks for them, but
+// draining them keeps the rings from overwriting (so the dropped count means
+// what it says) while holding no more than one drain's worth in memory.
 #pragma once
 
 #include "events/event.h"

@@ -13,12 +13,7 @@ Simulation::Simulation(QObject* parent)
     connect(&timer_, &QTimer::timeout, this, &Simulation::tick);
 }
 
-Simulation::~Simulation()
-{
-    // The engine's CPUs stop and join before the registry they count into goes.
-    sampler_.reset();
-    engine_.reset();
-}
+Simulation::~Simulation() = default; // ~RunLoop stops the CPUs before their registry goes
 
 QString Simulation::stateName(State state)
 {
@@ -58,23 +53,15 @@ void Simulation::reset()
 void Simulation::build()
 {
     timer_.stop();
-    sampler_.reset();
-    engine_.reset(); // stops and joins the old run's CPUs
-    registry_ = std::make_unique<sync::LockRegistry>();
-    samples_.clear();
-    batch_.clear();
+    loop_.reset(); // stops and joins the old run's CPUs
     notShown_ = 0;
     error_.clear();
-    started_ = false;
-    elapsedBefore_ = 0;
-    lastSampleAt_ = 0;
-    running_.invalidate();
     try {
-        engine_ = std::make_unique<Engine>(scenario_.engine, *registry_);
-        engine_->set_thread_nice(kCpuNice);
-        sampler_ = std::make_unique<MetricsSampler>(*engine_);
+        loop_ = std::make_unique<RunLoop>(scenario_);
+        loop_->engine().set_thread_nice(kCpuNice);
+        loop_->set_sample_callback([this](const MetricsSample& s) { Q_EMIT sampled(s); });
     } catch (const std::exception& e) {
-        engine_.reset();
+        loop_.reset();
         error_ = QString::fromStdString(e.what());
         setState(State::Failed);
         Q_EMIT runReset();
@@ -95,44 +82,43 @@ void Simulation::setState(State state)
 
 double Simulation::elapsedSeconds() const
 {
-    return elapsedBefore_ + (running_.isValid() ? double(running_.nsecsElapsed()) / 1e9 : 0.0);
+    return loop_ ? loop_->running_seconds() : 0.0;
+}
+
+const std::vector<MetricsSample>& Simulation::samples() const
+{
+    static const std::vector<MetricsSample> none;
+    return loop_ ? loop_->samples() : none;
 }
 
 std::uint64_t Simulation::eventsRecorded() const
 {
-    return engine_ ? engine_->events().pushed() : 0;
+    return loop_ ? loop_->engine().events().pushed() : 0;
 }
 
 std::uint64_t Simulation::eventsDropped() const
 {
-    return engine_ ? engine_->events().dropped() : 0;
+    return loop_ ? loop_->engine().events().dropped() : 0;
 }
 
 QString Simulation::lockName(const Event& e) const
 {
-    if (!registry_)
+    const sync::LockRegistry* registry = this->registry();
+    if (!registry)
         return {};
     // Every lock record names its lock the same way (lock_id, class_id).
     const ev::LockAcquired lock { e };
     if (lock.lock_id() != 0)
-        if (const std::string name = registry_->lock_name(lock.lock_id()); !name.empty())
+        if (const std::string name = registry->lock_name(lock.lock_id()); !name.empty())
             return QString::fromStdString(name);
-    return QString::fromStdString(registry_->class_name(lock.class_id()));
+    return QString::fromStdString(registry->class_name(lock.class_id()));
 }
 
 void Simulation::play()
 {
-    if (!engine_ || (state_ != State::Ready && state_ != State::Paused))
+    if (!loop_ || (state_ != State::Ready && state_ != State::Paused))
         return;
-    if (!started_) {
-        engine_->start();
-        started_ = true;
-    } else {
-        engine_->resume();
-        // The interval that spans the pause is not a rate of anything.
-        sampler_->sample();
-    }
-    running_.start();
+    loop_->play();
     timer_.start();
     setState(State::Running);
 }
@@ -141,13 +127,8 @@ void Simulation::pause()
 {
     if (state_ != State::Running)
         return;
-    engine_->pause();
-    // The interval up to the pause, and the events so far.
-    if (elapsedSeconds() > lastSampleAt_)
-        takeSample(elapsedSeconds());
-    tick();
-    elapsedBefore_ = elapsedSeconds();
-    running_.invalidate();
+    loop_->pause(); // closes the interval up to the pause
+    tick();         // and the events so far
     if (state_ == State::Running)
         setState(State::Paused);
 }
@@ -162,15 +143,11 @@ void Simulation::togglePlay()
 
 void Simulation::step(std::uint64_t n)
 {
-    if (!engine_ || (state_ != State::Ready && state_ != State::Paused && state_ != State::Running))
+    if (!loop_ || (state_ != State::Ready && state_ != State::Paused && state_ != State::Running))
         return;
     if (state_ == State::Running)
         pause();
-    if (!started_) {
-        engine_->start(true);
-        started_ = true;
-    }
-    engine_->step(n);
+    loop_->step(n);
     setState(State::Paused);
     // Paused, the timer keeps draining (the step's events, as they come)
     // but takes no samples.
@@ -179,82 +156,46 @@ void Simulation::step(std::uint64_t n)
 
 void Simulation::setPacing(double opsPerSecond, std::uint64_t holdStretchNs)
 {
-    if (engine_)
-        engine_->set_pacing(opsPerSecond, holdStretchNs);
+    if (loop_)
+        loop_->set_pacing(opsPerSecond, holdStretchNs);
     scenario_.engine.ops_per_second = opsPerSecond;
     scenario_.engine.hold_stretch_ns = holdStretchNs;
 }
 
-void Simulation::updateFromEngine()
+void Simulation::followLoop()
 {
-    switch (engine_->state()) {
-    case Engine::State::Finished:
+    if (loop_->phase() != RunLoop::Phase::Ended)
+        return;
+    const std::string& why = loop_->ended_by();
+    if (why == "finished") {
         setState(State::Finished);
-        break;
-    case Engine::State::Stopped:
-        setState(State::Stopped);
-        break;
-    case Engine::State::Failed:
-        error_ = QString::fromStdString(engine_->error());
+    } else if (why == "failed") {
+        error_ = QString::fromStdString(loop_->engine().error());
         setState(State::Failed);
-        break;
-    default:
-        break;
+    } else {
+        setState(State::Stopped);
     }
 }
 
-void Simulation::takeSample(double now)
+void Simulation::showEvents(std::vector<Event>& batch)
 {
-    MetricsSample s = sampler_->sample();
-    s.time_s = now; // running time: pauses are not part of the run
-    lastSampleAt_ = now;
-    if (samples_.size() >= kMaxSamples)
-        samples_.erase(samples_.begin(), samples_.begin() + static_cast<std::ptrdiff_t>(kMaxSamples / 10));
-    samples_.push_back(s);
-    Q_EMIT sampled(s);
+    // Everything is drained (the rings must not fill for a view), the
+    // newest kMaxEventsPerTick are shown.
+    if (batch.size() > kMaxEventsPerTick) {
+        notShown_ += batch.size() - kMaxEventsPerTick;
+        batch.erase(batch.begin(), batch.end() - static_cast<std::ptrdiff_t>(kMaxEventsPerTick));
+    }
+    Q_EMIT eventsArrived(batch);
 }
 
 void Simulation::tick()
 {
-    if (!engine_)
+    if (!loop_)
         return;
-    const bool running = state_ == State::Running;
-
-    // Events: everything is drained (the rings must not fill for a view),
-    // the newest kMaxEventsPerTick are shown.
-    batch_.clear();
-    engine_->events().drain_all(batch_);
-    if (batch_.size() > kMaxEventsPerTick) {
-        notShown_ += batch_.size() - kMaxEventsPerTick;
-        batch_.erase(batch_.begin(), batch_.end() - static_cast<std::ptrdiff_t>(kMaxEventsPerTick));
-    }
-    if (!batch_.empty())
-        Q_EMIT eventsArrived(batch_);
-
-    // Samples at the scenario's interval of running time.
-    const double now = elapsedSeconds();
-    const double interval = double(scenario_.sample_interval_ms) / 1000.0;
-    if (running && now - lastSampleAt_ >= interval)
-        takeSample(now);
-
-    if (running && scenario_.duration_seconds > 0 && now >= scenario_.duration_seconds) {
-        engine_->stop();
-        setState(State::Stopped);
-    } else if (state_ == State::Running || state_ == State::Paused) {
-        updateFromEngine();
-    }
-    if (state_ != State::Running && state_ != State::Paused) {
-        // The run is over: its last interval and events, then no more ticks.
-        if (running && elapsedSeconds() > lastSampleAt_)
-            takeSample(elapsedSeconds());
-        elapsedBefore_ = elapsedSeconds();
-        running_.invalidate();
-        timer_.stop();
-        batch_.clear();
-        engine_->events().drain_all(batch_);
-        if (!batch_.empty())
-            Q_EMIT eventsArrived(batch_);
-    }
+    loop_->turn([this](std::vector<Event>& batch) { showEvents(batch); });
+    followLoop();
+    if (state_ != State::Running && state_ != State::Paused)
+        timer_.stop(); // the run is over: no more ticks
     Q_EMIT ticked();
 }
 

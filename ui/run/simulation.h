@@ -1,26 +1,21 @@
-// One run on screen: a scenario, its engine, and what the views read.
+// One run on screen: a scenario, its run loop, and what the views read.
 //
 // The views never touch the engine's threads. A timer on the GUI thread
-// drains the event rings and samples the counters, then tells the views
-// (ticked, eventsArrived); they read what they need from here and redraw.
-// The engine never waits for the GUI: draining is the reader's side of the
-// rings, and a view that falls behind only means older events were dropped
-// (and counted).
+// turns the run loop the command line turns (sim/run_loop.h: drain the
+// event rings, sample, end at the duration), then tells the views (ticked,
+// eventsArrived); they read what they need from here and redraw. The engine
+// never waits for the GUI: draining is the reader's side of the rings, and a
+// view that falls behind only means older events were dropped (and counted).
 #pragma once
 
 #include "events/event.h"
-#include "sim/engine.h"
-#include "sim/metrics.h"
-#include "sim/scenario.h"
-#include "sync/lock_stats.h"
+#include "sim/run_loop.h"
 
-#include <QElapsedTimer>
 #include <QObject>
 #include <QString>
 #include <QTimer>
 
 #include <cstdint>
-#include <deque>
 #include <memory>
 #include <vector>
 
@@ -36,8 +31,6 @@ public:
     /// tick must stay short (the event loop never stalls). The newest are
     /// kept; the rest are counted in eventsNotShown().
     static constexpr std::size_t kMaxEventsPerTick = 20000;
-    /// Samples kept (at the default 100 ms, ten hours).
-    static constexpr std::size_t kMaxSamples = 360000;
 
     explicit Simulation(QObject* parent = nullptr);
     ~Simulation() override;
@@ -55,14 +48,14 @@ public:
 
     /// The engine of the current run (nullptr when Empty). For reading
     /// snapshots and counters; control goes through this class.
-    Engine* engine() const { return engine_.get(); }
+    Engine* engine() const { return loop_ ? &loop_->engine() : nullptr; }
     /// The lock registry of the current run.
-    const sync::LockRegistry* registry() const { return registry_.get(); }
+    const sync::LockRegistry* registry() const { return loop_ ? &loop_->registry() : nullptr; }
 
     /// Seconds the current run has been running (pauses excluded).
     double elapsedSeconds() const;
-    /// The time series so far, oldest first.
-    const std::vector<MetricsSample>& samples() const { return samples_; }
+    /// The time series so far, oldest first (RunLoop::samples).
+    const std::vector<MetricsSample>& samples() const;
     /// Events recorded and dropped by the rings; events drained but not
     /// handed to the views (beyond kMaxEventsPerTick).
     std::uint64_t eventsRecorded() const;
@@ -107,23 +100,17 @@ Q_SIGNALS:
 private:
     void build();
     void tick();
-    void takeSample(double now);
     void setState(State state);
-    void updateFromEngine();
+    /// The state the loop's phase and end mean.
+    void followLoop();
+    /// Hands a drained batch to the views, the newest kMaxEventsPerTick of it.
+    void showEvents(std::vector<Event>& batch);
 
     Scenario scenario_;
-    std::unique_ptr<sync::LockRegistry> registry_;
-    std::unique_ptr<Engine> engine_;
-    std::unique_ptr<MetricsSampler> sampler_;
+    std::unique_ptr<RunLoop> loop_;
     State state_ = State::Empty;
     QString error_;
-    bool started_ = false;
     QTimer timer_;
-    QElapsedTimer running_;    ///< runs while the engine runs
-    double elapsedBefore_ = 0; ///< seconds run before the current stretch of running
-    double lastSampleAt_ = 0;  ///< elapsed seconds at the last sample
-    std::vector<MetricsSample> samples_;
-    std::vector<Event> batch_;
     std::uint64_t notShown_ = 0;
 };
 

@@ -1,0 +1,173 @@
+#include "sim/run_loop.h"
+
+#include <algorithm>
+
+namespace pcl {
+
+namespace {
+
+bool engine_ended(Engine::State s) noexcept
+{
+    return s == Engine::State::Finished || s == Engine::State::Stopped || s == Engine::State::Failed;
+}
+
+const char* end_name(Engine::State s) noexcept
+{
+    return s == Engine::State::Failed ? "failed" : s == Engine::State::Finished ? "finished" : "stopped";
+}
+
+/// @scenario, checked before anything is built from it.
+const Scenario& validated(const Scenario& scenario)
+{
+    scenario.validate();
+    return scenario;
+}
+
+} // namespace
+
+RunLoop::RunLoop(const Scenario& scenario)
+    : scenario_(validated(scenario))
+    , engine_(scenario_.engine, registry_)
+    , sampler_(engine_)
+    , interval_s_(double(std::max<std::uint64_t>(scenario_.sample_interval_ms, 1)) / 1000.0)
+    , next_sample_s_(interval_s_)
+{
+}
+
+RunLoop::~RunLoop() = default; // ~Engine stops and joins the CPUs first
+
+double RunLoop::running_seconds() const noexcept
+{
+    const double stretch = since_ ? std::chrono::duration<double>(Clock::now() - *since_).count() : 0.0;
+    return before_s_ + stretch;
+}
+
+std::optional<RunLoop::Clock::time_point> RunLoop::next_deadline() const noexcept
+{
+    if (phase_ != Phase::Running || !since_)
+        return std::nullopt;
+    double at = next_sample_s_;
+    if (scenario_.duration_seconds > 0)
+        at = std::min(at, scenario_.duration_seconds);
+    const double from_now = std::max(0.0, at - running_seconds());
+    return Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(from_now));
+}
+
+void RunLoop::play()
+{
+    if (phase_ == Phase::Ready)
+        engine_.start();
+    else if (phase_ == Phase::Paused)
+        engine_.resume();
+    else
+        return;
+    since_ = Clock::now();
+    phase_ = Phase::Running;
+}
+
+void RunLoop::pause()
+{
+    if (phase_ != Phase::Running)
+        return;
+    engine_.pause();
+    // The interval up to the pause: the next one starts when the run does.
+    if (running_seconds() > sampled_s_)
+        take_sample();
+    before_s_ = running_seconds();
+    since_.reset();
+    phase_ = Phase::Paused;
+}
+
+void RunLoop::step(std::uint64_t n)
+{
+    if (phase_ == Phase::Ended)
+        return;
+    if (phase_ == Phase::Running)
+        pause();
+    if (phase_ == Phase::Ready)
+        engine_.start(true);
+    engine_.step(n);
+    phase_ = Phase::Paused;
+}
+
+void RunLoop::set_pacing(double ops_per_second, std::uint64_t hold_stretch_ns)
+{
+    engine_.set_pacing(ops_per_second, hold_stretch_ns);
+    scenario_.engine.ops_per_second = ops_per_second;
+    scenario_.engine.hold_stretch_ns = hold_stretch_ns;
+}
+
+void RunLoop::drain(const EventSink& sink)
+{
+    drained_ += engine_.events().drain_all(buffer_);
+    if (sink && !buffer_.empty())
+        sink(buffer_);
+    buffer_.clear(); // keeps its capacity: one drain's worth at most
+}
+
+void RunLoop::take_sample()
+{
+    const double now = running_seconds();
+    const MetricsSample s = sampler_.sample(now);
+    sampled_s_ = now;
+    if (on_sample_)
+        on_sample_(s);
+}
+
+void RunLoop::turn(const EventSink& sink)
+{
+    if (phase_ == Phase::Ended || phase_ == Phase::Ready)
+        return;
+    drain(sink);
+    if (phase_ == Phase::Running) {
+        const double now = running_seconds();
+        if (now >= next_sample_s_) {
+            take_sample();
+            // Skip intervals missed (a slow turn) rather than sampling in a burst.
+            next_sample_s_ += interval_s_;
+            if (next_sample_s_ <= now)
+                next_sample_s_ = now + interval_s_;
+        }
+        if (scenario_.duration_seconds > 0 && now >= scenario_.duration_seconds) {
+            close("duration", sink);
+            return;
+        }
+    }
+    // Paused runs end by themselves too: the steps may finish the sequences.
+    if (const Engine::State s = engine_.state(); engine_ended(s))
+        close(end_name(s), sink);
+}
+
+void RunLoop::end(const std::string& why, const EventSink& sink)
+{
+    if (phase_ != Phase::Ended)
+        close(why, sink);
+}
+
+void RunLoop::close(std::string why, const EventSink& sink)
+{
+    if (engine_ended(engine_.state()))
+        engine_.wait();
+    else
+        engine_.stop();
+    // The CPUs have left: the closing sample is exact and ends the series,
+    // so that its counts add up to the totals. A run that never ran since its
+    // last sample (ended while paused) has no interval left to close.
+    if (phase_ == Phase::Running && running_seconds() > sampled_s_)
+        take_sample();
+    before_s_ = running_seconds();
+    since_.reset();
+    phase_ = Phase::Ended;
+    ended_by_ = std::move(why);
+    drain(sink);
+}
+
+RunResult RunLoop::result()
+{
+    RunResult r = collect_result(engine_, scenario_, sampler_, running_seconds());
+    r.ended_by = ended_by_;
+    r.events_drained = drained_;
+    return r;
+}
+
+} // namespace pcl

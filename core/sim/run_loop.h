@@ -1,0 +1,131 @@
+// One run of a scenario and the loop that drives it: the same loop for
+// `pagecache-lab-cli run` (run_scenario turns it from a sleeping thread)
+// and for the GUI (its timer turns it thirty times a second).
+//
+// A RunLoop owns the run's lock registry (so two runs in one process never
+// mix their lock counts), its engine and its sampler. Each turn drains the
+// event rings, samples the counters when a sample is due, ends the run at
+// its duration, and notices a run that has ended by itself. Time is running
+// time: a pause is not part of the run, so samples and the duration count
+// only the time the CPUs were let run. Draining keeps the rings from
+// overwriting, so the dropped count means what it says; what the caller
+// does with the events (a view shows them, the command line logs or only
+// counts them) is its own business.
+#pragma once
+
+#include "events/event.h"
+#include "sim/engine.h"
+#include "sim/metrics.h"
+#include "sim/run_result.h"
+#include "sim/scenario.h"
+#include "sync/lock_stats.h"
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace pcl {
+
+class RunLoop {
+public:
+    using Clock = std::chrono::steady_clock;
+    /// Where a turn hands the events it drained: one batch at a time, in
+    /// time order within a batch. The callee may change the batch (trim it);
+    /// the loop reuses its storage.
+    using EventSink = std::function<void(std::vector<Event>&)>;
+
+    enum class Phase : std::uint8_t {
+        Ready,   ///< built, no CPU has started
+        Running, ///< the CPUs run; the clock and the samples go on
+        Paused,  ///< the CPUs hold (or do the operations step() allows); the clock stands
+        Ended,   ///< ended_by() says why; the CPUs have left
+    };
+
+    /// Validates @scenario (throws ScenarioError) and builds its engine; the
+    /// run waits for play() or step(). Throws what the engine's constructor
+    /// throws for a configuration it cannot build.
+    explicit RunLoop(const Scenario& scenario);
+    /// Stops a run still going; the CPUs leave before the registry goes.
+    ~RunLoop();
+    RunLoop(const RunLoop&) = delete;
+    RunLoop& operator=(const RunLoop&) = delete;
+
+    const Scenario& scenario() const noexcept { return scenario_; }
+    Engine& engine() noexcept { return engine_; }
+    const Engine& engine() const noexcept { return engine_; }
+    const sync::LockRegistry& registry() const noexcept { return registry_; }
+
+    Phase phase() const noexcept { return phase_; }
+    /// Why the run ended: "finished" (every CPU did its sequence), "failed"
+    /// (Engine::error says why), "stopped" (the engine was stopped),
+    /// "duration" (duration_seconds ran out) or what end() was given; empty
+    /// while the run goes on.
+    const std::string& ended_by() const noexcept { return ended_by_; }
+
+    /// Called with every sample as it is taken (the closing one included).
+    void set_sample_callback(std::function<void(const MetricsSample&)> callback) { on_sample_ = std::move(callback); }
+
+    /// Ready: starts the CPUs. Paused: lets them run again.
+    void play();
+    /// Running: holds the CPUs and closes the running interval with a sample.
+    void pause();
+    /// Each CPU does @n more operations and holds; a Ready run starts held,
+    /// a Running one is paused first. Steps are not running time: a paused
+    /// run is not sampled.
+    void step(std::uint64_t n = 1);
+    /// Changes the speed of the running engine and the scenario's record of
+    /// it (throws std::invalid_argument for values out of range).
+    void set_pacing(double ops_per_second, std::uint64_t hold_stretch_ns);
+
+    /// One turn of the loop: drains the rings into @sink; while Running,
+    /// takes a sample when one is due and ends the run when its duration has
+    /// run out; notices a run that ended by itself. When the run ends in this
+    /// turn, the CPUs are let leave, the closing sample is taken and what is
+    /// left in the rings reaches @sink too.
+    void turn(const EventSink& sink);
+    /// Ends a run that still goes on, saying @why ("cancelled", "stopped"),
+    /// as turn() ends one. Nothing happens to a run that has ended.
+    void end(const std::string& why, const EventSink& sink);
+
+    /// Seconds the CPUs have been let run (pauses and steps excluded).
+    double running_seconds() const noexcept;
+    /// When the next turn has more to do than drain: the next sample, or the
+    /// end of the duration; nullopt unless Running.
+    std::optional<Clock::time_point> next_deadline() const noexcept;
+
+    /// The time series so far, oldest first (see MetricsSampler::series).
+    const std::vector<MetricsSample>& samples() const noexcept { return sampler_.series(); }
+    /// Records every turn has drained from the rings.
+    std::uint64_t events_drained() const noexcept { return drained_; }
+
+    /// The run's result: its counters as they are now, with ended_by and the
+    /// events drained. Exact once the run has ended.
+    RunResult result();
+
+private:
+    void drain(const EventSink& sink);
+    void take_sample();
+    /// The closing steps of a run whose engine has ended or been stopped.
+    void close(std::string why, const EventSink& sink);
+
+    Scenario scenario_;
+    // Declared before the engine, so it outlives every lock that counts into it.
+    sync::LockRegistry registry_;
+    Engine engine_;
+    MetricsSampler sampler_;
+    std::function<void(const MetricsSample&)> on_sample_;
+    Phase phase_ = Phase::Ready;
+    std::string ended_by_;
+    std::vector<Event> buffer_;
+    std::uint64_t drained_ = 0;
+    double interval_s_;                      ///< scenario.sample_interval_ms in seconds
+    double next_sample_s_;                   ///< running time of the next sample
+    double sampled_s_ = 0;                   ///< running time of the last sample
+    double before_s_ = 0;                    ///< running time before the current stretch of running
+    std::optional<Clock::time_point> since_; ///< when the current stretch of running began
+};
+
+} // namespace pcl

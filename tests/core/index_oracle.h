@@ -52,6 +52,31 @@ private:
 };
 
 /// Checks the whole index against `expected`.
+/// What racing threads left in an index when each thread logged the pages
+/// it inserted and the pages erase() returned to it: every page inserted
+/// once, erased at most once and only after it was inserted, and the pages
+/// never erased at distinct indexes. Tags are left unset.
+inline ExpectedMap present_after(
+    const std::vector<std::vector<Page*>>& inserted_by, const std::vector<std::vector<Page*>>& erased_by)
+{
+    std::set<Page*> inserted, erased;
+    for (const auto& pages : inserted_by)
+        for (Page* p : pages)
+            REQUIRE(inserted.insert(p).second);
+    for (const auto& pages : erased_by)
+        for (Page* p : pages)
+            REQUIRE(erased.insert(p).second);
+    for (Page* p : erased)
+        REQUIRE(inserted.count(p) == 1);
+    ExpectedMap present;
+    for (Page* p : inserted)
+        if (!erased.count(p)) {
+            REQUIRE(present.count(p->index) == 0);
+            present[p->index].page = p;
+        }
+    return present;
+}
+
 inline void check_consistency(PageIndex& index, const ExpectedMap& expected)
 {
     REQUIRE(index.count() == expected.size());
@@ -322,22 +347,12 @@ inline void run_stress(PageIndex& index, const StressOptions& o)
         check_consistency(index, all);
         return;
     }
-    // Overlapping: present = inserted - erased, each page erased at most once.
-    std::set<Page*> inserted, erased;
+    std::vector<std::vector<Page*>> inserted, erased;
     for (auto& log : logs) {
-        for (Page* p : log.inserted)
-            REQUIRE(inserted.insert(p).second);
-        for (Page* p : log.erased)
-            REQUIRE(erased.insert(p).second);
+        inserted.push_back(log.inserted);
+        erased.push_back(log.erased);
     }
-    for (Page* p : erased)
-        REQUIRE(inserted.count(p) == 1);
-    ExpectedMap present;
-    for (Page* p : inserted)
-        if (!erased.count(p)) {
-            REQUIRE(present.count(p->index) == 0);
-            present[p->index].page = p;
-        }
+    ExpectedMap present = present_after(inserted, erased);
     REQUIRE(index.count() == present.size());
     for (const auto& [i, e] : present)
         REQUIRE(index.lookup(i) == e.page);

@@ -43,6 +43,7 @@
 using namespace pcl;
 using pcl::test::ExpectedMap;
 using pcl::test::PagePool;
+using pcl::test::present_after;
 
 namespace {
 
@@ -474,21 +475,7 @@ TEST_CASE("shared tags on a tiny range keep parents and children in step", "[rad
         });
         INFO(problems.text());
         REQUIRE(problems.count() == 0);
-        std::set<Page*> ins, era;
-        for (unsigned k = 0; k < threads; ++k) {
-            for (Page* p : inserted[k])
-                REQUIRE(ins.insert(p).second);
-            for (Page* p : erased[k])
-                REQUIRE(era.insert(p).second); // erased at most once
-        }
-        ExpectedMap present;
-        for (Page* p : era)
-            REQUIRE(ins.count(p) == 1);
-        for (Page* p : ins)
-            if (!era.count(p)) {
-                REQUIRE(present.count(p->index) == 0);
-                present[p->index].page = p;
-            }
+        ExpectedMap present = present_after(inserted, erased);
         check_and_drain(tree, present);
     }
 }

@@ -1,5 +1,6 @@
 // core/sim: the engine - simulated CPUs running workloads against one
 // process's page cache, page table and disk, and their control.
+#include "engine_test_support.h"
 #include "sim/engine.h"
 #include "workload/trace_csv.h"
 
@@ -14,19 +15,7 @@ using namespace pcl;
 
 namespace {
 
-EngineConfig base(const char* pattern, unsigned cpus, pgoff_t pages, std::uint64_t ops)
-{
-    EngineConfig c;
-    c.workload.pattern = pattern;
-    c.workload.cpus = cpus;
-    c.workload.file_pages = pages;
-    c.workload.operations_per_cpu = ops;
-    c.index.kind = "radix";
-    c.index.scheme = "rcu";
-    c.memory_pages = 1 << 14;
-    c.device = { 2'000, 200, 1.0 };
-    return c;
-}
+using test::small_engine;
 
 // Polls @pred for up to 5 s.
 template <class Pred> bool eventually(Pred pred)
@@ -44,7 +33,7 @@ template <class Pred> bool eventually(Pred pred)
 TEST_CASE("pft: every page of the region is mapped exactly once", "[sim][engine]")
 {
     for (auto scheme : { PageTable::Scheme::Single, PageTable::Scheme::Split }) {
-        EngineConfig c = base("pft", 2, 2048, 1'000'000);
+        EngineConfig c = small_engine("pft", 2, 2048, 1'000'000);
         c.page_table_lock = scheme;
         sync::LockRegistry registry;
         Engine engine(c, registry);
@@ -62,7 +51,7 @@ TEST_CASE("pft: every page of the region is mapped exactly once", "[sim][engine]
 
 TEST_CASE("sequential readers on separate files read each page from disk once", "[sim][engine]")
 {
-    EngineConfig c = base("sequential", 2, 64, 100);
+    EngineConfig c = small_engine("sequential", 2, 64, 100);
     c.workload.request_pages = 4;
     sync::LockRegistry registry;
     Engine engine(c, registry);
@@ -78,7 +67,7 @@ TEST_CASE("sequential readers on separate files read each page from disk once", 
 
 TEST_CASE("pause holds every CPU, step lets each do exactly n operations", "[sim][engine][control]")
 {
-    EngineConfig c = base("random", 3, 256, 400);
+    EngineConfig c = small_engine("random", 3, 256, 400);
     c.workload.access = "mmap_read";
     sync::LockRegistry registry;
     Engine engine(c, registry);
@@ -103,7 +92,7 @@ TEST_CASE("pause holds every CPU, step lets each do exactly n operations", "[sim
 
 TEST_CASE("stop ends a paced run promptly", "[sim][engine][control]")
 {
-    EngineConfig c = base("sequential", 2, 128, 100000);
+    EngineConfig c = small_engine("sequential", 2, 128, 100000);
     c.ops_per_second = 50; // demo speed: 20 ms an operation
     sync::LockRegistry registry;
     Engine engine(c, registry);
@@ -120,7 +109,7 @@ TEST_CASE("stop ends a paced run promptly", "[sim][engine][control]")
 
 TEST_CASE("running out of page frames fails the run with the reason", "[sim][engine]")
 {
-    EngineConfig c = base("pft", 2, 1024, 1'000'000);
+    EngineConfig c = small_engine("pft", 2, 1024, 1'000'000);
     c.memory_pages = 100;
     sync::LockRegistry registry;
     Engine engine(c, registry);
@@ -134,7 +123,7 @@ TEST_CASE("running out of page frames fails the run with the reason", "[sim][eng
 TEST_CASE("the same seed maps the same pages, another seed others", "[sim][engine][seed]")
 {
     auto mapped = [](std::uint64_t seed) {
-        EngineConfig c = base("random", 2, 4096, 300);
+        EngineConfig c = small_engine("random", 2, 4096, 300);
         c.workload.access = "mmap_read";
         c.workload.seed = seed;
         sync::LockRegistry registry;
@@ -156,7 +145,7 @@ TEST_CASE("the same seed maps the same pages, another seed others", "[sim][engin
 
 TEST_CASE("migration moves a thread to another CPU id every K operations", "[sim][engine]")
 {
-    EngineConfig c = base("sequential", 2, 64, 100);
+    EngineConfig c = small_engine("sequential", 2, 64, 100);
     c.migrate_every = 10;
     sync::LockRegistry registry;
     Engine engine(c, registry);
@@ -170,7 +159,7 @@ TEST_CASE("migration moves a thread to another CPU id every K operations", "[sim
 
 TEST_CASE("writes through a shared mapping dirty the pages and tag them in the index", "[sim][engine]")
 {
-    EngineConfig c = base("sequential", 1, 32, 32);
+    EngineConfig c = small_engine("sequential", 1, 32, 32);
     c.workload.access = "mmap_write";
     sync::LockRegistry registry;
     Engine engine(c, registry);
@@ -186,22 +175,22 @@ TEST_CASE("writes through a shared mapping dirty the pages and tag them in the i
 
 TEST_CASE("bad engine settings are refused with the field named", "[sim][engine][params]")
 {
-    EngineConfig c = base("pft", 2, 1024, 10);
+    EngineConfig c = small_engine("pft", 2, 1024, 10);
     c.memory_pages = 0;
     REQUIRE_THROWS_WITH(Engine(c), Catch::Contains("memory_pages"));
-    c = base("pft", 2, 1024, 10);
+    c = small_engine("pft", 2, 1024, 10);
     c.ops_per_second = -1;
     REQUIRE_THROWS_WITH(Engine(c), Catch::Contains("ops_per_second"));
-    c = base("zigzag", 2, 1024, 10);
+    c = small_engine("zigzag", 2, 1024, 10);
     REQUIRE_THROWS_WITH(Engine(c), Catch::Contains("pattern"));
-    c = base("pft", 2, 1024, 10);
+    c = small_engine("pft", 2, 1024, 10);
     c.index.kind = "btree";
     REQUIRE_THROWS_WITH(Engine(c), Catch::Contains("btree"));
 }
 
 TEST_CASE("the speed changes while running, and a bad speed is refused", "[sim][engine][control]")
 {
-    EngineConfig c = base("sequential", 2, 128, 300);
+    EngineConfig c = small_engine("sequential", 2, 128, 300);
     c.ops_per_second = 1; // a second an operation: 300 s if the change were ignored
     sync::LockRegistry registry;
     Engine engine(c, registry);
@@ -220,7 +209,7 @@ TEST_CASE("the speed changes while running, and a bad speed is refused", "[sim][
 
 TEST_CASE("pause and stop do not wait out stretched lock holds", "[sim][engine][control]")
 {
-    EngineConfig c = base("sequential", 2, 128, 100000);
+    EngineConfig c = small_engine("sequential", 2, 128, 100000);
     c.hold_stretch_ns = EngineConfig::kMaxHoldStretchNs; // every lock held a whole second
     sync::LockRegistry registry;
     Engine engine(c, registry);
@@ -237,7 +226,7 @@ TEST_CASE("pause and stop do not wait out stretched lock holds", "[sim][engine][
 
 TEST_CASE("event rings beyond the memory budget are refused", "[sim][engine][params]")
 {
-    EngineConfig c = base("sequential", 64, 128, 10);
+    EngineConfig c = small_engine("sequential", 64, 128, 10);
     c.event_ring_capacity = EngineConfig::kMaxEventRingCapacity; // 1 GiB per ring
     CHECK_THROWS_WITH(c.validate(), Catch::StartsWith("event_ring_capacity") && Catch::Contains("MiB"));
     c.events = false; // no rings, no budget
@@ -247,7 +236,7 @@ TEST_CASE("event rings beyond the memory budget are refused", "[sim][engine][par
 TEST_CASE(
     "the readahead policy is a run parameter: ondemand reads ahead of a sequential reader", "[sim][engine][readahead]")
 {
-    EngineConfig c = base("sequential", 1, 256, 64); // one-page read(2)s of pages 0..63
+    EngineConfig c = small_engine("sequential", 1, 256, 64); // one-page read(2)s of pages 0..63
     c.readahead = "ondemand";
     sync::LockRegistry registry;
     Engine engine(c, registry);
@@ -275,7 +264,7 @@ TEST_CASE(
 
 TEST_CASE("morton: the streaming process runs on its own disk until process A is done", "[sim][engine][morton]")
 {
-    EngineConfig c = base("morton", 2, 16, 1);
+    EngineConfig c = small_engine("morton", 2, 16, 1);
     c.workload.nfiles = 4;
     c.workload.stream_pages = 1 << 20; // far more than B can read before A is done
     c.memory_pages = 1 << 14;
@@ -300,7 +289,7 @@ TEST_CASE("a replayed trace runs one CPU per thread over files sized by the trac
     std::istringstream in("0,1,read,/f,0,16384\n"
                           "1,2,write,/g,0,8192\n"
                           "2,2,mmap_touch,/f,0,8192\n");
-    EngineConfig c = base("sequential", 1, 16, 1);
+    EngineConfig c = small_engine("sequential", 1, 16, 1);
     c.trace = std::make_shared<TracePlan>(parse_trace_csv(in, BadLines::Stop));
     Engine e(c);
     REQUIRE(e.config().workload.cpus == 2);

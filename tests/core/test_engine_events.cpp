@@ -1,8 +1,9 @@
-// core/sim: the event stream the engine's code writes (sim/trace.h): lock
+// core/sim: the event stream the engine's code writes (events/tracepoint.h): lock
 // records, fault records, I/O, page-lock sleeps and index changes, checked
 // against exact oracles (the counters, the lock registry, the index's shape)
 // rather than against timings.
 #include "base/cpu.h"
+#include "engine_test_support.h"
 #include "events/event.h"
 #include "events/event_ring.h"
 #include "events/tracepoint.h"
@@ -75,20 +76,7 @@ template <class Pred> bool eventually(Pred pred)
     return true;
 }
 
-EngineConfig engine_base(const char* pattern, const char* access, unsigned cpus, pgoff_t pages, std::uint64_t ops)
-{
-    EngineConfig c;
-    c.workload.pattern = pattern;
-    c.workload.access = access;
-    c.workload.cpus = cpus;
-    c.workload.file_pages = pages;
-    c.workload.operations_per_cpu = ops;
-    c.index.kind = "radix";
-    c.index.scheme = "rcu";
-    c.memory_pages = 1 << 14;
-    c.device = { 2'000, 200, 1.0 };
-    return c;
-}
+using test::small_engine;
 
 // A page cache, page table and disk without an engine (as the engine
 // benchmark's minor_faults_per_second builds them).
@@ -112,6 +100,37 @@ struct FaultRig {
     }
 };
 
+/// CPU 0 takes @lock; CPU 1 then runs @waiter, which takes it too; CPU 0
+/// lets go once CPU 1 waits and has recorded its wait (so that it read the
+/// holder's CPU while CPU 0 still held the lock: waiters alone would race
+/// with that). Each records into its own ring. Returns whether CPU 1 was
+/// seen waiting. Catch2's assertions are not thread-safe: the threads only
+/// record.
+template <class Lock, class Waiter>
+bool contend_once(Lock& lock, EventRing& holder_ring, EventRing& waiter_ring, Waiter waiter)
+{
+    std::atomic<bool> holds { false };
+    std::atomic<bool> waited { false };
+    std::thread holder([&] {
+        CpuScope cpu(0);
+        trace::ThreadTrace trace(&holder_ring);
+        lock.lock();
+        holds.store(true);
+        waited.store(eventually([&] { return lock.state().waiters == 1 && waiter_ring.pushed() == 1; }));
+        lock.unlock();
+    });
+    std::thread other([&] {
+        CpuScope cpu(1);
+        trace::ThreadTrace trace(&waiter_ring);
+        while (!holds.load())
+            std::this_thread::yield();
+        waiter();
+    });
+    holder.join();
+    other.join();
+    return waited.load();
+}
+
 } // namespace
 
 // ---------------------------------------------------------------------------
@@ -130,33 +149,12 @@ TEST_CASE("a contended lock records the wait, the acquisition and both holds", "
     CHECK(registry.class_name(class_id) == "test.lock");
 
     EventRing ring_a(64), ring_b(64);
-    std::atomic<bool> a_holds { false };
     std::atomic<bool> b_done { false };
-    std::atomic<bool> b_waited { false };
-
-    // Catch2's assertions are not thread-safe: the threads only record.
-    std::thread a([&] {
-        CpuScope cpu(0);
-        trace::ThreadTrace trace(&ring_a);
-        lock.lock();
-        a_holds.store(true);
-        // B is waiting and has recorded its wait (so it read the holder's
-        // CPU while A still held the lock: waiters alone would race with that).
-        b_waited.store(eventually([&] { return lock.state().waiters == 1 && ring_b.pushed() == 1; }));
-        lock.unlock();
-    });
-    std::thread b([&] {
-        CpuScope cpu(1);
-        trace::ThreadTrace trace(&ring_b);
-        while (!a_holds.load())
-            std::this_thread::yield();
+    REQUIRE(contend_once(lock, ring_a, ring_b, [&] {
         lock.lock();
         lock.unlock();
         b_done.store(true);
-    });
-    a.join();
-    b.join();
-    REQUIRE(b_waited.load());
+    }));
     REQUIRE(b_done.load());
 
     const std::uint64_t object = reinterpret_cast<std::uintptr_t>(&lock);
@@ -205,29 +203,12 @@ TEST_CASE("a reader that waited for an rwlock records its release", "[sim][trace
     sync::LockRegistry registry;
     sync::RwLock lock(registry, "test.rw[0]", "test.rw");
     EventRing ring_w(64), ring_r(64);
-    std::atomic<bool> w_holds { false };
-    std::atomic<bool> r_waited { false };
-    std::thread writer([&] {
-        CpuScope cpu(0);
-        trace::ThreadTrace trace(&ring_w);
-        lock.lock();
-        w_holds.store(true);
-        r_waited.store(eventually([&] { return lock.state().waiters == 1 && ring_r.pushed() == 1; }));
-        lock.unlock();
-    });
-    std::thread reader([&] {
-        CpuScope cpu(1);
-        trace::ThreadTrace trace(&ring_r);
-        while (!w_holds.load())
-            std::this_thread::yield();
+    REQUIRE(contend_once(lock, ring_w, ring_r, [&] {
         const std::uint64_t token = lock.lock_shared();
         // Nobody waits for this read hold when it ends: its release is
         // recorded because its acquisition was.
         lock.unlock_shared(token);
-    });
-    writer.join();
-    reader.join();
-    REQUIRE(r_waited.load());
+    }));
     const std::vector<Event> ev = drain(ring_r);
     REQUIRE(ev.size() == 3);
     CHECK(ev[0].kind == EventKind::LockWaitBegin);
@@ -516,7 +497,7 @@ TEST_CASE("a major fault records its span, its I/O and the completion on the dev
 
 TEST_CASE("an engine run with events off records nothing", "[sim][engine][events]")
 {
-    EngineConfig c = engine_base("sequential", "mmap_read", 2, 64, 100);
+    EngineConfig c = small_engine("sequential", 2, 64, 100, "mmap_read");
     c.events = false;
     sync::LockRegistry registry;
     Engine engine(c, registry);
@@ -535,7 +516,7 @@ TEST_CASE("an unpaced run's I/O and major faults match the counters", "[sim][eng
 {
     constexpr unsigned kCpus = 2;
     constexpr pgoff_t kPages = 128;
-    EngineConfig c = engine_base("sequential", "mmap_read", kCpus, kPages, kPages);
+    EngineConfig c = small_engine("sequential", kCpus, kPages, kPages, "mmap_read");
     c.device = { 20'000, 0, 1.0 };
     c.event_ring_capacity = std::size_t(1) << 16;
     sync::LockRegistry registry;
@@ -592,7 +573,7 @@ TEST_CASE("an unpaced run's I/O and major faults match the counters", "[sim][eng
 
 TEST_CASE("radix tree node and height records add up to the tree's shape", "[sim][engine][events][index]")
 {
-    EngineConfig c = engine_base("sequential", "read", 1, 1024, 64);
+    EngineConfig c = small_engine("sequential", 1, 1024, 64, "read");
     c.workload.request_pages = 16;
     c.index.radix_shift = 6;
     sync::LockRegistry registry;
@@ -624,7 +605,7 @@ TEST_CASE("radix tree node and height records add up to the tree's shape", "[sim
 TEST_CASE("the hold stretch makes every lock hold at least the stretch", "[sim][engine][events][stretch]")
 {
     constexpr std::uint64_t kStretchNs = 200'000;
-    EngineConfig c = engine_base("sequential", "mmap_read", 1, 64, 200);
+    EngineConfig c = small_engine("sequential", 1, 64, 200, "mmap_read");
     c.hold_stretch_ns = kStretchNs;
     sync::LockRegistry registry;
     Engine engine(c, registry);
@@ -648,7 +629,7 @@ TEST_CASE("the hold stretch makes every lock hold at least the stretch", "[sim][
 
 TEST_CASE("at demo speed every fault that is not a mapped hit has a FaultEnd", "[sim][engine][events][paced]")
 {
-    EngineConfig c = engine_base("random", "mmap_read", 2, 64, 100);
+    EngineConfig c = small_engine("random", 2, 64, 100, "mmap_read");
     c.workload.files = "shared";
     c.ops_per_second = 2'000;
     c.device = { 20'000, 0, 1.0 };
@@ -759,7 +740,7 @@ TEST_CASE("faults sleeping on a page being read record one wait and one wake eac
 TEST_CASE("CPUs faulting a shared file record every page-lock sleep", "[sim][engine][events][pagelock]")
 {
     constexpr unsigned kCpus = 3;
-    EngineConfig c = engine_base("sequential", "mmap_read", kCpus, 64, 64);
+    EngineConfig c = small_engine("sequential", kCpus, 64, 64, "mmap_read");
     c.workload.files = "shared";
     c.device = { 50'000, 0, 1.0 };
     c.event_ring_capacity = std::size_t(1) << 16;

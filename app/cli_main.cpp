@@ -117,75 +117,29 @@ void print_commands(std::ostream& out, const CommandGroup& group)
 }
 
 // ---------------------------------------------------------------------------
-// run: its options, declared once for the parser and its help
-
-struct RunOption {
-    enum Kind { Flag, String, List } kind;
-    const char* name;
-    const char* metavar;                ///< "" for a flag
-    std::vector<std::string_view> help; ///< the help's lines beside it
-};
-
-const std::vector<RunOption> kRunOptions = {
-    { RunOption::List, "set", "PATH=VALUE",
-        { "override a field of the scenario before it is checked, e.g.",
-            "--set workload.cpus=4 --set index.kind=hash --set duration_seconds=2;",
-            "VALUE is read as JSON when it is JSON, as a string otherwise (repeatable)" } },
-    { RunOption::String, "json", "FILE",
-        { "also write the whole result (totals, lock tables, latency histograms,",
-            "metrics time series) as JSON to FILE, atomically" } },
-    { RunOption::String, "readahead-log", "FILE",
-        { "write every readahead window as CSV to FILE, atomically:",
-            "time_us,cpu,file,start,size,async_size,kind,rule (kind sync or async;",
-            "time from the run's first event)" } },
-    { RunOption::Flag, "progress", "", { "print one line per metrics sample on stderr while running" } },
-};
+// run: its options and its help
 
 pcl::ArgParser make_run_parser()
 {
     pcl::ArgParser p("run");
-    for (const RunOption& o : kRunOptions) {
-        std::string help;
-        for (std::string_view line : o.help)
-            help += (help.empty() ? "" : " ") + std::string(line);
-        switch (o.kind) {
-        case RunOption::Flag:
-            p.add_flag(o.name, help);
-            break;
-        case RunOption::String:
-            p.add_string(o.name, "", o.metavar, help);
-            break;
-        case RunOption::List:
-            p.add_list(o.name, o.metavar, help);
-            break;
-        }
-    }
+    p.add_list("set", "PATH=VALUE",
+        "override a field of the scenario before it is checked, e.g. --set workload.cpus=4 --set index.kind=hash "
+        "--set duration_seconds=2; VALUE is read as JSON when it is JSON, as a string otherwise");
+    p.add_output("json", "FILE",
+        "also write the whole result (totals, lock tables, latency histograms, metrics time series) as JSON to "
+        "FILE, atomically");
+    p.add_output("readahead-log", "FILE",
+        "write every readahead window as CSV to FILE, atomically: time_us,cpu,file,start,size,async_size,kind,rule "
+        "(kind sync or async; time from the run's first event)");
+    p.add_flag("progress", "print one line per metrics sample on stderr while running");
     p.allow_operands(); // the scenario file
+    p.describe("SCENARIO.json [options]",
+        "Runs the scenario headless, then prints a summary (operations, faults by kind, page-cache hit\n"
+        "ratio, insert races, PTE back-outs, page-lock waits, I/O, events) and lockstat-style tables of\n"
+        "the named locks and the lock classes, sorted by contentions (times in microseconds).",
+        "exit codes: 0 the run finished or reached its duration, 1 the run failed (the engine's\n"
+        "error is printed), 2 bad command line or bad scenario (the message names the field)");
     return p;
-}
-
-void print_run_usage(std::ostream& out)
-{
-    out << "usage: " << kProgram
-        << " run SCENARIO.json [--set PATH=VALUE]... [--json FILE] [--readahead-log FILE] [--progress]\n\n"
-        << "Runs the scenario headless, then prints a summary (operations, faults by kind, page-cache hit\n"
-        << "ratio, insert races, PTE back-outs, page-lock waits, I/O, events) and lockstat-style tables of\n"
-        << "the named locks and the lock classes, sorted by contentions (times in microseconds).\n\n"
-        << "options:\n";
-    // The option from column 2, its help from column 20 (after two spaces
-    // when the option is longer).
-    constexpr std::size_t kWidth = 16;
-    auto line = [&](std::string left, const std::vector<std::string_view>& help) {
-        if (left.size() < kWidth)
-            left.resize(kWidth, ' ');
-        for (std::size_t i = 0; i < help.size(); ++i)
-            out << "  " << (i ? std::string(kWidth, ' ') : left) << "  " << help[i] << '\n';
-    };
-    for (const RunOption& o : kRunOptions)
-        line("--" + std::string(o.name) + (*o.metavar ? " " + std::string(o.metavar) : ""), o.help);
-    line("-h, --help", { "show this help" });
-    out << "\nexit codes: 0 the run finished or reached its duration, 1 the run failed (the engine's\n"
-        << "error is printed), 2 bad command line or bad scenario (the message names the field)\n";
 }
 
 // ---------------------------------------------------------------------------
@@ -253,26 +207,17 @@ int run_usage_error(const std::string& message)
 int run_command(const std::vector<std::string>& args)
 {
     pcl::ArgParser parser = make_run_parser();
-    try {
-        parser.parse(args);
-        if (parser.help_requested()) {
-            print_run_usage(std::cout);
-            return 0;
-        }
-        for (const std::string& o : parser.get_list("set"))
-            if (o.find('=') == std::string::npos)
-                throw pcl::ArgError("--set: expected PATH=VALUE, got '" + o + "'");
-        const std::vector<std::string>& files = parser.operands();
-        if (files.size() > 1)
-            throw pcl::ArgError("unexpected argument '" + files[1] + "' (one scenario file per run)");
-        if (files.empty())
-            throw pcl::ArgError("which scenario? (run SCENARIO.json)");
-        for (const char* option : { "json", "readahead-log" })
-            if (parser.given(option))
-                pcl::check_writable_path(parser.get_string(option), "--" + std::string(option));
-    } catch (const pcl::ArgError& e) {
-        return pcl::report_arg_error(parser, e, std::cerr);
-    }
+    if (const auto code = parser.parse_command(args, std::cout, std::cerr, [](const pcl::ArgParser& p) {
+            for (const std::string& o : p.get_list("set"))
+                if (o.find('=') == std::string::npos)
+                    throw pcl::ArgError("--set: expected PATH=VALUE, got '" + o + "'");
+            const std::vector<std::string>& files = p.operands();
+            if (files.size() > 1)
+                throw pcl::ArgError("unexpected argument '" + files[1] + "' (one scenario file per run)");
+            if (files.empty())
+                throw pcl::ArgError("which scenario? (run SCENARIO.json)");
+        }))
+        return *code;
     const std::string path = parser.operands()[0];
     const std::string json_path = parser.get_string("json");
     const std::string ra_log_path = parser.get_string("readahead-log");

@@ -131,21 +131,14 @@ int run_concurrent_pagecache_bench(const std::vector<std::string>& args, std::os
     p.add_double("scale", 1.0, 1.0 / 4096, 1.0, "F",
         "fraction of Zijlstra's 2^24 indexes per series (1 = his size; 0.02 runs in seconds)");
     p.add_uint("shift", 6, RadixTree::kMinShift, RadixTree::kMaxShift, "S", "radix tree fanout shift (6 = 64-way)");
-    p.add_string("csv", "", "FILE", "also write per-thread phase times and the levels-skipped histogram as CSV");
-    try {
-        p.parse(args);
-    } catch (const ArgError& e) {
-        return report_arg_error(p, e, err);
-    }
-    if (p.help_requested()) {
-        out << "usage: " << kProgram << " bench concurrent-pagecache [options]\n\n"
-            << "Zijlstra's radix-tree benchmark from the concurrent pagecache thread (2007): 2 threads modify\n"
-            << "one tree through six phases (insert, tag 0, untag 0, tag 1, untag 1, remove); series A on\n"
-            << "disjoint sequential ranges, series B interleaved; under one tree lock, per-node locks, and\n"
-            << "optimistic locking.\n\n"
-            << p.usage();
-        return 0;
-    }
+    p.add_output("csv", "FILE", "also write per-thread phase times and the levels-skipped histogram as CSV");
+    p.describe("[options]",
+        "Zijlstra's radix-tree benchmark from the concurrent pagecache thread (2007): 2 threads modify\n"
+        "one tree through six phases (insert, tag 0, untag 0, tag 1, untag 1, remove); series A on\n"
+        "disjoint sequential ranges, series B interleaved; under one tree lock, per-node locks, and\n"
+        "optimistic locking.");
+    if (const auto code = p.parse_command(args, out, err))
+        return *code;
     const double scale = p.get_double("scale");
     const unsigned shift = unsigned(p.get_uint("shift"));
     // An even number of indexes, at least a few leaves' worth.

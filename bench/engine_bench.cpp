@@ -185,20 +185,13 @@ int run_engine_bench(const std::vector<std::string>& args, std::ostream& out, st
     p.add_uint("pages", 1 << 18, 1024, 1 << 24, "N", "pages faulted per measurement (per thread for pft)");
     p.add_uint("max-threads", 4, 1, 64, "T", "pft runs at 1, 2, 4 ... up to T threads");
     p.add_uint("repeats", 5, 1, 100, "R", "minor-fault measurements with the event stream off and on, alternated");
-    p.add_string("csv", "", "FILE", "also write the results as CSV");
-    try {
-        p.parse(args);
-    } catch (const ArgError& e) {
-        return report_arg_error(p, e, err);
-    }
-    if (p.help_requested()) {
-        out << "usage: " << kProgram << " bench engine [options]\n\n"
-            << "Unpaced minor faults per second on one CPU, and the pft sweep of the pagefault scalability\n"
-            << "thread (2005; anonymous faults, 1..T threads) under mm->page_table_lock and under split PTE\n"
-            << "locks.\n\n"
-            << p.usage();
-        return 0;
-    }
+    p.add_output("csv", "FILE", "also write the results as CSV");
+    p.describe("[options]",
+        "Unpaced minor faults per second on one CPU, and the pft sweep of the pagefault scalability\n"
+        "thread (2005; anonymous faults, 1..T threads) under mm->page_table_lock and under split PTE\n"
+        "locks.");
+    if (const auto code = p.parse_command(args, out, err))
+        return *code;
     const std::uint64_t pages = p.get_uint("pages");
     const unsigned max_threads = unsigned(p.get_uint("max-threads"));
 

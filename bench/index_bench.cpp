@@ -62,12 +62,16 @@ ArgParser make_parser()
     p.add_uint("pages", std::uint64_t(1) << 20, 1, std::uint64_t(64) << 20, "N", "pages in each index");
     p.add_uint("threads", std::clamp(hw, 2u, kMaxThreads), 1, kMaxThreads, "T",
         "concurrent lookups run at 1..T threads; T is max(2, hardware threads) unless given");
-    p.add_string("csv", "", "FILE", "also write the results as CSV to FILE");
+    p.add_output("csv", "FILE", "also write the results as CSV to FILE");
     p.add_uint("repeats", 3, 1, 15, "R", "rounds per cell; the median is reported");
     p.add_uint("seed", 1, 0, ~std::uint64_t(0), "S", "seed of the page layout and operation orders");
     p.add_string(
         "only", "", "LIST", "comma-separated index kinds and peer names to run (default: all), e.g. radix,judy");
     p.add_flag("quiet", "no progress lines on stderr");
+    p.describe("[options]",
+        "Times insert, lookup (hit and miss), gang lookup and erase on every page index x locking\n"
+        "scheme and on peer libraries, on a dense and a sparse file, and concurrent lookups at\n"
+        "1..T threads. Prints tables; --csv writes index,scheme,op,threads,pages,layout,ns_per_op,ops_per_s.");
     return p;
 }
 
@@ -126,33 +130,20 @@ int run_index_bench(const std::vector<std::string>& args, std::ostream& out, std
 {
     ArgParser parser = make_parser();
     std::vector<std::string> only;
-    try {
-        parser.parse(args);
-        only = split_list(parser.get_string("only"));
-        std::vector<std::string> known = index_kinds();
-        for (const auto& p : peer_list())
-            known.push_back(p.name);
-        for (const auto& name : only)
-            if (std::find(known.begin(), known.end(), name) == known.end()) {
-                std::string list;
-                for (const auto& k : known)
-                    list += (list.empty() ? "" : ", ") + k;
-                throw ArgError("--only: '" + name + "' is not an index kind or peer (allowed: " + list + ")");
-            }
-        if (!parser.get_string("csv").empty())
-            check_writable_path(parser.get_string("csv"), "--csv");
-    } catch (const ArgError& e) {
-        return report_arg_error(parser, e, err);
-    }
-    if (parser.help_requested()) {
-        out << "usage: " << kProgram << " bench indexes [options]\n\n"
-            << "Times insert, lookup (hit and miss), gang lookup and erase on every page index x locking\n"
-            << "scheme and on peer libraries, on a dense and a sparse file, and concurrent lookups at\n"
-            << "1..T threads. Prints tables; --csv writes index,scheme,op,threads,pages,layout,ns_per_op,ops_per_s.\n\n"
-            << "options:\n"
-            << parser.usage();
-        return 0;
-    }
+    if (const auto code = parser.parse_command(args, out, err, [&](const ArgParser& p) {
+            only = split_list(p.get_string("only"));
+            std::vector<std::string> known = index_kinds();
+            for (const auto& peer : peer_list())
+                known.push_back(peer.name);
+            for (const auto& name : only)
+                if (std::find(known.begin(), known.end(), name) == known.end()) {
+                    std::string list;
+                    for (const auto& k : known)
+                        list += (list.empty() ? "" : ", ") + k;
+                    throw ArgError("--only: '" + name + "' is not an index kind or peer (allowed: " + list + ")");
+                }
+        }))
+        return *code;
 
     Plan plan;
     plan.pages = parser.get_uint("pages");

@@ -229,9 +229,13 @@ ArgParser make_parser()
     p.add_uint("threads", std::clamp(hw, 2u, kMaxThreads), 2, kMaxThreads, "T",
         "threads sharing one lock in the contended runs; max(2, hardware threads) unless given");
     p.add_uint("iters", std::uint64_t(1) << 20, 1024, std::uint64_t(1) << 30, "N", "lock+unlock pairs per thread");
-    p.add_string("csv", "", "FILE", "also write the results as CSV to FILE");
+    p.add_output("csv", "FILE", "also write the results as CSV to FILE");
     p.add_uint("repeats", 5, 1, 15, "R", "runs per cell; the median is reported");
     p.add_flag("quiet", "no progress lines on stderr");
+    p.describe("[options]",
+        "Times lock+unlock of each bare lock algorithm and of its instrumented type side by side,\n"
+        "on 1 thread and with T threads on one lock, and prints the instrumentation's cost as a ratio.\n"
+        "--csv writes lock,variant,threads,ns_per_op,ops_per_s,ratio_vs_bare,contended_pct.");
     return p;
 }
 
@@ -245,22 +249,8 @@ std::string lock_bench_usage()
 int run_lock_bench(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
 {
     ArgParser parser = make_parser();
-    try {
-        parser.parse(args);
-        if (!parser.get_string("csv").empty())
-            check_writable_path(parser.get_string("csv"), "--csv");
-    } catch (const ArgError& e) {
-        return report_arg_error(parser, e, err);
-    }
-    if (parser.help_requested()) {
-        out << "usage: " << kProgram << " bench locks [options]\n\n"
-            << "Times lock+unlock of each bare lock algorithm and of its instrumented type side by side,\n"
-            << "on 1 thread and with T threads on one lock, and prints the instrumentation's cost as a ratio.\n"
-            << "--csv writes lock,variant,threads,ns_per_op,ops_per_s,ratio_vs_bare,contended_pct.\n\n"
-            << "options:\n"
-            << parser.usage();
-        return 0;
-    }
+    if (const auto code = parser.parse_command(args, out, err))
+        return *code;
     const unsigned threads = static_cast<unsigned>(parser.get_uint("threads"));
     const std::uint64_t iters = parser.get_uint("iters");
     const unsigned repeats = static_cast<unsigned>(parser.get_uint("repeats"));

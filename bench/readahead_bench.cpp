@@ -159,21 +159,14 @@ int run_readahead_bench(const std::vector<std::string>& args, std::ostream& out,
     p.add_string("device", "ide2002", "MODEL", "both disks: ide2002 (a 2002 IDE drive), hdd, ssd, nvme, custom");
     p.add_double("time-scale", 0.01, 0, 1e6, "X", "device time scale (0.01: a 12.7 ms seek takes 127 us)");
     p.add_uint("replays", 200, 1, 100000, "K", "replays of each bundled trace for the replay speed");
-    p.add_string("csv", "", "FILE", "also write the results as CSV");
-    try {
-        p.parse(args);
-    } catch (const ArgError& e) {
-        return report_arg_error(p, e, err);
-    }
-    if (p.help_requested()) {
-        out << "usage: " << kProgram << " bench readahead [options]\n\n"
-            << "Morton's readahead-thrashing test from the multipage I/O and readahead thread (2002), scaled\n"
-            << "down: process A reads N files of P pages round-robin, one page from each in turn, while process\n"
-            << "B streams a big file from a second disk, all in M page frames; swept over N for each readahead\n"
-            << "policy. Then the speed of trace replay.\n\n"
-            << p.usage();
-        return 0;
-    }
+    p.add_output("csv", "FILE", "also write the results as CSV");
+    p.describe("[options]",
+        "Morton's readahead-thrashing test from the multipage I/O and readahead thread (2002), scaled\n"
+        "down: process A reads N files of P pages round-robin, one page from each in turn, while process\n"
+        "B streams a big file from a second disk, all in M page frames; swept over N for each readahead\n"
+        "policy. Then the speed of trace replay.");
+    if (const auto code = p.parse_command(args, out, err))
+        return *code;
     std::vector<unsigned> files;
     try {
         for (const std::string& f : split_list(p.get_string("files"))) {

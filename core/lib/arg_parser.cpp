@@ -145,6 +145,12 @@ void ArgParser::add_string(std::string name, std::string def, std::string metava
     o.sdef = o.sval = std::move(def);
 }
 
+void ArgParser::add_output(std::string name, std::string metavar, std::string help)
+{
+    add_string(std::move(name), "", std::move(metavar), std::move(help));
+    options_.back().output = true;
+}
+
 void ArgParser::add_flag(std::string name, std::string help)
 {
     declare(std::move(name), Type::Flag, "", std::move(help));
@@ -263,6 +269,46 @@ void ArgParser::parse(const std::vector<std::string>& args)
             throw ArgError("--" + name + " needs a value (" + o->metavar + ")");
         assign(*o, value);
     }
+    if (help_)
+        return;
+    for (const auto& o : options_)
+        if (o.output && o.given)
+            check_writable_path(o.sval, "--" + o.name);
+}
+
+void ArgParser::describe(std::string synopsis, std::string description, std::string epilogue)
+{
+    synopsis_ = std::move(synopsis);
+    description_ = std::move(description);
+    epilogue_ = std::move(epilogue);
+}
+
+std::string ArgParser::help() const
+{
+    std::string s = "usage: " + std::string(kProgram) + ' ' + command_ + ' ' + synopsis_ + "\n\n";
+    if (!description_.empty())
+        s += description_ + (description_.ends_with('\n') ? "\n" : "\n\n");
+    s += "options:\n" + usage();
+    if (!epilogue_.empty())
+        s += '\n' + epilogue_ + (epilogue_.ends_with('\n') ? "" : "\n");
+    return s;
+}
+
+std::optional<int> ArgParser::parse_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err,
+    const std::function<void(const ArgParser&)>& check)
+{
+    try {
+        parse(args);
+        if (help_) {
+            out << help();
+            return 0;
+        }
+        if (check)
+            check(*this);
+    } catch (const ArgError& e) {
+        return report_arg_error(*this, e, err);
+    }
+    return std::nullopt;
 }
 
 bool ArgParser::given(std::string_view name) const
@@ -319,9 +365,29 @@ std::string ArgParser::usage() const
     std::size_t width = 0;
     for (const auto& l : lines)
         width = std::max(width, l.first.size());
+    // The help from column width + 4, wrapped at word boundaries so that no
+    // line passes kLineWidth (a word longer than that stands alone).
+    constexpr std::size_t kLineWidth = 100;
+    const std::size_t indent = width + 4;
     std::string s;
-    for (const auto& [left, right] : lines)
-        s += "  " + left + std::string(width - left.size() + 2, ' ') + right + "\n";
+    for (const auto& [left, right] : lines) {
+        std::string line = "  " + left + std::string(width - left.size() + 2, ' ');
+        std::size_t at = 0;
+        bool first_word = true;
+        while (at < right.size()) {
+            const std::size_t end = std::min(right.find(' ', at), right.size());
+            const std::string_view word = std::string_view(right).substr(at, end - at);
+            if (!first_word && line.size() + 1 + word.size() > kLineWidth) {
+                s += line + "\n";
+                line = std::string(indent, ' ');
+                first_word = true;
+            }
+            line += (first_word ? "" : " ") + std::string(word);
+            first_word = false;
+            at = end + 1;
+        }
+        s += line + "\n";
+    }
     return s;
 }
 

@@ -7,8 +7,9 @@
 //     p.add_uint("iters", 1 << 20, 1, 1ull << 32, "N", "lock+unlock pairs per thread");
 //     p.add_string("csv", "", "FILE", "also write the results as CSV to FILE");
 //     p.add_flag("quiet", "no progress lines on stderr");
-//     p.parse(args);                        // throws ArgError
-//     if (p.help_requested()) { out << p.usage(); return 0; }
+//     p.describe("[options]", "Times lock+unlock of each lock algorithm.");
+//     if (auto code = p.parse_command(args, out, err))
+//         return *code;                     // --help printed (0) or an error (2)
 //     const std::uint64_t iters = p.get_uint("iters");
 //
 // Syntax: `--name value` or `--name=value`; a flag takes no value; `--help`
@@ -24,7 +25,9 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <iosfwd>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -60,6 +63,10 @@ public:
     void add_string(std::string name, std::string def, std::string metavar, std::string help);
     /// `--name`: a flag, false when not given.
     void add_flag(std::string name, std::string help);
+    /// `--name FILE`: a file the command writes ("" when not given); parse()
+    /// checks that it can be created (check_writable_path), so that a long
+    /// run does not fail at its end.
+    void add_output(std::string name, std::string metavar, std::string help);
     /// `--name S`, repeatable: every occurrence adds its (non-empty) value,
     /// in order; an empty list when not given.
     void add_list(std::string name, std::string metavar, std::string help);
@@ -70,6 +77,22 @@ public:
     /// Parses @args (the words after the command). Throws ArgError; on
     /// success every option holds its given or default value.
     void parse(const std::vector<std::string>& args);
+
+    /// What help() says: the words after the command on its usage line
+    /// (@synopsis, e.g. "[options]" or "SCENARIO [options]"), what it does
+    /// (@description, whole lines), and what follows the options (@epilogue,
+    /// such as the exit codes).
+    void describe(std::string synopsis, std::string description, std::string epilogue = {});
+    /// The command's whole `--help`: usage line, description, options, epilogue.
+    std::string help() const;
+
+    /// Parses @args as the whole command line of the command, then runs
+    /// @check (which may throw ArgError for what the options cannot say
+    /// alone). With `--help`, prints help() to @out and returns 0; on an
+    /// ArgError, reports it to @err and returns 2; nullopt when the command
+    /// should go on.
+    std::optional<int> parse_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err,
+        const std::function<void(const ArgParser&)>& check = {});
 
     /// Whether `--help` or `-h` was among the arguments.
     bool help_requested() const { return help_; }
@@ -105,6 +128,7 @@ private:
         std::vector<std::string> list;                        ///< List: values, in order
         std::string def_text;                                 ///< the default as shown in usage
         bool given = false;                                   ///< set by parse()
+        bool output = false;                                  ///< String: a file to be written
     };
     Option& declare(std::string name, Type type, std::string metavar, std::string help);
     const Option& find(std::string_view name, Type type) const;
@@ -112,6 +136,7 @@ private:
     void assign(Option& o, std::string_view value);
 
     std::string command_;
+    std::string synopsis_ = "[options]", description_, epilogue_;
     std::vector<Option> options_; ///< in declaration order (the order of usage())
     bool help_ = false;
     bool operands_allowed_ = false;

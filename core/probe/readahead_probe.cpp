@@ -363,7 +363,13 @@ ArgParser make_parser()
     p.add_uint("settle-us", 500, 1, 1000000, "US",
         "after a read (and once the device has no read in flight), wait until the residency is unchanged for this "
         "long");
-    p.add_string("csv", "", "FILE", "also write the windows as the simulator's readahead CSV to FILE, atomically");
+    p.add_output("csv", "FILE", "also write the windows as the simulator's readahead CSV to FILE, atomically");
+    p.describe("[options]",
+        "Measures the running Linux kernel's readahead: evicts the file (posix_fadvise DONTNEED),\n"
+        "reads it one page at a time and, after each read, asks mincore(2) which pages arrived.\n"
+        "Prints the windows in the simulator's readahead terms (start, size, async_size, sync or async).",
+        "exit codes: 0 measured, 1 cannot measure (not Linux, no permission, posix_fadvise failed,\n"
+        "the advice did not evict the file, e.g. on tmpfs) or failed, 2 bad command line");
     return p;
 }
 
@@ -568,25 +574,9 @@ int run_probe_readahead(const std::vector<std::string>& args, std::ostream& out,
 {
     ArgParser p = make_parser();
     ReadPattern pattern;
-    try {
-        p.parse(args);
-        if (p.help_requested()) {
-            out << "usage: " << kProgram << " probe readahead [options]\n\n"
-                << "Measures the running Linux kernel's readahead: evicts the file (posix_fadvise DONTNEED),\n"
-                << "reads it one page at a time and, after each read, asks mincore(2) which pages arrived.\n"
-                << "Prints the windows in the simulator's readahead terms (start, size, async_size, sync or async).\n\n"
-                << "options:\n"
-                << p.usage()
-                << "\nexit codes: 0 measured, 1 cannot measure (not Linux, no permission, posix_fadvise failed,\n"
-                << "the advice did not evict the file, e.g. on tmpfs) or failed, 2 bad command line\n";
-            return 0;
-        }
-        pattern = parse_pattern(p.get_string("pattern"));
-        if (p.given("csv"))
-            check_writable_path(p.get_string("csv"), "--csv");
-    } catch (const ArgError& e) {
-        return report_arg_error(p, e, err);
-    }
+    if (const auto code = p.parse_command(
+            args, out, err, [&](const ArgParser& q) { pattern = parse_pattern(q.get_string("pattern")); }))
+        return *code;
 #if defined(__linux__)
     try {
         return measure(p, pattern, out);

@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include <limits>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -319,4 +320,59 @@ TEST_CASE("operands are kept in order when the command allows them", "[bench_arg
     CHECK_THROWS_WITH(p.parse({ "--" }), Catch::Contains("unexpected argument '--'"));
     // Without allow_operands() they are errors (as above, for sample_parser).
     CHECK(contains(error_of({ "a.json" }), "unexpected argument 'a.json'"));
+}
+
+TEST_CASE("parse_command prints the help, reports errors with exit code 2, and checks output files", "[bench_args]")
+{
+    auto parser = [] {
+        ArgParser p("bench sample");
+        p.add_uint("pages", 16, 1, 64, "N", "pages");
+        p.add_output("csv", "FILE", "CSV output");
+        p.describe("[options]", "Samples things.", "exit codes: 0 sampled");
+        return p;
+    };
+    std::ostringstream out, err;
+    ArgParser p = parser();
+    REQUIRE(p.parse_command({ "--help" }, out, err) == std::optional<int>(0));
+    CHECK(out.str().starts_with("usage: pagecache-lab-cli bench sample [options]\n\nSamples things.\n\noptions:\n"));
+    CHECK(contains(out.str(), "--csv FILE"));
+    CHECK(out.str().ends_with("\nexit codes: 0 sampled\n"));
+    CHECK(err.str().empty());
+
+    // A bad value, a file that cannot be created and a failed check all exit 2 with the message.
+    for (const auto& args : std::vector<std::vector<std::string>> {
+             { "--pages", "65" }, { "--csv", "/nonexistent-pcl-dir/out.csv" }, { "--pages", "3" } }) {
+        std::ostringstream e;
+        ArgParser q = parser();
+        const auto code = q.parse_command(args, out, e, [](const ArgParser& a) {
+            if (a.get_uint("pages") == 3)
+                throw ArgError("--pages: 3 is unlucky");
+        });
+        REQUIRE(code == std::optional<int>(2));
+        CHECK(contains(e.str(), "pagecache-lab-cli bench sample: --"));
+        CHECK(contains(e.str(), args[0]));
+    }
+
+    // Good arguments: the command goes on, and an output not given is "" and not checked.
+    ArgParser ok = parser();
+    CHECK(ok.parse_command({ "--pages", "8" }, out, err) == std::nullopt);
+    CHECK(ok.get_uint("pages") == 8);
+    CHECK(ok.get_string("csv").empty());
+}
+
+TEST_CASE("usage wraps long help under its own column", "[bench_args]")
+{
+    ArgParser p("bench sample");
+    p.add_string(
+        "mode", "fast", "MODE", std::string(30, 'a') + " " + std::string(30, 'b') + " " + std::string(30, 'c'));
+    const std::string u = p.usage();
+    std::istringstream lines(u);
+    std::string line;
+    std::vector<std::string> all;
+    while (std::getline(lines, line)) {
+        CHECK(line.size() <= 100);
+        all.push_back(line);
+    }
+    REQUIRE(all.size() == 3); // the help in two lines, and --help
+    CHECK(all[1].find_first_not_of(' ') == all[0].find('a'));
 }

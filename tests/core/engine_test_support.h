@@ -1,9 +1,10 @@
-// The small engine most engine tests start from: one pattern, a few CPUs,
+// The small engine most engine tests start from (one pattern, a few CPUs,
 // a radix tree under RCU, 16K frames and a fast disk, so that a test says
-// only what it changes.
+// only what it changes), and a run of an engine to its end.
 #pragma once
 
 #include "sim/engine.h"
+#include "sync/lock_stats.h"
 
 namespace pcl::test {
 
@@ -22,5 +23,19 @@ inline EngineConfig small_engine(
     c.device = { 2'000, 200, 1.0 };
     return c;
 }
+
+/// An engine run to its end, with the registry its locks count into
+/// (declared first, so that it outlives them).
+struct EngineRun {
+    sync::LockRegistry registry;
+    Engine engine;
+
+    explicit EngineRun(const EngineConfig& config)
+        : engine(config, registry)
+    {
+        engine.start();
+        engine.wait();
+    }
+};
 
 } // namespace pcl::test

@@ -15,6 +15,7 @@ using namespace pcl;
 
 namespace {
 
+using test::EngineRun;
 using test::small_engine;
 
 // Polls @pred for up to 5 s.
@@ -35,10 +36,8 @@ TEST_CASE("pft: every page of the region is mapped exactly once", "[sim][engine]
     for (auto scheme : { PageTable::Scheme::Single, PageTable::Scheme::Split }) {
         EngineConfig c = small_engine("pft", 2, 2048, 1'000'000);
         c.page_table_lock = scheme;
-        sync::LockRegistry registry;
-        Engine engine(c, registry);
-        engine.start();
-        engine.wait();
+        EngineRun run(c);
+        Engine& engine = run.engine;
         CHECK(engine.state() == Engine::State::Finished);
         CHECK(engine.operations() == 2048);
         CHECK(engine.page_table().mapped_count() == 2048);
@@ -53,10 +52,8 @@ TEST_CASE("sequential readers on separate files read each page from disk once", 
 {
     EngineConfig c = small_engine("sequential", 2, 64, 100);
     c.workload.request_pages = 4;
-    sync::LockRegistry registry;
-    Engine engine(c, registry);
-    engine.start();
-    engine.wait();
+    EngineRun run(c);
+    Engine& engine = run.engine;
     CHECK(engine.state() == Engine::State::Finished);
     CHECK(engine.operations() == 200);
     CHECK(engine.page_cache().nrpages() == 128);
@@ -111,10 +108,8 @@ TEST_CASE("running out of page frames fails the run with the reason", "[sim][eng
 {
     EngineConfig c = small_engine("pft", 2, 1024, 1'000'000);
     c.memory_pages = 100;
-    sync::LockRegistry registry;
-    Engine engine(c, registry);
-    engine.start();
-    engine.wait();
+    EngineRun run(c);
+    Engine& engine = run.engine;
     CHECK(engine.state() == Engine::State::Failed);
     CHECK_THAT(engine.error(), Catch::Contains("memory_pages = 100"));
     CHECK(engine.frames().in_use() == 100);
@@ -126,10 +121,8 @@ TEST_CASE("the same seed maps the same pages, another seed others", "[sim][engin
         EngineConfig c = small_engine("random", 2, 4096, 300);
         c.workload.access = "mmap_read";
         c.workload.seed = seed;
-        sync::LockRegistry registry;
-        Engine engine(c, registry);
-        engine.start();
-        engine.wait();
+        EngineRun run(c);
+        Engine& engine = run.engine;
         std::set<std::uint64_t> vpns;
         for (FileId f = 0; f < 2; ++f)
             for (std::uint64_t v = 0; v < 4096; ++v)
@@ -147,10 +140,8 @@ TEST_CASE("migration moves a thread to another CPU id every K operations", "[sim
 {
     EngineConfig c = small_engine("sequential", 2, 64, 100);
     c.migrate_every = 10;
-    sync::LockRegistry registry;
-    Engine engine(c, registry);
-    engine.start();
-    engine.wait();
+    EngineRun run(c);
+    Engine& engine = run.engine;
     for (const auto& cpu : engine.cpu_counters()) {
         CHECK(cpu.operations == 100);
         CHECK(cpu.migrations == 10);
@@ -161,10 +152,8 @@ TEST_CASE("writes through a shared mapping dirty the pages and tag them in the i
 {
     EngineConfig c = small_engine("sequential", 1, 32, 32);
     c.workload.access = "mmap_write";
-    sync::LockRegistry registry;
-    Engine engine(c, registry);
-    engine.start();
-    engine.wait();
+    EngineRun run(c);
+    Engine& engine = run.engine;
     PageIndex& index = *engine.page_cache().file(0).index;
     CHECK(index.tagged(kTagDirty));
     Page* dirty[64];
@@ -238,10 +227,9 @@ TEST_CASE(
 {
     EngineConfig c = small_engine("sequential", 1, 256, 64); // one-page read(2)s of pages 0..63
     c.readahead = "ondemand";
-    sync::LockRegistry registry;
-    Engine engine(c, registry);
-    engine.start();
-    engine.wait();
+    EngineRun run(c);
+    Engine& engine = run.engine;
+    sync::LockRegistry& registry = run.registry;
     REQUIRE(engine.state() == Engine::State::Finished);
     // Windows (0,4) then at the markers (4,8) (12,16) (28,32) (60,32) (92,32):
     // the last opens at the marker on page 60, so pages 0..123 are cached.

@@ -76,6 +76,7 @@ template <class Pred> bool eventually(Pred pred)
     return true;
 }
 
+using test::EngineRun;
 using test::small_engine;
 
 // A page cache, page table and disk without an engine (as the engine
@@ -499,10 +500,8 @@ TEST_CASE("an engine run with events off records nothing", "[sim][engine][events
 {
     EngineConfig c = small_engine("sequential", 2, 64, 100, "mmap_read");
     c.events = false;
-    sync::LockRegistry registry;
-    Engine engine(c, registry);
-    engine.start();
-    engine.wait();
+    EngineRun run(c);
+    Engine& engine = run.engine;
     REQUIRE(engine.state() == Engine::State::Finished);
     CHECK(engine.device().requests() > 0);
     CHECK(engine.events().cpus() == 3);
@@ -519,10 +518,8 @@ TEST_CASE("an unpaced run's I/O and major faults match the counters", "[sim][eng
     EngineConfig c = small_engine("sequential", kCpus, kPages, kPages, "mmap_read");
     c.device = { 20'000, 0, 1.0 };
     c.event_ring_capacity = std::size_t(1) << 16;
-    sync::LockRegistry registry;
-    Engine engine(c, registry);
-    engine.start();
-    engine.wait();
+    EngineRun run(c);
+    Engine& engine = run.engine;
     REQUIRE(engine.state() == Engine::State::Finished);
     REQUIRE(engine.events().cpus() == kCpus + 1);
 
@@ -576,10 +573,8 @@ TEST_CASE("radix tree node and height records add up to the tree's shape", "[sim
     EngineConfig c = small_engine("sequential", 1, 1024, 64, "read");
     c.workload.request_pages = 16;
     c.index.radix_shift = 6;
-    sync::LockRegistry registry;
-    Engine engine(c, registry);
-    engine.start();
-    engine.wait();
+    EngineRun run(c);
+    Engine& engine = run.engine;
     REQUIRE(engine.state() == Engine::State::Finished);
     REQUIRE(engine.page_cache().nrpages() == 1024);
 
@@ -607,10 +602,9 @@ TEST_CASE("the hold stretch makes every lock hold at least the stretch", "[sim][
     constexpr std::uint64_t kStretchNs = 200'000;
     EngineConfig c = small_engine("sequential", 1, 64, 200, "mmap_read");
     c.hold_stretch_ns = kStretchNs;
-    sync::LockRegistry registry;
-    Engine engine(c, registry);
-    engine.start();
-    engine.wait();
+    EngineRun run(c);
+    Engine& engine = run.engine;
+    sync::LockRegistry& registry = run.registry;
     REQUIRE(engine.state() == Engine::State::Finished);
     CHECK(engine.operations() == 200);
 
@@ -633,10 +627,8 @@ TEST_CASE("at demo speed every fault that is not a mapped hit has a FaultEnd", "
     c.workload.files = "shared";
     c.ops_per_second = 2'000;
     c.device = { 20'000, 0, 1.0 };
-    sync::LockRegistry registry;
-    Engine engine(c, registry);
-    engine.start();
-    engine.wait();
+    EngineRun run(c);
+    Engine& engine = run.engine;
     REQUIRE(engine.state() == Engine::State::Finished);
 
     std::vector<std::vector<Event>> rings;
@@ -744,10 +736,8 @@ TEST_CASE("CPUs faulting a shared file record every page-lock sleep", "[sim][eng
     c.workload.files = "shared";
     c.device = { 50'000, 0, 1.0 };
     c.event_ring_capacity = std::size_t(1) << 16;
-    sync::LockRegistry registry;
-    Engine engine(c, registry);
-    engine.start();
-    engine.wait();
+    EngineRun run(c);
+    Engine& engine = run.engine;
     REQUIRE(engine.state() == Engine::State::Finished);
 
     std::size_t woken = 0;

@@ -5,6 +5,7 @@
 #include "mm/page_cache.h"
 #include "sync/rcu.h"
 
+#include "index_spec_support.h"
 #include "ring_events.h"
 
 #include <catch2/catch.hpp>
@@ -18,10 +19,7 @@ namespace {
 
 IndexSpec radix_rcu()
 {
-    IndexSpec s;
-    s.kind = "radix";
-    s.scheme = "rcu";
-    return s;
+    return test::index_spec("radix", "rcu");
 }
 
 struct Memory {

@@ -1,5 +1,6 @@
 // core/mm: the page cache over every index kind - lookups with references,
 // adds with insert races, removal, and frames going back to the allocator.
+#include "index_spec_support.h"
 #include "mm/page_cache.h"
 #include "sync/rcu.h"
 
@@ -13,17 +14,13 @@ using namespace pcl;
 
 namespace {
 
+/// The index of @kind and @scheme, with a small hash table.
 IndexSpec spec(const char* kind, const char* scheme)
 {
-    IndexSpec s;
-    s.kind = kind;
-    s.scheme = scheme;
-    s.hash_buckets = 1024;
-    return s;
+    return test::index_spec(kind, scheme, 1024);
 }
 
-const std::pair<const char*, const char*> kIndexes[] = { { "radix", "rcu" }, { "radix", "spinlock" },
-    { "radix", "optimistic" }, { "hash", "global" }, { "hash", "bucket" }, { "skiplist", "pernode" } };
+using test::kCacheIndexes;
 
 } // namespace
 
@@ -107,7 +104,7 @@ TEST_CASE("adds beyond the file or beyond memory are refused", "[mm][pagecache]"
 
 TEST_CASE("a forced insert race: the loser frees its page and uses the winner's", "[mm][pagecache][race]")
 {
-    for (auto [kind, scheme] : kIndexes) {
+    for (auto [kind, scheme] : kCacheIndexes) {
         INFO(kind << "/" << scheme);
         FrameAllocator frames(8);
         PageCache cache(spec(kind, scheme), frames);
@@ -148,7 +145,7 @@ TEST_CASE("a forced insert race: the loser frees its page and uses the winner's"
 
 TEST_CASE("CPUs missing on the same pages at once add each exactly once", "[mm][pagecache][stress]")
 {
-    for (auto [kind, scheme] : kIndexes) {
+    for (auto [kind, scheme] : kCacheIndexes) {
         INFO(kind << "/" << scheme);
         constexpr pgoff_t kPages = 300;
         FrameAllocator frames(4 * kPages); // room for every CPU's losing allocations
@@ -200,7 +197,7 @@ TEST_CASE("CPUs missing on the same pages at once add each exactly once", "[mm][
 
 TEST_CASE("lookups racing with removal and re-adding never return a stale page", "[mm][pagecache][stress]")
 {
-    for (auto [kind, scheme] : kIndexes) {
+    for (auto [kind, scheme] : kCacheIndexes) {
         INFO(kind << "/" << scheme);
         constexpr pgoff_t kPages = 64;
         FrameAllocator frames(256);

@@ -1,5 +1,6 @@
 // core/mm: a file's page states read without references, exactly, and
 // bounded, while other CPUs add and remove pages.
+#include "index_spec_support.h"
 #include "mm/page_cache.h"
 #include "mm/page_state.h"
 #include "sync/rcu.h"
@@ -14,17 +15,13 @@ using namespace pcl;
 
 namespace {
 
+/// The index of @kind and @scheme, with a small hash table.
 IndexSpec spec(const char* kind, const char* scheme)
 {
-    IndexSpec s;
-    s.kind = kind;
-    s.scheme = scheme;
-    s.hash_buckets = 1024;
-    return s;
+    return test::index_spec(kind, scheme, 1024);
 }
 
-const std::pair<const char*, const char*> kIndexes[] = { { "radix", "rcu" }, { "radix", "spinlock" },
-    { "radix", "optimistic" }, { "hash", "global" }, { "hash", "bucket" }, { "skiplist", "pernode" } };
+using test::kCacheIndexes;
 
 /// Adds page @index of @f, filled (uptodate, unlocked), with the caller's reference dropped.
 Page* add_filled(PageCache& cache, FileId f, pgoff_t index)
@@ -41,7 +38,7 @@ Page* add_filled(PageCache& cache, FileId f, pgoff_t index)
 
 TEST_CASE("read_page_states: each page's presence, flags and count, exactly", "[mm][page_state]")
 {
-    for (auto [kind, scheme] : kIndexes) {
+    for (auto [kind, scheme] : kCacheIndexes) {
         CAPTURE(kind, scheme);
         sync::LockRegistry registry;
         FrameAllocator frames(64, registry);
@@ -105,7 +102,7 @@ TEST_CASE("read_page_states: bad arguments name the field", "[mm][page_state]")
 
 TEST_CASE("summarise_page_states: whole runs when they fit, an even sample when not", "[mm][page_state]")
 {
-    for (auto [kind, scheme] : kIndexes) {
+    for (auto [kind, scheme] : kCacheIndexes) {
         CAPTURE(kind, scheme);
         sync::LockRegistry registry;
         FrameAllocator frames(256, registry);
@@ -171,7 +168,7 @@ TEST_CASE("summarise_page_states: whole runs when they fit, an even sample when 
 
 TEST_CASE("read_page_states while other CPUs add and remove pages", "[mm][page_state][race]")
 {
-    for (auto [kind, scheme] : kIndexes) {
+    for (auto [kind, scheme] : kCacheIndexes) {
         CAPTURE(kind, scheme);
         sync::LockRegistry registry;
         // Frames enough that reclaim never runs (it would evict even pages too):

@@ -6,6 +6,7 @@
 #include "mm/fault.h"
 #include "sync/rcu.h"
 
+#include "index_spec_support.h"
 #include "ring_events.h"
 
 #include <catch2/catch.hpp>
@@ -25,10 +26,7 @@ namespace {
 
 IndexSpec radix_rcu()
 {
-    IndexSpec s;
-    s.kind = "radix";
-    s.scheme = "rcu";
-    return s;
+    return test::index_spec("radix", "rcu");
 }
 
 // Windows of 8 aligned pages, no marker; counts note_thrash per file.

@@ -10,6 +10,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <initializer_list>
 #include <vector>
 
 using namespace pcl;
@@ -45,6 +46,20 @@ struct Memory {
             cache.put_page(r.page);
         }
         return r.status;
+    }
+    /// Adds pages 0 .. @n - 1, each new to the cache, in order.
+    void fill(pgoff_t n)
+    {
+        for (pgoff_t i = 0; i < n; ++i)
+            REQUIRE(add(i) == PageCache::AddStatus::Created);
+    }
+    /// Two accesses to each of @pages: the second promotes it to the active list.
+    void activate(std::initializer_list<pgoff_t> pages)
+    {
+        for (pgoff_t i : pages) {
+            touch(i);
+            touch(i);
+        }
     }
     /// An access to page @i, which must be cached (a read(2) hit).
     void touch(pgoff_t i)
@@ -90,8 +105,7 @@ using Idx = std::vector<pgoff_t>;
 TEST_CASE("new pages go on the inactive head; the second reference promotes", "[mm][lru]")
 {
     Memory m(8);
-    for (pgoff_t i = 0; i < 4; ++i)
-        REQUIRE(m.add(i) == PageCache::AddStatus::Created);
+    m.fill(4);
     CHECK(m.list(LruList::Inactive) == Idx { 3, 2, 1, 0 });
     CHECK(m.list(LruList::Active).empty());
     CHECK(m.cache.nr_inactive() == 4);
@@ -123,12 +137,8 @@ TEST_CASE("reclaim evicts inactive pages oldest first and spares the active ones
     Memory m(8);
     EventRing ring(1024);
     trace::ThreadTrace tracing(&ring, 0);
-    for (pgoff_t i = 0; i < 8; ++i)
-        REQUIRE(m.add(i) == PageCache::AddStatus::Created);
-    for (pgoff_t hot : { 2, 5 }) {
-        m.touch(hot);
-        m.touch(hot);
-    }
+    m.fill(8);
+    m.activate({ 2, 5 });
     CHECK(m.list(LruList::Active) == Idx { 5, 2 });
     CHECK(m.list(LruList::Inactive) == Idx { 7, 6, 4, 3, 1, 0 });
     CHECK(m.frames.free_frames() == 0);
@@ -168,8 +178,7 @@ TEST_CASE("reclaim evicts inactive pages oldest first and spares the active ones
 TEST_CASE("a referenced inactive page gets a second chance, then goes", "[mm][lru][reclaim]")
 {
     Memory m(4);
-    for (pgoff_t i = 0; i < 4; ++i)
-        REQUIRE(m.add(i) == PageCache::AddStatus::Created);
+    m.fill(4);
     m.touch(0); // referenced once: inactive with PG_referenced
     REQUIRE(m.add(4) == PageCache::AddStatus::Created);
     // Page 0 was at the tail: rotated to the head with PG_referenced
@@ -194,12 +203,8 @@ TEST_CASE("a referenced inactive page gets a second chance, then goes", "[mm][lr
 TEST_CASE("a short inactive list is refilled from the active tail", "[mm][lru][reclaim]")
 {
     Memory m(4);
-    for (pgoff_t i = 0; i < 4; ++i)
-        REQUIRE(m.add(i) == PageCache::AddStatus::Created);
-    for (pgoff_t hot : { 0, 1, 2 }) {
-        m.touch(hot);
-        m.touch(hot);
-    }
+    m.fill(4);
+    m.activate({ 0, 1, 2 });
     m.touch(0); // active and referenced
     CHECK(m.list(LruList::Active) == Idx { 2, 1, 0 });
     CHECK(m.list(LruList::Inactive) == Idx { 3 });
@@ -272,12 +277,8 @@ TEST_CASE("a refault within the active list's size is activated", "[mm][lru][wor
     Memory m(6);
     EventRing ring(1024);
     trace::ThreadTrace tracing(&ring, 0);
-    for (pgoff_t i = 0; i < 6; ++i)
-        REQUIRE(m.add(i) == PageCache::AddStatus::Created);
-    for (pgoff_t hot : { 4, 5 }) {
-        m.touch(hot);
-        m.touch(hot);
-    }
+    m.fill(6);
+    m.activate({ 4, 5 });
     CHECK(m.cache.inactive_age() == 2);
     REQUIRE(m.add(6) == PageCache::AddStatus::Created); // evicts 0: shadow age 3
     CHECK_FALSE(m.cached(0));
@@ -308,8 +309,7 @@ TEST_CASE("a refault from further back starts inactive again", "[mm][lru][workin
     Memory m(4);
     EventRing ring(1024);
     trace::ThreadTrace tracing(&ring, 0);
-    for (pgoff_t i = 0; i < 4; ++i)
-        REQUIRE(m.add(i) == PageCache::AddStatus::Created);
+    m.fill(4);
     for (pgoff_t i = 4; i < 7; ++i)
         REQUIRE(m.add(i) == PageCache::AddStatus::Created); // evict 0, 1, 2: ages 1, 2, 3
     REQUIRE(m.add(0) == PageCache::AddStatus::Created);     // evicts 3 (age 4); 0's distance 4 - 1 = 3 > 0 active

@@ -5,6 +5,8 @@
 #include "index/hash_index.h"
 #include "sync/lock_stats.h"
 
+#include <catch2/catch.hpp>
+
 #include <cmath>
 #include <cstdint>
 #include <memory>
@@ -16,6 +18,17 @@ namespace pcl::test {
 
 inline const HashScheme kSchemes[] = { HashScheme::Global, HashScheme::Hashed, HashScheme::Bucket };
 inline const HashFunction kFunctions[] = { HashFunction::Linux24, HashFunction::Mixer };
+
+/// Runs @body(scheme, function) for every locking scheme with every hash
+/// function, naming the pair in the message of any assertion that fails.
+template <class Body> void for_each_table(Body body)
+{
+    for (HashScheme scheme : kSchemes)
+        for (HashFunction function : kFunctions) {
+            INFO("scheme " << hash_scheme_name(scheme) << " hash " << hash_function_name(function));
+            body(scheme, function);
+        }
+}
 
 inline std::shared_ptr<HashIndex> make_table(HashScheme scheme, HashFunction function, std::uint64_t buckets,
     unsigned locks = 16, sync::LockRegistry& registry = sync::LockRegistry::global())

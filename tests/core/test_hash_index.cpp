@@ -43,20 +43,18 @@ TEST_CASE("hash schemes are listed in historical order", "[hash][names]")
 
 TEST_CASE("hash index matches std::map for every scheme and hash function", "[hash][oracle]")
 {
-    for (HashScheme scheme : kSchemes)
-        for (HashFunction function : kFunctions) {
-            INFO("scheme " << hash_scheme_name(scheme) << " hash " << hash_function_name(function));
-            sync::LockRegistry registry;
-            // 256 buckets for up to 5000 pages: chains of ~10, so linking and
-            // unlinking in the middle of chains is exercised.
-            auto table = make_table(scheme, function, 256, 16, registry);
-            auto view = table->mapping(7);
-            test::run_oracle(*view, 2000 + unsigned(scheme) * 10 + unsigned(function), 30000, 5000);
-            CHECK(table->count() == 0);
-            CHECK(histogram_sum(table->chain_histogram()) == 256);
-            CHECK(table->chain_histogram().size() == 1); // every chain empty again
-            CHECK(view->memory_bytes() == 256 * HashIndex::kBucketBytes + table->lock_count() * HashIndex::kLockBytes);
-        }
+    test::for_each_table([&](HashScheme scheme, HashFunction function) {
+        sync::LockRegistry registry;
+        // 256 buckets for up to 5000 pages: chains of ~10, so linking and
+        // unlinking in the middle of chains is exercised.
+        auto table = make_table(scheme, function, 256, 16, registry);
+        auto view = table->mapping(7);
+        test::run_oracle(*view, 2000 + unsigned(scheme) * 10 + unsigned(function), 30000, 5000);
+        CHECK(table->count() == 0);
+        CHECK(histogram_sum(table->chain_histogram()) == 256);
+        CHECK(table->chain_histogram().size() == 1); // every chain empty again
+        CHECK(view->memory_bytes() == 256 * HashIndex::kBucketBytes + table->lock_count() * HashIndex::kLockBytes);
+    });
     // Sized from the default "physical memory" (256 MB: 65536 buckets).
     IndexSpec spec;
     spec.kind = "hash";
@@ -118,63 +116,61 @@ TEST_CASE("files sharing one table see only their own pages", "[hash][files]")
 
 TEST_CASE("interleaved random operations on several files of one table", "[hash][files][oracle]")
 {
-    for (HashScheme scheme : kSchemes)
-        for (HashFunction function : kFunctions) {
-            INFO("scheme " << hash_scheme_name(scheme) << " hash " << hash_function_name(function));
-            constexpr unsigned kFiles = 4;
-            constexpr pgoff_t kRange = 1500; // the same indexes in every file
-            auto table = make_table(scheme, function, 128, 8);
-            std::vector<std::unique_ptr<HashMapping>> views;
-            std::vector<test::ExpectedMap> oracle(kFiles);
-            for (unsigned f = 0; f < kFiles; ++f)
-                views.push_back(table->mapping(FileId(f * 9))); // spread over inode slabs
-            PagePool pool;
-            std::mt19937_64 rng(42 + unsigned(scheme));
-            for (int n = 0; n < 20000; ++n) {
-                const unsigned f = unsigned(rng() % kFiles);
-                const pgoff_t i = rng() % kRange;
-                const unsigned tag = unsigned(rng() % kTagCount);
-                HashMapping& v = *views[f];
-                auto& o = oracle[f];
-                const auto it = o.find(i);
-                switch (rng() % 6) {
-                case 0:
-                case 1: {
-                    Page* p = pool.make(i, v.file());
-                    const InsertResult r = v.insert(i, p);
-                    REQUIRE(r == (it == o.end() ? InsertResult::Inserted : InsertResult::Exists));
-                    if (it == o.end())
-                        o[i].page = p;
-                    break;
-                }
-                case 2:
-                    REQUIRE(v.erase(i) == (it == o.end() ? nullptr : it->second.page));
-                    if (it != o.end())
-                        o.erase(it);
-                    break;
-                case 3:
-                    REQUIRE(v.set_tag(i, tag) == (it != o.end()));
-                    if (it != o.end())
-                        it->second.tags[tag] = true;
-                    break;
-                case 4:
-                    REQUIRE(v.clear_tag(i, tag) == (it != o.end()));
-                    if (it != o.end())
-                        it->second.tags[tag] = false;
-                    break;
-                default:
-                    REQUIRE(v.lookup(i) == (it == o.end() ? nullptr : it->second.page));
-                    break;
-                }
+    test::for_each_table([&](HashScheme scheme, HashFunction function) {
+        constexpr unsigned kFiles = 4;
+        constexpr pgoff_t kRange = 1500; // the same indexes in every file
+        auto table = make_table(scheme, function, 128, 8);
+        std::vector<std::unique_ptr<HashMapping>> views;
+        std::vector<test::ExpectedMap> oracle(kFiles);
+        for (unsigned f = 0; f < kFiles; ++f)
+            views.push_back(table->mapping(FileId(f * 9))); // spread over inode slabs
+        PagePool pool;
+        std::mt19937_64 rng(42 + unsigned(scheme));
+        for (int n = 0; n < 20000; ++n) {
+            const unsigned f = unsigned(rng() % kFiles);
+            const pgoff_t i = rng() % kRange;
+            const unsigned tag = unsigned(rng() % kTagCount);
+            HashMapping& v = *views[f];
+            auto& o = oracle[f];
+            const auto it = o.find(i);
+            switch (rng() % 6) {
+            case 0:
+            case 1: {
+                Page* p = pool.make(i, v.file());
+                const InsertResult r = v.insert(i, p);
+                REQUIRE(r == (it == o.end() ? InsertResult::Inserted : InsertResult::Exists));
+                if (it == o.end())
+                    o[i].page = p;
+                break;
             }
-            std::uint64_t total = 0;
-            for (unsigned f = 0; f < kFiles; ++f) {
-                test::check_consistency(*views[f], oracle[f]);
-                total += oracle[f].size();
+            case 2:
+                REQUIRE(v.erase(i) == (it == o.end() ? nullptr : it->second.page));
+                if (it != o.end())
+                    o.erase(it);
+                break;
+            case 3:
+                REQUIRE(v.set_tag(i, tag) == (it != o.end()));
+                if (it != o.end())
+                    it->second.tags[tag] = true;
+                break;
+            case 4:
+                REQUIRE(v.clear_tag(i, tag) == (it != o.end()));
+                if (it != o.end())
+                    it->second.tags[tag] = false;
+                break;
+            default:
+                REQUIRE(v.lookup(i) == (it == o.end() ? nullptr : it->second.page));
+                break;
             }
-            CHECK(table->count() == total);
-            CHECK(histogram_entries(table->chain_histogram()) == total);
         }
+        std::uint64_t total = 0;
+        for (unsigned f = 0; f < kFiles; ++f) {
+            test::check_consistency(*views[f], oracle[f]);
+            total += oracle[f].size();
+        }
+        CHECK(table->count() == total);
+        CHECK(histogram_entries(table->chain_histogram()) == total);
+    });
 }
 
 TEST_CASE("a file's oracle run leaves another file of the table untouched", "[hash][files][oracle]")
@@ -203,42 +199,40 @@ TEST_CASE("gang lookups on a sparse file walk the table instead of probing", "[h
     // High-water mark 2^64 - 1: probing every index would never end. After
     // buckets + entries probes the lookup walks every chain instead.
     const pgoff_t far[] = { 0, 5, pgoff_t(1) << 40, pgoff_t(1) << 63, ~pgoff_t(0) };
-    for (HashScheme scheme : kSchemes)
-        for (HashFunction function : kFunctions) {
-            INFO("scheme " << hash_scheme_name(scheme) << " hash " << hash_function_name(function));
-            auto table = make_table(scheme, function, 64, 4);
-            auto view = table->mapping(0), neighbour = table->mapping(1);
-            PagePool pool;
-            std::vector<Page*> pages;
-            for (pgoff_t i : far) {
-                pages.push_back(pool.make(i, 0));
-                REQUIRE(view->insert(i, pages.back()) == InsertResult::Inserted);
-                // The other file holds the same indexes and more: the walk must skip them.
-                REQUIRE(neighbour->insert(i, pool.make(i, 1)) == InsertResult::Inserted);
-                REQUIRE(neighbour->insert(i ^ 1, pool.make(i ^ 1, 1)) == InsertResult::Inserted);
-            }
-            REQUIRE(view->set_tag(pgoff_t(1) << 40, kTagWriteback));
-            REQUIRE(view->set_tag(~pgoff_t(0), kTagWriteback));
-            Page* out[8];
-            REQUIRE(view->gang_lookup(0, 8, out) == 5);
-            CHECK(std::vector<Page*>(out, out + 5) == pages);
-            REQUIRE(view->gang_lookup(6, 1, out) == 1);
-            CHECK(out[0] == pages[2]);
-            REQUIRE(view->gang_lookup(6, 2, out) == 2);
-            CHECK(out[1] == pages[3]);
-            REQUIRE(view->gang_lookup((pgoff_t(1) << 63) + 1, 8, out) == 1);
-            CHECK(out[0] == pages[4]);
-            REQUIRE(view->gang_lookup_tag(1, 8, kTagWriteback, out) == 2);
-            CHECK(out[0] == pages[2]);
-            CHECK(out[1] == pages[4]);
-            CHECK(view->gang_lookup_tag(0, 8, kTagDirty, out) == 0);
-            test::ExpectedMap full;
-            for (std::size_t k = 0; k < pages.size(); ++k) {
-                full[far[k]].page = pages[k];
-                full[far[k]].tags[kTagWriteback] = k == 2 || k == 4;
-            }
-            test::check_consistency(*view, full);
+    test::for_each_table([&](HashScheme scheme, HashFunction function) {
+        auto table = make_table(scheme, function, 64, 4);
+        auto view = table->mapping(0), neighbour = table->mapping(1);
+        PagePool pool;
+        std::vector<Page*> pages;
+        for (pgoff_t i : far) {
+            pages.push_back(pool.make(i, 0));
+            REQUIRE(view->insert(i, pages.back()) == InsertResult::Inserted);
+            // The other file holds the same indexes and more: the walk must skip them.
+            REQUIRE(neighbour->insert(i, pool.make(i, 1)) == InsertResult::Inserted);
+            REQUIRE(neighbour->insert(i ^ 1, pool.make(i ^ 1, 1)) == InsertResult::Inserted);
         }
+        REQUIRE(view->set_tag(pgoff_t(1) << 40, kTagWriteback));
+        REQUIRE(view->set_tag(~pgoff_t(0), kTagWriteback));
+        Page* out[8];
+        REQUIRE(view->gang_lookup(0, 8, out) == 5);
+        CHECK(std::vector<Page*>(out, out + 5) == pages);
+        REQUIRE(view->gang_lookup(6, 1, out) == 1);
+        CHECK(out[0] == pages[2]);
+        REQUIRE(view->gang_lookup(6, 2, out) == 2);
+        CHECK(out[1] == pages[3]);
+        REQUIRE(view->gang_lookup((pgoff_t(1) << 63) + 1, 8, out) == 1);
+        CHECK(out[0] == pages[4]);
+        REQUIRE(view->gang_lookup_tag(1, 8, kTagWriteback, out) == 2);
+        CHECK(out[0] == pages[2]);
+        CHECK(out[1] == pages[4]);
+        CHECK(view->gang_lookup_tag(0, 8, kTagDirty, out) == 0);
+        test::ExpectedMap full;
+        for (std::size_t k = 0; k < pages.size(); ++k) {
+            full[far[k]].page = pages[k];
+            full[far[k]].tags[kTagWriteback] = k == 2 || k == 4;
+        }
+        test::check_consistency(*view, full);
+    });
 }
 
 TEST_CASE("snapshot of the shared table", "[hash][snapshot]")
@@ -588,96 +582,94 @@ TEST_CASE("concurrent operations lose nothing, every scheme", "[hash][stress]")
 
 TEST_CASE("threads on their own files of one table, with a snapshot reader", "[hash][stress][files]")
 {
-    for (HashScheme scheme : kSchemes)
-        for (HashFunction function : kFunctions) {
-            INFO("scheme " << hash_scheme_name(scheme) << " hash " << hash_function_name(function));
-            constexpr unsigned kThreads = 4;
-            constexpr pgoff_t kRange = 1500; // the same indexes in every file
-            auto table = make_table(scheme, function, 512, 8);
-            std::vector<std::unique_ptr<HashMapping>> views;
-            for (unsigned k = 0; k < kThreads; ++k)
-                views.push_back(table->mapping(FileId(k)));
-            std::vector<test::ExpectedMap> owned(kThreads);
-            PagePool pool;
-            std::atomic<bool> failed { false }, stop { false };
-            std::atomic<std::uint64_t> snapshots { 0 };
-            std::vector<std::thread> threads;
-            for (unsigned k = 0; k < kThreads; ++k)
-                threads.emplace_back([&, k] {
-                    // Start once the reader is taking snapshots, so they
-                    // overlap the writers however the threads are scheduled.
-                    while (snapshots.load() == 0)
-                        std::this_thread::yield();
-                    std::mt19937_64 rng(100 + k);
-                    HashMapping& v = *views[k];
-                    test::ExpectedMap& o = owned[k];
-                    Page* batch[8];
-                    for (int n = 0; n < 6000 && !failed.load(std::memory_order_relaxed); ++n) {
-                        const pgoff_t i = rng() % kRange;
-                        const unsigned tag = unsigned(rng() % kTagCount);
-                        const auto it = o.find(i);
-                        switch (rng() % 6) {
-                        case 0:
-                        case 1: {
-                            Page* p = pool.make(i, v.file());
-                            const InsertResult r = v.insert(i, p);
-                            if (r != (it == o.end() ? InsertResult::Inserted : InsertResult::Exists))
-                                failed = true;
-                            if (it == o.end())
-                                o[i].page = p;
-                            break;
-                        }
-                        case 2: {
-                            Page* p = v.erase(i);
-                            if (p != (it == o.end() ? nullptr : it->second.page))
-                                failed = true;
-                            if (it != o.end())
-                                o.erase(it);
-                            break;
-                        }
-                        case 3:
-                            if (v.set_tag(i, tag) != (it != o.end()))
-                                failed = true;
-                            if (it != o.end())
-                                it->second.tags[tag] = true;
-                            break;
-                        case 4: {
-                            const std::size_t got = v.gang_lookup(i, 8, batch);
-                            auto e = o.lower_bound(i);
-                            for (std::size_t j = 0; j < got; ++j, ++e)
-                                if (e == o.end() || batch[j] != e->second.page)
-                                    failed = true;
-                            break;
-                        }
-                        default:
-                            if (v.lookup(i) != (it == o.end() ? nullptr : it->second.page))
-                                failed = true;
-                            break;
-                        }
-                    }
-                });
-            // Snapshots read chain lengths and lock states while the table changes.
-            std::thread reader([&] {
-                while (!stop.load()) {
-                    const IndexSnapshot s = views[0]->snapshot();
-                    if (histogram_sum(s.chain_histogram) != 512 || s.chain_lengths.size() != 512)
-                        failed = true;
-                    snapshots.fetch_add(1);
+    test::for_each_table([&](HashScheme scheme, HashFunction function) {
+        constexpr unsigned kThreads = 4;
+        constexpr pgoff_t kRange = 1500; // the same indexes in every file
+        auto table = make_table(scheme, function, 512, 8);
+        std::vector<std::unique_ptr<HashMapping>> views;
+        for (unsigned k = 0; k < kThreads; ++k)
+            views.push_back(table->mapping(FileId(k)));
+        std::vector<test::ExpectedMap> owned(kThreads);
+        PagePool pool;
+        std::atomic<bool> failed { false }, stop { false };
+        std::atomic<std::uint64_t> snapshots { 0 };
+        std::vector<std::thread> threads;
+        for (unsigned k = 0; k < kThreads; ++k)
+            threads.emplace_back([&, k] {
+                // Start once the reader is taking snapshots, so they
+                // overlap the writers however the threads are scheduled.
+                while (snapshots.load() == 0)
                     std::this_thread::yield();
+                std::mt19937_64 rng(100 + k);
+                HashMapping& v = *views[k];
+                test::ExpectedMap& o = owned[k];
+                Page* batch[8];
+                for (int n = 0; n < 6000 && !failed.load(std::memory_order_relaxed); ++n) {
+                    const pgoff_t i = rng() % kRange;
+                    const unsigned tag = unsigned(rng() % kTagCount);
+                    const auto it = o.find(i);
+                    switch (rng() % 6) {
+                    case 0:
+                    case 1: {
+                        Page* p = pool.make(i, v.file());
+                        const InsertResult r = v.insert(i, p);
+                        if (r != (it == o.end() ? InsertResult::Inserted : InsertResult::Exists))
+                            failed = true;
+                        if (it == o.end())
+                            o[i].page = p;
+                        break;
+                    }
+                    case 2: {
+                        Page* p = v.erase(i);
+                        if (p != (it == o.end() ? nullptr : it->second.page))
+                            failed = true;
+                        if (it != o.end())
+                            o.erase(it);
+                        break;
+                    }
+                    case 3:
+                        if (v.set_tag(i, tag) != (it != o.end()))
+                            failed = true;
+                        if (it != o.end())
+                            it->second.tags[tag] = true;
+                        break;
+                    case 4: {
+                        const std::size_t got = v.gang_lookup(i, 8, batch);
+                        auto e = o.lower_bound(i);
+                        for (std::size_t j = 0; j < got; ++j, ++e)
+                            if (e == o.end() || batch[j] != e->second.page)
+                                failed = true;
+                        break;
+                    }
+                    default:
+                        if (v.lookup(i) != (it == o.end() ? nullptr : it->second.page))
+                            failed = true;
+                        break;
+                    }
                 }
             });
-            for (auto& t : threads)
-                t.join();
-            stop = true;
-            reader.join();
-            REQUIRE_FALSE(failed.load());
-            CHECK(snapshots.load() > 0);
-            std::uint64_t total = 0;
-            for (unsigned k = 0; k < kThreads; ++k) {
-                test::check_consistency(*views[k], owned[k]);
-                total += owned[k].size();
+        // Snapshots read chain lengths and lock states while the table changes.
+        std::thread reader([&] {
+            while (!stop.load()) {
+                const IndexSnapshot s = views[0]->snapshot();
+                if (histogram_sum(s.chain_histogram) != 512 || s.chain_lengths.size() != 512)
+                    failed = true;
+                snapshots.fetch_add(1);
+                std::this_thread::yield();
             }
-            CHECK(table->count() == total);
-            CHECK(histogram_entries(table->chain_histogram()) == total);
+        });
+        for (auto& t : threads)
+            t.join();
+        stop = true;
+        reader.join();
+        REQUIRE_FALSE(failed.load());
+        CHECK(snapshots.load() > 0);
+        std::uint64_t total = 0;
+        for (unsigned k = 0; k < kThreads; ++k) {
+            test::check_consistency(*views[k], owned[k]);
+            total += owned[k].size();
         }
+        CHECK(table->count() == total);
+        CHECK(histogram_entries(table->chain_histogram()) == total);
+    });
 }

@@ -65,16 +65,14 @@ PCL_EVENT_KINDS(PCL_EVENT_VIEW, PCL_FIELD_GETTER)
 constexpr Event make_event_at(std::uint64_t time_ns, EventKind kind, std::uint16_t cpu, std::uint64_t object = 0,
     FileId file = 0, pgoff_t index = 0, std::int64_t arg0 = 0, std::int32_t arg1 = 0) noexcept
 {
-    Event e;
-    e.time_ns = time_ns;
-    e.kind = kind;
-    e.cpu = cpu;
-    e.object = object;
-    e.file = file;
-    e.index = index;
-    e.arg0 = arg0;
-    e.arg1 = arg1;
-    return e;
+    return Event { .time_ns = time_ns,
+        .object = object,
+        .index = index,
+        .arg0 = arg0,
+        .arg1 = arg1,
+        .file = file,
+        .cpu = cpu,
+        .kind = kind };
 }
 
 /// A record stamped now. Workers call this right before pushing, so each

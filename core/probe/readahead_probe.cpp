@@ -46,13 +46,7 @@ std::vector<HostWindow> windows_of_read(
         const std::uint64_t start = arrived[i], size = j - i;
         // The page asked for, alone, is the demand read: no readahead.
         if (!(size == 1 && start == page)) {
-            HostWindow w;
-            w.read_index = read_index;
-            w.page = page;
-            w.start = start;
-            w.size = size;
-            w.async = hit;
-            windows.push_back(w);
+            windows.push_back({ .read_index = read_index, .page = page, .start = start, .size = size, .async = hit });
         }
         i = j;
     }

@@ -375,26 +375,19 @@ TEST_CASE("Morton's test under memory pressure: evictions, refaults and wasted r
     const PageCacheStats& pc = r.page_cache;
     CHECK(pc.evictions > 0);
     CHECK(pc.wasted_readahead <= pc.evictions);
-    // The series' counts add up to the totals.
-    std::uint64_t evictions = 0, refaults = 0, wasted = 0;
-    for (const MetricsSample& m : r.series) {
-        evictions += m.evictions;
-        refaults += m.refaults;
-        wasted += m.wasted_readahead;
-    }
-    CHECK(evictions == pc.evictions);
-    CHECK(refaults == pc.refaults);
-    CHECK(wasted == pc.wasted_readahead);
-    // So do the files'.
-    std::uint64_t f_evictions = 0, f_refaults = 0, f_wasted = 0;
-    for (const FileMemorySummary& f : r.file_memory) {
-        f_evictions += f.evictions;
-        f_refaults += f.refaults;
-        f_wasted += f.wasted_readahead;
-    }
-    CHECK(f_evictions == pc.evictions);
-    CHECK(f_refaults == pc.refaults);
-    CHECK(f_wasted == pc.wasted_readahead);
+    // The series' counts add up to the totals, and so do the files'.
+    const auto total = [](const auto& rows, auto member) {
+        std::uint64_t n = 0;
+        for (const auto& row : rows)
+            n += row.*member;
+        return n;
+    };
+    CHECK(total(r.series, &MetricsSample::evictions) == pc.evictions);
+    CHECK(total(r.series, &MetricsSample::refaults) == pc.refaults);
+    CHECK(total(r.series, &MetricsSample::wasted_readahead) == pc.wasted_readahead);
+    CHECK(total(r.file_memory, &FileMemorySummary::evictions) == pc.evictions);
+    CHECK(total(r.file_memory, &FileMemorySummary::refaults) == pc.refaults);
+    CHECK(total(r.file_memory, &FileMemorySummary::wasted_readahead) == pc.wasted_readahead);
     // Memory is bounded: every frame accounted for by the LRU lists at the end.
     CHECK(r.frames_used <= 512);
     CHECK(pc.nr_active + pc.nr_inactive == r.pages_cached);

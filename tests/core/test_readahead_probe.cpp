@@ -22,14 +22,7 @@ namespace {
 HostWindow window(std::uint64_t read, std::uint64_t page, std::uint64_t start, std::uint64_t size, bool async,
     std::uint64_t async_size = 0)
 {
-    HostWindow w;
-    w.read_index = read;
-    w.page = page;
-    w.start = start;
-    w.size = size;
-    w.async = async;
-    w.async_size = async_size;
-    return w;
+    return { .read_index = read, .page = page, .start = start, .size = size, .async_size = async_size, .async = async };
 }
 
 PageSet range(std::uint64_t first, std::uint64_t end)

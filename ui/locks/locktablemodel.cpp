@@ -17,24 +17,73 @@ QString qs(const std::string& s)
     return QString::fromStdString(s);
 }
 
+// One row per column of the table, in Column order: what the header says,
+// what hovering it explains, its CSV name, and how its values read.
+struct ColumnSpec {
+    const char* header;
+    const char* tip;
+    const char* csv;
+    bool time; ///< a duration in ns
+    bool wait; ///< a wait: no wait without a contention
+};
+
+constexpr ColumnSpec kColumns[LockTableModel::ColumnCount] = {
+    { QT_TRANSLATE_NOOP("LockTableModel", "Lock"), nullptr, "name", false, false },
+    { QT_TRANSLATE_NOOP("LockTableModel", "Class"),
+        QT_TRANSLATE_NOOP(
+            "LockTableModel", "The lock's class: locks of one kind share it (all files' tree_locks are one class)."),
+        "class", false, false },
+    { QT_TRANSLATE_NOOP("LockTableModel", "Locks"),
+        QT_TRANSLATE_NOOP("LockTableModel", "Locks of this class created during the run, folded into this row."),
+        "locks", false, false },
+    { QT_TRANSLATE_NOOP("LockTableModel", "Acquisitions"),
+        QT_TRANSLATE_NOOP("LockTableModel", "Acquisitions: times the lock was taken (for reading or writing)."),
+        "acquisitions", false, false },
+    { QT_TRANSLATE_NOOP("LockTableModel", "Contentions"),
+        QT_TRANSLATE_NOOP(
+            "LockTableModel", "Contentions: acquisitions that found the lock held and had to wait (spin or sleep)."),
+        "contentions", false, false },
+    { QT_TRANSLATE_NOOP("LockTableModel", "Contention %"),
+        QT_TRANSLATE_NOOP("LockTableModel",
+            "Contentions as a share of acquisitions: how often a CPU that wanted the lock had to wait."),
+        "contention_percent", false, false },
+    { QT_TRANSLATE_NOOP("LockTableModel", "Wait total"),
+        QT_TRANSLATE_NOOP(
+            "LockTableModel", "Wait total: time CPUs spent waiting for the lock, summed over every contention."),
+        "wait_total_ns", true, true },
+    { QT_TRANSLATE_NOOP("LockTableModel", "Wait avg"),
+        QT_TRANSLATE_NOOP("LockTableModel",
+            "Wait avg: wait total divided by contentions, the cost of one contended acquisition (uncontended "
+            "acquisitions wait nothing and are not counted)."),
+        "wait_avg_ns", true, true },
+    { QT_TRANSLATE_NOOP("LockTableModel", "Wait max"),
+        QT_TRANSLATE_NOOP("LockTableModel", "Wait max: the longest single wait for the lock."), "wait_max_ns", true,
+        true },
+    { QT_TRANSLATE_NOOP("LockTableModel", "Hold avg"),
+        QT_TRANSLATE_NOOP("LockTableModel", "Hold avg: average time from acquiring the lock to releasing it."),
+        "hold_avg_ns", true, false },
+    { QT_TRANSLATE_NOOP("LockTableModel", "Hold max"),
+        QT_TRANSLATE_NOOP("LockTableModel", "Hold max: the longest single hold of the lock."), "hold_max_ns", true,
+        false },
+    { QT_TRANSLATE_NOOP("LockTableModel", "Acq bounces"),
+        QT_TRANSLATE_NOOP("LockTableModel",
+            "Acquisition bounces: acquisitions on another CPU than the previous one, each moving the lock's cache "
+            "line between CPUs."),
+        "acq_bounces", false, false },
+    { QT_TRANSLATE_NOOP("LockTableModel", "Con bounces"),
+        QT_TRANSLATE_NOOP("LockTableModel",
+            "Contention bounces: contentions on another CPU than the one that last acquired the lock."),
+        "con_bounces", false, false },
+};
+
 bool isTime(int column)
 {
-    switch (column) {
-    case LockTableModel::WaitTotal:
-    case LockTableModel::WaitAvg:
-    case LockTableModel::WaitMax:
-    case LockTableModel::HoldAvg:
-    case LockTableModel::HoldMax:
-        return true;
-    default:
-        return false;
-    }
+    return kColumns[column].time;
 }
 
 bool isWait(int column)
 {
-    return column == LockTableModel::WaitTotal || column == LockTableModel::WaitAvg
-        || column == LockTableModel::WaitMax;
+    return kColumns[column].wait;
 }
 
 // Three significant digits of @v (>= 1) followed by @unit.
@@ -373,70 +422,15 @@ QVariant LockTableModel::headerData(int section, Qt::Orientation orientation, in
 {
     if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount)
         return QAbstractTableModel::headerData(section, orientation, role);
-    if (role == Qt::DisplayRole) {
-        switch (section) {
-        case Name:
-            return mode_ == Mode::PerLock ? tr("Lock") : tr("Class");
-        case Class:
-            return tr("Class");
-        case Instances:
-            return tr("Locks");
-        case Acquisitions:
-            return tr("Acquisitions");
-        case Contentions:
-            return tr("Contentions");
-        case ContentionPercent:
-            return tr("Contention %");
-        case WaitTotal:
-            return tr("Wait total");
-        case WaitAvg:
-            return tr("Wait avg");
-        case WaitMax:
-            return tr("Wait max");
-        case HoldAvg:
-            return tr("Hold avg");
-        case HoldMax:
-            return tr("Hold max");
-        case AcqBounces:
-            return tr("Acq bounces");
-        case ConBounces:
-            return tr("Con bounces");
-        }
-    }
+    if (role == Qt::DisplayRole)
+        return section == Name && mode_ == Mode::PerClass ? tr("Class") : tr(kColumns[section].header);
     if (role == Qt::ToolTipRole) {
-        switch (section) {
-        case Name:
-            return mode_ == Mode::PerLock
-                ? tr("The lock's name: which object it protects, e.g. mapping[0].tree_lock for file 0's tree.")
-                : tr("The lock class: every lock of one kind (all files' tree_locks) counted together, as lockdep "
-                     "groups them.");
-        case Class:
-            return tr("The lock's class: locks of one kind share it (all files' tree_locks are one class).");
-        case Instances:
-            return tr("Locks of this class created during the run, folded into this row.");
-        case Acquisitions:
-            return tr("Acquisitions: times the lock was taken (for reading or writing).");
-        case Contentions:
-            return tr("Contentions: acquisitions that found the lock held and had to wait (spin or sleep).");
-        case ContentionPercent:
-            return tr("Contentions as a share of acquisitions: how often a CPU that wanted the lock had to wait.");
-        case WaitTotal:
-            return tr("Wait total: time CPUs spent waiting for the lock, summed over every contention.");
-        case WaitAvg:
-            return tr("Wait avg: wait total divided by contentions, the cost of one contended acquisition "
-                      "(uncontended acquisitions wait nothing and are not counted).");
-        case WaitMax:
-            return tr("Wait max: the longest single wait for the lock.");
-        case HoldAvg:
-            return tr("Hold avg: average time from acquiring the lock to releasing it.");
-        case HoldMax:
-            return tr("Hold max: the longest single hold of the lock.");
-        case AcqBounces:
-            return tr("Acquisition bounces: acquisitions on another CPU than the previous one, each moving the "
-                      "lock's cache line between CPUs.");
-        case ConBounces:
-            return tr("Contention bounces: contentions on another CPU than the one that last acquired the lock.");
-        }
+        if (section != Name)
+            return tr(kColumns[section].tip);
+        return mode_ == Mode::PerLock
+            ? tr("The lock's name: which object it protects, e.g. mapping[0].tree_lock for file 0's tree.")
+            : tr("The lock class: every lock of one kind (all files' tree_locks) counted together, as lockdep "
+                 "groups them.");
     }
     if (role == Qt::TextAlignmentRole)
         return section == Name || section == Class ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
@@ -480,10 +474,7 @@ QString LockTableModel::formatCountShort(std::uint64_t n)
 
 QString LockTableModel::csvHeader(int column)
 {
-    static const char* const kNames[ColumnCount]
-        = { "name", "class", "locks", "acquisitions", "contentions", "contention_percent", "wait_total_ns",
-              "wait_avg_ns", "wait_max_ns", "hold_avg_ns", "hold_max_ns", "acq_bounces", "con_bounces" };
-    return column >= 0 && column < ColumnCount ? QLatin1String(kNames[column]) : QString();
+    return column >= 0 && column < ColumnCount ? QLatin1String(kColumns[column].csv) : QString();
 }
 
 QString LockTableModel::csvValue(const sync::LockStatRow& row, int column)

@@ -1,5 +1,7 @@
 #include "charts/axisscale.h"
 
+#include <QCategoryAxis>
+
 #include <cmath>
 
 namespace pcl::ui {
@@ -83,6 +85,19 @@ QString axisDurationLabel(double ns)
     if (a >= 1e3)
         return trimmed(ns / 1e3) + QStringLiteral(" µs");
     return trimmed(ns) + QStringLiteral(" ns");
+}
+
+void applyValueScale(QCategoryAxis& axis, const AxisScale& scale, MetricUnit unit)
+{
+    const QStringList old = axis.categoriesLabels();
+    for (const QString& label : old)
+        axis.remove(label);
+    axis.setStartValue(0);
+    for (int t = 0; t < scale.ticks(); ++t) {
+        const double v = t * scale.step;
+        axis.append(axisValueLabel(v, unit), v);
+    }
+    axis.setRange(0, scale.max);
 }
 
 } // namespace pcl::ui

@@ -9,6 +9,10 @@
 
 #include <cstdint>
 
+QT_BEGIN_NAMESPACE
+class QCategoryAxis;
+QT_END_NAMESPACE
+
 namespace pcl::ui {
 
 struct AxisScale {
@@ -28,5 +32,10 @@ QString axisValueLabel(double value, MetricUnit unit);
 QString axisCountLabel(double value);
 /// A duration: "850 ns", "1 µs", "4.1 µs", "12 ms", "1.5 s".
 QString axisDurationLabel(double ns);
+
+/// Makes @axis run from 0 to @scale.max with a label in @unit at each tick.
+/// A category axis, because a value axis labels its ticks with one printf
+/// format and cannot write "1.2 M/s" beside "800 k/s".
+void applyValueScale(QCategoryAxis& axis, const AxisScale& scale, MetricUnit unit);
 
 } // namespace pcl::ui

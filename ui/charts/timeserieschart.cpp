@@ -214,15 +214,7 @@ void TimeSeriesChart::rescale(double dataMax)
             scale = { 100, 20 };
     }
     yMax_ = scale.max;
-    const QStringList old = yAxis_->categoriesLabels();
-    for (const QString& label : old)
-        yAxis_->remove(label);
-    yAxis_->setStartValue(0);
-    for (int t = 0; t < scale.ticks(); ++t) {
-        const double v = t * scale.step;
-        yAxis_->append(axisValueLabel(v, spec_.unit), v);
-    }
-    yAxis_->setRange(0, scale.max);
+    applyValueScale(*yAxis_, scale, spec_.unit);
 }
 
 } // namespace pcl::ui

@@ -125,15 +125,7 @@ void CompareChart::rescaleValues()
     if (unit_ == MetricUnit::Percent && scale.max > 100)
         scale = { 100, 20 };
     yMax_ = scale.max;
-    const QStringList old = yAxis_->categoriesLabels();
-    for (const QString& label : old)
-        yAxis_->remove(label);
-    yAxis_->setStartValue(0);
-    for (int t = 0; t < scale.ticks(); ++t) {
-        const double v = t * scale.step;
-        yAxis_->append(axisValueLabel(v, unit_), v);
-    }
-    yAxis_->setRange(0, scale.max);
+    applyValueScale(*yAxis_, scale, unit_);
 }
 
 } // namespace pcl::ui

@@ -10,6 +10,7 @@
 #include "sync/mutex.h"
 #include "sync/raw_locks.h"
 #include "sync/rwlock.h"
+#include "sync/seqcount.h"
 #include "sync/seqlock.h"
 #include "sync/spinlock.h"
 #include "sync/ticket_lock.h"
@@ -34,39 +35,28 @@ namespace {
 
 constexpr unsigned kMaxThreads = 256;
 
-/// SeqLock's algorithm over the bare spinlock: raw_locks.h has no seqlock,
-/// and the instrumented SeqLock differs from this only in its writers'
-/// lock (an instrumented SpinLock) and a counter bumped on read retries.
+/// SeqLock's algorithm (its SeqCount) over the bare spinlock: raw_locks.h
+/// has no seqlock, and the instrumented SeqLock differs from this only in
+/// its writers' lock (an instrumented SpinLock) and a counter bumped on read
+/// retries.
 class BareSeqLock {
 public:
     void lock() noexcept
     {
         lock_.lock();
-        seq_.store(seq_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
-        std::atomic_thread_fence(std::memory_order_release);
+        seq_.write_begin();
     }
     void unlock() noexcept
     {
-        seq_.store(seq_.load(std::memory_order_relaxed) + 1, std::memory_order_release);
+        seq_.write_end();
         lock_.unlock();
     }
-    std::uint64_t read_begin() const noexcept
-    {
-        sync::Backoff backoff;
-        std::uint64_t s;
-        while ((s = seq_.load(std::memory_order_acquire)) & 1)
-            backoff.pause();
-        return s;
-    }
-    bool read_retry(std::uint64_t start) const noexcept
-    {
-        std::atomic_thread_fence(std::memory_order_acquire);
-        return seq_.load(std::memory_order_relaxed) != start;
-    }
+    std::uint64_t read_begin() const noexcept { return seq_.read_begin(); }
+    bool read_retry(std::uint64_t start) const noexcept { return seq_.read_retry(start); }
 
 private:
     sync::RawSpinLock lock_;
-    std::atomic<std::uint64_t> seq_ { 0 };
+    sync::SeqCount seq_;
 };
 
 /// The data a lock protects, on its own cache line. Atomic (relaxed, never

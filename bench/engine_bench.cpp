@@ -258,20 +258,16 @@ int run_engine_bench(const std::vector<std::string>& args, std::ostream& out, st
         table.set("split /CPU-s", split.faults_per_cpu_s, 0);
         const double posted = posted_pft(t);
         table.set("2005 faults/s", posted > 0 ? fixed(posted, 0) : std::string("-"));
-        for (auto [scheme, run] : { std::pair { "single", single }, std::pair { "split", split } }) {
-            csv.add_row();
-            csv.set("measure", "pft");
-            csv.set("scheme", scheme);
-            csv.set("threads", std::uint64_t(t));
-            csv.set("pages", pages * t);
-            csv.set("per_s", run.faults_per_s, 0);
-            csv.add_row();
-            csv.set("measure", "pft_per_cpu_s");
-            csv.set("scheme", scheme);
-            csv.set("threads", std::uint64_t(t));
-            csv.set("pages", pages * t);
-            csv.set("per_s", run.faults_per_cpu_s, 0);
-        }
+        for (auto [scheme, run] : { std::pair { "single", single }, std::pair { "split", split } })
+            for (auto [measure, per_s] :
+                { std::pair { "pft", run.faults_per_s }, std::pair { "pft_per_cpu_s", run.faults_per_cpu_s } }) {
+                csv.add_row();
+                csv.set("measure", measure);
+                csv.set("scheme", scheme);
+                csv.set("threads", std::uint64_t(t));
+                csv.set("pages", pages * t);
+                csv.set("per_s", per_s, 0);
+            }
     }
     out << "pft: each thread write-faults its own " << pages
         << " anonymous pages once (faults per wall-second, and per second of CPU time used)\n";

@@ -138,17 +138,12 @@ MetricsSample MetricsSampler::merge(const MetricsSample& a, const MetricsSample&
 {
     MetricsSample m = b; // the gauges (in flight, cached, nodes) as at the end
     m.interval_s = a.interval_s + b.interval_s;
-    m.operations = a.operations + b.operations;
-    m.minor_faults = a.minor_faults + b.minor_faults;
-    m.major_faults = a.major_faults + b.major_faults;
-    m.wait_io_faults = a.wait_io_faults + b.wait_io_faults;
-    m.anon_faults = a.anon_faults + b.anon_faults;
-    m.lookups = a.lookups + b.lookups;
-    m.lookup_hits = a.lookup_hits + b.lookup_hits;
-    m.lookup_misses = a.lookup_misses + b.lookup_misses;
-    m.evictions = a.evictions + b.evictions;
-    m.refaults = a.refaults + b.refaults;
-    m.wasted_readahead = a.wasted_readahead + b.wasted_readahead;
+    // The counts of the interval, summed.
+    for (std::uint64_t MetricsSample::*count : { &MetricsSample::operations, &MetricsSample::minor_faults,
+             &MetricsSample::major_faults, &MetricsSample::wait_io_faults, &MetricsSample::anon_faults,
+             &MetricsSample::lookups, &MetricsSample::lookup_hits, &MetricsSample::lookup_misses,
+             &MetricsSample::evictions, &MetricsSample::refaults, &MetricsSample::wasted_readahead })
+        m.*count = a.*count + b.*count;
     set_rates(m);
     const double dt = m.interval_s;
     // Shares of CPU time, weighted by the time each interval covered.

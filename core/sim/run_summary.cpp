@@ -54,18 +54,20 @@ void print_lock_table(std::ostream& out, std::vector<pcl::sync::LockStatRow> row
             table.set("name", r.name);
             table.set("class", r.lock_class);
         }
+        // lockstat's columns: the waits (of contentions), then the holds (of acquisitions).
+        const auto times
+            = [&](const std::string& what, std::uint64_t min, std::uint64_t max, std::uint64_t total, double avg) {
+                  table.set(what + "time-min", micros(min));
+                  table.set(what + "time-max", micros(max));
+                  table.set(what + "time-total", micros(total));
+                  table.set(what + "time-avg", fixed(avg / 1e3, 2));
+              };
         table.set("con-bounces", r.con_bounces);
         table.set("contentions", r.contentions);
-        table.set("waittime-min", micros(r.wait_min_ns));
-        table.set("waittime-max", micros(r.wait_max_ns));
-        table.set("waittime-total", micros(r.wait_total_ns));
-        table.set("waittime-avg", fixed(r.wait_avg_ns() / 1e3, 2));
+        times("wait", r.wait_min_ns, r.wait_max_ns, r.wait_total_ns, r.wait_avg_ns());
         table.set("acq-bounces", r.acq_bounces);
         table.set("acquisitions", r.acquisitions);
-        table.set("holdtime-min", micros(r.hold_min_ns));
-        table.set("holdtime-max", micros(r.hold_max_ns));
-        table.set("holdtime-total", micros(r.hold_total_ns));
-        table.set("holdtime-avg", fixed(r.hold_avg_ns() / 1e3, 2));
+        times("hold", r.hold_min_ns, r.hold_max_ns, r.hold_total_ns, r.hold_avg_ns());
     }
     if (rows.empty())
         out << "  (none taken)\n";

@@ -4,6 +4,8 @@
 // insert_lazy/erase_lazy for the lazy skip list), so they live in one file.
 #include "index/skip_list.h"
 
+#include "base/splitmix64.h"
+
 #include "events/tracepoint.h"
 
 #include "sync/cpu_relax.h"
@@ -25,17 +27,6 @@ constexpr std::size_t kCacheLine = 64;
 constexpr std::size_t round_up(std::size_t n, std::size_t to)
 {
     return (n + to - 1) / to * to;
-}
-
-/// splitmix64's finaliser: a bijective 64-bit mixer.
-constexpr std::uint64_t mix64(std::uint64_t x)
-{
-    x ^= x >> 30;
-    x *= 0xbf58476d1ce4e5b9ULL;
-    x ^= x >> 27;
-    x *= 0x94d049bb133111ebULL;
-    x ^= x >> 31;
-    return x;
 }
 
 constexpr std::uint64_t kGolden = 0x9e3779b97f4a7c15ULL;
@@ -313,14 +304,14 @@ unsigned SkipList::random_height() noexcept
     // Draw n's bits depend only on (seed, n): reproducible for one thread,
     // and concurrent inserters share nothing but the counter.
     const std::uint64_t n = draws_.fetch_add(1, std::memory_order_relaxed);
-    std::uint64_t x = mix64(config_.seed ^ mix64(n + kGolden));
+    std::uint64_t x = SplitMix64::mix(config_.seed ^ SplitMix64::mix(n + kGolden));
     unsigned height = 1;
     while (height < config_.max_level) {
         const double u = static_cast<double>(x >> 11) * 0x1.0p-53; // uniform in [0, 1)
         if (u >= config_.p)
             break;
         ++height;
-        x = mix64(x + kGolden);
+        x = SplitMix64::mix(x + kGolden);
     }
     return height;
 }

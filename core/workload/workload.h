@@ -41,7 +41,7 @@
 
 #include "base/page.h"
 #include "workload/operation.h"
-#include "workload/splitmix64.h"
+#include "base/splitmix64.h"
 
 #include <array>
 #include <cstdint>

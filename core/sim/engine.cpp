@@ -406,7 +406,7 @@ void Engine::run_cpu(unsigned cpu)
             interval = rate > 0 ? std::uint64_t(1e9 / rate) : 0;
             next_slot = now_ns();
             // At demo speed every lock acquisition and fault is an event;
-            // unpaced, what is notable (sim/trace.h).
+            // unpaced, what is notable (events/tracepoint.h).
             trace::set_all(rate > 0);
             sync::set_hold_stretch_ns(pace_stretch_ns_.load(std::memory_order_relaxed), &cut_stretch_);
         }

@@ -27,6 +27,7 @@ using pcl::ui::LockTableModel;
 using pcl::ui::LockView;
 using pcl::ui::Simulation;
 
+using pcl::ui::test::addThemeRows;
 using pcl::ui::test::darkPalette;
 using pcl::ui::test::distinctColours;
 using pcl::ui::test::screenshotDir;
@@ -372,12 +373,7 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(view.table()->isVisible(), 5000);
     }
 
-    void screenshotIsNotBlank_data()
-    {
-        QTest::addColumn<bool>("dark");
-        QTest::newRow("light") << false;
-        QTest::newRow("dark") << true;
-    }
+    void screenshotIsNotBlank_data() { addThemeRows(); }
 
     void screenshotIsNotBlank()
     {

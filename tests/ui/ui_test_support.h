@@ -10,32 +10,48 @@
 #include <QPalette>
 #include <QSet>
 #include <QString>
+#include <QTest>
+
+#include <utility>
 
 namespace pcl::ui::test {
 
 /// A dark theme, as a desktop's dark mode would hand the application.
 inline QPalette darkPalette()
 {
+    static const std::pair<QPalette::ColorRole, QRgb> kColours[] = {
+        { QPalette::Window, 0x2b2b2e },
+        { QPalette::WindowText, 0xe6e6e6 },
+        { QPalette::Base, 0x1e1e21 },
+        { QPalette::AlternateBase, 0x2f2f33 },
+        { QPalette::Text, 0xe6e6e6 },
+        { QPalette::Button, 0x353539 },
+        { QPalette::ButtonText, 0xe6e6e6 },
+        { QPalette::Highlight, 0x3d7ec9 },
+        { QPalette::HighlightedText, 0xffffff },
+        { QPalette::Link, 0x7cb4f0 },
+        { QPalette::PlaceholderText, 0x9a9aa0 },
+        { QPalette::ToolTipBase, 0x353539 },
+        { QPalette::ToolTipText, 0xe6e6e6 },
+        { QPalette::Light, 0x45454a },
+        { QPalette::Midlight, 0x3a3a3e },
+        { QPalette::Mid, 0x252528 },
+        { QPalette::Dark, 0x18181a },
+        { QPalette::Shadow, 0x000000 },
+    };
     QPalette p;
-    p.setColor(QPalette::Window, QColor(0x2b, 0x2b, 0x2e));
-    p.setColor(QPalette::WindowText, QColor(0xe6, 0xe6, 0xe6));
-    p.setColor(QPalette::Base, QColor(0x1e, 0x1e, 0x21));
-    p.setColor(QPalette::AlternateBase, QColor(0x2f, 0x2f, 0x33));
-    p.setColor(QPalette::Text, QColor(0xe6, 0xe6, 0xe6));
-    p.setColor(QPalette::Button, QColor(0x35, 0x35, 0x39));
-    p.setColor(QPalette::ButtonText, QColor(0xe6, 0xe6, 0xe6));
-    p.setColor(QPalette::Highlight, QColor(0x3d, 0x7e, 0xc9));
-    p.setColor(QPalette::HighlightedText, Qt::white);
-    p.setColor(QPalette::Link, QColor(0x7c, 0xb4, 0xf0));
-    p.setColor(QPalette::PlaceholderText, QColor(0x9a, 0x9a, 0xa0));
-    p.setColor(QPalette::ToolTipBase, QColor(0x35, 0x35, 0x39));
-    p.setColor(QPalette::ToolTipText, QColor(0xe6, 0xe6, 0xe6));
-    p.setColor(QPalette::Light, QColor(0x45, 0x45, 0x4a));
-    p.setColor(QPalette::Midlight, QColor(0x3a, 0x3a, 0x3e));
-    p.setColor(QPalette::Mid, QColor(0x25, 0x25, 0x28));
-    p.setColor(QPalette::Dark, QColor(0x18, 0x18, 0x1a));
-    p.setColor(QPalette::Shadow, Qt::black);
+    for (const auto& [role, rgb] : kColours)
+        p.setColor(role, QColor::fromRgb(rgb));
     return p;
+}
+
+/// The rows of a screenshot test that runs in the light theme and the dark
+/// one: a bool column "dark", true for darkPalette().
+inline void addThemeRows()
+{
+    QTest::addColumn<bool>("dark");
+    QTest::newRow("light") << false;
+    QTest::newRow("dark") << true;
 }
 
 /// The number of distinct colours in @image, every pixel counted.

@@ -34,9 +34,7 @@
 using namespace pcl;
 using namespace pcl::ui;
 
-using pcl::ui::test::darkPalette;
-using pcl::ui::test::distinctColours;
-using pcl::ui::test::screenshotDir;
+using namespace pcl::ui::test;
 
 namespace {
 

@@ -29,9 +29,7 @@ using pcl::ui::ScenarioEntry;
 using pcl::ui::ScenarioLibrary;
 using pcl::ui::Simulation;
 
-using pcl::ui::test::darkPalette;
-using pcl::ui::test::distinctColours;
-using pcl::ui::test::screenshotDir;
+using namespace pcl::ui::test;
 
 namespace {
 

@@ -31,9 +31,7 @@ using pcl::load_scenario;
 using pcl::Scenario;
 using namespace pcl::ui;
 
-using pcl::ui::test::darkPalette;
-using pcl::ui::test::distinctColours;
-using pcl::ui::test::screenshotDir;
+using namespace pcl::ui::test;
 
 namespace {
 

@@ -27,10 +27,7 @@ using pcl::ui::LockTableModel;
 using pcl::ui::LockView;
 using pcl::ui::Simulation;
 
-using pcl::ui::test::addThemeRows;
-using pcl::ui::test::darkPalette;
-using pcl::ui::test::distinctColours;
-using pcl::ui::test::screenshotDir;
+using namespace pcl::ui::test;
 
 namespace {
 

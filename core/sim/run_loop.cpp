@@ -70,11 +70,12 @@ void RunLoop::pause()
     if (phase_ != Phase::Running)
         return;
     engine_.pause();
-    // The interval up to the pause: the next one starts when the run does.
-    if (running_seconds() > sampled_s_)
-        take_sample();
+    // The clock stops first, so the sample closing the interval up to the
+    // pause ends where the next interval will begin.
     before_s_ = running_seconds();
     since_.reset();
+    if (before_s_ > sampled_s_)
+        take_sample();
     phase_ = Phase::Paused;
 }
 
@@ -150,13 +151,15 @@ void RunLoop::close(std::string why, const EventSink& sink)
         engine_.wait();
     else
         engine_.stop();
-    // The CPUs have left: the closing sample is exact and ends the series,
-    // so that its counts add up to the totals. A run that never ran since its
-    // last sample (ended while paused) has no interval left to close.
-    if (phase_ == Phase::Running && running_seconds() > sampled_s_)
-        take_sample();
+    // The CPUs have left and the clock stops: the closing sample is exact and
+    // ends the series at the run's running time, so that its counts add up to
+    // the totals. A run that did not run since its last sample (ended while
+    // paused) has no interval left to close.
+    const bool was_running = phase_ == Phase::Running;
     before_s_ = running_seconds();
     since_.reset();
+    if (was_running && before_s_ > sampled_s_)
+        take_sample();
     phase_ = Phase::Ended;
     ended_by_ = std::move(why);
     drain(sink);

@@ -1,6 +1,7 @@
 #include "index/hash_index.h"
 
 #include "events/tracepoint.h"
+#include "lib/field_error.h"
 
 #include <algorithm>
 #include <limits>
@@ -88,14 +89,14 @@ HashConfig HashConfig::from_spec(const IndexSpec& spec)
     else if (spec.scheme == "bucket")
         c.scheme = HashScheme::Bucket;
     else
-        throw std::invalid_argument(
-            "scheme '" + spec.scheme + "' is unknown for the hash index; allowed: global, hashed, bucket");
+        throw FieldError(
+            "scheme", "'" + spec.scheme + "' is unknown for the hash index; allowed: global, hashed, bucket");
     if (spec.hash_function == "linux24")
         c.function = HashFunction::Linux24;
     else if (spec.hash_function == "mixer")
         c.function = HashFunction::Mixer;
     else
-        throw std::invalid_argument("hash_function '" + spec.hash_function + "' is unknown; allowed: linux24, mixer");
+        throw FieldError("hash_function", "'" + spec.hash_function + "' is unknown; allowed: linux24, mixer");
     c.buckets = spec.hash_buckets;
     c.memory_bytes = spec.hash_memory_bytes;
     c.order9_cap = spec.hash_order9_cap;
@@ -107,23 +108,24 @@ HashConfig HashConfig::from_spec(const IndexSpec& spec)
 void HashConfig::validate() const
 {
     if (scheme != HashScheme::Global && scheme != HashScheme::Hashed && scheme != HashScheme::Bucket)
-        throw std::invalid_argument("scheme is unknown for the hash index; allowed: global, hashed, bucket");
+        throw FieldError("scheme", "is unknown for the hash index; allowed: global, hashed, bucket");
     if (function != HashFunction::Linux24 && function != HashFunction::Mixer)
-        throw std::invalid_argument("hash_function is unknown; allowed: linux24, mixer");
+        throw FieldError("hash_function", "is unknown; allowed: linux24, mixer");
     if (buckets != 0 && (!is_power_of_two(buckets) || buckets > kPageHashMaxBuckets))
-        throw std::invalid_argument("hash_buckets must be 0 (size the table from hash_memory_bytes) or a power of "
-                                    "two from 1 to "
-            + std::to_string(kPageHashMaxBuckets) + "; got " + std::to_string(buckets));
+        throw FieldError("hash_buckets",
+            "must be 0 (size the table from hash_memory_bytes) or a power of two from 1 to "
+                + std::to_string(kPageHashMaxBuckets) + "; got " + std::to_string(buckets));
     if (buckets == 0 && (memory_bytes < kPageHashPageSize || memory_bytes > kPageHashMaxMemory))
-        throw std::invalid_argument("hash_memory_bytes must be from " + std::to_string(kPageHashPageSize)
-            + " (one page) to " + std::to_string(kPageHashMaxMemory)
-            + " (64 GiB, i386 PAE) when hash_buckets is 0, so that the table has buckets; got "
-            + std::to_string(memory_bytes));
+        throw FieldError("hash_memory_bytes",
+            "must be from " + std::to_string(kPageHashPageSize) + " (one page) to " + std::to_string(kPageHashMaxMemory)
+                + " (64 GiB, i386 PAE) when hash_buckets is 0, so that the table has buckets; got "
+                + std::to_string(memory_bytes));
     if (scheme == HashScheme::Hashed) {
         const std::uint64_t n = resolved_buckets();
         if (!is_power_of_two(locks) || locks > n)
-            throw std::invalid_argument("hash_locks must be a power of two from 1 to the bucket count ("
-                + std::to_string(n) + ") for the hashed scheme; got " + std::to_string(locks));
+            throw FieldError("hash_locks",
+                "must be a power of two from 1 to the bucket count (" + std::to_string(n)
+                    + ") for the hashed scheme; got " + std::to_string(locks));
     }
 }
 

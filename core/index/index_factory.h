@@ -6,6 +6,7 @@
 #include "index/page_index.h"
 #include "sync/lock_stats.h"
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -32,9 +33,16 @@ struct IndexSpec {
     double skiplist_p = 0.25;         ///< probability that a node reaches the next level, (0, 1)
     unsigned skiplist_max_level = 16; ///< highest level, 1..32
     std::uint64_t skiplist_seed = 1;  ///< seed for tower heights
+
+    /// Checks the kind, the scheme against the kind, and the parameters of
+    /// every family whichever kind runs, so that a value is never accepted
+    /// only to fail when the kind changes. Throws FieldError naming the
+    /// field as the index object of a scenario does ("radix_shift").
+    void validate() const;
 };
 
 /// The index families, in display order.
+inline constexpr std::array<std::string_view, 3> kIndexKinds { "radix", "hash", "skiplist" };
 std::vector<std::string> index_kinds();
 /// The schemes of a family, in historical order; throws std::invalid_argument
 /// for an unknown kind.

@@ -4,6 +4,7 @@
 
 #include "base/cpu.h"
 #include "index/index_factory.h"
+#include "lib/field_error.h"
 #include "sync/rcu.h"
 
 #include <algorithm>
@@ -112,8 +113,9 @@ struct RadixTree::Ladder {
 void RadixTree::Config::validate() const
 {
     if (shift < kMinShift || shift > kMaxShift)
-        throw std::invalid_argument("radix_shift must be between " + std::to_string(kMinShift) + " and "
-            + std::to_string(kMaxShift) + " (fanout 4..128), got " + std::to_string(shift));
+        throw FieldError("radix_shift",
+            "must be between " + std::to_string(kMinShift) + " and " + std::to_string(kMaxShift)
+                + " (fanout 4..128), got " + std::to_string(shift));
 }
 
 std::string_view RadixTree::scheme_name(Scheme scheme) noexcept
@@ -138,8 +140,9 @@ RadixTree::Scheme RadixTree::parse_scheme(std::string_view name)
     for (Scheme s : { Scheme::Spinlock, Scheme::RwLock, Scheme::Rcu, Scheme::PerNode, Scheme::Optimistic })
         if (scheme_name(s) == name)
             return s;
-    throw std::invalid_argument(
-        "radix scheme '" + std::string(name) + "' is unknown; allowed: spinlock, rwlock, rcu, pernode, optimistic");
+    const std::string reason
+        = "'" + std::string(name) + "' is unknown; allowed: spinlock, rwlock, rcu, pernode, optimistic";
+    throw FieldError("scheme", reason, "radix scheme " + reason);
 }
 
 pgoff_t RadixTree::max_index(unsigned height, unsigned shift) noexcept

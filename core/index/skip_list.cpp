@@ -7,6 +7,7 @@
 #include "base/splitmix64.h"
 
 #include "events/tracepoint.h"
+#include "lib/field_error.h"
 
 #include "sync/cpu_relax.h"
 
@@ -61,7 +62,8 @@ SkipListScheme parse_skiplist_scheme(std::string_view name)
         return SkipListScheme::Mapping;
     if (name.empty() || name == "pernode")
         return SkipListScheme::PerNode;
-    throw std::invalid_argument("skiplist scheme '" + std::string(name) + "' is unknown; allowed: mapping, pernode");
+    const std::string reason = "'" + std::string(name) + "' is unknown; allowed: mapping, pernode";
+    throw FieldError("scheme", reason, "skiplist scheme " + reason);
 }
 
 SkipListConfig SkipListConfig::from_spec(const IndexSpec& spec)
@@ -79,13 +81,14 @@ void SkipListConfig::validate() const
 {
     // Written so that NaN fails too.
     if (!(p > 0.0 && p < 1.0))
-        throw std::invalid_argument("skiplist_p must be in (0, 1), got " + format_double(p));
+        throw FieldError("skiplist_p", "must be in (0, 1), got " + format_double(p));
     if (max_level < 1 || max_level > kMaxLevelLimit)
-        throw std::invalid_argument("skiplist_max_level must be in 1.." + std::to_string(kMaxLevelLimit) + ", got "
-            + std::to_string(max_level));
-    if (scheme != SkipListScheme::Mapping && scheme != SkipListScheme::PerNode)
-        throw std::invalid_argument(
-            "skiplist scheme " + std::to_string(unsigned(scheme)) + " is unknown; allowed: mapping, pernode");
+        throw FieldError("skiplist_max_level",
+            "must be in 1.." + std::to_string(kMaxLevelLimit) + ", got " + std::to_string(max_level));
+    if (scheme != SkipListScheme::Mapping && scheme != SkipListScheme::PerNode) {
+        const std::string reason = std::to_string(unsigned(scheme)) + " is unknown; allowed: mapping, pernode";
+        throw FieldError("scheme", reason, "skiplist scheme " + reason);
+    }
 }
 
 std::vector<std::string> skiplist_schemes()

@@ -2,6 +2,7 @@
 
 #include "base/clock.h"
 #include "events/tracepoint.h"
+#include "lib/field_error.h"
 
 #include <algorithm>
 #include <chrono>
@@ -27,6 +28,13 @@ std::string model_list()
     for (std::string_view m : BlockDeviceConfig::kModels)
         s += (s.empty() ? "" : ", ") + std::string(m);
     return s;
+}
+
+/// A device field's error: named by its member of the device object, and
+/// worded "device.<field> <reason>" for a caller without a path.
+[[noreturn]] void device_error(const char* field, const std::string& reason)
+{
+    throw FieldError(field, reason, std::string("device.") + field + " " + reason);
 }
 
 } // namespace
@@ -75,8 +83,7 @@ BlockDeviceConfig BlockDeviceConfig::preset(std::string_view model)
         c.page_ns = 1'365;
         c.queue_depth = 64;
     } else {
-        throw std::invalid_argument(
-            "device.model must be one of " + model_list() + ", got '" + std::string(model) + "'");
+        device_error("model", "must be one of " + model_list() + ", got '" + std::string(model) + "'");
     }
     return c;
 }
@@ -84,27 +91,27 @@ BlockDeviceConfig BlockDeviceConfig::preset(std::string_view model)
 void BlockDeviceConfig::validate() const
 {
     if (std::find(kModels.begin(), kModels.end(), model) == kModels.end())
-        throw std::invalid_argument("device.model must be one of " + model_list() + ", got '" + model + "'");
+        device_error("model", "must be one of " + model_list() + ", got '" + model + "'");
     if (!(time_scale >= 0.0) || !std::isfinite(time_scale) || time_scale > 1e6)
-        throw std::invalid_argument(
-            "device.time_scale must be between 0 and 1000000, got " + std::to_string(time_scale));
+        device_error("time_scale", "must be between 0 and 1000000, got " + std::to_string(time_scale));
     if (request_ns > kMaxLatencyNs)
-        throw std::invalid_argument("device.request_ns must be at most 10 s, got " + std::to_string(request_ns));
+        device_error("request_ns", "must be at most 10 s, got " + std::to_string(request_ns));
     if (page_ns > 1'000'000'000ull)
-        throw std::invalid_argument("device.page_ns must be at most 1 s, got " + std::to_string(page_ns));
+        device_error("page_ns", "must be at most 1 s, got " + std::to_string(page_ns));
     if (seek_ns > kMaxLatencyNs)
-        throw std::invalid_argument("device.seek_ns must be at most 10 s, got " + std::to_string(seek_ns));
+        device_error("seek_ns", "must be at most 10 s, got " + std::to_string(seek_ns));
     if (rotation_ns > kMaxLatencyNs)
-        throw std::invalid_argument("device.rotation_ns must be at most 10 s, got " + std::to_string(rotation_ns));
+        device_error("rotation_ns", "must be at most 10 s, got " + std::to_string(rotation_ns));
     if (ra_pages < 1 || ra_pages > kMaxRaPages)
-        throw std::invalid_argument("device.ra_pages must be between 1 and " + std::to_string(kMaxRaPages)
-            + " pages, got " + std::to_string(ra_pages));
+        device_error("ra_pages",
+            "must be between 1 and " + std::to_string(kMaxRaPages) + " pages, got " + std::to_string(ra_pages));
     if (queue_depth < 1 || queue_depth > kMaxQueueDepth)
-        throw std::invalid_argument("device.queue_depth must be between 1 and " + std::to_string(kMaxQueueDepth)
-            + ", got " + std::to_string(queue_depth));
+        device_error("queue_depth",
+            "must be between 1 and " + std::to_string(kMaxQueueDepth) + ", got " + std::to_string(queue_depth));
     if (max_request_pages < 1 || max_request_pages > kMaxRequestPages)
-        throw std::invalid_argument("device.max_request_pages must be between 1 and " + std::to_string(kMaxRequestPages)
-            + " pages, got " + std::to_string(max_request_pages));
+        device_error("max_request_pages",
+            "must be between 1 and " + std::to_string(kMaxRequestPages) + " pages, got "
+                + std::to_string(max_request_pages));
 }
 
 BlockDevice::BlockDevice(const BlockDeviceConfig& config, PageWaitTable& page_locks, EventRing* events, int trace_cpu)

@@ -126,7 +126,8 @@ struct BlockDeviceConfig {
         return request_ns + page_ns * io.pages + (pays_seek(io, head) ? seek_ns + rotation_ns : 0);
     }
 
-    /// Throws std::invalid_argument naming the field.
+    /// Throws FieldError naming the field by its member of the device object
+    /// ("queue_depth"), worded "device.queue_depth must be ...".
     void validate() const;
 };
 

@@ -2,6 +2,7 @@
 
 #include "base/clock.h"
 #include "events/tracepoint.h"
+#include "lib/field_error.h"
 #include "sync/rcu.h"
 
 #include <cstring>
@@ -35,8 +36,7 @@ const char* fault_kind_name(FaultKind kind) noexcept
 void FaultConfig::validate() const
 {
     if (fault_around_pages < 1 || fault_around_pages > 64)
-        throw std::invalid_argument(
-            "fault_around_pages must be between 1 and 64, got " + std::to_string(fault_around_pages));
+        throw FieldError("fault_around_pages", "must be between 1 and 64, got " + std::to_string(fault_around_pages));
 }
 
 FaultHandler::FaultHandler(

@@ -55,6 +55,7 @@ inline constexpr FileId kAnonymousFile = ~FileId(0);
 struct FaultConfig {
     bool fault_around = false;        ///< map cached neighbours on a file fault
     unsigned fault_around_pages = 16; ///< the aligned block of pages fault-around looks at (1..64)
+    /// Throws FieldError naming the field.
     void validate() const;
 };
 

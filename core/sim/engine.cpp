@@ -3,6 +3,7 @@
 #include "base/clock.h"
 #include "base/cpu.h"
 #include "events/tracepoint.h"
+#include "lib/field_error.h"
 #include "sync/hold_stretch.h"
 
 #include <bit>
@@ -46,34 +47,45 @@ std::unique_ptr<OperationSource> Engine::make_source(unsigned cpu) const
 
 void EngineConfig::validate() const
 {
-    workload.validate();
-    index_schemes(index.kind);
+    validate_within("workload", [&] { workload.validate(); });
+    validate_within("index", [&] { index_schemes(index.kind); });
     if (memory_pages == 0 || memory_pages > (std::uint64_t(1) << 32))
-        throw std::invalid_argument("memory_pages must be between 1 and 2^32, got " + std::to_string(memory_pages));
-    device.validate();
-    fault.validate();
-    if (readahead != "none" && readahead != "ondemand" && readahead != "readaround" && readahead != "morton")
-        throw std::invalid_argument(
-            "readahead policy '" + readahead + "' is unknown; allowed: none, ondemand, readaround, morton");
-    if (!(ops_per_second >= 0) || !std::isfinite(ops_per_second) || ops_per_second > 1e9)
-        throw std::invalid_argument(
-            "ops_per_second must be between 0 (unpaced) and 1e9, got " + std::to_string(ops_per_second));
-    if (hold_stretch_ns > kMaxHoldStretchNs)
-        throw std::invalid_argument(
-            "hold_stretch_ns must be between 0 and 1e9 (1 s), got " + std::to_string(hold_stretch_ns));
-    if (event_ring_capacity < 2 || event_ring_capacity > kMaxEventRingCapacity)
-        throw std::invalid_argument(
-            "event_ring_capacity must be between 2 and 2^24 records, got " + std::to_string(event_ring_capacity));
+        throw FieldError("memory_pages", "must be between 1 and 2^32, got " + std::to_string(memory_pages));
+    validate_within("device", [&] { device.validate(); });
+    validate_within("fault", [&] { fault.validate(); });
+    if (readahead != "none" && readahead != "ondemand" && readahead != "readaround" && readahead != "morton") {
+        const std::string reason = "'" + readahead + "' is unknown; allowed: none, ondemand, readaround, morton";
+        throw FieldError("readahead", reason, "readahead policy " + reason);
+    }
+    // The fields of the pacing and events objects are named by their path
+    // in a scenario, and worded by their member here.
+    if (!(ops_per_second >= 0) || !std::isfinite(ops_per_second) || ops_per_second > 1e9) {
+        const std::string reason = "must be between 0 (unpaced) and 1e9, got " + std::to_string(ops_per_second);
+        throw FieldError("pacing.ops_per_second", reason, "ops_per_second " + reason);
+    }
+    if (hold_stretch_ns > kMaxHoldStretchNs) {
+        const std::string reason = "must be in [0, " + std::to_string(kMaxHoldStretchNs) + "] (0 = none), got "
+            + std::to_string(hold_stretch_ns);
+        throw FieldError("pacing.hold_stretch_ns", reason, "hold_stretch_ns " + reason);
+    }
+    if (event_ring_capacity < 2 || event_ring_capacity > kMaxEventRingCapacity) {
+        const std::string reason = "must be in [2, " + std::to_string(kMaxEventRingCapacity) + "], got "
+            + std::to_string(event_ring_capacity);
+        throw FieldError("events.ring_capacity", reason, "event_ring_capacity " + reason);
+    }
     // One ring per CPU and one for the disk, each slot a cache line.
     const std::uint64_t ring_bytes
         = (std::uint64_t(workload.cpus) + 1) * std::bit_ceil(std::uint64_t(event_ring_capacity)) * 64;
-    if (events && ring_bytes > kMaxEventRingBytes)
-        throw std::invalid_argument("event_ring_capacity x (workload.cpus + 1) rings would take "
-            + std::to_string(ring_bytes >> 20) + " MiB; at most " + std::to_string(kMaxEventRingBytes >> 20)
-            + " MiB (64 bytes a record)");
+    if (events && ring_bytes > kMaxEventRingBytes) {
+        const std::string rest = " x (workload.cpus + 1) rings would take " + std::to_string(ring_bytes >> 20)
+            + " MiB; at most " + std::to_string(kMaxEventRingBytes >> 20) + " MiB (64 bytes a record)";
+        throw FieldError("events.ring_capacity", std::to_string(event_ring_capacity) + " records" + rest,
+            "event_ring_capacity" + rest);
+    }
     if (trace && trace->threads() != workload.cpus)
-        throw std::invalid_argument("workload.cpus must equal the replayed trace's threads ("
-            + std::to_string(trace->threads()) + "), got " + std::to_string(workload.cpus));
+        throw FieldError("workload.cpus",
+            "must equal the replayed trace's threads (" + std::to_string(trace->threads()) + "), got "
+                + std::to_string(workload.cpus));
     // Every file and the anonymous region must fit in the page table's
     // 2^27 virtual pages, each starting on its own PTE page.
     std::uint64_t vpns = span_of(workload.anon_pages());
@@ -83,7 +95,8 @@ void EngineConfig::validate() const
             break;
     }
     if (vpns > PageTable::kMaxVpns)
-        throw std::invalid_argument(
+        throw FieldError("workload.file_pages",
+            "the files of this size need more than the 2^27 virtual pages of one process",
             "workload.file_pages x files needs more than the 2^27 virtual pages of one process");
 }
 

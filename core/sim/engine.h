@@ -67,7 +67,8 @@ struct EngineConfig {
     bool events = true;                ///< record the event stream (counters are exact either way)
     std::size_t event_ring_capacity = std::size_t(1) << 14; ///< records per CPU ring (rounded up to a power of two)
 
-    /// Throws std::invalid_argument naming the bad field.
+    /// Throws FieldError naming the bad field by its path in a scenario
+    /// ("memory_pages", "pacing.ops_per_second", "workload.cpus").
     void validate() const;
 };
 

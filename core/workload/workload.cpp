@@ -1,6 +1,8 @@
 // Workload specs and the per-CPU operation generators.
 #include "workload/workload.h"
 
+#include "lib/field_error.h"
+
 #include <algorithm>
 #include <stdexcept>
 
@@ -23,12 +25,14 @@ template <std::size_t N>
             allowed += ", ";
         allowed += name;
     }
-    throw std::invalid_argument(std::string("workload ") + field + " '" + value + "' is not one of: " + allowed);
+    const std::string reason = "'" + value + "' is not one of: " + allowed;
+    throw FieldError(field, reason, std::string("workload ") + field + " " + reason);
 }
 
 [[noreturn]] void throw_range(const char* field, const std::string& range, const std::string& got)
 {
-    throw std::invalid_argument(std::string("workload ") + field + " must be in " + range + ", got " + got);
+    const std::string reason = "must be in " + range + ", got " + got;
+    throw FieldError(field, reason, std::string("workload ") + field + " " + reason);
 }
 
 pgoff_t div_round_up(pgoff_t n, pgoff_t d)

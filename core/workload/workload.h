@@ -76,7 +76,8 @@ struct WorkloadSpec {
     unsigned nfiles = 40;                    ///< morton: files process A reads round-robin (Morton's N)
     pgoff_t stream_pages = 262144;           ///< morton: size of process B's file (1 GiB, as in Morton's test)
 
-    /// Throws std::invalid_argument naming the offending field and what it
+    /// Throws FieldError (a std::invalid_argument) naming the offending
+    /// field, as the workload object of a scenario names it, and what it
     /// may be.
     void validate() const;
 

@@ -1,6 +1,7 @@
 // The scenario's parameters as the Parameters panel shows them: one entry
 // per leaf field of a scenario document (docs/scenario-format.md), with the
-// words, unit, range and meaning a user needs to set it without the manual.
+// words, unit, range and meaning a user needs to set it without the manual,
+// all taken from the format's field tables (sim/scenario_fields.h).
 //
 // The schema only describes; it never decides what is valid. Validity is
 // whatever scenario_from_json() says, so the panel and a hand-edited file

@@ -1,0 +1,101 @@
+#include "sim/engine_fields.h"
+
+namespace pcl {
+
+namespace {
+
+constexpr std::uint64_t kU64Max = std::numeric_limits<std::uint64_t>::max();
+constexpr std::string_view kPageTableLocks[] = { "single", "split" };
+constexpr std::string_view kReadaheadPolicies[] = { "none", "ondemand", "readaround", "morton" };
+
+using E = EngineConfig;
+
+json::Value get_page_table_lock(const E& e)
+{
+    return std::string(PageTable::scheme_name(e.page_table_lock));
+}
+
+void set_page_table_lock(E& e, const json::Value& v, const std::string& path)
+{
+    std::string name;
+    field_io::read(v, path, name);
+    try {
+        e.page_table_lock = PageTable::parse_scheme(name);
+    } catch (const std::invalid_argument&) {
+        throw_field_error(path, "'" + name + "' is not one of: single, split");
+    }
+}
+
+FieldTable<E> build_engine()
+{
+    // clang-format off
+    return { "", {
+        custom_field<E>({ .name = "page_table_lock", .label = "Page-table lock",
+            .meaning = "single: one mm->page_table_lock for the whole page table; split: one lock per page-table page (Hugh Dickins' split lock, 2005).",
+            .type = FieldType::Choice, .choices = kPageTableLocks },
+            get_page_table_lock, set_page_table_lock),
+        field<&E::memory_pages>({ .name = "memory_pages", .label = "Memory", .unit = "pages", .allowed = "1..2^32",
+            .meaning = "Page frames of \"physical memory\" (262144 is 1 GiB of 4 KiB pages). When none is free, reclaim evicts the oldest unused cached pages (two-list LRU); a run fails only when nothing can be evicted.",
+            .min_int = 1, .max_int = std::uint64_t(1) << 32 }),
+        field<&E::readahead>({ .name = "readahead", .label = "Readahead policy",
+            .meaning = "none: read only what was asked; ondemand: Linux 2.6.23+ (windows x4, x2 up to the maximum, asynchronous at the PG_readahead marker); readaround: mmap faults read a window centred on the fault; morton: 2002's unified readahead, shrinking when read-ahead pages are evicted unused.",
+            .choices = kReadaheadPolicies }),
+    } };
+    // clang-format on
+}
+
+FieldTable<E> build_pacing()
+{
+    // clang-format off
+    return { "pacing", {
+        field<&E::ops_per_second>({ .name = "ops_per_second", .label = "Speed", .unit = "ops/s",
+            .allowed = "0..10^9",
+            .meaning = "Demonstration speed, in operations per second per CPU; 0 runs unpaced (benchmark speed).",
+            .apply = FieldApply::Live, .min_real = 0, .max_real = 1e9 }),
+        field<&E::hold_stretch_ns>({ .name = "hold_stretch_ns", .label = "Lock-hold stretch", .unit = "ns",
+            .allowed = "0..10^9",
+            .meaning = "Extra time every lock is held before release, so contention is visible at human speed; 0 = none.",
+            .apply = FieldApply::Live, .min_int = 0, .max_int = E::kMaxHoldStretchNs }),
+        field<&E::migrate_every>({ .name = "migrate_every", .label = "Migrate every", .unit = "ops",
+            .allowed = "0..2^64-1",
+            .meaning = "Operations between migrations of each CPU's thread to the next CPU id (the reader that changes CPUs, from the 2002 radix-tree thread); 0 = never.",
+            .min_int = 0, .max_int = kU64Max }),
+    } };
+    // clang-format on
+}
+
+FieldTable<E> build_events()
+{
+    // clang-format off
+    return { "events", {
+        field<&E::events>({ .name = "enabled", .label = "Record events",
+            .meaning = "Record the event stream for the views; counters are exact either way." }),
+        field<&E::event_ring_capacity>({ .name = "ring_capacity", .label = "Ring capacity", .unit = "records",
+            .allowed = "2..2^24",
+            .meaning = "Records per CPU ring, rounded up to a power of two; a full ring drops its oldest records (a sixteenth of the ring at a time) and counts them.",
+            .min_int = 2, .max_int = E::kMaxEventRingCapacity, .power_of_two = true }),
+    } };
+    // clang-format on
+}
+
+} // namespace
+
+const FieldTable<EngineConfig>& engine_fields()
+{
+    static const FieldTable<EngineConfig> table = build_engine();
+    return table;
+}
+
+const FieldTable<EngineConfig>& pacing_fields()
+{
+    static const FieldTable<EngineConfig> table = build_pacing();
+    return table;
+}
+
+const FieldTable<EngineConfig>& event_fields()
+{
+    static const FieldTable<EngineConfig> table = build_events();
+    return table;
+}
+
+} // namespace pcl

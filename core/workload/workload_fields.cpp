@@ -1,0 +1,66 @@
+#include "workload/workload_fields.h"
+
+namespace pcl {
+
+namespace {
+
+constexpr std::uint64_t kU64Max = std::numeric_limits<std::uint64_t>::max();
+
+FieldTable<WorkloadSpec> build()
+{
+    using W = WorkloadSpec;
+    // clang-format off
+    return { "workload", {
+        field<&W::pattern>({ .name = "pattern", .label = "Pattern",
+            .meaning = "The order of the requests: sequential reads the file from 0 in steps of a request, reverse from the end, random at uniform offsets, strided every stride pages, interleaved gives CPU k of n the requests k, k+n, ...; pft is the page-fault test of the pagefault scalability thread (2005); mixed draws read(2) calls and read faults; two_streams interleaves a reader from page 0 with one from the middle; morton is Morton's 2002 thrashing test (2 CPUs: process A reads N files round-robin, process B streams a big file from a second disk).",
+            .choices = kWorkloadPatterns }),
+        field<&W::access>({ .name = "access", .label = "Access",
+            .meaning = "read(2) calls, or read or write faults on a mapping; pft and mixed choose their own.",
+            .choices = kWorkloadAccesses }),
+        field<&W::files>({ .name = "files", .label = "Files",
+            .meaning = "separate: CPU k uses file k; shared: every CPU uses file 0.",
+            .choices = kWorkloadFileModes }),
+        field<&W::file_pages>({ .name = "file_pages", .label = "File size", .unit = "pages", .allowed = "1..2^40",
+            .meaning = "Pages per file; for pft, pages of the anonymous region (at least one per CPU); for interleaved, at least one request per CPU.",
+            .min_int = 1, .max_int = W::kMaxFilePages }),
+        field<&W::stride>({ .name = "stride", .label = "Stride", .unit = "pages", .allowed = "1..`file_pages`",
+            .meaning = "strided only: pages between the starts of two requests.",
+            .min_int = 1, .max_int = W::kMaxFilePages }),
+        field<&W::request_pages>({ .name = "request_pages", .label = "Request size", .unit = "pages",
+            .allowed = "1..`file_pages`", .meaning = "Pages per read(2); a fault is always one page.",
+            .min_int = 1, .max_int = W::kMaxFilePages }),
+        field<&W::read_fraction>({ .name = "read_fraction", .label = "Read fraction", .allowed = "0..1",
+            .meaning = "mixed only: probability that an operation is a read(2) rather than a fault.",
+            .min_real = 0, .max_real = 1 }),
+        field<&W::cpus>({ .name = "cpus", .label = "CPUs", .allowed = "1..1024",
+            .meaning = "Simulated CPUs, each a thread.", .min_int = 1, .max_int = W::kMaxCpus }),
+        field<&W::seed>({ .name = "seed", .label = "Seed", .allowed = "0..2^64-1",
+            .meaning = "Seed of the random draws; the same seed gives the same sequence.",
+            .min_int = 0, .max_int = kU64Max }),
+        field<&W::operations_per_cpu>({ .name = "operations_per_cpu", .label = "Operations per CPU", .unit = "ops",
+            .allowed = "1..2^64-1",
+            .meaning = "Length of each CPU's sequence (pft stops after its share; morton's process A reads its files to the end).",
+            .min_int = 1, .max_int = kU64Max }),
+        field<&W::madvise>({ .name = "madvise", .label = "madvise hint",
+            .meaning = "The hint of every mapping, as the readahead policy sees it on mmap faults: normal (read-around), sequential (MADV_SEQUENTIAL: full windows ahead), random (MADV_RANDOM: no readahead).",
+            .choices = kWorkloadMadvise }),
+        field<&W::nfiles>({ .name = "nfiles", .label = "Morton files", .unit = "files", .allowed = "1..4096",
+            .meaning = "morton only: N, the files process A reads round-robin, one request from each in turn (Morton's runtime cliff came between N = 40 and 60).",
+            .min_int = 1, .max_int = W::kMaxMortonFiles }),
+        field<&W::stream_pages>({ .name = "stream_pages", .label = "Streamed file", .unit = "pages",
+            .allowed = "1..2^40",
+            .meaning = "morton only: the file process B reads over and over from the second disk (262144 pages = 1 GiB).",
+            .min_int = 1, .max_int = W::kMaxFilePages }),
+    } };
+    // clang-format on
+}
+
+} // namespace
+
+const FieldTable<WorkloadSpec>& workload_fields()
+{
+    static const FieldTable<WorkloadSpec> table = build();
+    return table;
+}
+
+} // namespace pcl

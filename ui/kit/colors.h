@@ -9,30 +9,59 @@
 // red-green colour deficiency (the states also differ in lightness).
 #pragma once
 
+#include "kit/colormix.h"
+
 #include <QColor>
 #include <QPalette>
 
 namespace pcl::ui::colors {
 
 // Locks (Tracy).
-inline QColor lockHeld() { return QColor(0x3f, 0xb9, 0x50); }
-inline QColor lockWanted() { return QColor(0xe3, 0xb3, 0x41); }
-inline QColor lockBlocked() { return QColor(0xe0, 0x4f, 0x4f); }
+inline QColor lockHeld()
+{
+    return QColor(0x3f, 0xb9, 0x50);
+}
+inline QColor lockWanted()
+{
+    return QColor(0xe3, 0xb3, 0x41);
+}
+inline QColor lockBlocked()
+{
+    return QColor(0xe0, 0x4f, 0x4f);
+}
 
 // CPU states on the timeline.
-inline QColor cpuRunning() { return QColor(0x4c, 0x9a, 0xe6).lighter(125); }
-inline QColor cpuSpinning() { return lockWanted(); }
-inline QColor cpuBlocked() { return lockBlocked(); }
-inline QColor cpuPageWait() { return QColor(0x9b, 0x6b, 0xd6); }
-inline QColor cpuInIo() { return QColor(0x2f, 0x6f, 0xb5); }
-inline QColor cpuIdle(const QPalette& p) { return p.color(QPalette::Window).darker(108); }
+inline QColor cpuRunning()
+{
+    return QColor(0x4c, 0x9a, 0xe6).lighter(125);
+}
+inline QColor cpuSpinning()
+{
+    return lockWanted();
+}
+inline QColor cpuBlocked()
+{
+    return lockBlocked();
+}
+inline QColor cpuPageWait()
+{
+    return QColor(0x9b, 0x6b, 0xd6);
+}
+inline QColor cpuInIo()
+{
+    return QColor(0x2f, 0x6f, 0xb5);
+}
+inline QColor cpuIdle(const QPalette& p)
+{
+    return p.color(QPalette::Window).darker(108);
+}
 
 // Series of the charts, in the order a chart adds them.
 inline QColor series(int i)
 {
-    static const QColor kSeries[] = { QColor(0x2f, 0x6f, 0xb5), QColor(0xe0, 0x7b, 0x39), QColor(0x3f, 0xb9, 0x50),
-        QColor(0xc8, 0x3e, 0x8c), QColor(0x8a, 0x6d, 0x3b), QColor(0x5b, 0xa8, 0xa0), QColor(0x9b, 0x6b, 0xd6),
-        QColor(0x7f, 0x7f, 0x7f) };
+    static const QColor kSeries[]
+        = { QColor(0x2f, 0x6f, 0xb5), QColor(0xe0, 0x7b, 0x39), QColor(0x3f, 0xb9, 0x50), QColor(0xc8, 0x3e, 0x8c),
+              QColor(0x8a, 0x6d, 0x3b), QColor(0x5b, 0xa8, 0xa0), QColor(0x9b, 0x6b, 0xd6), QColor(0x7f, 0x7f, 0x7f) };
     return kSeries[i % 8];
 }
 
@@ -50,10 +79,6 @@ inline QColor heat(double t, const QPalette& p)
     const QColor base = p.color(QPalette::Base);
     const QColor mid = lockWanted();
     const QColor hot = lockBlocked();
-    auto mix = [](const QColor& a, const QColor& b, double k) {
-        return QColor::fromRgbF(a.redF() * (1 - k) + b.redF() * k, a.greenF() * (1 - k) + b.greenF() * k,
-            a.blueF() * (1 - k) + b.blueF() * k);
-    };
     // Never fully saturated: the text on it must stay readable.
     return t < 0.5 ? mix(base, mid, t * 2 * 0.55) : mix(mix(base, mid, 0.55), hot, (t - 0.5) * 2 * 0.7);
 }

@@ -3,9 +3,10 @@
 #include "views/hash/hashlayout.h"
 
 #include "kit/colors.h"
+#include "kit/lockstate.h"
+#include "kit/numberformat.h"
 
 #include <QFontMetricsF>
-#include <QLocale>
 
 #include <algorithm>
 #include <cmath>
@@ -13,11 +14,6 @@
 namespace pcl::ui {
 
 namespace {
-
-QString num(std::uint64_t v)
-{
-    return QLocale(QLocale::English).toString(qulonglong(v));
-}
 
 /// How contended a lock state is: free < held < held with waiters.
 int contention(const sync::LockState& s)
@@ -82,17 +78,6 @@ void HashLayout::setSelected(std::optional<std::uint64_t> bucket, std::vector<Ha
 {
     selected_ = bucket;
     chain_ = bucket ? std::move(chain) : std::vector<HashChainEntry> {};
-}
-
-QColor HashLayout::lockColor(const sync::LockState& state, const QColor& free)
-{
-    if (state.held && state.waiters > 0)
-        return colors::lockWanted();
-    if (state.held)
-        return colors::lockHeld();
-    if (state.waiters > 0) // released a moment ago, the next waiter not in yet
-        return colors::lockWanted();
-    return free;
 }
 
 QString HashLayout::chiSquareVerdict(double perDegree, std::uint64_t degrees)
@@ -162,7 +147,7 @@ HashLayout::Scene HashLayout::build() const
     const double textLines = 7; // tick labels, caption, statistics, chi-square (2), its meaning (2)
     g.histText = QRectF(
         histX, bottom + g.lineHeight + 4 - textLines * g.lineHeight, g.histTitle.width(), textLines * g.lineHeight);
-    g.histogram = QRectF(histX + fm.horizontalAdvance(num(std::max<std::uint64_t>(buckets(), 10))) + 6,
+    g.histogram = QRectF(histX + fm.horizontalAdvance(groupedNumber(std::max<std::uint64_t>(buckets(), 10))) + 6,
         g.histTitle.bottom() + 2 * g.lineHeight, 0, 0);
     g.histogram.setRight(w - margin);
     g.histogram.setBottom(g.histText.top() - 4);
@@ -209,13 +194,14 @@ HashLayout::Scene HashLayout::build() const
     if (snap_.scheme == "global")
         scheme = QStringLiteral("one lock for the table (pagecache_lock)");
     else if (snap_.scheme == "hashed")
-        scheme
-            = QStringLiteral("%1 hashed locks × %2 buckets").arg(num(snap_.locks.size()), num(snap_.buckets_per_lock));
+        scheme = QStringLiteral("%1 hashed locks × %2 buckets")
+                     .arg(groupedNumber(snap_.locks.size()), groupedNumber(snap_.buckets_per_lock));
     else if (snap_.scheme == "bucket")
         scheme = QStringLiteral("a lock per bucket");
     label(QRectF(g.header.left(), g.header.top(), g.header.width() - 60, g.lineHeight),
         QStringLiteral("Page hash table: %1 buckets, %2 pages from %3 file%4 · %5")
-            .arg(num(m), num(pages), QString::number(files_), files_ == 1 ? QString() : QStringLiteral("s"), scheme),
+            .arg(groupedNumber(m), groupedNumber(pages), QString::number(files_),
+                files_ == 1 ? QString() : QStringLiteral("s"), scheme),
         Qt::AlignLeft | Qt::AlignVCenter, text, true);
     double lx = g.header.left();
     const double ly = g.header.top() + g.lineHeight + 4;
@@ -248,11 +234,11 @@ HashLayout::Scene HashLayout::build() const
             const std::uint64_t b = std::min<std::uint64_t>(
                 m, g.first + std::uint64_t(std::llround((y - g.column.top()) / g.rowHeight)) * g.perCell);
             const QRectF r(g.axis.left(), y - g.lineHeight / 2, g.axis.width() - 4, g.lineHeight);
-            label(r, num(b), Qt::AlignRight | Qt::AlignVCenter, dim);
+            label(r, groupedNumber(b), Qt::AlignRight | Qt::AlignVCenter, dim);
         }
         QString caption = g.perCell == 1
             ? QStringLiteral("one row = one bucket")
-            : QStringLiteral("one row = %1 buckets, shaded by the longest chain").arg(num(g.perCell));
+            : QStringLiteral("one row = %1 buckets, shaded by the longest chain").arg(groupedNumber(g.perCell));
         label(QRectF(g.axis.left(), g.column.bottom() + 4, g.histogram.left() - g.axis.left(), g.lineHeight), caption,
             Qt::AlignLeft | Qt::AlignVCenter, dim);
     }
@@ -296,9 +282,9 @@ void HashLayout::buildColumn(Scene& s) const
         s.cells.push_back(c);
         if (per == 1 && rowH >= kMinBucketRowPx) {
             const QColor ink = c.fill.lightnessF() > 0.55 ? QColor(Qt::black) : QColor(Qt::white);
-            s.labels.push_back(
-                { c.rect.adjusted(4, 0, -4, 0), QStringLiteral("%1: %2").arg(num(c.first), QString::number(c.longest)),
-                    Qt::AlignLeft | Qt::AlignVCenter, ink, false });
+            s.labels.push_back({ c.rect.adjusted(4, 0, -4, 0),
+                QStringLiteral("%1: %2").arg(groupedNumber(c.first), QString::number(c.longest)),
+                Qt::AlignLeft | Qt::AlignVCenter, ink, false });
         }
     }
     if (selected_ && *selected_ >= first && *selected_ < first + count) {
@@ -423,7 +409,7 @@ void HashLayout::buildChain(Scene& s) const
         QString hint = QStringLiteral("Click a bucket to list the pages on its chain.");
         if (longest > 0)
             hint += QStringLiteral("\n\nLongest chain: bucket %1, %2 page%3.")
-                        .arg(num(longestBucket), QString::number(longest),
+                        .arg(groupedNumber(longestBucket), QString::number(longest),
                             longest == 1 ? QString() : QStringLiteral("s"));
         s.labels.push_back({ QRectF(r.left(), r.top(), r.width(), lh * 5), hint,
             Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, dim, false });
@@ -432,7 +418,7 @@ void HashLayout::buildChain(Scene& s) const
     const std::uint32_t length = *selected_ < buckets() ? snap_.chain_lengths[*selected_] : 0;
     s.labels.push_back({ QRectF(r.left(), r.top(), r.width(), lh),
         QStringLiteral("Bucket %1: %2 page%3")
-            .arg(num(*selected_), QString::number(length), length == 1 ? QString() : QStringLiteral("s")),
+            .arg(groupedNumber(*selected_), QString::number(length), length == 1 ? QString() : QStringLiteral("s")),
         Qt::AlignLeft | Qt::AlignVCenter, text, true });
     const double boxH = lh + 4;
     double y = r.top() + lh + 6;
@@ -440,7 +426,7 @@ void HashLayout::buildChain(Scene& s) const
     const std::size_t shown = std::min({ chain_.size(), fits, kMaxChainBoxes });
     for (std::size_t i = 0; i < shown; ++i) {
         const HashChainEntry& e = chain_[i];
-        QString t = QStringLiteral("file %1 · page %2").arg(e.file).arg(num(e.index));
+        QString t = QStringLiteral("file %1 · page %2").arg(e.file).arg(groupedNumber(e.index));
         if (e.tags & (1u << kTagDirty))
             t += QStringLiteral(" · dirty");
         if (e.tags & (1u << kTagWriteback))
@@ -449,9 +435,9 @@ void HashLayout::buildChain(Scene& s) const
         y += boxH + 3;
     }
     if (chain_.size() > shown)
-        s.labels.push_back(
-            { QRectF(r.left() + 10, y, r.width() - 10, lh), QStringLiteral("… %1 more").arg(num(chain_.size() - shown)),
-                Qt::AlignLeft | Qt::AlignVCenter, dim, false });
+        s.labels.push_back({ QRectF(r.left() + 10, y, r.width() - 10, lh),
+            QStringLiteral("… %1 more").arg(groupedNumber(chain_.size() - shown)), Qt::AlignLeft | Qt::AlignVCenter,
+            dim, false });
     else if (chain_.empty())
         s.labels.push_back({ QRectF(r.left() + 10, y, r.width() - 10, lh), QStringLiteral("(empty chain)"),
             Qt::AlignLeft | Qt::AlignVCenter, dim, false });
@@ -465,7 +451,7 @@ void HashLayout::buildHistogram(Scene& s) const
     const double lh = fm.height();
     const QRectF plot = s.histogram;
     // Wide enough for the largest count, the bucket count.
-    const double axisW = fm.horizontalAdvance(num(std::max<std::uint64_t>(buckets(), 10))) + 6;
+    const double axisW = fm.horizontalAdvance(groupedNumber(std::max<std::uint64_t>(buckets(), 10))) + 6;
     s.labels.push_back({ QRectF(plot.left() - axisW, plot.top() - 3 * lh, plot.width() + axisW, lh),
         QStringLiteral("Chain lengths"), Qt::AlignLeft | Qt::AlignVCenter, text, true });
     s.labels.push_back({ QRectF(plot.left() - axisW, plot.top() - 2 * lh, plot.width() + axisW, lh),
@@ -520,7 +506,7 @@ void HashLayout::buildHistogram(Scene& s) const
         const double v = top * t / 2;
         const double y = plot.bottom() - plot.height() * t / 2;
         s.labels.push_back({ QRectF(plot.left() - axisW, y - lh / 2, axisW - 6, lh),
-            num(std::uint64_t(std::llround(v))), Qt::AlignRight | Qt::AlignVCenter, dim, false });
+            groupedNumber(std::uint64_t(std::llround(v))), Qt::AlignRight | Qt::AlignVCenter, dim, false });
     }
     const double labelW = fm.horizontalAdvance(QStringLiteral("99–99")) + 6;
     const std::size_t every = std::max<std::size_t>(1, std::size_t(std::ceil(labelW / slot)));
@@ -548,7 +534,7 @@ void HashLayout::buildHistogram(Scene& s) const
             .arg(QString::number(lambda, 'f', 2), QString::number(lengths - 1), QString::number(emptyPct, 'f', 0)));
     line(2,
         QStringLiteral("χ² = %1 over %2 degrees of freedom")
-            .arg(num(std::uint64_t(std::llround(snap_.chi_square))), num(dof)),
+            .arg(groupedNumber(std::uint64_t(std::llround(snap_.chi_square))), groupedNumber(dof)),
         true);
     line(3,
         QStringLiteral("= %1 per degree of freedom: %2")

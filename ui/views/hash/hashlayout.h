@@ -158,7 +158,6 @@ public:
     static std::optional<QRectF> rowOf(const Scene& scene, std::uint64_t bucket);
 
     /// The colour of a lock in @state (Tracy's; @free for a lock nobody holds).
-    static QColor lockColor(const sync::LockState& state, const QColor& free);
     /// "more even than random", "uniform", "slightly clustered", "clustered"
     /// or "badly clustered": what chi-square per degree of freedom says,
     /// given @degrees of them ("uniform" while it is within three standard

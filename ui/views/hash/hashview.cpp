@@ -2,96 +2,38 @@
 // pan, click to expand a chain, tooltips, painting the HashLayout scene.
 #include "views/hash/hashview.h"
 
-#include "kit/hovertip.h"
-
 #include "kit/colors.h"
+#include "kit/lockstate.h"
+#include "kit/numberformat.h"
 #include "run/simulation.h"
 
-#include <QLocale>
+#include <QEvent>
 #include <QMouseEvent>
 #include <QPainter>
-#include <QToolButton>
-#include <QWheelEvent>
 
 #include <algorithm>
 #include <cmath>
 
 namespace pcl::ui {
 
-namespace {
-
-QString num(std::uint64_t v)
-{
-    return QLocale(QLocale::English).toString(qulonglong(v));
-}
-
-QString lockText(const std::string& name, const sync::LockState& st)
-{
-    QString t = QString::fromStdString(name) + QStringLiteral(": ");
-    if (!st.held)
-        t += QStringLiteral("free");
-    else if (st.holder_cpu >= 0)
-        t += QStringLiteral("held by CPU %1").arg(st.holder_cpu);
-    else
-        t += QStringLiteral("held");
-    if (st.waiters > 0)
-        t += QStringLiteral(", %1 waiting").arg(st.waiters);
-    return t;
-}
-
-} // namespace
-
 HashView::HashView(Simulation& sim, QWidget* parent)
-    : QWidget(parent)
-    , sim_(sim)
+    : SceneView(sim, parent)
 {
     setObjectName(QStringLiteral("hash"));
-    setAttribute(Qt::WA_OpaquePaintEvent);
-    fitButton_ = new QToolButton(this);
-    fitButton_->setText(tr("Fit"));
-    fitButton_->setToolTip(tr("Show every bucket (double-click does the same)"));
-    connect(fitButton_, &QToolButton::clicked, this, &HashView::fit);
+    setFitToolTip(tr("Show every bucket (double-click does the same)"));
     clock_.start();
-    layout_.setFont(font());
-    layout_.setPalette(palette());
-    connect(&sim_, &Simulation::runReset, this, &HashView::onRunReset);
-    connect(&sim_, &Simulation::ticked, this, &HashView::onTicked);
-    connect(&sim_, &Simulation::eventsArrived, this, &HashView::onEvents);
 }
 
 HashView::~HashView() = default;
 
-const HashLayout::Scene& HashView::scene() const
-{
-    if (dirty_) {
-        scene_ = layout_.build();
-        dirty_ = false;
-    }
-    return scene_;
-}
-
-void HashView::invalidate()
-{
-    dirty_ = true;
-    update();
-}
-
 HashIndex* HashView::table() const
 {
-    if (benchmark_)
-        return benchTable_.get();
-    Engine* engine = sim_.engine();
-    if (!engine || engine->files().empty())
-        return nullptr;
-    auto* mapping = dynamic_cast<HashMapping*>(engine->page_cache().file(engine->files().front()).index.get());
-    return mapping ? mapping->table().get() : nullptr;
+    return source_.pageHash();
 }
 
 void HashView::onRunReset()
 {
-    benchmark_ = false;
-    benchTable_.reset();
-    benchRegistry_.reset();
+    source_.clear();
     flashes_.clear();
     layout_.setSelected(std::nullopt);
     layout_.setSnapshot({});
@@ -101,7 +43,7 @@ void HashView::onRunReset()
 
 void HashView::onTicked()
 {
-    if (!isVisible() || benchmark_)
+    if (!isVisible() || source_.benchmark())
         return;
     refresh();
 }
@@ -110,7 +52,7 @@ void HashView::refresh()
 {
     HashIndex* t = table();
     if (!t) {
-        if (!benchmark_) {
+        if (!source_.benchmark()) {
             layout_.setSnapshot({});
             invalidate();
         }
@@ -122,17 +64,11 @@ void HashView::refresh()
         // detail; the chain lengths are one word per bucket either way.
         options.slot_detail = true;
         options.max_nodes = std::size_t(1) << 22;
-        QElapsedTimer timer;
-        timer.start();
-        if (benchmark_) {
-            // As live: the frame time a benchmark measures counts the snapshot.
-            layout_.setSnapshot(benchTable_->mapping(0)->snapshot(options));
-        } else {
-            Engine& engine = *sim_.engine();
-            layout_.setSnapshot(engine.page_cache().file(engine.files().front()).index->snapshot(options));
-            layout_.setFiles(int(engine.files().size()));
-        }
-        lastSnapshotMs_ = double(timer.nsecsElapsed()) / 1e6;
+        // The table is every file's: the first file's view of it shows it
+        // whole (a benchmark's too, so its frame time counts the snapshot).
+        const std::vector<FileId> files = source_.files();
+        timeSnapshot([&] { layout_.setSnapshot(source_.index(files.front())->snapshot(options)); });
+        layout_.setFiles(int(files.size()));
     }
     layout_.setTablePages(t->count());
     if (layout_.selected()) {
@@ -149,7 +85,7 @@ void HashView::refresh()
 
 void HashView::onEvents(const std::vector<Event>& events)
 {
-    if (benchmark_)
+    if (source_.benchmark())
         return;
     const qint64 now = clock_.elapsed();
     for (const Event& e : events)
@@ -213,26 +149,11 @@ void HashView::fit()
 
 void HashView::benchmarkLoad(std::uint64_t pages)
 {
-    benchmark_ = true;
-    benchTable_.reset();
-    benchRegistry_ = std::make_unique<sync::LockRegistry>();
-    benchPage_ = std::make_unique<Page>();
-    HashConfig config;
-    config.scheme = HashScheme::Hashed;
-    config.locks = 64;
-    // 2.4 sized the table from physical memory: about one bucket per page frame.
-    config.memory_bytes = std::max<std::uint64_t>(pages, 16 * 64) * kPageHashPageSize;
-    benchTable_ = HashIndex::create(config, *benchRegistry_);
-    auto mapping = benchTable_->mapping(0);
-    for (std::uint64_t i = 0; i < pages; ++i)
-        mapping->insert(i, benchPage_.get());
+    source_.loadPageHash(pages);
     SnapshotOptions options;
     options.max_nodes = std::size_t(1) << 22;
-    QElapsedTimer timer;
-    timer.start();
-    layout_.setSnapshot(mapping->snapshot(options));
-    lastSnapshotMs_ = double(timer.nsecsElapsed()) / 1e6;
-    layout_.setTablePages(benchTable_->count());
+    timeSnapshot([&] { layout_.setSnapshot(source_.index(0)->snapshot(options)); });
+    layout_.setTablePages(source_.pageHash()->count());
     layout_.setFiles(1);
     layout_.setSelected(std::nullopt);
     layout_.fit();
@@ -242,28 +163,22 @@ void HashView::benchmarkLoad(std::uint64_t pages)
 
 QString HashView::message() const
 {
-    Engine* engine = sim_.engine();
-    if (benchmark_ || layout_.buckets() > 0)
+    if (source_.benchmark() || layout_.buckets() > 0)
         return {};
-    if (!engine)
+    if (!source_.hasRun())
         return tr("No run. Open a scenario whose index is the page hash (index kind \"hash\").");
-    if (engine->config().index.kind != "hash")
+    if (const std::string_view kind = source_.indexKind(); kind != "hash")
         return tr("This run indexes its pages with a %1; the hash view shows runs whose index kind is \"hash\".")
-            .arg(engine->config().index.kind == "radix" ? tr("radix tree") : tr("skip list"));
+            .arg(kind == "radix" ? tr("radix tree") : tr("skip list"));
     return tr("Waiting for the first snapshot…");
 }
 
-void HashView::paintEvent(QPaintEvent*)
+void HashView::paintScene(QPainter& p)
 {
-    QElapsedTimer timer;
-    timer.start();
-    QPainter p(this);
     p.fillRect(rect(), palette().color(QPalette::Window));
     const QString msg = message();
     if (!msg.isEmpty()) {
-        p.setPen(palette().color(QPalette::WindowText));
-        p.drawText(rect().adjusted(20, 20, -20, -20), Qt::AlignCenter | Qt::TextWordWrap, msg);
-        lastPaintMs_ = double(timer.nsecsElapsed()) / 1e6;
+        paintMessage(p, msg);
         return;
     }
     const HashLayout::Scene& s = scene();
@@ -322,19 +237,7 @@ void HashView::paintEvent(QPaintEvent*)
         p.setPen(palette().color(QPalette::Text));
         p.drawText(c.rect.adjusted(6, 0, -4, 0), Qt::AlignLeft | Qt::AlignVCenter, c.text);
     }
-    for (const auto& w : s.swatches) {
-        p.setPen(QPen(palette().color(QPalette::Mid), 1));
-        p.setBrush(w.fill);
-        p.drawRect(w.rect);
-    }
-    QFont bold = font();
-    bold.setBold(true);
-    for (const auto& l : s.labels) {
-        p.setFont(l.bold ? bold : font());
-        p.setPen(l.color);
-        p.drawText(l.rect, l.flags, l.text);
-    }
-    lastPaintMs_ = double(timer.nsecsElapsed()) / 1e6;
+    paintKeyAndLabels(p, s);
 }
 
 QString HashView::toolTipAt(const QPoint& pos) const
@@ -345,14 +248,14 @@ QString HashView::toolTipAt(const QPoint& pos) const
         QString t;
         if (c->end - c->first == 1)
             t = QStringLiteral("bucket %1: chain of %2 page%3")
-                    .arg(num(c->first))
+                    .arg(groupedNumber(c->first))
                     .arg(c->longest)
                     .arg(c->longest == 1 ? "" : "s");
         else
             t = QStringLiteral("buckets %1–%2 (%3): longest chain %4 (bucket %5), mean %6")
-                    .arg(num(c->first), num(c->end - 1), num(c->end - c->first))
+                    .arg(groupedNumber(c->first), groupedNumber(c->end - 1), groupedNumber(c->end - c->first))
                     .arg(c->longest)
-                    .arg(num(c->longestBucket))
+                    .arg(groupedNumber(c->longestBucket))
                     .arg(c->mean, 0, 'f', 2);
         const int lock = layout_.lockOf(c->longestBucket);
         if (lock >= 0)
@@ -364,9 +267,9 @@ QString HashView::toolTipAt(const QPoint& pos) const
     if (const auto* b = HashLayout::bandAt(s, pos)) {
         if (b->locks == 1 && b->firstLock < snap.locks.size())
             return lockText(snap.locks[b->firstLock].name, b->state)
-                + QStringLiteral("\ncovers buckets %1–%2").arg(num(b->first), num(b->end - 1));
+                + QStringLiteral("\ncovers buckets %1–%2").arg(groupedNumber(b->first), groupedNumber(b->end - 1));
         return QStringLiteral("%1 locks over buckets %2–%3; the busiest: %4")
-            .arg(num(b->locks), num(b->first), num(b->end - 1),
+            .arg(groupedNumber(b->locks), groupedNumber(b->first), groupedNumber(b->end - 1),
                 b->state.held ? (b->state.waiters ? QStringLiteral("held, %1 waiting").arg(b->state.waiters)
                                                   : QStringLiteral("held"))
                               : QStringLiteral("all free"));
@@ -376,97 +279,41 @@ QString HashView::toolTipAt(const QPoint& pos) const
             ? QString::number(b->length)
             : QStringLiteral("%1–%2").arg(b->length).arg(b->lengthEnd - 1);
         return QStringLiteral("%1 bucket%2 with a chain of %3 page(s)")
-            .arg(num(b->buckets), b->buckets == 1 ? "" : "s", len);
+            .arg(groupedNumber(b->buckets), b->buckets == 1 ? "" : "s", len);
     }
     if (const auto* c = HashLayout::chainBoxAt(s, pos))
         return QStringLiteral("file %1, page %2 (offset %3 KiB)")
             .arg(c->entry.file)
-            .arg(num(c->entry.index))
-            .arg(num(c->entry.index * 4));
+            .arg(groupedNumber(c->entry.index))
+            .arg(groupedNumber(c->entry.index * 4));
     return {};
 }
 
-bool HashView::event(QEvent* e)
-{
-    return showHoverTip(this, e) || QWidget::event(e);
-}
-
-void HashView::resizeEvent(QResizeEvent* e)
-{
-    QWidget::resizeEvent(e);
-    layout_.setSize(size());
-    const QSize b = fitButton_->sizeHint();
-    fitButton_->setGeometry(width() - b.width() - 8, 4, b.width(), b.height());
-    dirty_ = true;
-}
-
-void HashView::changeEvent(QEvent* e)
-{
-    if (e->type() == QEvent::PaletteChange || e->type() == QEvent::FontChange) {
-        layout_.setPalette(palette());
-        layout_.setFont(font());
-        dirty_ = true;
-    }
-    QWidget::changeEvent(e);
-}
-
-void HashView::wheelEvent(QWheelEvent* e)
+Viewport HashView::viewport() const
 {
     const HashLayout::Scene& s = scene();
-    if (s.cells.empty())
-        return;
-    const double steps = e->angleDelta().y() / 120.0;
-    const double count = layout_.viewCount();
-    const double frac = std::clamp((e->position().y() - s.column.top()) / std::max(1.0, s.column.height()), 0.0, 1.0);
-    const double anchor = layout_.viewFirst() + frac * count;
-    const double next = count * std::pow(0.8, steps);
-    layout_.setView(anchor - frac * next, next);
-    invalidate();
-    e->accept();
+    Viewport v;
+    v.y.first = layout_.viewFirst();
+    v.y.span = layout_.viewCount();
+    v.y.lo = 0;
+    v.y.hi = double(layout_.buckets());
+    v.y.minSpan = double(HashLayout::kMinViewBuckets);
+    v.y.origin = s.column.top();
+    v.y.pixels = s.cells.empty() ? 0 : std::max(1.0, s.column.height());
+    return v;
 }
 
-void HashView::mousePressEvent(QMouseEvent* e)
+void HashView::setViewport(const Viewport& v)
 {
-    if (e->button() != Qt::LeftButton)
-        return;
-    pressed_ = true;
-    dragging_ = false;
-    pressPos_ = e->pos();
-    pressFirst_ = layout_.viewFirst();
+    setView(v.y.first, v.y.span);
 }
 
-void HashView::mouseMoveEvent(QMouseEvent* e)
+void HashView::clickAt(QMouseEvent* e)
 {
-    if (!pressed_)
-        return;
-    if ((e->pos() - pressPos_).manhattanLength() > 4)
-        dragging_ = true;
-    if (!dragging_)
-        return;
-    const HashLayout::Scene& s = scene();
-    if (s.cells.empty())
-        return;
-    const double perPixel = layout_.viewCount() / std::max(1.0, s.column.height());
-    layout_.setView(pressFirst_ - (e->pos().y() - pressPos_.y()) * perPixel, layout_.viewCount());
-    invalidate();
-}
-
-void HashView::mouseReleaseEvent(QMouseEvent* e)
-{
-    if (e->button() != Qt::LeftButton || !pressed_)
-        return;
-    pressed_ = false;
-    if (dragging_)
-        return;
     if (const auto* c = HashLayout::cellAt(scene(), e->pos())) {
         const std::uint64_t b = c->longestBucket;
         selectBucket(layout_.selected() == b ? std::nullopt : std::optional<std::uint64_t>(b));
     }
-}
-
-void HashView::mouseDoubleClickEvent(QMouseEvent*)
-{
-    fit();
 }
 
 } // namespace pcl::ui

@@ -15,26 +15,18 @@
 #pragma once
 
 #include "events/event.h"
+#include "kit/sceneview.h"
 #include "views/hash/hashlayout.h"
 
 #include <QElapsedTimer>
-#include <QWidget>
 
 #include <memory>
 #include <optional>
 #include <unordered_map>
 
-class QToolButton;
-
-namespace pcl::sync {
-class LockRegistry;
-}
-
 namespace pcl::ui {
 
-class Simulation;
-
-class HashView : public QWidget {
+class HashView : public SceneView<HashLayout> {
     Q_OBJECT
 public:
     /// How long an insert's flash lasts.
@@ -44,8 +36,6 @@ public:
     ~HashView() override;
 
     const HashLayout& hashLayout() const { return layout_; }
-    /// The scene the next paint draws.
-    const HashLayout::Scene& scene() const;
 
     /// Takes a snapshot now (what a tick does while visible).
     void refresh();
@@ -61,58 +51,31 @@ public:
     /// Fills the view, without a run, with a real HashIndex of @pages pages
     /// (2.4 sizing: about one bucket per page, 64 hashed locks).
     void benchmarkLoad(std::uint64_t pages);
-    /// Milliseconds the last paintEvent took (the layout included when the
-    /// snapshot, view or size had changed since the paint before).
-    double lastPaintMs() const { return lastPaintMs_; }
-    /// Milliseconds the last snapshot of the table took.
-    double lastSnapshotMs() const { return lastSnapshotMs_; }
 
-    /// What hovering @pos shows; empty over nothing.
-    QString toolTipAt(const QPoint& pos) const;
+    /// Buckets down the column.
+    Viewport viewport() const override;
+    void fit() override;
+    QString toolTipAt(const QPoint& pos) const override;
 
     QSize sizeHint() const override { return QSize(900, 600); }
 
 protected:
-    bool event(QEvent* e) override;
-    void paintEvent(QPaintEvent* e) override;
-    void resizeEvent(QResizeEvent* e) override;
-    void wheelEvent(QWheelEvent* e) override;
-    void mousePressEvent(QMouseEvent* e) override;
-    void mouseMoveEvent(QMouseEvent* e) override;
-    void mouseReleaseEvent(QMouseEvent* e) override;
-    void mouseDoubleClickEvent(QMouseEvent* e) override;
-    void changeEvent(QEvent* e) override;
+    void setViewport(const Viewport& v) override;
+    void paintScene(QPainter& p) override;
+    void clickAt(QMouseEvent* e) override;
 
 private:
-    void onRunReset();
-    void onTicked();
-    void onEvents(const std::vector<Event>& events);
-    void fit();
-    void invalidate();
+    void onRunReset() override;
+    void onTicked() override;
+    void onEvents(const std::vector<Event>& events) override;
     /// The table of the current run, or of the benchmark; nullptr if none.
     HashIndex* table() const;
     void readChain();
     QString message() const;
 
-    Simulation& sim_;
-    HashLayout layout_;
-    mutable HashLayout::Scene scene_;
-    mutable bool dirty_ = true;
-    QToolButton* fitButton_ = nullptr;
     QElapsedTimer clock_;
     std::unordered_map<std::uint64_t, qint64> flashes_; ///< bucket -> clock_ ms of its last change
     std::uint32_t selectedLength_ = 0;                  ///< chain length when the chain was last read
-    // Benchmark content (declared registry first: the table's locks count into it).
-    std::unique_ptr<sync::LockRegistry> benchRegistry_;
-    std::unique_ptr<Page> benchPage_;
-    std::shared_ptr<HashIndex> benchTable_;
-    bool benchmark_ = false;
-    QPoint pressPos_;
-    double pressFirst_ = 0;
-    bool dragging_ = false;
-    bool pressed_ = false;
-    double lastPaintMs_ = 0;
-    double lastSnapshotMs_ = 0;
 };
 
 } // namespace pcl::ui

@@ -165,15 +165,8 @@ QColor PageStateLayout::hostColor(const QPalette& palette)
 void PageStateLayout::add(
     ItemKind kind, const QRectF& r, const QColor& c, const QString& role, const QString& text, int align, double width)
 {
-    Item it;
-    it.kind = kind;
-    it.rect = r;
-    it.color = c;
-    it.role = role;
-    it.text = text;
-    it.align = align;
-    it.width = width;
-    items_.push_back(std::move(it));
+    items_.push_back(
+        { .kind = kind, .rect = r, .color = c, .text = text, .align = align, .width = width, .role = role });
 }
 
 double PageStateLayout::xOfPage(double page) const

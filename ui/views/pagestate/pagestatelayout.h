@@ -25,6 +25,8 @@
 #include "mm/page_state.h"
 #include "mm/readahead_log.h"
 
+#include "kit/displaylist.h"
+
 #include <QColor>
 #include <QPalette>
 #include <QRectF>
@@ -65,17 +67,10 @@ class PageStateLayout {
 public:
     static constexpr double kLabelFadeMs = 1000;
 
-    enum class ItemKind : std::uint8_t { Fill, Outline, Line, Text };
-    struct Item {
-        ItemKind kind = ItemKind::Fill;
-        QRectF rect;  ///< Line: from topLeft to bottomRight
-        QColor color; ///< fill, pen or text colour (alpha carries fading)
-        QString text;
-        int align = 0;    ///< Qt::Alignment for Text
-        double width = 1; ///< pen width for Outline and Line
-        QString role;     ///< what it is, for tests and hit testing: "page", "column", "window", "async", "marker",
-                          ///< "label", "host-window", "legend", "series-sync" ...
-    };
+    using ItemKind = DisplayKind;
+    /// Roles: "page", "column", "window", "async", "marker", "label",
+    /// "host-window", "legend", "series-sync" ...
+    using Item = DisplayItem;
 
     /// What the view read for one file this tick.
     struct Input {

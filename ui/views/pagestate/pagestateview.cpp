@@ -1,14 +1,11 @@
 #include "views/pagestate/pagestateview.h"
 
-#include "kit/hovertip.h"
-
 #include "kit/colors.h"
+#include "kit/pageflags.h"
 #include "run/simulation.h"
 
-#include "mm/frame_allocator.h"
 #include "mm/page_cache.h"
 #include "mm/readahead.h"
-#include "sync/lock_stats.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -17,40 +14,21 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QMessageBox>
-#include <QMouseEvent>
 #include <QPainter>
 #include <QPushButton>
 #include <QStringList>
-#include <QWheelEvent>
+#include <QToolButton>
 
 #include <algorithm>
 #include <cmath>
 
 namespace pcl::ui {
 
-namespace {
-
-QString flagNames(std::uint32_t f)
-{
-    static const std::pair<PageFlag, const char*> kFlags[] = { { PG_locked, "locked" }, { PG_uptodate, "uptodate" },
-        { PG_dirty, "dirty" }, { PG_writeback, "writeback" }, { PG_readahead, "readahead" },
-        { PG_referenced, "referenced" }, { PG_active, "active" }, { PG_lru, "lru" }, { PG_ra_unused, "ra_unused" } };
-    QStringList names;
-    for (auto [bit, name] : kFlags)
-        if (f & bit)
-            names << QLatin1String(name);
-    return names.isEmpty() ? QStringLiteral("none") : names.join(QStringLiteral(", "));
-}
-
-} // namespace
-
 PageStateView::PageStateView(Simulation& sim, QWidget* parent)
-    : QWidget(parent)
-    , sim_(sim)
+    : StructureView(sim, parent)
 {
     setObjectName(QStringLiteral("readahead"));
     setMouseTracking(true);
-    setAttribute(Qt::WA_OpaquePaintEvent);
     clock_.start();
 
     bar_ = new QWidget(this);
@@ -60,9 +38,8 @@ PageStateView::PageStateView(Simulation& sim, QWidget* parent)
     fileBox_ = new QComboBox(bar_);
     fileBox_->setMinimumContentsLength(18);
     row->addWidget(fileBox_);
-    fitButton_ = new QPushButton(tr("Fit"), bar_);
-    fitButton_->setToolTip(tr("Show the whole file (or double-click the strip)"));
-    row->addWidget(fitButton_);
+    setFitToolTip(tr("Show the whole file (or double-click the strip)"));
+    row->addWidget(fitButton());
     followBox_ = new QCheckBox(tr("Follow"), bar_);
     followBox_->setChecked(true);
     followBox_->setToolTip(tr("Zoomed in, keep the current readahead window in view"));
@@ -77,13 +54,9 @@ PageStateView::PageStateView(Simulation& sim, QWidget* parent)
     row->addWidget(status_, 1);
 
     connect(fileBox_, &QComboBox::activated, this, [this](int i) { setFile(FileId(std::max(0, i))); });
-    connect(fitButton_, &QPushButton::clicked, this, &PageStateView::fit);
     connect(followBox_, &QCheckBox::toggled, this, &PageStateView::setFollowing);
     connect(csvButton_, &QPushButton::clicked, this, &PageStateView::loadCsvClicked);
     connect(clearCsvButton_, &QPushButton::clicked, this, &PageStateView::clearHost);
-    connect(&sim_, &Simulation::ticked, this, &PageStateView::onTicked);
-    connect(&sim_, &Simulation::runReset, this, &PageStateView::onRunReset);
-    connect(&sim_, &Simulation::eventsArrived, this, &PageStateView::onEvents);
     refillFiles();
 }
 
@@ -96,9 +69,7 @@ int PageStateView::canvasTop() const
 
 PageCache* PageStateView::cache() const
 {
-    if (benchCache_)
-        return benchCache_.get();
-    return sim_.engine() ? &sim_.engine()->page_cache() : nullptr;
+    return source_.pageCache();
 }
 
 pgoff_t PageStateView::filePages() const
@@ -239,9 +210,7 @@ void PageStateView::onRunReset()
 {
     tracks_.clear();
     originNs_ = 0;
-    benchCache_.reset();
-    benchFrames_.reset();
-    benchRegistry_.reset();
+    source_.clear();
     file_ = 0;
     fitted_ = true;
     refillFiles();
@@ -331,30 +300,23 @@ void PageStateView::benchmarkLoad(std::uint64_t pages)
 {
     tracks_.clear();
     host_.clear();
-    benchCache_.reset();
-    benchFrames_.reset();
-    benchRegistry_ = std::make_unique<sync::LockRegistry>();
-    benchFrames_ = std::make_unique<FrameAllocator>(pages + 64, *benchRegistry_);
-    IndexSpec spec;
-    spec.kind = "radix";
-    spec.scheme = "rcu";
-    benchCache_ = std::make_unique<PageCache>(spec, *benchFrames_, *benchRegistry_);
-    const FileId f = benchCache_->add_file(pages);
+    PageCache& cache = source_.loadPageCache(pages);
+    const FileId f = 0;
     FileTrack& t = tracks_[f];
     for (pgoff_t i = 0; i < pages; ++i) {
         if ((i / 1024) % 7 == 6)
             continue;
-        auto r = benchCache_->find_or_create_page(f, i);
+        auto r = cache.find_or_create_page(f, i);
         if (!r.page)
             continue;
         const bool inFlight = i + 32 >= pages; // the last window is still being read
         if (!inFlight) {
             r.page->set(PG_uptodate);
-            benchCache_->page_locks().unlock_page(*r.page);
+            cache.page_locks().unlock_page(*r.page);
         }
         if (i % 64 == 32)
             r.page->set(PG_readahead);
-        benchCache_->put_page(r.page);
+        cache.put_page(r.page);
     }
     // A window history as ondemand would open it reading sequentially.
     const double now = clock_.elapsed();
@@ -400,7 +362,7 @@ QString PageStateView::toolTipAt(const QPoint& pos) const
                 return tr("page %1: %2").arg(s.first).arg(state);
             return tr("page %1: %2\nflags: %3\nreference count: %4")
                 .arg(s.first)
-                .arg(state, flagNames(b.flags))
+                .arg(state, pageFlagNames(b.flags, QStringLiteral(", ")))
                 .arg(b.count);
         }
         return tr("pages %1 to %2 (%3): shown as %4\nof %5 looked at: %6 cached, %7 under I/O, %8 locked, %9 dirty, "
@@ -435,95 +397,51 @@ QString PageStateView::toolTipAt(const QPoint& pos) const
     return {};
 }
 
-bool PageStateView::event(QEvent* e)
+void PageStateView::placeControls()
 {
-    return showHoverTip(this, e) || QWidget::event(e);
+    bar_->setGeometry(0, 0, width(), canvasTop());
 }
 
 void PageStateView::resizeEvent(QResizeEvent* e)
 {
-    QWidget::resizeEvent(e);
-    bar_->setGeometry(0, 0, width(), canvasTop());
+    StructureView::resizeEvent(e);
     refresh();
 }
 
-void PageStateView::paintEvent(QPaintEvent*)
+void PageStateView::paintScene(QPainter& p)
 {
-    QElapsedTimer t;
-    t.start();
-    QPainter p(this);
     p.fillRect(rect(), palette().color(QPalette::Window));
     p.translate(0, canvasTop());
     QFont small = font();
     small.setPointSizeF(std::max(7.0, small.pointSizeF() * 0.9));
     p.setFont(small);
-    for (const PageStateLayout::Item& it : layout_.items()) {
-        switch (it.kind) {
-        case PageStateLayout::ItemKind::Fill:
-            p.fillRect(it.rect, it.color);
-            break;
-        case PageStateLayout::ItemKind::Outline:
-            p.setPen(QPen(it.color, it.width));
-            p.setBrush(Qt::NoBrush);
-            p.drawRect(it.rect);
-            break;
-        case PageStateLayout::ItemKind::Line:
-            p.setPen(QPen(it.color, it.width));
-            p.drawLine(it.rect.topLeft(), it.rect.bottomRight());
-            break;
-        case PageStateLayout::ItemKind::Text:
-            p.setPen(it.color);
-            p.drawText(it.rect, it.align, it.text);
-            break;
-        }
-    }
-    lastPaintMs_ = double(t.nsecsElapsed()) / 1e6;
+    paintDisplayList(p, layout_.items());
 }
 
-void PageStateView::wheelEvent(QWheelEvent* e)
+Viewport PageStateView::viewport() const
 {
-    const pgoff_t n = filePages();
-    if (n == 0 || input_.pages == 0)
-        return;
     const QRectF strip = layout_.strip();
-    const double x = std::clamp(e->position().x(), strip.left(), strip.right() - 1);
-    const double anchor = double(input_.first) + (x - strip.left()) / strip.width() * double(input_.pages);
-    const double factor = e->angleDelta().y() > 0 ? 0.5 : 2.0;
-    const double pages = std::clamp(double(input_.pages) * factor, 8.0, double(n));
-    const double first = anchor - (x - strip.left()) / strip.width() * pages;
-    setViewRange(pgoff_t(std::clamp(first, 0.0, double(n) - pages)), pgoff_t(pages));
-    e->accept();
+    Viewport v;
+    v.x.first = double(input_.first);
+    v.x.span = double(input_.pages);
+    v.x.lo = 0;
+    v.x.hi = double(filePages());
+    v.x.minSpan = 8;
+    v.x.origin = strip.left();
+    v.x.pixels = filePages() > 0 && input_.pages > 0 ? strip.width() : 0;
+    return v;
 }
 
-void PageStateView::mousePressEvent(QMouseEvent* e)
+void PageStateView::setViewport(const Viewport& v)
 {
-    if (e->button() == Qt::LeftButton) {
-        pressPos_ = e->pos();
-        pressFirst_ = input_.first;
-        dragging_ = true;
-    }
+    setViewRange(pgoff_t(std::max(0.0, v.x.first)), pgoff_t(v.x.span));
 }
 
-void PageStateView::mouseMoveEvent(QMouseEvent* e)
+void PageStateView::dragStarted()
 {
-    if (!dragging_ || !(e->buttons() & Qt::LeftButton) || input_.pages == 0 || fitted_)
-        return;
-    if (follow_ && (e->pos() - pressPos_).manhattanLength() > 3)
+    // A drag chooses what is in view: the window no longer does.
+    if (follow_ && !fitted_)
         setFollowing(false);
-    const double dx = e->pos().x() - pressPos_.x();
-    const double shift = -dx / layout_.strip().width() * double(input_.pages);
-    const double first = std::clamp(double(pressFirst_) + shift, 0.0, double(filePages() - input_.pages));
-    setViewRange(pgoff_t(first), input_.pages);
-}
-
-void PageStateView::mouseReleaseEvent(QMouseEvent*)
-{
-    dragging_ = false;
-}
-
-void PageStateView::mouseDoubleClickEvent(QMouseEvent*)
-{
-    fit();
 }
 
 } // namespace pcl::ui

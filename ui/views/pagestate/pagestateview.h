@@ -18,10 +18,10 @@
 #include "views/pagestate/pagestatelayout.h"
 
 #include "events/event.h"
+#include "kit/structureview.h"
 #include "mm/page_state.h"
 
 #include <QElapsedTimer>
-#include <QWidget>
 
 #include <deque>
 #include <map>
@@ -35,17 +35,11 @@ class QLabel;
 
 namespace pcl {
 class PageCache;
-class FrameAllocator;
-namespace sync {
-class LockRegistry;
-}
 } // namespace pcl
 
 namespace pcl::ui {
 
-class Simulation;
-
-class PageStateView : public QWidget {
+class PageStateView : public StructureView {
     Q_OBJECT
 public:
     static constexpr std::size_t kSamplesPerColumn = 8;
@@ -62,7 +56,6 @@ public:
     /// every seventh block missing, a readahead marker every 64 pages, a few
     /// pages under I/O and a window history; for frame-time benchmarks.
     void benchmarkLoad(std::uint64_t pages);
-    double lastPaintMs() const { return lastPaintMs_; }
 
     /// Reads the run (or the benchmark cache) again now.
     void refresh();
@@ -73,7 +66,9 @@ public:
     void setViewRange(pgoff_t first, pgoff_t pages);
     pgoff_t viewFirst() const { return input_.first; }
     pgoff_t viewPages() const { return input_.pages; }
-    void fit();
+    /// Pages along the strip.
+    Viewport viewport() const override;
+    void fit() override;
     /// Zoomed in, keep the current window in view as the reader advances
     /// (on by default; a drag turns it off).
     bool following() const { return follow_; }
@@ -90,20 +85,17 @@ public:
     /// Where the drawing starts (below the controls).
     int canvasTop() const;
     /// What hovering @pos (widget coordinates) shows; empty over nothing.
-    QString toolTipAt(const QPoint& pos) const;
+    QString toolTipAt(const QPoint& pos) const override;
 
     QSize sizeHint() const override { return { 900, 600 }; }
     QSize minimumSizeHint() const override { return { 420, 320 }; }
 
 protected:
-    bool event(QEvent* e) override;
-    void paintEvent(QPaintEvent* e) override;
+    void setViewport(const Viewport& v) override;
+    void paintScene(QPainter& p) override;
+    void dragStarted() override;
+    void placeControls() override;
     void resizeEvent(QResizeEvent* e) override;
-    void wheelEvent(QWheelEvent* e) override;
-    void mousePressEvent(QMouseEvent* e) override;
-    void mouseMoveEvent(QMouseEvent* e) override;
-    void mouseReleaseEvent(QMouseEvent* e) override;
-    void mouseDoubleClickEvent(QMouseEvent* e) override;
 
 private:
     struct Evicted {
@@ -118,16 +110,14 @@ private:
 
     PageCache* cache() const;
     pgoff_t filePages() const;
-    void onTicked();
-    void onRunReset();
-    void onEvents(const std::vector<Event>& events);
+    void onTicked() override;
+    void onRunReset() override;
+    void onEvents(const std::vector<Event>& events) override;
     void refillFiles();
     void relayout();
     void loadCsvClicked();
 
-    Simulation& sim_;
     QComboBox* fileBox_ = nullptr;
-    QPushButton* fitButton_ = nullptr;
     QCheckBox* followBox_ = nullptr;
     QPushButton* csvButton_ = nullptr;
     QPushButton* clearCsvButton_ = nullptr;
@@ -146,16 +136,6 @@ private:
     std::vector<RaWindowMark> host_;
     QElapsedTimer clock_;
     std::uint64_t originNs_ = 0; ///< time of the first window of the run
-    double lastPaintMs_ = 0;
-
-    QPoint pressPos_;
-    pgoff_t pressFirst_ = 0;
-    bool dragging_ = false;
-
-    // benchmarkLoad's own structure.
-    std::unique_ptr<sync::LockRegistry> benchRegistry_;
-    std::unique_ptr<FrameAllocator> benchFrames_;
-    std::unique_ptr<PageCache> benchCache_;
 };
 
 } // namespace pcl::ui

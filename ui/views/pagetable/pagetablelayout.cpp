@@ -1,6 +1,7 @@
 #include "views/pagetable/pagetablelayout.h"
 
 #include "kit/colors.h"
+#include "kit/lockstate.h"
 
 #include <algorithm>
 #include <cmath>
@@ -43,13 +44,7 @@ QString hexVpn(std::uint64_t vpn)
 
 QColor PageTableLayout::lockColor(const sync::LockState& s, const QPalette& palette)
 {
-    if (s.held && s.waiters > 0)
-        return colors::lockWanted();
-    if (s.held)
-        return colors::lockHeld();
-    if (s.waiters > 0) // between a release and the next acquisition
-        return colors::lockWanted();
-    return withAlpha(palette.color(QPalette::WindowText), 0.3);
+    return ui::lockColor(s, withAlpha(palette.color(QPalette::WindowText), 0.3));
 }
 
 QColor PageTableLayout::fillColor()
@@ -68,16 +63,14 @@ QColor PageTableLayout::pageWaitColor()
 void PageTableLayout::add(ItemKind kind, const QRectF& r, const QColor& c, const QString& role, const QString& text,
     int align, double width, int index)
 {
-    Item it;
-    it.kind = kind;
-    it.rect = r;
-    it.color = c;
-    it.role = role;
-    it.text = text;
-    it.align = align;
-    it.width = width;
-    it.index = index;
-    items_.push_back(std::move(it));
+    items_.push_back({ .kind = kind,
+        .rect = r,
+        .color = c,
+        .text = text,
+        .align = align,
+        .width = width,
+        .role = role,
+        .index = index });
 }
 
 int PageTableLayout::boxOf(std::uint64_t vpn) const

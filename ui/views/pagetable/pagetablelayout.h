@@ -21,6 +21,8 @@
 #include "base/page.h"
 #include "mm/page_table.h"
 
+#include "kit/displaylist.h"
+
 #include <QColor>
 #include <QPalette>
 #include <QRectF>
@@ -33,18 +35,11 @@ namespace pcl::ui {
 
 class PageTableLayout {
 public:
-    enum class ItemKind : std::uint8_t { Fill, Outline, Line, Arrow, Text };
-    struct Item {
-        ItemKind kind = ItemKind::Fill;
-        QRectF rect; ///< Line and Arrow: from topLeft to bottomRight
-        QColor color;
-        QString text;
-        int align = 0;
-        double width = 1;
-        QString role;   ///< "cpu", "pgd", "pmd", "pte", "pte-fill", "pte-lock", "mm-lock", "waiters", "fault",
-                        ///< "page-wait", "waited-page", "legend" ...
-        int index = -1; ///< "pte*": the box; "cpu"/"fault": the CPU
-    };
+    using ItemKind = DisplayKind;
+    /// Roles: "cpu", "pgd", "pmd", "pte", "pte-fill", "pte-lock",
+    /// "mm-lock", "waiters", "fault", "page-wait", "waited-page", "legend"
+    /// ...; index: for "pte*" the box, for "cpu" and "fault" the CPU.
+    using Item = DisplayItem;
 
     /// A fault in flight: its CPU, the virtual page and, while it sleeps on
     /// a page lock, that page.

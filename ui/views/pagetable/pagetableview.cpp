@@ -1,56 +1,32 @@
 #include "views/pagetable/pagetableview.h"
 
-#include "kit/hovertip.h"
+#include "kit/lockstate.h"
 
 #include "run/simulation.h"
 
 #include "mm/page_table.h"
-#include "sync/lock_stats.h"
 
 #include <QElapsedTimer>
 #include <QPainter>
-#include <QPainterPath>
 
 #include <algorithm>
 #include <cmath>
 
 namespace pcl::ui {
 
-namespace {
-
-QString lockText(const sync::LockState& s)
-{
-    if (!s.held && !s.waiters)
-        return QStringLiteral("free");
-    QString t = s.held
-        ? (s.holder_cpu >= 0 ? QStringLiteral("held by CPU %1").arg(s.holder_cpu) : QStringLiteral("held"))
-        : QStringLiteral("free");
-    if (s.waiters)
-        t += QStringLiteral(", %1 waiting").arg(s.waiters);
-    return t;
-}
-
-} // namespace
-
 PageTableView::PageTableView(Simulation& sim, QWidget* parent)
-    : QWidget(parent)
-    , sim_(sim)
+    : StructureView(sim, parent)
 {
     setObjectName(QStringLiteral("pagetable"));
     setMouseTracking(true);
-    setAttribute(Qt::WA_OpaquePaintEvent);
-    connect(&sim_, &Simulation::ticked, this, &PageTableView::onTicked);
-    connect(&sim_, &Simulation::runReset, this, &PageTableView::onRunReset);
-    connect(&sim_, &Simulation::eventsArrived, this, &PageTableView::onEvents);
+    setFitToolTip(tr("Show the whole page table (double-click does the same)"));
 }
 
 PageTableView::~PageTableView() = default;
 
 PageTable* PageTableView::table() const
 {
-    if (benchTable_)
-        return benchTable_.get();
-    return sim_.engine() ? &sim_.engine()->page_table() : nullptr;
+    return source_.pageTable();
 }
 
 void PageTableView::refresh()
@@ -58,7 +34,7 @@ void PageTableView::refresh()
     input_ = {};
     if (PageTable* t = table()) {
         input_.snapshot = t->snapshot();
-        input_.cpus = benchTable_ ? benchCpus_ : int(sim_.engine()->config().workload.cpus);
+        input_.cpus = int(source_.cpus());
         std::unordered_map<std::uint64_t, std::uint32_t> now;
         now.reserve(input_.snapshot.pte_pages.size());
         for (const PtePageInfo& p : input_.snapshot.pte_pages) {
@@ -87,9 +63,7 @@ void PageTableView::onRunReset()
     faults_.clear();
     faultBeginNs_.clear();
     lastEntries_.clear();
-    benchTable_.reset();
-    benchPage_.reset();
-    benchRegistry_.reset();
+    source_.clear();
     refresh();
 }
 
@@ -147,20 +121,13 @@ void PageTableView::benchmarkLoad(std::uint64_t pages)
     faults_.clear();
     faultBeginNs_.clear();
     lastEntries_.clear();
-    benchTable_.reset();
-    benchRegistry_ = std::make_unique<sync::LockRegistry>();
-    benchPage_ = std::make_unique<Page>(0, 0);
-    PageTable::Config config;
-    config.scheme = PageTable::Scheme::Split;
-    benchTable_ = std::make_unique<PageTable>(config, *benchRegistry_);
+    source_.loadPageTable(pages);
     pages = std::min<std::uint64_t>(pages, PageTable::kMaxVpns);
-    for (std::uint64_t v = 0; v < pages; ++v)
-        benchTable_->install(v, benchPage_.get());
-    benchCpus_ = 8;
-    for (int c = 0; c < benchCpus_ && pages > 0; ++c) {
+    const int cpus = int(StructureSource::kBenchmarkCpus);
+    for (int c = 0; c < cpus && pages > 0; ++c) {
         PageTableLayout::Fault f;
         f.cpu = c;
-        f.vpn = pages * std::uint64_t(c) / std::uint64_t(benchCpus_);
+        f.vpn = pages * std::uint64_t(c) / std::uint64_t(cpus);
         f.waitsOnPage = c % 2 == 1;
         f.index = f.vpn;
         faults_[c] = f;
@@ -170,7 +137,7 @@ void PageTableView::benchmarkLoad(std::uint64_t pages)
 
 QString PageTableView::toolTipAt(const QPoint& pos) const
 {
-    const QPointF p(pos);
+    const QPointF p = zoom().inverted().map(QPointF(pos));
     if (int b = layout_.boxAt(p); b >= 0) {
         const auto& box = layout_.boxes()[std::size_t(b)];
         const bool split = input_.snapshot.scheme == "split";
@@ -201,65 +168,64 @@ QString PageTableView::toolTipAt(const QPoint& pos) const
     return {};
 }
 
-bool PageTableView::event(QEvent* e)
-{
-    return showHoverTip(this, e) || QWidget::event(e);
-}
-
 void PageTableView::resizeEvent(QResizeEvent* e)
 {
-    QWidget::resizeEvent(e);
+    StructureView::resizeEvent(e);
+    // The layout is laid out again for the new size: what was in view is not there any more.
+    zoomSpan_[0] = zoomSpan_[1] = 0;
     refresh();
 }
 
-void PageTableView::paintEvent(QPaintEvent*)
+Viewport PageTableView::viewport() const
 {
-    QElapsedTimer timer;
-    timer.start();
-    QPainter p(this);
+    Viewport v;
+    const double extent[2] = { double(width()), double(height()) };
+    ViewAxis* axes[2] = { &v.x, &v.y };
+    for (int i = 0; i < 2; ++i) {
+        ViewAxis& a = *axes[i];
+        a.lo = 0;
+        a.hi = extent[i];
+        a.minSpan = extent[i] / 16;
+        a.first = zoomSpan_[i] > 0 ? zoomFirst_[i] : 0;
+        a.span = zoomSpan_[i] > 0 ? zoomSpan_[i] : extent[i];
+        a.pixels = extent[i];
+    }
+    return v;
+}
+
+void PageTableView::setViewport(const Viewport& v)
+{
+    const ViewAxis* axes[2] = { &v.x, &v.y };
+    for (int i = 0; i < 2; ++i) {
+        zoomFirst_[i] = axes[i]->first;
+        zoomSpan_[i] = axes[i]->span;
+    }
+    update();
+}
+
+void PageTableView::fit()
+{
+    zoomSpan_[0] = zoomSpan_[1] = 0;
+    update();
+}
+
+QTransform PageTableView::zoom() const
+{
+    const Viewport v = viewport();
+    if (!v.x.moves() || !v.y.moves())
+        return {};
+    const double sx = v.x.pixels / v.x.span, sy = v.y.pixels / v.y.span;
+    return QTransform(sx, 0, 0, sy, -v.x.first * sx, -v.y.first * sy);
+}
+
+void PageTableView::paintScene(QPainter& p)
+{
     p.fillRect(rect(), palette().color(QPalette::Window));
+    p.setTransform(zoom());
     QFont small = font();
     small.setPointSizeF(std::max(7.0, small.pointSizeF() * 0.9));
     p.setFont(small);
-    for (const PageTableLayout::Item& it : layout_.items()) {
-        switch (it.kind) {
-        case PageTableLayout::ItemKind::Fill:
-            p.fillRect(it.rect, it.color);
-            break;
-        case PageTableLayout::ItemKind::Outline:
-            p.setPen(QPen(it.color, it.width));
-            p.setBrush(Qt::NoBrush);
-            p.drawRect(it.rect);
-            break;
-        case PageTableLayout::ItemKind::Line:
-            p.setPen(QPen(it.color, it.width));
-            p.drawLine(it.rect.topLeft(), it.rect.bottomRight());
-            break;
-        case PageTableLayout::ItemKind::Arrow: {
-            // Only arrows are antialiased: boxes and bars sit on whole pixels,
-            // and antialiasing every fill would cost more than the rest of the frame.
-            p.setRenderHint(QPainter::Antialiasing, true);
-            const QPointF a = it.rect.topLeft(), b = it.rect.bottomRight();
-            p.setPen(QPen(it.color, it.width));
-            p.drawLine(a, b);
-            const double ang = std::atan2(b.y() - a.y(), b.x() - a.x());
-            const double len = 9;
-            QPainterPath head;
-            head.moveTo(b);
-            head.lineTo(b - QPointF(std::cos(ang - 0.4) * len, std::sin(ang - 0.4) * len));
-            head.lineTo(b - QPointF(std::cos(ang + 0.4) * len, std::sin(ang + 0.4) * len));
-            head.closeSubpath();
-            p.fillPath(head, it.color);
-            p.setRenderHint(QPainter::Antialiasing, false);
-            break;
-        }
-        case PageTableLayout::ItemKind::Text:
-            p.setPen(it.color);
-            p.drawText(it.rect, it.align, it.text);
-            break;
-        }
-    }
-    lastPaintMs_ = double(timer.nsecsElapsed()) / 1e6;
+    paintDisplayList(p, layout_.items());
 }
 
 } // namespace pcl::ui

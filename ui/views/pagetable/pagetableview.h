@@ -10,13 +10,17 @@
 // PageLockWoken adds the page the fault sleeps on. A fault with no end
 // after kStaleFaultNs of event time is dropped (its end fell out of a full
 // ring).
+//
+// The wheel zooms the drawing around the cursor, a drag pans it, a
+// double-click or Fit shows it whole again.
 #pragma once
 
 #include "views/pagetable/pagetablelayout.h"
 
 #include "events/event.h"
+#include "kit/structureview.h"
 
-#include <QWidget>
+#include <QTransform>
 
 #include <map>
 #include <memory>
@@ -25,16 +29,11 @@
 
 namespace pcl {
 class PageTable;
-namespace sync {
-class LockRegistry;
-}
 } // namespace pcl
 
 namespace pcl::ui {
 
-class Simulation;
-
-class PageTableView : public QWidget {
+class PageTableView : public StructureView {
     Q_OBJECT
 public:
     static constexpr std::uint64_t kStaleFaultNs = 2'000'000'000;
@@ -46,7 +45,6 @@ public:
     /// holding @pages mapped pages from vpn 0, and eight CPUs with faults in
     /// flight; for frame-time benchmarks.
     void benchmarkLoad(std::uint64_t pages);
-    double lastPaintMs() const { return lastPaintMs_; }
 
     /// Takes a fresh snapshot now.
     void refresh();
@@ -54,34 +52,36 @@ public:
     const PageTableLayout::Input& input() const { return input_; }
     /// The faults in flight, by CPU.
     const std::map<int, PageTableLayout::Fault>& faultsInFlight() const { return faults_; }
-    QString toolTipAt(const QPoint& pos) const;
+    QString toolTipAt(const QPoint& pos) const override;
+    /// The laid-out drawing, in both directions: the layout fills the
+    /// widget, and zooming magnifies part of it.
+    Viewport viewport() const override;
+    void fit() override;
 
     QSize sizeHint() const override { return { 900, 600 }; }
     QSize minimumSizeHint() const override { return { 480, 300 }; }
 
 protected:
-    bool event(QEvent* e) override;
-    void paintEvent(QPaintEvent* e) override;
+    void setViewport(const Viewport& v) override;
+    void paintScene(QPainter& p) override;
     void resizeEvent(QResizeEvent* e) override;
 
 private:
     PageTable* table() const;
-    void onTicked();
-    void onRunReset();
-    void onEvents(const std::vector<Event>& events);
+    /// Layout coordinates to widget coordinates.
+    QTransform zoom() const;
+    void onTicked() override;
+    void onRunReset() override;
+    void onEvents(const std::vector<Event>& events) override;
 
-    Simulation& sim_;
     PageTableLayout layout_;
+    /// The part of the layout in view; a span of 0: all of it.
+    double zoomFirst_[2] = { 0, 0 };
+    double zoomSpan_[2] = { 0, 0 };
     PageTableLayout::Input input_;
     std::map<int, PageTableLayout::Fault> faults_;
     std::map<int, std::uint64_t> faultBeginNs_;
     std::unordered_map<std::uint64_t, std::uint32_t> lastEntries_; ///< first_vpn -> entries_set at the last snapshot
-    double lastPaintMs_ = 0;
-    int benchCpus_ = 0;
-
-    std::unique_ptr<sync::LockRegistry> benchRegistry_;
-    std::unique_ptr<PageTable> benchTable_;
-    std::unique_ptr<Page> benchPage_;
 };
 
 } // namespace pcl::ui

@@ -3,6 +3,7 @@
 #include "views/radix/radixlocklayout.h"
 
 #include "kit/colors.h"
+#include "kit/lockstate.h"
 
 #include <QFontMetricsF>
 
@@ -19,11 +20,6 @@ bool wholeTreeLock(const std::string& scheme)
     return scheme == "spinlock" || scheme == "rwlock" || scheme == "rcu";
 }
 
-QColor lockColor(const sync::LockState& s)
-{
-    return s.waiters > 0 ? colors::lockWanted() : colors::lockHeld();
-}
-
 } // namespace
 
 RadixLockLayout::RadixLockLayout(const IndexSnapshot& snapshot, const RadixTreeLayout::Frame& frame,
@@ -33,20 +29,6 @@ RadixLockLayout::RadixLockLayout(const IndexSnapshot& snapshot, const RadixTreeL
     , animation_(animation)
     , items_(out)
 {
-}
-
-QString RadixLockLayout::lockText(const sync::LockState& s)
-{
-    QString t;
-    if (s.readers > 0)
-        t = QStringLiteral("held by %1 reader%2").arg(s.readers).arg(s.readers == 1 ? "" : "s");
-    else if (s.holder_cpu >= 0)
-        t = QStringLiteral("held by CPU %1").arg(s.holder_cpu);
-    else
-        t = QStringLiteral("held");
-    if (s.waiters > 0)
-        t += QStringLiteral(", %1 waiting").arg(s.waiters);
-    return t;
 }
 
 void RadixLockLayout::text(Role role, const QRectF& r, const QString& s, int align, const QColor& colour, int level)
@@ -85,7 +67,7 @@ void RadixLockLayout::locks()
         Item o;
         o.role = Role::NodeLock;
         o.rect = QRectF(QPointF(x0 - 2, top - 2), QPointF(x1 + 2, top + frame_.slotH + 2));
-        o.pen = lockColor(st);
+        o.pen = lockColor(st, colors::lockHeld());
         o.penWidth = 2.5;
         o.level = n.level;
         o.node = std::int32_t(i);
@@ -105,7 +87,7 @@ void RadixLockLayout::locks()
     const double top = frame_.rowTop(h - 1);
     Item o;
     o.role = Role::TreeLock;
-    o.pen = lockColor(tree);
+    o.pen = lockColor(tree, colors::lockHeld());
     o.penWidth = 3;
     if (wholeTreeLock(snap_.scheme)) {
         // One lock over every node: the whole tree is outlined.

@@ -34,7 +34,6 @@ public:
     void walks();
 
     /// A held lock in words: "held by CPU 2, 1 waiting".
-    static QString lockText(const sync::LockState& state);
 
 private:
     void text(

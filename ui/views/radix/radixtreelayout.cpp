@@ -1,12 +1,14 @@
 // The radix tree view's model: snapshot + view state -> items to draw.
 #include "views/radix/radixtreelayout.h"
 
+#include "kit/colormix.h"
 #include "kit/colors.h"
+#include "kit/lockstate.h"
+#include "kit/numberformat.h"
 #include "views/radix/radixlevellayout.h"
 #include "views/radix/radixlocklayout.h"
 
 #include <QFontMetricsF>
-#include <QLocale>
 
 #include <algorithm>
 #include <cmath>
@@ -17,18 +19,6 @@ namespace {
 
 constexpr double kBracketColumn = 52; ///< the height bracket, left of the level labels
 constexpr double kRightPad = 14;
-constexpr double kMinSpan = 8; ///< page indexes in view at the deepest zoom
-
-QColor mix(const QColor& a, const QColor& b, double k)
-{
-    return QColor::fromRgbF(
-        a.redF() * (1 - k) + b.redF() * k, a.greenF() * (1 - k) + b.greenF() * k, a.blueF() * (1 - k) + b.blueF() * k);
-}
-
-QString number(std::uint64_t n)
-{
-    return QLocale::c().toString(qulonglong(n)).replace(QLatin1Char(','), QChar(0x202f));
-}
 
 QString bytes(std::uint64_t b)
 {
@@ -83,7 +73,7 @@ QColor RadixTreeLayout::occupancyColor(double fraction) const
     if (fraction <= 0)
         return emptyColor();
     // Never lighter than a quarter: one page in a node must still show.
-    return mix(emptyColor(), occupiedColor(), 0.25 + 0.75 * std::min(fraction, 1.0));
+    return colors::mix(emptyColor(), occupiedColor(), 0.25 + 0.75 * std::min(fraction, 1.0));
 }
 
 void RadixTreeLayout::setRect(const QRectF& rect)
@@ -307,13 +297,13 @@ void RadixTreeLayout::layoutHeader(double nowMs)
         title = QStringLiteral("file %1 · radix tree, %2 · %3 pages · height %4 · %5 nodes of %6 slots · %7")
                     .arg(snap_.file)
                     .arg(QString::fromStdString(snap_.scheme))
-                    .arg(number(snap_.count))
+                    .arg(groupedNumber(snap_.count))
                     .arg(snap_.height)
-                    .arg(number(snap_.nodes.size()))
+                    .arg(groupedNumber(snap_.nodes.size()))
                     .arg(snap_.fanout)
                     .arg(bytes(snap_.memory_bytes));
         if (snap_.truncated)
-            title += QStringLiteral(" · first %1 nodes shown").arg(number(snap_.nodes.size()));
+            title += QStringLiteral(" · first %1 nodes shown").arg(groupedNumber(snap_.nodes.size()));
     } else {
         title = QStringLiteral("radix tree");
     }
@@ -350,7 +340,8 @@ void RadixTreeLayout::layoutHeader(double nowMs)
             bar.fill = occupiedColor();
             bar.node = std::int32_t(i);
             items_.push_back(bar);
-            const QString full = QStringLiteral("file %1 · %2 p · h %3").arg(f.file).arg(number(f.pages)).arg(f.height);
+            const QString full
+                = QStringLiteral("file %1 · %2 p · h %3").arg(f.file).arg(groupedNumber(f.pages)).arg(f.height);
             const QString label = fm.horizontalAdvance(full) + 8 <= cell.rect.width()    ? full
                 : fm.horizontalAdvance(QString::number(f.file)) + 4 <= cell.rect.width() ? QString::number(f.file)
                                                                                          : QString();
@@ -446,7 +437,7 @@ void RadixTreeLayout::layoutLevels(double nowMs)
             : level == 0              ? QStringLiteral("leaves · level 0")
                                       : QStringLiteral("level %1").arg(level);
         QString second = QStringLiteral("%1 node%2 · %3% full")
-                             .arg(number(nodes))
+                             .arg(groupedNumber(nodes))
                              .arg(nodes == 1 ? "" : "s")
                              .arg(cap > 0 ? 100.0 * double(levelOccupied_[std::size_t(level)]) / cap : 0.0, 0, 'f', 0);
         const QRectF labelRect(
@@ -564,9 +555,9 @@ QString RadixTreeLayout::describe(const Hit& hit) const
         const auto& f = files_[std::size_t(hit.file)];
         return QStringLiteral("file %1: %2 pages, tree height %3, %4 nodes")
             .arg(f.file)
-            .arg(number(f.pages))
+            .arg(groupedNumber(f.pages))
             .arg(f.height)
-            .arg(number(f.nodes));
+            .arg(groupedNumber(f.nodes));
     }
     if (hit.node < 0 || std::size_t(hit.node) >= snap_.nodes.size())
         return {};
@@ -580,7 +571,7 @@ QString RadixTreeLayout::describe(const Hit& hit) const
             if (b & IndexSnapshot::slot_tag_bit(t))
                 tags << tagName(t);
         if (n.level == 0) {
-            lines << QStringLiteral("page index %1").arg(number(hit.first));
+            lines << QStringLiteral("page index %1").arg(groupedNumber(hit.first));
             lines << QStringLiteral("leaf slot %1 of %2: %3")
                          .arg(hit.slot)
                          .arg(n.slots)
@@ -588,7 +579,7 @@ QString RadixTreeLayout::describe(const Hit& hit) const
                                  : (b & IndexSnapshot::kSlotOccupied) ? QStringLiteral("occupied")
                                                                       : QStringLiteral("empty"));
         } else {
-            lines << QStringLiteral("indexes %1 - %2").arg(number(hit.first)).arg(number(hit.last));
+            lines << QStringLiteral("indexes %1 - %2").arg(groupedNumber(hit.first)).arg(groupedNumber(hit.last));
             lines << QStringLiteral("level %1 slot %2 of %3: %4")
                          .arg(n.level)
                          .arg(hit.slot)
@@ -602,8 +593,8 @@ QString RadixTreeLayout::describe(const Hit& hit) const
     } else {
         lines << QStringLiteral("level %1 node covering indexes %2 - %3")
                      .arg(n.level)
-                     .arg(number(n.first_index))
-                     .arg(number(n.first_index + (n.span - 1)));
+                     .arg(groupedNumber(n.first_index))
+                     .arg(groupedNumber(n.first_index + (n.span - 1)));
         lines << QStringLiteral("%1 of %2 slots occupied").arg(n.occupied).arg(n.slots);
         QStringList tags;
         for (unsigned t = 0; t < kTagCount; ++t)
@@ -613,7 +604,7 @@ QString RadixTreeLayout::describe(const Hit& hit) const
     if (n.lock >= 0 && std::size_t(n.lock) < snap_.locks.size()) {
         const auto& st = snap_.locks[std::size_t(n.lock)].state;
         if (st.held || st.readers)
-            lines << QStringLiteral("node lock %1").arg(RadixLockLayout::lockText(st));
+            lines << QStringLiteral("node lock %1").arg(lockText(st));
     }
     return lines.join(QLatin1Char('\n'));
 }

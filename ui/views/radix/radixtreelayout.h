@@ -180,6 +180,8 @@ public:
     std::optional<std::pair<pgoff_t, pgoff_t>> missingLeafDetail() const { return slotBits_.missing(); }
 
     // ---- view: which indexes are in view ---------------------------------
+    /// Page indexes in view at the deepest zoom.
+    static constexpr double kMinSpan = 8;
     bool fitted() const { return fitted_; }
     /// Back to the whole tree.
     void fit() { fitted_ = true; }
@@ -191,6 +193,8 @@ public:
     void panBy(double dx, double nowMs);
     double viewFirst(double nowMs) const;
     double viewSpan(double nowMs) const;
+    /// The page indexes the whole tree spans once settled.
+    double wholeSpan() const { return effSpan(1e300); }
 
     /// Lays everything out at @nowMs.
     const std::vector<Item>& build(double nowMs);

@@ -2,18 +2,16 @@
 // zoom, pan, file selection and tooltips.
 #include "views/radix/radixtreeview.h"
 
-#include "kit/hovertip.h"
-
-#include "index/radix_tree.h"
+#include "index/page_index.h"
 #include "kit/colors.h"
+#include "kit/pageflags.h"
+#include "mm/page_cache.h"
 #include "run/simulation.h"
-#include "sync/lock_stats.h"
 
 #include <QComboBox>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QToolButton>
-#include <QWheelEvent>
 
 #include <algorithm>
 #include <cmath>
@@ -24,27 +22,12 @@ namespace {
 
 constexpr int kMargin = 8;
 
-QString flagNames(std::uint32_t f)
-{
-    static const std::pair<std::uint32_t, const char*> kFlags[]
-        = { { PG_locked, "locked" }, { PG_uptodate, "uptodate" }, { PG_dirty, "dirty" }, { PG_writeback, "writeback" },
-              { PG_readahead, "readahead" }, { PG_referenced, "referenced" }, { PG_active, "active" },
-              { PG_lru, "lru" }, { PG_ra_unused, "ra_unused" } };
-    QStringList names;
-    for (const auto& [bit, name] : kFlags)
-        if (f & bit)
-            names << QString::fromLatin1(name);
-    return names.isEmpty() ? QStringLiteral("none") : names.join(QLatin1Char(' '));
-}
-
 } // namespace
 
 RadixTreeView::RadixTreeView(Simulation& sim, QWidget* parent)
-    : QWidget(parent)
-    , sim_(sim)
+    : StructureView(sim, parent)
 {
     setObjectName(QStringLiteral("radix"));
-    setAttribute(Qt::WA_OpaquePaintEvent);
     setMouseTracking(false);
     clock_.start();
 
@@ -55,17 +38,11 @@ RadixTreeView::RadixTreeView(Simulation& sim, QWidget* parent)
         if (i >= 0)
             selectFile(FileId(combo_->itemData(i).toUInt()));
     });
-    fitButton_ = new QToolButton(this);
-    fitButton_->setText(tr("Fit"));
-    fitButton_->setToolTip(tr("Show the whole tree (or double-click)"));
-    connect(fitButton_, &QToolButton::clicked, this, &RadixTreeView::fit);
+    setFitToolTip(tr("Show the whole tree (or double-click)"));
 
     animTimer_.setSingleShot(true);
     connect(&animTimer_, &QTimer::timeout, this, qOverload<>(&QWidget::update));
 
-    connect(&sim_, &Simulation::runReset, this, &RadixTreeView::onRunReset);
-    connect(&sim_, &Simulation::ticked, this, &RadixTreeView::onTicked);
-    connect(&sim_, &Simulation::eventsArrived, this, &RadixTreeView::onEvents);
     onRunReset();
 }
 
@@ -76,31 +53,23 @@ QRectF RadixTreeView::layoutRect() const
     return QRectF(kMargin, kMargin, width() - 2 * kMargin, height() - 2 * kMargin);
 }
 
-void RadixTreeView::resizeEvent(QResizeEvent* e)
-{
-    QWidget::resizeEvent(e);
-    placeControls();
-}
-
 void RadixTreeView::placeControls()
 {
-    const QSize b = fitButton_->sizeHint();
+    StructureView::placeControls();
     const QSize c = combo_->sizeHint();
-    fitButton_->setGeometry(width() - kMargin - b.width(), 2, b.width(), b.height());
-    combo_->setGeometry(fitButton_->x() - 6 - c.width(), 2, c.width(), std::max(c.height(), b.height()));
+    combo_->setGeometry(
+        fitButton()->x() - 6 - c.width(), fitButton()->y(), c.width(), std::max(c.height(), fitButton()->height()));
 }
 
 void RadixTreeView::onRunReset()
 {
-    benchTree_.reset();
-    benchPages_.reset();
-    benchRegistry_.reset();
+    source_.clear();
     layout_.clear();
     lastSkips_.clear();
     selected_ = 0;
     skipTicks_ = 0;
     combo_->clear();
-    if (sim_.engine())
+    if (source_.hasRun())
         refresh();
     update();
 }
@@ -127,12 +96,7 @@ void RadixTreeView::onEvents(const std::vector<Event>& events)
 
 PageIndex* RadixTreeView::index() const
 {
-    if (benchTree_)
-        return benchTree_.get();
-    Engine* engine = sim_.engine();
-    if (!engine || selected_ >= engine->page_cache().file_count())
-        return nullptr;
-    return engine->page_cache().file(selected_).index.get();
+    return source_.index(selected_);
 }
 
 std::vector<RadixFileInfo> RadixTreeView::fileInfos() const
@@ -142,16 +106,9 @@ std::vector<RadixFileInfo> RadixTreeView::fileInfos() const
         const IndexShape shape = idx.shape();
         return RadixFileInfo { f, idx.count(), shape.nodes, shape.height };
     };
-    if (benchTree_) {
-        out.push_back(info(0, *benchTree_));
-        return out;
-    }
-    Engine* engine = sim_.engine();
-    if (!engine)
-        return out;
-    for (FileId f : engine->files())
-        if (f < engine->page_cache().file_count())
-            out.push_back(info(f, *engine->page_cache().file(f).index));
+    for (FileId f : source_.files())
+        if (PageIndex* idx = source_.index(f))
+            out.push_back(info(f, *idx));
     return out;
 }
 
@@ -194,7 +151,7 @@ void RadixTreeView::refresh()
     layout_.setFiles(files, selected_);
     PageIndex* idx = index();
     if (!idx) {
-        layout_.setMessage(sim_.engine() ? tr("No such file in this run.") : tr("No run: choose a scenario."));
+        layout_.setMessage(source_.hasRun() ? tr("No such file in this run.") : tr("No run: choose a scenario."));
         update();
         return;
     }
@@ -211,18 +168,17 @@ void RadixTreeView::refresh()
     const IndexShape shape = idx->shape();
     SnapshotOptions options;
     options.slot_detail = shape.nodes <= kSlotDetailMaxNodes;
-    QElapsedTimer t;
-    t.start();
-    IndexSnapshot snap = idx->snapshot(options);
-    const bool sameFile = layout_.hasSnapshot() && layout_.snapshot().file == snap.file;
-    layout_.setSnapshot(std::move(snap), nowMs(), sameFile);
-    lastSnapshotMs_ = double(t.nsecsElapsed()) / 1e6;
-    skipTicks_ = int(lastSnapshotMs_ / kSnapshotBudgetMs);
+    timeSnapshot([&] {
+        IndexSnapshot snap = idx->snapshot(options);
+        const bool sameFile = layout_.hasSnapshot() && layout_.snapshot().file == snap.file;
+        layout_.setSnapshot(std::move(snap), nowMs(), sameFile);
+    });
+    skipTicks_ = int(lastSnapshotMs() / kSnapshotBudgetMs);
 
     // Optimistic scheme: where the locked part of each walk started, over
     // the operations since the last snapshot.
-    if (auto* tree = dynamic_cast<RadixTree*>(idx); tree && tree->config().scheme == RadixTree::Scheme::Optimistic) {
-        const auto now = tree->optimistic_stats().levels_skipped;
+    if (const auto skipped = source_.optimisticLevelsSkipped(selected_)) {
+        const std::vector<std::uint64_t>& now = *skipped;
         std::vector<std::uint64_t> delta(now.size(), 0);
         for (std::size_t d = 0; d < now.size(); ++d)
             delta[d] = now[d] - (d < lastSkips_.size() ? std::min(lastSkips_[d], now[d]) : 0);
@@ -237,21 +193,7 @@ void RadixTreeView::refresh()
 void RadixTreeView::benchmarkLoad(std::uint64_t pages, unsigned shift)
 {
     layout_.clear();
-    benchTree_.reset();
-    benchRegistry_ = std::make_unique<sync::LockRegistry>();
-    RadixTree::Config config;
-    config.scheme = RadixTree::Scheme::Rcu;
-    config.shift = shift;
-    benchTree_ = std::make_unique<RadixTree>(0, config, *benchRegistry_);
-    benchPages_ = std::make_unique<Page[]>(pages);
-    for (std::uint64_t i = 0; i < pages; ++i) {
-        benchPages_[i].index = i;
-        benchTree_->insert(i, &benchPages_[i]);
-        if (i % 7 == 3)
-            benchTree_->set_tag(i, kTagDirty);
-        if (i % 61 == 5)
-            benchTree_->set_tag(i, kTagWriteback);
-    }
+    source_.loadRadixTree(pages, shift);
     selected_ = 0;
     refresh();
 }
@@ -274,11 +216,8 @@ void RadixTreeView::fetchLeafDetail(pgoff_t first, pgoff_t end)
     layout_.setLeafDetail(first, std::move(bits));
 }
 
-void RadixTreeView::paintEvent(QPaintEvent*)
+void RadixTreeView::paintScene(QPainter& p)
 {
-    QElapsedTimer t;
-    t.start();
-    QPainter p(this);
     p.fillRect(rect(), palette().color(QPalette::Base));
     layout_.setPalette(palette());
     layout_.setFont(font());
@@ -332,34 +271,36 @@ void RadixTreeView::paintEvent(QPaintEvent*)
     }
     p.setClipping(false);
     p.setOpacity(1);
-    lastPaintMs_ = double(t.nsecsElapsed()) / 1e6;
     if (layout_.animating(now))
         animTimer_.start(16);
 }
 
 // ---- interaction -----------------------------------------------------------
 
-QString RadixTreeView::pageText(pgoff_t index)
+QString RadixTreeView::pageText(pgoff_t index) const
 {
-    if (benchTree_) {
-        Page* page = benchTree_->lookup(index);
-        return page ? QStringLiteral("flags: %1").arg(flagNames(page->flags.load())) : QString();
+    if (source_.benchmark()) {
+        // The benchmark's pages are not in a page cache: nothing frees them.
+        PageIndex* idx = source_.index(selected_);
+        Page* page = idx ? idx->lookup(index) : nullptr;
+        return page ? QStringLiteral("flags: %1").arg(pageFlagNames(page->flags.load(), QStringLiteral(" ")))
+                    : QString();
     }
-    Engine* engine = sim_.engine();
-    if (!engine)
+    PageCache* cache = source_.pageCache();
+    if (!cache)
         return {};
     // One reference for the time it takes to read two words, as any
     // find_get_page user: the page cannot be freed while we look.
-    Page* page = engine->page_cache().find_get_page(selected_, index);
+    Page* page = cache->find_get_page(selected_, index);
     if (!page)
         return {};
     const std::uint32_t flags = page->flags.load(std::memory_order_acquire);
     const std::int32_t refs = page->count.load(std::memory_order_relaxed) - 1; // not ours
-    engine->page_cache().put_page(page);
-    return QStringLiteral("flags: %1\nreferences: %2").arg(flagNames(flags)).arg(refs);
+    cache->put_page(page);
+    return QStringLiteral("flags: %1\nreferences: %2").arg(pageFlagNames(flags, QStringLiteral(" "))).arg(refs);
 }
 
-QString RadixTreeView::toolTipAt(const QPoint& pos)
+QString RadixTreeView::toolTipAt(const QPoint& pos) const
 {
     const auto hit = layout_.hitTest(pos, nowMs());
     QString text = layout_.describe(hit);
@@ -373,52 +314,32 @@ QString RadixTreeView::toolTipAt(const QPoint& pos)
     return text;
 }
 
-bool RadixTreeView::event(QEvent* e)
+Viewport RadixTreeView::viewport() const
 {
-    return showHoverTip(this, e) || QWidget::event(e);
+    const double now = nowMs();
+    const QRectF tree = layout_.treeRect();
+    Viewport v;
+    v.x.first = layout_.viewFirst(now);
+    v.x.span = layout_.viewSpan(now);
+    v.x.lo = 0;
+    v.x.hi = layout_.wholeSpan();
+    v.x.minSpan = RadixTreeLayout::kMinSpan;
+    v.x.origin = tree.left();
+    v.x.pixels = std::max(0.0, tree.width());
+    return v;
 }
 
-void RadixTreeView::wheelEvent(QWheelEvent* e)
+void RadixTreeView::setViewport(const Viewport& v)
 {
-    const double steps = e->angleDelta().y() / 120.0;
-    if (steps == 0)
-        return;
-    layout_.zoomAt(e->position().x(), std::pow(1.4, steps), nowMs());
+    layout_.setView(v.x.first, v.x.span);
     update();
-    e->accept();
 }
 
-void RadixTreeView::mousePressEvent(QMouseEvent* e)
+void RadixTreeView::clickAt(QMouseEvent* e)
 {
-    if (e->button() != Qt::LeftButton)
-        return;
     const auto hit = layout_.hitTest(e->position(), nowMs());
-    if (hit.file >= 0 && std::size_t(hit.file) < layout_.files().size()) {
+    if (hit.file >= 0 && std::size_t(hit.file) < layout_.files().size())
         selectFile(layout_.files()[std::size_t(hit.file)].file);
-        return;
-    }
-    dragging_ = true;
-    pressPos_ = lastPos_ = e->position().toPoint();
-}
-
-void RadixTreeView::mouseMoveEvent(QMouseEvent* e)
-{
-    if (!dragging_)
-        return;
-    const QPoint pos = e->position().toPoint();
-    layout_.panBy(pos.x() - lastPos_.x(), nowMs());
-    lastPos_ = pos;
-    update();
-}
-
-void RadixTreeView::mouseReleaseEvent(QMouseEvent*)
-{
-    dragging_ = false;
-}
-
-void RadixTreeView::mouseDoubleClickEvent(QMouseEvent*)
-{
-    fit();
 }
 
 } // namespace pcl::ui

@@ -17,30 +17,23 @@
 #pragma once
 
 #include "events/event.h"
+#include "kit/structureview.h"
 #include "views/radix/radixtreelayout.h"
 
 #include <QElapsedTimer>
 #include <QTimer>
-#include <QWidget>
 
 #include <memory>
 
 class QComboBox;
-class QToolButton;
 
 namespace pcl {
 class PageIndex;
-class RadixTree;
-namespace sync {
-class LockRegistry;
-}
 } // namespace pcl
 
 namespace pcl::ui {
 
-class Simulation;
-
-class RadixTreeView : public QWidget {
+class RadixTreeView : public StructureView {
     Q_OBJECT
 public:
     /// Snapshots of trees with more nodes than this carry no per-slot bits.
@@ -59,20 +52,18 @@ public:
     FileId selectedFile() const { return selected_; }
     /// Takes a snapshot of the selected file's tree now and repaints.
     void refresh();
+    /// Page indexes across the tree.
+    Viewport viewport() const override;
     /// The whole tree again.
-    void fit();
+    void fit() override;
 
     /// Fills the view, without a run, with a RadixTree (shift @shift, rcu)
     /// holding pages 0 .. @pages - 1, every 7th tagged dirty and every 61st
     /// under writeback, for timing paint at a given size. A run's reset
     /// drops it.
     void benchmarkLoad(std::uint64_t pages, unsigned shift = 6);
-    /// Milliseconds the last paintEvent took, and the last snapshot.
-    double lastPaintMs() const { return lastPaintMs_; }
-    double lastSnapshotMs() const { return lastSnapshotMs_; }
 
-    /// What hovering @pos shows; empty over nothing.
-    QString toolTipAt(const QPoint& pos);
+    QString toolTipAt(const QPoint& pos) const override;
     /// The view's animation clock (ms).
     double nowMs() const { return double(clock_.nsecsElapsed()) / 1e6; }
     /// Where the layout lays out (below the file selector).
@@ -82,47 +73,30 @@ public:
     QSize minimumSizeHint() const override { return QSize(420, 260); }
 
 protected:
-    bool event(QEvent* e) override;
-    void paintEvent(QPaintEvent* e) override;
-    void resizeEvent(QResizeEvent* e) override;
-    void wheelEvent(QWheelEvent* e) override;
-    void mousePressEvent(QMouseEvent* e) override;
-    void mouseMoveEvent(QMouseEvent* e) override;
-    void mouseReleaseEvent(QMouseEvent* e) override;
-    void mouseDoubleClickEvent(QMouseEvent* e) override;
+    void setViewport(const Viewport& v) override;
+    void paintScene(QPainter& p) override;
+    void clickAt(QMouseEvent* e) override;
+    /// The file selector and Fit, top right.
+    void placeControls() override;
 
 private:
-    void onRunReset();
-    void onTicked();
-    void onEvents(const std::vector<Event>& events);
+    void onRunReset() override;
+    void onTicked() override;
+    void onEvents(const std::vector<Event>& events) override;
     PageIndex* index() const;
     std::vector<RadixFileInfo> fileInfos() const;
     void syncCombo(const std::vector<RadixFileInfo>& files);
-    /// The file selector and Fit, top right.
-    void placeControls();
     void fetchLeafDetail(pgoff_t first, pgoff_t end);
-    QString pageText(pgoff_t index);
+    QString pageText(pgoff_t index) const;
 
-    Simulation& sim_;
     RadixTreeLayout layout_;
     QComboBox* combo_ = nullptr;
-    QToolButton* fitButton_ = nullptr;
     QElapsedTimer clock_;
     QTimer animTimer_;
     FileId selected_ = 0;
-    bool forceSnapshot_ = false; ///< a height change was reported: do not skip the next tick
-    int skipTicks_ = 0;          ///< ticks left to skip after a slow snapshot
-    double lastPaintMs_ = 0;
-    double lastSnapshotMs_ = 0;
+    bool forceSnapshot_ = false;           ///< a height change was reported: do not skip the next tick
+    int skipTicks_ = 0;                    ///< ticks left to skip after a slow snapshot
     std::vector<std::uint64_t> lastSkips_; ///< optimistic levels-skipped histogram at the last snapshot
-    bool dragging_ = false;
-    QPoint pressPos_;
-    QPoint lastPos_;
-
-    // benchmarkLoad's tree and its pages.
-    std::unique_ptr<sync::LockRegistry> benchRegistry_;
-    std::unique_ptr<RadixTree> benchTree_;
-    std::unique_ptr<Page[]> benchPages_;
 };
 
 } // namespace pcl::ui

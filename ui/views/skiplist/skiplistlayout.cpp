@@ -2,10 +2,12 @@
 // tower heights per pixel column when aggregated, locks, recent changes.
 #include "views/skiplist/skiplistlayout.h"
 
+#include "kit/colormix.h"
 #include "kit/colors.h"
+#include "kit/lockstate.h"
+#include "kit/numberformat.h"
 
 #include <QFontMetricsF>
-#include <QLocale>
 
 #include <algorithm>
 #include <cmath>
@@ -14,49 +16,19 @@ namespace pcl::ui {
 
 namespace {
 
-QString num(std::uint64_t v)
-{
-    return QLocale(QLocale::English).toString(qulonglong(v));
-}
-
-QColor mix(const QColor& a, const QColor& b, double k)
-{
-    return QColor::fromRgbF(float(a.redF() * (1 - k) + b.redF() * k), float(a.greenF() * (1 - k) + b.greenF() * k),
-        float(a.blueF() * (1 - k) + b.blueF() * k));
-}
-
 bool isMappingLock(const std::string& name)
 {
     return name.size() >= 13 && name.compare(name.size() - 13, 13, "skiplist_lock") == 0;
 }
 
-QString lockState(const sync::LockState& st)
-{
-    QString t = !st.held     ? QStringLiteral("free")
-        : st.holder_cpu >= 0 ? QStringLiteral("held by CPU %1").arg(st.holder_cpu)
-                             : QStringLiteral("held");
-    if (st.waiters > 0)
-        t += QStringLiteral(", %1 waiting").arg(st.waiters);
-    return t;
-}
-
 } // namespace
-
-QColor SkipListLayout::lockColor(const sync::LockState& state, const QColor& free)
-{
-    if (state.waiters > 0)
-        return colors::lockWanted();
-    if (state.held)
-        return colors::lockHeld();
-    return free;
-}
 
 QColor SkipListLayout::towerColor(bool entry, bool upper) const
 {
     if (!entry) // mid-insert or mid-erase: not an entry at this instant
-        return mix(palette_.color(QPalette::Base), palette_.color(QPalette::WindowText), 0.45);
+        return colors::mix(palette_.color(QPalette::Base), palette_.color(QPalette::WindowText), 0.45);
     const QColor c = colors::series(0);
-    return upper ? mix(palette_.color(QPalette::Base), c, 0.55) : c;
+    return upper ? colors::mix(palette_.color(QPalette::Base), c, 0.55) : c;
 }
 
 QColor SkipListLayout::shareColor(double share) const
@@ -65,7 +37,7 @@ QColor SkipListLayout::shareColor(double share) const
         return palette_.color(QPalette::Base);
     // Log scale over four decades: 1 -> full, 1/10 -> 0.83, 1/1000 -> 0.48.
     const double k = std::clamp(0.3 + 0.7 * (1.0 + std::log10(share) / 4.0), 0.3, 1.0);
-    return mix(palette_.color(QPalette::Base), colors::series(0), k);
+    return colors::mix(palette_.color(QPalette::Base), colors::series(0), k);
 }
 
 void SkipListLayout::setSnapshot(IndexSnapshot snapshot)
@@ -126,7 +98,7 @@ SkipListLayout::Scene SkipListLayout::build() const
     for (int l = 0; l < s.levels; ++l) {
         const QRectF row(s.head.left(), s.plot.bottom() - (l + 1) * s.levelPx, headW, s.levelPx);
         s.boxes.push_back({ row.adjusted(1, 1, -1, -1),
-            mix(palette_.color(QPalette::Base), palette_.color(QPalette::WindowText), 0.3) });
+            colors::mix(palette_.color(QPalette::Base), palette_.color(QPalette::WindowText), 0.3) });
         if (s.levelPx >= lh * 0.8 || l == 0 || l == s.levels - 1)
             s.labels.push_back({ QRectF(margin, row.top(), levelLabelW - 6, row.height()),
                 QStringLiteral("level %1").arg(l + 1), Qt::AlignRight | Qt::AlignVCenter, dim, false });
@@ -155,10 +127,10 @@ void SkipListLayout::buildHeader(Scene& s) const
     const QColor text = palette_.color(QPalette::WindowText);
     const double x0 = 10;
     QString title = QStringLiteral("Skip list%1: %2 pages, %3 levels in use, scheme %4")
-                        .arg(title_.isEmpty() ? QString() : QStringLiteral(" of ") + title_, num(snap_.count),
+                        .arg(title_.isEmpty() ? QString() : QStringLiteral(" of ") + title_, groupedNumber(snap_.count),
                             QString::number(snap_.height), QString::fromStdString(snap_.scheme));
     if (snap_.truncated)
-        title += QStringLiteral(" (first %1 nodes)").arg(num(snap_.nodes.size()));
+        title += QStringLiteral(" (first %1 nodes)").arg(groupedNumber(snap_.nodes.size()));
     s.labels.push_back(
         { QRectF(x0, 6, size_.width() - 2 * x0 - 220, lh), title, Qt::AlignLeft | Qt::AlignVCenter, text, true });
     double lx = x0;
@@ -212,7 +184,7 @@ void SkipListLayout::buildDetail(Scene& s) const
                 }
     }
     // Index labels: as many as fit without overlapping.
-    const double labelW = fm.horizontalAdvance(num(snap_.nodes[end - 1].first_index)) + 8;
+    const double labelW = fm.horizontalAdvance(groupedNumber(snap_.nodes[end - 1].first_index)) + 8;
     const std::size_t every = std::max<std::size_t>(1, std::size_t(std::ceil(labelW / s.nodePx)));
     for (std::size_t i = first; i < end; ++i) {
         const IndexSnapshot::Node& node = snap_.nodes[i];
@@ -233,7 +205,7 @@ void SkipListLayout::buildDetail(Scene& s) const
         }
         if ((i - first) % every == 0)
             s.labels.push_back({ QRectF(x + s.nodePx / 2 - labelW / 2, s.plot.bottom() + 2, labelW, lh),
-                num(node.first_index), Qt::AlignHCenter | Qt::AlignTop, dim, false });
+                groupedNumber(node.first_index), Qt::AlignHCenter | Qt::AlignTop, dim, false });
     }
     // Levels whose next tower is beyond the view: the link leaves on the right.
     int missing = s.levels;
@@ -248,7 +220,7 @@ void SkipListLayout::buildDetail(Scene& s) const
             }
     s.labels.push_back({ QRectF(s.area.left(), s.plot.bottom() + lh + 4, s.area.width(), lh),
         QStringLiteral("page index of each node, in level-1 order (nodes %1–%2 of %3)")
-            .arg(num(first), num(end - 1), num(n)),
+            .arg(groupedNumber(first), groupedNumber(end - 1), groupedNumber(n)),
         Qt::AlignLeft | Qt::AlignVCenter, dim, false });
 }
 
@@ -289,7 +261,7 @@ void SkipListLayout::buildColumns(Scene& s) const
     const int ticks = std::max(1, int(s.area.width() / 120));
     for (int t = 0; t <= ticks && !s.columns.empty(); ++t) {
         const std::size_t c = std::min(s.columns.size() - 1, std::size_t(double(s.columns.size() - 1) * t / ticks));
-        const QString label = num(snap_.nodes[s.columns[c].first].first_index);
+        const QString label = groupedNumber(snap_.nodes[s.columns[c].first].first_index);
         const double lw = fm.horizontalAdvance(label) + 8;
         const double x = std::clamp(s.columns[c].rect.left() - lw / 2, s.area.left() - lw / 2, s.area.right() - lw / 2);
         s.labels.push_back(
@@ -347,7 +319,7 @@ void SkipListLayout::buildLocksAndRecent(Scene& s) const
             waiters(QRectF(around.left(), around.top(), 40, 10), lock.state.waiters);
             s.labels.push_back({ QRectF(s.area.left(), s.plot.bottom() + 2 * lh + 6, s.area.width(), lh),
                 QStringLiteral("one lock for the whole list: %1, %2")
-                    .arg(QString::fromStdString(lock.name), lockState(lock.state)),
+                    .arg(QString::fromStdString(lock.name), lockText(lock.state)),
                 Qt::AlignLeft | Qt::AlignVCenter, text, false });
         } else if (lock.name == "skiplist_head") {
             s.outlines.push_back({ s.head.adjusted(-1, -1, 1, 1), lockColor(lock.state, QColor()), 2 });

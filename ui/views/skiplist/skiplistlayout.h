@@ -159,7 +159,6 @@ public:
     /// The column at @pos (aggregated) or -1.
     static int columnAt(const Scene& scene, const QPointF& pos);
     /// The colour of a lock in @state, @free if nobody holds or wants it.
-    static QColor lockColor(const sync::LockState& state, const QColor& free);
     /// The fill of a level box reached by @share of a column's nodes.
     QColor shareColor(double share) const;
     /// The colour of a node's tower.

@@ -21,29 +21,19 @@
 
 #include "events/event.h"
 #include "index/page_index.h"
+#include "kit/sceneview.h"
 #include "views/skiplist/skiplistlayout.h"
 
 #include <QElapsedTimer>
-#include <QWidget>
 
 #include <deque>
 #include <memory>
 
 class QComboBox;
-class QToolButton;
-
-namespace pcl {
-class SkipList;
-namespace sync {
-class LockRegistry;
-}
-} // namespace pcl
 
 namespace pcl::ui {
 
-class Simulation;
-
-class SkipListView : public QWidget {
+class SkipListView : public SceneView<SkipListLayout> {
     Q_OBJECT
 public:
     /// How long an inserted or erased node stays highlighted.
@@ -61,7 +51,6 @@ public:
     ~SkipListView() override;
 
     const SkipListLayout& listLayout() const { return layout_; }
-    const SkipListLayout::Scene& scene() const;
 
     /// The file shown (its FileId).
     FileId file() const { return file_; }
@@ -73,27 +62,19 @@ public:
 
     /// Fills the view, without a run, with a real SkipList of @pages pages.
     void benchmarkLoad(std::uint64_t pages);
-    /// Milliseconds the last paintEvent took (the layout included when the
-    /// snapshot, view or size had changed since the paint before).
-    double lastPaintMs() const { return lastPaintMs_; }
-    /// Milliseconds the last snapshot of the list took.
-    double lastSnapshotMs() const { return lastSnapshotMs_; }
     /// Nodes the next snapshot may walk.
     std::size_t snapshotNodeLimit() const { return maxNodes_; }
 
-    QString toolTipAt(const QPoint& pos) const;
+    /// Nodes left to right, in level-1 order.
+    Viewport viewport() const override;
+    void fit() override;
+    QString toolTipAt(const QPoint& pos) const override;
     QSize sizeHint() const override { return QSize(900, 600); }
 
 protected:
-    bool event(QEvent* e) override;
-    void paintEvent(QPaintEvent* e) override;
-    void resizeEvent(QResizeEvent* e) override;
-    void wheelEvent(QWheelEvent* e) override;
-    void mousePressEvent(QMouseEvent* e) override;
-    void mouseMoveEvent(QMouseEvent* e) override;
-    void mouseReleaseEvent(QMouseEvent* e) override;
-    void mouseDoubleClickEvent(QMouseEvent* e) override;
-    void changeEvent(QEvent* e) override;
+    void setViewport(const Viewport& v) override;
+    void paintScene(QPainter& p) override;
+    void placeControls() override;
 
 private:
     struct Change {
@@ -103,40 +84,23 @@ private:
         bool inserted;
         qint64 at; ///< clock_ ms
     };
-    void onRunReset();
-    void onTicked();
-    void onEvents(const std::vector<Event>& events);
+    void onRunReset() override;
+    void onTicked() override;
+    void onEvents(const std::vector<Event>& events) override;
     void fillFiles();
-    void fit();
-    void invalidate();
     void updateRecent();
     PageIndex* index() const;
     QString message() const;
 
-    Simulation& sim_;
-    SkipListLayout layout_;
-    mutable SkipListLayout::Scene scene_;
-    mutable bool dirty_ = true;
     QComboBox* files_ = nullptr;
-    QToolButton* fitButton_ = nullptr;
     FileId file_ = 0;
     QElapsedTimer clock_;
     std::deque<Change> changes_;
     qint64 lastSnapshotAt_ = -1'000'000;
-    double lastSnapshotMs_ = 0;
     /// Nodes the next snapshot may walk (kSnapshotBudgetMs at the last walk's speed).
     std::size_t maxNodes_ = std::size_t(1) << 16;
     /// Takes a snapshot of @list within the budget and adapts maxNodes_.
     IndexSnapshot takeSnapshot(const PageIndex& list);
-    std::unique_ptr<sync::LockRegistry> benchRegistry_;
-    std::unique_ptr<Page> benchPage_;
-    std::unique_ptr<SkipList> benchList_;
-    bool benchmark_ = false;
-    QPoint pressPos_;
-    double pressFirst_ = 0;
-    bool pressed_ = false;
-    bool dragging_ = false;
-    double lastPaintMs_ = 0;
 };
 
 } // namespace pcl::ui

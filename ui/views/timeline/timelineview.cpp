@@ -13,7 +13,6 @@
 #include <QPainterPath>
 #include <QToolButton>
 #include <QToolTip>
-#include <QWheelEvent>
 
 #include <algorithm>
 #include <cmath>
@@ -59,10 +58,9 @@ QColor textOn(const QColor& fill)
 } // namespace
 
 TimelineView::TimelineView(Simulation& sim, QWidget* parent)
-    : QWidget(parent)
-    , sim_(sim)
+    : StructureView(sim, parent)
 {
-    setAttribute(Qt::WA_OpaquePaintEvent);
+    setFitToolTip(tr("Show every event held and follow the newest (double-click does the same)"));
     followButton_ = new QToolButton(this);
     followButton_->setText(tr("Follow"));
     followButton_->setCheckable(true);
@@ -71,9 +69,6 @@ TimelineView::TimelineView(Simulation& sim, QWidget* parent)
     connect(followButton_, &QToolButton::toggled, this, &TimelineView::setFollowing);
 
     model_.setLockNamer([this](const Event& e) { return sim_.lockName(e); });
-    connect(&sim_, &Simulation::runReset, this, &TimelineView::onRunReset);
-    connect(&sim_, &Simulation::eventsArrived, this, &TimelineView::onEvents);
-    connect(&sim_, &Simulation::ticked, this, &TimelineView::onTicked);
     onRunReset();
 }
 
@@ -89,8 +84,7 @@ QSize TimelineView::minimumSizeHint() const
 
 void TimelineView::onRunReset()
 {
-    model_.reset(sim_.engine() ? sim_.engine()->config().workload.cpus : 0,
-        sim_.engine() && sim_.engine()->second_device() ? 2 : 1);
+    model_.reset(source_.cpus(), source_.hasSecondDevice() ? 2 : 1);
     updateIdleGap();
     markerA_.reset();
     markerB_.reset();
@@ -262,75 +256,63 @@ bool TimelineView::event(QEvent* e)
         }
         return true;
     }
-    return QWidget::event(e);
+    return StructureView::event(e);
 }
 
-void TimelineView::changeEvent(QEvent* e)
+void TimelineView::styleChanged()
 {
-    if (e->type() == QEvent::PaletteChange || e->type() == QEvent::FontChange)
-        update();
-    QWidget::changeEvent(e);
+    update();
 }
 
-void TimelineView::resizeEvent(QResizeEvent* e)
+void TimelineView::placeControls()
 {
     const TimelineLayout l = layout();
     const QSize hint = followButton_->sizeHint();
-    followButton_->setGeometry(width() - hint.width() - 4, l.header().top() + (l.header().height() - hint.height()) / 2,
-        hint.width(), hint.height());
-    QWidget::resizeEvent(e);
+    const int y = l.header().top() + (l.header().height() - hint.height()) / 2;
+    followButton_->setGeometry(width() - hint.width() - 4, y, hint.width(), hint.height());
+    const QSize fit = fitButton()->sizeHint();
+    fitButton()->setGeometry(followButton_->x() - fit.width() - 4, y, fit.width(), hint.height());
 }
 
-void TimelineView::wheelEvent(QWheelEvent* e)
+Viewport TimelineView::viewport() const
 {
     const TimelineLayout l = layout();
-    const double x = std::clamp(e->position().x(), double(l.lanes().left()), double(l.lanes().right()));
-    const double steps = e->angleDelta().y() / 120.0;
-    if (steps == 0 || model_.empty()) {
-        e->ignore();
-        return;
+    Viewport v;
+    v.x.first = viewStartNs();
+    v.x.span = span_;
+    v.x.minSpan = TimelineLayout::kMinSpanNs;
+    v.x.maxSpan = double(model_.windowNs()) * 1.5;
+    v.x.origin = l.lanes().left();
+    v.x.pixels = model_.empty() ? 0 : double(l.lanes().width());
+    return v;
+}
+
+void TimelineView::setViewport(const Viewport& v)
+{
+    setViewRange(v.x.first, v.x.span);
+}
+
+void TimelineView::fit()
+{
+    if (!model_.empty()) {
+        const double held = double(std::max(model_.latestNs(), liveEdgeNs_) - model_.earliestNs());
+        span_ = std::clamp(held, TimelineLayout::kMinSpanNs, double(model_.windowNs()) * 1.5);
     }
-    const double at = l.timeAt(x);
-    const double span
-        = std::clamp(span_ * std::pow(0.8, steps), TimelineLayout::kMinSpanNs, double(model_.windowNs()) * 1.5);
-    const double frac = (x - l.lanes().left()) / double(l.lanes().width());
-    setViewRange(at - frac * span, span);
-    e->accept();
+    setFollowing(true);
 }
 
 void TimelineView::mousePressEvent(QMouseEvent* e)
 {
-    pressPos_ = e->position().toPoint();
-    pressStart_ = viewStartNs();
-    dragging_ = false;
-    if (e->button() == Qt::RightButton && layout().lanes().contains(pressPos_) && !model_.empty())
-        setMarkerB(timeAt(pressPos_.x()));
+    const QPoint pos = e->position().toPoint();
+    if (e->button() == Qt::RightButton && layout().lanes().contains(pos) && !model_.empty())
+        setMarkerB(timeAt(pos.x()));
+    StructureView::mousePressEvent(e);
     e->accept();
 }
 
-void TimelineView::mouseMoveEvent(QMouseEvent* e)
+void TimelineView::clickAt(QMouseEvent* e)
 {
-    if (!(e->buttons() & Qt::LeftButton))
-        return;
-    const QPoint pos = e->position().toPoint();
-    if (!dragging_ && std::abs(pos.x() - pressPos_.x()) < 4)
-        return;
-    if (!dragging_) {
-        dragging_ = true;
-        setCursor(Qt::ClosedHandCursor);
-    }
-    const double nsPerPx = span_ / double(layout().lanes().width());
-    setViewRange(pressStart_ - (pos.x() - pressPos_.x()) * nsPerPx, span_);
-}
-
-void TimelineView::mouseReleaseEvent(QMouseEvent* e)
-{
-    if (dragging_) {
-        dragging_ = false;
-        unsetCursor();
-        return;
-    }
-    if (e->button() != Qt::LeftButton || !layout().lanes().contains(e->position().toPoint()) || model_.empty())
+    if (!layout().lanes().contains(e->position().toPoint()) || model_.empty())
         return;
     const double t = timeAt(e->position().x());
     if (e->modifiers() & Qt::ShiftModifier)
@@ -339,9 +321,8 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* e)
         setMarkerA(t);
 }
 
-void TimelineView::paintEvent(QPaintEvent*)
+void TimelineView::paintScene(QPainter& p)
 {
-    QPainter p(this);
     const QPalette& pal = palette();
     p.fillRect(rect(), pal.color(QPalette::Window));
     const TimelineLayout l = layout();
@@ -356,7 +337,7 @@ void TimelineView::paintHeader(QPainter& p, const TimelineLayout& l)
 {
     const QPalette& pal = palette();
     const QString markers = markerText();
-    const TimelineLayout::Header header = l.layoutHeader(markers, followButton_->geometry().left() - 2 * l.pad());
+    const TimelineLayout::Header header = l.layoutHeader(markers, fitButton()->geometry().left() - 2 * l.pad());
     p.setRenderHint(QPainter::Antialiasing, true);
     for (const TimelineLayout::LegendEntry& e : header.legend) {
         p.setPen(QPen(pal.color(QPalette::Mid), 1));
@@ -406,7 +387,7 @@ void TimelineView::paintLanes(QPainter& p, const TimelineLayout& l)
     if (model_.empty()) {
         p.setPen(pal.color(QPalette::PlaceholderText));
         p.drawText(l.lanes(), Qt::AlignCenter,
-            sim_.engine() ? tr("No events yet: press Play") : tr("No run: open a scenario"));
+            source_.hasRun() ? tr("No events yet: press Play") : tr("No run: open a scenario"));
         return;
     }
 

@@ -15,10 +15,9 @@
 // repaints when events arrive, at most once per Simulation tick.
 #pragma once
 
+#include "kit/structureview.h"
 #include "views/timeline/timelinelayout.h"
 #include "views/timeline/timelinemodel.h"
-
-#include <QWidget>
 
 #include <optional>
 
@@ -26,9 +25,7 @@ class QToolButton;
 
 namespace pcl::ui {
 
-class Simulation;
-
-class TimelineView : public QWidget {
+class TimelineView : public StructureView {
     Q_OBJECT
 public:
     explicit TimelineView(Simulation& sim, QWidget* parent = nullptr);
@@ -45,6 +42,10 @@ public:
     double viewSpanNs() const { return span_; }
     /// Shows [t0, t0 + span] and stops following.
     void setViewRange(double t0, double span);
+    /// Time across the lanes.
+    Viewport viewport() const override;
+    /// Every event held, following the live edge.
+    void fit() override;
 
     /// Markers, event clock in ns.
     std::optional<double> markerA() const { return markerA_; }
@@ -59,8 +60,7 @@ public:
     /// The header's marker line: "A 12.30 ms   B 13.61 ms   B − A 1.31 ms".
     QString markerText() const;
 
-    /// What hovering @pos shows; empty over nothing.
-    QString toolTipAt(const QPoint& pos) const;
+    QString toolTipAt(const QPoint& pos) const override;
     /// The lane at @pos, -1 if none; the time at x.
     int laneAt(const QPoint& pos) const;
     double timeAt(double x) const;
@@ -70,21 +70,23 @@ public:
     QSize minimumSizeHint() const override;
 
 protected:
+    void setViewport(const Viewport& v) override;
+    void paintScene(QPainter& p) override;
+    /// A click sets marker A, a shift-click marker B.
+    void clickAt(QMouseEvent* e) override;
+    /// Follow in the top right corner, Fit before it.
+    void placeControls() override;
     bool event(QEvent* e) override;
-    void paintEvent(QPaintEvent* e) override;
-    void resizeEvent(QResizeEvent* e) override;
-    void wheelEvent(QWheelEvent* e) override;
+    /// A right-click sets marker B.
     void mousePressEvent(QMouseEvent* e) override;
-    void mouseMoveEvent(QMouseEvent* e) override;
-    void mouseReleaseEvent(QMouseEvent* e) override;
-    void changeEvent(QEvent* e) override;
+    void styleChanged() override;
 
 private:
     /// Where everything is, at the widget's size and font and the range in view.
     TimelineLayout layout() const;
-    void onRunReset();
-    void onEvents(const std::vector<Event>& events);
-    void onTicked();
+    void onRunReset() override;
+    void onEvents(const std::vector<Event>& events) override;
+    void onTicked() override;
     void updateIdleGap();
     QString legendToolTip() const;
     void paintHeader(QPainter& p, const TimelineLayout& l);
@@ -93,7 +95,6 @@ private:
     void paintAxis(QPainter& p, const TimelineLayout& l);
     void paintMarkers(QPainter& p, const TimelineLayout& l);
 
-    Simulation& sim_;
     TimelineModel model_;
     QToolButton* followButton_ = nullptr;
     bool follow_ = true;
@@ -101,9 +102,6 @@ private:
     double span_ = 200e6; ///< visible time, ns
     std::optional<double> markerA_;
     std::optional<double> markerB_;
-    QPoint pressPos_;
-    double pressStart_ = 0;
-    bool dragging_ = false;
     QRect legendRect_;                           ///< where the legend was drawn, for its tooltip
     std::vector<TimelineModel::Column> columns_; ///< scratch, one per pixel column
     std::vector<TimelineLayout::Run> runs_;      ///< scratch, one lane's runs

@@ -1,0 +1,62 @@
+// What a running machine shows of itself to someone looking, as debugfs and
+// /proc show a kernel's internals: its files and their page indexes (kind,
+// shape, snapshot), the one page hash of a hash-index run, the page cache,
+// the page table, the CPUs and the disks. The views read a run through this
+// alone, so they never need to know which class stands behind an index.
+//
+// It changes nothing: what it hands out is for the structures' own read
+// paths (snapshot, shape, lookups, find_get_page/put_page), which are safe
+// while the CPUs run, exactly as the engine's own readers are.
+#pragma once
+
+#include "base/page.h"
+#include "index/page_index.h"
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+namespace pcl {
+
+class Engine;
+class HashIndex;
+class PageCache;
+class PageTable;
+
+class Debugfs {
+public:
+    explicit Debugfs(Engine& engine) noexcept
+        : engine_(engine)
+    {
+    }
+
+    /// The run's files, in the order it created them.
+    const std::vector<FileId>& files() const noexcept;
+    bool has_file(FileId file) const noexcept;
+    /// The kind of index the files share ("radix", "hash", "skiplist"), as
+    /// the indexes name themselves; empty in a run without files.
+    std::string_view index_kind() const;
+    /// @file's page index; nullptr if the run has no such file.
+    PageIndex* index(FileId file) const;
+    /// @file's size in pages (0 if no such file).
+    pgoff_t file_pages(FileId file) const;
+    /// The one page hash all files share in a hash-index run; nullptr in others.
+    HashIndex* page_hash() const;
+    /// In a radix tree under the optimistic scheme, how many levels each
+    /// operation's lockless walk let it skip so far (by depth); nullopt
+    /// for any other index or scheme.
+    std::optional<std::vector<std::uint64_t>> optimistic_levels_skipped(FileId file) const;
+
+    PageCache& page_cache() const noexcept;
+    PageTable& page_table() const noexcept;
+    /// Simulated CPUs.
+    unsigned cpus() const noexcept;
+    /// Whether the run has a second disk (Morton's streamer reads from one).
+    bool has_second_device() const noexcept;
+
+private:
+    Engine& engine_;
+};
+
+} // namespace pcl

@@ -1,0 +1,251 @@
+// The gestures of the structure views, the same in each: one wheel notch
+// zooms by Viewport::kZoomPerNotch around the cursor, a press that moves
+// less than ClickOrDrag::kThreshold is a click, one that moves farther pans
+// by the distance moved, and a double-click fits. Every view is checked
+// with real content, so a view whose gestures drift apart fails here.
+#include "kit/clickordrag.h"
+#include "kit/structureview.h"
+#include "kit/viewport.h"
+#include "run/simulation.h"
+#include "views/hash/hashview.h"
+#include "views/pagestate/pagestateview.h"
+#include "views/pagetable/pagetableview.h"
+#include "views/radix/radixtreeview.h"
+#include "views/skiplist/skiplistview.h"
+#include "views/timeline/timelineview.h"
+
+#include <QApplication>
+#include <QMouseEvent>
+#include <QSignalSpy>
+#include <QTest>
+#include <QWheelEvent>
+
+#include <cmath>
+#include <functional>
+#include <memory>
+
+using pcl::ui::ClickOrDrag;
+using pcl::ui::HashView;
+using pcl::ui::PageStateView;
+using pcl::ui::PageTableView;
+using pcl::ui::RadixTreeView;
+using pcl::ui::Simulation;
+using pcl::ui::SkipListView;
+using pcl::ui::StructureView;
+using pcl::ui::TimelineView;
+using pcl::ui::ViewAxis;
+using pcl::ui::Viewport;
+
+namespace {
+
+constexpr std::uint64_t kPages = 100000;
+
+/// A lane of spans a millisecond long for each of two CPUs, over 200 ms.
+std::vector<pcl::Event> timelineEvents()
+{
+    std::vector<pcl::Event> out;
+    for (std::uint64_t t = 1000; t < 200'000'000; t += 1'000'000)
+        for (std::uint16_t cpu = 0; cpu < 2; ++cpu) {
+            out.push_back(pcl::make_event_at(t, pcl::EventKind::LockWaitBegin, cpu, 0xa0, 0, 3, 1, 1));
+            out.push_back(pcl::make_event_at(t + 400'000, pcl::EventKind::LockAcquired, cpu, 0xa0, 0, 3, 400'000, 1));
+        }
+    return out;
+}
+
+/// Every structure view, filled.
+std::vector<std::pair<QString, std::function<std::unique_ptr<StructureView>(Simulation&)>>> views()
+{
+    return {
+        { QStringLiteral("radix"),
+            [](Simulation& sim) {
+                auto v = std::make_unique<RadixTreeView>(sim);
+                v->benchmarkLoad(kPages);
+                return std::unique_ptr<StructureView>(std::move(v));
+            } },
+        { QStringLiteral("hash"),
+            [](Simulation& sim) {
+                auto v = std::make_unique<HashView>(sim);
+                v->benchmarkLoad(kPages);
+                return std::unique_ptr<StructureView>(std::move(v));
+            } },
+        { QStringLiteral("skiplist"),
+            [](Simulation& sim) {
+                auto v = std::make_unique<SkipListView>(sim);
+                v->benchmarkLoad(kPages);
+                return std::unique_ptr<StructureView>(std::move(v));
+            } },
+        { QStringLiteral("pagestate"),
+            [](Simulation& sim) {
+                auto v = std::make_unique<PageStateView>(sim);
+                v->benchmarkLoad(kPages);
+                v->setFollowing(false); // the reader's window would move the view
+                return std::unique_ptr<StructureView>(std::move(v));
+            } },
+        { QStringLiteral("pagetable"),
+            [](Simulation& sim) {
+                auto v = std::make_unique<PageTableView>(sim);
+                v->benchmarkLoad(kPages);
+                return std::unique_ptr<StructureView>(std::move(v));
+            } },
+        { QStringLiteral("timeline"),
+            [](Simulation& sim) {
+                auto v = std::make_unique<TimelineView>(sim);
+                v->model().reset(2);
+                v->model().addEvents(timelineEvents());
+                return std::unique_ptr<StructureView>(std::move(v));
+            } },
+    };
+}
+
+const ViewAxis* axes(const Viewport& v, int i)
+{
+    return i == 0 ? &v.x : &v.y;
+}
+
+/// The middle of the axes that move; the widget's middle along the others.
+QPoint middle(const StructureView& view)
+{
+    const Viewport v = view.viewport();
+    const double x = v.x.moves() ? v.x.origin + v.x.pixels / 2 : view.width() / 2.0;
+    const double y = v.y.moves() ? v.y.origin + v.y.pixels / 2 : view.height() / 2.0;
+    return QPointF(x, y).toPoint();
+}
+
+/// @pixels along every axis that moves.
+QPoint along(const Viewport& v, int pixels)
+{
+    return QPoint(v.x.moves() ? pixels : 0, v.y.moves() ? pixels : 0);
+}
+
+void wheel(StructureView& view, QPoint at, int notches)
+{
+    QWheelEvent e(QPointF(at), view.mapToGlobal(QPointF(at)), QPoint(), QPoint(0, 120 * notches), Qt::NoButton,
+        Qt::NoModifier, Qt::NoScrollPhase, false);
+    QApplication::sendEvent(&view, &e);
+}
+
+void pressMoveRelease(StructureView& view, QPoint from, QPoint to)
+{
+    QTest::mousePress(&view, Qt::LeftButton, {}, from);
+    QMouseEvent move(
+        QEvent::MouseMove, QPointF(to), view.mapToGlobal(QPointF(to)), Qt::NoButton, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(&view, &move);
+    QTest::mouseRelease(&view, Qt::LeftButton, {}, to);
+}
+
+/// Content units one rounding step may move a view: a whole page or bucket.
+double slack(const ViewAxis& a)
+{
+    return std::max(1.0, a.unitsPerPixel());
+}
+
+} // namespace
+
+class TestViewKit : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void viewportArithmetic()
+    {
+        Viewport v;
+        v.x = { 0, 1000, 0, 1000, 10, ViewAxis::kUnbounded, 100, 500 };
+        v.zoomAround(QPointF(350, 0), 1); // the cursor at the middle: content 500
+        QCOMPARE(v.x.span, 800.0);
+        QCOMPARE(v.x.at(350), 500.0);
+        v.pan(QPointF(40, 0)); // 1.6 units a pixel
+        QCOMPARE(v.x.first, 100.0 - 64.0);
+        v.zoomAround(QPointF(100, 0), -40); // out, far: clamped to the whole
+        QCOMPARE(v.x.first, 0.0);
+        QCOMPARE(v.x.span, 1000.0);
+        v.zoomAround(QPointF(600, 0), 100); // in, far: the narrowest span, at the right edge
+        QCOMPARE(v.x.span, 10.0);
+        QCOMPARE(v.x.first, 990.0);
+        v.fit();
+        QCOMPARE(v.x.span, 1000.0);
+        QVERIFY(!v.y.moves()); // no pixels: the y axis stays
+    }
+
+    void clickOrDrag()
+    {
+        ClickOrDrag g;
+        g.press(QPoint(10, 10));
+        QVERIFY(!g.move(QPoint(10 + ClickOrDrag::kThreshold - 1, 10)));
+        QVERIFY(g.release());
+        g.press(QPoint(10, 10));
+        QVERIFY(g.move(QPoint(10, 10 + ClickOrDrag::kThreshold)));
+        QVERIFY(g.move(QPoint(10, 10))); // back where it started: still a drag
+        QVERIFY(!g.release());
+    }
+
+    void everyViewZoomsPansClicksAndFitsAlike_data()
+    {
+        QTest::addColumn<int>("which");
+        const auto all = views();
+        for (int i = 0; i < int(all.size()); ++i)
+            QTest::newRow(qPrintable(all[std::size_t(i)].first)) << i;
+    }
+
+    void everyViewZoomsPansClicksAndFitsAlike()
+    {
+        QFETCH(int, which);
+        Simulation sim;
+        std::unique_ptr<StructureView> view = views()[std::size_t(which)].second(sim);
+        view->resize(1100, 640);
+        view->grab(); // lays the scene out, as showing it does
+        view->fit();
+        const Viewport fitted = view->viewport();
+        QVERIFY2(fitted.x.moves() || fitted.y.moves(), "the view has nothing to zoom");
+
+        // Zoomed in first, so that one notch either way and a pan stay clear of the limits.
+        const QPoint at = middle(*view);
+        wheel(*view, at, 3);
+        for (int notches : { 1, -1 }) {
+            const Viewport before = view->viewport();
+            wheel(*view, at, notches);
+            const Viewport after = view->viewport();
+            for (int i = 0; i < 2; ++i) {
+                const ViewAxis& b = *axes(before, i);
+                const ViewAxis& a = *axes(after, i);
+                if (!b.moves())
+                    continue;
+                const double want = std::pow(Viewport::kZoomPerNotch, notches);
+                QVERIFY2(std::abs(a.span / b.span - want) < 0.01,
+                    qPrintable(QStringLiteral("span %1 -> %2, not x%3").arg(b.span).arg(a.span).arg(want)));
+                const double pos = i == 0 ? at.x() : at.y();
+                QVERIFY2(std::abs(a.at(pos) - b.at(pos)) <= slack(b),
+                    qPrintable(QStringLiteral("under the cursor %1 -> %2").arg(b.at(pos)).arg(a.at(pos))));
+            }
+        }
+
+        QSignalSpy clicks(view.get(), &StructureView::clicked);
+        const Viewport before = view->viewport();
+        // Just short of a drag, along one axis.
+        const int shy = ClickOrDrag::kThreshold - 1;
+        pressMoveRelease(*view, at, at + (before.x.moves() ? QPoint(shy, 0) : QPoint(0, shy)));
+        QCOMPARE(clicks.count(), 1);
+        for (int i = 0; i < 2; ++i)
+            QCOMPARE(axes(view->viewport(), i)->first, axes(before, i)->first);
+
+        const int distance = 40;
+        pressMoveRelease(*view, at, at + along(before, distance));
+        QCOMPARE(clicks.count(), 1);
+        const Viewport dragged = view->viewport();
+        for (int i = 0; i < 2; ++i) {
+            const ViewAxis& b = *axes(before, i);
+            if (!b.moves())
+                continue;
+            const double want = b.first - distance * b.unitsPerPixel();
+            QVERIFY2(std::abs(axes(dragged, i)->first - want) <= slack(b),
+                qPrintable(QStringLiteral("dragged to %1, not %2").arg(axes(dragged, i)->first).arg(want)));
+        }
+
+        QTest::mouseDClick(view.get(), Qt::LeftButton, {}, at);
+        const Viewport again = view->viewport();
+        for (int i = 0; i < 2; ++i) {
+            QCOMPARE(axes(again, i)->first, axes(fitted, i)->first);
+            QCOMPARE(axes(again, i)->span, axes(fitted, i)->span);
+        }
+    }
+};
+
+QTEST_MAIN(TestViewKit)
+#include "test_view_kit.moc"

@@ -1,0 +1,109 @@
+// What every structure view is as a widget: a Fit button, the wheel, the
+// drag and the double-click turned into view changes through one Viewport,
+// the hover tip, and the time the last paint and the last snapshot took.
+// A view says what it shows (viewport/setViewport, fit), paints its scene,
+// and says what a click does and what hovering shows; the gestures are the
+// same in every view because they are written once, here.
+#pragma once
+
+#include "events/event.h"
+#include "kit/clickordrag.h"
+#include "kit/structuresource.h"
+#include "kit/viewport.h"
+
+#include <QElapsedTimer>
+#include <QWidget>
+
+#include <utility>
+#include <vector>
+
+class QToolButton;
+
+namespace pcl::ui {
+
+class Simulation;
+
+class StructureView : public QWidget {
+    Q_OBJECT
+public:
+    explicit StructureView(Simulation& sim, QWidget* parent = nullptr);
+    ~StructureView() override;
+
+    /// The part of the content in view now, and where it lies on screen.
+    virtual Viewport viewport() const = 0;
+    /// Shows the whole content (Fit, double-click).
+    virtual void fit() = 0;
+    /// What hovering @pos shows; empty over nothing.
+    virtual QString toolTipAt(const QPoint& pos) const = 0;
+
+    /// Milliseconds the last paintEvent took.
+    double lastPaintMs() const { return lastPaintMs_; }
+    /// Milliseconds the last snapshot of the structure took (0 where the
+    /// view takes none of its own).
+    double lastSnapshotMs() const { return lastSnapshotMs_; }
+
+    QToolButton* fitButton() const { return fitButton_; }
+
+Q_SIGNALS:
+    /// A press released before it became a drag, at @pos.
+    void clicked(QPoint pos);
+
+protected:
+    /// Shows @v (each view clamps it to what it can show).
+    virtual void setViewport(const Viewport& v) = 0;
+    /// Draws the view; the time it takes is lastPaintMs().
+    virtual void paintScene(QPainter& p) = 0;
+    /// What a click (a left press released before it moved kThreshold) does.
+    virtual void clickAt(QMouseEvent* e) { (void)e; }
+    /// A press became a drag.
+    virtual void dragStarted() { }
+    /// Places the controls; by default the Fit button in the top right corner.
+    virtual void placeControls();
+    /// The Simulation's run was reset (a new run, or none).
+    virtual void onRunReset() { }
+    /// A tick of the Simulation's timer.
+    virtual void onTicked() { }
+    /// The events the tick drained.
+    virtual void onEvents(const std::vector<Event>& events) { (void)events; }
+    /// The palette or the font changed.
+    virtual void styleChanged() { }
+
+    /// Runs @take, keeping how long it took as lastSnapshotMs().
+    template <class Take> decltype(auto) timeSnapshot(Take&& take)
+    {
+        QElapsedTimer timer;
+        timer.start();
+        struct Done {
+            QElapsedTimer& timer;
+            double& ms;
+            ~Done() { ms = double(timer.nsecsElapsed()) / 1e6; }
+        } done { timer, lastSnapshotMs_ };
+        return std::forward<Take>(take)();
+    }
+    /// A view with nothing to show says why, centred.
+    void paintMessage(QPainter& p, const QString& text) const;
+    void setFitToolTip(const QString& text);
+
+    bool event(QEvent* e) override;
+    void paintEvent(QPaintEvent* e) override;
+    void resizeEvent(QResizeEvent* e) override;
+    void wheelEvent(QWheelEvent* e) override;
+    void mousePressEvent(QMouseEvent* e) override;
+    void mouseMoveEvent(QMouseEvent* e) override;
+    void mouseReleaseEvent(QMouseEvent* e) override;
+    void mouseDoubleClickEvent(QMouseEvent* e) override;
+    void changeEvent(QEvent* e) override;
+
+    Simulation& sim_;
+    /// What the view shows: the run's structures or a benchmark's.
+    StructureSource source_;
+
+private:
+    QToolButton* fitButton_ = nullptr;
+    ClickOrDrag gesture_;
+    Viewport pressViewport_;
+    double lastPaintMs_ = 0;
+    double lastSnapshotMs_ = 0;
+};
+
+} // namespace pcl::ui

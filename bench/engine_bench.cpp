@@ -159,7 +159,7 @@ SharingRun sharing(
     c.workload.cpus = cpus;
     c.workload.file_pages = 4096;
     c.workload.operations_per_cpu = ops;
-    c.index.kind = kind;
+    c.index.kind = index_kind_named(kind);
     c.index.scheme = scheme;
     c.index.hash_buckets = 1 << 14;
     c.memory_pages = 4096 * (cpus + 1);

@@ -84,12 +84,13 @@ std::vector<Target> make_targets(
         return only.empty() || std::find(only.begin(), only.end(), name) != only.end();
     };
     std::vector<Target> targets;
-    for (const auto& kind : index_kinds()) {
-        if (!wanted(kind))
+    for (const IndexKind kind : index_kinds()) {
+        const std::string name(index_kind_name(kind));
+        if (!wanted(name))
             continue;
         for (const auto& scheme : index_schemes(kind)) {
             Target t;
-            t.index = kind;
+            t.index = name;
             t.scheme = scheme;
             t.spec.kind = kind;
             t.spec.scheme = scheme;
@@ -132,7 +133,7 @@ int run_index_bench(const std::vector<std::string>& args, std::ostream& out, std
     std::vector<std::string> only;
     if (const auto code = parser.parse_command(args, out, err, [&](const ArgParser& p) {
             only = split_list(p.get_string("only"));
-            std::vector<std::string> known = index_kinds();
+            std::vector<std::string> known(kIndexKindNames.begin(), kIndexKindNames.end());
             for (const auto& peer : peer_list())
                 known.push_back(peer.name);
             for (const auto& name : only)

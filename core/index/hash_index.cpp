@@ -579,8 +579,8 @@ std::uint64_t HashMapping::memory_bytes() const
 IndexSnapshot HashMapping::snapshot(const SnapshotOptions& options) const
 {
     IndexSnapshot s;
-    s.kind = "hash";
-    s.scheme = std::string(table_->scheme_name());
+    s.kind = IndexKind::Hash;
+    s.scheme = table_->config().scheme;
     s.file = state_->file;
     s.count = count();
     s.memory_bytes = table_->memory_bytes();

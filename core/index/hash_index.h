@@ -52,12 +52,6 @@
 
 namespace pcl {
 
-enum class HashScheme : std::uint8_t {
-    Global, ///< "global": one pagecache_lock (2.4)
-    Hashed, ///< "hashed": hash_locks locks, each over buckets / hash_locks contiguous buckets
-    Bucket, ///< "bucket": one lock per bucket
-};
-
 enum class HashFunction : std::uint8_t {
     Linux24, ///< "linux24": 2.4's _page_hashfn over a synthesised i386 mapping pointer
     Mixer,   ///< "mixer": a strong 64-bit mixer over (file, index)
@@ -263,7 +257,7 @@ class HashMapping final : public PageIndex {
 public:
     HashMapping(std::shared_ptr<HashIndex> table, HashIndex::MappingState& state);
 
-    std::string_view kind() const override { return "hash"; }
+    IndexKind kind() const override { return IndexKind::Hash; }
     std::string_view scheme() const override { return table_->scheme_name(); }
 
     Page* lookup(pgoff_t index) override;

@@ -20,20 +20,29 @@ namespace {
 
 } // namespace
 
-std::vector<std::string> index_kinds()
+std::vector<IndexKind> index_kinds()
 {
     return { kIndexKinds.begin(), kIndexKinds.end() };
 }
 
-std::vector<std::string> index_schemes(std::string_view kind)
+IndexKind index_kind_named(std::string_view name)
 {
-    if (kind == "radix")
+    if (const std::optional<IndexKind> kind = parse_index_kind(name))
+        return *kind;
+    throw_unknown_kind(name);
+}
+
+std::vector<std::string> index_schemes(IndexKind kind)
+{
+    switch (kind) {
+    case IndexKind::Radix:
         return radix_schemes();
-    if (kind == "hash")
+    case IndexKind::Hash:
         return hash_schemes();
-    if (kind == "skiplist")
+    case IndexKind::SkipList:
         return skiplist_schemes();
-    throw_unknown_kind(kind);
+    }
+    throw_unknown_kind(index_kind_name(kind));
 }
 
 void IndexSpec::validate() const
@@ -44,32 +53,34 @@ void IndexSpec::validate() const
         for (const std::string& s : schemes)
             allowed += (allowed.empty() ? "" : ", ") + s;
         throw FieldError("scheme",
-            "'" + scheme + "' is not a scheme of the " + kind + " index; allowed: " + allowed
-                + ", or \"\" for its default");
+            "'" + scheme + "' is not a scheme of the " + std::string(index_kind_name(kind))
+                + " index; allowed: " + allowed + ", or \"\" for its default");
     }
     RadixTree::Config radix;
     radix.shift = radix_shift;
     radix.validate();
     // Each family reads its own scheme; under another kind its default.
     IndexSpec hash = *this;
-    if (kind != "hash")
+    if (kind != IndexKind::Hash)
         hash.scheme = "global";
     HashConfig::from_spec(hash).validate();
     IndexSpec skiplist = *this;
-    if (kind != "skiplist")
+    if (kind != IndexKind::SkipList)
         skiplist.scheme.clear();
     SkipListConfig::from_spec(skiplist).validate();
 }
 
 std::unique_ptr<PageIndex> make_page_index(const IndexSpec& spec, FileId file, sync::LockRegistry& registry)
 {
-    if (spec.kind == "radix")
+    switch (spec.kind) {
+    case IndexKind::Radix:
         return make_radix_index(spec, file, registry);
-    if (spec.kind == "hash")
+    case IndexKind::Hash:
         return make_hash_index(spec, file, registry);
-    if (spec.kind == "skiplist")
+    case IndexKind::SkipList:
         return make_skiplist_index(spec, file, registry);
-    throw_unknown_kind(spec.kind);
+    }
+    throw_unknown_kind(index_kind_name(spec.kind));
 }
 
 } // namespace pcl

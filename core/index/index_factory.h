@@ -3,6 +3,7 @@
 // engine and the scenario files, so every index x scheme is reachable by name.
 #pragma once
 
+#include "index/index_kind.h"
 #include "index/page_index.h"
 #include "sync/lock_stats.h"
 
@@ -16,8 +17,8 @@
 namespace pcl {
 
 struct IndexSpec {
-    std::string kind = "radix"; ///< "radix", "hash" or "skiplist"
-    std::string scheme;         ///< a scheme of that kind (index_schemes()); empty: the kind's default
+    IndexKind kind = IndexKind::Radix;
+    std::string scheme; ///< a scheme of that kind (index_schemes()); empty: the kind's default
 
     // radix
     unsigned radix_shift = 6; ///< log2 of the fanout, 2..7 (4 = rat-4, 7 = rat-7, 6 = modern Linux)
@@ -41,14 +42,16 @@ struct IndexSpec {
     void validate() const;
 };
 
-/// The index families, in display order.
-inline constexpr std::array<std::string_view, 3> kIndexKinds { "radix", "hash", "skiplist" };
-std::vector<std::string> index_kinds();
-/// The schemes of a family, in historical order; throws std::invalid_argument
-/// for an unknown kind.
-std::vector<std::string> index_schemes(std::string_view kind);
+/// The index families, in display order (kIndexKinds).
+std::vector<IndexKind> index_kinds();
+/// The family named @name; throws FieldError for "kind" naming the allowed
+/// values, as a scenario's index.kind reports an unknown name.
+IndexKind index_kind_named(std::string_view name);
+/// The schemes of a family, in historical order; throws FieldError for a
+/// value outside the enumeration.
+std::vector<std::string> index_schemes(IndexKind kind);
 
-/// Creates the index of file @file. For "hash", the table is created for this
+/// Creates the index of file @file. For a hash, the table is created for this
 /// one index; an engine with several files shares one HashIndex between them.
 /// Throws std::invalid_argument naming the bad field and the allowed values.
 std::unique_ptr<PageIndex> make_page_index(

@@ -11,14 +11,31 @@ namespace {
 constexpr std::uint64_t kU64Max = std::numeric_limits<std::uint64_t>::max();
 constexpr std::string_view kHashFunctions[] = { "linux24", "mixer" };
 
+json::Value get_kind(const IndexSpec& spec)
+{
+    return std::string(index_kind_name(spec.kind));
+}
+
+void set_kind(IndexSpec& spec, const json::Value& v, const std::string& path)
+{
+    std::string name;
+    field_io::read(v, path, name);
+    try {
+        spec.kind = index_kind_named(name);
+    } catch (const FieldError& e) {
+        throw_field_error(path, e.reason());
+    }
+}
+
 FieldTable<IndexSpec> build()
 {
     using I = IndexSpec;
     // clang-format off
     return { "index", {
-        field<&I::kind>({ .name = "kind", .label = "Kind",
+        custom_field<I>({ .name = "kind", .label = "Kind",
             .meaning = "A radix tree per file, one hash table for the machine (Linux 2.4), or a skip list per file.",
-            .choices = kIndexKinds }),
+            .type = FieldType::Choice, .choices = kIndexKindNames },
+            get_kind, set_kind),
         // The schemes depend on the kind: index_schemes().
         field<&I::scheme>({ .name = "scheme", .label = "Locking scheme",
             .allowed = "radix: `spinlock`, `rwlock`, `rcu`, `pernode`, `optimistic`; hash: `global`, `hashed`, `bucket`; skiplist: `mapping`, `pernode`; or `\"\"`",

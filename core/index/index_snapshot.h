@@ -4,6 +4,8 @@
 #pragma once
 
 #include "base/page.h"
+#include "index/index_kind.h"
+#include "index/index_scheme.h"
 #include "sync/instrumented_lock.h"
 
 #include <array>
@@ -48,8 +50,8 @@ struct IndexSnapshot {
         sync::LockState state;
     };
 
-    std::string kind;   ///< "radix", "hash" or "skiplist"
-    std::string scheme; ///< the locking scheme's name
+    IndexKind kind = IndexKind::Radix;
+    IndexScheme scheme; ///< the locking scheme; index_scheme_name() names it
     FileId file = 0;
     std::uint64_t count = 0; ///< entries (for the hash: of this file)
     std::uint64_t memory_bytes = 0;

@@ -48,8 +48,8 @@ class PageIndex {
 public:
     virtual ~PageIndex() = default;
 
-    /// "radix", "hash" or "skiplist".
-    virtual std::string_view kind() const = 0;
+    /// The family (index_kind_name() names it).
+    virtual IndexKind kind() const = 0;
     /// The locking scheme, e.g. "rcu", "optimistic", "global".
     virtual std::string_view scheme() const = 0;
 

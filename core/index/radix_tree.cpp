@@ -987,8 +987,8 @@ void RadixTree::reset_optimistic_stats() noexcept
 IndexSnapshot RadixTree::snapshot(const SnapshotOptions& options) const
 {
     IndexSnapshot s;
-    s.kind = "radix";
-    s.scheme = std::string(scheme());
+    s.kind = IndexKind::Radix;
+    s.scheme = config_.scheme;
     s.file = file_;
     s.count = count();
     s.memory_bytes = memory_bytes();

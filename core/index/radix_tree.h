@@ -12,7 +12,7 @@
 // root becomes slot 0 of the new one); when the root has only slot 0 in use
 // the tree shrinks back.
 //
-// Locking schemes (Scheme), in the order Linux went through them:
+// Locking schemes (Scheme, index_scheme.h), in the order Linux went through them:
 //   spinlock   mapping->tree_lock, a spinlock, for every operation (2.5)
 //   rwlock     the same lock as an rwlock; lookups take it shared (2.6.0-2.6.26)
 //   rcu        lookups and gang lookups lockless under RCU; writers take
@@ -48,7 +48,7 @@ namespace pcl {
 
 class RadixTree final : public PageIndex {
 public:
-    enum class Scheme : std::uint8_t { Spinlock, RwLock, Rcu, PerNode, Optimistic };
+    using Scheme = RadixScheme;
 
     struct Config {
         Scheme scheme = Scheme::Rcu;
@@ -76,7 +76,7 @@ public:
     RadixTree(const RadixTree&) = delete;
     RadixTree& operator=(const RadixTree&) = delete;
 
-    std::string_view kind() const override { return "radix"; }
+    IndexKind kind() const override { return IndexKind::Radix; }
     std::string_view scheme() const override { return scheme_name(config_.scheme); }
 
     Page* lookup(pgoff_t index) override;

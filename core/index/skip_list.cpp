@@ -779,8 +779,8 @@ bool SkipList::change_tag(pgoff_t index, unsigned tag, bool set)
 IndexSnapshot SkipList::snapshot(const SnapshotOptions& options) const
 {
     IndexSnapshot s;
-    s.kind = "skiplist";
-    s.scheme = std::string(scheme());
+    s.kind = IndexKind::SkipList;
+    s.scheme = config_.scheme;
     s.file = file_;
     // The mapping lock as others hold it, read before this snapshot takes it.
     if (mapping_lock_)

@@ -49,12 +49,6 @@
 
 namespace pcl {
 
-/// Locking schemes of the skip list, in historical order.
-enum class SkipListScheme : std::uint8_t {
-    Mapping, ///< "mapping": one per-file spinlock around every operation
-    PerNode, ///< "pernode": per-node spinlocks, lock-free search under RCU
-};
-
 /// "mapping" or "pernode".
 std::string_view skiplist_scheme_name(SkipListScheme scheme) noexcept;
 /// The scheme called @name; an empty name is the default, "pernode" (the
@@ -94,7 +88,7 @@ public:
     SkipList(const SkipList&) = delete;
     SkipList& operator=(const SkipList&) = delete;
 
-    std::string_view kind() const override { return "skiplist"; }
+    IndexKind kind() const override { return IndexKind::SkipList; }
     std::string_view scheme() const override { return skiplist_scheme_name(config_.scheme); }
     const SkipListConfig& config() const noexcept { return config_; }
     FileId file() const noexcept { return file_; }

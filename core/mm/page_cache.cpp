@@ -17,8 +17,8 @@ PageCache::PageCache(const IndexSpec& spec, FrameAllocator& frames, sync::LockRe
     , lru_(registry)
     , shadows_(2 * frames.total())
 {
-    index_schemes(spec.kind); // throws for an unknown kind
-    if (spec.kind == "hash")
+    index_schemes(spec.kind); // throws for a value outside the enumeration
+    if (spec.kind == IndexKind::Hash)
         hash_ = HashIndex::create(HashConfig::from_spec(spec), registry);
     frames_.set_reclaim([this] { return try_to_free_pages(); });
 }

@@ -204,7 +204,7 @@ private:
     IndexSpec spec_;
     FrameAllocator& frames_;
     sync::LockRegistry& registry_;
-    std::shared_ptr<HashIndex> hash_; ///< the one global table, for kind "hash"
+    std::shared_ptr<HashIndex> hash_; ///< the one global table, for IndexKind::Hash
     std::deque<AddressSpace> files_;
     PageWaitTable page_locks_;
     std::atomic<std::uint64_t> lookups_ { 0 }, hits_ { 0 }, adds_ { 0 }, races_ { 0 }, removes_ { 0 }, no_memory_ { 0 };

@@ -51,7 +51,7 @@ void read_range(PageIndex& index, pgoff_t first, pgoff_t count, PageStateBits* o
 {
     std::fill(out, out + count, PageStateBits {});
     rcu::ReadGuard guard;
-    if (index.kind() == "hash") {
+    if (index.kind() == IndexKind::Hash) {
         for (pgoff_t i = 0; i < count; ++i)
             if (const Page* page = index.lookup(first + i))
                 out[i] = state_of(*page);

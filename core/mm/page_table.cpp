@@ -242,7 +242,7 @@ PageTable::FaultResult PageTable::fault_in(
 PageTableSnapshot PageTable::snapshot() const
 {
     PageTableSnapshot snap;
-    snap.scheme = std::string(scheme_name(config_.scheme));
+    snap.scheme = config_.scheme;
     snap.mm_lock = mm_lock_.state();
     for (const auto& pmd_entry : pgd_->entries) {
         const PmdPage* pmd = pmd_entry.load(std::memory_order_acquire);

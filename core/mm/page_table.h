@@ -56,6 +56,10 @@
 
 namespace pcl {
 
+/// Which lock guards the PTE entries: mm->page_table_lock, or each PTE
+/// page's own (PageTable::scheme_name() names them "single" and "split").
+enum class PageTableScheme : std::uint8_t { Single, Split };
+
 /// What a snapshot shows of one PTE page.
 struct PtePageInfo {
     std::uint64_t first_vpn = 0;   ///< first virtual page number the PTE page maps
@@ -67,7 +71,7 @@ struct PtePageInfo {
 /// A read-only picture of a page table, for drawing. Taken without locks, so
 /// counts of a table being faulted are each exact but not mutually consistent.
 struct PageTableSnapshot {
-    std::string scheme;                 ///< "single" or "split"
+    PageTableScheme scheme = PageTableScheme::Single;
     sync::LockState mm_lock;            ///< mm->page_table_lock
     std::vector<PtePageInfo> pte_pages; ///< present PTE pages, by ascending first_vpn
     std::uint64_t mapped = 0;           ///< mapped_count()
@@ -78,7 +82,7 @@ struct PageTableSnapshot {
 
 class PageTable {
 public:
-    enum class Scheme : std::uint8_t { Single, Split };
+    using Scheme = PageTableScheme;
 
     struct Config {
         Scheme scheme = Scheme::Split;

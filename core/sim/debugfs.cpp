@@ -19,10 +19,12 @@ bool Debugfs::has_file(FileId file) const noexcept
     return std::find(ids.begin(), ids.end(), file) != ids.end() && file < engine_.page_cache().file_count();
 }
 
-std::string_view Debugfs::index_kind() const
+std::optional<IndexKind> Debugfs::index_kind() const
 {
     const auto& ids = engine_.files();
-    return ids.empty() ? std::string_view() : engine_.page_cache().file(ids.front()).index->kind();
+    if (ids.empty())
+        return std::nullopt;
+    return engine_.page_cache().file(ids.front()).index->kind();
 }
 
 PageIndex* Debugfs::index(FileId file) const

@@ -34,9 +34,9 @@ public:
     /// The run's files, in the order it created them.
     const std::vector<FileId>& files() const noexcept;
     bool has_file(FileId file) const noexcept;
-    /// The kind of index the files share ("radix", "hash", "skiplist"), as
-    /// the indexes name themselves; empty in a run without files.
-    std::string_view index_kind() const;
+    /// The kind of index the files share, as the indexes report it;
+    /// nothing in a run without files.
+    std::optional<IndexKind> index_kind() const;
     /// @file's page index; nullptr if the run has no such file.
     PageIndex* index(FileId file) const;
     /// @file's size in pages (0 if no such file).

@@ -94,8 +94,8 @@ void print_run_summary(std::ostream& out, const pcl::RunResult& r, const std::st
     }
     out << '\n';
     const auto& w = sc.engine.workload;
-    const std::string index
-        = "index " + sc.engine.index.kind + "/" + (sc.engine.index.scheme.empty() ? "default" : sc.engine.index.scheme);
+    const std::string index = "index " + std::string(index_kind_name(sc.engine.index.kind)) + "/"
+        + (sc.engine.index.scheme.empty() ? "default" : sc.engine.index.scheme);
     if (const auto& plan = sc.engine.trace) {
         const Trace& t = plan->trace();
         line("workload",

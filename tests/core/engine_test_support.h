@@ -17,7 +17,7 @@ inline EngineConfig small_engine(
     c.workload.cpus = cpus;
     c.workload.file_pages = pages;
     c.workload.operations_per_cpu = ops;
-    c.index.kind = "radix";
+    c.index.kind = IndexKind::Radix;
     c.index.scheme = "rcu";
     c.memory_pages = 1 << 14;
     c.device = { 2'000, 200, 1.0 };

@@ -14,7 +14,7 @@ namespace pcl::test {
 inline IndexSpec index_spec(const char* kind, const char* scheme, std::uint64_t hash_buckets = 0)
 {
     IndexSpec s;
-    s.kind = kind;
+    s.kind = index_kind_named(kind);
     s.scheme = scheme;
     s.hash_buckets = hash_buckets;
     return s;

@@ -173,8 +173,10 @@ TEST_CASE("bad engine settings are refused with the field named", "[sim][engine]
     c = small_engine("zigzag", 2, 1024, 10);
     REQUIRE_THROWS_WITH(Engine(c), Catch::Contains("pattern"));
     c = small_engine("pft", 2, 1024, 10);
-    c.index.kind = "btree";
-    REQUIRE_THROWS_WITH(Engine(c), Catch::Contains("btree"));
+    // An unknown name never becomes a kind; a value outside the enumeration is refused too.
+    REQUIRE_THROWS_WITH(c.index.kind = index_kind_named("btree"), Catch::Contains("btree"));
+    c.index.kind = static_cast<IndexKind>(kIndexKinds.size());
+    REQUIRE_THROWS_WITH(Engine(c), Catch::Contains("index.kind") || Catch::Contains("is unknown"));
 }
 
 TEST_CASE("the speed changes while running, and a bad speed is refused", "[sim][engine][control]")

@@ -39,7 +39,7 @@ struct Machine {
     static IndexSpec radix_rcu()
     {
         IndexSpec s;
-        s.kind = "radix";
+        s.kind = IndexKind::Radix;
         s.scheme = "rcu";
         return s;
     }

@@ -29,11 +29,11 @@ TEST_CASE("hash schemes are listed in historical order", "[hash][names]")
 {
     CHECK(hash_schemes() == std::vector<std::string> { "global", "hashed", "bucket" });
     IndexSpec spec;
-    spec.kind = "hash";
+    spec.kind = IndexKind::Hash;
     spec.hash_buckets = 64;
     sync::LockRegistry registry;
     auto index = make_hash_index(spec, 3, registry);
-    CHECK(index->kind() == "hash");
+    CHECK(index->kind() == IndexKind::Hash);
     CHECK(index->scheme() == "global"); // empty scheme: 2.4's own
     for (const std::string& name : hash_schemes()) {
         spec.scheme = name;
@@ -57,7 +57,7 @@ TEST_CASE("hash index matches std::map for every scheme and hash function", "[ha
     });
     // Sized from the default "physical memory" (256 MB: 65536 buckets).
     IndexSpec spec;
-    spec.kind = "hash";
+    spec.kind = IndexKind::Hash;
     sync::LockRegistry registry;
     auto index = make_hash_index(spec, 0, registry);
     test::run_oracle(*index, 77, 30000, 5000);
@@ -250,8 +250,9 @@ TEST_CASE("snapshot of the shared table", "[hash][snapshot]")
         REQUIRE(f1->set_tag(3, kTagTowrite));
 
         const IndexSnapshot s = f1->snapshot();
-        CHECK(s.kind == "hash");
-        CHECK(s.scheme == hash_scheme_name(scheme));
+        CHECK(s.kind == IndexKind::Hash);
+        CHECK(s.scheme == scheme);
+        CHECK(index_scheme_name(s.scheme) == hash_scheme_name(scheme));
         CHECK(s.file == 1);
         CHECK(s.count == 100);
         CHECK(s.height == 0);
@@ -435,7 +436,7 @@ TEST_CASE("bad hash parameters are refused with the parameter named", "[hash][pa
     sync::LockRegistry registry;
     auto refused = [&](auto&& change) {
         IndexSpec spec;
-        spec.kind = "hash";
+        spec.kind = IndexKind::Hash;
         spec.scheme = "hashed";
         spec.hash_buckets = 1024;
         spec.hash_locks = 16;
@@ -475,7 +476,7 @@ TEST_CASE("bad hash parameters are refused with the parameter named", "[hash][pa
     })());
     // Bad tags are refused too.
     IndexSpec spec;
-    spec.kind = "hash";
+    spec.kind = IndexKind::Hash;
     spec.hash_buckets = 8;
     auto view = make_hash_index(spec, 0, registry);
     CHECK_THROWS_AS(view->set_tag(0, kTagCount), std::out_of_range);

@@ -9,13 +9,14 @@ using namespace pcl;
 
 TEST_CASE("every index kind and scheme is built by name and passes the oracle", "[factory]")
 {
-    CHECK(index_kinds() == std::vector<std::string> { "radix", "hash", "skiplist" });
-    CHECK(index_schemes("radix") == std::vector<std::string> { "spinlock", "rwlock", "rcu", "pernode", "optimistic" });
-    CHECK(index_schemes("hash") == std::vector<std::string> { "global", "hashed", "bucket" });
-    CHECK(index_schemes("skiplist") == std::vector<std::string> { "mapping", "pernode" });
-    for (const auto& kind : index_kinds())
+    CHECK(index_kinds() == std::vector<IndexKind> { IndexKind::Radix, IndexKind::Hash, IndexKind::SkipList });
+    CHECK(index_schemes(IndexKind::Radix)
+        == std::vector<std::string> { "spinlock", "rwlock", "rcu", "pernode", "optimistic" });
+    CHECK(index_schemes(IndexKind::Hash) == std::vector<std::string> { "global", "hashed", "bucket" });
+    CHECK(index_schemes(IndexKind::SkipList) == std::vector<std::string> { "mapping", "pernode" });
+    for (const IndexKind kind : index_kinds())
         for (const auto& scheme : index_schemes(kind)) {
-            INFO(kind << "/" << scheme);
+            INFO(index_kind_name(kind) << "/" << scheme);
             IndexSpec spec;
             spec.kind = kind;
             spec.scheme = scheme;
@@ -34,21 +35,23 @@ TEST_CASE("every index kind and scheme is built by name and passes the oracle", 
 TEST_CASE("an empty scheme picks the kind's default", "[factory]")
 {
     IndexSpec spec;
-    spec.kind = "radix";
+    spec.kind = IndexKind::Radix;
     CHECK(make_page_index(spec)->scheme() == "rcu");
-    spec.kind = "hash";
+    spec.kind = IndexKind::Hash;
     spec.hash_buckets = 64;
     CHECK(make_page_index(spec)->scheme() == "global");
-    spec.kind = "skiplist";
+    spec.kind = IndexKind::SkipList;
     CHECK(make_page_index(spec)->scheme() == "pernode");
 }
 
 TEST_CASE("bad index specifications name the field and what is allowed", "[factory][params]")
 {
     IndexSpec spec;
-    spec.kind = "btree";
-    REQUIRE_THROWS_WITH(make_page_index(spec), Catch::Contains("btree") && Catch::Contains("radix, hash, skiplist"));
-    REQUIRE_THROWS_WITH(index_schemes("btree"), Catch::Contains("btree"));
+    // A kind is an IndexKind, so an unknown one is refused where its name is read.
+    REQUIRE_THROWS_WITH(
+        spec.kind = index_kind_named("btree"), Catch::Contains("btree") && Catch::Contains("radix, hash, skiplist"));
+    REQUIRE_THROWS_WITH(index_schemes(index_kind_named("btree")), Catch::Contains("btree"));
+    REQUIRE_THROWS_WITH(index_schemes(static_cast<IndexKind>(kIndexKinds.size())), Catch::Contains("is unknown"));
 
     spec = {};
     spec.scheme = "bogus";
@@ -58,7 +61,7 @@ TEST_CASE("bad index specifications name the field and what is allowed", "[facto
     REQUIRE_THROWS_WITH(make_page_index(spec), Catch::Contains("radix_shift") && Catch::Contains("got 9"));
 
     spec = {};
-    spec.kind = "hash";
+    spec.kind = IndexKind::Hash;
     spec.hash_buckets = 1000; // not a power of two
     REQUIRE_THROWS_WITH(make_page_index(spec), Catch::Contains("hash_buckets"));
     spec.hash_buckets = 1024;
@@ -70,7 +73,7 @@ TEST_CASE("bad index specifications name the field and what is allowed", "[facto
     REQUIRE_THROWS_WITH(make_page_index(spec), Catch::Contains("hash_function") && Catch::Contains("md5"));
 
     spec = {};
-    spec.kind = "skiplist";
+    spec.kind = IndexKind::SkipList;
     spec.skiplist_p = 2.0;
     REQUIRE_THROWS_WITH(make_page_index(spec), Catch::Contains("skiplist_p") && Catch::Contains("(0, 1)"));
     spec.skiplist_p = 0.5;

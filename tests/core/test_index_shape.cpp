@@ -28,7 +28,7 @@ TEST_CASE("a radix tree's shape is its height and node count", "[index][shape]")
     for (const char* scheme : { "spinlock", "rwlock", "rcu", "pernode", "optimistic" }) {
         INFO(scheme);
         IndexSpec spec;
-        spec.kind = "radix";
+        spec.kind = IndexKind::Radix;
         spec.scheme = scheme;
         spec.radix_shift = 6; // fanout 64: a leaf covers 64 indexes, a height-2 node 4096
         sync::LockRegistry registry;
@@ -78,7 +78,7 @@ TEST_CASE("a skip list's shape is its node count and tallest tower", "[index][sh
     // Under "mapping" the level hint is exact, so the height is the tallest
     // tower in the list, which the snapshot shows node by node.
     IndexSpec spec;
-    spec.kind = "skiplist";
+    spec.kind = IndexKind::SkipList;
     spec.scheme = "mapping";
     spec.skiplist_seed = 7;
     sync::LockRegistry registry;
@@ -104,7 +104,7 @@ TEST_CASE("a skip list's shape is its node count and tallest tower", "[index][sh
 TEST_CASE("a hash mapping reports no nodes and no height", "[index][shape]")
 {
     IndexSpec spec;
-    spec.kind = "hash";
+    spec.kind = IndexKind::Hash;
     spec.hash_buckets = 64;
     sync::LockRegistry registry;
     auto index = make_page_index(spec, 0, registry);

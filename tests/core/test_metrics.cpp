@@ -140,7 +140,7 @@ TEST_CASE("a sequential mmap reader: N major faults, then a second pass finds ev
 TEST_CASE("read(2) through the hash: lookups in the series add up to the cache's", "[sim][metrics]")
 {
     Scenario s = make("sequential", "read", 2, 128, 512);
-    s.engine.index.kind = "hash";
+    s.engine.index.kind = IndexKind::Hash;
     s.engine.index.hash_buckets = 256;
     s.engine.workload.files = "shared";
     const RunResult r = run_scenario(s);

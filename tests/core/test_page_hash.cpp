@@ -106,7 +106,7 @@ TEST_CASE("table sizing follows page_cache_init() on i386", "[hash][exact][sizin
 
     // hash_buckets = 0 sizes the table from hash_memory_bytes.
     IndexSpec spec;
-    spec.kind = "hash";
+    spec.kind = IndexKind::Hash;
     spec.hash_buckets = 0;
     spec.hash_memory_bytes = 64 * MB;
     sync::LockRegistry registry;

@@ -101,7 +101,8 @@ TEST_CASE("table pages are allocated on demand, one per level", "[page_table]")
     CHECK_THROWS_AS(pt.unmap(PageTable::kMaxVpns), std::out_of_range);
 
     const PageTableSnapshot snap = pt.snapshot();
-    CHECK(snap.scheme == (scheme == Scheme::Single ? "single" : "split"));
+    CHECK(snap.scheme == scheme);
+    CHECK(PageTable::scheme_name(snap.scheme) == (scheme == Scheme::Single ? "single" : "split"));
     REQUIRE(snap.pte_pages.size() == 4);
     CHECK(snap.pte_pages[0].first_vpn == 0);
     CHECK(snap.pte_pages[0].entries_set == 2);

@@ -137,8 +137,9 @@ TEST_CASE("snapshot of a small tree", "[radix][exact][snapshot]")
         REQUIRE(tree.insert(i, pool.make(i)) == InsertResult::Inserted);
     REQUIRE(tree.set_tag(5, kTagDirty));
     const IndexSnapshot s = tree.snapshot();
-    CHECK(s.kind == "radix");
-    CHECK(s.scheme == "pernode");
+    CHECK(s.kind == IndexKind::Radix);
+    CHECK(s.scheme == RadixTree::Scheme::PerNode);
+    CHECK(index_scheme_name(s.scheme) == "pernode");
     CHECK(s.file == 7);
     CHECK(s.count == 3);
     CHECK(s.height == 2);

@@ -123,7 +123,7 @@ struct Machine {
 std::vector<IndexSpec> every_index()
 {
     std::vector<IndexSpec> out;
-    for (const std::string& kind : index_kinds())
+    for (const IndexKind kind : index_kinds())
         for (const std::string& scheme : index_schemes(kind)) {
             IndexSpec s;
             s.kind = kind;
@@ -277,7 +277,7 @@ TEST_CASE(
     "CPUs faulting, reading, unmapping and truncating under reclaim keep every invariant", "[mm][reclaim][stress]")
 {
     const IndexSpec spec = GENERATE(from_range(every_index()));
-    INFO("index " << spec.kind << "/" << spec.scheme);
+    INFO("index " << index_kind_name(spec.kind) << "/" << spec.scheme);
     Window8 policy;
     Machine m(64, policy, true, spec);
     m.cache.set_reclaim_batch(4);

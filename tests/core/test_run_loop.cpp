@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <numeric>
 #include <thread>
 
 using namespace pcl;
@@ -38,10 +39,8 @@ std::uint64_t turn_until_ended(RunLoop& loop, std::chrono::seconds timeout = std
 
 std::uint64_t sampled_operations(const RunLoop& loop)
 {
-    std::uint64_t n = 0;
-    for (const MetricsSample& s : loop.samples())
-        n += s.operations;
-    return n;
+    return std::accumulate(loop.samples().begin(), loop.samples().end(), std::uint64_t(0),
+        [](std::uint64_t n, const MetricsSample& s) { return n + s.operations; });
 }
 
 } // namespace

@@ -58,7 +58,7 @@ Scenario everything_changed()
     s.trace.format = "csv";
     s.trace.bad_lines = "skip";
     IndexSpec& i = s.engine.index;
-    i.kind = "hash";
+    i.kind = IndexKind::Hash;
     i.scheme = "hashed";
     i.radix_shift = 4;
     i.hash_buckets = 4096;
@@ -258,7 +258,7 @@ TEST_CASE("scenario: bad names list the allowed values", "[scenario]")
     expect_error(R"({"version": 1, "page_table_lock": "double"})", "page_table_lock",
         "page_table_lock: 'double' is not one of: single, split");
     CHECK(parse_scenario(R"({"version": 1, "index": {"kind": "skiplist", "scheme": ""}})").engine.index.kind
-        == "skiplist");
+        == IndexKind::SkipList);
 }
 
 TEST_CASE("scenario: the version is required and checked", "[scenario]")

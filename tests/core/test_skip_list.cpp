@@ -397,8 +397,9 @@ TEST_CASE("a skip list snapshot shows each node, its tower, tags and locks", "[i
     REQUIRE(list->set_tag(40, kTagTowrite));
 
     const IndexSnapshot s = list->snapshot();
-    CHECK(s.kind == "skiplist");
-    CHECK(s.scheme == scheme);
+    CHECK(s.kind == IndexKind::SkipList);
+    CHECK(s.scheme == parse_skiplist_scheme(scheme));
+    CHECK(index_scheme_name(s.scheme) == scheme);
     CHECK(s.file == 7);
     CHECK(s.count == 4);
     CHECK(s.memory_bytes == list->memory_bytes());
@@ -520,7 +521,7 @@ TEST_CASE("bad skip list parameters are rejected by name", "[index][skiplist]")
 {
     sync::LockRegistry registry;
     IndexSpec spec;
-    spec.kind = "skiplist";
+    spec.kind = IndexKind::SkipList;
     auto build = [&] { return make_skiplist_index(spec, 0, registry); };
     using Catch::Matchers::Contains;
 
@@ -551,7 +552,7 @@ TEST_CASE("bad skip list parameters are rejected by name", "[index][skiplist]")
     for (const std::string& scheme : skiplist_schemes()) {
         spec.scheme = scheme;
         auto index = build();
-        CHECK(index->kind() == "skiplist");
+        CHECK(index->kind() == IndexKind::SkipList);
         CHECK(index->scheme() == scheme);
     }
     spec.scheme.clear();

@@ -111,7 +111,7 @@ private Q_SLOTS:
 
     void everyKindInWords()
     {
-        const EventText t(testLockName, "radix");
+        const EventText t(testLockName, pcl::IndexKind::Radix);
         QCOMPARE(t.sentence(lockEv(EventKind::LockAcquired, 2, 0, kLockA, 1'310'000), 0),
             QStringLiteral("CPU 2 waited 1.31 ms for mapping[0].tree_lock, held by CPU 0"));
         QCOMPARE(t.sentence(lockEv(EventKind::LockAcquired, 2, 0, kLockA, 1'310'000)),
@@ -167,7 +167,7 @@ private Q_SLOTS:
         QCOMPARE(t.sentence(ev(EventKind::ReadaheadWindow, 0, 0, 1, 0, 160, 64, 64)),
             QStringLiteral("file 0: readahead window [160, +64) async 64 (asynchronous: marker hit)"));
 
-        const EventText skip({}, "skiplist");
+        const EventText skip({}, pcl::IndexKind::SkipList);
         QCOMPARE(skip.sentence(ev(EventKind::IndexNodeAlloc, 0, 0, 0xfe, 0, 77, 0, 3)),
             QStringLiteral("file 0: skip-list node with a tower of 3 linked (page 77)"));
     }

@@ -5,6 +5,7 @@
 #include "kit/colors.h"
 #include "run/simulation.h"
 #include "ui_test_support.h"
+#include "view_test_support.h"
 #include "views/hash/hashlayout.h"
 #include "views/hash/hashview.h"
 
@@ -27,25 +28,18 @@ using pcl::ui::HashLayout;
 using pcl::ui::HashView;
 using pcl::ui::Simulation;
 namespace colors = pcl::ui::colors;
+using pcl::ui::test::hasLabel;
+using pcl::ui::test::held;
 
 namespace {
-
-pcl::sync::LockState held(int cpu, std::uint32_t waiters = 0)
-{
-    pcl::sync::LockState s;
-    s.held = true;
-    s.holder_cpu = cpu;
-    s.waiters = waiters;
-    return s;
-}
 
 /// Eight buckets, two hashed locks of four buckets: the first held by CPU 1,
 /// the second held by CPU 3 with two CPUs waiting.
 IndexSnapshot eightBuckets()
 {
     IndexSnapshot s;
-    s.kind = "hash";
-    s.scheme = "hashed";
+    s.kind = pcl::IndexKind::Hash;
+    s.scheme = pcl::HashScheme::Hashed;
     s.count = 7;
     s.chain_lengths = { 0, 1, 2, 0, 3, 0, 0, 1 };
     s.chain_histogram = pcl::chain_histogram(s.chain_lengths);
@@ -57,25 +51,12 @@ IndexSnapshot eightBuckets()
 
 HashLayout layoutFor(IndexSnapshot s, QSizeF size = QSizeF(900, 600))
 {
-    HashLayout l;
-    l.setPalette(QApplication::palette());
-    l.setFont(QApplication::font());
-    l.setSize(size);
-    l.setSnapshot(std::move(s));
-    return l;
+    return pcl::ui::test::sceneLayout<HashLayout>(std::move(s), size);
 }
 
 QColor heatFor(std::uint32_t len, std::uint32_t scaleMax)
 {
     return colors::heat(0.2 + 0.8 * std::min(1.0, double(len) / double(scaleMax)), QApplication::palette());
-}
-
-bool hasLabel(const HashLayout::Scene& s, const QString& text)
-{
-    for (const auto& l : s.labels)
-        if (l.text == text)
-            return true;
-    return false;
 }
 
 bool hasLabelContaining(const HashLayout::Scene& s, const QString& text)
@@ -89,19 +70,11 @@ bool hasLabelContaining(const HashLayout::Scene& s, const QString& text)
 /// A small paced run on the page hash: 2 CPUs, 2 files, 256 buckets.
 pcl::Scenario hashRun(std::uint64_t ops, double opsPerSecond)
 {
-    pcl::Scenario s;
-    s.engine.workload.pattern = "random";
-    s.engine.workload.cpus = 2;
-    s.engine.workload.file_pages = 600;
-    s.engine.workload.operations_per_cpu = ops;
-    s.engine.memory_pages = 4096;
-    s.engine.device = { 0, 0, 1.0 };
-    s.engine.index.kind = "hash";
+    pcl::Scenario s = pcl::ui::test::pacedRun(600, ops, opsPerSecond);
+    s.engine.index.kind = pcl::IndexKind::Hash;
     s.engine.index.scheme = "hashed";
     s.engine.index.hash_buckets = 256;
     s.engine.index.hash_locks = 8;
-    s.engine.ops_per_second = opsPerSecond;
-    s.sample_interval_ms = 50;
     return s;
 }
 
@@ -172,7 +145,7 @@ private Q_SLOTS:
     void oneGlobalLockIsOneBandAroundEverything()
     {
         IndexSnapshot snap = eightBuckets();
-        snap.scheme = "global";
+        snap.scheme = pcl::HashScheme::Global;
         snap.buckets_per_lock = 8;
         snap.locks = { { "pagecache_lock", held(0, 3) } };
         const HashLayout::Scene s = layoutFor(snap).build();
@@ -195,7 +168,7 @@ private Q_SLOTS:
     void aLockPerBucketShowsTheHeldOnesAtTheirRows()
     {
         IndexSnapshot snap = eightBuckets();
-        snap.scheme = "bucket";
+        snap.scheme = pcl::HashScheme::Bucket;
         snap.buckets_per_lock = 1;
         snap.locks = { { "hash_bucket_lock[5]", held(2) }, { "hash_bucket_lock[2]", held(1, 1) } };
         const HashLayout l = layoutFor(snap);
@@ -246,8 +219,8 @@ private Q_SLOTS:
     void manyBucketsAggregateByTheLongestChain()
     {
         IndexSnapshot snap;
-        snap.kind = "hash";
-        snap.scheme = "hashed";
+        snap.kind = pcl::IndexKind::Hash;
+        snap.scheme = pcl::HashScheme::Hashed;
         const std::size_t m = 1 << 16;
         snap.chain_lengths.resize(m);
         for (std::size_t b = 0; b < m; ++b)
@@ -288,7 +261,7 @@ private Q_SLOTS:
     {
         // The column's full height, from an aggregated layout (its rows fill it).
         IndexSnapshot big;
-        big.scheme = "global";
+        big.scheme = pcl::HashScheme::Global;
         big.chain_lengths.assign(4096, 1);
         big.chain_histogram = pcl::chain_histogram(big.chain_lengths);
         big.locks = { { "pagecache_lock", {} } };
@@ -456,21 +429,11 @@ private Q_SLOTS:
             for (std::uint32_t len : view.hashLayout().snapshot().chain_lengths)
                 n += len;
             QCOMPARE(n, pages);
-            // Layout and paint, as after a tick; then paint alone, as for a
-            // repaint with nothing new (hover, flash fading).
-            double withLayout = 0, paintOnly = 0;
-            const int frames = 5;
-            for (int i = 0; i < frames; ++i) {
-                view.refresh();
-                view.render(&image);
-                withLayout += view.lastPaintMs();
-                view.render(&image);
-                paintOnly += view.lastPaintMs();
-            }
+            const pcl::ui::test::FrameTimes t = pcl::ui::test::timeFrames(view, image);
             qInfo("%s view at %llu pages: snapshot %.2f ms, layout + paint %.2f ms, paint %.2f ms", "hash",
-                (unsigned long long)pages, view.lastSnapshotMs(), withLayout / frames, paintOnly / frames);
+                (unsigned long long)pages, view.lastSnapshotMs(), t.withLayout, t.paintOnly);
             if (pages == 1000000ull)
-                QVERIFY(image.save(pcl::ui::test::screenshotDir() + QStringLiteral("/hash-1m.png")));
+                QVERIFY(pcl::ui::test::saveScreenshot(image, QStringLiteral("hash-1m.png")));
         }
     }
 
@@ -478,8 +441,7 @@ private Q_SLOTS:
     {
         Simulation sim;
         HashView view(sim);
-        view.resize(900, 600);
-        view.show();
+        pcl::ui::test::showAtScreenshotSize(view);
         sim.setScenario(hashRun(150, 600));
         sim.play();
         QTRY_VERIFY_WITH_TIMEOUT(!view.flashes().empty(), 10000);
@@ -504,9 +466,7 @@ private Q_SLOTS:
     {
         Simulation sim;
         HashView view(sim);
-        view.setPalette(pcl::ui::test::darkPalette());
-        view.resize(900, 600);
-        view.show();
+        pcl::ui::test::showForScreenshot(view);
         // The 2002 thread's four CPUs on four files, with Molnar's 64 hashed locks
         // instead of one: filled at full speed, then slowed to demo speed
         // with stretched critical sections, so that inserts flash one by one

@@ -205,8 +205,8 @@ private Q_SLOTS:
         pcl::ui::CompareWindow* compare = window.showCompare();
         QVERIFY(compare);
         QVERIFY(compare->isVisible());
-        QCOMPARE(compare->left().scenario().engine.index.kind, std::string("hash"));
-        QCOMPARE(compare->right().scenario().engine.index.kind, std::string("radix"));
+        QCOMPARE(compare->left().scenario().engine.index.kind, pcl::IndexKind::Hash);
+        QCOMPARE(compare->right().scenario().engine.index.kind, pcl::IndexKind::Radix);
         QCOMPARE(compare->left().state(), Simulation::State::Ready);
         QCOMPARE(compare->right().state(), Simulation::State::Ready);
         compare->close(); // deletes itself

@@ -3,6 +3,7 @@
 // and a screenshot.
 #include "run/simulation.h"
 #include "ui_test_support.h"
+#include "view_test_support.h"
 #include "views/pagestate/pagestatelayout.h"
 #include "views/pagestate/pagestateview.h"
 
@@ -51,15 +52,13 @@ std::vector<const PageStateLayout::Item*> withRole(const PageStateLayout& l, con
 /// memory, paced so that windows move visibly and reclaim evicts.
 Scenario readaheadRun()
 {
-    Scenario s;
-    s.engine.workload.pattern = "sequential";
-    s.engine.workload.cpus = 2;
-    s.engine.workload.file_pages = 4096;
-    s.engine.workload.operations_per_cpu = 3000;
+    Scenario s = test::twoCpus({ .pattern = "sequential",
+        .filePages = 4096,
+        .ops = 3000,
+        .memoryPages = 3072,
+        .device = { 20000, 2000, 1.0 },
+        .sampleMs = 20 });
     s.engine.readahead = "ondemand";
-    s.engine.memory_pages = 3072;
-    s.engine.device = { 20000, 2000, 1.0 };
-    s.sample_interval_ms = 20;
     return s;
 }
 
@@ -315,14 +314,9 @@ private Q_SLOTS:
         for (std::uint64_t n : { 1000ull, 100000ull, 1000000ull }) {
             view.benchmarkLoad(n);
             QImage image(900, 600, QImage::Format_ARGB32);
-            QElapsedTimer t;
-            t.start();
-            for (int i = 0; i < 5; ++i) {
-                view.refresh();
-                view.render(&image);
-            }
+            const double refreshAndPaintMs = test::msPerRefreshAndPaint(view, image);
             qInfo("readahead view, %llu pages: refresh + paint %.2f ms, paint %.2f ms", (unsigned long long)n,
-                double(t.nsecsElapsed()) / 5e6, view.lastPaintMs());
+                refreshAndPaintMs, view.lastPaintMs());
             QVERIFY(view.lastPaintMs() > 0);
             if (n == 1000000)
                 image.save(test::screenshotDir() + QStringLiteral("/readahead-1M.png"));
@@ -333,9 +327,7 @@ private Q_SLOTS:
     {
         Simulation sim;
         PageStateView view(sim);
-        view.resize(900, 600);
-        view.setPalette(test::darkPalette());
-        view.show();
+        test::showForScreenshot(view);
         sim.setScenario(readaheadRun());
         sim.setPacing(6000, 0);
         sim.play();

@@ -3,6 +3,7 @@
 // stream, a live pft run, and a screenshot.
 #include "run/simulation.h"
 #include "ui_test_support.h"
+#include "view_test_support.h"
 #include "views/pagetable/pagetablelayout.h"
 #include "views/pagetable/pagetableview.h"
 
@@ -58,7 +59,7 @@ private Q_SLOTS:
     void splitLocksOnePerPtePage()
     {
         PageTableLayout::Input in;
-        in.snapshot.scheme = "split";
+        in.snapshot.scheme = pcl::PageTableScheme::Split;
         in.snapshot.pte_pages
             = { pte(0, 512, true, { true, 0, 2, 1 }), pte(512, 100, true, { true, 0, 0, 0 }), pte(1024, 0, true) };
         in.snapshot.mapped = 612;
@@ -94,7 +95,7 @@ private Q_SLOTS:
     void singleLockGoesRoundEverything()
     {
         PageTableLayout::Input in;
-        in.snapshot.scheme = "single";
+        in.snapshot.scheme = pcl::PageTableScheme::Single;
         in.snapshot.mm_lock = { true, 0, 3, 2 };
         in.snapshot.pte_pages = { pte(0, 10, false, in.snapshot.mm_lock), pte(512, 20, false, in.snapshot.mm_lock) };
         in.cpus = 2;
@@ -114,7 +115,7 @@ private Q_SLOTS:
     void manyPtePagesAggregate()
     {
         PageTableLayout::Input in;
-        in.snapshot.scheme = "split";
+        in.snapshot.scheme = pcl::PageTableScheme::Split;
         for (std::uint64_t i = 0; i < 4096; ++i)
             in.snapshot.pte_pages.push_back(
                 pte(i * 512, 512, true, i == 100 ? sync::LockState { true, 0, 1, 0 } : sync::LockState {}));
@@ -178,7 +179,7 @@ private Q_SLOTS:
     void arrowsGoToTheEntryAndThePage()
     {
         PageTableLayout::Input in;
-        in.snapshot.scheme = "split";
+        in.snapshot.scheme = pcl::PageTableScheme::Split;
         in.snapshot.pte_pages = { pte(0, 300, true), pte(512, 12, true) };
         in.cpus = 2;
         PageTableLayout::Fault f;
@@ -214,14 +215,9 @@ private Q_SLOTS:
             QCOMPARE(view.input().snapshot.mapped, n);
             QCOMPARE(view.input().snapshot.pte_pages.size(), std::size_t((n + 511) / 512));
             QImage image(900, 600, QImage::Format_ARGB32);
-            QElapsedTimer t;
-            t.start();
-            for (int i = 0; i < 5; ++i) {
-                view.refresh();
-                view.render(&image);
-            }
+            const double snapshotAndPaintMs = test::msPerRefreshAndPaint(view, image);
             qInfo("page-table view, %llu pages: snapshot + paint %.2f ms, paint %.2f ms", (unsigned long long)n,
-                double(t.nsecsElapsed()) / 5e6, view.lastPaintMs());
+                snapshotAndPaintMs, view.lastPaintMs());
         }
     }
 
@@ -230,9 +226,7 @@ private Q_SLOTS:
         for (const char* scheme : { "single", "split" }) {
             Simulation sim;
             PageTableView view(sim);
-            view.resize(900, 600);
-            view.setPalette(test::darkPalette());
-            view.show();
+            test::showForScreenshot(view);
             sim.setScenario(pftRun(scheme));
             sim.setPacing(2000, 500000);
             sim.play();

@@ -322,27 +322,27 @@ private Q_SLOTS:
         QComboBox* scheme = comboOf(panel, "index.scheme");
         QVERIFY(kind && scheme);
         QStringList radix { "" };
-        for (const auto& s : pcl::index_schemes("radix"))
+        for (const auto& s : pcl::index_schemes(pcl::IndexKind::Radix))
             radix << QString::fromStdString(s);
         QCOMPARE(comboValues(scheme), radix);
         QCOMPARE(scheme->currentData().toString(), QStringLiteral("rcu"));
 
         kind->setCurrentIndex(kind->findData(QStringLiteral("hash")));
         QStringList hash { "" };
-        for (const auto& s : pcl::index_schemes("hash"))
+        for (const auto& s : pcl::index_schemes(pcl::IndexKind::Hash))
             hash << QString::fromStdString(s);
         QCOMPARE(comboValues(scheme), hash);
         // rcu is no hash scheme: the new kind starts from its default.
         QCOMPARE(scheme->currentData().toString(), QString());
         QCOMPARE(scheme->currentText(), QStringLiteral("default (global)"));
         QVERIFY(panel.refusedPaths().isEmpty());
-        QCOMPARE(panel.pendingScenario().engine.index.kind, std::string("hash"));
+        QCOMPARE(panel.pendingScenario().engine.index.kind, pcl::IndexKind::Hash);
         QCOMPARE(panel.pendingScenario().engine.index.scheme, std::string());
         QCOMPARE(panel.pendingPaths(), QStringList({ "index.kind", "index.scheme" }));
 
         scheme->setCurrentIndex(scheme->findData(QStringLiteral("bucket")));
         QCOMPARE(panel.pendingScenario().engine.index.scheme, std::string("bucket"));
-        QCOMPARE(sim.scenario().engine.index.kind, std::string("radix"));
+        QCOMPARE(sim.scenario().engine.index.kind, pcl::IndexKind::Radix);
     }
 
     void sixtyFourBitValuesRoundTripExactly()

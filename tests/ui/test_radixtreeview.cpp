@@ -8,6 +8,7 @@
 #include "run/simulation.h"
 #include "sync/lock_stats.h"
 #include "ui_test_support.h"
+#include "view_test_support.h"
 #include "views/radix/radixtreelayout.h"
 #include "views/radix/radixtreeview.h"
 
@@ -58,8 +59,8 @@ IndexSnapshot::Node node(std::uint64_t id, int parent, unsigned offset, int leve
 IndexSnapshot twoLevels(const std::string& scheme = "rcu")
 {
     IndexSnapshot s;
-    s.kind = "radix";
-    s.scheme = scheme;
+    s.kind = pcl::IndexKind::Radix;
+    s.scheme = pcl::RadixTree::parse_scheme(scheme);
     s.file = 0;
     s.count = 4;
     s.height = 2;
@@ -115,18 +116,12 @@ struct Tree {
 
 pcl::Scenario liveScenario()
 {
-    pcl::Scenario s;
-    s.engine.workload.pattern = "random";
+    pcl::Scenario s = pcl::ui::test::twoCpus(
+        { .filePages = 4096, .ops = 700, .memoryPages = 16384, .device = { 1000, 100, 1.0 }, .sampleMs = 20 });
     s.engine.workload.access = "mmap_write";
-    s.engine.workload.cpus = 2;
-    s.engine.workload.file_pages = 4096;
-    s.engine.workload.operations_per_cpu = 700;
-    s.engine.index.kind = "radix";
+    s.engine.index.kind = pcl::IndexKind::Radix;
     s.engine.index.scheme = "pernode";
     s.engine.index.radix_shift = 4;
-    s.engine.memory_pages = 16384;
-    s.engine.device = { 1000, 100, 1.0 };
-    s.sample_interval_ms = 20;
     return s;
 }
 
@@ -453,13 +448,16 @@ private Q_SLOTS:
         QCOMPARE(itemsOf(l, Role::NodeLock).front().pen, pcl::ui::colors::lockHeld());
         QVERIFY(itemsOf(l, Role::LockLabel).empty());
 
+        // The tree lock of @scheme's two-level tree in @state, as drawn.
+        auto treeLock = [&](const auto& scheme, pcl::sync::LockState state) {
+            IndexSnapshot s = twoLevels(scheme);
+            s.locks[0].state = state;
+            l.setSnapshot(s, 0, false);
+            l.build(0);
+            return itemsOf(l, Role::TreeLock);
+        };
         // The per-mapping lock: the whole tree outlined.
-        IndexSnapshot m = twoLevels("rcu");
-        m.locks[0].state.held = true;
-        m.locks[0].state.holder_cpu = 3;
-        l.setSnapshot(m, 0, false);
-        l.build(0);
-        const auto tree = itemsOf(l, Role::TreeLock);
+        const auto tree = treeLock("rcu", pcl::ui::test::held(3));
         QCOMPARE(tree.size(), std::size_t(1));
         QCOMPARE(tree[0].pen, pcl::ui::colors::lockHeld());
         for (const auto& f : itemsOf(l, Role::NodeFrame))
@@ -467,12 +465,10 @@ private Q_SLOTS:
         QCOMPARE(itemsOf(l, Role::LockLabel).front().text, QStringLiteral("tree_lock held by CPU 3"));
 
         // Under pernode the same lock guards the root pointer only.
-        IndexSnapshot p = twoLevels("pernode");
-        p.locks[0].state.held = true;
-        p.locks[0].state.waiters = 1;
-        l.setSnapshot(p, 0, false);
-        l.build(0);
-        const auto root = itemsOf(l, Role::TreeLock);
+        pcl::sync::LockState wanted;
+        wanted.held = true;
+        wanted.waiters = 1;
+        const auto root = treeLock("pernode", wanted);
         QCOMPARE(root.size(), std::size_t(1));
         QCOMPARE(root[0].pen, pcl::ui::colors::lockWanted());
         QVERIFY(root[0].rect.right() < l.treeRect().left());
@@ -556,8 +552,8 @@ private Q_SLOTS:
     {
         auto l = laidOut();
         IndexSnapshot empty;
-        empty.kind = "radix";
-        empty.scheme = "rcu";
+        empty.kind = pcl::IndexKind::Radix;
+        empty.scheme = pcl::RadixScheme::Rcu;
         l.setSnapshot(empty, 0);
         l.build(0);
         QCOMPARE(itemsOf(l, Role::Message).size(), std::size_t(1));
@@ -623,7 +619,7 @@ private Q_SLOTS:
         Simulation sim;
         RadixTreeView view(sim);
         pcl::Scenario s = liveScenario();
-        s.engine.index.kind = "hash";
+        s.engine.index.kind = pcl::IndexKind::Hash;
         s.engine.index.scheme = "";
         sim.setScenario(s);
         view.refresh();
@@ -634,21 +630,14 @@ private Q_SLOTS:
         QVERIFY(msg[0].text.contains(QStringLiteral("hash table")));
     }
 
-    void screenshotIsNotBlank_data()
-    {
-        QTest::addColumn<bool>("dark");
-        QTest::newRow("light") << false;
-        QTest::newRow("dark") << true;
-    }
+    void screenshotIsNotBlank_data() { pcl::ui::test::addThemeRows(); }
 
     void screenshotIsNotBlank()
     {
         QFETCH(bool, dark);
         Simulation sim;
         RadixTreeView view(sim);
-        if (dark)
-            view.setPalette(pcl::ui::test::darkPalette());
-        view.resize(900, 600);
+        pcl::ui::test::applyTheme(view, dark, QSize(900, 600));
         pcl::Scenario s = liveScenario();
         s.engine.workload.operations_per_cpu = 1500;
         sim.setScenario(s);

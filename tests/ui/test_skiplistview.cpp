@@ -5,6 +5,7 @@
 #include "kit/colors.h"
 #include "run/simulation.h"
 #include "ui_test_support.h"
+#include "view_test_support.h"
 #include "views/skiplist/skiplistlayout.h"
 #include "views/skiplist/skiplistview.h"
 
@@ -21,17 +22,10 @@ using pcl::ui::Simulation;
 using pcl::ui::SkipListLayout;
 using pcl::ui::SkipListView;
 namespace colors = pcl::ui::colors;
+using pcl::ui::test::hasLabel;
+using pcl::ui::test::held;
 
 namespace {
-
-pcl::sync::LockState held(int cpu, std::uint32_t waiters = 0)
-{
-    pcl::sync::LockState s;
-    s.held = true;
-    s.holder_cpu = cpu;
-    s.waiters = waiters;
-    return s;
-}
 
 IndexSnapshot::Node node(std::uint64_t id, pcl::pgoff_t index, int level, int lock = -1)
 {
@@ -49,8 +43,8 @@ IndexSnapshot::Node node(std::uint64_t id, pcl::pgoff_t index, int level, int lo
 IndexSnapshot fiveNodes()
 {
     IndexSnapshot s;
-    s.kind = "skiplist";
-    s.scheme = "pernode";
+    s.kind = pcl::IndexKind::SkipList;
+    s.scheme = pcl::SkipListScheme::PerNode;
     s.count = 5;
     s.height = 3;
     s.nodes = { node(0xa, 10, 1), node(0xb, 20, 3, 0), node(0xc, 30, 1), node(0xd, 40, 2), node(0xe, 50, 1) };
@@ -60,20 +54,7 @@ IndexSnapshot fiveNodes()
 
 SkipListLayout layoutFor(IndexSnapshot s, QSizeF size = QSizeF(900, 600))
 {
-    SkipListLayout l;
-    l.setPalette(QApplication::palette());
-    l.setFont(QApplication::font());
-    l.setSize(size);
-    l.setSnapshot(std::move(s));
-    return l;
-}
-
-bool hasLabel(const SkipListLayout::Scene& s, const QString& text)
-{
-    for (const auto& l : s.labels)
-        if (l.text == text)
-            return true;
-    return false;
+    return pcl::ui::test::sceneLayout<SkipListLayout>(std::move(s), size);
 }
 
 /// Tower heights 1 + (trailing zeros of i + 1), at most 6: a perfectly
@@ -81,8 +62,8 @@ bool hasLabel(const SkipListLayout::Scene& s, const QString& text)
 IndexSnapshot regular(std::size_t n)
 {
     IndexSnapshot s;
-    s.kind = "skiplist";
-    s.scheme = "pernode";
+    s.kind = pcl::IndexKind::SkipList;
+    s.scheme = pcl::SkipListScheme::PerNode;
     s.count = n;
     s.height = 6;
     for (std::size_t i = 0; i < n; ++i)
@@ -92,17 +73,9 @@ IndexSnapshot regular(std::size_t n)
 
 pcl::Scenario skipRun(std::uint64_t ops, double opsPerSecond, const char* scheme)
 {
-    pcl::Scenario s;
-    s.engine.workload.pattern = "random";
-    s.engine.workload.cpus = 2;
-    s.engine.workload.file_pages = 400;
-    s.engine.workload.operations_per_cpu = ops;
-    s.engine.memory_pages = 4096;
-    s.engine.device = { 0, 0, 1.0 };
-    s.engine.index.kind = "skiplist";
+    pcl::Scenario s = pcl::ui::test::pacedRun(400, ops, opsPerSecond);
+    s.engine.index.kind = pcl::IndexKind::SkipList;
     s.engine.index.scheme = scheme;
-    s.engine.ops_per_second = opsPerSecond;
-    s.sample_interval_ms = 50;
     return s;
 }
 
@@ -174,7 +147,7 @@ private Q_SLOTS:
     void theMappingLockOutlinesTheWholeList()
     {
         IndexSnapshot snap = fiveNodes();
-        snap.scheme = "mapping";
+        snap.scheme = pcl::SkipListScheme::Mapping;
         snap.nodes[1].lock = -1;
         snap.locks = { { "mapping[3].skiplist_lock", held(1) } };
         const SkipListLayout::Scene s = layoutFor(snap).build();
@@ -402,22 +375,12 @@ private Q_SLOTS:
                 snap.nodes.size() == pages || (snap.truncated && snap.nodes.size() >= SkipListView::kMinSnapshotNodes));
             for (std::size_t i = 0; i < snap.nodes.size(); i += 997)
                 QCOMPARE(snap.nodes[i].first_index, pcl::pgoff_t(i));
-            // Layout and paint, as after a tick; then paint alone, as for a
-            // repaint with nothing new (hover, flash fading).
-            double withLayout = 0, paintOnly = 0;
-            const int frames = 5;
-            for (int i = 0; i < frames; ++i) {
-                view.refresh();
-                view.render(&image);
-                withLayout += view.lastPaintMs();
-                view.render(&image);
-                paintOnly += view.lastPaintMs();
-            }
+            const pcl::ui::test::FrameTimes t = pcl::ui::test::timeFrames(view, image);
             qInfo("%s view at %llu pages: snapshot of %zu nodes %.2f ms, layout + paint %.2f ms, paint %.2f ms",
-                "skiplist", (unsigned long long)pages, snap.nodes.size(), view.lastSnapshotMs(), withLayout / frames,
-                paintOnly / frames);
+                "skiplist", (unsigned long long)pages, snap.nodes.size(), view.lastSnapshotMs(), t.withLayout,
+                t.paintOnly);
             if (pages == 1000000ull)
-                QVERIFY(image.save(pcl::ui::test::screenshotDir() + QStringLiteral("/skiplist-1m.png")));
+                QVERIFY(pcl::ui::test::saveScreenshot(image, QStringLiteral("skiplist-1m.png")));
         }
     }
 
@@ -425,8 +388,7 @@ private Q_SLOTS:
     {
         Simulation sim;
         SkipListView view(sim);
-        view.resize(900, 600);
-        view.show();
+        pcl::ui::test::showAtScreenshotSize(view);
         sim.setScenario(skipRun(200, 800, "pernode"));
         sim.play();
         QTRY_VERIFY_WITH_TIMEOUT(!view.listLayout().snapshot().nodes.empty(), 10000);
@@ -449,9 +411,7 @@ private Q_SLOTS:
     {
         Simulation sim;
         SkipListView view(sim);
-        view.setPalette(pcl::ui::test::darkPalette());
-        view.resize(900, 600);
-        view.show();
+        pcl::ui::test::showForScreenshot(view);
         // Four CPUs reading one 52-page file at random at demo speed, with
         // long critical sections: two seconds in, about 40 pages are cached,
         // the last few inserts stand out and node locks are caught held.
@@ -468,7 +428,7 @@ private Q_SLOTS:
         QVERIFY(!s.aggregated);
         QImage image(900, 600, QImage::Format_ARGB32_Premultiplied);
         view.render(&image);
-        QVERIFY(image.save(pcl::ui::test::screenshotDir() + QStringLiteral("/skiplist.png")));
+        QVERIFY(pcl::ui::test::saveScreenshot(image, QStringLiteral("skiplist.png")));
         QVERIFY(pcl::ui::test::distinctColours(image) > 30);
         // A tower's level-1 box is where the model put it, in its colour.
         const auto& t = s.towers.front();

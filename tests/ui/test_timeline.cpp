@@ -22,7 +22,6 @@ using pcl::ui::TimelineModel;
 using pcl::ui::TimelineSpan;
 using pcl::ui::TimelineView;
 
-using pcl::ui::test::darkPalette;
 using pcl::ui::test::distinctColours;
 using pcl::ui::test::screenshotDir;
 
@@ -509,21 +508,14 @@ private Q_SLOTS:
         QVERIFY(distinctColours(image) > 4);
     }
 
-    void screenshotIsNotBlank_data()
-    {
-        QTest::addColumn<bool>("dark");
-        QTest::newRow("light") << false;
-        QTest::newRow("dark") << true;
-    }
+    void screenshotIsNotBlank_data() { pcl::ui::test::addThemeRows(); }
 
     void screenshotIsNotBlank()
     {
         QFETCH(bool, dark);
         Simulation sim;
         TimelineView view(sim);
-        if (dark)
-            view.setPalette(darkPalette());
-        view.resize(1280, 400);
+        pcl::ui::test::applyTheme(view, dark, QSize(1280, 400));
         sim.setScenario(pacedSharedMapping());
         sim.play();
         QTRY_COMPARE_WITH_TIMEOUT(sim.state(), Simulation::State::Finished, 20000);

@@ -11,6 +11,7 @@
 #include <QSet>
 #include <QString>
 #include <QTest>
+#include <QWidget>
 
 #include <utility>
 
@@ -52,6 +53,16 @@ inline void addThemeRows()
     QTest::addColumn<bool>("dark");
     QTest::newRow("light") << false;
     QTest::newRow("dark") << true;
+}
+
+/// Gives @widget the theme of an addThemeRows() row (darkPalette() when
+/// @dark, the application's palette otherwise) and the size of its
+/// screenshot.
+inline void applyTheme(QWidget& widget, bool dark, QSize size)
+{
+    if (dark)
+        widget.setPalette(darkPalette());
+    widget.resize(size);
 }
 
 /// The number of distinct colours in @image, every pixel counted.

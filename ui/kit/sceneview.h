@@ -1,6 +1,8 @@
 // A structure view whose layout builds its whole picture as one Scene (the
-// hash and skip-list views): the layout, told the widget's size, font and
-// palette, and its scene, kept until something it depends on changes.
+// hash and skip-list views): the layout (a SceneLayout), told the widget's
+// size, font and palette, and its scene, kept until something it depends on
+// changes; zooming along the layout's one axis and fitting it are the same
+// in every such view, so they are written here.
 #pragma once
 
 #include "kit/scenecache.h"
@@ -21,6 +23,19 @@ public:
         return scene_.get([this] { return layout_.build(); });
     }
 
+    /// Shows items [first, first + count) along the layout's axis (clamped).
+    void setView(double first, double count)
+    {
+        layout_.setView(first, count);
+        invalidate();
+    }
+    void fit() override
+    {
+        layout_.fit();
+        invalidate();
+    }
+    QSize sizeHint() const override { return QSize(900, 600); }
+
 protected:
     SceneView(Simulation& sim, QWidget* parent)
         : StructureView(sim, parent)
@@ -29,6 +44,26 @@ protected:
         layout_.setPalette(palette());
     }
 
+    /// @structure, the one a refresh snapshots; without one there is nothing
+    /// to snapshot, and a run's view empties (a benchmark keeps what it loaded).
+    template <class Structure> Structure* structureOrNothing(Structure* structure)
+    {
+        if (!structure && !source_.benchmark()) {
+            layout_.setSnapshot({});
+            invalidate();
+        }
+        return structure;
+    }
+    /// Fills the background; true, with @message painted over it, when
+    /// there is nothing else to paint.
+    bool paintOnlyMessage(QPainter& p, const QString& message) const
+    {
+        p.fillRect(rect(), palette().color(QPalette::Window));
+        if (message.isEmpty())
+            return false;
+        paintMessage(p, message);
+        return true;
+    }
     /// The legend's swatches, then every label (bold where it says so), over the rest.
     void paintKeyAndLabels(QPainter& p, const Scene& s) const
     {

@@ -117,7 +117,7 @@ PageCache& StructureSource::loadPageCache(std::uint64_t pages)
     Bench& b = fresh();
     b.frames = std::make_unique<FrameAllocator>(pages + 64, *b.registry);
     IndexSpec spec;
-    spec.kind = "radix";
+    spec.kind = IndexKind::Radix;
     spec.scheme = "rcu";
     b.cache = std::make_unique<PageCache>(spec, *b.frames, *b.registry);
     b.cache->add_file(pages);
@@ -181,11 +181,11 @@ pgoff_t StructureSource::filePages(FileId file) const
     return 0;
 }
 
-std::string_view StructureSource::indexKind() const
+std::optional<IndexKind> StructureSource::indexKind() const
 {
     if (bench_) {
         PageIndex* i = index(0);
-        return i ? i->kind() : std::string_view();
+        return i ? std::optional(i->kind()) : std::nullopt;
     }
     if (auto m = machine())
         return m->index_kind();

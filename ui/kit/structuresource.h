@@ -63,8 +63,8 @@ public:
     /// @file's index; nullptr if there is none.
     PageIndex* index(FileId file) const;
     pgoff_t filePages(FileId file) const;
-    /// "radix", "hash", "skiplist"; empty without files.
-    std::string_view indexKind() const;
+    /// The family of the indexes; nothing without files.
+    std::optional<IndexKind> indexKind() const;
     /// The one page hash of a hash-index run; nullptr otherwise.
     HashIndex* pageHash() const;
     PageCache* pageCache() const;

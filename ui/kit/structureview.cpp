@@ -18,6 +18,7 @@ StructureView::StructureView(Simulation& sim, QWidget* parent)
     , source_(sim)
 {
     setAttribute(Qt::WA_OpaquePaintEvent);
+    clock_.start();
     fitButton_ = new QToolButton(this);
     fitButton_->setText(tr("Fit"));
     connect(fitButton_, &QToolButton::clicked, this, [this] { fit(); });
@@ -31,6 +32,17 @@ StructureView::~StructureView() = default;
 void StructureView::setFitToolTip(const QString& text)
 {
     fitButton_->setToolTip(text);
+}
+
+void StructureView::onTicked()
+{
+    if (!isVisible())
+        return;
+    if (ticksToSkip_ > 0) {
+        --ticksToSkip_;
+        return;
+    }
+    refresh();
 }
 
 void StructureView::placeControls()

@@ -26,8 +26,16 @@ class Simulation;
 class StructureView : public QWidget {
     Q_OBJECT
 public:
+    /// GUI-thread time a snapshot may take: a view whose snapshots cost more
+    /// walks less of its structure or skips ticks.
+    static constexpr double kSnapshotBudgetMs = 8;
+
     explicit StructureView(Simulation& sim, QWidget* parent = nullptr);
     ~StructureView() override;
+
+    /// Takes a snapshot now and repaints (what a tick does while visible);
+    /// a view that reads the run as events arrive takes none.
+    virtual void refresh() { }
 
     /// The part of the content in view now, and where it lies on screen.
     virtual Viewport viewport() const = 0;
@@ -61,8 +69,12 @@ protected:
     virtual void placeControls();
     /// The Simulation's run was reset (a new run, or none).
     virtual void onRunReset() { }
-    /// A tick of the Simulation's timer.
-    virtual void onTicked() { }
+    /// A tick of the Simulation's timer: by default a refresh while visible,
+    /// unless paceSnapshots() said to skip it.
+    virtual void onTicked();
+    /// Whether a tick has something to show: the view is visible and shows
+    /// the run, not a benchmark's structure.
+    bool followsRun() const { return isVisible() && !source_.benchmark(); }
     /// The events the tick drained.
     virtual void onEvents(const std::vector<Event>& events) { (void)events; }
     /// The palette or the font changed.
@@ -80,6 +92,12 @@ protected:
         } done { timer, lastSnapshotMs_ };
         return std::forward<Take>(take)();
     }
+    /// After a snapshot that took lastSnapshotMs(): the default onTicked()
+    /// skips a tick for every kSnapshotBudgetMs it took, so that snapshots
+    /// take about that much of each tick at the most.
+    void paceSnapshots() { ticksToSkip_ = int(lastSnapshotMs() / kSnapshotBudgetMs); }
+    /// The next visible tick refreshes, however slow the last snapshot was.
+    void refreshAtNextTick() { ticksToSkip_ = 0; }
     /// A view with nothing to show says why, centred.
     void paintMessage(QPainter& p, const QString& text) const;
     void setFitToolTip(const QString& text);
@@ -97,6 +115,8 @@ protected:
     Simulation& sim_;
     /// What the view shows: the run's structures or a benchmark's.
     StructureSource source_;
+    /// Started with the view: the time base of its fades and animations.
+    QElapsedTimer clock_;
 
 private:
     QToolButton* fitButton_ = nullptr;
@@ -104,6 +124,7 @@ private:
     Viewport pressViewport_;
     double lastPaintMs_ = 0;
     double lastSnapshotMs_ = 0;
+    int ticksToSkip_ = 0;
 };
 
 } // namespace pcl::ui

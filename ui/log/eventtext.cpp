@@ -215,9 +215,9 @@ QString formatRunTime(std::int64_t ns)
     return s;
 }
 
-EventText::EventText(LockNamer namer, std::string indexKind)
+EventText::EventText(LockNamer namer, IndexKind indexKind)
     : namer_(std::move(namer))
-    , indexKind_(std::move(indexKind))
+    , indexKind_(indexKind)
 {
 }
 
@@ -301,7 +301,7 @@ QString EventText::sentence(const Event& e, int holder) const
     case EventKind::IndexNodeFree: {
         const bool alloc = e.kind == EventKind::IndexNodeAlloc;
         const int level = ev::IndexNodeAlloc { e }.level();
-        if (indexKind_ == "skiplist")
+        if (indexKind_ == IndexKind::SkipList)
             return file + QStringLiteral("skip-list node with a tower of ") + QString::number(level)
                 + (alloc ? QStringLiteral(" linked") : QStringLiteral(" unlinked")) + atPage;
         return file + QStringLiteral("node ") + (alloc ? QStringLiteral("allocated") : QStringLiteral("freed"))

@@ -14,6 +14,7 @@
 #pragma once
 
 #include "events/event.h"
+#include "index/index_kind.h"
 
 #include <QString>
 
@@ -84,9 +85,9 @@ class EventText {
 public:
     /// The name of the lock a lock record is about ("mapping[0].tree_lock").
     using LockNamer = std::function<QString(const Event&)>;
-    /// What the index events name the index: "radix" (a tree with a height
-    /// and levels), "skiplist" (nodes with towers) or "hash".
-    explicit EventText(LockNamer namer = {}, std::string indexKind = "radix");
+    /// What the index events name the index: a radix tree (a height and
+    /// levels), a skip list (nodes with towers) or a hash table.
+    explicit EventText(LockNamer namer = {}, IndexKind indexKind = IndexKind::Radix);
 
     /// The sentence for @e. @holder is the CPU that held the lock when a wait
     /// ended by this LockAcquired began (-1: unknown); other kinds ignore it.
@@ -99,7 +100,7 @@ private:
     QString pageOf(const Event& e) const;
 
     LockNamer namer_;
-    std::string indexKind_;
+    IndexKind indexKind_;
 };
 
 } // namespace pcl::ui

@@ -177,14 +177,11 @@ std::vector<std::string> parameterChoices(const ParameterSpec& spec, const json:
         return spec.choices;
     std::vector<std::string> values { "" };
     const json::Value* kind = valueAt(doc, "index.kind");
-    if (kind && kind->is_string()) {
-        try {
-            for (auto& scheme : index_schemes(kind->as_string()))
-                values.push_back(std::move(scheme));
-        } catch (const std::invalid_argument&) {
-            // An unknown kind has no schemes; the kind's own field says why.
-        }
-    }
+    // An unknown kind has no schemes; the kind's own field says why.
+    if (const std::optional<IndexKind> k
+        = kind && kind->is_string() ? parse_index_kind(kind->as_string()) : std::nullopt)
+        for (auto& scheme : index_schemes(*k))
+            values.push_back(std::move(scheme));
     return values;
 }
 
@@ -193,8 +190,12 @@ QString choiceText(const ParameterSpec& spec, const std::string& value, const js
     if (spec.path == "index.scheme" && value.empty()) {
         // The defaults of RadixTree, HashIndex and SkipList for an empty scheme.
         const json::Value* kind = valueAt(doc, "index.kind");
-        const std::string k = kind && kind->is_string() ? kind->as_string() : std::string();
-        const char* name = k == "radix" ? "rcu" : k == "hash" ? "global" : k == "skiplist" ? "pernode" : nullptr;
+        const std::optional<IndexKind> k
+            = kind && kind->is_string() ? parse_index_kind(kind->as_string()) : std::nullopt;
+        const char* name = k == IndexKind::Radix ? "rcu"
+            : k == IndexKind::Hash               ? "global"
+            : k == IndexKind::SkipList           ? "pernode"
+                                                 : nullptr;
         return name ? QStringLiteral("default (%1)").arg(QLatin1String(name)) : QStringLiteral("default");
     }
     return QString::fromStdString(value);

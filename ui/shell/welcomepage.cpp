@@ -42,7 +42,7 @@ WelcomeCard::Glyph glyphFor(const Scenario& s)
         return WelcomeCard::Glyph::Fault;
     if (s.engine.migrate_every > 0)
         return WelcomeCard::Glyph::Timeline;
-    if (s.engine.index.kind == "hash")
+    if (s.engine.index.kind == IndexKind::Hash)
         return WelcomeCard::Glyph::Lock;
     return WelcomeCard::Glyph::Tree;
 }

@@ -50,28 +50,9 @@ void HashLayout::setSnapshot(IndexSnapshot snapshot)
     setView(first_, count_);
 }
 
-double HashLayout::viewCount() const
-{
-    return count_ > 0 ? count_ : double(buckets());
-}
-
 void HashLayout::setView(double first, double count)
 {
-    const double m = double(buckets());
-    if (m <= 0) {
-        first_ = 0;
-        count_ = 0;
-        return;
-    }
-    count = count <= 0 ? m : std::clamp(count, std::min(m, double(kMinViewBuckets)), m);
-    first_ = std::clamp(std::floor(first), 0.0, m - count);
-    count_ = count >= m ? 0 : count;
-}
-
-void HashLayout::fit()
-{
-    first_ = 0;
-    count_ = 0;
+    clampView(first, count, double(buckets()), double(kMinViewBuckets), true);
 }
 
 void HashLayout::setSelected(std::optional<std::uint64_t> bucket, std::vector<HashChainEntry> chain)
@@ -110,7 +91,7 @@ std::int64_t HashLayout::bucketOfLockName(const std::string& name)
 
 int HashLayout::lockOf(std::uint64_t bucket) const
 {
-    if (snap_.scheme == "bucket") {
+    if (snap_.scheme == HashScheme::Bucket) {
         for (std::size_t k = 0; k < snap_.locks.size(); ++k)
             if (bucketOfLockName(snap_.locks[k].name) == std::int64_t(bucket))
                 return int(k);
@@ -191,12 +172,12 @@ HashLayout::Scene HashLayout::build() const
     // ---- header: title and legend ----
     const std::uint64_t pages = tablePages_ ? tablePages_ : snap_.count;
     QString scheme;
-    if (snap_.scheme == "global")
+    if (snap_.scheme == HashScheme::Global)
         scheme = QStringLiteral("one lock for the table (pagecache_lock)");
-    else if (snap_.scheme == "hashed")
+    else if (snap_.scheme == HashScheme::Hashed)
         scheme = QStringLiteral("%1 hashed locks × %2 buckets")
                      .arg(groupedNumber(snap_.locks.size()), groupedNumber(snap_.buckets_per_lock));
-    else if (snap_.scheme == "bucket")
+    else if (snap_.scheme == HashScheme::Bucket)
         scheme = QStringLiteral("a lock per bucket");
     label(QRectF(g.header.left(), g.header.top(), g.header.width() - 60, g.lineHeight),
         QStringLiteral("Page hash table: %1 buckets, %2 pages from %3 file%4 · %5")
@@ -323,7 +304,7 @@ void HashLayout::buildLocks(Scene& s) const
         waitersLabel(band);
     };
 
-    if (snap_.scheme == "global" && !snap_.locks.empty()) {
+    if (snap_.scheme == HashScheme::Global && !snap_.locks.empty()) {
         Band b;
         b.rect = s.strip;
         b.first = 0;
@@ -340,7 +321,7 @@ void HashLayout::buildLocks(Scene& s) const
         waitersLabel(b);
         return;
     }
-    if (snap_.scheme == "bucket") {
+    if (snap_.scheme == HashScheme::Bucket) {
         for (std::size_t k = 0; k < snap_.locks.size(); ++k) {
             const std::int64_t bucket = bucketOfLockName(snap_.locks[k].name);
             if (bucket < 0 || std::uint64_t(bucket) < first || std::uint64_t(bucket) >= end)

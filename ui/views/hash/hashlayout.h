@@ -22,13 +22,7 @@
 #pragma once
 
 #include "index/hash_index.h"
-#include "index/index_snapshot.h"
-
-#include <QColor>
-#include <QFont>
-#include <QPalette>
-#include <QRectF>
-#include <QString>
+#include "kit/scenelayout.h"
 
 #include <cstdint>
 #include <optional>
@@ -36,7 +30,7 @@
 
 namespace pcl::ui {
 
-class HashLayout {
+class HashLayout : public SceneLayout {
 public:
     /// Rows shorter than this are not given one bucket each: the column
     /// aggregates instead.
@@ -85,26 +79,6 @@ public:
         HashChainEntry entry;
         QString text; ///< "file 0 · page 123"
     };
-    struct Label {
-        QRectF rect;
-        QString text;
-        int flags = 0; ///< Qt::Alignment | Qt::TextFlag
-        QColor color;
-        bool bold = false;
-    };
-    /// An outline drawn over something (a held lock's buckets, the global
-    /// lock around the table, the selected bucket).
-    struct Outline {
-        QRectF rect;
-        QColor color;
-        double width = 1;
-    };
-    /// A swatch of the legend.
-    struct Swatch {
-        QRectF rect;
-        QColor fill;
-    };
-
     /// What to draw, in painting order: background areas, cells, bands,
     /// outlines, bars, chain, swatches, labels.
     struct Scene {
@@ -124,23 +98,16 @@ public:
     };
 
     void setSnapshot(IndexSnapshot snapshot);
-    const IndexSnapshot& snapshot() const { return snap_; }
     /// Pages in the whole table (the snapshot counts one file's only); 0: unknown.
     void setTablePages(std::uint64_t pages) { tablePages_ = pages; }
     /// Files sharing the table, for the title.
     void setFiles(int files) { files_ = files; }
-    void setSize(const QSizeF& size) { size_ = size; }
-    void setPalette(const QPalette& palette) { palette_ = palette; }
-    void setFont(const QFont& font) { font_ = font; }
 
     /// Buckets shown in the snapshot (chain_lengths.size()).
     std::uint64_t buckets() const { return snap_.chain_lengths.size(); }
     /// Shows buckets [first, first + count), clamped to the table.
     void setView(double first, double count);
-    double viewFirst() const { return first_; }
-    double viewCount() const;
-    /// Shows every bucket.
-    void fit();
+    double viewCount() const { return viewCountOf(double(buckets())); }
 
     /// The expanded bucket and its chain (entries from HashIndex::chain_entries).
     void setSelected(std::optional<std::uint64_t> bucket, std::vector<HashChainEntry> chain = {});
@@ -174,14 +141,8 @@ private:
     void buildHistogram(Scene& s) const;
     void buildChain(Scene& s) const;
 
-    IndexSnapshot snap_;
     std::uint64_t tablePages_ = 0;
     int files_ = 1;
-    QSizeF size_ { 900, 600 };
-    QPalette palette_;
-    QFont font_;
-    double first_ = 0;
-    double count_ = 0; ///< 0: all
     std::optional<std::uint64_t> selected_;
     std::vector<HashChainEntry> chain_;
     std::uint32_t longest_ = 0; ///< longest chain in the snapshot

@@ -3,6 +3,7 @@
 #include "views/hash/hashview.h"
 
 #include "kit/colors.h"
+#include "kit/indexkindmessage.h"
 #include "kit/lockstate.h"
 #include "kit/numberformat.h"
 #include "run/simulation.h"
@@ -21,7 +22,6 @@ HashView::HashView(Simulation& sim, QWidget* parent)
 {
     setObjectName(QStringLiteral("hash"));
     setFitToolTip(tr("Show every bucket (double-click does the same)"));
-    clock_.start();
 }
 
 HashView::~HashView() = default;
@@ -43,21 +43,15 @@ void HashView::onRunReset()
 
 void HashView::onTicked()
 {
-    if (!isVisible() || source_.benchmark())
-        return;
-    refresh();
+    if (followsRun())
+        refresh();
 }
 
 void HashView::refresh()
 {
-    HashIndex* t = table();
-    if (!t) {
-        if (!source_.benchmark()) {
-            layout_.setSnapshot({});
-            invalidate();
-        }
+    HashIndex* t = structureOrNothing(table());
+    if (!t)
         return;
-    }
     {
         SnapshotOptions options;
         // Lock states of a lock-per-bucket table are read only with slot
@@ -135,18 +129,6 @@ void HashView::selectBucket(std::optional<std::uint64_t> bucket)
     invalidate();
 }
 
-void HashView::setView(double first, double count)
-{
-    layout_.setView(first, count);
-    invalidate();
-}
-
-void HashView::fit()
-{
-    layout_.fit();
-    invalidate();
-}
-
 void HashView::benchmarkLoad(std::uint64_t pages)
 {
     source_.loadPageHash(pages);
@@ -165,22 +147,15 @@ QString HashView::message() const
 {
     if (source_.benchmark() || layout_.buckets() > 0)
         return {};
-    if (!source_.hasRun())
-        return tr("No run. Open a scenario whose index is the page hash (index kind \"hash\").");
-    if (const std::string_view kind = source_.indexKind(); kind != "hash")
-        return tr("This run indexes its pages with a %1; the hash view shows runs whose index kind is \"hash\".")
-            .arg(kind == "radix" ? tr("radix tree") : tr("skip list"));
+    if (QString why = indexKindMessage(source_, IndexKind::Hash, tr("the page hash"), tr("hash")); !why.isEmpty())
+        return why;
     return tr("Waiting for the first snapshot…");
 }
 
 void HashView::paintScene(QPainter& p)
 {
-    p.fillRect(rect(), palette().color(QPalette::Window));
-    const QString msg = message();
-    if (!msg.isEmpty()) {
-        paintMessage(p, msg);
+    if (paintOnlyMessage(p, message()))
         return;
-    }
     const HashLayout::Scene& s = scene();
     p.fillRect(s.column, palette().color(QPalette::Base));
     p.fillRect(s.histogram, palette().color(QPalette::Base));
@@ -293,11 +268,7 @@ Viewport HashView::viewport() const
 {
     const HashLayout::Scene& s = scene();
     Viewport v;
-    v.y.first = layout_.viewFirst();
-    v.y.span = layout_.viewCount();
-    v.y.lo = 0;
-    v.y.hi = double(layout_.buckets());
-    v.y.minSpan = double(HashLayout::kMinViewBuckets);
+    v.y = layout_.viewAxis(double(layout_.buckets()), double(HashLayout::kMinViewBuckets));
     v.y.origin = s.column.top();
     v.y.pixels = s.cells.empty() ? 0 : std::max(1.0, s.column.height());
     return v;

@@ -18,8 +18,6 @@
 #include "kit/sceneview.h"
 #include "views/hash/hashlayout.h"
 
-#include <QElapsedTimer>
-
 #include <memory>
 #include <optional>
 #include <unordered_map>
@@ -38,9 +36,7 @@ public:
     const HashLayout& hashLayout() const { return layout_; }
 
     /// Takes a snapshot now (what a tick does while visible).
-    void refresh();
-    /// Shows buckets [first, first + count) (clamped; see HashLayout::setView).
-    void setView(double first, double count);
+    void refresh() override;
     /// Expands @bucket's chain (nullopt: none).
     void selectBucket(std::optional<std::uint64_t> bucket);
     /// Flashes @bucket as an insert would.
@@ -54,10 +50,7 @@ public:
 
     /// Buckets down the column.
     Viewport viewport() const override;
-    void fit() override;
     QString toolTipAt(const QPoint& pos) const override;
-
-    QSize sizeHint() const override { return QSize(900, 600); }
 
 protected:
     void setViewport(const Viewport& v) override;
@@ -73,7 +66,6 @@ private:
     void readChain();
     QString message() const;
 
-    QElapsedTimer clock_;
     std::unordered_map<std::uint64_t, qint64> flashes_; ///< bucket -> clock_ ms of its last change
     std::uint32_t selectedLength_ = 0;                  ///< chain length when the chain was last read
 };

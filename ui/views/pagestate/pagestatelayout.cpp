@@ -47,15 +47,7 @@ double niceCeil(double v)
 
 RaWindowMark markOf(const ReadaheadLogRow& row)
 {
-    RaWindowMark w;
-    w.time_us = row.time_us;
-    w.file = row.file;
-    w.start = row.start;
-    w.size = row.size;
-    w.async_size = row.async_size;
-    w.async = row.async;
-    w.rule = QString::fromStdString(row.rule);
-    return w;
+    return { row.time_us, row.file, row.start, row.size, row.async_size, row.async, QString::fromStdString(row.rule) };
 }
 
 QString parseReadaheadCsv(const QString& text, std::vector<RaWindowMark>& out)
@@ -128,25 +120,10 @@ QColor PageStateLayout::color(PageVisual v, const QPalette& palette)
 
 QString PageStateLayout::name(PageVisual v)
 {
-    switch (v) {
-    case PageVisual::NotCached:
-        return QStringLiteral("not cached");
-    case PageVisual::Cached:
-        return QStringLiteral("cached");
-    case PageVisual::UnderIo:
-        return QStringLiteral("under I/O");
-    case PageVisual::Locked:
-        return QStringLiteral("locked");
-    case PageVisual::Dirty:
-        return QStringLiteral("dirty");
-    case PageVisual::Readahead:
-        return QStringLiteral("readahead marker");
-    case PageVisual::Evicted:
-        return QStringLiteral("evicted recently");
-    case PageVisual::Wasted:
-        return QStringLiteral("wasted readahead");
-    }
-    return {};
+    // In PageVisual's order, one name a state.
+    static constexpr const char* kNames[kPageVisuals] = { "not cached", "cached", "under I/O", "locked", "dirty",
+        "readahead marker", "evicted recently", "wasted readahead" };
+    return QString::fromLatin1(kNames[int(v)]);
 }
 
 QColor PageStateLayout::syncColor()

@@ -29,7 +29,6 @@ PageStateView::PageStateView(Simulation& sim, QWidget* parent)
 {
     setObjectName(QStringLiteral("readahead"));
     setMouseTracking(true);
-    clock_.start();
 
     bar_ = new QWidget(this);
     auto* row = new QHBoxLayout(bar_);
@@ -197,13 +196,6 @@ void PageStateView::refresh()
 void PageStateView::relayout()
 {
     layout_.layout(input_, QSizeF(width(), std::max(1, height() - canvasTop())), palette());
-}
-
-void PageStateView::onTicked()
-{
-    if (!isVisible())
-        return;
-    refresh();
 }
 
 void PageStateView::onRunReset()

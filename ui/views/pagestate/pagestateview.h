@@ -21,8 +21,6 @@
 #include "kit/structureview.h"
 #include "mm/page_state.h"
 
-#include <QElapsedTimer>
-
 #include <deque>
 #include <map>
 #include <memory>
@@ -58,7 +56,7 @@ public:
     void benchmarkLoad(std::uint64_t pages);
 
     /// Reads the run (or the benchmark cache) again now.
-    void refresh();
+    void refresh() override;
     /// The file shown; selects another (clamped to the files of the run).
     FileId file() const { return file_; }
     void setFile(FileId file);
@@ -110,7 +108,6 @@ private:
 
     PageCache* cache() const;
     pgoff_t filePages() const;
-    void onTicked() override;
     void onRunReset() override;
     void onEvents(const std::vector<Event>& events) override;
     void refillFiles();
@@ -134,7 +131,6 @@ private:
     std::vector<PageStateSummary> sums_;
     std::map<FileId, FileTrack> tracks_;
     std::vector<RaWindowMark> host_;
-    QElapsedTimer clock_;
     std::uint64_t originNs_ = 0; ///< time of the first window of the run
 };
 

@@ -112,7 +112,7 @@ void PageTableLayout::layout(const Input& in, const QSizeF& size, const QPalette
     cpus_.clear();
     group_ = 1;
     const PageTableSnapshot& s = in.snapshot;
-    const bool split = s.scheme == "split";
+    const bool split = s.scheme == PageTable::Scheme::Split;
     const QColor text = palette.color(QPalette::WindowText);
     const QColor quiet = withAlpha(text, 0.3);
     const QColor boxFill = colors::isDark(palette) ? palette.color(QPalette::Base).lighter(130)

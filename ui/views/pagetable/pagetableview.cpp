@@ -51,13 +51,6 @@ void PageTableView::refresh()
     update();
 }
 
-void PageTableView::onTicked()
-{
-    if (!isVisible())
-        return;
-    refresh();
-}
-
 void PageTableView::onRunReset()
 {
     faults_.clear();
@@ -140,7 +133,7 @@ QString PageTableView::toolTipAt(const QPoint& pos) const
     const QPointF p = zoom().inverted().map(QPointF(pos));
     if (int b = layout_.boxAt(p); b >= 0) {
         const auto& box = layout_.boxes()[std::size_t(b)];
-        const bool split = input_.snapshot.scheme == "split";
+        const bool split = input_.snapshot.scheme == PageTable::Scheme::Split;
         QString t = box.count == 1 ? tr("PTE page for vpn 0x%1 to 0x%2\n%3 of 512 entries set")
                                          .arg(box.firstVpn, 0, 16)
                                          .arg(box.lastVpn, 0, 16)

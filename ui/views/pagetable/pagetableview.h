@@ -47,7 +47,7 @@ public:
     void benchmarkLoad(std::uint64_t pages);
 
     /// Takes a fresh snapshot now.
-    void refresh();
+    void refresh() override;
     const PageTableLayout& layoutModel() const { return layout_; }
     const PageTableLayout::Input& input() const { return input_; }
     /// The faults in flight, by CPU.
@@ -70,7 +70,6 @@ private:
     PageTable* table() const;
     /// Layout coordinates to widget coordinates.
     QTransform zoom() const;
-    void onTicked() override;
     void onRunReset() override;
     void onEvents(const std::vector<Event>& events) override;
 

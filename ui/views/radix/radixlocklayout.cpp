@@ -15,9 +15,9 @@ namespace {
 
 using Role = RadixTreeLayout::Role;
 
-bool wholeTreeLock(const std::string& scheme)
+bool wholeTreeLock(IndexScheme scheme)
 {
-    return scheme == "spinlock" || scheme == "rwlock" || scheme == "rcu";
+    return scheme == RadixScheme::Spinlock || scheme == RadixScheme::RwLock || scheme == RadixScheme::Rcu;
 }
 
 } // namespace

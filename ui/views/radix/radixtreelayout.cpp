@@ -296,7 +296,7 @@ void RadixTreeLayout::layoutHeader(double nowMs)
     if (hasSnap_) {
         title = QStringLiteral("file %1 · radix tree, %2 · %3 pages · height %4 · %5 nodes of %6 slots · %7")
                     .arg(snap_.file)
-                    .arg(QString::fromStdString(snap_.scheme))
+                    .arg(QLatin1String(index_scheme_name(snap_.scheme)))
                     .arg(groupedNumber(snap_.count))
                     .arg(snap_.height)
                     .arg(groupedNumber(snap_.nodes.size()))

@@ -29,7 +29,6 @@ RadixTreeView::RadixTreeView(Simulation& sim, QWidget* parent)
 {
     setObjectName(QStringLiteral("radix"));
     setMouseTracking(false);
-    clock_.start();
 
     combo_ = new QComboBox(this);
     combo_->setToolTip(tr("The file whose tree is shown (one radix tree per file)"));
@@ -67,22 +66,11 @@ void RadixTreeView::onRunReset()
     layout_.clear();
     lastSkips_.clear();
     selected_ = 0;
-    skipTicks_ = 0;
+    refreshAtNextTick();
     combo_->clear();
     if (source_.hasRun())
         refresh();
     update();
-}
-
-void RadixTreeView::onTicked()
-{
-    if (!isVisible())
-        return;
-    if (skipTicks_ > 0 && !forceSnapshot_) {
-        --skipTicks_;
-        return;
-    }
-    refresh();
 }
 
 void RadixTreeView::onEvents(const std::vector<Event>& events)
@@ -91,7 +79,7 @@ void RadixTreeView::onEvents(const std::vector<Event>& events)
     // the animation shows, and a skipped tick could miss a grow-then-shrink.
     for (const Event& e : events)
         if ((e.kind == EventKind::IndexHeightGrow || e.kind == EventKind::IndexHeightShrink) && e.file == selected_)
-            forceSnapshot_ = true;
+            refreshAtNextTick();
 }
 
 PageIndex* RadixTreeView::index() const
@@ -145,7 +133,6 @@ void RadixTreeView::fit()
 
 void RadixTreeView::refresh()
 {
-    forceSnapshot_ = false;
     const auto files = fileInfos();
     syncCombo(files);
     layout_.setFiles(files, selected_);
@@ -155,10 +142,10 @@ void RadixTreeView::refresh()
         update();
         return;
     }
-    if (idx->kind() != "radix") {
+    if (idx->kind() != IndexKind::Radix) {
         layout_.setMessage(tr("This run indexes its pages with a %1 (scheme %2). The radix tree view shows runs "
                               "whose index is a radix tree: set the index kind to radix.")
-                               .arg(idx->kind() == "hash" ? tr("hash table") : tr("skip list"))
+                               .arg(idx->kind() == IndexKind::Hash ? tr("hash table") : tr("skip list"))
                                .arg(QString::fromUtf8(idx->scheme().data(), int(idx->scheme().size()))));
         update();
         return;
@@ -173,7 +160,7 @@ void RadixTreeView::refresh()
         const bool sameFile = layout_.hasSnapshot() && layout_.snapshot().file == snap.file;
         layout_.setSnapshot(std::move(snap), nowMs(), sameFile);
     });
-    skipTicks_ = int(lastSnapshotMs() / kSnapshotBudgetMs);
+    paceSnapshots();
 
     // Optimistic scheme: where the locked part of each walk started, over
     // the operations since the last snapshot.

@@ -20,7 +20,6 @@
 #include "kit/structureview.h"
 #include "views/radix/radixtreelayout.h"
 
-#include <QElapsedTimer>
 #include <QTimer>
 
 #include <memory>
@@ -38,8 +37,6 @@ class RadixTreeView : public StructureView {
 public:
     /// Snapshots of trees with more nodes than this carry no per-slot bits.
     static constexpr std::uint64_t kSlotDetailMaxNodes = 4096;
-    /// A snapshot slower than this makes the view skip ticks.
-    static constexpr double kSnapshotBudgetMs = 8;
 
     explicit RadixTreeView(Simulation& sim, QWidget* parent = nullptr);
     ~RadixTreeView() override;
@@ -51,7 +48,7 @@ public:
     void selectFile(FileId file);
     FileId selectedFile() const { return selected_; }
     /// Takes a snapshot of the selected file's tree now and repaints.
-    void refresh();
+    void refresh() override;
     /// Page indexes across the tree.
     Viewport viewport() const override;
     /// The whole tree again.
@@ -81,7 +78,6 @@ protected:
 
 private:
     void onRunReset() override;
-    void onTicked() override;
     void onEvents(const std::vector<Event>& events) override;
     PageIndex* index() const;
     std::vector<RadixFileInfo> fileInfos() const;
@@ -91,11 +87,8 @@ private:
 
     RadixTreeLayout layout_;
     QComboBox* combo_ = nullptr;
-    QElapsedTimer clock_;
     QTimer animTimer_;
     FileId selected_ = 0;
-    bool forceSnapshot_ = false;           ///< a height change was reported: do not skip the next tick
-    int skipTicks_ = 0;                    ///< ticks left to skip after a slow snapshot
     std::vector<std::uint64_t> lastSkips_; ///< optimistic levels-skipped histogram at the last snapshot
 };
 

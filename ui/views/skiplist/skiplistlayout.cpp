@@ -46,28 +46,9 @@ void SkipListLayout::setSnapshot(IndexSnapshot snapshot)
     setView(first_, count_);
 }
 
-double SkipListLayout::viewCount() const
-{
-    return count_ > 0 ? count_ : double(nodes());
-}
-
 void SkipListLayout::setView(double first, double count)
 {
-    const double n = double(nodes());
-    if (n <= 0) {
-        first_ = 0;
-        count_ = 0;
-        return;
-    }
-    count = count <= 0 ? n : std::clamp(count, std::min(n, kMinViewNodes), n);
-    first_ = std::clamp(first, 0.0, n - count);
-    count_ = count >= n ? 0 : count;
-}
-
-void SkipListLayout::fit()
-{
-    first_ = 0;
-    count_ = 0;
+    clampView(first, count, double(nodes()), kMinViewNodes, false);
 }
 
 SkipListLayout::Scene SkipListLayout::build() const
@@ -128,7 +109,7 @@ void SkipListLayout::buildHeader(Scene& s) const
     const double x0 = 10;
     QString title = QStringLiteral("Skip list%1: %2 pages, %3 levels in use, scheme %4")
                         .arg(title_.isEmpty() ? QString() : QStringLiteral(" of ") + title_, groupedNumber(snap_.count),
-                            QString::number(snap_.height), QString::fromStdString(snap_.scheme));
+                            QString::number(snap_.height), QLatin1String(index_scheme_name(snap_.scheme)));
     if (snap_.truncated)
         title += QStringLiteral(" (first %1 nodes)").arg(groupedNumber(snap_.nodes.size()));
     s.labels.push_back(
@@ -326,7 +307,7 @@ void SkipListLayout::buildLocksAndRecent(Scene& s) const
             waiters(s.head, lock.state.waiters);
         }
     }
-    if (snap_.scheme == "pernode")
+    if (snap_.scheme == SkipListScheme::PerNode)
         s.labels.push_back({ QRectF(s.area.left(), s.plot.bottom() + 2 * lh + 6, s.area.width(), lh),
             QStringLiteral("a lock per node, taken by writers only; searches take none (RCU)"),
             Qt::AlignLeft | Qt::AlignVCenter, palette_.color(QPalette::PlaceholderText), false });

@@ -28,22 +28,16 @@
 // one lock outlines the whole list the same way.
 #pragma once
 
-#include "index/index_snapshot.h"
+#include "kit/scenelayout.h"
 
-#include <QColor>
-#include <QFont>
 #include <QLineF>
-#include <QPalette>
-#include <QRectF>
-#include <QString>
 
 #include <cstdint>
-#include <optional>
 #include <vector>
 
 namespace pcl::ui {
 
-class SkipListLayout {
+class SkipListLayout : public SceneLayout {
 public:
     /// Towers narrower than this aggregate into columns.
     static constexpr double kMinNodePx = 14;
@@ -99,22 +93,6 @@ public:
         QColor color;
         bool arrow = true; ///< ends at a tower (false: leaves the view)
     };
-    struct Outline {
-        QRectF rect;
-        QColor color;
-        double width = 1;
-    };
-    struct Label {
-        QRectF rect;
-        QString text;
-        int flags = 0;
-        QColor color;
-        bool bold = false;
-    };
-    struct Swatch {
-        QRectF rect;
-        QColor fill;
-    };
 
     /// What to draw, in painting order: plot background, boxes, links,
     /// outlines, swatches, labels.
@@ -137,10 +115,6 @@ public:
     };
 
     void setSnapshot(IndexSnapshot snapshot);
-    const IndexSnapshot& snapshot() const { return snap_; }
-    void setSize(const QSizeF& size) { size_ = size; }
-    void setPalette(const QPalette& palette) { palette_ = palette; }
-    void setFont(const QFont& font) { font_ = font; }
     void setRecent(std::vector<Recent> recent) { recent_ = std::move(recent); }
     /// What the title calls the file ("file 0 of 2").
     void setTitle(const QString& title) { title_ = title; }
@@ -148,9 +122,7 @@ public:
     std::size_t nodes() const { return snap_.nodes.size(); }
     /// Shows nodes [first, first + count) (positions in level-0 order), clamped.
     void setView(double first, double count);
-    double viewFirst() const { return first_; }
-    double viewCount() const;
-    void fit();
+    double viewCount() const { return viewCountOf(double(nodes())); }
 
     Scene build() const;
 
@@ -170,13 +142,7 @@ private:
     void buildColumns(Scene& s) const;
     void buildLocksAndRecent(Scene& s) const;
 
-    IndexSnapshot snap_;
-    QSizeF size_ { 900, 600 };
-    QPalette palette_;
-    QFont font_;
     QString title_;
-    double first_ = 0;
-    double count_ = 0; ///< 0: all
     std::vector<Recent> recent_;
 };
 

@@ -2,6 +2,7 @@
 // cost, recent changes from events, zoom, pan, tooltips, painting.
 #include "views/skiplist/skiplistview.h"
 
+#include "kit/indexkindmessage.h"
 #include "kit/lockstate.h"
 #include "kit/numberformat.h"
 
@@ -29,14 +30,13 @@ SkipListView::SkipListView(Simulation& sim, QWidget* parent)
             setFile(FileId(files_->itemData(i).toUInt()));
     });
     setFitToolTip(tr("Show the whole list (double-click does the same)"));
-    clock_.start();
 }
 
 SkipListView::~SkipListView() = default;
 
 PageIndex* SkipListView::index() const
 {
-    return source_.indexKind() == "skiplist" ? source_.index(file_) : nullptr;
+    return source_.indexKind() == IndexKind::SkipList ? source_.index(file_) : nullptr;
 }
 
 void SkipListView::fillFiles()
@@ -83,7 +83,7 @@ void SkipListView::setFile(FileId file)
 
 void SkipListView::onTicked()
 {
-    if (!isVisible() || source_.benchmark())
+    if (!followsRun())
         return;
     if (files_->count() == 0 && source_.hasRun())
         fillFiles();
@@ -95,14 +95,9 @@ void SkipListView::onTicked()
 
 void SkipListView::refresh()
 {
-    PageIndex* list = index();
-    if (!list) {
-        if (!source_.benchmark()) {
-            layout_.setSnapshot({});
-            invalidate();
-        }
+    PageIndex* list = structureOrNothing(index());
+    if (!list)
         return;
-    }
     // A live refresh, benchmark included: the frame time counts the walk.
     layout_.setSnapshot(takeSnapshot(*list));
     if (!source_.benchmark()) {
@@ -161,18 +156,6 @@ void SkipListView::updateRecent()
     scene_.invalidate();
 }
 
-void SkipListView::setView(double first, double count)
-{
-    layout_.setView(first, count);
-    invalidate();
-}
-
-void SkipListView::fit()
-{
-    layout_.fit();
-    invalidate();
-}
-
 void SkipListView::benchmarkLoad(std::uint64_t pages)
 {
     source_.loadSkipList(pages);
@@ -192,23 +175,13 @@ QString SkipListView::message() const
 {
     if (source_.benchmark() || layout_.nodes() > 0)
         return {};
-    if (!source_.hasRun())
-        return tr("No run. Open a scenario whose index is the skip list (index kind \"skiplist\").");
-    if (const std::string_view kind = source_.indexKind(); kind != "skiplist")
-        return tr("This run indexes its pages with a %1; the skip list view shows runs whose index kind is "
-                  "\"skiplist\".")
-            .arg(kind == "radix" ? tr("radix tree") : tr("hash table"));
-    return {};
+    return indexKindMessage(source_, IndexKind::SkipList, tr("the skip list"), tr("skip list"));
 }
 
 void SkipListView::paintScene(QPainter& p)
 {
-    p.fillRect(rect(), palette().color(QPalette::Window));
-    const QString msg = message();
-    if (!msg.isEmpty()) {
-        paintMessage(p, msg);
+    if (paintOnlyMessage(p, message()))
         return;
-    }
     const SkipListLayout::Scene& s = scene();
     p.fillRect(s.plot, palette().color(QPalette::Base));
     for (const auto& b : s.boxes)
@@ -286,10 +259,7 @@ Viewport SkipListView::viewport() const
 {
     const SkipListLayout::Scene& s = scene();
     Viewport v;
-    v.x.first = layout_.viewFirst();
-    v.x.span = layout_.viewCount();
-    v.x.lo = 0;
-    v.x.hi = double(layout_.nodes());
+    v.x = layout_.viewAxis(double(layout_.nodes()));
     v.x.origin = s.area.left();
     // Aggregated, a column holds nodePx nodes; in detail a tower is nodePx
     // wide, and the towers in view may end before the area does.

@@ -24,8 +24,6 @@
 #include "kit/sceneview.h"
 #include "views/skiplist/skiplistlayout.h"
 
-#include <QElapsedTimer>
-
 #include <deque>
 #include <memory>
 
@@ -41,8 +39,6 @@ public:
     /// Changes remembered at most (a benchmark-speed run changes far more
     /// nodes per tick than anyone could see).
     static constexpr std::size_t kMaxRecent = 512;
-    /// GUI-thread time a snapshot may take.
-    static constexpr double kSnapshotBudgetMs = 8;
     /// Nodes a snapshot walks at most, and at least, whatever the budget says.
     static constexpr std::size_t kMaxSnapshotNodes = std::size_t(1) << 21;
     static constexpr std::size_t kMinSnapshotNodes = 4096;
@@ -56,9 +52,7 @@ public:
     FileId file() const { return file_; }
     void setFile(FileId file);
     /// Takes a snapshot of the selected file's list now.
-    void refresh();
-    /// Shows nodes [first, first + count).
-    void setView(double first, double count);
+    void refresh() override;
 
     /// Fills the view, without a run, with a real SkipList of @pages pages.
     void benchmarkLoad(std::uint64_t pages);
@@ -67,9 +61,7 @@ public:
 
     /// Nodes left to right, in level-1 order.
     Viewport viewport() const override;
-    void fit() override;
     QString toolTipAt(const QPoint& pos) const override;
-    QSize sizeHint() const override { return QSize(900, 600); }
 
 protected:
     void setViewport(const Viewport& v) override;
@@ -94,7 +86,6 @@ private:
 
     QComboBox* files_ = nullptr;
     FileId file_ = 0;
-    QElapsedTimer clock_;
     std::deque<Change> changes_;
     qint64 lastSnapshotAt_ = -1'000'000;
     /// Nodes the next snapshot may walk (kSnapshotBudgetMs at the last walk's speed).

@@ -21,13 +21,7 @@
 
 using pcl::MetricsSample;
 using pcl::sync::LockStatRow;
-using pcl::ui::CompareColumn;
-using pcl::ui::CompareWindow;
-using pcl::ui::ComparisonSummary;
-using pcl::ui::RunTotals;
-using pcl::ui::ScenarioEntry;
-using pcl::ui::ScenarioLibrary;
-using pcl::ui::Simulation;
+using namespace pcl::ui;
 
 using namespace pcl::ui::test;
 
@@ -46,12 +40,7 @@ MetricsSample sample(double time, double interval, std::uint64_t ops, double loc
 
 LockStatRow row(const char* name, std::uint64_t acquisitions, std::uint64_t contentions)
 {
-    LockStatRow r;
-    r.name = name;
-    r.lock_class = name;
-    r.acquisitions = acquisitions;
-    r.contentions = contentions;
-    return r;
+    return { .name = name, .lock_class = name, .acquisitions = acquisitions, .contentions = contentions };
 }
 
 constexpr std::uint64_t kOpsPerCpu = 50000;

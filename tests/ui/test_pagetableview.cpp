@@ -31,12 +31,7 @@ std::vector<const PageTableLayout::Item*> withRole(const PageTableLayout& l, con
 
 PtePageInfo pte(std::uint64_t firstVpn, std::uint32_t set, bool split, sync::LockState lock = {})
 {
-    PtePageInfo p;
-    p.first_vpn = firstVpn;
-    p.entries_set = set;
-    p.split_lock = split;
-    p.lock = lock;
-    return p;
+    return { .first_vpn = firstVpn, .entries_set = set, .split_lock = split, .lock = lock };
 }
 
 Scenario pftRun(const char* scheme)

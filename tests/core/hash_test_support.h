@@ -41,6 +41,15 @@ inline std::shared_ptr<HashIndex> make_table(HashScheme scheme, HashFunction fun
     return HashIndex::create(c, registry);
 }
 
+/// The mappings of files 0, @stride, 2 @stride ... of @table, @files of them.
+inline std::vector<std::unique_ptr<HashMapping>> mappings_of(HashIndex& table, unsigned files, unsigned stride = 1)
+{
+    std::vector<std::unique_ptr<HashMapping>> views;
+    for (unsigned f = 0; f < files; ++f)
+        views.push_back(table.mapping(FileId(f * stride)));
+    return views;
+}
+
 inline const sync::LockStatRow* find_row(const std::vector<sync::LockStatRow>& rows, const std::string& name)
 {
     for (const auto& row : rows)

@@ -120,10 +120,8 @@ TEST_CASE("interleaved random operations on several files of one table", "[hash]
         constexpr unsigned kFiles = 4;
         constexpr pgoff_t kRange = 1500; // the same indexes in every file
         auto table = make_table(scheme, function, 128, 8);
-        std::vector<std::unique_ptr<HashMapping>> views;
+        const auto views = test::mappings_of(*table, kFiles, 9); // spread over inode slabs
         std::vector<test::ExpectedMap> oracle(kFiles);
-        for (unsigned f = 0; f < kFiles; ++f)
-            views.push_back(table->mapping(FileId(f * 9))); // spread over inode slabs
         PagePool pool;
         std::mt19937_64 rng(42 + unsigned(scheme));
         for (int n = 0; n < 20000; ++n) {
@@ -587,9 +585,7 @@ TEST_CASE("threads on their own files of one table, with a snapshot reader", "[h
         constexpr unsigned kThreads = 4;
         constexpr pgoff_t kRange = 1500; // the same indexes in every file
         auto table = make_table(scheme, function, 512, 8);
-        std::vector<std::unique_ptr<HashMapping>> views;
-        for (unsigned k = 0; k < kThreads; ++k)
-            views.push_back(table->mapping(FileId(k)));
+        const auto views = test::mappings_of(*table, kThreads);
         std::vector<test::ExpectedMap> owned(kThreads);
         PagePool pool;
         std::atomic<bool> failed { false }, stop { false };

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "index/hash_index.h"
+#include "index_oracle.h"
 #include "sync/lock_stats.h"
 
 #include <catch2/catch.hpp>
@@ -83,6 +84,21 @@ inline std::uint64_t histogram_entries(const std::vector<std::uint64_t>& h)
     for (std::size_t k = 0; k < h.size(); ++k)
         n += k * h[k];
     return n;
+}
+
+/// Checks each file's mapping of @table against its oracle (check_consistency),
+/// and that the table as a whole counts, and its chains hold, every entry of
+/// every file.
+inline void check_table(
+    HashIndex& table, const std::vector<std::unique_ptr<HashMapping>>& views, const std::vector<ExpectedMap>& oracles)
+{
+    std::uint64_t total = 0;
+    for (std::size_t f = 0; f < views.size(); ++f) {
+        check_consistency(*views[f], oracles[f]);
+        total += oracles[f].size();
+    }
+    CHECK(table.count() == total);
+    CHECK(histogram_entries(table.chain_histogram()) == total);
 }
 
 /// A chi-square statistic that a random-like hash passes: within five

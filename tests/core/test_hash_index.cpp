@@ -161,13 +161,7 @@ TEST_CASE("interleaved random operations on several files of one table", "[hash]
                 break;
             }
         }
-        std::uint64_t total = 0;
-        for (unsigned f = 0; f < kFiles; ++f) {
-            test::check_consistency(*views[f], oracle[f]);
-            total += oracle[f].size();
-        }
-        CHECK(table->count() == total);
-        CHECK(histogram_entries(table->chain_histogram()) == total);
+        test::check_table(*table, views, oracle);
     });
 }
 
@@ -661,12 +655,6 @@ TEST_CASE("threads on their own files of one table, with a snapshot reader", "[h
         reader.join();
         REQUIRE_FALSE(failed.load());
         CHECK(snapshots.load() > 0);
-        std::uint64_t total = 0;
-        for (unsigned k = 0; k < kThreads; ++k) {
-            test::check_consistency(*views[k], owned[k]);
-            total += owned[k].size();
-        }
-        CHECK(table->count() == total);
-        CHECK(histogram_entries(table->chain_histogram()) == total);
+        test::check_table(*table, views, owned);
     });
 }

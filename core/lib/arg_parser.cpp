@@ -115,27 +115,29 @@ ArgParser::Option& ArgParser::declare(std::string name, Type type, std::string m
     return options_.back();
 }
 
+template <typename T>
+void ArgParser::declare_ranged(std::string name, Type type, Range<T> Option::*range, Range<T> values,
+    std::string def_text, std::string metavar, std::string help)
+{
+    // Written so that a NaN bound or default fails too.
+    if (!(values.min <= values.max) || !(values.def >= values.min) || !(values.def <= values.max))
+        throw std::logic_error("option '" + name + "': default outside its range");
+    Option& o = declare(std::move(name), type, std::move(metavar), std::move(help));
+    o.*range = values;
+    o.def_text = std::move(def_text);
+}
+
 void ArgParser::add_uint(
     std::string name, std::uint64_t def, std::uint64_t min, std::uint64_t max, std::string metavar, std::string help)
 {
-    if (min > max || def < min || def > max)
-        throw std::logic_error("option '" + name + "': default outside its range");
-    Option& o = declare(std::move(name), Type::Uint, std::move(metavar), std::move(help));
-    o.umin = min;
-    o.umax = max;
-    o.udef = o.uval = def;
-    o.def_text = format_uint(def);
+    declare_ranged(std::move(name), Type::Uint, &Option::u, { min, max, def, def }, format_uint(def),
+        std::move(metavar), std::move(help));
 }
 
 void ArgParser::add_double(std::string name, double def, double min, double max, std::string metavar, std::string help)
 {
-    if (!(min <= max) || !(def >= min) || !(def <= max))
-        throw std::logic_error("option '" + name + "': default outside its range");
-    Option& o = declare(std::move(name), Type::Double, std::move(metavar), std::move(help));
-    o.dmin = min;
-    o.dmax = max;
-    o.ddef = o.dval = def;
-    o.def_text = format_double(def);
+    declare_ranged(std::move(name), Type::Double, &Option::d, { min, max, def, def }, format_double(def),
+        std::move(metavar), std::move(help));
 }
 
 void ArgParser::add_string(std::string name, std::string def, std::string metavar, std::string help)
@@ -183,27 +185,27 @@ const ArgParser::Option& ArgParser::find(std::string_view name, Type type) const
 void ArgParser::assign(Option& o, std::string_view value)
 {
     const std::string what = "--" + o.name;
+    auto out_of_range = [&](const std::string& min, const std::string& max) {
+        return ArgError(what + ": " + quoted(value) + " is out of range (allowed " + min + ".." + max + ")");
+    };
     switch (o.type) {
     case Type::Uint: {
         const std::uint64_t v = parse_uint(value, what);
-        if (v < o.umin || v > o.umax)
-            throw ArgError(what + ": " + quoted(value) + " is out of range (allowed " + format_uint(o.umin) + ".."
-                + format_uint(o.umax) + ")");
-        o.uval = v;
+        if (v < o.u.min || v > o.u.max)
+            throw out_of_range(format_uint(o.u.min), format_uint(o.u.max));
+        o.u.val = v;
         break;
     }
     case Type::Double: {
         double v = 0;
         const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), v);
         if (ec == std::errc::result_out_of_range)
-            throw ArgError(what + ": " + quoted(value) + " is out of range (allowed " + format_double(o.dmin) + ".."
-                + format_double(o.dmax) + ")");
+            throw out_of_range(format_double(o.d.min), format_double(o.d.max));
         if (ec != std::errc() || end != value.data() + value.size() || !std::isfinite(v))
             throw ArgError(what + ": " + quoted(value) + " is not a number (forms: 2, 0.5, 1e-3)");
-        if (v < o.dmin || v > o.dmax)
-            throw ArgError(what + ": " + quoted(value) + " is out of range (allowed " + format_double(o.dmin) + ".."
-                + format_double(o.dmax) + ")");
-        o.dval = v;
+        if (v < o.d.min || v > o.d.max)
+            throw out_of_range(format_double(o.d.min), format_double(o.d.max));
+        o.d.val = v;
         break;
     }
     case Type::String:
@@ -223,8 +225,8 @@ void ArgParser::parse(const std::vector<std::string>& args)
 {
     help_ = false;
     for (auto& o : options_) {
-        o.uval = o.udef;
-        o.dval = o.ddef;
+        o.u.val = o.u.def;
+        o.d.val = o.d.def;
         o.sval = o.sdef;
         o.flag = false;
         o.list.clear();
@@ -321,11 +323,11 @@ bool ArgParser::given(std::string_view name) const
 
 std::uint64_t ArgParser::get_uint(std::string_view name) const
 {
-    return find(name, Type::Uint).uval;
+    return find(name, Type::Uint).u.val;
 }
 double ArgParser::get_double(std::string_view name) const
 {
-    return find(name, Type::Double).dval;
+    return find(name, Type::Double).d.val;
 }
 const std::string& ArgParser::get_string(std::string_view name) const
 {
@@ -347,12 +349,12 @@ std::string ArgParser::usage() const
         std::string left = "--" + o.name + (o.metavar.empty() ? "" : " " + o.metavar);
         std::string right = o.help;
         std::string extra;
-        if (o.type == Type::Uint && o.umax == kMax)
-            extra = "default " + o.def_text + "; at least " + format_uint(o.umin);
+        if (o.type == Type::Uint && o.u.max == kMax)
+            extra = "default " + o.def_text + "; at least " + format_uint(o.u.min);
         else if (o.type == Type::Uint)
-            extra = "default " + o.def_text + "; " + format_uint(o.umin) + ".." + format_uint(o.umax);
+            extra = "default " + o.def_text + "; " + format_uint(o.u.min) + ".." + format_uint(o.u.max);
         else if (o.type == Type::Double)
-            extra = "default " + o.def_text + "; " + format_double(o.dmin) + ".." + format_double(o.dmax);
+            extra = "default " + o.def_text + "; " + format_double(o.d.min) + ".." + format_double(o.d.max);
         else if (o.type == Type::String && !o.def_text.empty())
             extra = "default " + o.def_text;
         else if (o.type == Type::List)

@@ -116,21 +116,29 @@ public:
 
 private:
     enum class Type { Uint, Double, String, Flag, List };
+    /// A numeric option's range, default and value.
+    template <typename T> struct Range {
+        T min = 0, max = 0, def = 0, val = 0;
+    };
     struct Option {
         std::string name; ///< without the leading "--"
         Type type;
         std::string metavar; ///< how usage names the value, e.g. "N"
         std::string help;
-        std::uint64_t umin = 0, umax = 0, udef = 0, uval = 0; ///< Uint: range, default, value
-        double dmin = 0, dmax = 0, ddef = 0, dval = 0;        ///< Double: range, default, value
-        std::string sdef, sval;                               ///< String: default, value
-        bool flag = false;                                    ///< Flag: value
-        std::vector<std::string> list;                        ///< List: values, in order
-        std::string def_text;                                 ///< the default as shown in usage
-        bool given = false;                                   ///< set by parse()
-        bool output = false;                                  ///< String: a file to be written
+        Range<std::uint64_t> u;        ///< Uint
+        Range<double> d;               ///< Double
+        std::string sdef, sval;        ///< String: default, value
+        bool flag = false;             ///< Flag: value
+        std::vector<std::string> list; ///< List: values, in order
+        std::string def_text;          ///< the default as shown in usage
+        bool given = false;            ///< set by parse()
+        bool output = false;           ///< String: a file to be written
     };
     Option& declare(std::string name, Type type, std::string metavar, std::string help);
+    /// Declares a numeric option whose value lives in @range of its Option.
+    template <typename T>
+    void declare_ranged(std::string name, Type type, Range<T> Option::*range, Range<T> values, std::string def_text,
+        std::string metavar, std::string help);
     const Option& find(std::string_view name, Type type) const;
     Option* lookup(std::string_view name);
     void assign(Option& o, std::string_view value);

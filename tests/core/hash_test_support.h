@@ -66,6 +66,15 @@ inline std::uint64_t acquisitions(sync::LockRegistry& registry, const std::strin
     return row ? row->acquisitions : 0;
 }
 
+/// Acquisitions of every named lock of @registry, summed.
+inline std::uint64_t all_acquisitions(sync::LockRegistry& registry)
+{
+    std::uint64_t all = 0;
+    for (const auto& row : registry.locks())
+        all += row.acquisitions;
+    return all;
+}
+
 inline std::uint64_t class_acquisitions(sync::LockRegistry& registry, const std::string& name)
 {
     const auto rows = registry.classes();

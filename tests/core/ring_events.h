@@ -22,6 +22,25 @@ inline std::vector<Event> drain(EventRing& ring, EventKind kind)
     return out;
 }
 
+/// Traces the calling thread, as CPU 0, into a ring of its own for the
+/// recorder's life; take() hands back the records of one kind.
+class EventRecorder {
+public:
+    explicit EventRecorder(std::size_t capacity = 1024)
+        : ring_(capacity)
+        , trace_(&ring_, 0)
+    {
+    }
+
+    /// The records of @kind recorded since the last call, in order (the
+    /// others are drained with them).
+    std::vector<Event> take(EventKind kind) { return drain(ring_, kind); }
+
+private:
+    EventRing ring_;
+    trace::ThreadTrace trace_;
+};
+
 /// Traces the calling thread for its life and hands back the structural
 /// events the indexes it works on recorded (trace::index_event), in order.
 class IndexEventRecorder {

@@ -19,6 +19,7 @@
 #include <random>
 #include <string>
 #include <thread>
+#include <tuple>
 #include <vector>
 
 using namespace pcl;
@@ -498,12 +499,17 @@ TEST_CASE("every operation takes the scheme's lock exactly once", "[hash][locks]
         return ops;
     };
     PagePool pool;
-    SECTION("global: pagecache_lock")
-    {
-        sync::LockRegistry registry;
-        auto table = make_table(HashScheme::Global, HashFunction::Linux24, 256, 16, registry);
+    sync::LockRegistry registry;
+    // A table of @scheme, and the operations above run through file 0's view.
+    auto counted = [&](HashScheme scheme, HashFunction function) {
+        auto table = make_table(scheme, function, 256, 16, registry);
         auto view = table->mapping(0);
         const std::uint64_t ops = run(*view, pool);
+        return std::tuple { table, std::move(view), ops };
+    };
+    SECTION("global: pagecache_lock")
+    {
+        auto [table, view, ops] = counted(HashScheme::Global, HashFunction::Linux24);
         CHECK(acquisitions(registry, "pagecache_lock") == ops);
         CHECK(class_acquisitions(registry, "pagecache_lock") == ops);
 
@@ -518,31 +524,19 @@ TEST_CASE("every operation takes the scheme's lock exactly once", "[hash][locks]
     }
     SECTION("hashed: the lock over the bucket's band")
     {
-        sync::LockRegistry registry;
-        auto table = make_table(HashScheme::Hashed, HashFunction::Mixer, 256, 16, registry);
-        auto view = table->mapping(0);
-        const std::uint64_t ops = run(*view, pool);
-        std::uint64_t total = 0;
-        for (const auto& row : registry.locks())
-            total += row.acquisitions;
-        CHECK(total == ops);
+        auto [table, view, ops] = counted(HashScheme::Hashed, HashFunction::Mixer);
+        CHECK(all_acquisitions(registry) == ops);
         CHECK(class_acquisitions(registry, "hash_lock") == ops);
         // One lookup: one acquisition, on hash_lock[bucket / 16].
         registry.reset();
         const std::uint64_t b = table->bucket_of(0, 33);
         view->lookup(33);
         CHECK(acquisitions(registry, "hash_lock[" + std::to_string(b / 16) + "]") == 1);
-        std::uint64_t all = 0;
-        for (const auto& row : registry.locks())
-            all += row.acquisitions;
-        CHECK(all == 1);
+        CHECK(all_acquisitions(registry) == 1);
     }
     SECTION("bucket: one anonymous lock per bucket")
     {
-        sync::LockRegistry registry;
-        auto table = make_table(HashScheme::Bucket, HashFunction::Linux24, 256, 16, registry);
-        auto view = table->mapping(0);
-        const std::uint64_t ops = run(*view, pool);
+        auto [table, view, ops] = counted(HashScheme::Bucket, HashFunction::Linux24);
         CHECK(class_acquisitions(registry, "hash_bucket_lock") == ops);
         CHECK(registry.locks().empty());
         const auto classes = registry.classes();

@@ -6,6 +6,7 @@
 #include "sync/rcu.h"
 
 #include "index_spec_support.h"
+#include "page_cache_support.h"
 #include "ring_events.h"
 
 #include <catch2/catch.hpp>
@@ -14,7 +15,6 @@
 #include <vector>
 
 using namespace pcl;
-using pcl::test::drain;
 
 namespace {
 
@@ -35,18 +35,7 @@ struct Memory {
 
     /// Adds page @i, read in (up to date, unlocked), holding only the
     /// cache's reference; returns the status of the add.
-    PageCache::AddStatus add(pgoff_t i)
-    {
-        PageCache::AddResult r = cache.find_or_create_page(file, i);
-        if (r.page) {
-            if (r.status == PageCache::AddStatus::Created) {
-                r.page->set(PG_uptodate);
-                cache.page_locks().unlock_page(*r.page);
-            }
-            cache.put_page(r.page);
-        }
-        return r.status;
-    }
+    PageCache::AddStatus add(pgoff_t i) { return test::read_in(cache, file, i).status; }
     /// Adds pages 0 .. @n - 1, each new to the cache, in order.
     void fill(pgoff_t n)
     {
@@ -135,8 +124,7 @@ TEST_CASE("new pages go on the inactive head; the second reference promotes", "[
 TEST_CASE("reclaim evicts inactive pages oldest first and spares the active ones", "[mm][lru][reclaim]")
 {
     Memory m(8);
-    EventRing ring(1024);
-    trace::ThreadTrace tracing(&ring, 0);
+    test::EventRecorder events;
     m.fill(8);
     m.activate({ 2, 5 });
     CHECK(m.list(LruList::Active) == Idx { 5, 2 });
@@ -152,7 +140,7 @@ TEST_CASE("reclaim evicts inactive pages oldest first and spares the active ones
         for (pgoff_t i : { 2, 5, 6, 7 })
             CHECK(m.cached(i));
     }
-    const std::vector<Event> evicted = drain(ring, EventKind::PageEvicted);
+    const std::vector<Event> evicted = events.take(EventKind::PageEvicted);
     REQUIRE(evicted.size() == 4);
     for (std::size_t k = 0; k < 4; ++k) {
         CHECK(evicted[k].index == expected_victims[k]);
@@ -275,8 +263,7 @@ TEST_CASE("with nothing reclaimable the allocation fails, after looking at every
 TEST_CASE("a refault within the active list's size is activated", "[mm][lru][workingset]")
 {
     Memory m(6);
-    EventRing ring(1024);
-    trace::ThreadTrace tracing(&ring, 0);
+    test::EventRecorder events;
     m.fill(6);
     m.activate({ 4, 5 });
     CHECK(m.cache.inactive_age() == 2);
@@ -297,7 +284,7 @@ TEST_CASE("a refault within the active list's size is activated", "[mm][lru][wor
     CHECK(s.refault_activations == 1);
     CHECK(s.activations == 2); // the two promotions; a refault activation is counted apart
     CHECK(m.cache.file(m.file).refaults == 1);
-    const std::vector<Event> refaults = drain(ring, EventKind::PageRefault);
+    const std::vector<Event> refaults = events.take(EventKind::PageRefault);
     REQUIRE(refaults.size() == 1);
     CHECK(refaults[0].index == 0);
     CHECK(refaults[0].arg0 == 1);
@@ -307,8 +294,7 @@ TEST_CASE("a refault within the active list's size is activated", "[mm][lru][wor
 TEST_CASE("a refault from further back starts inactive again", "[mm][lru][workingset]")
 {
     Memory m(4);
-    EventRing ring(1024);
-    trace::ThreadTrace tracing(&ring, 0);
+    test::EventRecorder events;
     m.fill(4);
     for (pgoff_t i = 4; i < 7; ++i)
         REQUIRE(m.add(i) == PageCache::AddStatus::Created); // evict 0, 1, 2: ages 1, 2, 3
@@ -317,7 +303,7 @@ TEST_CASE("a refault from further back starts inactive again", "[mm][lru][workin
     CHECK(m.list(LruList::Inactive) == Idx { 0, 6, 5, 4 });
     CHECK(m.cache.stats().refaults == 1);
     CHECK(m.cache.stats().refault_activations == 0);
-    const std::vector<Event> refaults = drain(ring, EventKind::PageRefault);
+    const std::vector<Event> refaults = events.take(EventKind::PageRefault);
     REQUIRE(refaults.size() == 1);
     CHECK(refaults[0].arg0 == 3);
     CHECK(refaults[0].arg1 == 0);

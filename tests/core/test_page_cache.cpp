@@ -2,6 +2,7 @@
 // adds with insert races, removal, and frames going back to the allocator.
 #include "index_spec_support.h"
 #include "mm/page_cache.h"
+#include "page_cache_support.h"
 #include "sync/rcu.h"
 
 #include <catch2/catch.hpp>
@@ -213,13 +214,7 @@ TEST_CASE("lookups racing with removal and re-adding never return a stale page",
             // often enough to have raced with the churn (bounded).
             for (int round = 0; round < 300 || (found.load() < 200 && round < 200000); ++round)
                 for (pgoff_t i = 0; i < kPages; ++i) {
-                    auto r = cache.find_or_create_page(f, i);
-                    if (r.status == PageCache::AddStatus::Created) {
-                        r.page->set(PG_uptodate);
-                        cache.page_locks().unlock_page(*r.page);
-                    }
-                    if (r.page)
-                        cache.put_page(r.page);
+                    test::read_in(cache, f, i);
                     cache.remove(f, (i + 17) % kPages);
                 }
             stop = true;

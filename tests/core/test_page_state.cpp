@@ -3,6 +3,7 @@
 #include "index_spec_support.h"
 #include "mm/page_cache.h"
 #include "mm/page_state.h"
+#include "page_cache_support.h"
 #include "sync/rcu.h"
 
 #include <catch2/catch.hpp>
@@ -44,11 +45,8 @@ template <class Body> void for_each_cache(std::uint64_t frames, Body body)
 /// Adds page @index of @f, filled (uptodate, unlocked), with the caller's reference dropped.
 Page* add_filled(PageCache& cache, FileId f, pgoff_t index)
 {
-    auto r = cache.find_or_create_page(f, index);
+    const PageCache::AddResult r = test::read_in(cache, f, index);
     REQUIRE(r.status == PageCache::AddStatus::Created);
-    r.page->set(PG_uptodate);
-    cache.page_locks().unlock_page(*r.page);
-    cache.put_page(r.page);
     return r.page;
 }
 
@@ -184,15 +182,8 @@ TEST_CASE("read_page_states while other CPUs add and remove pages", "[mm][page_s
         for (unsigned w = 0; w < 2; ++w)
             writers.emplace_back([&, w] {
                 for (unsigned round = 0; !stop.load(std::memory_order_relaxed); ++round) {
-                    for (pgoff_t i = 1 + 2 * w; i < 512; i += 4) {
-                        auto r = cache.find_or_create_page(f, i);
-                        if (r.status == PageCache::AddStatus::Created) {
-                            r.page->set(PG_uptodate);
-                            cache.page_locks().unlock_page(*r.page);
-                        }
-                        if (r.page)
-                            cache.put_page(r.page);
-                    }
+                    for (pgoff_t i = 1 + 2 * w; i < 512; i += 4)
+                        test::read_in(cache, f, i);
                     for (pgoff_t i = 1 + 2 * w; i < 512; i += 4)
                         cache.remove(f, i);
                     if (round > 200)

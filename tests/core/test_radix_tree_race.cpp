@@ -309,6 +309,25 @@ struct PreemptSignal {
     PreemptSignal& operator=(const PreemptSignal&) = delete;
 };
 
+/// What the races below share: a tree of one scheme, the pages its threads
+/// make, and the problems they find.
+struct Race {
+    explicit Race(Scheme scheme)
+        : tree(0, { scheme, kShift })
+    {
+    }
+    RadixTree tree;
+    PagePool pool;
+    Problems problems;
+};
+
+/// Fails the test case with the first problems the threads found, if any.
+void require_none(const Problems& problems)
+{
+    INFO(problems.text());
+    REQUIRE(problems.count() == 0);
+}
+
 /// A gang lookup's result is ascending and starts at or after @first.
 void check_gang(const char* what, pgoff_t first, Page** out, std::size_t n, Problems& problems)
 {
@@ -322,9 +341,8 @@ void check_gang(const char* what, pgoff_t first, Page** out, std::size_t n, Prob
 /// gang lookups over the range meanwhile. Then the final structure is checked.
 void run_owned(Scheme scheme, const std::vector<std::vector<pgoff_t>>& owned, unsigned ops, std::uint64_t seed)
 {
-    RadixTree tree(0, { scheme, kShift });
-    PagePool pool;
-    Problems problems;
+    Race race(scheme);
+    auto& [tree, pool, problems] = race;
     std::vector<ExpectedMap> models(owned.size());
     std::atomic<bool> stop { false };
     std::atomic<unsigned> writers_done { 0 };
@@ -389,8 +407,7 @@ void run_owned(Scheme scheme, const std::vector<std::vector<pgoff_t>>& owned, un
         }
         ++writers_done;
     });
-    INFO(problems.text());
-    REQUIRE(problems.count() == 0);
+    require_none(problems);
     ExpectedMap all;
     for (const auto& m : models)
         all.insert(m.begin(), m.end());
@@ -430,9 +447,8 @@ TEST_CASE("shared tags on a tiny range keep parents and children in step", "[rad
     const unsigned ops = 60000 / kScale;
     for (auto scheme : kSchemes) {
         INFO("scheme " << RadixTree::scheme_name(scheme));
-        RadixTree tree(0, { scheme, kShift });
-        PagePool pool;
-        Problems problems;
+        Race race(scheme);
+        auto& [tree, pool, problems] = race;
         std::vector<std::vector<Page*>> inserted(threads), erased(threads);
         run_threads(threads, [&](unsigned k) {
             std::mt19937_64 rng(77 + k);
@@ -473,8 +489,7 @@ TEST_CASE("shared tags on a tiny range keep parents and children in step", "[rad
                 }
             }
         });
-        INFO(problems.text());
-        REQUIRE(problems.count() == 0);
+        require_none(problems);
         ExpectedMap present = present_after(inserted, erased);
         check_and_drain(tree, present);
     }
@@ -489,9 +504,8 @@ TEST_CASE("a tree emptied and refilled over and over while others tag it", "[rad
     const unsigned rounds = 1500 / kScale;
     for (auto scheme : kSchemes) {
         INFO("scheme " << RadixTree::scheme_name(scheme));
-        RadixTree tree(0, { scheme, kShift });
-        PagePool pool;
-        Problems problems;
+        Race race(scheme);
+        auto& [tree, pool, problems] = race;
         std::atomic<bool> done { false };
         ExpectedMap final_content;
         run_threads(4, [&](unsigned k) {
@@ -545,8 +559,7 @@ TEST_CASE("a tree emptied and refilled over and over while others tag it", "[rad
                     tree.clear_tag(i, t);
             }
         });
-        INFO(problems.text());
-        REQUIRE(problems.count() == 0);
+        require_none(problems);
         check_and_drain(tree, final_content);
     }
 }
@@ -560,9 +573,8 @@ TEST_CASE("gang_lookup_tag returns only tagged pages while nobody clears", "[rad
     for (auto scheme : kSchemes) {
         INFO("scheme " << RadixTree::scheme_name(scheme));
         for (unsigned round = 0; round < rounds; ++round) {
-            RadixTree tree(0, { scheme, kShift });
-            PagePool pool;
-            Problems problems;
+            Race race(scheme);
+            auto& [tree, pool, problems] = race;
             std::vector<std::vector<std::pair<Page*, unsigned>>> seen(2);
             std::atomic<unsigned> writers_done { 0 };
             run_threads(4, [&](unsigned k) {
@@ -600,8 +612,8 @@ TEST_CASE("gang_lookup_tag returns only tagged pages while nobody clears", "[rad
                         mine.emplace_back(out[j], t);
                 }
             });
-            INFO("round " << round << "\n" << problems.text());
-            REQUIRE(problems.count() == 0);
+            INFO("round " << round);
+            require_none(problems);
             for (const auto& v : seen)
                 for (auto [p, t] : v) {
                     INFO("page " << p->index << " tag " << t);
@@ -759,8 +771,7 @@ TEST_CASE(
                 }
             }
     });
-    INFO(problems.text());
-    REQUIRE(problems.count() == 0);
+    require_none(problems);
     for (auto& tree : trees) {
         CHECK(tree->count() == 0);
         CHECK(tree->nodes() == 0);

@@ -20,7 +20,6 @@
 #include <vector>
 
 using namespace pcl;
-using pcl::test::drain;
 
 namespace {
 
@@ -176,8 +175,7 @@ TEST_CASE("a mapped page is evicted through the try_to_unmap hook", "[mm][reclai
     NoReadahead none;
     Machine m(4, none);
     m.cache.set_reclaim_batch(1);
-    EventRing ring(1024);
-    trace::ThreadTrace tracing(&ring, 0);
+    test::EventRecorder events;
     const FileId f = m.cache.add_file(64);
     for (pgoff_t i = 0; i < 4; ++i)
         REQUIRE(m.faults.file_fault(f, i, i) == FaultKind::Major);
@@ -191,7 +189,7 @@ TEST_CASE("a mapped page is evicted through the try_to_unmap hook", "[mm][reclai
     CHECK(s.rotated == 4);
     CHECK(s.evictions == 1);
     CHECK(s.mapped_evictions == 1);
-    const std::vector<Event> evicted = drain(ring, EventKind::PageEvicted);
+    const std::vector<Event> evicted = events.take(EventKind::PageEvicted);
     REQUIRE(evicted.size() == 1);
     CHECK(evicted[0].index == 0);
     CHECK(evicted[0].arg1 == 1);
@@ -233,8 +231,7 @@ TEST_CASE("readahead pages evicted before use are counted as wasted, exactly", "
 {
     Window8 policy;
     Machine m(8, policy);
-    EventRing ring(1024);
-    trace::ThreadTrace tracing(&ring, 0);
+    test::EventRecorder events;
     const FileId a = m.cache.add_file(64);
     const FileId b = m.cache.add_file(64);
     // Page 0 of a, read with its window: pages 1..7 read ahead.
@@ -265,7 +262,7 @@ TEST_CASE("readahead pages evicted before use are counted as wasted, exactly", "
     CHECK(m.cache.file(a).nrpages() == 0);
     CHECK(m.cache.file(b).nrpages() == 8);
     std::vector<pgoff_t> wasted, used;
-    for (const Event& e : drain(ring, EventKind::PageEvicted)) {
+    for (const Event& e : events.take(EventKind::PageEvicted)) {
         CHECK(e.file == a);
         (e.arg0 ? wasted : used).push_back(e.index);
     }

@@ -49,6 +49,21 @@ Scenario small()
     return s;
 }
 
+/// A simulation of a scenario and its Parameters panel, built in the main
+/// window's order: the scenario is set before the panel first reads it.
+struct PanelOf {
+    struct Loaded : Simulation {
+        explicit Loaded(const Scenario& scenario) { setScenario(scenario); }
+    };
+    explicit PanelOf(const Scenario& scenario = small())
+        : sim(scenario)
+        , panel(sim)
+    {
+    }
+    Loaded sim;
+    ParametersPanel panel;
+};
+
 QLineEdit* lineOf(ParametersPanel& panel, const char* path)
 {
     QWidget* w = panel.editor(QString::fromLatin1(path));
@@ -150,9 +165,8 @@ private Q_SLOTS:
 
     void anOutOfRangeValueIsRefusedInPlace()
     {
-        Simulation sim;
-        sim.setScenario(small());
-        ParametersPanel panel(sim);
+        PanelOf under;
+        auto& [sim, panel] = under;
         QSignalSpy changed(&panel, &ParametersPanel::pendingChanged);
 
         type(panel, "workload.cpus", QStringLiteral("0"));
@@ -185,12 +199,11 @@ private Q_SLOTS:
 
     void aCrossFieldErrorIsShownOnTheFieldItNames()
     {
-        Simulation sim;
         Scenario s = small();
         s.engine.workload.pattern = "strided";
         s.engine.workload.stride = 16;
-        sim.setScenario(s);
-        ParametersPanel panel(sim);
+        PanelOf under(s);
+        auto& [sim, panel] = under;
 
         // What the scenario itself says about a 8-page file with a 16-page stride.
         pcl::json::Value doc = pcl::scenario_to_json(s);
@@ -222,9 +235,8 @@ private Q_SLOTS:
 
     void aLiveChangeReachesTheRunAtOnce()
     {
-        Simulation sim;
-        sim.setScenario(small());
-        ParametersPanel panel(sim);
+        PanelOf under;
+        auto& [sim, panel] = under;
         type(panel, "pacing.ops_per_second", QStringLiteral("50"));
         QCOMPARE(sim.scenario().engine.ops_per_second, 50.0);
         QVERIFY(sim.engine());
@@ -247,9 +259,8 @@ private Q_SLOTS:
 
     void aRestartChangeWaitsForApply()
     {
-        Simulation sim;
-        sim.setScenario(small());
-        ParametersPanel panel(sim);
+        PanelOf under;
+        auto& [sim, panel] = under;
         QSignalSpy resets(&sim, &Simulation::runReset);
 
         type(panel, "workload.cpus", QStringLiteral("3"));
@@ -282,9 +293,8 @@ private Q_SLOTS:
 
     void discardAndANewScenarioReloadTheForm()
     {
-        Simulation sim;
-        sim.setScenario(small());
-        ParametersPanel panel(sim);
+        PanelOf under;
+        auto& [sim, panel] = under;
         type(panel, "workload.cpus", QStringLiteral("5"));
         type(panel, "index.radix_shift", QStringLiteral("9"));
         QVERIFY(panel.hasPending());
@@ -315,9 +325,8 @@ private Q_SLOTS:
 
     void theIndexKindChoosesTheSchemes()
     {
-        Simulation sim;
-        sim.setScenario(small());
-        ParametersPanel panel(sim);
+        PanelOf under;
+        auto& [sim, panel] = under;
         QComboBox* kind = comboOf(panel, "index.kind");
         QComboBox* scheme = comboOf(panel, "index.scheme");
         QVERIFY(kind && scheme);
@@ -347,9 +356,8 @@ private Q_SLOTS:
 
     void sixtyFourBitValuesRoundTripExactly()
     {
-        Simulation sim;
-        sim.setScenario(small());
-        ParametersPanel panel(sim);
+        PanelOf under;
+        auto& [sim, panel] = under;
         constexpr auto kMax = std::numeric_limits<std::uint64_t>::max();
         type(panel, "workload.seed", QStringLiteral("18446744073709551615"));
         QCOMPARE(lineOf(panel, "workload.seed")->text(), QStringLiteral("18446744073709551615"));
@@ -381,9 +389,8 @@ private Q_SLOTS:
 
     void booleansAndDoublesEdit()
     {
-        Simulation sim;
-        sim.setScenario(small());
-        ParametersPanel panel(sim);
+        PanelOf under;
+        auto& [sim, panel] = under;
         auto* around = qobject_cast<QCheckBox*>(panel.editor(QStringLiteral("fault.fault_around")));
         QVERIFY(around);
         around->setChecked(true);
@@ -412,9 +419,8 @@ private Q_SLOTS:
         const QPalette light = QApplication::style()->standardPalette();
         for (const bool dark : { false, true }) {
             QApplication::setPalette(dark ? darkPalette() : light);
-            Simulation sim;
-            sim.setScenario(s);
-            ParametersPanel panel(sim);
+            PanelOf under(s);
+            auto& [sim, panel] = under;
             panel.resize(360, 900);
             panel.show();
             QVERIFY(QTest::qWaitForWindowExposed(&panel));

@@ -1,9 +1,5 @@
 #include "charts/timeserieschart.h"
 
-#include "charts/axisscale.h"
-#include "kit/colors.h"
-
-#include <QCategoryAxis>
 #include <QLegend>
 #include <QLegendMarker>
 #include <QLineSeries>
@@ -25,24 +21,12 @@ bool integral(MetricUnit unit)
 } // namespace
 
 TimeSeriesChart::TimeSeriesChart(const ChartSpec& spec, std::size_t maxPoints, QGraphicsItem* parent)
-    : QChart(parent)
+    : TimeChart(spec.title, spec.axisLabel, spec.unit, 6, parent)
     , spec_(spec)
-    , xAxis_(new QValueAxis(this))
-    , yAxis_(new QCategoryAxis(this))
 {
-    setTitle(spec.title);
-    setAnimationOptions(QChart::NoAnimation);
-    setMargins(QMargins(6, 6, 6, 6));
     legend()->setAlignment(Qt::AlignBottom);
-
-    xAxis_->setTitleText(tr("running time (s)"));
-    xAxis_->setTickType(QValueAxis::TicksDynamic);
-    xAxis_->setTickAnchor(0);
-    xAxis_->setLabelFormat(QStringLiteral("%g"));
-    addAxis(xAxis_, Qt::AlignBottom);
-    yAxis_->setTitleText(spec.axisLabel);
-    yAxis_->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
-    addAxis(yAxis_, Qt::AlignLeft);
+    timeAxis()->setTickType(QValueAxis::TicksDynamic);
+    timeAxis()->setTickAnchor(0);
 
     const auto metrics = SeriesCatalog::metricsOf(spec.id);
     lines_.reserve(metrics.size());
@@ -63,16 +47,9 @@ TimeSeriesChart::TimeSeriesChart(const ChartSpec& spec, std::size_t maxPoints, Q
 QLineSeries* TimeSeriesChart::newSegment(int index)
 {
     Line& line = lines_[std::size_t(index)];
-    auto* s = new QLineSeries(this);
+    QLineSeries* s = addLine(index);
     s->setName(line.metric->legend);
-    // Two logical pixels: also two in an export rendered at twice the size.
-    QPen pen(colors::series(index), 2);
-    s->setPen(pen);
-    s->setColor(colors::series(index));
     s->setMarkerSize(5);
-    addSeries(s);
-    s->attachAxis(xAxis_);
-    s->attachAxis(yAxis_);
     if (!line.segments.empty()) {
         const auto markers = legend()->markers(s);
         for (QLegendMarker* marker : markers)
@@ -173,7 +150,7 @@ void TimeSeriesChart::clear()
         lines_[std::size_t(i)].data.clear();
         rebuild(i);
     }
-    yMax_ = 0;
+    resetValues();
     rescale(0);
 }
 
@@ -191,30 +168,18 @@ void TimeSeriesChart::setTimeRange(double maxSeconds, double stepSeconds)
     // dynamic ticks, the axis would lay out the new range at the old
     // interval first (a range of 100 s at a step of 2 us is fifty million
     // ticks). Fixed ticks in between cost five.
-    xAxis_->setTickType(QValueAxis::TicksFixed);
-    xAxis_->setRange(0, maxSeconds);
-    xAxis_->setTickInterval(stepSeconds);
-    xAxis_->setTickType(QValueAxis::TicksDynamic);
+    timeAxis()->setTickType(QValueAxis::TicksFixed);
+    timeAxis()->setRange(0, maxSeconds);
+    timeAxis()->setTickInterval(stepSeconds);
+    timeAxis()->setTickType(QValueAxis::TicksDynamic);
 }
 
 void TimeSeriesChart::rescale(double dataMax)
 {
-    // The axis only grows during a run: a rescale per sample would make the
-    // lines jump under the reader's eye.
-    AxisScale scale;
-    if (spec_.fixedMax > 0) {
-        if (yMax_ == spec_.fixedMax)
-            return;
-        scale = { spec_.fixedMax, spec_.fixedMax / 5 };
-    } else {
-        if (yMax_ > 0 && dataMax <= yMax_)
-            return;
-        scale = niceScale(dataMax, 0.15, integral(spec_.unit));
-        if (spec_.unit == MetricUnit::Percent && scale.max > 100)
-            scale = { 100, 20 };
-    }
-    yMax_ = scale.max;
-    applyValueScale(*yAxis_, scale, spec_.unit);
+    if (spec_.fixedMax <= 0)
+        growValues(dataMax, integral(spec_.unit));
+    else if (valueMax() != spec_.fixedMax)
+        setValueScale({ spec_.fixedMax, spec_.fixedMax / 5 });
 }
 
 } // namespace pcl::ui

@@ -10,20 +10,13 @@
 
 #include "charts/decimatedseries.h"
 #include "charts/seriescatalog.h"
-
-#include <QChart>
+#include "charts/timechart.h"
 
 #include <vector>
 
-QT_BEGIN_NAMESPACE
-class QCategoryAxis;
-class QLineSeries;
-class QValueAxis;
-QT_END_NAMESPACE
-
 namespace pcl::ui {
 
-class TimeSeriesChart : public QChart {
+class TimeSeriesChart : public TimeChart {
     Q_OBJECT
 public:
     TimeSeriesChart(const ChartSpec& spec, std::size_t maxPoints, QGraphicsItem* parent = nullptr);
@@ -46,10 +39,6 @@ public:
     int drawnPoints(int i) const;
     /// QLineSeries segments of metric @i (1 + the gaps drawn).
     int segmentCount(int i) const { return int(lines_[std::size_t(i)].segments.size()); }
-    QValueAxis* timeAxis() const { return xAxis_; }
-    QCategoryAxis* valueAxis() const { return yAxis_; }
-    /// The upper end of the y axis.
-    double valueMax() const { return yMax_; }
 
 private:
     struct Line {
@@ -66,9 +55,6 @@ private:
 
     ChartSpec spec_;
     std::vector<Line> lines_;
-    QValueAxis* xAxis_;
-    QCategoryAxis* yAxis_;
-    double yMax_ = 0;
 };
 
 } // namespace pcl::ui

@@ -1,9 +1,5 @@
 #include "compare/comparechart.h"
 
-#include "charts/axisscale.h"
-#include "kit/colors.h"
-
-#include <QCategoryAxis>
 #include <QLegend>
 #include <QLineSeries>
 #include <QValueAxis>
@@ -15,38 +11,18 @@ namespace pcl::ui {
 
 CompareChart::CompareChart(const QString& title, const QString& axisTitle, MetricUnit unit, Extract extract,
     std::size_t maxPoints, QGraphicsItem* parent)
-    : QChart(parent)
-    , unit_(unit)
+    : TimeChart(title, axisTitle, unit, 4, parent)
     , extract_(std::move(extract))
     , data_ { DecimatedSeries(maxPoints), DecimatedSeries(maxPoints) }
-    , xAxis_(new QValueAxis(this))
-    , yAxis_(new QCategoryAxis(this))
 {
-    setTitle(title);
-    setAnimationOptions(QChart::NoAnimation);
-    setMargins(QMargins(4, 4, 4, 4));
     // The columns above are headed in the same two colours: a legend per
     // chart would only take the room the lines need.
     legend()->setVisible(false);
 
-    xAxis_->setTitleText(tr("running time (s)"));
-    xAxis_->setLabelFormat(QStringLiteral("%g"));
-    addAxis(xAxis_, Qt::AlignBottom);
-    yAxis_->setTitleText(axisTitle);
-    yAxis_->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
-    addAxis(yAxis_, Qt::AlignLeft);
-
-    for (int side = 0; side < 2; ++side) {
-        auto* s = new QLineSeries(this);
-        // Two logical pixels: readable on a projector, and B drawn over A
-        // stays distinguishable where they coincide.
-        s->setPen(QPen(colors::series(side), 2));
-        s->setColor(colors::series(side));
-        addSeries(s);
-        s->attachAxis(xAxis_);
-        s->attachAxis(yAxis_);
-        lines_[side] = s;
-    }
+    // Two logical pixels: readable on a projector, and B drawn over A stays
+    // distinguishable where they coincide.
+    for (int side = 0; side < 2; ++side)
+        lines_[side] = addLine(side);
     setSideNames(QStringLiteral("A"), QStringLiteral("B"));
     rescaleTime();
     rescaleValues();
@@ -91,7 +67,7 @@ void CompareChart::clear(int side)
     lastTime_[side] = 0;
     // A fresh run starts from fresh axes, as long as the other run allows.
     xMax_ = 0;
-    yMax_ = 0;
+    resetValues();
     rescaleTime();
     rescaleValues();
 }
@@ -111,21 +87,14 @@ void CompareChart::rescaleTime()
     // Range and interval change together (see TimeSeriesChart::setTimeRange):
     // fixed ticks in between, so the new range is never laid out at the old
     // interval.
-    xAxis_->setTickType(QValueAxis::TicksFixed);
-    xAxis_->setRange(0, scale.max);
-    xAxis_->setTickCount(scale.ticks());
+    timeAxis()->setTickType(QValueAxis::TicksFixed);
+    timeAxis()->setRange(0, scale.max);
+    timeAxis()->setTickCount(scale.ticks());
 }
 
 void CompareChart::rescaleValues()
 {
-    const double dataMax = std::max(data_[0].maxY(), data_[1].maxY());
-    if (yMax_ > 0 && dataMax <= yMax_)
-        return;
-    AxisScale scale = niceScale(dataMax, 0.15, false);
-    if (unit_ == MetricUnit::Percent && scale.max > 100)
-        scale = { 100, 20 };
-    yMax_ = scale.max;
-    applyValueScale(*yAxis_, scale, unit_);
+    growValues(std::max(data_[0].maxY(), data_[1].maxY()), false);
 }
 
 } // namespace pcl::ui

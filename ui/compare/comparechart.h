@@ -9,22 +9,14 @@
 #pragma once
 
 #include "charts/decimatedseries.h"
-#include "charts/seriescatalog.h"
+#include "charts/timechart.h"
 #include "sim/metrics.h"
-
-#include <QChart>
 
 #include <functional>
 
-QT_BEGIN_NAMESPACE
-class QCategoryAxis;
-class QLineSeries;
-class QValueAxis;
-QT_END_NAMESPACE
-
 namespace pcl::ui {
 
-class CompareChart : public QChart {
+class CompareChart : public TimeChart {
     Q_OBJECT
 public:
     /// The value a chart plots from a sample, in @unit (percentages 0..100).
@@ -44,22 +36,15 @@ public:
     QLineSeries* line(int side) const { return lines_[side]; }
     /// Points drawn for run @side.
     int pointCount(int side) const;
-    QValueAxis* timeAxis() const { return xAxis_; }
-    QCategoryAxis* valueAxis() const { return yAxis_; }
-    double valueMax() const { return yMax_; }
 
 private:
     void rescaleValues();
     void rescaleTime();
 
-    MetricUnit unit_;
     Extract extract_;
     DecimatedSeries data_[2];
     QLineSeries* lines_[2];
     double lastTime_[2] = { 0, 0 };
-    QValueAxis* xAxis_;
-    QCategoryAxis* yAxis_;
-    double yMax_ = 0;
     double xMax_ = 0;
 };
 

@@ -15,6 +15,11 @@ namespace pcl::ui {
 
 namespace {
 
+/// Widest histogram: longer chains are grouped into bins of several lengths.
+constexpr std::size_t kMaxHistogramBars = 48;
+/// Chain entries listed when a bucket is expanded.
+constexpr std::size_t kMaxChainBoxes = 40;
+
 /// How contended a lock state is: free < held < held with waiters.
 int contention(const sync::LockState& s)
 {

@@ -39,10 +39,6 @@ public:
     static constexpr double kMaxBucketRowPx = 24;
     /// Fewest buckets a zoom shows.
     static constexpr std::uint64_t kMinViewBuckets = 8;
-    /// Widest histogram: longer chains are grouped into bins of several lengths.
-    static constexpr std::size_t kMaxHistogramBars = 48;
-    /// Chain entries listed when a bucket is expanded.
-    static constexpr std::size_t kMaxChainBoxes = 40;
 
     /// One row of the bucket column.
     struct Cell {

@@ -16,6 +16,13 @@ namespace pcl::ui {
 
 namespace {
 
+/// Tallest level row.
+constexpr double kMaxLevelPx = 56;
+/// Recent searches drawn at most.
+constexpr std::size_t kMaxPaths = 4;
+/// Fewest nodes a zoom shows.
+constexpr double kMinViewNodes = 4;
+
 bool isMappingLock(const std::string& name)
 {
     return name.size() >= 13 && name.compare(name.size() - 13, 13, "skiplist_lock") == 0;

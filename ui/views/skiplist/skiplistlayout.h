@@ -39,16 +39,10 @@ namespace pcl::ui {
 
 class SkipListLayout : public SceneLayout {
 public:
-    /// Towers narrower than this aggregate into columns.
-    static constexpr double kMinNodePx = 14;
-    /// Widest tower (a list of three nodes is not drawn 300 px a node).
-    static constexpr double kMaxNodePx = 48;
-    /// Tallest level row.
-    static constexpr double kMaxLevelPx = 56;
-    /// Recent searches drawn at most.
-    static constexpr std::size_t kMaxPaths = 4;
-    /// Fewest nodes a zoom shows.
-    static constexpr double kMinViewNodes = 4;
+    /// The widths a tower is drawn at: narrower towers aggregate into
+    /// columns, and none is wider (a list of three nodes is not drawn 300 px
+    /// a node).
+    static constexpr double kMinNodePx = 14, kMaxNodePx = 48;
 
     /// A recently inserted or erased node.
     struct Recent {

@@ -105,23 +105,23 @@ struct ReadaheadRequest {
 class ReadaheadPolicy {
 public:
     virtual ~ReadaheadPolicy() = default;
-    /// A miss at @index of @file (@file_pages long) by a request of
-    /// @req_pages pages starting there. The window must contain @index.
-    virtual ReadaheadWindow on_miss(FileId file, pgoff_t index, pgoff_t req_pages, pgoff_t file_pages) = 0;
-    /// A hit on the PG_readahead marker at @index: the next window, read
-    /// asynchronously (size 0: none).
-    virtual ReadaheadWindow on_marker(FileId file, pgoff_t index, pgoff_t file_pages) = 0;
+    /// page_cache_sync_readahead: a miss described by @r, by a request of
+    /// @r.req_pages pages from @r.index on. The window must contain @r.index.
+    virtual ReadaheadWindow sync_readahead(const ReadaheadRequest& r) = 0;
+    /// page_cache_async_readahead: the PG_readahead marker at @r.index was
+    /// reached; the next window, read asynchronously (size 0: none).
+    virtual ReadaheadWindow async_readahead(const ReadaheadRequest& r) = 0;
 
-    /// page_cache_sync_readahead: a miss described by @r. By default the
-    /// older entry point, which knows only a read(2).
-    virtual ReadaheadWindow sync_readahead(const ReadaheadRequest& r)
+    /// A read(2) miss at @index of @file (@file_pages long) by a request of
+    /// @req_pages pages starting there: sync_readahead of that request.
+    ReadaheadWindow on_miss(FileId file, pgoff_t index, pgoff_t req_pages, pgoff_t file_pages)
     {
-        return on_miss(r.file, r.index, r.req_pages, r.file_pages);
+        return sync_readahead({ file, index, req_pages, file_pages, RaAccess::Read, MmapHint::Normal, {} });
     }
-    /// page_cache_async_readahead: the marker at @r.index was reached.
-    virtual ReadaheadWindow async_readahead(const ReadaheadRequest& r)
+    /// A read(2) reached the marker at @index: async_readahead of that read.
+    ReadaheadWindow on_marker(FileId file, pgoff_t index, pgoff_t file_pages)
     {
-        return on_marker(r.file, r.index, r.file_pages);
+        return async_readahead({ file, index, 1, file_pages, RaAccess::Read, MmapHint::Normal, {} });
     }
     /// The caller obtained page @r.index (@hit: it was cached), after any
     /// sync_readahead/async_readahead for it: Linux's prev_pos update and
@@ -148,12 +148,12 @@ public:
 /// No readahead: read the requested pages only.
 class NoReadahead final : public ReadaheadPolicy {
 public:
-    ReadaheadWindow on_miss(FileId, pgoff_t index, pgoff_t req_pages, pgoff_t file_pages) override
+    ReadaheadWindow sync_readahead(const ReadaheadRequest& r) override
     {
-        const pgoff_t end = std::min(file_pages, index + std::max<pgoff_t>(req_pages, 1));
-        return { index, end > index ? end - index : 1, 0, RaRule::None };
+        const pgoff_t end = std::min(r.file_pages, r.index + std::max<pgoff_t>(r.req_pages, 1));
+        return { r.index, end > r.index ? end - r.index : 1, 0, RaRule::None };
     }
-    ReadaheadWindow on_marker(FileId, pgoff_t, pgoff_t) override { return {}; }
+    ReadaheadWindow async_readahead(const ReadaheadRequest&) override { return {}; }
 };
 
 /// @w cut at the end of a file of @file_pages pages; the marker goes with

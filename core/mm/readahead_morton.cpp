@@ -103,14 +103,4 @@ void MortonReadahead::note_thrash(FileId file)
     st.shrunk = true;
 }
 
-ReadaheadWindow MortonReadahead::on_miss(FileId file, pgoff_t index, pgoff_t req_pages, pgoff_t file_pages)
-{
-    return sync_readahead({ file, index, req_pages, file_pages, RaAccess::Read, MmapHint::Normal, {} });
-}
-
-ReadaheadWindow MortonReadahead::on_marker(FileId file, pgoff_t index, pgoff_t file_pages)
-{
-    return async_readahead({ file, index, 1, file_pages, RaAccess::Read, MmapHint::Normal, {} });
-}
-
 } // namespace pcl

@@ -135,14 +135,4 @@ void OndemandReadahead::on_access(const ReadaheadRequest& r, bool)
     states_[r.file].prev = r.index;
 }
 
-ReadaheadWindow OndemandReadahead::on_miss(FileId file, pgoff_t index, pgoff_t req_pages, pgoff_t file_pages)
-{
-    return sync_readahead({ file, index, req_pages, file_pages, RaAccess::Read, MmapHint::Normal, {} });
-}
-
-ReadaheadWindow OndemandReadahead::on_marker(FileId file, pgoff_t index, pgoff_t file_pages)
-{
-    return async_readahead({ file, index, 1, file_pages, RaAccess::Read, MmapHint::Normal, {} });
-}
-
 } // namespace pcl

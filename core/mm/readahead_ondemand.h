@@ -31,8 +31,6 @@ public:
     static constexpr pgoff_t kDefaultRaPages = 32;
     explicit OndemandReadahead(pgoff_t ra_pages = kDefaultRaPages);
 
-    ReadaheadWindow on_miss(FileId file, pgoff_t index, pgoff_t req_pages, pgoff_t file_pages) override;
-    ReadaheadWindow on_marker(FileId file, pgoff_t index, pgoff_t file_pages) override;
     ReadaheadWindow sync_readahead(const ReadaheadRequest& r) override;
     ReadaheadWindow async_readahead(const ReadaheadRequest& r) override;
     void on_access(const ReadaheadRequest& r, bool hit) override;

@@ -51,6 +51,46 @@ private:
     std::deque<Page> pages_;
 };
 
+/// One operation of an oracle run.
+enum class OracleOp { Insert, Erase, SetTag, ClearTag, Lookup };
+
+/// Applies @op at index @i (tag @tag) to @index and to @oracle, which says
+/// what the index must answer; an insert puts in a new page of @file from
+/// @pool. False when the index's answer is not the oracle's (@oracle then
+/// follows the oracle's). Takes no Catch2 assertion, so a thread of a
+/// concurrent test may call it.
+inline bool apply_op(
+    PageIndex& index, ExpectedMap& oracle, OracleOp op, pgoff_t i, unsigned tag, PagePool& pool, FileId file = 0)
+{
+    const auto it = oracle.find(i);
+    const bool present = it != oracle.end();
+    switch (op) {
+    case OracleOp::Insert: {
+        Page* p = pool.make(i, file);
+        const InsertResult r = index.insert(i, p);
+        if (!present)
+            oracle[i].page = p;
+        return r == (present ? InsertResult::Exists : InsertResult::Inserted);
+    }
+    case OracleOp::Erase: {
+        Page* want = present ? it->second.page : nullptr;
+        if (present)
+            oracle.erase(it);
+        return index.erase(i) == want;
+    }
+    case OracleOp::SetTag:
+    case OracleOp::ClearTag: {
+        const bool set = op == OracleOp::SetTag;
+        if (present)
+            it->second.tags[tag] = set;
+        return (set ? index.set_tag(i, tag) : index.clear_tag(i, tag)) == present;
+    }
+    case OracleOp::Lookup:
+        return index.lookup(i) == (present ? it->second.page : nullptr);
+    }
+    return false;
+}
+
 /// Checks the whole index against `expected`.
 /// What racing threads left in an index when each thread logged the pages
 /// it inserted and the pages erase() returned to it: every page inserted

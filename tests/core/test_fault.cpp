@@ -56,16 +56,16 @@ struct Machine {
 // the last 4 asynchronous; the marker leads to the next 8.
 struct FixedWindow final : ReadaheadPolicy {
     std::atomic<int> misses { 0 }, markers { 0 };
-    ReadaheadWindow on_miss(FileId, pgoff_t index, pgoff_t, pgoff_t file_pages) override
+    ReadaheadWindow sync_readahead(const ReadaheadRequest& r) override
     {
         ++misses;
-        return { index, std::min<pgoff_t>(8, file_pages - index), 4 };
+        return { r.index, std::min<pgoff_t>(8, r.file_pages - r.index), 4 };
     }
-    ReadaheadWindow on_marker(FileId, pgoff_t index, pgoff_t file_pages) override
+    ReadaheadWindow async_readahead(const ReadaheadRequest& r) override
     {
         ++markers;
-        const pgoff_t start = index + 4;
-        return { start, start < file_pages ? std::min<pgoff_t>(8, file_pages - start) : 0, 4 };
+        const pgoff_t start = r.index + 4;
+        return { start, start < r.file_pages ? std::min<pgoff_t>(8, r.file_pages - start) : 0, 4 };
     }
 };
 

@@ -26,6 +26,15 @@ using namespace pcl;
 using Catch::Matchers::Contains;
 using namespace pcl::test;
 
+namespace {
+
+/// The mix of the random runs over several files of one table: of six
+/// operations, two inserts, an erase, a tag set, a tag cleared and a lookup.
+constexpr OracleOp kMix[]
+    = { OracleOp::Insert, OracleOp::Insert, OracleOp::Erase, OracleOp::SetTag, OracleOp::ClearTag, OracleOp::Lookup };
+
+} // namespace
+
 TEST_CASE("hash schemes are listed in historical order", "[hash][names]")
 {
     CHECK(hash_schemes() == std::vector<std::string> { "global", "hashed", "bucket" });
@@ -129,38 +138,9 @@ TEST_CASE("interleaved random operations on several files of one table", "[hash]
             const unsigned f = unsigned(rng() % kFiles);
             const pgoff_t i = rng() % kRange;
             const unsigned tag = unsigned(rng() % kTagCount);
-            HashMapping& v = *views[f];
-            auto& o = oracle[f];
-            const auto it = o.find(i);
-            switch (rng() % 6) {
-            case 0:
-            case 1: {
-                Page* p = pool.make(i, v.file());
-                const InsertResult r = v.insert(i, p);
-                REQUIRE(r == (it == o.end() ? InsertResult::Inserted : InsertResult::Exists));
-                if (it == o.end())
-                    o[i].page = p;
-                break;
-            }
-            case 2:
-                REQUIRE(v.erase(i) == (it == o.end() ? nullptr : it->second.page));
-                if (it != o.end())
-                    o.erase(it);
-                break;
-            case 3:
-                REQUIRE(v.set_tag(i, tag) == (it != o.end()));
-                if (it != o.end())
-                    it->second.tags[tag] = true;
-                break;
-            case 4:
-                REQUIRE(v.clear_tag(i, tag) == (it != o.end()));
-                if (it != o.end())
-                    it->second.tags[tag] = false;
-                break;
-            default:
-                REQUIRE(v.lookup(i) == (it == o.end() ? nullptr : it->second.page));
-                break;
-            }
+            const OracleOp op = kMix[rng() % std::size(kMix)];
+            INFO("operation " << n << ": " << int(op) << " at file " << f << " page " << i);
+            REQUIRE(test::apply_op(*views[f], oracle[f], op, i, tag, pool, views[f]->file()));
         }
         test::check_table(*table, views, oracle);
     });
@@ -592,44 +572,16 @@ TEST_CASE("threads on their own files of one table, with a snapshot reader", "[h
                 for (int n = 0; n < 6000 && !failed.load(std::memory_order_relaxed); ++n) {
                     const pgoff_t i = rng() % kRange;
                     const unsigned tag = unsigned(rng() % kTagCount);
-                    const auto it = o.find(i);
-                    switch (rng() % 6) {
-                    case 0:
-                    case 1: {
-                        Page* p = pool.make(i, v.file());
-                        const InsertResult r = v.insert(i, p);
-                        if (r != (it == o.end() ? InsertResult::Inserted : InsertResult::Exists))
-                            failed = true;
-                        if (it == o.end())
-                            o[i].page = p;
-                        break;
-                    }
-                    case 2: {
-                        Page* p = v.erase(i);
-                        if (p != (it == o.end() ? nullptr : it->second.page))
-                            failed = true;
-                        if (it != o.end())
-                            o.erase(it);
-                        break;
-                    }
-                    case 3:
-                        if (v.set_tag(i, tag) != (it != o.end()))
-                            failed = true;
-                        if (it != o.end())
-                            it->second.tags[tag] = true;
-                        break;
-                    case 4: {
+                    // The mix above, with a gang lookup for the clear.
+                    const std::size_t pick = rng() % std::size(kMix);
+                    if (kMix[pick] == OracleOp::ClearTag) {
                         const std::size_t got = v.gang_lookup(i, 8, batch);
                         auto e = o.lower_bound(i);
                         for (std::size_t j = 0; j < got; ++j, ++e)
                             if (e == o.end() || batch[j] != e->second.page)
                                 failed = true;
-                        break;
-                    }
-                    default:
-                        if (v.lookup(i) != (it == o.end() ? nullptr : it->second.page))
-                            failed = true;
-                        break;
+                    } else if (!test::apply_op(v, o, kMix[pick], i, tag, pool, v.file())) {
+                        failed = true;
                     }
                 }
             });

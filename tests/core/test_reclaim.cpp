@@ -31,11 +31,11 @@ IndexSpec radix_rcu()
 // Windows of 8 aligned pages, no marker; counts note_thrash per file.
 struct Window8 final : ReadaheadPolicy {
     std::array<std::atomic<int>, 4> thrash {};
-    ReadaheadWindow on_miss(FileId, pgoff_t index, pgoff_t, pgoff_t file_pages) override
+    ReadaheadWindow sync_readahead(const ReadaheadRequest& r) override
     {
-        return clamp_window({ index - index % 8, 8, 0, RaRule::Initial }, file_pages);
+        return clamp_window({ r.index - r.index % 8, 8, 0, RaRule::Initial }, r.file_pages);
     }
-    ReadaheadWindow on_marker(FileId, pgoff_t, pgoff_t) override { return {}; }
+    ReadaheadWindow async_readahead(const ReadaheadRequest&) override { return {}; }
     void note_thrash(FileId file) override { thrash.at(file).fetch_add(1); }
 };
 

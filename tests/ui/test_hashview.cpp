@@ -19,17 +19,8 @@
 
 #include <numeric>
 
-using pcl::HashChainEntry;
-using pcl::HashConfig;
-using pcl::HashIndex;
-using pcl::HashScheme;
-using pcl::IndexSnapshot;
-using pcl::ui::HashLayout;
-using pcl::ui::HashView;
-using pcl::ui::Simulation;
-namespace colors = pcl::ui::colors;
-using pcl::ui::test::hasLabel;
-using pcl::ui::test::held;
+using namespace pcl;
+using namespace pcl::ui;
 
 namespace {
 
@@ -45,13 +36,13 @@ IndexSnapshot eightBuckets()
     s.chain_histogram = pcl::chain_histogram(s.chain_lengths);
     s.chi_square = pcl::chi_square(s.chain_lengths);
     s.buckets_per_lock = 4;
-    s.locks = { { "hash_lock[0]", held(1) }, { "hash_lock[1]", held(3, 2) } };
+    s.locks = { { "hash_lock[0]", test::held(1) }, { "hash_lock[1]", test::held(3, 2) } };
     return s;
 }
 
 HashLayout layoutFor(IndexSnapshot s, QSizeF size = QSizeF(900, 600))
 {
-    return pcl::ui::test::sceneLayout<HashLayout>(std::move(s), size);
+    return test::sceneLayout<HashLayout>(std::move(s), size);
 }
 
 QColor heatFor(std::uint32_t len, std::uint32_t scaleMax)
@@ -70,7 +61,7 @@ bool hasLabelContaining(const HashLayout::Scene& s, const QString& text)
 /// A small paced run on the page hash: 2 CPUs, 2 files, 256 buckets.
 pcl::Scenario hashRun(std::uint64_t ops, double opsPerSecond)
 {
-    pcl::Scenario s = pcl::ui::test::pacedRun(600, ops, opsPerSecond);
+    pcl::Scenario s = test::pacedRun(600, ops, opsPerSecond);
     s.engine.index.kind = pcl::IndexKind::Hash;
     s.engine.index.scheme = "hashed";
     s.engine.index.hash_buckets = 256;
@@ -102,7 +93,7 @@ private Q_SLOTS:
             QCOMPARE(c.fill, len[b] ? heatFor(len[b], 4) : QApplication::palette().color(QPalette::Base));
         }
         // A single-bucket row is labelled "bucket: chain length".
-        QVERIFY(hasLabel(s, QStringLiteral("4: 3")));
+        QVERIFY(test::hasLabel(s, QStringLiteral("4: 3")));
         QCOMPARE(s.column.height(), 8 * HashLayout::kMaxBucketRowPx);
     }
 
@@ -126,8 +117,8 @@ private Q_SLOTS:
         }
         QCOMPARE(green, 1);
         QCOMPARE(yellow, 1);
-        QVERIFY(hasLabel(s, QStringLiteral("×2")));
-        QVERIFY(!hasLabel(s, QStringLiteral("×0")));
+        QVERIFY(test::hasLabel(s, QStringLiteral("×2")));
+        QVERIFY(!test::hasLabel(s, QStringLiteral("×0")));
     }
 
     void freeLocksAlternateSoTheirBoundariesShow()
@@ -147,7 +138,7 @@ private Q_SLOTS:
         IndexSnapshot snap = eightBuckets();
         snap.scheme = pcl::HashScheme::Global;
         snap.buckets_per_lock = 8;
-        snap.locks = { { "pagecache_lock", held(0, 3) } };
+        snap.locks = { { "pagecache_lock", test::held(0, 3) } };
         const HashLayout::Scene s = layoutFor(snap).build();
         QCOMPARE(int(s.bands.size()), 1);
         QCOMPARE(s.bands[0].rect, s.strip);
@@ -162,7 +153,7 @@ private Q_SLOTS:
         QVERIFY(around[0].rect.contains(s.strip));
         QCOMPARE(around[0].color, colors::lockWanted());
         QCOMPARE(around[0].width, 3.0);
-        QVERIFY(hasLabel(s, QStringLiteral("×3")));
+        QVERIFY(test::hasLabel(s, QStringLiteral("×3")));
     }
 
     void aLockPerBucketShowsTheHeldOnesAtTheirRows()
@@ -170,7 +161,7 @@ private Q_SLOTS:
         IndexSnapshot snap = eightBuckets();
         snap.scheme = pcl::HashScheme::Bucket;
         snap.buckets_per_lock = 1;
-        snap.locks = { { "hash_bucket_lock[5]", held(2) }, { "hash_bucket_lock[2]", held(1, 1) } };
+        snap.locks = { { "hash_bucket_lock[5]", test::held(2) }, { "hash_bucket_lock[2]", test::held(1, 1) } };
         const HashLayout l = layoutFor(snap);
         const HashLayout::Scene s = l.build();
         QCOMPARE(int(s.bands.size()), 2);
@@ -202,8 +193,8 @@ private Q_SLOTS:
         QCOMPARE(s.bars[1].rect.height(), s.histogram.height() / 2);
         // chi-square of {0,1,2,0,3,0,0,1}: n = 7, m = 8, expected 7/8 per
         // bucket; sum of squared deviations 8.875, over 0.875 = 10.14.
-        QVERIFY(hasLabel(s, QStringLiteral("χ² = 10 over 7 degrees of freedom")));
-        QVERIFY(hasLabel(s, QStringLiteral("= 1.45 per degree of freedom: uniform")));
+        QVERIFY(test::hasLabel(s, QStringLiteral("χ² = 10 over 7 degrees of freedom")));
+        QVERIFY(test::hasLabel(s, QStringLiteral("= 1.45 per degree of freedom: uniform")));
         QVERIFY(hasLabelContaining(s, QStringLiteral("n/m = 0.88 · longest 3 · 50% empty")));
         QVERIFY(hasLabelContaining(s, QStringLiteral("≈ 1 per degree: spread uniformly")));
         // 1.45 over 7 degrees is chance; over 16,383 it is not.
@@ -229,7 +220,7 @@ private Q_SLOTS:
         snap.chain_histogram = pcl::chain_histogram(snap.chain_lengths);
         snap.buckets_per_lock = std::uint32_t(m / 64);
         snap.locks.resize(64);
-        snap.locks[10].state = held(4);
+        snap.locks[10].state = test::held(4);
         const HashLayout::Scene s = layoutFor(snap).build();
         QVERIFY(s.bucketsPerCell > 1);
         const double rows = std::floor(s.column.height() + 1e-9);
@@ -275,13 +266,13 @@ private Q_SLOTS:
         HashLayout::Scene s = layoutFor(at).build();
         QCOMPARE(s.bucketsPerCell, std::uint64_t(1));
         QVERIFY(s.cells[0].rect.height() >= HashLayout::kMinBucketRowPx);
-        QVERIFY(hasLabel(s, QStringLiteral("0: 1")));
+        QVERIFY(test::hasLabel(s, QStringLiteral("0: 1")));
         // One more: still a row per bucket, too thin to label.
         at.chain_lengths.assign(labelled + 1, 1);
         s = layoutFor(at).build();
         QCOMPARE(s.bucketsPerCell, std::uint64_t(1));
         QVERIFY(s.cells[0].rect.height() < HashLayout::kMinBucketRowPx);
-        QVERIFY(!hasLabel(s, QStringLiteral("0: 1")));
+        QVERIFY(!test::hasLabel(s, QStringLiteral("0: 1")));
         // One bucket per pixel row at most; beyond, two buckets share a row.
         const std::size_t pixelRows = std::size_t(std::floor(colH + 1e-9));
         at.chain_lengths.assign(pixelRows, 1);
@@ -376,7 +367,7 @@ private Q_SLOTS:
         for (std::size_t i = 0; i < chain.size(); ++i)
             QVERIFY(sel.chainBoxes[i].text.startsWith(
                 QStringLiteral("file %1 · page %2").arg(chain[i].file).arg(chain[i].index)));
-        QVERIFY(hasLabel(sel, QStringLiteral("Bucket %1: %2 pages").arg(b).arg(chain.size())));
+        QVERIFY(test::hasLabel(sel, QStringLiteral("Bucket %1: %2 pages").arg(b).arg(chain.size())));
         // The selected row is outlined in the highlight colour.
         bool outlined = false;
         for (const auto& o : sel.outlines)
@@ -429,11 +420,7 @@ private Q_SLOTS:
             for (std::uint32_t len : view.hashLayout().snapshot().chain_lengths)
                 n += len;
             QCOMPARE(n, pages);
-            const pcl::ui::test::FrameTimes t = pcl::ui::test::timeFrames(view, image);
-            qInfo("%s view at %llu pages: snapshot %.2f ms, layout + paint %.2f ms, paint %.2f ms", "hash",
-                (unsigned long long)pages, view.lastSnapshotMs(), t.withLayout, t.paintOnly);
-            if (pages == 1000000ull)
-                QVERIFY(pcl::ui::test::saveScreenshot(image, QStringLiteral("hash-1m.png")));
+            QVERIFY(test::reportFrames(view, image, "hash", pages));
         }
     }
 
@@ -441,7 +428,7 @@ private Q_SLOTS:
     {
         Simulation sim;
         HashView view(sim);
-        pcl::ui::test::showAtScreenshotSize(view);
+        test::showAtScreenshotSize(view);
         sim.setScenario(hashRun(150, 600));
         sim.play();
         QTRY_VERIFY_WITH_TIMEOUT(!view.flashes().empty(), 10000);
@@ -466,7 +453,7 @@ private Q_SLOTS:
     {
         Simulation sim;
         HashView view(sim);
-        pcl::ui::test::showForScreenshot(view);
+        test::showForScreenshot(view);
         // The 2002 thread's four CPUs on four files, with Molnar's 64 hashed locks
         // instead of one: filled at full speed, then slowed to demo speed
         // with stretched critical sections, so that inserts flash one by one
@@ -498,9 +485,9 @@ private Q_SLOTS:
         const auto flashing = view.flashes(); // those the render draws, or more
         QImage image(900, 600, QImage::Format_ARGB32_Premultiplied);
         view.render(&image);
-        const QString dir = pcl::ui::test::screenshotDir();
+        const QString dir = test::screenshotDir();
         QVERIFY(image.save(dir + QStringLiteral("/hash.png")));
-        QVERIFY(pcl::ui::test::distinctColours(image) > 30);
+        QVERIFY(test::distinctColours(image) > 30);
         // A cell with pages is drawn in its heat colour where the model put
         // it: the middle of three rows of one colour, away from flashes and
         // from the edges of lock outlines.

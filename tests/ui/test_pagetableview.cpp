@@ -210,9 +210,7 @@ private Q_SLOTS:
             QCOMPARE(view.input().snapshot.mapped, n);
             QCOMPARE(view.input().snapshot.pte_pages.size(), std::size_t((n + 511) / 512));
             QImage image(900, 600, QImage::Format_ARGB32);
-            const double snapshotAndPaintMs = test::msPerRefreshAndPaint(view, image);
-            qInfo("page-table view, %llu pages: snapshot + paint %.2f ms, paint %.2f ms", (unsigned long long)n,
-                snapshotAndPaintMs, view.lastPaintMs());
+            QVERIFY(test::reportFrames(view, image, "pagetable", n));
         }
     }
 

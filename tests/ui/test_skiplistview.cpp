@@ -17,13 +17,8 @@
 #include <QTest>
 #include <QWheelEvent>
 
-using pcl::IndexSnapshot;
-using pcl::ui::Simulation;
-using pcl::ui::SkipListLayout;
-using pcl::ui::SkipListView;
-namespace colors = pcl::ui::colors;
-using pcl::ui::test::hasLabel;
-using pcl::ui::test::held;
+using namespace pcl;
+using namespace pcl::ui;
 
 namespace {
 
@@ -48,13 +43,13 @@ IndexSnapshot fiveNodes()
     s.count = 5;
     s.height = 3;
     s.nodes = { node(0xa, 10, 1), node(0xb, 20, 3, 0), node(0xc, 30, 1), node(0xd, 40, 2), node(0xe, 50, 1) };
-    s.locks = { { "skiplist_node", held(2, 1) } };
+    s.locks = { { "skiplist_node", test::held(2, 1) } };
     return s;
 }
 
 SkipListLayout layoutFor(IndexSnapshot s, QSizeF size = QSizeF(900, 600))
 {
-    return pcl::ui::test::sceneLayout<SkipListLayout>(std::move(s), size);
+    return test::sceneLayout<SkipListLayout>(std::move(s), size);
 }
 
 /// Tower heights 1 + (trailing zeros of i + 1), at most 6: a perfectly
@@ -73,7 +68,7 @@ IndexSnapshot regular(std::size_t n)
 
 pcl::Scenario skipRun(std::uint64_t ops, double opsPerSecond, const char* scheme)
 {
-    pcl::Scenario s = pcl::ui::test::pacedRun(400, ops, opsPerSecond);
+    pcl::Scenario s = test::pacedRun(400, ops, opsPerSecond);
     s.engine.index.kind = pcl::IndexKind::SkipList;
     s.engine.index.scheme = scheme;
     return s;
@@ -119,7 +114,7 @@ private Q_SLOTS:
         QVERIFY(std::abs(level2[1].x2() - s.towers[3].rect.left()) < 1e-6);
         // Page indexes under the towers.
         for (const char* t : { "10", "20", "30", "40", "50" })
-            QVERIFY(hasLabel(s, QString::fromLatin1(t)));
+            QVERIFY(test::hasLabel(s, QString::fromLatin1(t)));
     }
 
     void aHeldNodeLockOutlinesItsTower()
@@ -132,7 +127,7 @@ private Q_SLOTS:
                 QVERIFY(o.rect.contains(s.towers[1].rect));
             }
         QCOMPARE(wanted, 1);
-        QVERIFY(hasLabel(s, QStringLiteral("×1")));
+        QVERIFY(test::hasLabel(s, QStringLiteral("×1")));
         // Held without waiters: green.
         IndexSnapshot snap = fiveNodes();
         snap.locks[0].state.waiters = 0;
@@ -141,7 +136,7 @@ private Q_SLOTS:
         for (const auto& o : g.outlines)
             green |= o.color == colors::lockHeld() && o.rect.contains(g.towers[1].rect);
         QVERIFY(green);
-        QVERIFY(!hasLabel(g, QStringLiteral("×0")));
+        QVERIFY(!test::hasLabel(g, QStringLiteral("×0")));
     }
 
     void theMappingLockOutlinesTheWholeList()
@@ -149,12 +144,13 @@ private Q_SLOTS:
         IndexSnapshot snap = fiveNodes();
         snap.scheme = pcl::SkipListScheme::Mapping;
         snap.nodes[1].lock = -1;
-        snap.locks = { { "mapping[3].skiplist_lock", held(1) } };
+        snap.locks = { { "mapping[3].skiplist_lock", test::held(1) } };
         const SkipListLayout::Scene s = layoutFor(snap).build();
         QCOMPARE(int(s.outlines.size()), 1);
         QCOMPARE(s.outlines[0].color, colors::lockHeld());
         QVERIFY(s.outlines[0].rect.contains(s.plot));
-        QVERIFY(hasLabel(s, QStringLiteral("one lock for the whole list: mapping[3].skiplist_lock, held by CPU 1")));
+        QVERIFY(
+            test::hasLabel(s, QStringLiteral("one lock for the whole list: mapping[3].skiplist_lock, held by CPU 1")));
     }
 
     void recentInsertsAndErasesAreMarked()
@@ -263,7 +259,7 @@ private Q_SLOTS:
     void aggregatedLockAndChangeMarks()
     {
         IndexSnapshot snap = regular(20000);
-        snap.locks = { { "skiplist_node", held(0, 2) } };
+        snap.locks = { { "skiplist_node", test::held(0, 2) } };
         snap.nodes[5000].lock = 0;
         SkipListLayout l = layoutFor(snap);
         l.setRecent({ { snap.nodes[9000].id, snap.nodes[9000].first_index, true, 1.0 } });
@@ -315,8 +311,8 @@ private Q_SLOTS:
             for (int lv = 0; lv < snap.nodes[i].level; ++lv)
                 later[std::size_t(lv)] = true;
         QCOMPARE(s.links.size(), links + std::size_t(std::count(later.begin(), later.end(), true)));
-        QVERIFY(hasLabel(s, QStringLiteral("27")));
-        QVERIFY(!hasLabel(s, QStringLiteral("30"))); // erased
+        QVERIFY(test::hasLabel(s, QStringLiteral("27")));
+        QVERIFY(!test::hasLabel(s, QStringLiteral("30"))); // erased
         // The mapping lock is free: a thin neutral outline, no colour.
         QCOMPARE(s.outlines.size(), std::size_t(1));
         QCOMPARE(s.outlines[0].color, QApplication::palette().color(QPalette::Mid));
@@ -375,12 +371,8 @@ private Q_SLOTS:
                 snap.nodes.size() == pages || (snap.truncated && snap.nodes.size() >= SkipListView::kMinSnapshotNodes));
             for (std::size_t i = 0; i < snap.nodes.size(); i += 997)
                 QCOMPARE(snap.nodes[i].first_index, pcl::pgoff_t(i));
-            const pcl::ui::test::FrameTimes t = pcl::ui::test::timeFrames(view, image);
-            qInfo("%s view at %llu pages: snapshot of %zu nodes %.2f ms, layout + paint %.2f ms, paint %.2f ms",
-                "skiplist", (unsigned long long)pages, snap.nodes.size(), view.lastSnapshotMs(), t.withLayout,
-                t.paintOnly);
-            if (pages == 1000000ull)
-                QVERIFY(pcl::ui::test::saveScreenshot(image, QStringLiteral("skiplist-1m.png")));
+            QVERIFY(test::reportFrames(
+                view, image, "skiplist", pages, QStringLiteral(" of %1 nodes").arg(snap.nodes.size())));
         }
     }
 
@@ -388,7 +380,7 @@ private Q_SLOTS:
     {
         Simulation sim;
         SkipListView view(sim);
-        pcl::ui::test::showAtScreenshotSize(view);
+        test::showAtScreenshotSize(view);
         sim.setScenario(skipRun(200, 800, "pernode"));
         sim.play();
         QTRY_VERIFY_WITH_TIMEOUT(!view.listLayout().snapshot().nodes.empty(), 10000);
@@ -411,7 +403,7 @@ private Q_SLOTS:
     {
         Simulation sim;
         SkipListView view(sim);
-        pcl::ui::test::showForScreenshot(view);
+        test::showForScreenshot(view);
         // Four CPUs reading one 52-page file at random at demo speed, with
         // long critical sections: two seconds in, about 40 pages are cached,
         // the last few inserts stand out and node locks are caught held.
@@ -428,8 +420,8 @@ private Q_SLOTS:
         QVERIFY(!s.aggregated);
         QImage image(900, 600, QImage::Format_ARGB32_Premultiplied);
         view.render(&image);
-        QVERIFY(pcl::ui::test::saveScreenshot(image, QStringLiteral("skiplist.png")));
-        QVERIFY(pcl::ui::test::distinctColours(image) > 30);
+        QVERIFY(test::saveScreenshot(image, QStringLiteral("skiplist.png")));
+        QVERIFY(test::distinctColours(image) > 30);
         // A tower's level-1 box is where the model put it, in its colour.
         const auto& t = s.towers.front();
         const QPoint at(int(t.rect.center().x()), int(t.rect.bottom() - s.levelPx / 2));

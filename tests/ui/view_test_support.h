@@ -11,7 +11,6 @@
 #include "sim/scenario.h"
 
 #include <QApplication>
-#include <QElapsedTimer>
 #include <QImage>
 #include <QSizeF>
 #include <QString>
@@ -127,16 +126,16 @@ inline FrameTimes timeFrames(StructureView& view, QImage& image)
     return t;
 }
 
-/// Mean milliseconds of five refreshes of @view, each rendered into @image.
-inline double msPerRefreshAndPaint(StructureView& view, QImage& image)
+/// Times @view's frames at @pages pages (timeFrames) and prints them as the
+/// view benchmark reads them, @detail after "snapshot"; at a million pages
+/// also saves @image as "<name>-1m.png". False if that screenshot failed.
+inline bool reportFrames(
+    StructureView& view, QImage& image, const char* name, std::uint64_t pages, const QString& detail = {})
 {
-    QElapsedTimer t;
-    t.start();
-    for (int i = 0; i < 5; ++i) {
-        view.refresh();
-        view.render(&image);
-    }
-    return double(t.nsecsElapsed()) / 5e6;
+    const FrameTimes t = timeFrames(view, image);
+    qInfo("%s view at %llu pages: snapshot%s %.2f ms, layout + paint %.2f ms, paint %.2f ms", name,
+        (unsigned long long)pages, qPrintable(detail), view.lastSnapshotMs(), t.withLayout, t.paintOnly);
+    return pages != 1000000ull || saveScreenshot(image, QString::fromLatin1(name) + QStringLiteral("-1m.png"));
 }
 
 } // namespace pcl::ui::test

@@ -82,8 +82,10 @@ struct FieldInfo {
 inline std::string shown_value(const json::Value& v)
 {
     std::string s = json::write(v, -1);
-    if (s.size() > 60)
-        s = s.substr(0, 57) + "...";
+    if (s.size() > 60) {
+        s.resize(57);
+        s += "...";
+    }
     return s;
 }
 

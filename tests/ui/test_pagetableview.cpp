@@ -36,8 +36,9 @@ PtePageInfo pte(std::uint64_t firstVpn, std::uint32_t set, bool split, sync::Loc
 
 Scenario pftRun(const char* scheme)
 {
-    Scenario s = load_scenario(
-        std::string(PCL_SOURCE_DIR) + "/resources/scenarios/2005-pft-" + scheme + "-page-table-lock.json");
+    std::string path = PCL_SOURCE_DIR "/resources/scenarios/2005-pft-";
+    path.append(scheme).append("-page-table-lock.json");
+    Scenario s = load_scenario(path);
     s.engine.workload.file_pages = 32768;
     s.engine.workload.operations_per_cpu = 4096;
     s.engine.memory_pages = 40000;

@@ -1,12 +1,14 @@
 // pagecache-lab-cli: Page Cache Lab without a display.
 //
-// Runs a scenario file (`run`), dispatches `bench <name> [options]` to the
-// benchmark commands of bench/ and `probe <name> [options]` to the probes of
-// the host kernel (each parses its own options with lib/arg_parser.h) and
-// prints usage and version. The benchmarks and probes are listed once, in
+// Runs a scenario file (`run`), lists and measures the lessons
+// (`experiments`, `experiment`: cli_experiment.h), dispatches
+// `bench <name> [options]` to the benchmark commands of bench/ and
+// `probe <name> [options]` to the probes of the host kernel (each parses
+// its own options with lib/arg_parser.h) and prints usage and version. The benchmarks and probes are listed once, in
 // kBench and kProbe below: the help, the dispatch and the messages naming
 // them all come from there. Exit codes: 0 success, 1 failure while running
 // (or a probe that cannot measure), 2 bad command line or bad scenario.
+#include "cli_experiment.h"
 #include "concurrent_pagecache_bench.h"
 #include "engine_bench.h"
 #include "index_bench.h"
@@ -153,7 +155,11 @@ void print_usage(std::ostream& out)
         << "commands:\n"
         << "  run SCENARIO.json [--set PATH=VALUE]... [--json FILE]\n"
         << "                            run a scenario file and print its summary and lock tables;\n"
-        << "                            'run --help' describes its options\n\n";
+        << "                            'run --help' describes its options\n"
+        << "  experiments               list the lessons: each argument of the mailing-list threads\n"
+        << "  experiment NAME [--quick] [--repeat N] [--json FILE]\n"
+        << "                            measure a lesson's claims on this machine and print the verdicts;\n"
+        << "                            'experiment --help' describes its options\n\n";
     print_commands(out, kBench);
     out << '\n';
     print_commands(out, kProbe);
@@ -330,6 +336,10 @@ int run(const std::vector<std::string>& args)
     const std::vector<std::string> rest(args.begin() + 1, args.end());
     if (command == "run")
         return run_command(rest);
+    if (command == "experiments")
+        return pcl::cli::run_experiments_command(rest, std::cout, std::cerr);
+    if (command == "experiment")
+        return pcl::cli::run_experiment_command(rest, std::cout, std::cerr);
     if (command == "bench")
         return run_group(kBench, rest);
     if (command == "probe")

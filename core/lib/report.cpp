@@ -1,6 +1,7 @@
 #include "lib/report.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <iomanip>
 #include <ostream>
@@ -44,6 +45,26 @@ std::string fixed(double v, int precision)
     std::ostringstream s;
     s << std::fixed << std::setprecision(precision) << v;
     return s.str();
+}
+
+std::string significant(double v)
+{
+    if (v == 0 || !std::isfinite(v))
+        return v == 0 ? "0" : v > 0 ? "inf" : "-inf";
+    const double a = std::fabs(v);
+    if (a >= 1e9) {
+        std::ostringstream s;
+        s << std::setprecision(3) << v;
+        return s.str();
+    }
+    const int digits = a >= 100 ? 0 : int(std::ceil(-std::log10(a) + 2 - 1e-12));
+    std::string s = fixed(v, std::max(digits, 0));
+    if (s.find('.') != std::string::npos) {
+        s.erase(s.find_last_not_of('0') + 1);
+        if (s.back() == '.')
+            s.pop_back();
+    }
+    return s;
 }
 
 double median(std::vector<double> v)

@@ -40,6 +40,10 @@ private:
 
 /// @v with @precision digits after the point ("12.35").
 std::string fixed(double v, int precision);
+/// @v to three significant digits, without an exponent below 10^9 and
+/// without trailing zeros ("812", "35.2", "0.0412", "1.5", "10"); "0" for
+/// zero, "inf" for an unbounded value.
+std::string significant(double v);
 
 /// The median of @v (the mean of the two middle values for an even count;
 /// 0 for none).

@@ -68,6 +68,13 @@ void EngineConfig::validate() const
             + std::to_string(hold_stretch_ns);
         throw FieldError("pacing.hold_stretch_ns", reason, "hold_stretch_ns " + reason);
     }
+    // A migrating thread moves to the next simulated CPU id (Engine's CPU
+    // loop): a machine of one CPU has none to move to.
+    if (migrate_every && workload.cpus < 2) {
+        const std::string reason
+            = "needs 2 CPUs or more to move between; workload.cpus is " + std::to_string(workload.cpus);
+        throw FieldError("pacing.migrate_every", reason, "migrate_every " + reason);
+    }
     if (event_ring_capacity < 2 || event_ring_capacity > kMaxEventRingCapacity) {
         const std::string reason = "must be in [2, " + std::to_string(kMaxEventRingCapacity) + "], got "
             + std::to_string(event_ring_capacity);

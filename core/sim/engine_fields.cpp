@@ -57,8 +57,8 @@ FieldTable<E> build_pacing()
             .meaning = "Extra time every lock is held before release, so contention is visible at human speed; 0 = none.",
             .apply = FieldApply::Live, .min_int = 0, .max_int = E::kMaxHoldStretchNs }),
         field<&E::migrate_every>({ .name = "migrate_every", .label = "Migrate every", .unit = "ops",
-            .allowed = "0..2^64-1",
-            .meaning = "Operations between migrations of each CPU's thread to the next CPU id (the reader that changes CPUs, from the 2002 radix-tree thread); 0 = never.",
+            .allowed = "0..2^64-1; above 0, workload.cpus 2 or more",
+            .meaning = "Operations between migrations of each CPU's thread to the next CPU id (the reader that changes CPUs, from the 2002 radix-tree thread); 0 = never. A machine of one CPU has none to move to.",
             .min_int = 0, .max_int = kU64Max }),
     } };
     // clang-format on

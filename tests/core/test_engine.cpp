@@ -1,6 +1,7 @@
 // core/sim: the engine - simulated CPUs running workloads against one
 // process's page cache, page table and disk, and their control.
 #include "engine_test_support.h"
+#include "lib/field_error.h"
 #include "sim/engine.h"
 #include "workload/trace_csv.h"
 
@@ -145,6 +146,15 @@ TEST_CASE("migration moves a thread to another CPU id every K operations", "[sim
     for (const auto& cpu : engine.cpu_counters()) {
         CHECK(cpu.operations == 100);
         CHECK(cpu.migrations == 10);
+    }
+    // One CPU has no other to move to.
+    c.workload.cpus = 1;
+    try {
+        c.validate();
+        FAIL("migration on one CPU was accepted");
+    } catch (const pcl::FieldError& e) {
+        CHECK(e.field() == "pacing.migrate_every");
+        CHECK_THAT(e.what(), Catch::Matchers::Contains("needs 2 CPUs or more"));
     }
 }
 

@@ -253,6 +253,8 @@ json::Value context_for(const std::string& path)
         set("index.kind", "hash");
         set("index.scheme", "hashed");
         set("index.hash_buckets", std::uint64_t(1) << 24);
+    } else if (path == "pacing.migrate_every") {
+        set("workload.cpus", 2);
     } else if (path == "events.ring_capacity") {
         set("events.enabled", false);
     }

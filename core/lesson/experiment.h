@@ -1,0 +1,86 @@
+// A lesson's measurement: its claims' runs, each repeated, unpaced and
+// without the event stream (counters are exact either way), on this
+// machine; each claim's figure, their median and spread, and the verdict
+// its rule gives (`pagecache-lab-cli experiment`, and the verdict table at
+// the end of a lesson in the GUI).
+//
+// A figure is always a ratio of two runs made here, side by side, or a count
+// of one: never an absolute time set beside one posted in 2002. A claim
+// about more CPUs than this machine has, or whose repeats spread too wide,
+// is inconclusive and says why.
+#pragma once
+
+#include "lesson/lesson.h"
+#include "lib/json.h"
+#include "sim/scenario.h"
+
+#include <functional>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace pcl {
+
+/// The text of the bundled scenario named @name ("2002-global-hash-lock");
+/// throws std::runtime_error naming it when there is none.
+using ScenarioTexts = std::function<std::string(const std::string& name)>;
+
+/// The scenario @run describes, with @extra overrides applied after the
+/// run's own (a step's, the quick form's). Throws LessonError naming
+/// @path, the member that gave the run or the overrides, for a scenario
+/// that does not exist or refuses an override.
+Scenario lesson_scenario(
+    const LessonRun& run, const std::vector<std::string>& extra, const ScenarioTexts& texts, const std::string& path);
+
+/// Builds and validates the scenario of every run and every step, plain and
+/// quick, without running any. Throws LessonError naming the member.
+void check_lesson_scenarios(const Lesson& lesson, const ScenarioTexts& texts);
+
+struct ExperimentOptions {
+    bool quick = false;        ///< the lesson's scaled-down form
+    unsigned repeats = 0;      ///< repeats of every claim; 0: each claim's own
+    unsigned machine_cpus = 0; ///< 0: this machine's (std::thread::hardware_concurrency)
+    /// Told what runs next ("hash-shared, repeat 2 of 3").
+    std::function<void(const std::string&)> progress;
+};
+
+struct ClaimResult {
+    LessonClaim claim;
+    std::string run_label;                       ///< the measured run's label
+    std::string over_label;                      ///< the run it is divided by ("" for a count)
+    std::vector<double> values;                  ///< the claim's figure, one per repeat
+    std::vector<double> run_values, over_values; ///< the metric of each run, per repeat
+    double median = 0;
+    double spread = 0; ///< (max - min) / median of the repeats; 0 for one
+    LessonVerdict verdict = LessonVerdict::Inconclusive;
+    std::string our_figure; ///< the median in words: "812x (35.2 vs 0.04 contentions / 1000 ops)"
+    std::string why;        ///< the verdict in words
+};
+
+struct ExperimentResult {
+    std::string lesson; ///< its name
+    std::string title;
+    std::string thread;
+    bool quick = false;
+    unsigned machine_cpus = 0;
+    std::vector<ClaimResult> claims;
+};
+
+/// Runs every claim of @lesson. A run that fails (the engine's error) throws
+/// std::runtime_error naming the run; a verdict is never a failure.
+ExperimentResult run_experiment(
+    const Lesson& lesson, const ScenarioTexts& texts, const ExperimentOptions& options = {});
+
+/// The verdict the rule of @claim gives to @values (one per repeat) on a
+/// machine of @machine_cpus CPUs; fills median, spread, verdict and why.
+void judge(ClaimResult& result, unsigned machine_cpus);
+
+/// The verdict table as text: per claim, who said it, the thread's figure,
+/// ours and the verdict with its reason.
+void print_verdicts(std::ostream& out, const ExperimentResult& result);
+
+/// {"experiment", "title", "thread", "quick", "machine_cpus", "verdicts": [{"claim", "source",
+/// "thread_figure", "our_figure", "values", "median", "spread", "result", "why"}]}.
+json::Value to_json(const ExperimentResult& result);
+
+} // namespace pcl

@@ -1,0 +1,136 @@
+// A lesson: one argument of a mailing-list thread turned into something a
+// class can watch and a machine can check (docs/lesson-format.md). It says
+// what was asked and who argued what, names the runs that show it, walks
+// through them in steps at a speed a person can follow, and ends with
+// claims: the thread's statements, each measured on this machine as a ratio
+// or a count of one run against another and turned into a verdict by a
+// rule the file states.
+//
+// A lesson file is read as strictly as a scenario: an unknown member, a
+// value of the wrong type or out of range is a LessonError whose message
+// starts with the member's path ("claims[0].measure.metric: ...").
+#pragma once
+
+#include "lesson/lesson_metric.h"
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace pcl {
+
+/// A bad lesson file: field() is the JSON path of the offending member (""
+/// when the document is not JSON), what() the whole message.
+class LessonError : public std::invalid_argument {
+public:
+    LessonError(std::string field, const std::string& message);
+    const std::string& field() const noexcept { return field_; }
+
+private:
+    std::string field_;
+};
+
+/// Who argued what, in one line.
+struct LessonArgument {
+    std::string who;
+    std::string said;
+    bool quoted = false; ///< @said is the thread's own words
+};
+
+/// A run the steps and claims name: a bundled scenario and the fields it
+/// changes ("workload.files=shared"), as `pagecache-lab-cli run --set` takes
+/// them.
+struct LessonRun {
+    std::string name;
+    std::string scenario;         ///< a bundled scenario's name, e.g. "2002-global-hash-lock"
+    std::vector<std::string> set; ///< "path=value" overrides, in order
+    std::string label;            ///< how a verdict names the run: "hash + pagecache_lock"
+};
+
+/// What a step draws the eye to in the view it brings forward.
+struct LessonHighlight {
+    enum class Kind : std::uint8_t { None, Lock, File, Cpu, Bucket, Node };
+    Kind kind = Kind::None;
+    std::string lock;         ///< Lock: a lock or lock class name ("pagecache_lock")
+    std::uint64_t number = 0; ///< File, Cpu, Bucket: its number; Node: the page index whose leaf it is
+};
+
+/// When a step's run pauses by itself.
+struct LessonPause {
+    enum class Kind : std::uint8_t { None, TreeHeight, LockContentions, ReadaheadWasted, RunEnds };
+    Kind kind = Kind::None;
+    std::string lock;        ///< LockContentions: the lock class
+    std::uint64_t count = 0; ///< TreeHeight: the height; LockContentions: contentions; ReadaheadWasted: pages
+};
+
+struct LessonStep {
+    std::string title;
+    std::string text;             ///< what to look at and why
+    std::string run;              ///< a LessonRun's name
+    std::vector<std::string> set; ///< more overrides on top of the run's
+    /// Operations per second per CPU; 0: unpaced (a measurement step, which
+    /// the step's text says).
+    double ops_per_second = 0;
+    std::uint64_t hold_stretch_ns = 0; ///< the critical-section stretch
+    std::string view;                  ///< the view it brings forward (lesson_views())
+    LessonHighlight highlight;
+    LessonPause pause;
+};
+
+/// How a claim's figures become a verdict.
+enum class LessonVerdict : std::uint8_t { Held, DidNotHold, Inconclusive };
+/// "held", "did not hold", "inconclusive".
+std::string_view lesson_verdict_name(LessonVerdict verdict) noexcept;
+
+struct LessonClaim {
+    std::string statement;     ///< the thread's statement
+    std::string by;            ///< who made it
+    bool quoted = false;       ///< @statement is the thread's own words
+    std::string thread_figure; ///< the thread's figure, as posted ("" if it gave none)
+    LessonMetric metric = LessonMetric::ContentionsPer1000Ops;
+    std::string lock;      ///< the lock class a lock metric reads in @run
+    std::string run;       ///< the run measured
+    std::string over;      ///< the run it is divided by ("" : the metric of @run itself)
+    std::string over_lock; ///< the lock class read in @over ("": @lock): pagecache_lock against a tree's lock
+    unsigned repeats = 3;
+    /// The rule: held when the median figure is at least (or, with
+    /// @at_most, at most) @threshold.
+    double threshold = 1;
+    bool at_most = false;
+    /// Inconclusive when the repeats spread wider than this share of their
+    /// median ((max - min) / median).
+    double max_spread = 0.5;
+    /// Inconclusive on a machine with fewer CPUs: the claim is about them.
+    unsigned min_cpus = 1;
+};
+
+struct Lesson {
+    static constexpr int kVersion = 1; ///< the format version this build reads
+
+    std::string name;     ///< the file's name without ".json": how the command line names it
+    std::string title;    ///< "One global hash lock, or a tree per file"
+    std::string thread;   ///< the thread's short name (docs/history.md): "radix-tree pagecache (2002)"
+    std::string citation; ///< subject, list, date, author
+    std::string question; ///< two sentences
+    std::string summary;  ///< one sentence for a list: what you will see
+    std::vector<LessonArgument> arguments;
+    std::vector<LessonRun> runs;
+    std::vector<LessonStep> steps;
+    std::vector<LessonClaim> claims;
+    /// Overrides of every run in the scaled-down form (`--quick`): seconds,
+    /// for a class or CI.
+    std::vector<std::string> quick;
+
+    const LessonRun* find_run(std::string_view name) const;
+};
+
+/// The views a step may bring forward.
+const std::vector<std::string_view>& lesson_views();
+
+/// Parses @text, the contents of @origin (a file name used in messages and,
+/// without its directory and ".json", the lesson's name). Throws LessonError.
+Lesson parse_lesson(std::string_view text, const std::string& origin);
+
+} // namespace pcl

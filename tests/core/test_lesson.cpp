@@ -1,0 +1,303 @@
+// Lessons: every bundled lesson reads and its runs' scenarios validate; a bad
+// lesson file is refused with the member's path; the verdict rule's every
+// branch; and each bundled lesson's quick form run once, with the counts
+// that do not depend on timing asserted exactly.
+#include "lesson/experiment.h"
+#include "lesson/lesson.h"
+#include "lesson/lesson_library.h"
+#include "lib/bundle.h"
+#include "sim/runner.h"
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+
+using namespace pcl;
+using Catch::Matchers::Contains;
+using Catch::Matchers::StartsWith;
+
+namespace {
+
+/// A small valid lesson: one run, one step, one claim; @claim_extra and
+/// @doc_extra are spliced into the claim and the document.
+std::string lesson_text(const std::string& claim_extra = "", const std::string& doc_extra = "")
+{
+    return R"json({"version": 1, "title": "T", "thread": "radix-tree pagecache (2002)", "citation": "C",
+        "question": "Q?", "summary": "S.",
+        "arguments": [{"who": "A", "said": "B"}],
+        "runs": [{"name": "a", "scenario": "2002-global-hash-lock", "label": "run a"},
+                 {"name": "b", "scenario": "2002-radix-tree-per-file", "label": "run b"}],
+        "steps": [{"title": "s", "text": "t", "run": "a", "view": "locks"}],
+        "claims": [{"statement": "x", "by": "y", "measure": {"metric": "ops_per_second", "run": "a", "over": "b"},
+                    "rule": {"at_least": 1})json"
+        + claim_extra + "}]" + doc_extra + "}";
+}
+
+/// The LessonError parsing @text throws: its field and message.
+LessonError error_of(const std::string& text)
+{
+    try {
+        parse_lesson(text, "lessons/bad.json");
+    } catch (const LessonError& e) {
+        return e;
+    }
+    FAIL("the lesson was accepted");
+    return LessonError("", "");
+}
+
+ClaimResult claim_of(
+    std::vector<double> values, double threshold, bool at_most = false, double max_spread = 0.5, unsigned min_cpus = 1)
+{
+    ClaimResult r;
+    r.claim.metric = LessonMetric::OpsPerSecond;
+    r.claim.run = "a";
+    r.claim.over = "b";
+    r.claim.threshold = threshold;
+    r.claim.at_most = at_most;
+    r.claim.max_spread = max_spread;
+    r.claim.min_cpus = min_cpus;
+    r.run_label = "run a";
+    r.over_label = "run b";
+    r.values = values;
+    r.run_values = values;
+    r.over_values.assign(values.size(), 1.0);
+    return r;
+}
+
+} // namespace
+
+TEST_CASE("every bundled lesson reads, and its runs and steps are valid scenarios", "[lesson]")
+{
+    const std::vector<Lesson> lessons = bundled_lessons();
+    REQUIRE_FALSE(lessons.empty());
+    for (const Lesson& l : lessons) {
+        INFO("lesson " << l.name);
+        CHECK_NOTHROW(check_lesson_scenarios(l, bundled_scenario_text));
+        CHECK_FALSE(l.claims.empty());
+        CHECK_FALSE(l.quick.empty());
+        // What a reader of the project sees names no file of it.
+        for (const LessonStep& s : l.steps)
+            CHECK_THAT(s.text, !Contains(".json"));
+        CHECK_THAT(l.question + l.summary, !Contains(".json") && !Contains("seed"));
+    }
+    CHECK(find_lesson("2002-one-global-hash-lock").title == "One global hash lock, or a tree per file");
+}
+
+TEST_CASE("a bad lesson file is refused with the path of the member", "[lesson][errors]")
+{
+    REQUIRE_NOTHROW(parse_lesson(lesson_text(), "lessons/ok.json"));
+    CHECK(parse_lesson(lesson_text(), "lessons/ok.json").name == "ok");
+
+    LessonError e = error_of(lesson_text(", \"colour\": 3"));
+    CHECK(e.field() == "claims[0].colour");
+    CHECK_THAT(e.what(), StartsWith("lessons/bad.json: claims[0].colour: unknown member; allowed: statement"));
+
+    e = error_of(lesson_text(", \"repeats\": \"three\""));
+    CHECK(e.field() == "claims[0].repeats");
+    CHECK_THAT(e.what(), Contains("expected an integer"));
+
+    e = error_of(lesson_text(", \"repeats\": 0"));
+    CHECK(e.field() == "claims[0].repeats");
+    CHECK_THAT(e.what(), Contains("must be in [1, 100], got 0"));
+
+    std::string t = lesson_text();
+    t.replace(t.find("ops_per_second"), 14, "speed");
+    e = error_of(t);
+    CHECK(e.field() == "claims[0].measure.metric");
+    CHECK_THAT(e.what(), Contains("'speed' is not a metric; allowed: contentions_per_1000_ops"));
+
+    t = lesson_text();
+    t.replace(t.find("\"metric\": \"ops_per_second\""), 26, "\"metric\": \"contentions_per_1000_ops\"");
+    e = error_of(t);
+    CHECK(e.field() == "claims[0].measure.lock");
+    CHECK_THAT(e.what(), Contains("is required"));
+
+    t = lesson_text();
+    t.replace(t.find("\"run\": \"a\", \"view\""), 10, "\"run\": \"c\"");
+    e = error_of(t);
+    CHECK(e.field() == "steps[0].run");
+    CHECK_THAT(e.what(), Contains("'c' is not one of the lesson's runs: a, b"));
+
+    t = lesson_text();
+    t.replace(t.find("\"locks\""), 7, "\"table\"");
+    e = error_of(t);
+    CHECK(e.field() == "steps[0].view");
+    CHECK_THAT(e.what(), Contains("'table' is not a view; allowed: cpus, radix"));
+
+    e = error_of(lesson_text("", ", \"quick\": [\"workload.cpus\"]"));
+    CHECK(e.field() == "quick[0]");
+    CHECK_THAT(e.what(), Contains("expected \"path=value\""));
+
+    e = error_of(lesson_text("", ", \"quick\": 4"));
+    CHECK(e.field() == "quick");
+
+    t = lesson_text();
+    t.replace(t.find("\"version\": 1"), 12, "\"version\": 2");
+    e = error_of(t);
+    CHECK(e.field() == "version");
+    CHECK_THAT(e.what(), Contains("this build reads version 1, got 2"));
+
+    t = lesson_text();
+    t.replace(t.find("\"at_least\": 1"), 13, "\"at_least\": 1, \"at_most\": 2");
+    e = error_of(t);
+    CHECK(e.field() == "claims[0].rule");
+
+    t = lesson_text();
+    t.replace(t.find("\"title\": \"T\""), 12, "\"title\": \"\"");
+    e = error_of(t);
+    CHECK(e.field() == "title");
+    CHECK_THAT(e.what(), Contains("must not be empty"));
+
+    e = error_of("{\"version\": 1,\n  \"title\": tru}");
+    CHECK(e.field().empty());
+    CHECK_THAT(e.what(), StartsWith("lessons/bad.json:2:"));
+
+    // A run's overrides are checked against its scenario.
+    t = lesson_text();
+    t.replace(t.find("\"label\": \"run a\""), 16, "\"set\": [\"workload.cpus=0\"], \"label\": \"run a\"");
+    const Lesson l = parse_lesson(t, "lessons/bad.json");
+    try {
+        check_lesson_scenarios(l, bundled_scenario_text);
+        FAIL("an override out of range was accepted");
+    } catch (const LessonError& err) {
+        CHECK(err.field() == "runs[0]");
+        CHECK_THAT(err.what(), Contains("workload.cpus"));
+    }
+    t = lesson_text();
+    t.replace(t.find("2002-global-hash-lock"), 21, "2002-no-such-scenario");
+    try {
+        check_lesson_scenarios(parse_lesson(t, "lessons/bad.json"), bundled_scenario_text);
+        FAIL("an unknown scenario was accepted");
+    } catch (const LessonError& err) {
+        CHECK(err.field() == "runs[0].scenario");
+        CHECK_THAT(err.what(), Contains("2002-global-hash-lock"));
+    }
+    CHECK_THROWS_AS(find_lesson("no-such-lesson"), LessonError);
+    CHECK_THROWS_WITH(find_lesson("no-such-lesson"), Contains("2002-one-global-hash-lock"));
+}
+
+TEST_CASE("the verdict rule: held, did not hold, and each way to be inconclusive", "[lesson][verdict]")
+{
+    ClaimResult r = claim_of({ 12, 11, 13 }, 10);
+    judge(r, 2);
+    CHECK(r.verdict == LessonVerdict::Held);
+    CHECK(r.median == 12);
+    CHECK(r.spread == Approx(2.0 / 12));
+    CHECK_THAT(r.why, Contains("run a against run b: 12x") && Contains("at least 10x"));
+
+    r = claim_of({ 5, 5, 5 }, 10);
+    judge(r, 2);
+    CHECK(r.verdict == LessonVerdict::DidNotHold);
+    CHECK(r.spread == 0);
+
+    r = claim_of({ 5, 5, 5 }, 10, true);
+    judge(r, 2);
+    CHECK(r.verdict == LessonVerdict::Held);
+
+    r = claim_of({ 4, 12, 20 }, 10);
+    judge(r, 2);
+    CHECK(r.verdict == LessonVerdict::Inconclusive);
+    CHECK_THAT(r.why, Contains("spread over 133%"));
+
+    r = claim_of({ 12, 12, 12 }, 10, false, 0.5, 16);
+    judge(r, 2);
+    CHECK(r.verdict == LessonVerdict::Inconclusive);
+    CHECK_THAT(r.why, Contains("about 16 CPUs or more; this machine has 2"));
+
+    const double inf = std::numeric_limits<double>::infinity();
+    r = claim_of({ inf, inf, inf }, 10);
+    judge(r, 2);
+    CHECK(r.verdict == LessonVerdict::Held);
+    CHECK(r.spread == 0);
+
+    r = claim_of({ inf, 12, 12 }, 10);
+    judge(r, 2);
+    CHECK(r.verdict == LessonVerdict::Inconclusive);
+
+    r = claim_of({ std::numeric_limits<double>::quiet_NaN(), 12 }, 10);
+    judge(r, 2);
+    CHECK(r.verdict == LessonVerdict::Inconclusive);
+    CHECK_THAT(r.why, Contains("neither run measured any"));
+
+    r = claim_of({}, 10);
+    judge(r, 2);
+    CHECK(r.verdict == LessonVerdict::Inconclusive);
+
+    r = claim_of({ 12 }, 10);
+    judge(r, 2);
+    CHECK(r.verdict == LessonVerdict::Held);
+    CHECK(r.spread == 0);
+}
+
+TEST_CASE("the reader that changes CPUs: each file's lock moves over once per migration", "[lesson][experiment]")
+{
+    const Lesson lesson = find_lesson("2002-the-reader-that-changes-cpus");
+    const RunResult tree = run_scenario(
+        lesson_scenario(*lesson.find_run("tree-lock"), lesson.quick, bundled_scenario_text, "tree-lock"));
+    REQUIRE(tree.state == "finished");
+    // Two readers of 200,000 pages each, moving every 1000: 200 migrations
+    // each. Each move but the last (after the final read) is followed by an
+    // acquisition of the reader's own file's lock on its new CPU: one bounce,
+    // and none between moves.
+    std::uint64_t migrations = 0;
+    for (const CpuCounters& c : tree.cpus)
+        migrations += c.migrations;
+    CHECK(migrations == 400);
+    const auto& locks = tree.lock_classes;
+    const auto row
+        = std::find_if(locks.begin(), locks.end(), [](const auto& r) { return r.name == "mapping.tree_lock"; });
+    REQUIRE(row != locks.end());
+    CHECK(row->acq_bounces == migrations - 2);
+    CHECK(row->contentions == 0);
+    CHECK(measure(LessonMetric::BouncesPerMigration, tree, "mapping.tree_lock") == Approx(398.0 / 400));
+}
+
+TEST_CASE("one global hash lock: the quick form's exact counts and verdicts", "[lesson][experiment]")
+{
+    const Lesson lesson = find_lesson("2002-one-global-hash-lock");
+    // The counts the claims rest on, from the runs the lesson names.
+    auto run = [&](const char* name) {
+        return run_scenario(lesson_scenario(*lesson.find_run(name), lesson.quick, bundled_scenario_text, name));
+    };
+    const RunResult hash = run("hash-separate");
+    const RunResult radix = run("radix-separate");
+    REQUIRE(hash.state == "finished");
+    REQUIRE(radix.state == "finished");
+    CHECK(hash.operations == 4 * 100000u);
+    // Every read of every CPU takes the one global lock; each CPU takes only
+    // its own file's tree lock, so those never wait and never bounce.
+    const auto* global = [&]() -> const sync::LockStatRow* {
+        for (const auto& row : hash.lock_classes)
+            if (row.name == "pagecache_lock")
+                return &row;
+        return nullptr;
+    }();
+    REQUIRE(global);
+    CHECK(global->acquisitions >= hash.operations);
+    CHECK(measure(LessonMetric::ContentionsPer1000Ops, radix, "mapping.tree_lock") == 0);
+    CHECK(measure(LessonMetric::BouncesPer1000Ops, radix, "mapping.tree_lock") == 0);
+    CHECK(measure(LessonMetric::ContentionsPer1000Ops, radix, "pagecache_lock") == 0);
+
+    ExperimentOptions options;
+    options.quick = true;
+    options.repeats = 1;
+    const ExperimentResult result = run_experiment(lesson, bundled_scenario_text, options);
+    REQUIRE(result.claims.size() == lesson.claims.size());
+    for (const ClaimResult& c : result.claims) {
+        INFO(c.claim.statement << ": " << c.why);
+        CHECK(c.values.size() == 1);
+        CHECK_FALSE(c.why.empty());
+    }
+    const json::Value doc = to_json(result);
+    CHECK(doc.find("experiment")->as_string() == "2002-one-global-hash-lock");
+    REQUIRE(doc.find("verdicts")->as_array().size() == lesson.claims.size());
+    for (const json::Value& v : doc.find("verdicts")->as_array()) {
+        const std::string verdict = v.find("result")->as_string();
+        CHECK((verdict == "held" || verdict == "did not hold" || verdict == "inconclusive"));
+        for (const char* key : { "claim", "source", "thread_figure", "our_figure", "spread", "why" })
+            CHECK(v.find(key));
+    }
+}

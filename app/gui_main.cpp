@@ -5,6 +5,9 @@
 // (the default one, or --scenario's) and prints what
 // `pagecache-lab-cli run` would. --screenshot renders offscreen in that
 // case, so documentation screenshots need no X server.
+#include "lesson/experiment.h"
+#include "lesson/lesson_library.h"
+#include "lessons/lessonpanel.h"
 #include "shell/eventloopwatch.h"
 #include "shell/mainwindow.h"
 #include "shell/scenariolibrary.h"
@@ -38,6 +41,8 @@ const QString kDefaultScenario = QStringLiteral("2002-global-hash-lock");
 
 struct Options {
     QString scenario;             ///< preset name or file to open and play, empty for the gallery
+    QString lesson;               ///< lesson name or file to open, empty for none
+    int step = 1;                 ///< --step: the lesson's step to open at, from 1
     QStringList overrides;        ///< --set path=value, in order
     QString screenshot;           ///< PNG to write, empty for none
     QString view;                 ///< centre view to bring to the front, empty for the default
@@ -85,6 +90,13 @@ std::optional<Options> parseOptions(const QCoreApplication& app)
         QStringLiteral("Open <file> (a scenario file) or <preset> (a bundled scenario, e.g. %1) and play it.")
             .arg(kDefaultScenario),
         QStringLiteral("file|preset"));
+    const QCommandLineOption lesson(QStringLiteral("lesson"),
+        QStringLiteral("Open <name> (a bundled lesson, e.g. 2002-one-global-hash-lock) or <file> (a lesson file) at "
+                       "its first step. Without a display, measure its claims in the quick form and print the "
+                       "verdicts instead."),
+        QStringLiteral("name|file"));
+    const QCommandLineOption step(QStringLiteral("step"),
+        QStringLiteral("With --lesson: open at step <n> (from 1) and play it."), QStringLiteral("n"));
     const QCommandLineOption responsiveness(QStringLiteral("report-responsiveness"),
         QStringLiteral("On exit, print the longest time the window's event loop was busy (a stall a user would "
                        "feel) and the process's memory at start, at most and at the end."));
@@ -102,6 +114,8 @@ std::optional<Options> parseOptions(const QCoreApplication& app)
     const QCommandLineOption csv(QStringLiteral("csv"),
         QStringLiteral("With --benchmark-views: also write the results as CSV to <file>."), QStringLiteral("file"));
     parser.addOption(scenario);
+    parser.addOption(lesson);
+    parser.addOption(step);
     parser.addOption(set);
     parser.addOption(view);
     parser.addOption(benchmark);
@@ -117,6 +131,20 @@ std::optional<Options> parseOptions(const QCoreApplication& app)
     if (!options.overrides.isEmpty() && options.scenario.isEmpty() && parser.isSet(set)) {
         std::fprintf(stderr, "pagecache-lab: --set changes a scenario: give one with --scenario\n");
         return std::nullopt;
+    }
+    options.lesson = parser.value(lesson);
+    if (parser.isSet(lesson) && !options.scenario.isEmpty()) {
+        std::fprintf(stderr, "pagecache-lab: --lesson opens its own runs: give --scenario or --lesson, not both\n");
+        return std::nullopt;
+    }
+    if (parser.isSet(step)) {
+        bool ok = false;
+        options.step = parser.value(step).toInt(&ok);
+        if (!ok || options.step < 1 || options.lesson.isEmpty()) {
+            std::fprintf(stderr, "pagecache-lab: --step wants a step number from 1, with --lesson; not '%s'\n",
+                qPrintable(parser.value(step)));
+            return std::nullopt;
+        }
     }
     options.view = parser.value(view);
     if (parser.isSet(view) && options.scenario.isEmpty()) {
@@ -196,6 +224,30 @@ int runHeadless(const QString& scenario, const QStringList& overrides, int argc,
     return result.state == "failed" ? 1 : 0;
 }
 
+/// No display, --lesson: measures the lesson's claims in the quick form and
+/// prints the verdicts, as `pagecache-lab-cli experiment NAME --quick` does.
+int measureHeadless(const QString& lesson, int argc, char** argv)
+{
+    const QCoreApplication app(argc, argv);
+    try {
+        const pcl::Lesson l = pcl::find_lesson(lesson.toStdString());
+        pcl::check_lesson_scenarios(l, pcl::bundled_scenario_text);
+        std::cout << "No display found: measuring the lesson " << l.name
+                  << " in its quick form instead (as pagecache-lab-cli experiment would).\n"
+                  << std::endl;
+        pcl::ExperimentOptions options;
+        options.quick = true;
+        pcl::print_verdicts(std::cout, pcl::run_experiment(l, pcl::bundled_scenario_text, options));
+        return 0;
+    } catch (const pcl::LessonError& e) {
+        std::fprintf(stderr, "pagecache-lab: %s\n", e.what());
+        return 2;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "pagecache-lab: %s\n", e.what());
+        return 1;
+    }
+}
+
 /// --benchmark-views: the table docs/benchmarks.md quotes.
 int runViewBenchmark(const QString& csvPath)
 {
@@ -246,6 +298,8 @@ int main(int argc, char** argv)
         }
         if (!options)
             return 2;
+        if (options->screenshot.isEmpty() && !options->benchmarkViews && !options->lesson.isEmpty())
+            return measureHeadless(options->lesson, argc, argv);
         if (options->screenshot.isEmpty() && !options->benchmarkViews)
             return runHeadless(
                 options->scenario.isEmpty() ? kDefaultScenario : options->scenario, options->overrides, argc, argv);
@@ -281,6 +335,21 @@ int main(int argc, char** argv)
                 qPrintable(window.viewNames().join(QStringLiteral(", "))));
             return 2;
         }
+        window.simulation().play();
+    }
+    if (!options->lesson.isEmpty()) {
+        QString error;
+        if (!window.openLesson(options->lesson, &error)) {
+            std::fprintf(stderr, "pagecache-lab: %s\n", qPrintable(error));
+            return 2;
+        }
+        pcl::ui::LessonPanel& panel = *window.lessonPanel();
+        if (options->step > int(panel.lesson().steps.size())) {
+            std::fprintf(stderr, "pagecache-lab: --step %d: the lesson has %zu steps\n", options->step,
+                panel.lesson().steps.size());
+            return 2;
+        }
+        panel.goToStep(options->step - 1);
         window.simulation().play();
     }
     window.show();

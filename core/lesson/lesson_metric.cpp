@@ -35,6 +35,7 @@ const std::vector<LessonMetricInfo>& lesson_metrics()
         { LessonMetric::OpsPerSecond, "ops_per_second", "ops/s", false },
         { LessonMetric::FaultsPerSecond, "faults_per_second", "faults/s", false },
         { LessonMetric::RunSeconds, "run_seconds", "s", false },
+        { LessonMetric::Cpu0Seconds, "cpu0_seconds", "s", false },
         { LessonMetric::WastedReadahead, "wasted_readahead", "pages", false },
         { LessonMetric::DeviceRequests, "device_requests", "requests", false },
     };
@@ -78,6 +79,8 @@ double measure(LessonMetric metric, const RunResult& r, const std::string& lock)
     }
     case LessonMetric::RunSeconds:
         return r.wall_seconds;
+    case LessonMetric::Cpu0Seconds:
+        return r.cpus.empty() ? 0.0 : double(r.cpus[0].finished_ns) / 1e9;
     case LessonMetric::WastedReadahead: {
         std::uint64_t wasted = 0;
         for (const FileMemorySummary& f : r.file_memory)

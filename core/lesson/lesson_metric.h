@@ -21,6 +21,7 @@ enum class LessonMetric : std::uint8_t {
     OpsPerSecond,          ///< operations per wall-clock second
     FaultsPerSecond,       ///< page faults per wall-clock second
     RunSeconds,            ///< the run's wall-clock time (only ever divided by another run's)
+    Cpu0Seconds,           ///< CPU 0's time to finish its sequence: process A of Morton's test
     WastedReadahead,       ///< readahead pages evicted before anyone used them
     DeviceRequests,        ///< requests the first disk served
 };

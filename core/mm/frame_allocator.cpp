@@ -27,6 +27,9 @@ Page* FrameAllocator::alloc(FileId file, pgoff_t index)
 {
     Page* page = nullptr;
     for (bool waited = false;;) {
+        // Frames given back from here on, by anyone: what this attempt's
+        // reclaim did not free, another CPU's reclaim or a put may have.
+        const std::uint64_t freed_before = freed_.load(std::memory_order_acquire);
         {
             std::lock_guard g(zone_lock_);
             if (!free_.empty()) {
@@ -49,12 +52,17 @@ Page* FrameAllocator::alloc(FileId file, pgoff_t index)
             }
         }
         reclaims_.fetch_add(1, std::memory_order_relaxed);
-        if (!reclaim_ || reclaim_() == 0) {
-            failures_.fetch_add(1, std::memory_order_relaxed);
-            return nullptr;
-        }
-        // Reclaim freed frames, but another CPU may take them first: retry,
-        // reclaiming again if need be, as long as reclaim makes progress.
+        if (reclaim_ && reclaim_() > 0)
+            continue; // freed some, though another CPU may take them first: look again
+        // This reclaim freed nothing, but frames other CPUs gave back since
+        // the free list was looked at are as good: look again, as
+        // __alloc_pages_slowpath goes back to the free list after every
+        // reclaim. Only when nobody freed anything meanwhile is the
+        // allocation refused.
+        if (reclaim_ && freed_.load(std::memory_order_acquire) != freed_before)
+            continue;
+        failures_.fetch_add(1, std::memory_order_relaxed);
+        return nullptr;
     }
     in_use_.fetch_add(1, std::memory_order_relaxed);
     // A new page in this frame: nothing of the previous one survives.
@@ -73,8 +81,11 @@ void FrameAllocator::free(Page* page)
     if (!owns(page))
         throw std::invalid_argument("freeing a page that is not one of this allocator's frames");
     in_use_.fetch_sub(1, std::memory_order_relaxed);
-    std::lock_guard g(zone_lock_);
-    free_.push_back(page);
+    {
+        std::lock_guard g(zone_lock_);
+        free_.push_back(page);
+    }
+    freed_.fetch_add(1, std::memory_order_release);
 }
 
 namespace {

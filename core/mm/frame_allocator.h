@@ -5,9 +5,12 @@
 // table shows like any other) and given back when its last reference goes.
 // When no frame is free, the allocating CPU reclaims directly, as
 // __alloc_pages_slowpath does with try_to_free_pages: the page cache
-// registers its reclaim (set_reclaim) and alloc() retries for as long as
-// reclaim frees something. Only when nothing is reclaimable does alloc()
-// fail, and the caller reports it to the run.
+// registers its reclaim (set_reclaim) and alloc() retries for as long as its
+// reclaim frees something or other CPUs give frames back. It fails, and the
+// caller reports it to the run, when its reclaim freed nothing and no frame
+// came back meanwhile. That is less than the kernel's should_reclaim_retry,
+// which also counts the pages other reclaimers hold isolated and the pages
+// under I/O before it declares memory exhausted.
 #pragma once
 
 #include "base/page.h"
@@ -34,10 +37,11 @@ public:
 
     /// A free frame as a page of @file at @index, with one reference and no
     /// flags. With none free: waits for the frames queued by free_rcu so
-    /// far, then reclaims (set_reclaim) and retries while reclaim frees any;
-    /// nullptr when nothing could be freed (counted in failures()). Must not
-    /// be called inside an RCU read-side section (both wait for a grace
-    /// period).
+    /// far, then reclaims (set_reclaim) and retries while reclaim frees any,
+    /// or while other CPUs give frames back; nullptr when this reclaim freed
+    /// nothing and nobody else freed a frame meanwhile (counted in
+    /// failures()). Must not be called inside an RCU read-side section (both
+    /// wait for a grace period).
     Page* alloc(FileId file, pgoff_t index);
     /// Direct reclaim: @reclaim frees frames (with free()) and returns how
     /// many. Set before concurrent use; an empty function removes it.
@@ -74,6 +78,7 @@ private:
     std::atomic<std::uint64_t> reclaims_ { 0 };
     std::atomic<std::uint64_t> rcu_queued_ { 0 }; ///< frames ever queued by free_rcu
     std::atomic<std::uint64_t> rcu_done_ { 0 };   ///< of which are back on the free list
+    std::atomic<std::uint64_t> freed_ { 0 };      ///< frames ever given back (free)
     std::function<std::uint64_t()> reclaim_;
 };
 

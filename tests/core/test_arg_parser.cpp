@@ -363,8 +363,11 @@ TEST_CASE("parse_command prints the help, reports errors with exit code 2, and c
 TEST_CASE("usage wraps long help under its own column", "[bench_args]")
 {
     ArgParser p("bench sample");
-    p.add_string(
-        "mode", "fast", "MODE", std::string(30, 'a') + " " + std::string(30, 'b') + " " + std::string(30, 'c'));
+    // Three words of 30 letters each.
+    std::string help;
+    for (char c : { 'a', 'b', 'c' })
+        help.append(help.empty() ? 0 : 1, ' ').append(30, c);
+    p.add_string("mode", "fast", "MODE", help);
     const std::string u = p.usage();
     std::istringstream lines(u);
     std::string line;

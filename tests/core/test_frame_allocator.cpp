@@ -142,3 +142,31 @@ TEST_CASE("with no frame free, alloc reclaims and retries while reclaim frees so
     }
     CHECK(frames.in_use() == 0);
 }
+
+TEST_CASE("a reclaim that frees nothing looks again when another CPU gave a frame back", "[mm][frames][reclaim]")
+{
+    sync::LockRegistry registry;
+    FrameAllocator frames(1, registry);
+    Page* a = frames.alloc(0, 0);
+    REQUIRE(a);
+    // This CPU's reclaim finds nothing to evict, but meanwhile another CPU
+    // (its own reclaim, or a put of the last reference) frees the frame.
+    int calls = 0;
+    frames.set_reclaim([&]() -> std::uint64_t {
+        if (++calls == 1) {
+            a->count.store(0);
+            frames.free(a);
+        }
+        return 0;
+    });
+    Page* b = frames.alloc(0, 1);
+    CHECK(b == a);
+    CHECK(calls == 1);
+    CHECK(frames.failures() == 0);
+    // Nobody frees anything: refused after one more reclaim.
+    CHECK(frames.alloc(0, 2) == nullptr);
+    CHECK(calls == 2);
+    CHECK(frames.failures() == 1);
+    b->count.store(0);
+    frames.free(b);
+}

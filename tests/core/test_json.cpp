@@ -98,7 +98,8 @@ TEST_CASE("json: string escapes and UTF-8", "[json]")
     CHECK(parse("\"\xF0\x9F\x98\x80 \xC3\xA9\"").as_string() == "\xF0\x9F\x98\x80 \xC3\xA9");
     CHECK(parse(R"("\u0000")").as_string() == std::string(1, '\0'));
 
-    const std::string nasty = std::string("q\"b\\s\n\t\x01\x1f end ") + "\xE2\x82\xAC" + std::string(1, '\0');
+    std::string nasty = "q\"b\\s\n\t\x01\x1f end \xE2\x82\xAC";
+    nasty.push_back('\0');
     const std::string text = write(Value(nasty));
     CHECK(text == "\"q\\\"b\\\\s\\n\\t\\u0001\\u001f end \xE2\x82\xAC\\u0000\"");
     CHECK(parse(text).as_string() == nasty);

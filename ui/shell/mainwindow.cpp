@@ -2,6 +2,8 @@
 
 #include "charts/chartsview.h"
 #include "compare/comparewindow.h"
+#include "lesson/lesson_library.h"
+#include "lessons/lessonpanel.h"
 #include "locks/lockview.h"
 #include "log/eventlogview.h"
 #include "run/parameterspanel.h"
@@ -37,6 +39,7 @@
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QTableWidget>
 #include <QTextBrowser>
 #include <QVBoxLayout>
 
@@ -87,6 +90,17 @@ MainWindow::MainWindow(QWidget* parent)
             QMessageBox::warning(this, tr("Open scenario"), error);
     });
     connect(welcome_, &WelcomePage::openRequested, this, &MainWindow::openFile);
+    connect(welcome_, &WelcomePage::lessonRequested, this, [this](const QString& name) {
+        QString error;
+        if (!openLesson(name, &error))
+            QMessageBox::warning(this, tr("Open lesson"), error);
+    });
+    try {
+        welcome_->setLessons(bundled_lessons());
+    } catch (const std::exception& e) {
+        // A bundled lesson that does not read is a build defect.
+        qWarning("pagecache-lab: %s", e.what());
+    }
 
     toolBar_ = new RunToolBar(sim_, this);
     addToolBar(Qt::TopToolBarArea, toolBar_);
@@ -103,7 +117,13 @@ MainWindow::MainWindow(QWidget* parent)
     resize(defaultSize());
 }
 
-MainWindow::~MainWindow() = default;
+MainWindow::~MainWindow()
+{
+    // The views, docks and toolbar watch sim_, and some let go of it in
+    // their destructors: they go first, while it is still there (members
+    // are destroyed before QWidget deletes the children).
+    qDeleteAll(findChildren<QWidget*>(QString(), Qt::FindDirectChildrenOnly));
+}
 
 QSize MainWindow::defaultSize()
 {
@@ -127,10 +147,13 @@ void MainWindow::createRunPage()
     views_->setObjectName(QStringLiteral("centreViews"));
     views_->setDocumentMode(true);
     views_->addTab(timeline, tr("CPUs"));
-    views_->addTab(new RadixTreeView(sim_), tr("Radix tree"));
+    auto* radix = new RadixTreeView(sim_);
+    auto* skiplist = new SkipListView(sim_);
+    auto* pagestate = new PageStateView(sim_);
+    views_->addTab(radix, tr("Radix tree"));
     views_->addTab(new HashView(sim_), tr("Hash table"));
-    views_->addTab(new SkipListView(sim_), tr("Skip list"));
-    views_->addTab(new PageStateView(sim_), tr("Readahead"));
+    views_->addTab(skiplist, tr("Skip list"));
+    views_->addTab(pagestate, tr("Readahead"));
     views_->addTab(new PageTableView(sim_), tr("Page table"));
     for (int i = 0; i < views_->count() && i < 9; ++i) {
         auto* go = new QAction(this);
@@ -161,6 +184,55 @@ void MainWindow::createRunPage()
     connect(locks, &LockView::lockSelected, log, &EventLogView::setFilterText);
     tabifyDockWidget(chartsDock, parametersDock);
     tabifyDockWidget(locksDock, logDock);
+
+    // The lesson, on the left of the views, in a dock of its own so that a
+    // step bringing the charts or the lock table forward never hides it;
+    // shown when a lesson is open. What a step brings forward and outlines
+    // is the views' own selection.
+    lessonPanel_ = new LessonPanel(sim_);
+    lessonDock_ = addDock(lessonPanel_, tr("Lesson"), QStringLiteral("lessonDock"), Qt::LeftDockWidgetArea);
+    lessonDock_->hide();
+    // Its verdict table, the width of the window, beside the lock table.
+    verdictDock_
+        = addDock(lessonPanel_->verdictTable(), tr("Verdict"), QStringLiteral("verdictDock"), Qt::BottomDockWidgetArea);
+    tabifyDockWidget(locksDock, verdictDock_);
+    verdictDock_->hide();
+    connect(lessonPanel_, &LessonPanel::measured, this, [this] {
+        verdictDock_->show();
+        verdictDock_->raise();
+    });
+    connect(lessonPanel_, &LessonPanel::viewRequested, this, [this, chartsDock, locksDock](const QString& view) {
+        if (view == QLatin1String("charts"))
+            chartsDock->raise();
+        else if (view == QLatin1String("locks"))
+            locksDock->raise();
+        else
+            showView(view);
+    });
+    // A lesson names lock classes; their rows exist once the run has taken
+    // them, so the selection is tried again on each tick until it holds.
+    connect(lessonPanel_, &LessonPanel::lockHighlighted, this, [this, locks, timeline](const QString& name) {
+        if (!name.isEmpty())
+            locks->setMode(LockTableModel::Mode::PerClass);
+        locks->selectLock(name);
+        timeline->setHighlightedLock(name);
+        pendingLock_ = locks->selectedLock() == name ? QString() : name;
+    });
+    // A step that pauses its run shows the counts it paused on.
+    connect(&sim_, &Simulation::stateChanged, locks, &LockView::refresh);
+    connect(&sim_, &Simulation::ticked, this, [this, locks] {
+        if (pendingLock_.isEmpty())
+            return;
+        locks->refresh();
+        locks->selectLock(pendingLock_);
+        if (locks->selectedLock() == pendingLock_)
+            pendingLock_.clear();
+    });
+    connect(lessonPanel_, &LessonPanel::fileHighlighted, this, [radix, skiplist, pagestate](FileId f) {
+        radix->selectFile(f);
+        skiplist->setFile(f);
+        pagestate->setFile(f);
+    });
     chartsDock->raise();
     locksDock->raise();
     resizeDocks({ chartsDock }, { 520 }, Qt::Horizontal);
@@ -343,11 +415,32 @@ bool MainWindow::openScenario(const ScenarioEntry& entry, QString* error)
             *error = QString::fromStdString(e.what());
         return false;
     }
+    lessonPanel_->clearLesson();
+    lessonDock_->hide();
+    verdictDock_->hide();
     if (!entry.path.startsWith(QLatin1Char(':'))) {
         ScenarioLibrary::addRecentFile(entry.path);
         updateRecentMenu();
     }
     showRun();
+    return true;
+}
+
+bool MainWindow::openLesson(const QString& nameOrPath, QString* error)
+{
+    try {
+        lessonPanel_->setLesson(find_lesson(nameOrPath.toStdString()));
+    } catch (const std::exception& e) {
+        if (error)
+            *error = QString::fromStdString(e.what());
+        return false;
+    }
+    showRun();
+    lessonDock_->show();
+    lessonDock_->raise();
+    resizeDocks({ lessonDock_ }, { 400 }, Qt::Horizontal);
+    // The step asked for its view before the run page was shown.
+    lessonPanel_->resetStep();
     return true;
 }
 
@@ -382,6 +475,9 @@ void MainWindow::showRun()
     else
         for (QDockWidget* dock : docks_)
             dock->show();
+    // The lesson's docks only beside a lesson, the verdict once measured.
+    lessonDock_->setVisible(lessonPanel_->hasLesson());
+    verdictDock_->setVisible(lessonPanel_->hasLesson() && lessonPanel_->verdicts().has_value());
     saveAction_->setEnabled(true);
     updateTitle();
 }

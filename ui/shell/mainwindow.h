@@ -20,6 +20,8 @@ namespace pcl::ui {
 
 class AboutDialog;
 class CompareWindow;
+class LessonPanel;
+class LockView;
 class RunToolBar;
 class WelcomePage;
 
@@ -50,6 +52,11 @@ public:
     bool openScenario(const QString& presetOrPath, QString* error = nullptr);
     /// Opens a scenario already read (and perhaps changed, e.g. by --set).
     bool openScenario(const ScenarioEntry& entry, QString* error = nullptr);
+    /// Opens a bundled lesson by name, or a lesson file, at its first step,
+    /// with the lesson beside the views. On failure returns false and sets
+    /// @error (the message names the file and the member).
+    bool openLesson(const QString& nameOrPath, QString* error = nullptr);
+    LessonPanel* lessonPanel() const { return lessonPanel_; }
     /// The gallery, or the run of the open scenario.
     void showGallery();
     void showRun();
@@ -108,6 +115,10 @@ private:
     QLabel* traceNote_ = nullptr; ///< permanent in the status bar while a trace is replayed
     RunToolBar* toolBar_ = nullptr;
     QList<QDockWidget*> docks_;
+    LessonPanel* lessonPanel_ = nullptr;
+    QString pendingLock_; ///< the lock a lesson's step outlines, until its row exists
+    QDockWidget* lessonDock_ = nullptr;
+    QDockWidget* verdictDock_ = nullptr;
     QByteArray runDockState_; ///< dock layout while the gallery hides the docks
     QMenu* recentMenu_ = nullptr;
     QMenu* viewMenu_ = nullptr;

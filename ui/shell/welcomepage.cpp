@@ -75,6 +75,7 @@ WelcomePage::WelcomePage(const QList<ScenarioEntry>& presets, QWidget* parent)
     , recent_(new QWidget)
     , recentList_(new QVBoxLayout)
     , grid_(new QGridLayout)
+    , lessons_(new QVBoxLayout)
 {
     setObjectName(QStringLiteral("welcomePage"));
     setAutoFillBackground(true);
@@ -152,6 +153,7 @@ WelcomePage::WelcomePage(const QList<ScenarioEntry>& presets, QWidget* parent)
     content->addSpacing(14);
     content->addWidget(intro_);
     content->addSpacing(18);
+    content->addLayout(lessons_);
     content->addWidget(sectionTitle_);
     content->addSpacing(8);
     content->addLayout(grid_);
@@ -175,6 +177,73 @@ WelcomePage::WelcomePage(const QList<ScenarioEntry>& presets, QWidget* parent)
     outer->addStretch(1);
 
     applyPalette();
+}
+
+void WelcomePage::setLessons(const std::vector<Lesson>& lessons)
+{
+    while (QLayoutItem* item = lessons_->takeAt(0)) {
+        if (item->layout())
+            while (QLayoutItem* inner = item->layout()->takeAt(0)) {
+                delete inner->widget();
+                delete inner;
+            }
+        delete item->widget();
+        delete item;
+    }
+    lessonCards_.clear();
+    if (lessons.empty())
+        return;
+    auto* heading = scaledLabel(tr("LESSONS"), 0.9, true);
+    QFont f = heading->font();
+    f.setLetterSpacing(QFont::AbsoluteSpacing, 1.2);
+    heading->setFont(f);
+    lessons_->addWidget(heading);
+    lessons_->addSpacing(8);
+    QGridLayout* grid = nullptr;
+    std::string thread;
+    int n = 0;
+    for (const Lesson& l : lessons) {
+        if (!grid || l.thread != thread) {
+            // One group per thread, headed by its citation.
+            thread = l.thread;
+            auto* cite = new QLabel(QStringLiteral("<b>%1</b> · %2")
+                                        .arg(QString::fromStdString(l.thread).toHtmlEscaped(),
+                                            QString::fromStdString(l.citation).toHtmlEscaped()));
+            cite->setWordWrap(true);
+            lessons_->addSpacing(grid ? 12 : 0);
+            lessons_->addWidget(cite);
+            lessons_->addSpacing(6);
+            grid = new QGridLayout;
+            grid->setHorizontalSpacing(14);
+            grid->setVerticalSpacing(14);
+            grid->setColumnStretch(0, 1);
+            grid->setColumnStretch(1, 1);
+            lessons_->addLayout(grid);
+            n = 0;
+        }
+        // The picture, from the thread's subject.
+        const auto starts = [&](const char* word) { return l.thread.rfind(word, 0) == 0; };
+        const WelcomeCard::Glyph glyph = starts("multipage") ? WelcomeCard::Glyph::Readahead
+            : starts("pagefault")                            ? WelcomeCard::Glyph::Fault
+            : starts("concurrent")                           ? WelcomeCard::Glyph::Tree
+            : starts("radix-tree")                           ? WelcomeCard::Glyph::Lock
+                                                             : WelcomeCard::Glyph::Chart;
+        const QString text = QString::fromStdString(l.summary) + QLatin1Char(' ')
+            + tr("%n guided step(s), then the claims measured on this machine (seconds in the quick form).", "",
+                int(l.steps.size()));
+        auto* card = new WelcomeCard(glyph, accentFor(glyph), QString::fromStdString(l.title), text,
+            tr("%n claim(s) from the thread", "", int(l.claims.size())));
+        card->setObjectName(QString::fromStdString(l.name));
+        QPushButton* start = card->addButton(tr("Start lesson"));
+        start->setObjectName(QStringLiteral("start"));
+        start->setToolTip(tr("Open this lesson at its first step"));
+        connect(start, &QPushButton::clicked, this,
+            [this, name = QString::fromStdString(l.name)] { Q_EMIT lessonRequested(name); });
+        grid->addWidget(card, n / 2, n % 2);
+        ++n;
+        lessonCards_.append(card);
+    }
+    lessons_->addSpacing(18);
 }
 
 void WelcomePage::arrangeCards(int columns)

@@ -3,6 +3,7 @@
 // title, year, source, what it shows, and Run), recent files, and Open.
 #pragma once
 
+#include "lesson/lesson.h"
 #include "shell/scenariolibrary.h"
 
 #include <QWidget>
@@ -24,12 +25,19 @@ public:
     QList<WelcomeCard*> cards() const { return cards_; }
     /// Shows @paths (newest first) under "Recent files".
     void setRecentFiles(const QStringList& paths);
+    /// Shows @lessons under "Lessons", grouped by the thread they come from
+    /// (in the order given: by name, so by year), each a card with Start.
+    void setLessons(const std::vector<Lesson>& lessons);
+    /// The lesson cards, in reading order.
+    QList<WelcomeCard*> lessonCards() const { return lessonCards_; }
 
 Q_SIGNALS:
     /// Run was pressed on a card or a recent file: a preset name or a path.
     void runRequested(const QString& presetOrPath);
     /// "Open a scenario file..." was pressed.
     void openRequested();
+    /// Start was pressed on a lesson's card: its name.
+    void lessonRequested(const QString& name);
 
 protected:
     void changeEvent(QEvent* event) override;
@@ -47,6 +55,8 @@ private:
     QGridLayout* grid_;
     int columns_ = 0;
     QList<WelcomeCard*> cards_;
+    QList<WelcomeCard*> lessonCards_;
+    QVBoxLayout* lessons_;
 };
 
 } // namespace pcl::ui

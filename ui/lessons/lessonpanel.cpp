@@ -1,0 +1,342 @@
+#include "lessons/lessonpanel.h"
+
+#include "kit/colormix.h"
+#include "kit/colors.h"
+#include "lesson/lesson_library.h"
+#include "lesson/lesson_pause.h"
+#include "lib/report.h"
+#include "run/simulation.h"
+
+#include <QCheckBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QTableWidget>
+#include <QThread>
+#include <QVBoxLayout>
+
+namespace pcl::ui {
+
+namespace {
+
+QLabel* wrapped(QWidget* parent)
+{
+    auto* l = new QLabel(parent);
+    l->setWordWrap(true);
+    l->setTextFormat(Qt::PlainText);
+    return l;
+}
+
+QString q(const std::string& s)
+{
+    return QString::fromStdString(s);
+}
+
+/// The step's condition in words: what pauses the run.
+QString pauseText(const LessonPause& p)
+{
+    switch (p.kind) {
+    case LessonPause::Kind::None:
+        return {};
+    case LessonPause::Kind::TreeHeight:
+        return LessonPanel::tr("when the tree reaches height %1").arg(p.count);
+    case LessonPause::Kind::LockContentions:
+        return LessonPanel::tr("when %1 has been contended %2 times").arg(q(p.lock)).arg(p.count);
+    case LessonPause::Kind::ReadaheadWasted:
+        return p.count == 1 ? LessonPanel::tr("when the first read-ahead page is evicted unused")
+                            : LessonPanel::tr("when %1 read-ahead pages have been evicted unused").arg(p.count);
+    case LessonPause::Kind::RunEnds:
+        return LessonPanel::tr("when the run ends");
+    }
+    return {};
+}
+
+} // namespace
+
+LessonPanel::LessonPanel(Simulation& sim, QWidget* parent)
+    : QWidget(parent)
+    , sim_(sim)
+    , title_(wrapped(this))
+    , source_(wrapped(this))
+    , question_(wrapped(this))
+    , arguments_(new QLabel(this))
+    , stepTitle_(wrapped(this))
+    , stepText_(wrapped(this))
+    , speed_(wrapped(this))
+    , back_(new QPushButton(tr("Back"), this))
+    , reset_(new QPushButton(tr("Reset step"), this))
+    , next_(new QPushButton(tr("Next"), this))
+    , measure_(new QPushButton(tr("Measure the claims"), this))
+    , fullForm_(new QCheckBox(tr("Full length (minutes, not seconds)"), this))
+    , measureNote_(wrapped(this))
+    , verdictTable_(new QTableWidget(0, 4))
+{
+    setObjectName(QStringLiteral("lessonPanel"));
+    // Room for a step's text beside the views at 1280 x 720.
+    setMinimumWidth(360);
+    QFont big = title_->font();
+    big.setPointSizeF(big.pointSizeF() * 1.3);
+    big.setBold(true);
+    title_->setFont(big);
+    QFont bold = stepTitle_->font();
+    bold.setBold(true);
+    stepTitle_->setFont(bold);
+    arguments_->setWordWrap(true);
+    arguments_->setTextFormat(Qt::RichText);
+    back_->setObjectName(QStringLiteral("lessonBack"));
+    reset_->setObjectName(QStringLiteral("lessonReset"));
+    next_->setObjectName(QStringLiteral("lessonNext"));
+    measure_->setObjectName(QStringLiteral("lessonMeasure"));
+
+    verdictTable_->setObjectName(QStringLiteral("verdictTable"));
+    verdictTable_->setHorizontalHeaderLabels(
+        { tr("Claim"), tr("In the thread"), tr("On this machine"), tr("Verdict") });
+    verdictTable_->verticalHeader()->hide();
+    verdictTable_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    verdictTable_->setWordWrap(true);
+    verdictTable_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(back_);
+    buttons->addWidget(reset_);
+    buttons->addStretch(1);
+    buttons->addWidget(next_);
+    // The lesson scrolls when the dock is short; the verdict table is the
+    // window's to place (it wants the width of the window, not of a dock).
+    auto* content = new QWidget;
+    auto* layout = new QVBoxLayout(content);
+    // The step and its buttons first, where a teacher looks; the question
+    // and the arguments below them.
+    layout->addWidget(title_);
+    layout->addWidget(stepTitle_);
+    layout->addWidget(stepText_);
+    layout->addWidget(speed_);
+    layout->addLayout(buttons);
+    layout->addSpacing(6);
+    layout->addWidget(measure_);
+    layout->addWidget(fullForm_);
+    layout->addWidget(measureNote_);
+    layout->addSpacing(10);
+    layout->addWidget(question_);
+    layout->addWidget(arguments_);
+    layout->addWidget(source_);
+    layout->addStretch(1);
+    auto* scroll = new QScrollArea;
+    scroll->setWidget(content);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    auto* outer = new QVBoxLayout(this);
+    outer->setContentsMargins(0, 0, 0, 0);
+    outer->addWidget(scroll);
+
+    connect(back_, &QPushButton::clicked, this, &LessonPanel::back);
+    connect(next_, &QPushButton::clicked, this, &LessonPanel::next);
+    connect(reset_, &QPushButton::clicked, this, &LessonPanel::resetStep);
+    connect(measure_, &QPushButton::clicked, this, &LessonPanel::measure);
+    connect(&sim_, &Simulation::ticked, this, &LessonPanel::checkPause);
+}
+
+LessonPanel::~LessonPanel()
+{
+    // The measurement reads nothing of the panel but posts its result to
+    // it: wait for it rather than leave it posting to a destroyed object.
+    if (measurer_)
+        measurer_->wait();
+    // The table lives wherever the window put it, unless nowhere.
+    if (!verdictTable_->parent())
+        delete verdictTable_;
+}
+
+void LessonPanel::setLesson(const Lesson& lesson)
+{
+    lesson_ = lesson;
+    result_.reset();
+    verdictTable_->setRowCount(0);
+    measureNote_->clear();
+    title_->setText(q(lesson.title));
+    source_->setText(tr("From the %1 thread: %2").arg(q(lesson.thread), q(lesson.citation)));
+    question_->setText(q(lesson.question));
+    QString who;
+    for (const LessonArgument& a : lesson.arguments) {
+        const QString said = q(a.said).toHtmlEscaped();
+        who += QStringLiteral("<p><b>%1</b>: %2</p>")
+                   .arg(q(a.who).toHtmlEscaped(), a.quoted ? QStringLiteral("\u201c%1\u201d").arg(said) : said);
+    }
+    arguments_->setText(who);
+    goToStep(0);
+}
+
+void LessonPanel::clearLesson()
+{
+    lesson_.reset();
+    step_ = 0;
+    pausedByStep_ = false;
+}
+
+void LessonPanel::goToStep(int index)
+{
+    if (!lesson_)
+        return;
+    step_ = std::clamp(index, 0, int(lesson_->steps.size()) - 1);
+    showStep();
+}
+
+void LessonPanel::next()
+{
+    goToStep(step_ + 1);
+}
+
+void LessonPanel::back()
+{
+    goToStep(step_ - 1);
+}
+
+void LessonPanel::resetStep()
+{
+    goToStep(step_);
+}
+
+QString LessonPanel::stepText() const
+{
+    return stepTitle_->text() + QLatin1Char('\n') + stepText_->text();
+}
+
+void LessonPanel::showStep()
+{
+    const LessonStep& s = lesson_->steps[std::size_t(step_)];
+    const int n = int(lesson_->steps.size());
+    stepTitle_->setText(tr("Step %1 of %2: %3").arg(step_ + 1).arg(n).arg(q(s.title)));
+    stepText_->setText(q(s.text));
+    QString speed = s.ops_per_second > 0
+        ? tr("%1 operations a second on each CPU").arg(significant(s.ops_per_second).c_str())
+        : tr("Unpaced: the machine's full speed, as the measurement runs");
+    if (s.hold_stretch_ns > 0)
+        speed += tr(", every lock held %1 ms longer so that the waiting shows")
+                     .arg(significant(double(s.hold_stretch_ns) / 1e6).c_str());
+    if (s.pause.kind != LessonPause::Kind::None)
+        speed += tr("; it pauses by itself %1").arg(pauseText(s.pause));
+    speed_->setText(speed + QLatin1Char('.'));
+    back_->setEnabled(step_ > 0);
+    next_->setEnabled(step_ + 1 < n);
+
+    // The step's run: its scenario and overrides, at the step's speed.
+    std::vector<std::string> set = s.set;
+    set.push_back("pacing.ops_per_second=" + std::to_string(s.ops_per_second));
+    set.push_back("pacing.hold_stretch_ns=" + std::to_string(s.hold_stretch_ns));
+    pausedByStep_ = false;
+    try {
+        sim_.setScenario(lesson_scenario(
+            *lesson_->find_run(s.run), set, bundled_scenario_text, "steps[" + std::to_string(step_) + "]"));
+    } catch (const std::exception& e) {
+        speed_->setText(tr("This step cannot run: %1").arg(QString::fromUtf8(e.what())));
+        return;
+    }
+    Q_EMIT viewRequested(q(s.view));
+    switch (s.highlight.kind) {
+    case LessonHighlight::Kind::Lock:
+        Q_EMIT lockHighlighted(q(s.highlight.lock));
+        break;
+    case LessonHighlight::Kind::File:
+        Q_EMIT lockHighlighted(QString());
+        Q_EMIT fileHighlighted(FileId(s.highlight.number));
+        break;
+    default:
+        Q_EMIT lockHighlighted(QString());
+        break;
+    }
+}
+
+void LessonPanel::checkPause()
+{
+    if (!lesson_ || pausedByStep_ || sim_.state() != Simulation::State::Running)
+        return;
+    const LessonPause& p = lesson_->steps[std::size_t(step_)].pause;
+    if (p.kind == LessonPause::Kind::None || p.kind == LessonPause::Kind::RunEnds || !sim_.engine() || !sim_.registry())
+        return;
+    if (!pause_reached(p, *sim_.engine(), *sim_.registry(), false))
+        return;
+    // Set first: pausing ticks the views once more, which comes back here.
+    pausedByStep_ = true;
+    sim_.pause();
+    speed_->setText(tr("Paused %1. Look, then press Play to go on or Next for the next step.").arg(pauseText(p)));
+}
+
+void LessonPanel::measure()
+{
+    if (!lesson_ || measurer_)
+        return;
+    // The measurement wants the machine to itself: the step's run waits.
+    sim_.pause();
+    ExperimentOptions options;
+    options.quick = !fullForm_->isChecked();
+    options.progress = [this](const std::string& what) {
+        QMetaObject::invokeMethod(
+            this, [this, what] { measureNote_->setText(tr("Measuring: %1...").arg(q(what))); }, Qt::QueuedConnection);
+    };
+    measure_->setEnabled(false);
+    measureNote_->setText(tr("Measuring, unpaced, with the views paused..."));
+    QThread* thread = QThread::create([this, lesson = *lesson_, options] {
+        std::optional<ExperimentResult> result;
+        QString error;
+        try {
+            result = run_experiment(lesson, bundled_scenario_text, options);
+        } catch (const std::exception& e) {
+            error = QString::fromUtf8(e.what());
+        }
+        QMetaObject::invokeMethod(
+            this,
+            [this, result, error] {
+                measurer_ = nullptr;
+                measure_->setEnabled(true);
+                if (result) {
+                    result_ = result;
+                    showVerdicts();
+                } else {
+                    measureNote_->setText(tr("The measurement failed: %1").arg(error));
+                }
+                Q_EMIT measured(error);
+            },
+            Qt::QueuedConnection);
+    });
+    connect(thread, &QThread::finished, thread, &QObject::deleteLater);
+    measurer_ = thread;
+    thread->start();
+}
+
+void LessonPanel::showVerdicts()
+{
+    const ExperimentResult& r = *result_;
+    measureNote_->setText(tr("Measured on this machine's %1 CPUs (%2 form). Every figure is a ratio of runs made "
+                             "here side by side, or a count: never a time compared with one from the thread.")
+                              .arg(r.machine_cpus)
+                              .arg(r.quick ? tr("quick") : tr("full")));
+    verdictTable_->setRowCount(int(r.claims.size()));
+    const QPalette& p = palette();
+    for (int i = 0; i < int(r.claims.size()); ++i) {
+        const ClaimResult& c = r.claims[std::size_t(i)];
+        const QString claim
+            = c.claim.quoted ? QStringLiteral("\u201c%1\u201d").arg(q(c.claim.statement)) : q(c.claim.statement);
+        const QString thread = c.claim.thread_figure.empty() ? tr("no figure posted") : q(c.claim.thread_figure);
+        const QString ours = q(c.our_figure)
+            + (c.values.size() > 1
+                    ? tr(", median of %1, spread %2%").arg(c.values.size()).arg(significant(100 * c.spread).c_str())
+                    : QString());
+        const QStringList cells = { claim + QStringLiteral(" (") + q(c.claim.by) + QLatin1Char(')'), thread, ours,
+            q(std::string(lesson_verdict_name(c.verdict))) + QStringLiteral(": ") + q(c.why) };
+        for (int col = 0; col < 4; ++col) {
+            auto* item = new QTableWidgetItem(cells[col]);
+            item->setToolTip(cells[col]);
+            verdictTable_->setItem(i, col, item);
+        }
+        const QColor tint = c.verdict == LessonVerdict::Held ? colors::lockHeld()
+            : c.verdict == LessonVerdict::DidNotHold         ? colors::lockBlocked()
+                                                             : p.color(QPalette::PlaceholderText);
+        verdictTable_->item(i, 3)->setBackground(colors::mix(p.color(QPalette::Base), tint, 0.35));
+    }
+    verdictTable_->resizeRowsToContents();
+}
+
+} // namespace pcl::ui

@@ -1,0 +1,110 @@
+// The lesson beside the views: the question and who argued what, the step
+// in hand (what to look at and why, at what speed), Back, Reset and Next,
+// and at the end the measurement and its verdict table.
+//
+// A step sets its run on the simulation (its scenario, the step's
+// overrides and its speed), asks the window to bring its view forward and
+// outline what it highlights, and pauses the run by itself when its
+// condition holds (lesson/lesson_pause.h). Measure runs the lesson's claims
+// (lesson/experiment.h) on a thread of its own, unpaced, and fills the
+// verdict table when they are done; the views stay live meanwhile.
+#pragma once
+
+#include "lesson/experiment.h"
+#include "lesson/lesson.h"
+
+#include <QWidget>
+
+#include <memory>
+#include <optional>
+
+class QCheckBox;
+class QLabel;
+class QPushButton;
+class QTableWidget;
+class QThread;
+
+namespace pcl::ui {
+
+class Simulation;
+
+class LessonPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit LessonPanel(Simulation& sim, QWidget* parent = nullptr);
+    ~LessonPanel() override;
+
+    /// Shows @lesson at its first step, ready to play (its scenario set on
+    /// the simulation). Throws LessonError for a step whose scenario does
+    /// not validate.
+    void setLesson(const Lesson& lesson);
+    bool hasLesson() const { return lesson_.has_value(); }
+    /// Forgets the lesson (a scenario of its own was opened): its steps
+    /// pause nothing any more.
+    void clearLesson();
+    const Lesson& lesson() const { return *lesson_; }
+
+    /// The step shown, from 0.
+    int stepIndex() const { return step_; }
+    /// Goes to step @index (clamped) and sets up its run.
+    void goToStep(int index);
+    /// Whether the step's pause condition has paused its run.
+    bool pausedByStep() const { return pausedByStep_; }
+
+    /// The verdicts of the last measurement, if one finished.
+    const std::optional<ExperimentResult>& verdicts() const { return result_; }
+    /// Whether a measurement is running.
+    bool measuring() const { return measurer_ != nullptr; }
+    /// The verdict table: one row per claim once measured. The panel does
+    /// not place it: the window shows it where there is room for it.
+    QTableWidget* verdictTable() const { return verdictTable_; }
+    /// What the step box says (title and text), as shown.
+    QString stepText() const;
+
+public Q_SLOTS:
+    void next();
+    void back();
+    /// Sets the step's run up again from the start.
+    void resetStep();
+    /// Measures the claims: the quick form unless the full one is ticked.
+    void measure();
+
+Q_SIGNALS:
+    /// The step brings @view to the front ("radix", "locks", ...).
+    void viewRequested(const QString& view);
+    /// The step outlines the lock or lock class @name ("" : none).
+    void lockHighlighted(const QString& name);
+    /// The step outlines file @file.
+    void fileHighlighted(pcl::FileId file);
+    /// A measurement finished (or failed: @error is not empty).
+    void measured(const QString& error);
+
+private:
+    void showStep();
+    void checkPause();
+    void showVerdicts();
+
+    Simulation& sim_;
+    std::optional<Lesson> lesson_;
+    int step_ = 0;
+    bool pausedByStep_ = false;
+    std::optional<ExperimentResult> result_;
+    QThread* measurer_ = nullptr;
+
+    QLabel* title_;
+    QLabel* source_;
+    QLabel* question_;
+    QLabel* arguments_;
+    QLabel* stepTitle_;
+    QLabel* stepText_;
+    QLabel* speed_;
+    QPushButton* back_;
+    QPushButton* reset_;
+    QPushButton* next_;
+    QPushButton* measure_;
+    QCheckBox* fullForm_;
+    QLabel* measureNote_;
+    QTableWidget* verdictTable_;
+};
+
+} // namespace pcl::ui

@@ -12,6 +12,8 @@
 #include <QPushButton>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace pcl::ui {
 
 namespace {
@@ -199,16 +201,26 @@ void WelcomePage::setLessons(const std::vector<Lesson>& lessons)
     heading->setFont(f);
     lessons_->addWidget(heading);
     lessons_->addSpacing(8);
+    // One group per thread, in the order the threads first come (the names
+    // start with the year), headed by the thread and its subject and list:
+    // the citation up to its first colon.
+    std::vector<const Lesson*> ordered;
+    for (const Lesson& l : lessons)
+        if (std::none_of(ordered.begin(), ordered.end(), [&](const Lesson* o) { return o->thread == l.thread; }))
+            for (const Lesson& same : lessons)
+                if (same.thread == l.thread)
+                    ordered.push_back(&same);
     QGridLayout* grid = nullptr;
     std::string thread;
     int n = 0;
-    for (const Lesson& l : lessons) {
+    for (const Lesson* lesson : ordered) {
+        const Lesson& l = *lesson;
         if (!grid || l.thread != thread) {
-            // One group per thread, headed by its citation.
             thread = l.thread;
+            const std::string subject = l.citation.substr(0, l.citation.find(": "));
             auto* cite = new QLabel(QStringLiteral("<b>%1</b> · %2")
                                         .arg(QString::fromStdString(l.thread).toHtmlEscaped(),
-                                            QString::fromStdString(l.citation).toHtmlEscaped()));
+                                            QString::fromStdString(subject).toHtmlEscaped()));
             cite->setWordWrap(true);
             lessons_->addSpacing(grid ? 12 : 0);
             lessons_->addWidget(cite);
@@ -229,10 +241,11 @@ void WelcomePage::setLessons(const std::vector<Lesson>& lessons)
             : starts("radix-tree")                           ? WelcomeCard::Glyph::Lock
                                                              : WelcomeCard::Glyph::Chart;
         const QString text = QString::fromStdString(l.summary) + QLatin1Char(' ')
-            + tr("%n guided step(s), then the claims measured on this machine (seconds in the quick form).", "",
-                int(l.steps.size()));
+            + (l.steps.size() == 1 ? tr("One guided step") : tr("%1 guided steps").arg(l.steps.size()))
+            + tr(", then the claims measured on this machine (seconds in the quick form).");
         auto* card = new WelcomeCard(glyph, accentFor(glyph), QString::fromStdString(l.title), text,
-            tr("%n claim(s) from the thread", "", int(l.claims.size())));
+            l.claims.size() == 1 ? tr("1 claim from the thread")
+                                 : tr("%1 claims from the thread").arg(l.claims.size()));
         card->setObjectName(QString::fromStdString(l.name));
         QPushButton* start = card->addButton(tr("Start lesson"));
         start->setObjectName(QStringLiteral("start"));

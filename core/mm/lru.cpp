@@ -9,7 +9,22 @@ LruLists::LruLists(sync::LockRegistry& registry)
 {
 }
 
-void LruLists::add_locked(Page& page, LruList list) noexcept
+void LruLists::unlink_locked(Page& page) noexcept
+{
+    List& l = lists_[page.test(PG_active) ? unsigned(LruList::Active) : unsigned(LruList::Inactive)];
+    if (page.lru_prev)
+        page.lru_prev->lru_next = page.lru_next;
+    else
+        l.head = page.lru_next;
+    if (page.lru_next)
+        page.lru_next->lru_prev = page.lru_prev;
+    else
+        l.tail = page.lru_prev;
+    page.lru_prev = page.lru_next = nullptr;
+    l.nr.store(l.nr.load(std::memory_order_relaxed) - 1, std::memory_order_relaxed);
+}
+
+void LruLists::link_locked(Page& page, LruList list) noexcept
 {
     List& l = lists_[unsigned(list)];
     page.lru_prev = nullptr;
@@ -24,23 +39,24 @@ void LruLists::add_locked(Page& page, LruList list) noexcept
         page.set(PG_active);
     else
         page.clear(PG_active);
+}
+
+void LruLists::add_locked(Page& page, LruList list) noexcept
+{
+    link_locked(page, list);
     page.set(PG_lru);
 }
 
 void LruLists::del_locked(Page& page) noexcept
 {
-    List& l = lists_[page.test(PG_active) ? unsigned(LruList::Active) : unsigned(LruList::Inactive)];
-    if (page.lru_prev)
-        page.lru_prev->lru_next = page.lru_next;
-    else
-        l.head = page.lru_next;
-    if (page.lru_next)
-        page.lru_next->lru_prev = page.lru_prev;
-    else
-        l.tail = page.lru_prev;
-    page.lru_prev = page.lru_next = nullptr;
-    l.nr.store(l.nr.load(std::memory_order_relaxed) - 1, std::memory_order_relaxed);
+    unlink_locked(page);
     page.clear(PG_lru);
+}
+
+void LruLists::move_locked(Page& page, LruList list) noexcept
+{
+    unlink_locked(page);
+    link_locked(page, list);
 }
 
 std::vector<Page*> LruLists::pages(LruList list)

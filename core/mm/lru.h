@@ -44,6 +44,13 @@ public:
     /// Unlinks @page from the list it is on and clears PG_lru; PG_active
     /// stays, so the caller knows which list it came from.
     void del_locked(Page& page) noexcept;
+    /// Moves @page, which is on a list, to the head of @list (list_move):
+    /// PG_lru stays set throughout. A page whose count may be zero is only
+    /// ever moved this way, never taken off and put back: its last holder
+    /// tests PG_lru without the lock (__page_cache_release) and must not
+    /// see it clear while the page is still linked, or the frame would be
+    /// freed, and reused, with the page on a list.
+    void move_locked(Page& page, LruList list) noexcept;
     /// The page at the tail (the least recently added) of @list, or null.
     Page* tail_locked(LruList list) const noexcept { return lists_[unsigned(list)].tail; }
 
@@ -61,6 +68,10 @@ public:
     std::vector<Page*> pages(LruList list);
 
 private:
+    /// The list pointers and length only; the callers see to PG_lru.
+    void unlink_locked(Page& page) noexcept;
+    void link_locked(Page& page, LruList list) noexcept;
+
     struct List {
         Page* head = nullptr;
         Page* tail = nullptr;

@@ -157,10 +157,11 @@ bool PageCache::remove(FileId file_id, pgoff_t index)
 void PageCache::put_page(Page* page)
 {
     if (page->put()) {
-        // __page_cache_release: off the LRU before the frame goes. PG_lru
-        // cannot be set again once the count is zero (only holders of a
-        // reference add pages to a list), and reclaim's isolation skips a
-        // page whose count is zero, leaving it linked for us to take off.
+        // __page_cache_release: off the LRU before the frame goes. Once the
+        // count is zero PG_lru changes only here: only holders of a
+        // reference add pages to a list or isolate them, and a page moved
+        // between lists keeps PG_lru set (LruLists::move_locked), so the
+        // test without the lock cannot miss a page that is linked.
         if (page->test(PG_lru)) {
             std::lock_guard g(lru_.lock());
             if (page->test(PG_lru))
@@ -210,8 +211,7 @@ void PageCache::activate_page(Page& page)
         std::lock_guard g(lru_.lock());
         // Isolated by reclaim, or already active: nothing to do (as Linux).
         if (page.test(PG_lru) && !page.test(PG_active)) {
-            lru_.del_locked(page);
-            lru_.add_locked(page, LruList::Active);
+            lru_.move_locked(page, LruList::Active);
             inactive_age_.store(inactive_age_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
             moved = true;
         }

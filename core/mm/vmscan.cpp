@@ -88,9 +88,10 @@ void PageCache::shrink_active_list(std::uint64_t n)
             Page* page = lru_.tail_locked(LruList::Active);
             if (!page)
                 break;
-            lru_.del_locked(*page);
+            // Moved, not taken off and put back: nobody's reference
+            // keeps this page, and its last put must find PG_lru set.
             page->clear(PG_referenced);
-            lru_.add_locked(*page, LruList::Inactive);
+            lru_.move_locked(*page, LruList::Inactive);
         }
     }
     deactivations_.fetch_add(moved, std::memory_order_relaxed);
@@ -98,10 +99,13 @@ void PageCache::shrink_active_list(std::uint64_t n)
 
 std::uint64_t PageCache::shrink_inactive_list(std::uint64_t n, std::uint64_t& scanned, std::uint64_t& locked)
 {
-    // isolate_lru_pages: off the list, with a reference of our own; a page
-    // whose count already reached zero is being freed by its last holder,
-    // who will take it off the list: leave it linked (at the head, so the
-    // scan moves on).
+    // isolate_lru_pages (__isolate_lru_page): a reference of our own first,
+    // then off the list. A page whose count already reached zero is being
+    // freed by its last holder, who will take it off the list: it stays
+    // linked, PG_lru set, moved to the head so the scan moves on. Taking it
+    // off and putting it back would clear PG_lru for a moment, and a holder
+    // testing it then (put_page, without the lock) would free the frame
+    // with the page still linked.
     std::vector<Page*> isolated;
     isolated.reserve(n);
     std::uint64_t looked = 0;
@@ -111,11 +115,12 @@ std::uint64_t PageCache::shrink_inactive_list(std::uint64_t n, std::uint64_t& sc
             Page* page = lru_.tail_locked(LruList::Inactive);
             if (!page)
                 break;
-            lru_.del_locked(*page);
-            if (page->get_unless_zero())
+            if (page->get_unless_zero()) {
+                lru_.del_locked(*page);
                 isolated.push_back(page);
-            else
-                lru_.add_locked(*page, LruList::Inactive);
+            } else {
+                lru_.move_locked(*page, LruList::Inactive);
+            }
         }
     }
     scanned += looked;

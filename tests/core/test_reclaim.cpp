@@ -7,6 +7,7 @@
 #include "sync/rcu.h"
 
 #include "index_spec_support.h"
+#include "page_cache_support.h"
 #include "ring_events.h"
 
 #include <catch2/catch.hpp>
@@ -371,4 +372,52 @@ TEST_CASE(
             CHECK(p->count >= 2);
         }
     CHECK(mapped == m.table.mapped_count());
+}
+
+TEST_CASE("a page whose last reference goes while reclaim scans it leaves the LRU with it", "[mm][reclaim][stress]")
+{
+    // __page_cache_release tests PG_lru without zone.lru_lock. Reclaim
+    // meets pages whose count is already zero (truncated, last put under
+    // way) and must leave PG_lru set on them while they stay linked:
+    // cleared for a moment, the last put skips the list and frees a frame
+    // that is still linked, and its next page is linked twice.
+    Window8 policy;
+    Machine m(4096, policy, false);
+    const FileId f = m.cache.add_file(1024);
+    // Pages reclaim isolates and puts back every round: held by the test,
+    // and with no unmap hook nothing can take them.
+    std::vector<Page*> pinned;
+    for (pgoff_t i = 0; i < 4; ++i) {
+        REQUIRE(test::read_in(m.cache, f, 512 + i).status == PageCache::AddStatus::Created);
+        pinned.push_back(m.cache.find_get_page(f, 512 + i));
+        m.cache.mark_page_accessed(*pinned.back());
+        m.cache.mark_page_accessed(*pinned.back()); // active: reclaim moves it back to the inactive list
+    }
+    std::atomic<bool> done { false };
+    std::thread reclaimer([&] {
+        while (!done.load(std::memory_order_acquire))
+            m.cache.try_to_free_pages();
+    });
+    constexpr int kRounds = 100'000;
+    for (int k = 0; k < kRounds; ++k) {
+        const pgoff_t i = pgoff_t(k % 64);
+        test::read_in(m.cache, f, i); // one page on the lists, the cache's reference only
+        m.cache.remove(f, i);         // truncated: its last put races with reclaim
+    }
+    done.store(true, std::memory_order_release);
+    reclaimer.join();
+    m.settle();
+
+    // Counted before walking: a page linked twice would make the walk loop.
+    REQUIRE(m.cache.nr_active() + m.cache.nr_inactive() == m.cache.nrpages());
+    REQUIRE(m.memory.in_use() == m.cache.nrpages());
+    const std::vector<Page*> act = m.cache.lru_pages(LruList::Active);
+    const std::vector<Page*> inact = m.cache.lru_pages(LruList::Inactive);
+    std::set<Page*> listed(act.begin(), act.end());
+    listed.insert(inact.begin(), inact.end());
+    const std::vector<Page*> cached = m.pages(f);
+    CHECK(listed == std::set<Page*>(cached.begin(), cached.end()));
+    CHECK(listed.size() == act.size() + inact.size());
+    for (Page* p : pinned)
+        m.cache.put_page(p);
 }

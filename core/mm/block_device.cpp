@@ -186,6 +186,7 @@ void BlockDevice::submit_read(std::vector<Page*> pages)
     const std::uint64_t id = next_id_.fetch_add(1, std::memory_order_relaxed);
     const Submission s { id, now_ns(), { pages.front()->mapping, pages.front()->index, pages.size() } };
     submitted_.fetch_add(1, std::memory_order_relaxed);
+    page_locks_.io_started(pages.size());
     trace::emit(EventKind::IoSubmit, id, s.extent.file, s.extent.first, static_cast<std::int64_t>(pages.size()));
     {
         std::lock_guard g(mutex_);
@@ -242,6 +243,7 @@ void BlockDevice::complete(Request& req)
     for (const Submission& s : req.parts)
         trace::emit(EventKind::IoComplete, s.id, s.extent.file, s.extent.first,
             static_cast<std::int64_t>(s.extent.pages), others);
+    page_locks_.io_done(req.pages.size());
     for (Page* page : req.pages)
         page_locks_.unlock_page(*page);
 }

@@ -3,6 +3,7 @@
 #include "base/clock.h"
 #include "events/tracepoint.h"
 #include "lib/field_error.h"
+#include "mm/blk_plug.h"
 #include "sync/rcu.h"
 
 #include <cstring>
@@ -97,22 +98,19 @@ void FaultHandler::count(FaultKind kind, std::uint64_t t0, FileId file, pgoff_t 
 
 void FaultHandler::read_window(FileId file, const ReadaheadWindow& w, pgoff_t want, Page** wanted, bool* created)
 {
-    // Create every missing page of the window, locked, and read each
-    // contiguous run of them with one request; pages another CPU added
-    // meanwhile are its to read.
+    // page_cache_ra_unbounded: create every missing page of the window,
+    // locked, and read each contiguous run of them with one request; pages
+    // another CPU added meanwhile are its to read. The frames are taken as
+    // readahead takes them (__GFP_NORETRY): one reclaim pass, no waiting,
+    // and the window stops at the first page that cannot be had. The plug
+    // holds the run; anything that may sleep submits it first.
     const pgoff_t marker = w.async_size ? w.start + w.size - w.async_size : ~pgoff_t(0);
-    std::vector<Page*> run;
-    auto submit = [&] {
-        if (!run.empty())
-            device_of(file).submit_read(std::move(run));
-        run.clear();
-    };
+    BlkPlug plug;
+    BlockDevice& device = device_of(file);
     for (pgoff_t i = w.start; i < w.start + w.size; ++i) {
-        const PageCache::AddResult r = cache_.find_or_create_page(file, i);
-        if (!r.page) {
-            submit();
-            break; // beyond the file, or out of memory: read what we have
-        }
+        const PageCache::AddResult r = cache_.find_or_create_page(file, i, Gfp::NoRetry);
+        if (!r.page)
+            break; // beyond the file, or no frame to be had at once: read what we have
         if (r.status == PageCache::AddStatus::Created) {
             if (i == marker)
                 r.page->set(PG_readahead);
@@ -121,9 +119,9 @@ void FaultHandler::read_window(FileId file, const ReadaheadWindow& w, pgoff_t wa
             // read, or sees PG_uptodate set after it) clears it after this.
             if (i != want)
                 r.page->set(PG_ra_unused);
-            run.push_back(r.page);
+            plug.add(device, r.page);
         } else {
-            submit();
+            plug.flush();
         }
         if (i == want) {
             *wanted = r.page; // our reference
@@ -132,7 +130,6 @@ void FaultHandler::read_window(FileId file, const ReadaheadWindow& w, pgoff_t wa
             cache_.put_page(r.page); // the cache keeps its own
         }
     }
-    submit();
 }
 
 Page* FaultHandler::get_page(FileId file, pgoff_t index, pgoff_t req_pages, RaAccess access, FaultKind& kind)
@@ -184,8 +181,18 @@ Page* FaultHandler::get_page(FileId file, pgoff_t index, pgoff_t req_pages, RaAc
     bool created = false;
     read_window(file, w, index, &page, &created);
     if (!page) {
-        kind = FaultKind::NoMemory;
-        return nullptr;
+        // The window stopped before the page asked for: that one page is
+        // had the way any other allocation is (filemap_create_folio), and
+        // read alone.
+        const PageCache::AddResult r = cache_.find_or_create_page(file, index);
+        if (!r.page) {
+            kind = r.status == PageCache::AddStatus::OutOfRange ? FaultKind::OutOfRange : FaultKind::NoMemory;
+            return nullptr;
+        }
+        page = r.page;
+        created = r.status == PageCache::AddStatus::Created;
+        if (created)
+            device_of(file).submit_read({ page });
     }
     readahead_.on_access(request, false);
     // Ours to read (major), or another CPU's that was added meanwhile: in
@@ -278,7 +285,9 @@ FaultKind FaultHandler::anon_fault(std::uint64_t vpn)
     page->set(PG_uptodate);
     bool installed = false;
     page_table_.install(vpn, page, installed);
-    if (!installed) {
+    if (installed) {
+        cache_.frames().settle(); // pinned by the mapping: there is no swap
+    } else {
         // Another thread of the process mapped it first; ours was never seen.
         page->count.store(0, std::memory_order_relaxed);
         cache_.frames().free(page);

@@ -1,14 +1,43 @@
 #include "mm/frame_allocator.h"
 
+#include "mm/blk_plug.h"
 #include "sync/rcu.h"
 
-#include <chrono>
-#include <mutex>
+#include <algorithm>
 #include <stdexcept>
-#include <string>
 #include <thread>
 
 namespace pcl {
+
+namespace {
+
+void add_part(std::string& out, std::uint64_t n, const char* what)
+{
+    if (n == 0)
+        return;
+    if (!out.empty())
+        out += ", ";
+    out += std::to_string(n) + " " + what;
+}
+
+} // namespace
+
+std::string OomReport::describe() const
+{
+    std::string parts;
+    add_part(parts, reclaim.dirty, "dirty, which are never written back");
+    add_part(parts, pinned, "anonymous, which are never reclaimed (there is no swap)");
+    add_part(parts, reclaim.unmappable, "referenced beyond the cache with no way to unmap them");
+    add_part(parts, reclaim.in_use, "held by CPUs");
+    add_part(parts, reclaim.locked, "locked");
+    std::string s = stalled ? "no frame came back and no page became reclaimable for "
+            + std::to_string(FrameAllocator::kStallLimit.count()) + " s"
+        : frames == 1 ? std::string("the only frame is pinned")
+                      : "every one of the " + std::to_string(frames) + " frames is pinned";
+    if (!parts.empty())
+        s += ": " + parts;
+    return s;
+}
 
 FrameAllocator::FrameAllocator(std::uint64_t frames, sync::LockRegistry& registry)
     : total_(frames)
@@ -21,49 +50,27 @@ FrameAllocator::FrameAllocator(std::uint64_t frames, sync::LockRegistry& registr
     // Lowest frames on top of the stack, so a fresh run hands out frames in order.
     for (std::uint64_t i = frames; i-- > 0;)
         free_.push_back(&frames_[i]);
+    last_failure_.frames = frames;
 }
 
-Page* FrameAllocator::alloc(FileId file, pgoff_t index)
+Page* FrameAllocator::take_free()
 {
-    Page* page = nullptr;
-    for (bool waited = false;;) {
-        // Frames given back from here on, by anyone: what this attempt's
-        // reclaim did not free, another CPU's reclaim or a put may have.
-        const std::uint64_t freed_before = freed_.load(std::memory_order_acquire);
-        {
-            std::lock_guard g(zone_lock_);
-            if (!free_.empty()) {
-                page = free_.back();
-                free_.pop_back();
-            }
-        }
-        if (page)
-            break;
-        // Frames whose pages went recently are only a grace period away:
-        // wait once for those queued so far (not for later ones, which other
-        // CPUs may keep queuing) before evicting anything.
-        if (!waited) {
-            waited = true;
-            const std::uint64_t queued = rcu_queued_.load(std::memory_order_acquire);
-            if (rcu_done_.load(std::memory_order_acquire) < queued) {
-                while (rcu_done_.load(std::memory_order_acquire) < queued)
-                    std::this_thread::sleep_for(std::chrono::microseconds(20));
-                continue;
-            }
-        }
-        reclaims_.fetch_add(1, std::memory_order_relaxed);
-        if (reclaim_ && reclaim_() > 0)
-            continue; // freed some, though another CPU may take them first: look again
-        // This reclaim freed nothing, but frames other CPUs gave back since
-        // the free list was looked at are as good: look again, as
-        // __alloc_pages_slowpath goes back to the free list after every
-        // reclaim. Only when nobody freed anything meanwhile is the
-        // allocation refused.
-        if (reclaim_ && freed_.load(std::memory_order_acquire) != freed_before)
-            continue;
-        failures_.fetch_add(1, std::memory_order_relaxed);
+    std::lock_guard g(zone_lock_);
+    if (free_.empty())
         return nullptr;
-    }
+    Page* page = free_.back();
+    free_.pop_back();
+    in_transit_.fetch_add(1, std::memory_order_relaxed);
+    return page;
+}
+
+Page* FrameAllocator::alloc(FileId file, pgoff_t index, Gfp gfp)
+{
+    Page* page = take_free();
+    if (!page)
+        page = alloc_slowpath(gfp);
+    if (!page)
+        return nullptr;
     in_use_.fetch_add(1, std::memory_order_relaxed);
     // A new page in this frame: nothing of the previous one survives.
     page->mapping = file;
@@ -76,6 +83,158 @@ Page* FrameAllocator::alloc(FileId file, pgoff_t index)
     return page;
 }
 
+bool FrameAllocator::wait_for_rcu_frees()
+{
+    // Frames whose pages went recently are only a grace period away: wait
+    // for those queued so far (not for later ones, which other CPUs may
+    // keep queuing) before evicting anything.
+    const std::uint64_t queued = rcu_queued_.load(std::memory_order_acquire);
+    if (rcu_done_.load(std::memory_order_acquire) >= queued)
+        return false;
+    while (rcu_done_.load(std::memory_order_acquire) < queued)
+        std::this_thread::sleep_for(std::chrono::microseconds(20));
+    return true;
+}
+
+Page* FrameAllocator::alloc_slowpath(Gfp gfp)
+{
+    // Reclaim and its waits may sleep: reads this CPU has queued go to the
+    // device first, or their locked pages would wait for nobody.
+    blk_flush_plug();
+    if (wait_for_rcu_frees())
+        if (Page* page = take_free())
+            return page;
+    if (!reclaim_) {
+        // Nothing can be reclaimed: only frees bring frames back.
+        if (gfp == Gfp::NoRetry)
+            return nullptr;
+        return refuse({}, false);
+    }
+    using Clock = std::chrono::steady_clock;
+    Clock::time_point last_progress = Clock::now();
+    unsigned no_progress = 0; // counted retries since the last progress
+    unsigned waits = 0;       // waits since the last progress
+    for (;;) {
+        const Marks before = marks();
+        reclaims_.fetch_add(1, std::memory_order_relaxed);
+        const ReclaimOutcome o = reclaim_();
+        // Whoever freed what: the free list first, after every reclaim.
+        if (Page* page = take_free())
+            return page;
+        if (gfp == Gfp::NoRetry)
+            return nullptr;
+        Retry r = o.reclaimed > 0 ? Retry::Now : should_reclaim_retry(o, before);
+        if (r == Retry::Now) {
+            last_progress = Clock::now();
+            no_progress = waits = 0;
+            continue;
+        }
+        if (r == Retry::OutOfMemory)
+            return refuse(o, false);
+        if (Clock::now() - last_progress > kStallLimit)
+            return refuse(o, true);
+        // Brief holds count: after kMaxReclaimRetries without progress, and
+        // a quarter of a second, they are not brief.
+        if (r == Retry::WaitCounted && ++no_progress > kMaxReclaimRetries
+            && Clock::now() - last_progress > std::chrono::milliseconds(250))
+            return refuse(o, false);
+        if (wait_for_rcu_frees())
+            continue;
+        // 50 us, doubling while nothing moves, at most 10 ms: a disk read
+        // or a CPU's hold is usually over within the first.
+        const auto timeout = std::chrono::microseconds(std::min<std::uint64_t>(50ull << std::min(waits, 8u), 10'000));
+        ++waits;
+        wait_for_progress(before, timeout);
+    }
+}
+
+FrameAllocator::Marks FrameAllocator::marks() const noexcept
+{
+    return { progress_.load(std::memory_order_seq_cst), returned_.load(std::memory_order_seq_cst) };
+}
+
+FrameAllocator::Retry FrameAllocator::should_reclaim_retry(const ReclaimOutcome& o, const Marks& before)
+{
+    // Decided under zone.lock, which every free and every allocation takes:
+    // no frame can come back, or leave, between the looks.
+    std::lock_guard g(zone_lock_);
+    const Marks now = marks();
+    if (!free_.empty() || now.progress != before.progress)
+        return Retry::Now;
+    if (rcu_done_.load(std::memory_order_acquire) < rcu_queued_.load(std::memory_order_acquire))
+        return Retry::Wait;
+    // These settle whatever this CPU does: wait for as long as it takes.
+    if (in_transit() > 0 || o.throttled || (o.locked > 0 && o.under_io > 0))
+        return Retry::Wait;
+    // Reclaimable on the next pass, or once a CPU lets go; or pages another
+    // reclaimer held while this pass looked, back on the lists now.
+    if (o.rotated > 0 || o.locked > 0 || o.in_use > 0 || now.returned - before.returned > o.put_back)
+        return Retry::WaitCounted;
+    return Retry::OutOfMemory;
+}
+
+void FrameAllocator::wait_for_progress(const Marks& before, std::chrono::microseconds timeout)
+{
+    stalls_.fetch_add(1, std::memory_order_relaxed);
+    waiters_.fetch_add(1, std::memory_order_seq_cst);
+    {
+        std::unique_lock lock(wait_mutex_);
+        wait_cv_.wait_for(lock, timeout, [&] {
+            const Marks now = marks();
+            return now.progress != before.progress || now.returned != before.returned;
+        });
+    }
+    waiters_.fetch_sub(1, std::memory_order_relaxed);
+}
+
+void FrameAllocator::wake_waiters()
+{
+    if (waiters_.load(std::memory_order_seq_cst) > 0) {
+        std::lock_guard g(wait_mutex_);
+        wait_cv_.notify_all();
+    }
+}
+
+Page* FrameAllocator::refuse(const ReclaimOutcome& o, bool stalled)
+{
+    failures_.fetch_add(1, std::memory_order_relaxed);
+    std::lock_guard g(failure_mutex_);
+    last_failure_.reclaim = o;
+    last_failure_.stalled = stalled;
+    const std::uint64_t listed = o.lru_pages + in_transit();
+    last_failure_.pinned = in_use() > listed ? in_use() - listed : 0;
+    return nullptr;
+}
+
+OomReport FrameAllocator::last_failure() const
+{
+    std::lock_guard g(failure_mutex_);
+    return last_failure_;
+}
+
+std::uint64_t FrameAllocator::in_transit() const noexcept
+{
+    const std::int64_t n = in_transit_.load(std::memory_order_relaxed);
+    return n > 0 ? std::uint64_t(n) : 0;
+}
+
+void FrameAllocator::settle(std::uint64_t n) noexcept
+{
+    in_transit_.fetch_sub(std::int64_t(n), std::memory_order_relaxed);
+    // A new page on a list is one reclaim can take: progress for a waiter.
+    progress_.fetch_add(n, std::memory_order_seq_cst);
+    wake_waiters();
+}
+
+void FrameAllocator::put_back(std::uint64_t n) noexcept
+{
+    if (n == 0)
+        return;
+    in_transit_.fetch_sub(std::int64_t(n), std::memory_order_relaxed);
+    returned_.fetch_add(n, std::memory_order_seq_cst);
+    wake_waiters();
+}
+
 void FrameAllocator::free(Page* page)
 {
     if (!owns(page))
@@ -84,8 +243,10 @@ void FrameAllocator::free(Page* page)
     {
         std::lock_guard g(zone_lock_);
         free_.push_back(page);
+        in_transit_.fetch_sub(1, std::memory_order_relaxed);
+        progress_.fetch_add(1, std::memory_order_seq_cst);
     }
-    freed_.fetch_add(1, std::memory_order_release);
+    wake_waiters();
 }
 
 namespace {

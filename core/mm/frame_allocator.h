@@ -3,14 +3,32 @@
 // Every page the cache holds occupies one frame. A frame is taken from the
 // free list under the zone's lock (zone->lock, whose contention the lock
 // table shows like any other) and given back when its last reference goes.
-// When no frame is free, the allocating CPU reclaims directly, as
-// __alloc_pages_slowpath does with try_to_free_pages: the page cache
-// registers its reclaim (set_reclaim) and alloc() retries for as long as its
-// reclaim frees something or other CPUs give frames back. It fails, and the
-// caller reports it to the run, when its reclaim freed nothing and no frame
-// came back meanwhile. That is less than the kernel's should_reclaim_retry,
-// which also counts the pages other reclaimers hold isolated and the pages
-// under I/O before it declares memory exhausted.
+//
+// When no frame is free, alloc() takes the slow path of
+// __alloc_pages_slowpath: the CPU first submits the reads queued on its plug
+// (blk_plug.h), then reclaims directly (the page cache registers its
+// try_to_free_pages with set_reclaim) and looks at the free list again after
+// every reclaim, whoever freed what. With nothing freed, should_reclaim_retry
+// decides, under zone.lock, from what reclaim found and what other CPUs are
+// doing:
+//   - a frame came back, or some are a grace period away: look again;
+//   - frames in transit (allocated and not yet on a list, isolated by
+//     another reclaimer, or on their way back), or pages under read I/O:
+//     each of these settles whatever this CPU does, so wait for progress
+//     and look again, for as long as it takes;
+//   - pages only a CPU holds for a moment (locked by it, referenced by it,
+//     or referenced and given a second chance): wait and look again, up to
+//     kMaxReclaimRetries times without progress (MAX_RECLAIM_RETRIES);
+//   - nothing free, nothing in transit, nothing under I/O and every page
+//     pinned (dirty, anonymous, mapped with no way to unmap it): out of
+//     memory, and last_failure() says what pins the frames.
+// Waits sleep on a wait queue that every freed frame and every page put on
+// an LRU list wakes, with a timeout (reclaim_throttle's), never on a bare
+// timer. An allocation that has made no progress for kStallLimit fails
+// whatever the reason, so that a run cannot hang.
+//
+// A readahead allocation (Gfp::NoRetry, readahead_gfp_mask's __GFP_NORETRY)
+// reclaims once and never waits: the window is cut where it fails.
 #pragma once
 
 #include "base/page.h"
@@ -18,15 +36,58 @@
 #include "sync/spinlock.h"
 
 #include <atomic>
+#include <chrono>
+#include <condition_variable>
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <mutex>
+#include <string>
 #include <vector>
 
 namespace pcl {
 
+/// How hard an allocation may try (the gfp flags that matter here).
+enum class Gfp : std::uint8_t {
+    Kernel,  ///< GFP_KERNEL: reclaims, waits and retries; fails only when every frame is pinned
+    NoRetry, ///< readahead's __GFP_NORETRY: one reclaim pass, no waiting, no retry
+};
+
+/// What one direct reclaim pass found (try_to_free_pages' scan_control),
+/// which should_reclaim_retry reads.
+struct ReclaimOutcome {
+    std::uint64_t reclaimed = 0;  ///< frames freed
+    std::uint64_t scanned = 0;    ///< pages looked at
+    std::uint64_t locked = 0;     ///< locked: under read I/O, or held by a CPU for a moment
+    std::uint64_t in_use = 0;     ///< referenced by a CPU besides the cache (and not unmappable)
+    std::uint64_t rotated = 0;    ///< referenced: a second chance, reclaimable on the next pass
+    std::uint64_t dirty = 0;      ///< dirty or under writeback (no writeback is modelled: pinned)
+    std::uint64_t unmappable = 0; ///< mapped, and reclaim has no way to unmap it
+    std::uint64_t put_back = 0;   ///< isolated pages this pass put back on the lists (put_back())
+    std::uint64_t lru_pages = 0;  ///< pages on the LRU lists when the pass ended
+    std::uint64_t under_io = 0;   ///< pages whose reads were queued or in flight when it ended
+    bool throttled = false;       ///< too many pages isolated by other reclaimers: waited, then gave up the pass
+};
+
+/// Why the last refused allocation was refused, and what held the frames.
+struct OomReport {
+    std::uint64_t frames = 0; ///< the budget
+    ReclaimOutcome reclaim;   ///< the last reclaim pass before the refusal
+    std::uint64_t pinned = 0; ///< frames in use on no LRU list and not in transit (anonymous memory)
+    bool stalled = false;     ///< refused after kStallLimit without progress, not because all is pinned
+    /// One sentence for the run's error: what pins the frames.
+    std::string describe() const;
+};
+
 class FrameAllocator {
 public:
+    /// Retries without progress while only CPUs' brief holds keep pages
+    /// from reclaim (MAX_RECLAIM_RETRIES).
+    static constexpr unsigned kMaxReclaimRetries = 16;
+    /// The longest an allocation waits without any frame coming back or
+    /// any page reaching an LRU list, whatever it waits for.
+    static constexpr std::chrono::seconds kStallLimit { 30 };
+
     /// @frames page frames (at least 1). Throws std::invalid_argument naming
     /// memory_pages otherwise.
     explicit FrameAllocator(std::uint64_t frames, sync::LockRegistry& registry = sync::LockRegistry::global());
@@ -36,22 +97,36 @@ public:
     FrameAllocator& operator=(const FrameAllocator&) = delete;
 
     /// A free frame as a page of @file at @index, with one reference and no
-    /// flags. With none free: waits for the frames queued by free_rcu so
-    /// far, then reclaims (set_reclaim) and retries while reclaim frees any,
-    /// or while other CPUs give frames back; nullptr when this reclaim freed
-    /// nothing and nobody else freed a frame meanwhile (counted in
-    /// failures()). Must not be called inside an RCU read-side section (both
-    /// wait for a grace period).
-    Page* alloc(FileId file, pgoff_t index);
-    /// Direct reclaim: @reclaim frees frames (with free()) and returns how
-    /// many. Set before concurrent use; an empty function removes it.
-    void set_reclaim(std::function<std::uint64_t()> reclaim) { reclaim_ = std::move(reclaim); }
-    /// Gives @page's frame back (its last reference is gone).
+    /// flags, in transit until its owner settles it. With none free, the
+    /// slow path above; nullptr when memory is exhausted (or, for NoRetry,
+    /// when one reclaim pass freed nothing), counted in failures(). Must not
+    /// be called inside an RCU read-side section (it may wait for a grace
+    /// period).
+    Page* alloc(FileId file, pgoff_t index, Gfp gfp = Gfp::Kernel);
+    /// Direct reclaim: @reclaim frees frames (with free()) and says what it
+    /// found. Set before concurrent use; an empty function removes it, and
+    /// then an allocation with no frame free fails at once.
+    void set_reclaim(std::function<ReclaimOutcome()> reclaim) { reclaim_ = std::move(reclaim); }
+    /// Gives @page's frame back (its last reference is gone); the frame
+    /// leaves transit.
     void free(Page* page);
     /// Gives @page's frame back after an RCU grace period: a page that was
     /// in an index may still be looked at by lockless readers, which must
     /// not see its frame reused for another page meanwhile.
     void free_rcu(Page* page);
+
+    /// Frames in transit: in use, on no LRU list, and not pinned for good.
+    /// alloc() puts a frame in transit; its owner settles it when a new page
+    /// goes on an LRU list, or is pinned (an anonymous page mapped), and
+    /// unsettles it when it comes off every list (isolated by reclaim, or
+    /// its last reference gone); reclaim puts back what it isolated and did
+    /// not free; free() takes a frame out. A settled page is progress for a
+    /// waiting allocation; a page put back is not (it was there before), but
+    /// another reclaimer's put back during a pass is a page the pass missed.
+    void settle(std::uint64_t n = 1) noexcept;
+    void put_back(std::uint64_t n) noexcept;
+    void unsettle(std::uint64_t n = 1) noexcept { in_transit_.fetch_add(std::int64_t(n), std::memory_order_relaxed); }
+    std::uint64_t in_transit() const noexcept;
 
     /// Whether @page is one of this allocator's frames.
     bool owns(const Page* page) const noexcept;
@@ -61,25 +136,60 @@ public:
     std::uint64_t total() const noexcept { return total_; }
     std::uint64_t in_use() const noexcept { return in_use_.load(std::memory_order_relaxed); }
     std::uint64_t free_frames() const noexcept { return total_ - in_use(); }
-    /// Allocations refused because no frame was free.
+    /// Allocations refused.
     std::uint64_t failures() const noexcept { return failures_.load(std::memory_order_relaxed); }
     /// Times an allocation found no frame free and called reclaim.
     std::uint64_t reclaims() const noexcept { return reclaims_.load(std::memory_order_relaxed); }
+    /// Times an allocation slept waiting for progress (reclaim_throttle).
+    std::uint64_t stalls() const noexcept { return stalls_.load(std::memory_order_relaxed); }
+    /// Why the last refused Gfp::Kernel allocation was refused.
+    OomReport last_failure() const;
     /// Bytes of page descriptors (the mem_map), not of page contents.
     std::uint64_t memory_bytes() const noexcept { return total_ * sizeof(Page); }
 
 private:
+    /// What should_reclaim_retry tells the slow path to do.
+    enum class Retry : std::uint8_t { Now, Wait, WaitCounted, OutOfMemory };
+
+    /// A frame from the free list, put in transit, or null.
+    Page* take_free();
+    Page* alloc_slowpath(Gfp gfp);
+    /// Progress and put-backs, as seen before a reclaim pass.
+    struct Marks {
+        std::uint64_t progress;
+        std::uint64_t returned;
+    };
+    Marks marks() const noexcept;
+    Retry should_reclaim_retry(const ReclaimOutcome& o, const Marks& before);
+    /// Sleeps until a frame is freed, a page settles or is put back after
+    /// @before, or @timeout passes.
+    void wait_for_progress(const Marks& before, std::chrono::microseconds timeout);
+    void wake_waiters();
+    /// Waits for the frames queued by free_rcu so far; false if none were.
+    bool wait_for_rcu_frees();
+    Page* refuse(const ReclaimOutcome& o, bool stalled);
+
     std::uint64_t total_;
     std::unique_ptr<Page[]> frames_; ///< the mem_map
     sync::SpinLock zone_lock_;       ///< "zone.lock": protects free_
     std::vector<Page*> free_;        ///< free frames, most recently freed last (hot first)
     std::atomic<std::uint64_t> in_use_ { 0 };
+    std::atomic<std::int64_t> in_transit_ { 0 };
     std::atomic<std::uint64_t> failures_ { 0 };
     std::atomic<std::uint64_t> reclaims_ { 0 };
+    std::atomic<std::uint64_t> stalls_ { 0 };
     std::atomic<std::uint64_t> rcu_queued_ { 0 }; ///< frames ever queued by free_rcu
     std::atomic<std::uint64_t> rcu_done_ { 0 };   ///< of which are back on the free list
-    std::atomic<std::uint64_t> freed_ { 0 };      ///< frames ever given back (free)
-    std::function<std::uint64_t()> reclaim_;
+    /// Frames freed plus frames settled, ever: what a waiting allocation
+    /// calls progress.
+    std::atomic<std::uint64_t> progress_ { 0 };
+    std::atomic<std::uint64_t> returned_ { 0 }; ///< pages ever put back by reclaim
+    std::atomic<int> waiters_ { 0 };
+    std::mutex wait_mutex_;
+    std::condition_variable wait_cv_;
+    mutable std::mutex failure_mutex_;
+    OomReport last_failure_;
+    std::function<ReclaimOutcome()> reclaim_;
 };
 
 } // namespace pcl

@@ -21,7 +21,7 @@ void LruLists::unlink_locked(Page& page) noexcept
     else
         l.tail = page.lru_prev;
     page.lru_prev = page.lru_next = nullptr;
-    l.nr.store(l.nr.load(std::memory_order_relaxed) - 1, std::memory_order_relaxed);
+    l.nr.store(l.nr.load(std::memory_order_relaxed) - 1, std::memory_order_release);
 }
 
 void LruLists::link_locked(Page& page, LruList list) noexcept
@@ -34,7 +34,7 @@ void LruLists::link_locked(Page& page, LruList list) noexcept
     else
         l.tail = &page;
     l.head = &page;
-    l.nr.store(l.nr.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+    l.nr.store(l.nr.load(std::memory_order_relaxed) + 1, std::memory_order_release);
     if (list == LruList::Active)
         page.set(PG_active);
     else

@@ -54,10 +54,13 @@ public:
     /// The page at the tail (the least recently added) of @list, or null.
     Page* tail_locked(LruList list) const noexcept { return lists_[unsigned(list)].tail; }
 
-    /// Pages on @list (readable without the lock: a counter).
+    /// Pages on @list (readable without the lock: a counter). Stored with
+    /// release and read with acquire: whoever reads a length also sees what
+    /// the writer did before it changed the list (a page put in transit
+    /// before it was taken off, frame_allocator.h).
     std::uint64_t size(LruList list) const noexcept
     {
-        return lists_[unsigned(list)].nr.load(std::memory_order_relaxed);
+        return lists_[unsigned(list)].nr.load(std::memory_order_acquire);
     }
     /// inactive_file_is_low: fewer inactive than active pages.
     bool inactive_is_low() const noexcept { return size(LruList::Inactive) < size(LruList::Active); }

@@ -94,7 +94,7 @@ Page* PageCache::find_get_page(FileId file_id, pgoff_t index)
     }
 }
 
-PageCache::AddResult PageCache::find_or_create_page(FileId file_id, pgoff_t index)
+PageCache::AddResult PageCache::find_or_create_page(FileId file_id, pgoff_t index, Gfp gfp)
 {
     AddressSpace& as = file(file_id);
     if (index >= as.size_pages)
@@ -102,9 +102,10 @@ PageCache::AddResult PageCache::find_or_create_page(FileId file_id, pgoff_t inde
     for (;;) {
         if (Page* page = find_get_page(file_id, index))
             return { page, AddStatus::Found };
-        Page* page = frames_.alloc(file_id, index);
+        Page* page = frames_.alloc(file_id, index, gfp);
         if (!page) {
-            no_memory_.fetch_add(1, std::memory_order_relaxed);
+            // A readahead page not had is a window cut short, not an error.
+            (gfp == Gfp::NoRetry ? readahead_cut_ : no_memory_).fetch_add(1, std::memory_order_relaxed);
             return { nullptr, AddStatus::NoMemory };
         }
         // Locked before anyone can see it: whoever finds it waits for the
@@ -164,8 +165,10 @@ void PageCache::put_page(Page* page)
         // test without the lock cannot miss a page that is linked.
         if (page->test(PG_lru)) {
             std::lock_guard g(lru_.lock());
-            if (page->test(PG_lru))
+            if (page->test(PG_lru)) {
+                frames_.unsettle(); // in transit before it leaves the list, a grace period from free
                 lru_.del_locked(*page);
+            }
         }
         frames_.free_rcu(page);
     }
@@ -194,6 +197,7 @@ void PageCache::lru_cache_add(Page& page)
         }
         lru_.add_locked(page, activate ? LruList::Active : LruList::Inactive);
     }
+    frames_.settle(); // where reclaim can find it
     if (refault) {
         refaults_.fetch_add(1, std::memory_order_relaxed);
         file(page.mapping).refaults.fetch_add(1, std::memory_order_relaxed);
@@ -278,7 +282,8 @@ PageCacheStats PageCache::stats() const noexcept
     s.wasted_readahead = wasted_readahead_.load(std::memory_order_relaxed);
     s.dirty_skipped = dirty_skipped_.load(std::memory_order_relaxed);
     s.mapped_evictions = mapped_evictions_.load(std::memory_order_relaxed);
-    s.reclaim_waits = reclaim_waits_.load(std::memory_order_relaxed);
+    s.reclaim_throttled = reclaim_throttled_.load(std::memory_order_relaxed);
+    s.readahead_cut = readahead_cut_.load(std::memory_order_relaxed);
     s.shadows_dropped = shadows_dropped_.load(std::memory_order_relaxed);
     s.nr_active = nr_active();
     s.nr_inactive = nr_inactive();

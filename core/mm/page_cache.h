@@ -22,13 +22,15 @@
 // report each use with mark_page_accessed(): the first sets PG_referenced,
 // a second while the page is inactive promotes it to the active list. When
 // the FrameAllocator has no free frame, the allocating CPU reclaims
-// (try_to_free_pages, in vmscan.cpp): it takes a batch from the inactive
-// tail, gives referenced pages a second chance, skips pages that are locked,
-// dirty or in use, unmaps mapped ones through the try_to_unmap hook, and
-// evicts the rest - out of their file's index, a shadow entry left for
-// refault detection (workingset.h), the frame freed - then retries. A
-// readahead page evicted before anyone used it is wasted readahead, counted
-// per file and reported through the on_thrash hook.
+// (try_to_free_pages, in vmscan.cpp): it scans the lists from their tails,
+// a share that grows as its priority drops, gives referenced pages a second
+// chance, skips pages that are locked, dirty or in use, unmaps mapped ones
+// through the try_to_unmap hook, and evicts the rest - out of their file's
+// index, a shadow entry left for refault detection (workingset.h), the
+// frame freed - and tells the allocator what it found, which decides
+// whether to retry (frame_allocator.h). A readahead page evicted before
+// anyone used it is wasted readahead, counted per file and reported through
+// the on_thrash hook.
 //
 // Lock order: the page lock (reclaim only ever trylocks it) before the
 // index's locks and the page-table locks the unmap hook takes;
@@ -44,10 +46,12 @@
 #include "sync/lock_stats.h"
 
 #include <atomic>
+#include <condition_variable>
 #include <cstdint>
 #include <deque>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <vector>
 
 namespace pcl {
@@ -62,6 +66,8 @@ struct PageCacheStats {
     std::uint64_t insert_races = 0; ///< adds lost to another CPU's insert of the same page
     std::uint64_t removes = 0;      ///< pages removed
     std::uint64_t no_memory = 0;    ///< adds refused: no free frame, or the index could not allocate
+    std::uint64_t readahead_cut
+        = 0; ///< readahead pages not added: no frame without waiting, so the window stopped there
 
     // Memory pressure, named as in /proc/vmstat where Linux counts the same.
     std::uint64_t direct_reclaims = 0; ///< try_to_free_pages runs (allocstall)
@@ -75,10 +81,11 @@ struct PageCacheStats {
     std::uint64_t wasted_readahead = 0;    ///< readahead pages evicted before their first use
     std::uint64_t dirty_skipped = 0;       ///< dirty or writeback pages reclaim passed over (no writeback is modelled)
     std::uint64_t mapped_evictions = 0;    ///< evicted pages that were mapped and had to be unmapped first
-    std::uint64_t reclaim_waits = 0;       ///< reclaim rounds that freed nothing, found locked pages and slept
-    std::uint64_t shadows_dropped = 0;     ///< shadow entries dropped, oldest first, to keep within the bound
-    std::uint64_t nr_active = 0;           ///< pages on the active list now
-    std::uint64_t nr_inactive = 0;         ///< pages on the inactive list now
+    std::uint64_t reclaim_throttled
+        = 0;                           ///< reclaimers that found too many pages isolated and waited (too_many_isolated)
+    std::uint64_t shadows_dropped = 0; ///< shadow entries dropped, oldest first, to keep within the bound
+    std::uint64_t nr_active = 0;       ///< pages on the active list now
+    std::uint64_t nr_inactive = 0;     ///< pages on the inactive list now
 };
 
 class PageCache {
@@ -112,8 +119,9 @@ public:
         Page* page = nullptr; ///< with a reference for the caller (Found, Created)
         AddStatus status = AddStatus::Found;
     };
-    /// find_or_create_page: the cached page, or a new locked one.
-    AddResult find_or_create_page(FileId file, pgoff_t index);
+    /// find_or_create_page: the cached page, or a new locked one, its frame
+    /// allocated as @gfp says (readahead's pages: Gfp::NoRetry).
+    AddResult find_or_create_page(FileId file, pgoff_t index, Gfp gfp = Gfp::Kernel);
 
     /// Removes the page at @index from the cache and drops the cache's
     /// reference (remove_from_page_cache + page_cache_release). Takes the
@@ -136,20 +144,20 @@ public:
     /// reclaimed and its frame reused in between.
     void mark_page_young(Page& page);
 
-    /// Direct reclaim (try_to_free_pages): shrinks the LRU lists until a
-    /// batch of reclaim_batch() pages has been freed, a pass over the
-    /// inactive list has freed some, or every page has been looked at twice
-    /// (once to lose PG_referenced, once to go); returns the frames freed.
-    /// When a round frees nothing but found locked pages (under I/O), it
-    /// sleeps (100 us, doubling, at most 10 ms) and tries again, up to
-    /// kReclaimRetries times. The FrameAllocator calls it when it has none free; the
+    /// Direct reclaim (do_try_to_free_pages): from priority kDefPriority
+    /// down to 0, scans size >> priority pages of each LRU list (all of
+    /// them at 0), in chunks of reclaim_batch(), until reclaim_batch()
+    /// pages are freed. Returns what it found; it never sleeps but when too
+    /// many pages are isolated by other reclaimers (too_many_isolated), and
+    /// then once. The FrameAllocator calls it when it has no frame free; the
     /// caller must not be inside an RCU read-side section (it waits for a
     /// grace period before handing the frames back).
-    std::uint64_t try_to_free_pages();
-    static constexpr unsigned kReclaimRetries = 16;
-    /// Pages reclaim frees per run before it returns (SWAP_CLUSTER_MAX, 32,
-    /// by default; 1..1024). Throws std::invalid_argument naming
-    /// reclaim_batch otherwise. Set before concurrent use.
+    ReclaimOutcome try_to_free_pages();
+    static constexpr unsigned kDefPriority = 12; ///< DEF_PRIORITY: 1/4096 of the lists first
+    /// Pages reclaim frees per run before it returns, and pages it takes
+    /// off a list at a time (SWAP_CLUSTER_MAX, 32, by default; 1..1024).
+    /// Throws std::invalid_argument naming reclaim_batch otherwise. Set
+    /// before concurrent use.
     void set_reclaim_batch(unsigned pages);
     unsigned reclaim_batch() const noexcept { return reclaim_batch_; }
     /// try_to_unmap: reclaim calls @hook for a page that holds references
@@ -197,9 +205,11 @@ private:
     /// inactive head, clearing PG_referenced and PG_active.
     void shrink_active_list(std::uint64_t n);
     /// shrink_inactive_list + shrink_page_list: looks at up to @n pages from
-    /// the inactive tail; returns the frames freed, adds the pages looked at
-    /// to @scanned and those found locked to @locked.
-    std::uint64_t shrink_inactive_list(std::uint64_t n, std::uint64_t& scanned, std::uint64_t& locked);
+    /// the inactive tail and adds what it found to @sc.
+    void shrink_inactive_list(std::uint64_t n, ReclaimOutcome& sc);
+    /// too_many_isolated: more pages in reclaimers' hands than an eighth of
+    /// the inactive list.
+    bool too_many_isolated() const noexcept;
 
     IndexSpec spec_;
     FrameAllocator& frames_;
@@ -207,18 +217,22 @@ private:
     std::shared_ptr<HashIndex> hash_; ///< the one global table, for IndexKind::Hash
     std::deque<AddressSpace> files_;
     PageWaitTable page_locks_;
-    std::atomic<std::uint64_t> lookups_ { 0 }, hits_ { 0 }, adds_ { 0 }, races_ { 0 }, removes_ { 0 }, no_memory_ { 0 };
+    std::atomic<std::uint64_t> lookups_ { 0 }, hits_ { 0 }, adds_ { 0 }, races_ { 0 }, removes_ { 0 }, no_memory_ { 0 },
+        readahead_cut_ { 0 };
 
     LruLists lru_;
     ShadowTable shadows_;                           ///< under lru_.lock()
     std::atomic<std::uint64_t> inactive_age_ { 0 }; ///< written under lru_.lock()
-    std::atomic<std::uint64_t> isolated_ { 0 };     ///< pages reclaim has taken off the lists, not yet back or freed
+    std::atomic<std::uint64_t> isolated_ { 0 };     ///< pages reclaimers hold off the lists (written under lru_.lock())
+    std::mutex isolated_mutex_;                     ///< the too_many_isolated wait queue
+    std::condition_variable isolated_cv_;           ///< woken at putback
+    std::atomic<int> isolated_waiters_ { 0 };
     unsigned reclaim_batch_ = 32;
     std::function<bool(Page&)> try_to_unmap_;
     std::function<void(FileId)> on_thrash_;
     std::atomic<std::uint64_t> direct_reclaims_ { 0 }, scanned_ { 0 }, evictions_ { 0 }, activations_ { 0 },
         deactivations_ { 0 }, rotated_ { 0 }, refaults_ { 0 }, refault_activations_ { 0 }, wasted_readahead_ { 0 },
-        dirty_skipped_ { 0 }, mapped_evictions_ { 0 }, reclaim_waits_ { 0 }, shadows_dropped_ { 0 };
+        dirty_skipped_ { 0 }, mapped_evictions_ { 0 }, reclaim_throttled_ { 0 }, shadows_dropped_ { 0 };
 };
 
 } // namespace pcl

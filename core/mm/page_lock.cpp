@@ -2,6 +2,7 @@
 
 #include "base/clock.h"
 #include "events/tracepoint.h"
+#include "mm/blk_plug.h"
 
 #include <stdexcept>
 #include <string>
@@ -34,6 +35,9 @@ PageWaitTable::Queue& PageWaitTable::queue(const Page& page) noexcept
 
 template <class Done> void PageWaitTable::sleep_until(Page& page, Done&& done)
 {
+    // The page may be one of ours, queued on our plug (io_schedule flushes
+    // the plug before it sleeps).
+    blk_flush_plug();
     const std::uint64_t t0 = now_ns();
     trace::emit_at(t0, EventKind::PageLockWait, reinterpret_cast<std::uintptr_t>(&page), page.mapping, page.index);
     page.lock_waiters.fetch_add(1, std::memory_order_seq_cst);

@@ -51,6 +51,16 @@ public:
     /// Returns true if it had to sleep.
     bool wait_on_page_locked(Page& page);
 
+    /// The block device holds the locks of the pages it reads, from
+    /// submission to completion (the bio owns the page lock in Linux):
+    /// submit_read counts them in, completion out before it unlocks them.
+    /// Reclaim tells a page locked for I/O, which will be unlocked whatever
+    /// anyone does, from one a CPU holds by how many are under I/O.
+    void io_started(std::uint64_t pages) noexcept { under_io_.fetch_add(pages, std::memory_order_relaxed); }
+    void io_done(std::uint64_t pages) noexcept { under_io_.fetch_sub(pages, std::memory_order_relaxed); }
+    /// Pages whose read is queued or in flight on a device now.
+    std::uint64_t pages_under_io() const noexcept { return under_io_.load(std::memory_order_relaxed); }
+
     PageLockStats stats() const noexcept;
 
 private:
@@ -65,6 +75,7 @@ private:
     std::atomic<std::uint64_t> wait_ns_ { 0 };
     std::atomic<std::uint64_t> max_wait_ns_ { 0 };
     std::atomic<std::uint32_t> sleeping_ { 0 };
+    std::atomic<std::uint64_t> under_io_ { 0 };
 };
 
 } // namespace pcl

@@ -1,9 +1,14 @@
 // Page reclaim (mm/vmscan.c): the PageCache's direct reclaim, as the
 // allocating CPU runs it when no frame is free.
 //
-// try_to_free_pages keeps the inactive list at least as long as the active
-// one (inactive_file_is_low -> shrink_active_list) and shrinks the inactive
-// list from its tail in batches. For each page of a batch, shrink_page_list:
+// do_try_to_free_pages lowers the priority from DEF_PRIORITY (12) to 0 and
+// at each one scans size >> priority pages of each list (get_scan_count:
+// 1/4096 of them first, all of them at 0), in chunks of SWAP_CLUSTER_MAX,
+// until it has freed SWAP_CLUSTER_MAX pages (shrink_lruvec); unlike Linux,
+// a chunk is no larger than what is still to be freed, so that a small
+// memory is not emptied for one page. The inactive
+// list is kept at least as long as the active one (inactive_file_is_low ->
+// shrink_active_list). For each page of a chunk, shrink_page_list:
 //   - locked (under I/O, being filled or removed): put back;
 //   - dirty or under writeback: put back and counted (no writeback is
 //     modelled, so a dirty page stays until someone cleans it);
@@ -19,6 +24,13 @@
 //     saw the page are over before its frame is reused.
 // A speculative find_get_page that meets the frozen page fails its
 // get_unless_zero and looks again, and finds the page gone.
+//
+// What a pass found - how many pages were locked, in use, referenced,
+// dirty - goes back to the allocator, whose should_reclaim_retry decides
+// whether to look again, wait, or declare memory exhausted. Reclaim itself
+// sleeps only when other reclaimers hold too many pages isolated
+// (too_many_isolated: more than an eighth of the inactive list), on a wait
+// queue woken at putback, at most 20 ms (reclaim_throttle's HZ/50), once.
 #include "mm/page_cache.h"
 
 #include "events/tracepoint.h"
@@ -27,52 +39,48 @@
 #include <algorithm>
 #include <chrono>
 #include <mutex>
-#include <thread>
 #include <vector>
 
 namespace pcl {
 
-std::uint64_t PageCache::try_to_free_pages()
+bool PageCache::too_many_isolated() const noexcept
+{
+    return isolated_.load(std::memory_order_seq_cst) > nr_inactive() / 8;
+}
+
+ReclaimOutcome PageCache::try_to_free_pages()
 {
     direct_reclaims_.fetch_add(1, std::memory_order_relaxed);
     const std::uint64_t target = reclaim_batch_;
-    for (unsigned round = 0;; ++round) {
-        // Enough to look at every page twice: a referenced page loses
-        // PG_referenced on the first look and goes on the second; an active
-        // page is deactivated unreferenced and goes on its first look.
-        const std::uint64_t budget = 2 * (nr_active() + nr_inactive()) + target;
-        const std::uint64_t first_pass = nr_inactive();
-        std::uint64_t reclaimed = 0;
-        std::uint64_t scanned = 0;
-        std::uint64_t locked = 0;
-        // Pages other CPUs' reclaim holds off the lists right now: with
-        // little memory one batch can be all of it.
-        const bool others_reclaiming = isolated_.load(std::memory_order_acquire) > 0;
-        while (reclaimed < target && scanned < budget) {
-            // Stop after one pass over the inactive list that freed
-            // something, rather than eat into the active list for a full
-            // batch.
-            if (reclaimed > 0 && scanned >= first_pass)
-                break;
-            if (lru_.inactive_is_low())
-                shrink_active_list(target);
-            const std::uint64_t before = scanned;
-            reclaimed += shrink_inactive_list(std::min(target, budget - scanned), scanned, locked);
-            if (scanned == before)
-                break; // both lists empty: nothing to reclaim
+    ReclaimOutcome sc;
+    for (int priority = int(kDefPriority); priority >= 0 && sc.reclaimed < target && !sc.throttled; --priority) {
+        // get_scan_count for this priority, taken once, as shrink_lruvec does.
+        std::uint64_t nr_active = lru_.size(LruList::Active) >> priority;
+        std::uint64_t nr_inactive = lru_.size(LruList::Inactive) >> priority;
+        if (nr_inactive) {
+            // What the pages are now: the last priority's look, the widest,
+            // is what the allocator decides on.
+            sc.locked = sc.in_use = sc.rotated = sc.dirty = sc.unmappable = 0;
         }
-        // Nothing freed, but pages were locked - most likely under read I/O,
-        // which will end - or isolated by another CPU's reclaim, which will
-        // free or put them back: wait a while and look again (congestion_wait
-        // in the allocator's retry loop), a bounded number of times, so that
-        // an allocation fails only when memory is really all in use.
-        const bool busy = locked > 0 || others_reclaiming || isolated_.load(std::memory_order_acquire) > 0;
-        if (reclaimed > 0 || !busy || round == kReclaimRetries)
-            return reclaimed;
-        reclaim_waits_.fetch_add(1, std::memory_order_relaxed);
-        const unsigned shift = std::min(round, 7u);
-        std::this_thread::sleep_for(std::chrono::microseconds(std::min<std::uint64_t>(100u << shift, 10'000)));
+        while ((nr_active || nr_inactive) && sc.reclaimed < target && !sc.throttled) {
+            if (nr_active) {
+                const std::uint64_t n = std::min(nr_active, target);
+                nr_active -= n;
+                if (lru_.inactive_is_low())
+                    shrink_active_list(n);
+            }
+            if (nr_inactive) {
+                // A chunk of SWAP_CLUSTER_MAX, but no more than is still to
+                // be freed: in a small memory one chunk is a large share.
+                const std::uint64_t n = std::min({ nr_inactive, target, target - sc.reclaimed });
+                nr_inactive -= n;
+                shrink_inactive_list(n, sc);
+            }
+        }
     }
+    sc.lru_pages = nr_active() + nr_inactive();
+    sc.under_io = page_locks_.pages_under_io();
+    return sc;
 }
 
 void PageCache::shrink_active_list(std::uint64_t n)
@@ -97,8 +105,23 @@ void PageCache::shrink_active_list(std::uint64_t n)
     deactivations_.fetch_add(moved, std::memory_order_relaxed);
 }
 
-std::uint64_t PageCache::shrink_inactive_list(std::uint64_t n, std::uint64_t& scanned, std::uint64_t& locked)
+void PageCache::shrink_inactive_list(std::uint64_t n, ReclaimOutcome& sc)
 {
+    if (too_many_isolated()) {
+        // Others hold the pages: wait for a putback, once, then leave it
+        // to the allocator (which waits for them in its turn).
+        reclaim_throttled_.fetch_add(1, std::memory_order_relaxed);
+        isolated_waiters_.fetch_add(1, std::memory_order_seq_cst);
+        {
+            std::unique_lock lock(isolated_mutex_);
+            isolated_cv_.wait_for(lock, std::chrono::milliseconds(20), [this] { return !too_many_isolated(); });
+        }
+        isolated_waiters_.fetch_sub(1, std::memory_order_relaxed);
+        if (too_many_isolated()) {
+            sc.throttled = true;
+            return;
+        }
+    }
     // isolate_lru_pages (__isolate_lru_page): a reference of our own first,
     // then off the list. A page whose count already reached zero is being
     // freed by its last holder, who will take it off the list: it stays
@@ -116,26 +139,29 @@ std::uint64_t PageCache::shrink_inactive_list(std::uint64_t n, std::uint64_t& sc
             if (!page)
                 break;
             if (page->get_unless_zero()) {
+                // In transit before it leaves the list: a CPU that reads
+                // the list's length and then the frames in transit never
+                // misses the page (the length is stored with release).
+                frames_.unsettle();
                 lru_.del_locked(*page);
                 isolated.push_back(page);
             } else {
                 lru_.move_locked(*page, LruList::Inactive);
             }
         }
+        // Counted under the lock that took them off (NR_ISOLATED_FILE), so
+        // a reclaimer that finds the lists empty sees where the pages are.
+        isolated_.store(isolated_.load(std::memory_order_relaxed) + isolated.size(), std::memory_order_seq_cst);
     }
-    scanned += looked;
+    sc.scanned += looked;
     scanned_.fetch_add(looked, std::memory_order_relaxed);
-    // Counted until they are back on a list or their frames are free: a
-    // CPU that finds the lists empty meanwhile waits for them instead of
-    // failing its allocation (too_many_isolated's throttling in Linux).
-    isolated_.fetch_add(isolated.size(), std::memory_order_relaxed);
 
     std::vector<Page*> keep;
     std::vector<Page*> evicted;
     for (Page* page : isolated) {
         AddressSpace& as = files_[page->mapping];
         if (!PageWaitTable::trylock_page(*page)) {
-            ++locked;
+            ++sc.locked;
             keep.push_back(page);
             continue;
         }
@@ -157,25 +183,35 @@ std::uint64_t PageCache::shrink_inactive_list(std::uint64_t n, std::uint64_t& sc
         }
         if (page->test(PG_dirty) || page->test(PG_writeback)) {
             dirty_skipped_.fetch_add(1, std::memory_order_relaxed);
+            ++sc.dirty;
             keep_locked();
             continue;
         }
         if (page->test_and_clear(PG_referenced)) {
             rotated_.fetch_add(1, std::memory_order_relaxed);
+            ++sc.rotated;
             keep_locked();
             continue;
         }
         // The cache's reference and ours; more means mappings (or a CPU
-        // using the page right now, which the unmap cannot help).
+        // using the page right now, which the unmap cannot help). With no
+        // way to unmap, an extra reference pins the page.
         bool mapped = false;
         if (page->count.load(std::memory_order_acquire) > 2) {
-            if (!try_to_unmap_ || !try_to_unmap_(*page)) {
+            if (!try_to_unmap_) {
+                ++sc.unmappable;
+                keep_locked();
+                continue;
+            }
+            if (!try_to_unmap_(*page)) {
+                ++sc.in_use;
                 keep_locked();
                 continue;
             }
             mapped = true;
         }
         if (!page->freeze_refs(2)) {
+            ++sc.in_use; // a CPU took a reference meanwhile
             keep_locked();
             continue;
         }
@@ -213,7 +249,10 @@ std::uint64_t PageCache::shrink_inactive_list(std::uint64_t n, std::uint64_t& sc
         std::lock_guard g(lru_.lock());
         for (Page* page : keep)
             lru_.add_locked(*page, LruList::Inactive);
+        isolated_.store(isolated_.load(std::memory_order_relaxed) - keep.size(), std::memory_order_seq_cst);
     }
+    frames_.put_back(keep.size());
+    sc.put_back += keep.size();
     for (Page* page : keep)
         put_page(page); // our isolation reference; perhaps the last, if the page was truncated meanwhile
 
@@ -223,9 +262,15 @@ std::uint64_t PageCache::shrink_inactive_list(std::uint64_t n, std::uint64_t& sc
         rcu::synchronize();
         for (Page* page : evicted)
             frames_.free(page);
+        std::lock_guard g(lru_.lock());
+        isolated_.store(isolated_.load(std::memory_order_relaxed) - evicted.size(), std::memory_order_seq_cst);
     }
-    isolated_.fetch_sub(isolated.size(), std::memory_order_release);
-    return evicted.size();
+    sc.reclaimed += evicted.size();
+    // putback wakes the reclaimers throttled on too_many_isolated.
+    if (!isolated.empty() && isolated_waiters_.load(std::memory_order_seq_cst) > 0) {
+        std::lock_guard g(isolated_mutex_);
+        isolated_cv_.notify_all();
+    }
 }
 
 } // namespace pcl

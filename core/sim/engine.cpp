@@ -357,8 +357,8 @@ bool Engine::may_proceed(unsigned cpu)
 bool Engine::execute(const Operation& op)
 {
     auto out_of_memory = [&](const char* what) {
-        fail(std::string(what) + " of page " + std::to_string(op.index) + ": no free page frame (memory_pages = "
-            + std::to_string(config_.memory_pages) + ", all in use and none could be reclaimed)");
+        fail(std::string(what) + " of page " + std::to_string(op.index) + ": out of memory (memory_pages = "
+            + std::to_string(config_.memory_pages) + "): " + frames_->last_failure().describe());
         return false;
     };
     switch (op.kind) {

@@ -61,6 +61,7 @@ RunResult collect_result(Engine& engine, const Scenario& scenario, const Metrics
     r.frames_used = engine.frames().in_use();
     r.frames_total = engine.frames().total();
     r.frame_failures = engine.frames().failures();
+    r.frame_stalls = engine.frames().stalls();
     r.events_pushed = engine.events().pushed();
     r.events_dropped = engine.events().dropped();
 
@@ -224,6 +225,8 @@ json::Value to_json(const RunResult& r)
                 { "wasted_readahead", pc.wasted_readahead },
                 { "dirty_skipped", pc.dirty_skipped },
                 { "mapped_evictions", pc.mapped_evictions },
+                { "throttled", pc.reclaim_throttled },
+                { "readahead_cut", pc.readahead_cut },
                 { "nr_active", pc.nr_active },
                 { "nr_inactive", pc.nr_inactive },
                 { "files", std::move(files) },
@@ -251,6 +254,7 @@ json::Value to_json(const RunResult& r)
                 { "used", r.frames_used },
                 { "total", r.frames_total },
                 { "failures", r.frame_failures },
+                { "stalls", r.frame_stalls },
             } },
         { "events",
             json::Object {

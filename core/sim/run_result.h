@@ -94,6 +94,7 @@ struct RunResult {
     std::uint64_t frames_used = 0;
     std::uint64_t frames_total = 0;
     std::uint64_t frame_failures = 0; ///< allocations refused
+    std::uint64_t frame_stalls = 0;   ///< times an allocation waited for reclaim to make progress
     std::uint64_t events_pushed = 0;
     std::uint64_t events_dropped = 0; ///< overwritten before they were drained
     std::uint64_t events_drained = 0; ///< read by whoever ran the engine (the runner)

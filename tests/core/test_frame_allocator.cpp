@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <atomic>
+#include <chrono>
 #include <set>
 #include <thread>
 #include <vector>
@@ -106,15 +107,19 @@ TEST_CASE("with no frame free, alloc reclaims and retries while reclaim frees so
     Page* b = frames.alloc(0, 1);
     REQUIRE(a);
     REQUIRE(b);
+    CHECK(frames.in_transit() == 2);
+    frames.settle(2); // both on an LRU list: reclaim can see them
+    CHECK(frames.in_transit() == 0);
     int calls = 0;
-    frames.set_reclaim([&]() -> std::uint64_t {
-        ++calls;
-        if (calls == 1) {
+    frames.set_reclaim([&] {
+        ReclaimOutcome o;
+        if (++calls == 1) {
+            frames.unsettle(); // isolated
             a->count.store(0);
             frames.free(a); // what evicting a page does
-            return 1;
+            o.reclaimed = 1;
         }
-        return 0;
+        return o;
     });
     Page* c = frames.alloc(0, 2);
     CHECK(c == a); // the frame reclaim freed
@@ -122,25 +127,37 @@ TEST_CASE("with no frame free, alloc reclaims and retries while reclaim frees so
     CHECK(calls == 1);
     CHECK(frames.reclaims() == 1);
     CHECK(frames.failures() == 0);
-    CHECK(frames.alloc(0, 3) == nullptr); // reclaim freed nothing: refused
+    frames.settle();
+    // Reclaim found nothing, nothing is in transit, under I/O or held: out
+    // of memory at once, and what pins the frames is said.
+    CHECK(frames.alloc(0, 3) == nullptr);
     CHECK(calls == 2);
     CHECK(frames.reclaims() == 2);
     CHECK(frames.failures() == 1);
+    CHECK(frames.stalls() == 0);
+    const OomReport why = frames.last_failure();
+    CHECK_FALSE(why.stalled);
+    CHECK(why.pinned == 2); // on no list: what anonymous pages are
+    CHECK(why.describe()
+        == "every one of the 2 frames is pinned: 2 anonymous, which are never reclaimed (there is no swap)");
     // A frame on its way back through RCU is waited for, not reclaimed for.
+    frames.unsettle(); // its last reference went: off the lists
     b->count.store(0);
     frames.free_rcu(b);
     Page* d = frames.alloc(0, 4);
     CHECK(d == b);
     CHECK(calls == 2);
+    // With no reclaim, nothing can come back but frees: refused at once.
     frames.set_reclaim({});
     CHECK(frames.alloc(0, 5) == nullptr);
-    CHECK(frames.reclaims() == 3);
+    CHECK(frames.reclaims() == 2);
     CHECK(frames.failures() == 2);
     for (Page* p : { c, d }) {
         p->count.store(0);
         frames.free(p);
     }
     CHECK(frames.in_use() == 0);
+    CHECK(frames.in_transit() == 0);
 }
 
 TEST_CASE("a reclaim that frees nothing looks again when another CPU gave a frame back", "[mm][frames][reclaim]")
@@ -149,24 +166,116 @@ TEST_CASE("a reclaim that frees nothing looks again when another CPU gave a fram
     FrameAllocator frames(1, registry);
     Page* a = frames.alloc(0, 0);
     REQUIRE(a);
+    frames.settle();
     // This CPU's reclaim finds nothing to evict, but meanwhile another CPU
     // (its own reclaim, or a put of the last reference) frees the frame.
     int calls = 0;
-    frames.set_reclaim([&]() -> std::uint64_t {
+    frames.set_reclaim([&] {
         if (++calls == 1) {
+            frames.unsettle();
             a->count.store(0);
             frames.free(a);
         }
-        return 0;
+        return ReclaimOutcome {};
     });
     Page* b = frames.alloc(0, 1);
     CHECK(b == a);
     CHECK(calls == 1);
     CHECK(frames.failures() == 0);
+    frames.settle();
     // Nobody frees anything: refused after one more reclaim.
     CHECK(frames.alloc(0, 2) == nullptr);
     CHECK(calls == 2);
     CHECK(frames.failures() == 1);
     b->count.store(0);
+    frames.unsettle();
     frames.free(b);
+}
+
+TEST_CASE("frames in another CPU's hands are waited for, not refused", "[mm][frames][reclaim]")
+{
+    FrameAllocator frames(1);
+    Page* a = frames.alloc(0, 0);
+    REQUIRE(a);
+    // In transit: allocated by another CPU, not yet on a list. Reclaim
+    // finds nothing, but the frame will settle or come back.
+    frames.set_reclaim([] { return ReclaimOutcome {}; });
+    std::thread other([&] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(30));
+        a->count.store(0);
+        frames.free(a); // its insert lost a race: straight back
+    });
+    Page* b = frames.alloc(0, 1);
+    other.join();
+    CHECK(b == a);
+    CHECK(frames.failures() == 0);
+    CHECK(frames.stalls() >= 1);
+    b->count.store(0);
+    frames.free(b);
+}
+
+TEST_CASE("pages under read I/O are waited for as long as it takes", "[mm][frames][reclaim]")
+{
+    FrameAllocator frames(1);
+    Page* a = frames.alloc(0, 0);
+    REQUIRE(a);
+    frames.settle();
+    // Reclaim finds the one page locked with a read in flight, for longer
+    // than kMaxReclaimRetries waits and the quarter second brief holds get,
+    // then the read completes and the page can go.
+    const auto start = std::chrono::steady_clock::now();
+    unsigned calls = 0;
+    frames.set_reclaim([&] {
+        ++calls;
+        ReclaimOutcome o;
+        if (std::chrono::steady_clock::now() - start < std::chrono::milliseconds(400)) {
+            o.locked = o.under_io = o.lru_pages = 1;
+        } else {
+            frames.unsettle();
+            a->count.store(0);
+            frames.free(a);
+            o.reclaimed = 1;
+        }
+        return o;
+    });
+    Page* b = frames.alloc(0, 1);
+    CHECK(b == a);
+    CHECK(calls > FrameAllocator::kMaxReclaimRetries + 1);
+    CHECK(frames.failures() == 0);
+    b->count.store(0);
+    frames.free(b);
+}
+
+TEST_CASE("pages CPUs only hold for a moment are retried, then refused", "[mm][frames][reclaim]")
+{
+    FrameAllocator frames(1);
+    Page* a = frames.alloc(0, 0);
+    REQUIRE(a);
+    frames.settle();
+    unsigned calls = 0;
+    frames.set_reclaim([&] {
+        ++calls;
+        ReclaimOutcome o;
+        o.in_use = o.lru_pages = 1; // a reference nobody gives back
+        return o;
+    });
+    const auto start = std::chrono::steady_clock::now();
+    CHECK(frames.alloc(0, 1) == nullptr);
+    CHECK(std::chrono::steady_clock::now() - start >= std::chrono::milliseconds(250));
+    CHECK(calls > FrameAllocator::kMaxReclaimRetries + 1);
+    CHECK(frames.failures() == 1);
+    const OomReport why = frames.last_failure();
+    CHECK(why.pinned == 0);
+    CHECK(why.describe() == "the only frame is pinned: 1 held by CPUs");
+    // Readahead's allocation reclaims once and never waits; its refusal is
+    // not a failure of the run.
+    const std::uint64_t stalls = frames.stalls();
+    calls = 0;
+    CHECK(frames.alloc(0, 2, Gfp::NoRetry) == nullptr);
+    CHECK(calls == 1);
+    CHECK(frames.stalls() == stalls);
+    CHECK(frames.failures() == 1);
+    a->count.store(0);
+    frames.unsettle();
+    frames.free(a);
 }

@@ -223,21 +223,28 @@ TEST_CASE("with nothing reclaimable the allocation fails, after looking at every
         REQUIRE(b.status == PageCache::AddStatus::Created);
         m.cache.page_locks().unlock_page(*a.page);
         m.cache.page_locks().unlock_page(*b.page);
-        // Both referenced by the test: two pages, budget 2 x 2 + 1 looks,
-        // none can go, and nothing locked is worth waiting for.
+        // Both referenced by the test, and with no try_to_unmap hook an
+        // extra reference pins a page: one pass (1 page at priority 1, both
+        // at 0) finds nothing to wait for, and the allocation fails at once.
         CHECK(m.add(2) == PageCache::AddStatus::NoMemory);
         CHECK(m.frames.failures() == 1);
+        CHECK(m.frames.stalls() == 0);
         CHECK(m.cache.stats().evictions == 0);
-        CHECK(m.cache.stats().scanned == 5);
-        CHECK(m.cache.stats().reclaim_waits == 0);
+        CHECK(m.cache.stats().scanned == 3);
         CHECK(m.cache.nr_inactive() == 2);
-        // A locked page might be under I/O: reclaim waits and looks again,
-        // kReclaimRetries times, before the allocation fails.
+        CHECK(m.frames.last_failure().describe()
+            == "every one of the 2 frames is pinned: 2 referenced beyond the cache with no way to unmap them");
+        // A page locked, with no read in flight, is a CPU's brief hold:
+        // waited for, kMaxReclaimRetries times and at least a quarter of a
+        // second, before the allocation fails.
         REQUIRE(PageWaitTable::trylock_page(*b.page));
         CHECK(m.add(2) == PageCache::AddStatus::NoMemory);
         CHECK(m.frames.failures() == 2);
-        CHECK(m.cache.stats().reclaim_waits == PageCache::kReclaimRetries);
-        CHECK(m.cache.stats().scanned == 5 + 5 * (PageCache::kReclaimRetries + 1));
+        CHECK(m.frames.reclaims() > 1 + FrameAllocator::kMaxReclaimRetries);
+        CHECK(m.frames.stalls() >= FrameAllocator::kMaxReclaimRetries);
+        CHECK(m.cache.stats().scanned == 3 * m.frames.reclaims());
+        CHECK(m.frames.last_failure().reclaim.locked == 1);
+        CHECK(m.frames.last_failure().reclaim.unmappable == 1);
         m.cache.page_locks().unlock_page(*b.page);
         m.cache.put_page(a.page);
         m.cache.put_page(b.page);
@@ -252,7 +259,10 @@ TEST_CASE("with nothing reclaimable the allocation fails, after looking at every
         m.page(0)->set(PG_dirty);
         m.page(1)->set(PG_dirty);
         CHECK(m.add(2) == PageCache::AddStatus::NoMemory);
-        CHECK(m.cache.stats().dirty_skipped == 5);
+        CHECK(m.cache.stats().dirty_skipped == 3);
+        CHECK(m.frames.stalls() == 0);
+        CHECK(m.frames.last_failure().describe()
+            == "every one of the 2 frames is pinned: 2 dirty, which are never written back");
         m.page(1)->clear(PG_dirty);
         CHECK(m.add(2) == PageCache::AddStatus::Created);
         CHECK_FALSE(m.cached(1));

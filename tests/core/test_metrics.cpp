@@ -245,7 +245,9 @@ TEST_CASE("a run ends at its duration, on cancel, or failed with the engine's re
         const RunResult r = run_scenario(s);
         CHECK(r.ended_by == "failed");
         CHECK(r.state == "failed");
-        CHECK_THAT(r.error, Catch::Contains("no free page frame"));
+        CHECK_THAT(r.error,
+            Catch::Contains(
+                "out of memory (memory_pages = 100): every one of the 100 frames is pinned: 100 anonymous"));
         CHECK(r.faults_of(FaultKind::Anon) == 100);
     }
     SECTION("a bad scenario is refused before anything runs")

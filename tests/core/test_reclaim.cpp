@@ -277,8 +277,11 @@ TEST_CASE(
     const IndexSpec spec = GENERATE(from_range(every_index()));
     INFO("index " << index_kind_name(spec.kind) << "/" << spec.scheme);
     Window8 policy;
-    Machine m(64, policy, true, spec);
-    m.cache.set_reclaim_batch(4);
+    // 32 frames for 4 CPUs and the default batch of 32: one reclaimer can
+    // hold the whole LRU isolated, and four 8-page windows more than fill
+    // memory.
+    Machine m(32, policy, true, spec);
+    REQUIRE(m.cache.reclaim_batch() == 32);
     constexpr pgoff_t kPages = 256;
     const FileId mapped_file = m.cache.add_file(kPages); // faulted and read, never truncated
     const FileId read_file = m.cache.add_file(kPages);   // read and truncated, never mapped
@@ -324,6 +327,7 @@ TEST_CASE(
         c.join();
     m.settle();
 
+    INFO("last refusal: " << m.memory.last_failure().describe());
     CHECK(failures == 0);
     CHECK(m.wrong_unmaps == 0);
     const PageCacheStats s = m.cache.stats();
@@ -358,8 +362,11 @@ TEST_CASE(
     CHECK(m.cache.nr_active() == act.size());
     CHECK(m.cache.nr_inactive() == inact.size());
     CHECK(m.cache.nr_active() + m.cache.nr_inactive() == m.cache.nrpages());
-    // Frames: exactly the cached pages (a mapped page is always cached here).
+    // Frames: exactly the cached pages (a mapped page is always cached here),
+    // none left in transit, no read left in flight.
     CHECK(m.memory.in_use() == m.cache.nrpages());
+    CHECK(m.memory.in_transit() == 0);
+    CHECK(m.cache.page_locks().pages_under_io() == 0);
     // Every mapping points at the page the cache holds for it, with the
     // cache's and the mapping's references.
     std::uint64_t mapped = 0;

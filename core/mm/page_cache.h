@@ -205,11 +205,15 @@ private:
     /// inactive head, clearing PG_referenced and PG_active.
     void shrink_active_list(std::uint64_t n);
     /// shrink_inactive_list + shrink_page_list: looks at up to @n pages from
-    /// the inactive tail and adds what it found to @sc.
-    void shrink_inactive_list(std::uint64_t n, ReclaimOutcome& sc);
-    /// too_many_isolated: more pages in reclaimers' hands than an eighth of
-    /// the inactive list.
-    bool too_many_isolated() const noexcept;
+    /// the inactive tail and adds what it found to @sc; the pages it evicts
+    /// go on @evicted, still isolated, for free_evicted.
+    void shrink_inactive_list(std::uint64_t n, ReclaimOutcome& sc, std::vector<Page*>& evicted);
+    /// Frees the frames of @evicted after an RCU grace period.
+    void free_evicted(std::vector<Page*>& evicted);
+    void wake_isolated_waiters();
+    /// too_many_isolated: more pages in other reclaimers' hands than an
+    /// eighth of the inactive list (@own: the caller's, still isolated).
+    bool too_many_isolated(std::uint64_t own) const noexcept;
 
     IndexSpec spec_;
     FrameAllocator& frames_;

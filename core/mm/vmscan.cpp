@@ -43,9 +43,9 @@
 
 namespace pcl {
 
-bool PageCache::too_many_isolated() const noexcept
+bool PageCache::too_many_isolated(std::uint64_t own) const noexcept
 {
-    return isolated_.load(std::memory_order_seq_cst) > nr_inactive() / 8;
+    return isolated_.load(std::memory_order_seq_cst) - own > nr_inactive() / 8;
 }
 
 ReclaimOutcome PageCache::try_to_free_pages()
@@ -53,6 +53,8 @@ ReclaimOutcome PageCache::try_to_free_pages()
     direct_reclaims_.fetch_add(1, std::memory_order_relaxed);
     const std::uint64_t target = reclaim_batch_;
     ReclaimOutcome sc;
+    std::vector<Page*> evicted; // isolated and out of the cache; freed after one grace period, at the end
+    evicted.reserve(target);
     for (int priority = int(kDefPriority); priority >= 0 && sc.reclaimed < target && !sc.throttled; --priority) {
         // get_scan_count for this priority, taken once, as shrink_lruvec does.
         std::uint64_t nr_active = lru_.size(LruList::Active) >> priority;
@@ -74,10 +76,11 @@ ReclaimOutcome PageCache::try_to_free_pages()
                 // be freed: in a small memory one chunk is a large share.
                 const std::uint64_t n = std::min({ nr_inactive, target, target - sc.reclaimed });
                 nr_inactive -= n;
-                shrink_inactive_list(n, sc);
+                shrink_inactive_list(n, sc, evicted);
             }
         }
     }
+    free_evicted(evicted);
     sc.lru_pages = nr_active() + nr_inactive();
     sc.under_io = page_locks_.pages_under_io();
     return sc;
@@ -105,19 +108,21 @@ void PageCache::shrink_active_list(std::uint64_t n)
     deactivations_.fetch_add(moved, std::memory_order_relaxed);
 }
 
-void PageCache::shrink_inactive_list(std::uint64_t n, ReclaimOutcome& sc)
+void PageCache::shrink_inactive_list(std::uint64_t n, ReclaimOutcome& sc, std::vector<Page*>& evicted)
 {
-    if (too_many_isolated()) {
+    const std::uint64_t evicted_before = evicted.size(); // ours, still counted isolated
+    if (too_many_isolated(evicted_before)) {
         // Others hold the pages: wait for a putback, once, then leave it
         // to the allocator (which waits for them in its turn).
         reclaim_throttled_.fetch_add(1, std::memory_order_relaxed);
         isolated_waiters_.fetch_add(1, std::memory_order_seq_cst);
         {
             std::unique_lock lock(isolated_mutex_);
-            isolated_cv_.wait_for(lock, std::chrono::milliseconds(20), [this] { return !too_many_isolated(); });
+            isolated_cv_.wait_for(
+                lock, std::chrono::milliseconds(20), [&] { return !too_many_isolated(evicted_before); });
         }
         isolated_waiters_.fetch_sub(1, std::memory_order_relaxed);
-        if (too_many_isolated()) {
+        if (too_many_isolated(evicted_before)) {
             sc.throttled = true;
             return;
         }
@@ -157,7 +162,6 @@ void PageCache::shrink_inactive_list(std::uint64_t n, ReclaimOutcome& sc)
     scanned_.fetch_add(looked, std::memory_order_relaxed);
 
     std::vector<Page*> keep;
-    std::vector<Page*> evicted;
     for (Page* page : isolated) {
         AddressSpace& as = files_[page->mapping];
         if (!PageWaitTable::trylock_page(*page)) {
@@ -256,18 +260,32 @@ void PageCache::shrink_inactive_list(std::uint64_t n, ReclaimOutcome& sc)
     for (Page* page : keep)
         put_page(page); // our isolation reference; perhaps the last, if the page was truncated meanwhile
 
-    if (!evicted.empty()) {
-        // Lockless readers that found these pages finish before the frames
-        // are handed out again.
-        rcu::synchronize();
-        for (Page* page : evicted)
-            frames_.free(page);
+    sc.reclaimed += evicted.size() - evicted_before;
+    if (!keep.empty())
+        wake_isolated_waiters();
+}
+
+void PageCache::free_evicted(std::vector<Page*>& evicted)
+{
+    if (evicted.empty())
+        return;
+    // Lockless readers that found these pages finish before the frames are
+    // handed out again: one grace period for the whole pass.
+    rcu::synchronize();
+    for (Page* page : evicted)
+        frames_.free(page);
+    {
         std::lock_guard g(lru_.lock());
         isolated_.store(isolated_.load(std::memory_order_relaxed) - evicted.size(), std::memory_order_seq_cst);
     }
-    sc.reclaimed += evicted.size();
-    // putback wakes the reclaimers throttled on too_many_isolated.
-    if (!isolated.empty() && isolated_waiters_.load(std::memory_order_seq_cst) > 0) {
+    evicted.clear();
+    wake_isolated_waiters();
+}
+
+void PageCache::wake_isolated_waiters()
+{
+    // putback (and the frees) wake the reclaimers throttled on too_many_isolated.
+    if (isolated_waiters_.load(std::memory_order_seq_cst) > 0) {
         std::lock_guard g(isolated_mutex_);
         isolated_cv_.notify_all();
     }

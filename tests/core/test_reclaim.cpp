@@ -8,6 +8,7 @@
 
 #include "index_spec_support.h"
 #include "page_cache_support.h"
+#include "sanitizer_support.h"
 #include "ring_events.h"
 
 #include <catch2/catch.hpp>
@@ -286,7 +287,7 @@ TEST_CASE(
     const FileId mapped_file = m.cache.add_file(kPages); // faulted and read, never truncated
     const FileId read_file = m.cache.add_file(kPages);   // read and truncated, never mapped
     constexpr unsigned kThreads = 4;
-    constexpr int kOps = 2000;
+    constexpr int kOps = test::kSanitized ? 1000 : 2000;
     std::atomic<int> failures { 0 };
     std::vector<std::thread> cpus;
     for (unsigned t = 0; t < kThreads; ++t)

@@ -114,6 +114,7 @@ Page* FrameAllocator::alloc_slowpath(Gfp gfp)
     Clock::time_point last_progress = Clock::now();
     unsigned no_progress = 0; // counted retries since the last progress
     unsigned waits = 0;       // waits since the last progress
+    bool confirmed = false;   // the previous pass found every frame pinned
     for (;;) {
         const Marks before = marks();
         reclaims_.fetch_add(1, std::memory_order_relaxed);
@@ -127,10 +128,14 @@ Page* FrameAllocator::alloc_slowpath(Gfp gfp)
         if (r == Retry::Now) {
             last_progress = Clock::now();
             no_progress = waits = 0;
+            confirmed = false;
             continue;
         }
-        if (r == Retry::OutOfMemory)
+        // Out of memory is declared on two passes in a row, a wait apart:
+        // what one look found all pinned, the second confirms.
+        if (r == Retry::OutOfMemory && confirmed)
             return refuse(o, false);
+        confirmed = r == Retry::OutOfMemory;
         if (Clock::now() - last_progress > kStallLimit)
             return refuse(o, true);
         // Brief holds count: after kMaxReclaimRetries without progress, and
@@ -164,11 +169,16 @@ FrameAllocator::Retry FrameAllocator::should_reclaim_retry(const ReclaimOutcome&
     if (rcu_done_.load(std::memory_order_acquire) < rcu_queued_.load(std::memory_order_acquire))
         return Retry::Wait;
     // These settle whatever this CPU does: wait for as long as it takes.
-    if (in_transit() > 0 || o.throttled || (o.locked > 0 && o.under_io > 0))
+    // Pages other reclaimers held while this pass looked, back on the
+    // lists now, are among them when this pass saw nothing pinned: it did
+    // not see them at all.
+    const bool others_put_back = now.returned - before.returned > o.put_back;
+    if (in_transit() > 0 || o.throttled || o.freeing > 0 || (o.locked > 0 && o.under_io > 0)
+        || (others_put_back && o.dirty + o.unmappable == 0))
         return Retry::Wait;
-    // Reclaimable on the next pass, or once a CPU lets go; or pages another
-    // reclaimer held while this pass looked, back on the lists now.
-    if (o.rotated > 0 || o.locked > 0 || o.in_use > 0 || now.returned - before.returned > o.put_back)
+    // Reclaimable on the next pass, or once a CPU lets go; or pinned pages
+    // that other reclaimers put back as well.
+    if (o.rotated > 0 || o.locked > 0 || o.in_use > 0 || others_put_back)
         return Retry::WaitCounted;
     return Retry::OutOfMemory;
 }

@@ -13,15 +13,17 @@
 // doing:
 //   - a frame came back, or some are a grace period away: look again;
 //   - frames in transit (allocated and not yet on a list, isolated by
-//     another reclaimer, or on their way back), or pages under read I/O:
-//     each of these settles whatever this CPU does, so wait for progress
-//     and look again, for as long as it takes;
+//     another reclaimer, or on their way back), pages under read I/O, or
+//     pages other reclaimers held while this pass looked: each of these
+//     settles whatever this CPU does, so wait for progress and look again,
+//     for as long as it takes;
 //   - pages only a CPU holds for a moment (locked by it, referenced by it,
 //     or referenced and given a second chance): wait and look again, up to
 //     kMaxReclaimRetries times without progress (MAX_RECLAIM_RETRIES);
 //   - nothing free, nothing in transit, nothing under I/O and every page
-//     pinned (dirty, anonymous, mapped with no way to unmap it): out of
-//     memory, and last_failure() says what pins the frames.
+//     pinned (dirty, anonymous, mapped with no way to unmap it), on two
+//     passes in a row a wait apart: out of memory, and last_failure() says
+//     what pins the frames.
 // Waits sleep on a wait queue that every freed frame and every page put on
 // an LRU list wakes, with a timeout (reclaim_throttle's), never on a bare
 // timer. An allocation that has made no progress for kStallLimit fails
@@ -64,6 +66,7 @@ struct ReclaimOutcome {
     std::uint64_t dirty = 0;      ///< dirty or under writeback (no writeback is modelled: pinned)
     std::uint64_t unmappable = 0; ///< mapped, and reclaim has no way to unmap it
     std::uint64_t put_back = 0;   ///< isolated pages this pass put back on the lists (put_back())
+    std::uint64_t freeing = 0;    ///< pages whose last reference was going: their frames are on the way back
     std::uint64_t lru_pages = 0;  ///< pages on the LRU lists when the pass ended
     std::uint64_t under_io = 0;   ///< pages whose reads were queued or in flight when it ended
     bool throttled = false;       ///< too many pages isolated by other reclaimers: waited, then gave up the pass

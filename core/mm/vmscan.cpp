@@ -62,7 +62,7 @@ ReclaimOutcome PageCache::try_to_free_pages()
         if (nr_inactive) {
             // What the pages are now: the last priority's look, the widest,
             // is what the allocator decides on.
-            sc.locked = sc.in_use = sc.rotated = sc.dirty = sc.unmappable = 0;
+            sc.locked = sc.in_use = sc.rotated = sc.dirty = sc.unmappable = sc.freeing = 0;
         }
         while ((nr_active || nr_inactive) && sc.reclaimed < target && !sc.throttled) {
             if (nr_active) {
@@ -152,6 +152,7 @@ void PageCache::shrink_inactive_list(std::uint64_t n, ReclaimOutcome& sc, std::v
                 isolated.push_back(page);
             } else {
                 lru_.move_locked(*page, LruList::Inactive);
+                ++sc.freeing;
             }
         }
         // Counted under the lock that took them off (NR_ISOLATED_FILE), so

@@ -34,6 +34,11 @@ enum PageFlag : std::uint32_t {
     /// PG_readahead and PageReferenced); here reclaim reads it to count an
     /// evicted, never-used readahead page as wasted readahead.
     PG_ra_unused = 1u << 8,
+    /// The accessed bit of the PTE that maps the page. A page has at most
+    /// one mapping here, so the bit lives with the page (as page_idle's
+    /// PG_young does): set by an access through the mapping, read and
+    /// cleared by reclaim (page_referenced).
+    PG_young = 1u << 9,
 };
 
 struct Page {

@@ -2,6 +2,7 @@
 
 #include "events/tracepoint.h"
 #include "lib/field_error.h"
+#include "sync/cpu_relax.h"
 
 #include <algorithm>
 #include <limits>
@@ -354,6 +355,24 @@ Page* HashMapping::lookup(pgoff_t index)
     std::lock_guard guard(t.bucket_lock(b));
     const HashEntry* e = t.find_locked(b, state_->file, index);
     return e ? e->page : nullptr;
+}
+
+Page* HashMapping::lookup_get_locked(pgoff_t index)
+{
+    // 2.4's __find_get_page: page_cache_get under pagecache_lock.
+    HashIndex& t = *table_;
+    const std::uint64_t b = t.hash(state_->key, index);
+    for (;;) {
+        {
+            std::lock_guard guard(t.bucket_lock(b));
+            const HashEntry* e = t.find_locked(b, state_->file, index);
+            if (!e)
+                return nullptr;
+            if (e->page->get_unless_zero())
+                return e->page;
+        }
+        sync::cpu_relax();
+    }
 }
 
 InsertResult HashMapping::insert(pgoff_t index, Page* page)

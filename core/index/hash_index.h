@@ -261,6 +261,8 @@ public:
     std::string_view scheme() const override { return table_->scheme_name(); }
 
     Page* lookup(pgoff_t index) override;
+    bool lockless_lookups() const noexcept override { return false; }
+    Page* lookup_get_locked(pgoff_t index) override;
     InsertResult insert(pgoff_t index, Page* page) override;
     Page* erase(pgoff_t index) override;
 

@@ -55,6 +55,17 @@ public:
 
     /// The page at @index, or nullptr (find_get_page without the reference).
     virtual Page* lookup(pgoff_t index) = 0;
+    /// Whether lookups take no lock (they run under RCU): a reader may then
+    /// still hold a page that was erased until a grace period has passed,
+    /// and takes its reference speculatively (PageCache::find_get_page).
+    virtual bool lockless_lookups() const noexcept = 0;
+    /// find_get_page as 2.4 and 2.6.0 did it, for an index whose lookups
+    /// take a lock: the page at @index with a reference taken under that
+    /// lock, in one lock round trip; nullptr if there is none. A page whose
+    /// references reclaim has frozen (it is about to be erased) is not
+    /// taken: the lock is dropped and the lookup tried again. Throws
+    /// std::logic_error when lockless_lookups() is true.
+    virtual Page* lookup_get_locked(pgoff_t index) = 0;
     /// Stores @page at @index unless an entry is already there.
     virtual InsertResult insert(pgoff_t index, Page* page) = 0;
     /// Removes and returns the entry at @index (nullptr if none); its tags go with it.

@@ -5,6 +5,7 @@
 #include "base/cpu.h"
 #include "index/index_factory.h"
 #include "lib/field_error.h"
+#include "sync/cpu_relax.h"
 #include "sync/rcu.h"
 
 #include <algorithm>
@@ -849,6 +850,27 @@ template <class Fn> auto read_side(RadixTree::Scheme scheme, sync::SpinLock* loc
 Page* RadixTree::lookup(pgoff_t index)
 {
     return read_side(config_.scheme, tree_lock_.get(), tree_rwlock_.get(), [&] { return walk(index); });
+}
+
+Page* RadixTree::lookup_get_locked(pgoff_t index)
+{
+    if (lockless_lookups())
+        throw std::logic_error(
+            "lookup_get_locked: the " + std::string(scheme()) + " radix tree's lookups take no lock");
+    for (;;) {
+        bool frozen = false;
+        Page* page = read_side(config_.scheme, tree_lock_.get(), tree_rwlock_.get(), [&]() -> Page* {
+            Page* p = walk(index);
+            if (p && !p->get_unless_zero()) {
+                frozen = true;
+                return nullptr;
+            }
+            return p;
+        });
+        if (!frozen)
+            return page;
+        sync::cpu_relax();
+    }
 }
 
 bool RadixTree::test_tag(pgoff_t index, unsigned tag)

@@ -80,6 +80,11 @@ public:
     std::string_view scheme() const override { return scheme_name(config_.scheme); }
 
     Page* lookup(pgoff_t index) override;
+    bool lockless_lookups() const noexcept override
+    {
+        return config_.scheme != Scheme::Spinlock && config_.scheme != Scheme::RwLock;
+    }
+    Page* lookup_get_locked(pgoff_t index) override;
     InsertResult insert(pgoff_t index, Page* page) override;
     Page* erase(pgoff_t index) override;
     bool set_tag(pgoff_t index, unsigned tag) override;

@@ -461,6 +461,23 @@ Page* SkipList::lookup(pgoff_t index)
     return node && Node::is_entry(node->flags.load(std::memory_order_acquire)) ? node->page : nullptr;
 }
 
+Page* SkipList::lookup_get_locked(pgoff_t index)
+{
+    if (lockless_lookups())
+        throw std::logic_error("lookup_get_locked: the pernode skip list's lookups take no lock");
+    for (;;) {
+        {
+            Section section(*this);
+            Node* node = locate(index);
+            if (!node || !Node::is_entry(node->flags.load(std::memory_order_acquire)))
+                return nullptr;
+            if (node->page->get_unless_zero())
+                return node->page;
+        }
+        sync::cpu_relax();
+    }
+}
+
 bool SkipList::test_tag(pgoff_t index, unsigned tag)
 {
     check_tag(tag);

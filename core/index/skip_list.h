@@ -96,6 +96,8 @@ public:
     /// The page at @index or nullptr. Mapping: under the mapping lock.
     /// Pernode: wait-free, under RCU, no lock.
     Page* lookup(pgoff_t index) override;
+    bool lockless_lookups() const noexcept override { return !mapping_lock_; }
+    Page* lookup_get_locked(pgoff_t index) override;
     /// Links a new node for @page at @index. The node is allocated first,
     /// before any lock is taken or the list searched (as add_to_page_cache
     /// calls radix_tree_preload before taking the mapping lock), so an

@@ -169,7 +169,8 @@ Page* FaultHandler::get_page(FileId file, pgoff_t index, pgoff_t req_pages, RaAc
             cache_.page_locks().wait_on_page_locked(*page);
             kind = FaultKind::WaitIo;
         }
-        cache_.mark_page_accessed(*page);
+        if (access != RaAccess::MmapFault)
+            cache_.mark_page_accessed(*page);
         return page;
     }
     ReadaheadWindow w = readahead_.sync_readahead(request);
@@ -199,37 +200,93 @@ Page* FaultHandler::get_page(FileId file, pgoff_t index, pgoff_t req_pages, RaAc
     // flight (wait) or already read (minor after all).
     kind = created ? FaultKind::Major : page->test(PG_uptodate) ? FaultKind::Minor : FaultKind::WaitIo;
     cache_.page_locks().wait_on_page_locked(*page);
-    cache_.mark_page_accessed(*page);
+    // A mapped page's use is seen through its PTE's accessed bit, which
+    // reclaim reads (page_referenced), not through mark_page_accessed.
+    if (access != RaAccess::MmapFault)
+        cache_.mark_page_accessed(*page);
     return page;
 }
 
-FaultKind FaultHandler::file_fault(FileId file, pgoff_t index, std::uint64_t vpn)
+bool FaultHandler::lock_cached_page(Page& page)
+{
+    cache_.page_locks().lock_page(page);
+    // Truncated while we slept on it: the index no longer holds it (a page
+    // we hold a reference to is never reclaimed, so it cannot be reused).
+    bool cached;
+    {
+        rcu::ReadGuard guard;
+        cached = cache_.file(page.mapping).index->lookup(page.index) == &page;
+    }
+    if (!cached)
+        cache_.page_locks().unlock_page(page);
+    return cached;
+}
+
+FaultKind FaultHandler::file_fault(FileId file, pgoff_t index, std::uint64_t vpn, bool write)
 {
     const std::uint64_t t0 = now_ns();
     // Step 1: the unlocked read. A present entry means there is no fault,
     // only the MMU's accessed bit, which reclaim reads; inside an RCU
     // read-side section, so the page's frame is not reused under us even if
     // reclaim unmaps and evicts the page meanwhile.
+    Page* clean = nullptr; // mapped, and about to be written for the first time
     {
         rcu::ReadGuard guard;
         if (Page* mapped = page_table_.read_pte(vpn)) {
             cache_.mark_page_young(*mapped);
-            counts_[unsigned(FaultKind::Mapped)].add(1);
-            return FaultKind::Mapped;
+            if (!write || mapped->test(PG_dirty)) {
+                counts_[unsigned(FaultKind::Mapped)].add(1);
+                return FaultKind::Mapped;
+            }
+            // The first write to a clean page through a shared mapping
+            // faults (write-notify, 2.6.19): the page is dirtied under its
+            // lock, so nothing writes it back or throws it away meanwhile.
+            // A reference first, and the entry still pointing at it.
+            if (mapped->get_unless_zero()) {
+                if (page_table_.read_pte(vpn) == mapped)
+                    clean = mapped;
+                else
+                    cache_.put_page(mapped);
+            }
         }
     }
-    begin(t0, file, index, vpn);
-    // Step 2: the work, with no page-table lock held.
-    FaultKind kind = FaultKind::Minor;
-    Page* page = get_page(file, index, 1, RaAccess::MmapFault, kind);
-    if (!page) {
-        count(kind, t0, file, index, vpn);
-        return kind;
+    if (clean) {
+        if (lock_cached_page(*clean)) {
+            set_page_dirty(*clean);
+            cache_.page_locks().unlock_page(*clean);
+        }
+        cache_.put_page(clean);
+        counts_[unsigned(FaultKind::Mapped)].add(1);
+        return FaultKind::Mapped;
     }
-    // Step 3: install under the PTE lock, rechecking; on a back-out another
-    // CPU's mapping holds the page and ours is dropped.
+    begin(t0, file, index, vpn);
+    // Step 2: the work, with no page-table lock held. filemap_fault hands
+    // the page back locked and checked to be still this file's page at
+    // this offset: a truncate that removed it meanwhile is seen, and the
+    // fault looks again.
+    FaultKind kind = FaultKind::Minor;
+    Page* page = nullptr;
+    for (;;) {
+        page = get_page(file, index, 1, RaAccess::MmapFault, kind);
+        if (!page) {
+            count(kind, t0, file, index, vpn);
+            return kind;
+        }
+        if (lock_cached_page(*page))
+            break;
+        cache_.put_page(page);
+    }
+    // Step 3: install under the PTE lock, rechecking, with the page still
+    // locked: truncate, which locks each page and unmaps it before taking
+    // it out of the cache, either finds this mapping or comes after it. On
+    // a back-out another CPU's mapping holds the page and ours is dropped.
+    if (write)
+        set_page_dirty(*page);
     bool installed = false;
     page_table_.install(vpn, page, installed);
+    if (installed)
+        cache_.mark_page_young(*page); // the access that faulted
+    cache_.page_locks().unlock_page(*page);
     if (!installed)
         cache_.put_page(page);
     if (config_.fault_around)
@@ -256,13 +313,22 @@ void FaultHandler::fault_around(FileId file, pgoff_t index, std::uint64_t vpn)
         Page* page = cache_.find_get_page(file, i);
         if (!page)
             continue;
+        // filemap_map_pages: a page it cannot lock at once is left alone;
+        // one it locks is mapped only if truncate has not taken it out.
         bool installed = false;
-        if (page->test(PG_uptodate) && !page->test(PG_locked)) {
-            page_table_.install(v, page, installed);
-            if (installed) {
-                around_.add(1);
-                continue;
+        if (page->test(PG_uptodate) && PageWaitTable::trylock_page(*page)) {
+            bool cached;
+            {
+                rcu::ReadGuard guard;
+                cached = cache_.file(file).index->lookup(i) == page;
             }
+            if (cached && page->test(PG_uptodate))
+                page_table_.install(v, page, installed);
+            cache_.page_locks().unlock_page(*page);
+        }
+        if (installed) {
+            around_.add(1);
+            continue;
         }
         cache_.put_page(page);
     }
@@ -324,39 +390,49 @@ ReadResult FaultHandler::read(FileId file, pgoff_t first, pgoff_t count_pages)
 
 ReadResult FaultHandler::write(FileId file, pgoff_t first, pgoff_t count_pages, bool partial)
 {
-    // generic_perform_write: write_begin finds or adds the page; a page the
-    // write covers whole needs no read (its old contents are overwritten),
-    // a partly covered one is read first unless it is up to date. Then the
-    // copy from the user's buffer and set_page_dirty. No readahead.
+    // generic_perform_write: write_begin finds or adds the page and hands
+    // it back locked, rechecked against the index (a truncate meanwhile:
+    // look again); a page the write covers whole needs no read (its old
+    // contents are overwritten), a partly covered one is read first unless
+    // it is up to date. Then the copy from the user's buffer and
+    // write_end's set_page_dirty, still under the page lock. No readahead.
     static const char zero_page[4096] = {};
     thread_local char page_buffer[4096];
     const std::uint64_t t0 = now_ns();
     ReadResult r;
     for (pgoff_t i = first; i < first + count_pages; ++i) {
         const bool edge = partial && (i == first || i == first + count_pages - 1);
-        PageCache::AddResult a = cache_.find_or_create_page(file, i);
-        if (!a.page) {
-            r.ok = false;
-            break;
-        }
-        Page* page = a.page;
-        if (a.status == PageCache::AddStatus::Created) {
-            if (edge) {
+        Page* page = nullptr;
+        while (!page) {
+            PageCache::AddResult a = cache_.find_or_create_page(file, i);
+            if (!a.page)
+                break;
+            page = a.page;
+            if (a.status == PageCache::AddStatus::Created && !edge) {
+                page->set(PG_uptodate); // locked since its creation: nobody saw it
+                continue;
+            }
+            if (a.status == PageCache::AddStatus::Created) {
                 // Read-modify-write: the device fills it and unlocks it.
                 device_of(file).submit_read({ page });
                 cache_.page_locks().wait_on_page_locked(*page);
             } else {
-                page->set(PG_uptodate);
-                cache_.page_locks().unlock_page(*page);
+                r.hits += page->test(PG_uptodate);
             }
-        } else {
-            r.hits += page->test(PG_uptodate);
-            cache_.page_locks().wait_on_page_locked(*page); // a read of it in flight
+            if (!lock_cached_page(*page)) {
+                cache_.put_page(page);
+                page = nullptr;
+            }
+        }
+        if (!page) {
+            r.ok = false;
+            break;
         }
         cache_.mark_page_accessed(*page);
         std::memcpy(page_buffer, zero_page, sizeof page_buffer);
         asm volatile("" : : "r"(page_buffer) : "memory");
         set_page_dirty(*page);
+        cache_.page_locks().unlock_page(*page);
         ++r.pages;
         cache_.put_page(page);
     }

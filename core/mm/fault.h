@@ -13,8 +13,16 @@
 // each page, reads it first only if the write covers part of it and it is
 // not up to date, copies in and dirties it. Writes start no readahead.
 //
-// Every page obtained is reported to the LRU (mark_page_accessed); an access
-// through a present PTE sets only the accessed bit (mark_page_young). Pages
+// A file fault hands the page back locked and rechecked against the index
+// (filemap_fault's VM_FAULT_LOCKED), installs it with the page still locked
+// and dirties it there if the access is a store, so that truncate (which
+// locks each page and unmaps it before removing it) never leaves a PTE
+// pointing at a page no longer cached, and no write lands on a page that
+// reclaim took away.
+//
+// Every page read(2) or write(2) obtains is reported to the LRU
+// (mark_page_accessed); an access through a mapping, the fault's own
+// included, sets only the PTE's accessed bit (mark_page_young). Pages
 // a readahead window brings in besides the one asked for carry
 // PG_ra_unused until first used, so reclaim can count wasted readahead.
 //
@@ -71,8 +79,11 @@ public:
     FaultHandler(PageCache& cache, PageTable& page_table, BlockDevice& device, ReadaheadPolicy& readahead,
         const FaultConfig& config = {});
 
-    /// A fault at @vpn, which maps page @index of @file.
-    FaultKind file_fault(FileId file, pgoff_t index, std::uint64_t vpn);
+    /// A fault at @vpn, which maps page @index of @file; @write: the access
+    /// is a store, and the page is dirtied (under its lock) before the
+    /// fault returns. A store to a page mapped clean faults too, to dirty
+    /// it (write-notify); one to a page mapped dirty is no fault.
+    FaultKind file_fault(FileId file, pgoff_t index, std::uint64_t vpn, bool write = false);
     /// A fault at @vpn of an anonymous region.
     FaultKind anon_fault(std::uint64_t vpn);
     /// read(2) of @count pages of @file from page @first.
@@ -83,6 +94,8 @@ public:
     ReadResult write(FileId file, pgoff_t first, pgoff_t count, bool partial = false);
     /// set_page_dirty: marks @page dirty and tags it in its file's index (the
     /// dirty tag propagates up a radix tree) unless it was dirty already.
+    /// The caller holds the page lock and has checked, under it, that the
+    /// page is still in the cache (lock_cached_page).
     void set_page_dirty(Page& page);
 
     /// @file's pages are read from @device instead of the handler's default
@@ -116,6 +129,10 @@ private:
     /// in the window) in @wanted, locked if this call created it.
     void read_window(FileId file, const ReadaheadWindow& w, pgoff_t want, Page** wanted, bool* created);
     void fault_around(FileId file, pgoff_t index, std::uint64_t vpn);
+    /// lock_page, then whether @page (referenced by the caller) is still in
+    /// its file's index: true with the page locked; false, unlocked, if a
+    /// truncate took it out meanwhile.
+    bool lock_cached_page(Page& page);
     /// Records a readahead window in the event stream, with its rule.
     void trace_window(FileId file, const ReadaheadWindow& w, bool async);
     /// Records the start of a fault at @t0 in the event stream (deferred:

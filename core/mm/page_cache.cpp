@@ -74,11 +74,20 @@ Page* PageCache::find_get_page(FileId file_id, pgoff_t index)
 {
     AddressSpace& as = file(file_id);
     lookups_.fetch_add(1, std::memory_order_relaxed);
-    // The speculative get of the lockless pagecache: a page found in the
-    // index may be removed and on its way back to the allocator before we
-    // take our reference. RCU keeps its frame from being reused meanwhile;
-    // get_unless_zero refuses a page whose last reference is gone; the second
-    // look refuses one that was removed (and perhaps replaced) in between.
+    if (!as.index->lockless_lookups()) {
+        // 2.4 and 2.6.0: the reference is taken under the lock the lookup
+        // holds anyway, one round trip of pagecache_lock or tree_lock.
+        Page* page = as.index->lookup_get_locked(index);
+        if (page)
+            hits_.fetch_add(1, std::memory_order_relaxed);
+        return page;
+    }
+    // The speculative get of the lockless pagecache (2.6.27): a page found
+    // in the index may be removed and on its way back to the allocator
+    // before we take our reference. RCU keeps its frame from being reused
+    // meanwhile; get_unless_zero refuses a page whose last reference is
+    // gone; the second look refuses one that was removed (and perhaps
+    // replaced) in between.
     rcu::ReadGuard guard;
     for (;;) {
         Page* page = as.index->lookup(index);
@@ -137,15 +146,24 @@ PageCache::AddResult PageCache::find_or_create_page(FileId file_id, pgoff_t inde
 
 bool PageCache::remove(FileId file_id, pgoff_t index)
 {
-    // remove_from_page_cache is done with the page locked, as in Linux: a
-    // page under I/O is removed only once its read has completed, so the
-    // device never completes a read into a frame that was freed and reused.
+    // truncate_inode_pages for one page, done with the page locked, as in
+    // Linux: a page under I/O is removed only once its read has completed,
+    // so the device never completes a read into a frame that was freed and
+    // reused. A mapped page is unmapped first (unmap_mapping_range): a
+    // fault installs its PTE with the page locked, so under the lock no
+    // mapping can appear that would outlive the page's place in the cache.
     AddressSpace& as = file(file_id);
     Page* page = find_get_page(file_id, index);
     if (!page)
         return false;
     page_locks_.lock_page(*page);
-    const bool ours = as.index->lookup(index) == page && as.index->erase(index) == page;
+    bool ours = as.index->lookup(index) == page;
+    if (ours) {
+        // The cache's reference and ours; more may be a mapping.
+        if (page->count.load(std::memory_order_acquire) > 2 && try_to_unmap_)
+            try_to_unmap_(*page);
+        ours = as.index->erase(index) == page;
+    }
     page_locks_.unlock_page(*page);
     if (ours) {
         removes_.fetch_add(1, std::memory_order_relaxed);
@@ -245,8 +263,8 @@ void PageCache::mark_page_young(Page& page)
     const std::uint32_t f = page.flags.load(std::memory_order_acquire);
     if (f & PG_ra_unused)
         page.clear(PG_ra_unused);
-    if (!(f & PG_referenced))
-        page.set(PG_referenced);
+    if (!(f & PG_young))
+        page.set(PG_young);
 }
 
 void PageCache::set_reclaim_batch(unsigned pages)

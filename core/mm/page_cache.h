@@ -1,9 +1,11 @@
 // PageCache: the files' pages, found through each file's index.
 //
-// find_get_page() looks a page up and takes a reference to it; as in the
-// 2.6.27 lockless pagecache it does so speculatively - under RCU, with
-// get_page_unless_zero() and a second look that the index still holds that
-// page - so it works the same whatever locking the index uses.
+// find_get_page() looks a page up and takes a reference to it. With an
+// index whose lookups take a lock (2.4's pagecache_lock, 2.6.0's tree_lock)
+// it takes the reference under that lock, one lookup per call, as those
+// kernels did; with a lockless index it does so speculatively, as the
+// 2.6.27 lockless pagecache does - under RCU, with get_page_unless_zero()
+// and a second look that the index still holds that page.
 // find_or_create_page() adds a missing page: it allocates a frame, marks
 // the new page locked (the caller reads it in and unlocks it) and inserts it.
 // When two CPUs miss on the same page at once both allocate, one insert
@@ -123,9 +125,11 @@ public:
     /// allocated as @gfp says (readahead's pages: Gfp::NoRetry).
     AddResult find_or_create_page(FileId file, pgoff_t index, Gfp gfp = Gfp::Kernel);
 
-    /// Removes the page at @index from the cache and drops the cache's
-    /// reference (remove_from_page_cache + page_cache_release). Takes the
-    /// page lock, so a page being read is removed after its read completes.
+    /// Truncates the page at @index: unmaps it (through the try_to_unmap
+    /// hook), removes it from the cache and drops the cache's reference
+    /// (truncate_complete_page). Takes the page lock, so a page being read
+    /// is removed after its read completes and a fault that is mapping it
+    /// has finished.
     bool remove(FileId file, pgoff_t index);
     /// Drops a reference; the last one takes the page off the LRU and
     /// frees the frame (__page_cache_release).
@@ -136,12 +140,12 @@ public:
     /// PG_referenced, a second while the page is inactive moves it to the
     /// active list (activate_page) and clears PG_referenced.
     void mark_page_accessed(Page& page);
-    /// An access through an existing mapping, which takes no fault: the
-    /// MMU's accessed bit, which the model folds into PG_referenced (what
-    /// page_referenced() would find and clear). Clears PG_ra_unused. Never
-    /// promotes: only reclaim looks at it. The caller holds an RCU read-side
-    /// section across reading the PTE and this call, so the page cannot be
-    /// reclaimed and its frame reused in between.
+    /// An access through a mapping: the MMU sets the PTE's accessed bit
+    /// (PG_young), which reclaim reads and clears (page_referenced).
+    /// Clears PG_ra_unused. Never promotes: only reclaim looks at it. The
+    /// caller holds a reference, or an RCU read-side section across reading
+    /// the PTE and this call, so the page cannot be reclaimed and its frame
+    /// reused in between.
     void mark_page_young(Page& page);
 
     /// Direct reclaim (do_try_to_free_pages): from priority kDefPriority

@@ -12,10 +12,15 @@
 //   - locked (under I/O, being filled or removed): put back;
 //   - dirty or under writeback: put back and counted (no writeback is
 //     modelled, so a dirty page stays until someone cleans it);
-//   - PG_referenced: cleared, and the page goes back to the inactive head:
-//     a second chance, after which it goes unless referenced again
-//     (page_check_references' PAGEREF_KEEP; a page referenced twice is
-//     already on the active list, mark_page_accessed saw to that);
+//   - page_check_references (2.6.34): a mapped page whose PTE was
+//     accessed since the last look (PG_young, cleared as page_referenced
+//     clears it) is kept: PG_referenced is set and the page goes back to
+//     the inactive head, a second chance (PAGEREF_KEEP); if PG_referenced
+//     was set already, it was used twice, and goes to the active list
+//     (PAGEREF_ACTIVATE). A page with PG_referenced and no accessed PTE
+//     was used once through read(2) or write(2), and is reclaimed
+//     (PAGEREF_RECLAIM_CLEAN: a page used twice that way is on the active
+//     list already, mark_page_accessed saw to that);
 //   - referenced by anyone but the cache and reclaim: a mapped page is
 //     unmapped through the try_to_unmap hook, anything else put back;
 //   - otherwise __remove_mapping: page_freeze_refs (2 -> 0), out of its
@@ -162,7 +167,8 @@ void PageCache::shrink_inactive_list(std::uint64_t n, ReclaimOutcome& sc, std::v
     sc.scanned += looked;
     scanned_.fetch_add(looked, std::memory_order_relaxed);
 
-    std::vector<Page*> keep;
+    std::vector<Page*> keep;        // back to the inactive list
+    std::vector<Page*> keep_active; // to the active list (PAGEREF_ACTIVATE)
     for (Page* page : isolated) {
         AddressSpace& as = files_[page->mapping];
         if (!PageWaitTable::trylock_page(*page)) {
@@ -192,15 +198,25 @@ void PageCache::shrink_inactive_list(std::uint64_t n, ReclaimOutcome& sc, std::v
             keep_locked();
             continue;
         }
-        if (page->test_and_clear(PG_referenced)) {
+        // The cache's reference and ours; more means mappings (or a CPU
+        // using the page right now, which the unmap cannot help).
+        const bool referenced_page = page->test_and_clear(PG_referenced);
+        const bool referenced_pte = page->test_and_clear(PG_young) && page->count.load(std::memory_order_acquire) > 2;
+        if (referenced_pte) {
+            page->set(PG_referenced);
+            if (referenced_page) {
+                activations_.fetch_add(1, std::memory_order_relaxed);
+                ++sc.rotated;
+                page_locks_.unlock_page(*page);
+                keep_active.push_back(page);
+                continue;
+            }
             rotated_.fetch_add(1, std::memory_order_relaxed);
             ++sc.rotated;
             keep_locked();
             continue;
         }
-        // The cache's reference and ours; more means mappings (or a CPU
-        // using the page right now, which the unmap cannot help). With no
-        // way to unmap, an extra reference pins the page.
+        // With no way to unmap, an extra reference pins the page.
         bool mapped = false;
         if (page->count.load(std::memory_order_acquire) > 2) {
             if (!try_to_unmap_) {
@@ -249,20 +265,24 @@ void PageCache::shrink_inactive_list(std::uint64_t n, ReclaimOutcome& sc, std::v
     }
 
     // putback_lru_page for the rest, in scan order at the inactive head, so
-    // that their relative order is kept.
-    if (!keep.empty()) {
+    // that their relative order is kept; the activated to the active head.
+    const std::size_t kept = keep.size() + keep_active.size();
+    if (kept) {
         std::lock_guard g(lru_.lock());
         for (Page* page : keep)
             lru_.add_locked(*page, LruList::Inactive);
-        isolated_.store(isolated_.load(std::memory_order_relaxed) - keep.size(), std::memory_order_seq_cst);
+        for (Page* page : keep_active)
+            lru_.add_locked(*page, LruList::Active);
+        isolated_.store(isolated_.load(std::memory_order_relaxed) - kept, std::memory_order_seq_cst);
     }
-    frames_.put_back(keep.size());
-    sc.put_back += keep.size();
+    frames_.put_back(kept);
+    sc.put_back += kept;
+    keep.insert(keep.end(), keep_active.begin(), keep_active.end());
     for (Page* page : keep)
         put_page(page); // our isolation reference; perhaps the last, if the page was truncated meanwhile
 
     sc.reclaimed += evicted.size() - evicted_before;
-    if (!keep.empty())
+    if (kept)
         wake_isolated_waiters();
 }
 

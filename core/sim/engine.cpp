@@ -369,14 +369,9 @@ bool Engine::execute(const Operation& op)
     case OperationKind::FileFault: {
         const FileId file = files_.at(op.file);
         const std::uint64_t vpn = file_base_vpn(file) + op.index;
-        if (faults_->file_fault(file, op.index, vpn) == FaultKind::NoMemory)
+        // A store dirties the page inside the fault, under its lock.
+        if (faults_->file_fault(file, op.index, vpn, op.write) == FaultKind::NoMemory)
             return out_of_memory("file fault");
-        if (op.write) {
-            // set_page_dirty: the page and its index entry (the dirty tag
-            // propagates up a radix tree).
-            if (Page* page = page_table_->read_pte(vpn))
-                faults_->set_page_dirty(*page);
-        }
         return true;
     }
     case OperationKind::Write:

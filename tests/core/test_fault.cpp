@@ -309,3 +309,110 @@ TEST_CASE("removing a page under I/O waits for the read, so its frame is not reu
     cache.page_locks().unlock_page(*q.page);
     cache.put_page(q.page);
 }
+
+namespace {
+
+/// The reverse map of a Machine whose file @f is mapped at vpn = index:
+/// what the engine gives the cache, for truncate and reclaim to unmap.
+void map_linearly(Machine& m)
+{
+    m.cache.set_try_to_unmap([&m](Page& page) {
+        Page* mapped = m.table.unmap(page.index);
+        if (!mapped)
+            return false;
+        if (mapped != &page) {
+            m.table.install(page.index, mapped);
+            return false;
+        }
+        m.cache.put_page(mapped); // the mapping's reference
+        return true;
+    });
+}
+
+bool cached(Machine& m, FileId f, pgoff_t index, Page* page)
+{
+    rcu::ReadGuard guard;
+    return m.cache.file(f).index->lookup(index) == page;
+}
+
+} // namespace
+
+TEST_CASE(
+    "a truncate racing a fault never leaves a PTE pointing at a page no longer cached", "[mm][fault][race][truncate]")
+{
+    // The fault has found the page and is installing it when a truncate
+    // comes. filemap_fault holds the page lock from its recheck to the
+    // install, and truncate takes the page lock and unmaps before it
+    // removes the page: either order leaves no mapping of a page that is
+    // out of the cache. Without the page lock the truncate would complete
+    // inside the install and the PTE would be installed afterwards.
+    Machine m;
+    map_linearly(m);
+    const FileId f = m.cache.add_file(32);
+    REQUIRE(m.faults.read(f, 3, 1).pages == 1); // cached, up to date, not mapped
+    std::atomic<bool> truncated { false };
+    std::thread truncator;
+    bool first = true;
+    m.table.set_locked_hook([&](std::uint64_t vpn) {
+        if (!first || vpn != 3)
+            return;
+        first = false;
+        truncator = std::thread([&] {
+            m.cache.remove(f, 3);
+            truncated = true;
+        });
+        // Give the truncate every chance to run inside the install.
+        for (int i = 0; i < 300 && !truncated; ++i)
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    });
+    CHECK(m.faults.file_fault(f, 3, 3) == FaultKind::Minor);
+    truncator.join();
+    CHECK(truncated.load());
+    Page* pte = m.table.read_pte(3);
+    CHECK(m.cache.find_get_page(f, 3) == nullptr);
+    CHECK(pte == nullptr); // truncate unmapped it
+    CHECK(m.table.mapped_count() == 0);
+    rcu::barrier();
+    CHECK(m.memory.in_use() == 0);
+}
+
+TEST_CASE("a store through a mapping dirties the page under its lock before the fault returns", "[mm][fault][write]")
+{
+    Machine m(4);
+    map_linearly(m);
+    const FileId f = m.cache.add_file(32);
+    // The page is dirty and locked when its PTE is installed: nothing can
+    // clean it, evict it or truncate it between the store and the dirtying.
+    bool seen_locked_dirty = false;
+    m.table.set_locked_hook([&](std::uint64_t vpn) {
+        if (vpn != 0)
+            return;
+        Page* page = m.cache.file(f).index->lookup(0);
+        seen_locked_dirty = page && page->test(PG_locked) && page->test(PG_dirty);
+    });
+    CHECK(m.faults.file_fault(f, 0, 0, true) == FaultKind::Major);
+    CHECK(seen_locked_dirty);
+    Page* page = m.table.read_pte(0);
+    REQUIRE(page);
+    CHECK(page->test(PG_dirty));
+    CHECK(m.cache.file(f).index->test_tag(0, kTagDirty));
+    // Reclaim can only pass it over: a dirty page is never thrown away.
+    for (pgoff_t i = 1; i < 4; ++i)
+        REQUIRE(m.faults.file_fault(f, i, i) == FaultKind::Major);
+    for (int pass = 0; pass < 4; ++pass)
+        m.cache.try_to_free_pages();
+    CHECK(cached(m, f, 0, page));
+    CHECK(m.cache.stats().dirty_skipped >= 1);
+
+    // Write-notify: the first store to a page mapped clean faults to
+    // dirty it; a store to a page mapped dirty is no fault at all.
+    REQUIRE(m.faults.file_fault(f, 5, 5) == FaultKind::Major);
+    Page* clean = m.table.read_pte(5);
+    REQUIRE(clean);
+    CHECK_FALSE(clean->test(PG_dirty));
+    CHECK(m.faults.file_fault(f, 5, 5, true) == FaultKind::Mapped);
+    CHECK(clean->test(PG_dirty));
+    CHECK(m.cache.file(f).index->test_tag(5, kTagDirty));
+    CHECK(m.faults.file_fault(f, 5, 5, true) == FaultKind::Mapped);
+    CHECK_FALSE(clean->test(PG_locked));
+}

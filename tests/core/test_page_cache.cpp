@@ -264,3 +264,49 @@ TEST_CASE("a removed page leaves the LRU with its last reference", "[mm][pagecac
     rcu::barrier();
     CHECK(frames.in_use() == 0);
 }
+
+TEST_CASE(
+    "find_get_page takes a locked index's lock once per call and a lockless index's never", "[mm][pagecache][locks]")
+{
+    // 2.4's find_get_page took pagecache_lock once and the reference under
+    // it; 2.6.0's took tree_lock once. A lookup, a get and a second lookup
+    // would be two round trips of the lock that the 2002 thread measures.
+    const std::pair<const char*, const char*> locked[] = { { "radix", "spinlock" }, { "radix", "rwlock" },
+        { "hash", "global" }, { "hash", "hashed" }, { "hash", "bucket" }, { "skiplist", "mapping" } };
+    const std::pair<const char*, const char*> lockless[]
+        = { { "radix", "rcu" }, { "radix", "optimistic" }, { "skiplist", "pernode" } };
+    auto lookups_take = [](const char* kind, const char* scheme) {
+        sync::LockRegistry registry;
+        FrameAllocator frames(64, registry);
+        PageCache cache(spec(kind, scheme), frames, registry);
+        const FileId f = cache.add_file(200);
+        for (pgoff_t i = 0; i < 100; i += 2)
+            REQUIRE(test::read_in(cache, f, i).page);
+        // By class: a bucket's lock is anonymous, counted only in its class.
+        auto taken = [&] {
+            std::uint64_t n = 0;
+            for (const auto& row : registry.classes())
+                n += row.acquisitions;
+            return n;
+        };
+        const std::uint64_t before = taken();
+        for (pgoff_t i = 0; i < 100; ++i) {
+            Page* page = cache.find_get_page(f, i);
+            CHECK((page != nullptr) == (i % 2 == 0));
+            if (page) {
+                CHECK(page->index == i);
+                CHECK(page->count.load() == 2); // the cache's and ours
+                cache.put_page(page);
+            }
+        }
+        return taken() - before;
+    };
+    for (auto [kind, scheme] : locked) {
+        INFO(kind << " " << scheme);
+        CHECK(lookups_take(kind, scheme) == 100);
+    }
+    for (auto [kind, scheme] : lockless) {
+        INFO(kind << " " << scheme);
+        CHECK(lookups_take(kind, scheme) == 0);
+    }
+}

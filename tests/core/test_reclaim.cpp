@@ -8,8 +8,8 @@
 
 #include "index_spec_support.h"
 #include "page_cache_support.h"
-#include "sanitizer_support.h"
 #include "ring_events.h"
+#include "sanitizer_support.h"
 
 #include <catch2/catch.hpp>
 
@@ -195,15 +195,21 @@ TEST_CASE("a mapped page is evicted through the try_to_unmap hook", "[mm][reclai
     REQUIRE(evicted.size() == 1);
     CHECK(evicted[0].index == 0);
     CHECK(evicted[0].arg1 == 1);
-    // An access through the mapping (no fault) sets the accessed bit:
-    // page 1, at the tail, is passed over once more; page 2 goes.
+    // An access through the mapping (no fault) sets the accessed bit again:
+    // page 1, at the tail, was kept once with PG_referenced set, so it has
+    // been used twice and goes to the active list (PAGEREF_ACTIVATE); page
+    // 2, kept once and not accessed since, goes.
     CHECK(m.faults.file_fault(f, 1, 1) == FaultKind::Mapped);
+    const std::uint64_t activations = m.cache.stats().activations;
     REQUIRE(m.faults.file_fault(f, 5, 5) == FaultKind::Major);
     CHECK(m.table.read_pte(1) != nullptr);
     CHECK(m.table.read_pte(2) == nullptr);
     CHECK_FALSE(m.cached(f, 2));
     s = m.cache.stats();
-    CHECK(s.rotated == 5);
+    CHECK(s.rotated == 4);
+    CHECK(s.activations == activations + 1);
+    REQUIRE(m.table.read_pte(1));
+    CHECK(m.table.read_pte(1)->test(PG_active));
     CHECK(s.mapped_evictions == 2);
     // Faulting an evicted page in again reads it again.
     CHECK(m.faults.file_fault(f, 0, 0) == FaultKind::Major);

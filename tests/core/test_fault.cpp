@@ -6,6 +6,8 @@
 #include <catch2/catch.hpp>
 
 #include <atomic>
+#include <functional>
+#include <utility>
 #include <thread>
 #include <vector>
 
@@ -16,10 +18,11 @@ namespace {
 // One process with its page cache, page table and disk.
 struct Machine {
     explicit Machine(std::uint64_t frames = 1024, PageTable::Scheme scheme = PageTable::Scheme::Split,
-        FaultConfig fault = {}, BlockDeviceConfig disk = { 20'000, 1'000, 1.0 })
+        FaultConfig fault = {}, BlockDeviceConfig disk = { 20'000, 1'000, 1.0 }, ReadaheadPolicy* policy = nullptr)
         : memory(frames, registry)
         , cache(radix_rcu(), memory, registry)
         , table(PageTable::Config { scheme, 0 }, registry)
+        , readahead(policy ? *policy : none)
         , device(disk, cache.page_locks())
         , faults(cache, table, device, readahead, fault)
     {
@@ -47,7 +50,8 @@ struct Machine {
     FrameAllocator memory;
     PageCache cache;
     PageTable table;
-    NoReadahead readahead;
+    NoReadahead none;
+    ReadaheadPolicy& readahead;
     BlockDevice device;
     FaultHandler faults;
 };
@@ -337,15 +341,51 @@ bool cached(Machine& m, FileId f, pgoff_t index, Page* page)
 
 } // namespace
 
-TEST_CASE(
-    "a truncate racing a fault never leaves a PTE pointing at a page no longer cached", "[mm][fault][race][truncate]")
+namespace {
+
+/// No readahead, and a hook called when the fault path has found a page
+/// (on_access): between its lookup and its install.
+struct FoundHook final : ReadaheadPolicy {
+    std::function<void()> hook;
+    ReadaheadWindow sync_readahead(const ReadaheadRequest& r) override { return { r.index, 1, 0, RaRule::None }; }
+    ReadaheadWindow async_readahead(const ReadaheadRequest&) override { return {}; }
+    void on_access(const ReadaheadRequest&, bool hit) override
+    {
+        if (hit && hook)
+            std::exchange(hook, nullptr)();
+    }
+};
+
+} // namespace
+
+TEST_CASE("a truncate between a fault's lookup and its install leaves no PTE to the truncated page",
+    "[mm][fault][race][truncate]")
+{
+    // filemap_fault locks the page it found and checks it is still in the
+    // cache before the install: a truncate that came in between is seen,
+    // and the fault looks again (and reads the page anew). Installing what
+    // the lookup found would map a page that is out of the cache.
+    FoundHook policy;
+    Machine m(1024, PageTable::Scheme::Split, {}, { 20'000, 1'000, 1.0 }, &policy);
+    map_linearly(m);
+    const FileId f = m.cache.add_file(32);
+    REQUIRE(m.faults.read(f, 3, 1).pages == 1); // cached, up to date, not mapped
+    policy.hook = [&] { REQUIRE(m.cache.remove(f, 3)); };
+    CHECK(m.faults.file_fault(f, 3, 3) == FaultKind::Major); // read again
+    CHECK_FALSE(policy.hook);
+    Page* pte = m.table.read_pte(3);
+    REQUIRE(pte);
+    CHECK(cached(m, f, 3, pte));
+    CHECK(m.cache.stats().removes == 1);
+}
+
+TEST_CASE("a truncate racing a fault's install never leaves a PTE pointing at a page no longer cached",
+    "[mm][fault][race][truncate]")
 {
     // The fault has found the page and is installing it when a truncate
-    // comes. filemap_fault holds the page lock from its recheck to the
-    // install, and truncate takes the page lock and unmaps before it
-    // removes the page: either order leaves no mapping of a page that is
-    // out of the cache. Without the page lock the truncate would complete
-    // inside the install and the PTE would be installed afterwards.
+    // comes. The fault holds the page lock from its recheck to the install,
+    // and truncate takes the page lock and unmaps before it removes the
+    // page: either order leaves no mapping of a page out of the cache.
     Machine m;
     map_linearly(m);
     const FileId f = m.cache.add_file(32);

@@ -282,6 +282,7 @@ FaultKind FaultHandler::file_fault(FileId file, pgoff_t index, std::uint64_t vpn
     // a back-out another CPU's mapping holds the page and ours is dropped.
     if (write)
         set_page_dirty(*page);
+    cache_.file(file).mark_mapped();
     bool installed = false;
     page_table_.install(vpn, page, installed);
     if (installed)
@@ -322,8 +323,10 @@ void FaultHandler::fault_around(FileId file, pgoff_t index, std::uint64_t vpn)
                 rcu::ReadGuard guard;
                 cached = cache_.file(file).index->lookup(i) == page;
             }
-            if (cached && page->test(PG_uptodate))
+            if (cached && page->test(PG_uptodate)) {
+                cache_.file(file).mark_mapped();
                 page_table_.install(v, page, installed);
+            }
             cache_.page_locks().unlock_page(*page);
         }
         if (installed) {

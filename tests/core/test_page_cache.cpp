@@ -310,3 +310,46 @@ TEST_CASE(
         CHECK(lookups_take(kind, scheme) == 0);
     }
 }
+
+TEST_CASE(
+    "reclaim waits a grace period only where a lockless reader may hold the page", "[mm][pagecache][reclaim][rcu]")
+{
+    // A CPU inside an RCU read-side section all along: synchronize_rcu
+    // waits for it. An index whose lookups take its lock hands out pages
+    // only under that lock, so an unmapped file's evicted page can go back
+    // at once (2.4, 2.6.0); a lockless index's must wait for the reader.
+    auto reclaim_waits_for_reader = [](const char* kind, const char* scheme, bool mapped = false) {
+        sync::LockRegistry registry;
+        FrameAllocator frames(8, registry);
+        PageCache cache(spec(kind, scheme), frames, registry);
+        const FileId f = cache.add_file(64);
+        for (pgoff_t i = 0; i < 8; ++i)
+            REQUIRE(test::read_in(cache, f, i).page);
+        if (mapped)
+            cache.file(f).mark_mapped(); // a PTE may have been read without locks
+        std::atomic<bool> inside { false }, released { false }, reclaimed { false };
+        std::thread reader([&] {
+            rcu::ReadGuard guard;
+            inside = true;
+            // Until reclaim is done, or long enough for a grace period to
+            // be seen waiting.
+            for (int i = 0; i < 200 && !reclaimed; ++i)
+                std::this_thread::sleep_for(std::chrono::milliseconds(1));
+            released = true;
+        });
+        while (!inside)
+            std::this_thread::yield();
+        const ReclaimOutcome o = cache.try_to_free_pages();
+        const bool waited = released.load();
+        reclaimed = true;
+        reader.join();
+        CHECK(o.reclaimed > 0);
+        CHECK(frames.free_frames() == o.reclaimed);
+        return waited;
+    };
+    CHECK_FALSE(reclaim_waits_for_reader("hash", "global"));
+    CHECK_FALSE(reclaim_waits_for_reader("radix", "spinlock"));
+    CHECK(reclaim_waits_for_reader("hash", "global", true));
+    CHECK(reclaim_waits_for_reader("radix", "rcu"));
+    CHECK(reclaim_waits_for_reader("skiplist", "pernode"));
+}

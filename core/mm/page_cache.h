@@ -163,6 +163,11 @@ public:
     /// Throws std::invalid_argument naming reclaim_batch otherwise. Set
     /// before concurrent use.
     void set_reclaim_batch(unsigned pages);
+    /// Reclaim's used-once detection (page_check_references, 2.6.34; on by
+    /// default): a page with PG_referenced and no accessed PTE is reclaimed.
+    /// Off: every page with PG_referenced or an accessed PTE gets a second
+    /// chance, as the kernels before it did. Set before concurrent use.
+    void set_page_check_references(bool on) noexcept { page_check_references_ = on; }
     unsigned reclaim_batch() const noexcept { return reclaim_batch_; }
     /// try_to_unmap: reclaim calls @hook for a page that holds references
     /// beyond the cache's and its own (it is mapped); @hook removes the
@@ -236,6 +241,7 @@ private:
     std::condition_variable isolated_cv_;           ///< woken at putback
     std::atomic<int> isolated_waiters_ { 0 };
     unsigned reclaim_batch_ = 32;
+    bool page_check_references_ = true;
     std::function<bool(Page&)> try_to_unmap_;
     std::function<void(FileId)> on_thrash_;
     std::atomic<std::uint64_t> direct_reclaims_ { 0 }, scanned_ { 0 }, evictions_ { 0 }, activations_ { 0 },

@@ -20,7 +20,9 @@
 //     (PAGEREF_ACTIVATE). A page with PG_referenced and no accessed PTE
 //     was used once through read(2) or write(2), and is reclaimed
 //     (PAGEREF_RECLAIM_CLEAN: a page used twice that way is on the active
-//     list already, mark_page_accessed saw to that);
+//     list already, mark_page_accessed saw to that). With used-once
+//     detection off (set_page_check_references), any reference earns a
+//     second chance, as before 2.6.34;
 //   - referenced by anyone but the cache and reclaim: a mapped page is
 //     unmapped through the try_to_unmap hook, anything else put back;
 //   - otherwise __remove_mapping: page_freeze_refs (2 -> 0), out of its
@@ -205,6 +207,13 @@ void PageCache::shrink_inactive_list(std::uint64_t n, ReclaimOutcome& sc, std::v
         // using the page right now, which the unmap cannot help).
         const bool referenced_page = page->test_and_clear(PG_referenced);
         const bool referenced_pte = page->test_and_clear(PG_young) && page->count.load(std::memory_order_acquire) > 2;
+        if (!page_check_references_ && (referenced_page || referenced_pte)) {
+            // Before 2.6.34: any reference, a second chance.
+            rotated_.fetch_add(1, std::memory_order_relaxed);
+            ++sc.rotated;
+            keep_locked();
+            continue;
+        }
         if (referenced_pte) {
             page->set(PG_referenced);
             if (referenced_page) {

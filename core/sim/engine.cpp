@@ -127,6 +127,7 @@ Engine::Engine(const EngineConfig& config, sync::LockRegistry& registry)
     events_ = std::make_unique<EventStream>(ncpus_ + (second_disk ? 2 : 1), config_.event_ring_capacity);
     frames_ = std::make_unique<FrameAllocator>(config_.memory_pages, registry);
     cache_ = std::make_unique<PageCache>(config_.index, *frames_, registry);
+    cache_->set_page_check_references(config_.page_check_references);
     page_table_ = std::make_unique<PageTable>(PageTable::Config { config_.page_table_lock, 0 }, registry);
     device_ = std::make_unique<BlockDevice>(config_.device, cache_->page_locks(),
         config_.events ? &events_->ring(ncpus_) : nullptr, static_cast<int>(ncpus_));

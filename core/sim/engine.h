@@ -60,6 +60,9 @@ struct EngineConfig {
     std::uint64_t memory_pages = 1 << 18; ///< page frames ("physical memory")
     BlockDeviceConfig device;
     std::string readahead = "none"; ///< readahead policy: "none", "ondemand", "readaround", "morton"
+    /// Reclaim's used-once detection (page_check_references, 2.6.34);
+    /// false: every referenced page gets a second chance, as before.
+    bool page_check_references = true;
     FaultConfig fault;
     double ops_per_second = 0;         ///< per CPU; 0 = unpaced
     std::uint64_t hold_stretch_ns = 0; ///< demo: extra time every lock is held before release; 0 = none
@@ -196,9 +199,9 @@ private:
     std::atomic<double> pace_ops_ { 0 };
     std::atomic<std::uint64_t> pace_stretch_ns_ { 0 };
     std::atomic<std::uint64_t> pacing_generation_ { 0 }; ///< bumped after each set_pacing
-    std::atomic<bool> cut_stretch_ { false }; ///< pausing or ending: stretched holds end early
-    int thread_nice_ = 0;                     ///< niceness of the CPU threads (set_thread_nice)
-    std::string error_;   ///< under control_
+    std::atomic<bool> cut_stretch_ { false };            ///< pausing or ending: stretched holds end early
+    int thread_nice_ = 0;                                ///< niceness of the CPU threads (set_thread_nice)
+    std::string error_;                                  ///< under control_
 };
 
 } // namespace pcl

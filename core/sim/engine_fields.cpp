@@ -40,6 +40,8 @@ FieldTable<E> build_engine()
         field<&E::readahead>({ .name = "readahead", .label = "Readahead policy",
             .meaning = "none: read only what was asked; ondemand: Linux 2.6.23+ (windows x4, x2 up to the maximum, asynchronous at the PG_readahead marker); readaround: mmap faults read a window centred on the fault; morton: 2002's unified readahead, shrinking when read-ahead pages are evicted unused.",
             .choices = kReadaheadPolicies }),
+        field<&E::page_check_references>({ .name = "page_check_references", .label = "Used-once detection",
+            .meaning = "true: at the inactive tail a page used once through read(2) or write(2) is reclaimed, and only a mapping's accessed bit earns a second chance (page_check_references, Linux 2.6.34 and later); false: every referenced page gets a second chance, as in the kernels before, those of 2002 included, so a streaming reader's pages push out pages that were read ahead and not yet used." }),
     } };
     // clang-format on
 }

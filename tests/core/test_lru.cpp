@@ -370,3 +370,32 @@ TEST_CASE("reclaim_batch is validated", "[mm][lru]")
     m.cache.set_reclaim_batch(32);
     CHECK(m.cache.reclaim_batch() == 32);
 }
+
+TEST_CASE(
+    "without used-once detection a referenced inactive page gets a second chance, then goes", "[mm][lru][reclaim]")
+{
+    // Before 2.6.34 (and in the 2002 kernels the readahead-thrashing
+    // lesson runs): any reference earns a second chance.
+    Memory m(4);
+    m.cache.set_page_check_references(false);
+    m.fill(4);
+    m.touch(0); // referenced once: inactive with PG_referenced
+    REQUIRE(m.add(4) == PageCache::AddStatus::Created);
+    // Page 0 was at the tail: rotated to the head with PG_referenced
+    // cleared; page 1, next, went.
+    CHECK(m.cached(0));
+    CHECK_FALSE(m.cached(1));
+    CHECK_FALSE(m.page(0)->test(PG_referenced));
+    CHECK(m.list(LruList::Inactive) == Idx { 4, 0, 3, 2 });
+    CHECK(m.cache.stats().rotated == 1);
+    CHECK(m.cache.stats().scanned == 2);
+    REQUIRE(m.add(5) == PageCache::AddStatus::Created);
+    CHECK_FALSE(m.cached(2));
+    REQUIRE(m.add(6) == PageCache::AddStatus::Created);
+    CHECK_FALSE(m.cached(3));
+    REQUIRE(m.add(7) == PageCache::AddStatus::Created);
+    CHECK_FALSE(m.cached(0)); // its second chance is used up
+    CHECK(m.list(LruList::Inactive) == Idx { 7, 6, 5, 4 });
+    CHECK(m.cache.stats().rotated == 1);
+    CHECK(m.cache.stats().evictions == 4);
+}

@@ -76,6 +76,7 @@ Scenario everything_changed()
     s.engine.device.time_scale = 0.3;
     s.engine.device.ra_pages = 64;
     s.engine.readahead = "ondemand";
+    s.engine.page_check_references = false;
     s.engine.fault.fault_around = true;
     s.engine.fault.fault_around_pages = 32;
     s.engine.ops_per_second = 1500.5;
@@ -131,6 +132,7 @@ void check_equal(const Scenario& a, const Scenario& b)
     CHECK(a.engine.device.time_scale == b.engine.device.time_scale);
     CHECK(a.engine.device.ra_pages == b.engine.device.ra_pages);
     CHECK(a.engine.readahead == b.engine.readahead);
+    CHECK(a.engine.page_check_references == b.engine.page_check_references);
     CHECK(a.engine.fault.fault_around == b.engine.fault.fault_around);
     CHECK(a.engine.fault.fault_around_pages == b.engine.fault.fault_around_pages);
     CHECK(a.engine.ops_per_second == b.engine.ops_per_second);
@@ -172,7 +174,7 @@ TEST_CASE("scenario: every field survives a round trip", "[scenario]")
     // The defaults are written too, in the documented order.
     const json::Value defaults = scenario_to_json(Scenario {});
     const json::Object& top = defaults.as_object();
-    REQUIRE(top.size() == 17);
+    REQUIRE(top.size() == 18);
     CHECK(top[0].first == "version");
     CHECK(top[0].second == json::Value(1));
     CHECK(top.back().first == "trace");
@@ -181,6 +183,7 @@ TEST_CASE("scenario: every field survives a round trip", "[scenario]")
     CHECK(defaults.find("index")->as_object().size() == 11);
     CHECK(defaults.find("page_table_lock")->as_string() == "split");
     CHECK(defaults.find("readahead")->as_string() == "none");
+    CHECK(defaults.find("page_check_references")->as_bool());
     CHECK(defaults.find("device")->find("ra_pages")->as_uint() == 32);
     check_equal(scenario_from_json(defaults), Scenario {});
 }

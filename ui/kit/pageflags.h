@@ -19,7 +19,7 @@ inline QString pageFlagNames(std::uint32_t flags, const QString& separator)
     static const std::pair<std::uint32_t, const char*> kFlags[]
         = { { PG_locked, "locked" }, { PG_uptodate, "uptodate" }, { PG_dirty, "dirty" }, { PG_writeback, "writeback" },
               { PG_readahead, "readahead" }, { PG_referenced, "referenced" }, { PG_active, "active" },
-              { PG_lru, "lru" }, { PG_ra_unused, "ra_unused" } };
+              { PG_lru, "lru" }, { PG_ra_unused, "ra_unused" }, { PG_young, "young" } };
     QStringList names;
     for (const auto& [bit, name] : kFlags)
         if (flags & bit)

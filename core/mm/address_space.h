@@ -19,17 +19,6 @@ struct AddressSpace {
     /// Pages of this file in the cache (mapping->nrpages).
     std::uint64_t nrpages() const { return index->count(); }
 
-    /// Whether a page of this file has ever been mapped (mapping_mapped():
-    /// the file has a mapping). Set by the fault path before its first
-    /// install; once set, a page of the file may be seen through a PTE
-    /// read without locks, and reclaim frees it only after a grace period.
-    std::atomic<bool> mapped { false };
-    void mark_mapped() noexcept
-    {
-        if (!mapped.load(std::memory_order_relaxed))
-            mapped.store(true, std::memory_order_seq_cst);
-    }
-
     // Memory pressure on this file (reclaim writes, anyone reads).
     std::atomic<std::uint64_t> evictions { 0 };        ///< its pages reclaim evicted
     std::atomic<std::uint64_t> refaults { 0 };         ///< its evicted pages read in again while their shadow lasted

@@ -251,13 +251,18 @@ FaultKind FaultHandler::file_fault(FileId file, pgoff_t index, std::uint64_t vpn
         }
     }
     if (clean) {
-        if (lock_cached_page(*clean)) {
+        const bool cached = lock_cached_page(*clean);
+        if (cached) {
             set_page_dirty(*clean);
             cache_.page_locks().unlock_page(*clean);
         }
         cache_.put_page(clean);
-        counts_[unsigned(FaultKind::Mapped)].add(1);
-        return FaultKind::Mapped;
+        if (cached) {
+            counts_[unsigned(FaultKind::Mapped)].add(1);
+            return FaultKind::Mapped;
+        }
+        // Truncated (and unmapped) meanwhile: the store faults the page
+        // in anew, as a retried fault would.
     }
     begin(t0, file, index, vpn);
     // Step 2: the work, with no page-table lock held. filemap_fault hands
@@ -282,7 +287,6 @@ FaultKind FaultHandler::file_fault(FileId file, pgoff_t index, std::uint64_t vpn
     // a back-out another CPU's mapping holds the page and ours is dropped.
     if (write)
         set_page_dirty(*page);
-    cache_.file(file).mark_mapped();
     bool installed = false;
     page_table_.install(vpn, page, installed);
     if (installed)
@@ -323,10 +327,8 @@ void FaultHandler::fault_around(FileId file, pgoff_t index, std::uint64_t vpn)
                 rcu::ReadGuard guard;
                 cached = cache_.file(file).index->lookup(i) == page;
             }
-            if (cached && page->test(PG_uptodate)) {
-                cache_.file(file).mark_mapped();
+            if (cached && page->test(PG_uptodate))
                 page_table_.install(v, page, installed);
-            }
             cache_.page_locks().unlock_page(*page);
         }
         if (installed) {

@@ -27,10 +27,11 @@
 //     unmapped through the try_to_unmap hook, anything else put back;
 //   - otherwise __remove_mapping: page_freeze_refs (2 -> 0), out of its
 //     file's index, a shadow entry recorded (workingset_eviction), and the
-//     frame freed - after an RCU grace period if lockless lookups or
-//     lockless PTE reads may have seen the page, so that they are over
-//     before its frame is reused; at once if the index's lookups take its
-//     lock and the file is not mapped (2.4 and 2.6.0 had no grace period).
+//     frame freed after an RCU grace period, so that lockless lookups that
+//     saw the page are over before its frame is reused. Under an index
+//     whose lookups take its lock the grace period stays too: lockless PTE
+//     reads of a mapped file, and the views' reads of page state
+//     (page_state.h), take no reference and rely on it.
 // A speculative find_get_page that meets the frozen page fails its
 // get_unless_zero and looks again, and finds the page gone.
 //
@@ -171,7 +172,6 @@ void PageCache::shrink_inactive_list(std::uint64_t n, ReclaimOutcome& sc, std::v
     sc.scanned += looked;
     scanned_.fetch_add(looked, std::memory_order_relaxed);
 
-    std::vector<Page*> freed;       // evicted, and no reader can hold them: freed at once
     std::vector<Page*> keep;        // back to the inactive list
     std::vector<Page*> keep_active; // to the active list (PAGEREF_ACTIVATE)
     for (Page* page : isolated) {
@@ -261,14 +261,7 @@ void PageCache::shrink_inactive_list(std::uint64_t n, ReclaimOutcome& sc, std::v
         }
         as.index->erase(page->index); // the page lock keeps remove() off it: it is ours
         page_locks_.unlock_page(*page);
-        // Lookups under the index's lock take their reference under it, so
-        // once the page is out nobody can be looking at it - unless lookups
-        // are lockless, or the file is mapped and a CPU read its PTE
-        // without locks: then only after a grace period.
-        if (as.index->lockless_lookups() || as.mapped.load(std::memory_order_seq_cst))
-            evicted.push_back(page);
-        else
-            freed.push_back(page);
+        evicted.push_back(page);
         evictions_.fetch_add(1, std::memory_order_relaxed);
         as.evictions.fetch_add(1, std::memory_order_relaxed);
         if (mapped)
@@ -300,14 +293,8 @@ void PageCache::shrink_inactive_list(std::uint64_t n, ReclaimOutcome& sc, std::v
     for (Page* page : keep)
         put_page(page); // our isolation reference; perhaps the last, if the page was truncated meanwhile
 
-    if (!freed.empty()) {
-        for (Page* page : freed)
-            frames_.free(page);
-        std::lock_guard g(lru_.lock());
-        isolated_.store(isolated_.load(std::memory_order_relaxed) - freed.size(), std::memory_order_seq_cst);
-    }
-    sc.reclaimed += evicted.size() - evicted_before + freed.size();
-    if (kept || !freed.empty())
+    sc.reclaimed += evicted.size() - evicted_before;
+    if (kept)
         wake_isolated_waiters();
 }
 

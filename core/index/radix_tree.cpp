@@ -857,6 +857,7 @@ Page* RadixTree::lookup_get_locked(pgoff_t index)
     if (lockless_lookups())
         throw std::logic_error(
             "lookup_get_locked: the " + std::string(scheme()) + " radix tree's lookups take no lock");
+    sync::Backoff backoff; // the eraser needs the lock we keep taking: let it have it
     for (;;) {
         bool frozen = false;
         Page* page = read_side(config_.scheme, tree_lock_.get(), tree_rwlock_.get(), [&]() -> Page* {
@@ -869,7 +870,7 @@ Page* RadixTree::lookup_get_locked(pgoff_t index)
         });
         if (!frozen)
             return page;
-        sync::cpu_relax();
+        backoff.pause();
     }
 }
 

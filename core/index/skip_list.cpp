@@ -465,6 +465,7 @@ Page* SkipList::lookup_get_locked(pgoff_t index)
 {
     if (lockless_lookups())
         throw std::logic_error("lookup_get_locked: the pernode skip list's lookups take no lock");
+    sync::Backoff backoff; // the eraser needs the lock we keep taking: let it have it
     for (;;) {
         {
             Section section(*this);
@@ -474,7 +475,7 @@ Page* SkipList::lookup_get_locked(pgoff_t index)
             if (node->page->get_unless_zero())
                 return node->page;
         }
-        sync::cpu_relax();
+        backoff.pause();
     }
 }
 

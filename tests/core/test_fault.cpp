@@ -7,8 +7,8 @@
 
 #include <atomic>
 #include <functional>
-#include <utility>
 #include <thread>
+#include <utility>
 #include <vector>
 
 using namespace pcl;
@@ -455,4 +455,38 @@ TEST_CASE("a store through a mapping dirties the page under its lock before the 
     CHECK(m.cache.file(f).index->test_tag(5, kTagDirty));
     CHECK(m.faults.file_fault(f, 5, 5, true) == FaultKind::Mapped);
     CHECK_FALSE(clean->test(PG_locked));
+}
+
+TEST_CASE(
+    "a store to a clean mapped page that is truncated meanwhile faults the page in anew", "[mm][fault][write][race]")
+{
+    // Write-notify finds page 5 mapped clean, takes a reference and sleeps
+    // on the page lock, which a truncate holds: it unmaps the page and
+    // takes it out of the cache. The store must not be dropped with the
+    // page: the fault goes on as a fault of an unmapped address.
+    Machine m(16);
+    map_linearly(m);
+    const FileId f = m.cache.add_file(32);
+    REQUIRE(m.faults.file_fault(f, 5, 5) == FaultKind::Major);
+    Page* old = m.table.read_pte(5);
+    REQUIRE(old);
+    REQUIRE_FALSE(old->test(PG_dirty));
+    m.cache.page_locks().lock_page(*old); // the truncate's
+    std::atomic<int> kind { -1 };
+    std::thread store([&] { kind = int(m.faults.file_fault(f, 5, 5, true)); });
+    while (old->lock_waiters.load() == 0)
+        std::this_thread::yield();
+    // What PageCache::remove does under the page lock: unmap, then out of
+    // the index, then the cache's reference.
+    REQUIRE(m.table.unmap(5) == old);
+    m.cache.put_page(old); // the mapping's
+    REQUIRE(m.cache.file(f).index->erase(5) == old);
+    m.cache.put_page(old); // the cache's; the store's own keeps it
+    m.cache.page_locks().unlock_page(*old);
+    store.join();
+    CHECK(kind.load() == int(FaultKind::Major));
+    Page* now = m.table.read_pte(5);
+    REQUIRE(now);
+    CHECK(now->test(PG_dirty));
+    CHECK(cached(m, f, 5, now));
 }

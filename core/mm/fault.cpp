@@ -207,16 +207,18 @@ Page* FaultHandler::get_page(FileId file, pgoff_t index, pgoff_t req_pages, RaAc
     return page;
 }
 
+bool FaultHandler::in_cache(const Page& page)
+{
+    rcu::ReadGuard guard;
+    return cache_.file(page.mapping).index->lookup(page.index) == &page;
+}
+
 bool FaultHandler::lock_cached_page(Page& page)
 {
     cache_.page_locks().lock_page(page);
     // Truncated while we slept on it: the index no longer holds it (a page
     // we hold a reference to is never reclaimed, so it cannot be reused).
-    bool cached;
-    {
-        rcu::ReadGuard guard;
-        cached = cache_.file(page.mapping).index->lookup(page.index) == &page;
-    }
+    const bool cached = in_cache(page);
     if (!cached)
         cache_.page_locks().unlock_page(page);
     return cached;
@@ -322,12 +324,7 @@ void FaultHandler::fault_around(FileId file, pgoff_t index, std::uint64_t vpn)
         // one it locks is mapped only if truncate has not taken it out.
         bool installed = false;
         if (page->test(PG_uptodate) && PageWaitTable::trylock_page(*page)) {
-            bool cached;
-            {
-                rcu::ReadGuard guard;
-                cached = cache_.file(file).index->lookup(i) == page;
-            }
-            if (cached && page->test(PG_uptodate))
+            if (in_cache(*page) && page->test(PG_uptodate))
                 page_table_.install(v, page, installed);
             cache_.page_locks().unlock_page(*page);
         }

@@ -129,6 +129,9 @@ private:
     /// in the window) in @wanted, locked if this call created it.
     void read_window(FileId file, const ReadaheadWindow& w, pgoff_t want, Page** wanted, bool* created);
     void fault_around(FileId file, pgoff_t index, std::uint64_t vpn);
+    /// Whether @page is still in its file's index (page->mapping rechecked),
+    /// meaningful while the caller holds its page lock.
+    bool in_cache(const Page& page);
     /// lock_page, then whether @page (referenced by the caller) is still in
     /// its file's index: true with the page locked; false, unlocked, if a
     /// truncate took it out meanwhile.

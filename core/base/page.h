@@ -39,6 +39,10 @@ enum PageFlag : std::uint32_t {
     /// PG_young does): set by an access through the mapping, read and
     /// cleared by reclaim (page_referenced).
     PG_young = 1u << 9,
+    /// Reclaim wanted this page while it was dirty or under writeback:
+    /// when its writeback completes it goes to the inactive list's tail
+    /// (rotate_reclaimable_page), to be the next one reclaim takes.
+    PG_reclaim = 1u << 10,
 };
 
 struct Page {

@@ -43,9 +43,10 @@
     FIELD(index, page, pgoff_t, "", "the page's offset in its file")
 #define PCL_IO_FIELDS(FIELD) \
     FIELD(object, request, std::uint64_t, "", "the request's number") \
-    FIELD(file, file, FileId, "", "the file read") \
+    FIELD(file, file, FileId, "", "the file read or written") \
     FIELD(index, first_page, pgoff_t, "", "the first page of the request") \
-    FIELD(arg0, pages, std::uint64_t, "pages", "pages in the request")
+    FIELD(arg0, pages, std::uint64_t, "pages", "pages in the request") \
+    FIELD(detail, write, bool, "", "1 for a write (writeback), 0 for a read")
 #define PCL_INDEX_NODE_FIELDS(FIELD) \
     FIELD(object, node, std::uint64_t, "", "the node's identity") \
     FIELD(file, file, FileId, "", "the file whose index changed")
@@ -85,9 +86,9 @@
     EVENT(PageLockWoken, "page_lock_woken", "a CPU woke from sleeping on a page", \
         PCL_PAGE_FIELDS(FIELD) \
         FIELD(arg0, slept_ns, std::uint64_t, "ns", "time slept")) \
-    EVENT(IoSubmit, "io_submit", "a read was submitted to the disk", \
+    EVENT(IoSubmit, "io_submit", "a read or a write was submitted to the disk", \
         PCL_IO_FIELDS(FIELD)) \
-    EVENT(IoComplete, "io_complete", "the disk completed a read (recorded on the disk's lane)", \
+    EVENT(IoComplete, "io_complete", "the disk completed a read or a write (recorded on the disk's lane)", \
         PCL_IO_FIELDS(FIELD)) \
     /* An index's structural events (events/index_event.h). */ \
     EVENT(IndexNodeAlloc, "index_node_alloc", "an index node was allocated and linked", \

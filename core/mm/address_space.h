@@ -23,6 +23,15 @@ struct AddressSpace {
     std::atomic<std::uint64_t> evictions { 0 };        ///< its pages reclaim evicted
     std::atomic<std::uint64_t> refaults { 0 };         ///< its evicted pages read in again while their shadow lasted
     std::atomic<std::uint64_t> wasted_readahead { 0 }; ///< its readahead pages evicted before first use: its thrashing
+
+    // Writeback (changed under the page lock of the page concerned, read
+    // by anyone): NR_FILE_DIRTY and NR_WRITEBACK of this file.
+    std::atomic<std::uint64_t> nr_dirty { 0 };     ///< pages with PG_dirty
+    std::atomic<std::uint64_t> nr_writeback { 0 }; ///< pages with PG_writeback
+    std::atomic<std::uint64_t> written { 0 };      ///< pages whose writeback completed, ever
+    /// When the file went from clean to dirty (inode->dirtied_when, now_ns
+    /// time; 0 while clean): what periodic writeback ages it by.
+    std::atomic<std::uint64_t> dirtied_when_ns { 0 };
 };
 
 } // namespace pcl

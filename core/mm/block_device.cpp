@@ -152,7 +152,7 @@ void BlockDevice::unquiesce()
     cv_.notify_all();
 }
 
-bool BlockDevice::try_merge(std::vector<Page*>& pages, const Submission& s)
+bool BlockDevice::try_merge(std::vector<Page*>& pages, const Submission& s, bool write)
 {
     if (config_.nomerges)
         return false;
@@ -160,7 +160,8 @@ bool BlockDevice::try_merge(std::vector<Page*>& pages, const Submission& s)
     // continues the request it queued last (the elevator's last_merge hint).
     for (auto it = queue_.rbegin(); it != queue_.rend(); ++it) {
         Request& r = *it;
-        if (r.extent.file != s.extent.file || r.extent.pages + s.extent.pages > config_.max_request_pages)
+        if (r.write != write || r.extent.file != s.extent.file
+            || r.extent.pages + s.extent.pages > config_.max_request_pages)
             continue;
         if (r.extent.end() == s.extent.first) { // back merge: s continues r
             r.pages.insert(r.pages.end(), pages.begin(), pages.end());
@@ -181,22 +182,46 @@ bool BlockDevice::try_merge(std::vector<Page*>& pages, const Submission& s)
 
 void BlockDevice::submit_read(std::vector<Page*> pages)
 {
+    submit(std::move(pages), false);
+}
+
+void BlockDevice::submit_write(std::vector<Page*> pages)
+{
+    if (!pages.empty() && !end_write_)
+        throw std::logic_error("BlockDevice::submit_write: no end_write hook to complete the write with");
+    submit(std::move(pages), true);
+}
+
+void BlockDevice::submit(std::vector<Page*> pages, bool write)
+{
     if (pages.empty())
         return;
     const std::uint64_t id = next_id_.fetch_add(1, std::memory_order_relaxed);
     const Submission s { id, now_ns(), { pages.front()->mapping, pages.front()->index, pages.size() } };
     submitted_.fetch_add(1, std::memory_order_relaxed);
-    page_locks_.io_started(pages.size());
-    trace::emit(EventKind::IoSubmit, id, s.extent.file, s.extent.first, static_cast<std::int64_t>(pages.size()));
+    // Only reads hold page locks for the device (pages_under_io).
+    if (!write)
+        page_locks_.io_started(pages.size());
+    if (trace::enabled()) {
+        Event e = trace::make_event_at(
+            s.submitted_ns, EventKind::IoSubmit, id, s.extent.file, s.extent.first, std::int64_t(pages.size()), 0);
+        e.detail = write ? 1 : 0;
+        trace::push(e);
+    }
     {
         std::lock_guard g(mutex_);
-        if (try_merge(pages, s)) {
+        if (try_merge(pages, s, write)) {
             merged_.fetch_add(1, std::memory_order_relaxed);
             return; // the request it joined is already queued: nothing new to dispatch
         }
         queued_.fetch_add(1, std::memory_order_relaxed);
         outstanding_.fetch_add(1, std::memory_order_relaxed);
-        queue_.push_back({ s.extent, std::move(pages), { s } });
+        Request r;
+        r.extent = s.extent;
+        r.write = write;
+        r.pages = std::move(pages);
+        r.parts = { s };
+        queue_.push_back(std::move(r));
     }
     cv_.notify_one();
 }
@@ -225,7 +250,12 @@ void BlockDevice::complete(Request& req)
     // Counted before the pages are unlocked, so a CPU woken by the
     // completion already sees it in the device's figures.
     requests_.fetch_add(1, std::memory_order_relaxed);
-    pages_.fetch_add(req.pages.size(), std::memory_order_relaxed);
+    if (req.write) {
+        write_requests_.fetch_add(1, std::memory_order_relaxed);
+        pages_written_.fetch_add(req.pages.size(), std::memory_order_relaxed);
+    } else {
+        pages_.fetch_add(req.pages.size(), std::memory_order_relaxed);
+    }
     busy_ns_.fetch_add(req.cost_ns, std::memory_order_relaxed);
     if (req.seek)
         seeks_.fetch_add(1, std::memory_order_relaxed);
@@ -234,15 +264,31 @@ void BlockDevice::complete(Request& req)
         latency_.add(now - std::min(now, s.submitted_ns));
     in_flight_.fetch_sub(1, std::memory_order_relaxed);
     outstanding_.fetch_sub(1, std::memory_order_relaxed);
+    const auto others = static_cast<std::int32_t>(req.parts.size() - 1);
+    auto trace_completions = [&] {
+        if (!trace::enabled())
+            return;
+        for (const Submission& s : req.parts) {
+            Event e = trace::make_event_at(now, EventKind::IoComplete, s.id, s.extent.file, s.extent.first,
+                static_cast<std::int64_t>(s.extent.pages), others);
+            e.detail = req.write ? 1 : 0;
+            trace::push(e);
+        }
+    };
+    if (req.write) {
+        // end_bio_page_write: each page's writeback ends (the hook clears
+        // PG_writeback and its tag and wakes its waiters).
+        trace_completions();
+        for (Page* page : req.pages)
+            end_write_(*page);
+        return;
+    }
     // The request completes as a whole: all its data is there before any
     // of its pages is unlocked (end_page_read for each), so a reader woken
     // on the first page finds the rest up to date.
     for (Page* page : req.pages)
         page->set(PG_uptodate);
-    const auto others = static_cast<std::int32_t>(req.parts.size() - 1);
-    for (const Submission& s : req.parts)
-        trace::emit(EventKind::IoComplete, s.id, s.extent.file, s.extent.first,
-            static_cast<std::int64_t>(s.extent.pages), others);
+    trace_completions();
     page_locks_.io_done(req.pages.size());
     for (Page* page : req.pages)
         page_locks_.unlock_page(*page);

@@ -1,10 +1,10 @@
-// The block device: the disk the page cache reads from.
+// The block device: the disk the page cache reads from and writes back to.
 //
 // Glossary:
-//   submission  one submit_read() call: a run of consecutive pages of one
-//               file, locked by the caller (a bio, in Linux terms)
+//   submission  one submit_read() or submit_write() call: a run of
+//               consecutive pages of one file (a bio, in Linux terms)
 //   request     what the device serves: one submission, or several merged
-//               into one contiguous read (a struct request)
+//               into one contiguous read or write (a struct request)
 //   queued      submitted, not yet dispatched: it can still be merged into
 //   in flight   dispatched: the device is serving it
 //   head        where the previous request left the disk head
@@ -25,13 +25,17 @@
 //
 // Merging (block/elevator.c, back and front merges): a submission that
 // continues, or ends just before, a request still queued for the same file
-// joins it, as long as the request stays within max_request_pages
-// (max_sectors_kb). Requests are dispatched in submission order (FIFO, the
-// "none" scheduler), so a merge never reorders reads.
+// in the same direction joins it, as long as the request stays within
+// max_request_pages (max_sectors_kb). Requests are dispatched in submission
+// order (FIFO, the "none" scheduler), so a merge never reorders I/O. Reads
+// and writes share the queue, the head and the formula: a hard disk pays a
+// seek to write a run that is not where the head is, as it does to read.
 //
-// Completion does what end_page_read() does for each page: marks all the
-// request's pages up to date, then unlocks them, which wakes every CPU
-// waiting on them. `time_scale` stretches every wait, so a demonstration can
+// A read's completion does what end_page_read() does for each page: marks
+// all the request's pages up to date, then unlocks them, which wakes every
+// CPU waiting on them. A write's pages are not locked (they carry
+// PG_writeback instead); its completion calls the end_write hook for each
+// page (the page cache's end_page_writeback). `time_scale` stretches every wait, so a demonstration can
 // slow the disk down to human speed; the figures the device reports
 // (busy_ns) are unscaled.
 //
@@ -49,6 +53,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <mutex>
 #include <string>
 #include <string_view>
@@ -156,6 +161,16 @@ public:
     /// index and arg0 as its IoSubmit, arg1 = how many other submissions
     /// were merged into the same request (0: served alone).
     void submit_read(std::vector<Page*> pages);
+    /// Queues a write of @pages: consecutive pages of one file, in offset
+    /// order, each under PG_writeback (set_page_writeback), for each of
+    /// which the device calls the end_write hook when the write completes.
+    /// Events as submit_read's, with detail 1.
+    void submit_write(std::vector<Page*> pages);
+    /// What a write's completion does for each of its pages
+    /// (end_page_writeback), on the device thread. Set before the first
+    /// submit_write; it must stay callable until the device is destroyed,
+    /// which completes everything still queued.
+    void set_end_write(std::function<void(Page&)> hook) { end_write_ = std::move(hook); }
 
     /// Stops dispatching (blk_mq_quiesce_queue): requests in flight still
     /// complete, new submissions stay queued, where they can merge, until
@@ -171,10 +186,15 @@ public:
     std::uint64_t submitted() const noexcept { return submitted_.load(std::memory_order_relaxed); }
     /// Submissions merged into a queued request instead of becoming one.
     std::uint64_t merged() const noexcept { return merged_.load(std::memory_order_relaxed); }
-    /// Requests completed (after merging: submitted() - merged() once idle).
+    /// Requests completed, reads and writes (after merging: submitted() -
+    /// merged() once idle).
     std::uint64_t requests() const noexcept { return requests_.load(std::memory_order_relaxed); }
+    /// Of which were writes.
+    std::uint64_t write_requests() const noexcept { return write_requests_.load(std::memory_order_relaxed); }
     /// Pages read by completed requests.
     std::uint64_t pages_read() const noexcept { return pages_.load(std::memory_order_relaxed); }
+    /// Pages written by completed requests.
+    std::uint64_t pages_written() const noexcept { return pages_written_.load(std::memory_order_relaxed); }
     /// Requests dispatched and being served: at most queue_depth.
     std::uint64_t in_flight() const noexcept { return in_flight_.load(std::memory_order_relaxed); }
     /// Requests waiting to be dispatched.
@@ -202,14 +222,18 @@ private:
     };
     struct Request {
         IoExtent extent;               ///< all of it
+        bool write = false;            ///< a write (its pages under PG_writeback), not a read
         std::vector<Page*> pages;      ///< in offset order
         std::vector<Submission> parts; ///< in offset order
         std::uint64_t cost_ns = 0;     ///< service_ns at dispatch, unscaled
         bool seek = false;             ///< whether it paid a seek
         std::uint64_t done_ns = 0;     ///< when it completes (now_ns time)
     };
-    /// Merges @pages into a queued request if one is adjacent; mutex_ held.
-    bool try_merge(std::vector<Page*>& pages, const Submission& s);
+    /// Queues @pages as a read or a write.
+    void submit(std::vector<Page*> pages, bool write);
+    /// Merges @pages into a queued request of the same direction if one is
+    /// adjacent; mutex_ held.
+    bool try_merge(std::vector<Page*>& pages, const Submission& s, bool write);
     /// Starts serving the first queued request; mutex_ held.
     void dispatch(std::uint64_t now);
     /// Marks @req's pages up to date, records its completions and unlocks
@@ -228,7 +252,9 @@ private:
     bool stopping_ = false;
     bool quiesced_ = false;
     std::atomic<std::uint64_t> submitted_ { 0 }, merged_ { 0 }, requests_ { 0 }, pages_ { 0 }, in_flight_ { 0 },
-        queued_ { 0 }, outstanding_ { 0 }, busy_ns_ { 0 }, seeks_ { 0 }, next_id_ { 1 };
+        queued_ { 0 }, outstanding_ { 0 }, busy_ns_ { 0 }, seeks_ { 0 }, next_id_ { 1 }, write_requests_ { 0 },
+        pages_written_ { 0 };
+    std::function<void(Page&)> end_write_;
     EventRing* events_;
     int trace_cpu_;
     LatencyHistogram latency_;

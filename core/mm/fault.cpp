@@ -65,12 +65,6 @@ void FaultHandler::set_hint(FileId file, MmapHint hint)
     hints_[file] = hint;
 }
 
-void FaultHandler::set_page_dirty(Page& page)
-{
-    if (!page.test_and_set(PG_dirty))
-        cache_.file(page.mapping).index->set_tag(page.index, kTagDirty);
-}
-
 void FaultHandler::begin(std::uint64_t t0, FileId file, pgoff_t index, std::uint64_t vpn)
 {
     trace::defer_at(t0, EventKind::FaultBegin, vpn, file, index, 0, file == kAnonymousFile ? 1 : 0);
@@ -255,11 +249,13 @@ FaultKind FaultHandler::file_fault(FileId file, pgoff_t index, std::uint64_t vpn
     if (clean) {
         const bool cached = lock_cached_page(*clean);
         if (cached) {
-            set_page_dirty(*clean);
+            cache_.set_page_dirty(*clean);
             cache_.page_locks().unlock_page(*clean);
         }
         cache_.put_page(clean);
         if (cached) {
+            // fault_dirty_shared_page: the writer pays for the pages it dirties.
+            balance_dirty_pages();
             counts_[unsigned(FaultKind::Mapped)].add(1);
             return FaultKind::Mapped;
         }
@@ -288,7 +284,7 @@ FaultKind FaultHandler::file_fault(FileId file, pgoff_t index, std::uint64_t vpn
     // it out of the cache, either finds this mapping or comes after it. On
     // a back-out another CPU's mapping holds the page and ours is dropped.
     if (write)
-        set_page_dirty(*page);
+        cache_.set_page_dirty(*page);
     bool installed = false;
     page_table_.install(vpn, page, installed);
     if (installed)
@@ -298,6 +294,8 @@ FaultKind FaultHandler::file_fault(FileId file, pgoff_t index, std::uint64_t vpn
         cache_.put_page(page);
     if (config_.fault_around)
         fault_around(file, index, vpn);
+    if (write)
+        balance_dirty_pages();
     count(kind, t0, file, index, vpn);
     return kind;
 }
@@ -433,10 +431,11 @@ ReadResult FaultHandler::write(FileId file, pgoff_t first, pgoff_t count_pages, 
         cache_.mark_page_accessed(*page);
         std::memcpy(page_buffer, zero_page, sizeof page_buffer);
         asm volatile("" : : "r"(page_buffer) : "memory");
-        set_page_dirty(*page);
+        cache_.set_page_dirty(*page);
         cache_.page_locks().unlock_page(*page);
         ++r.pages;
         cache_.put_page(page);
+        balance_dirty_pages(); // generic_perform_write: after each page, with no lock held
     }
     read_latency_.add(now_ns() - t0);
     return r;

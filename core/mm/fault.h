@@ -44,6 +44,7 @@
 #include "mm/page_cache.h"
 #include "mm/page_table.h"
 #include "mm/readahead.h"
+#include "mm/writeback.h"
 #include "sync/histogram.h"
 #include "sync/percpu_counter.h"
 
@@ -92,11 +93,9 @@ public:
     /// write covers only part of its first and last pages, which must then
     /// be read before they are written (a read-modify-write).
     ReadResult write(FileId file, pgoff_t first, pgoff_t count, bool partial = false);
-    /// set_page_dirty: marks @page dirty and tags it in its file's index (the
-    /// dirty tag propagates up a radix tree) unless it was dirty already.
-    /// The caller holds the page lock and has checked, under it, that the
-    /// page is still in the cache (lock_cached_page).
-    void set_page_dirty(Page& page);
+    /// Writers are throttled by @writeback (balance_dirty_pages after each
+    /// page they dirty); none: never. Set up before concurrent use.
+    void set_writeback(Writeback* writeback) noexcept { writeback_ = writeback; }
 
     /// @file's pages are read from @device instead of the handler's default
     /// one. Set up before concurrent use.
@@ -136,6 +135,12 @@ private:
     /// its file's index: true with the page locked; false, unlocked, if a
     /// truncate took it out meanwhile.
     bool lock_cached_page(Page& page);
+    /// balance_dirty_pages, if a Writeback is set: no page lock held.
+    void balance_dirty_pages()
+    {
+        if (writeback_)
+            writeback_->balance_dirty_pages();
+    }
     /// Records a readahead window in the event stream, with its rule.
     void trace_window(FileId file, const ReadaheadWindow& w, bool async);
     /// Records the start of a fault at @t0 in the event stream (deferred:
@@ -150,6 +155,7 @@ private:
     std::vector<BlockDevice*> devices_; ///< per file; null: device_
     std::vector<MmapHint> hints_;       ///< per file; missing: MmapHint::Normal
     ReadaheadPolicy& readahead_;
+    Writeback* writeback_ = nullptr;
     FaultConfig config_;
     std::array<sync::PercpuCounter, kFaultKinds> counts_;
     std::array<LatencyHistogram, kFaultKinds> latency_;

@@ -25,7 +25,9 @@ void add_part(std::string& out, std::uint64_t n, const char* what)
 std::string OomReport::describe() const
 {
     std::string parts;
-    add_part(parts, reclaim.dirty, "dirty, which are never written back");
+    add_part(parts, reclaim.dirty,
+        reclaim.flusher ? "dirty, waiting to be written back" : "dirty, with no writeback to clean them");
+    add_part(parts, reclaim.writeback, "under writeback");
     add_part(parts, pinned, "anonymous, which are never reclaimed (there is no swap)");
     add_part(parts, reclaim.unmappable, "referenced beyond the cache with no way to unmap them");
     add_part(parts, reclaim.in_use, "held by CPUs");
@@ -173,7 +175,8 @@ FrameAllocator::Retry FrameAllocator::should_reclaim_retry(const ReclaimOutcome&
     // lists now, are among them when this pass saw nothing pinned: it did
     // not see them at all.
     const bool others_put_back = now.returned - before.returned > o.put_back;
-    if (in_transit() > 0 || o.throttled || o.freeing > 0 || (o.locked > 0 && o.under_io > 0)
+    const bool writeback = o.flusher && (o.dirty > 0 || o.writeback > 0 || o.under_writeback > 0);
+    if (in_transit() > 0 || o.throttled || o.freeing > 0 || (o.locked > 0 && o.under_io > 0) || writeback
         || (others_put_back && o.dirty + o.unmappable == 0))
         return Retry::Wait;
     // Reclaimable on the next pass, or once a CPU lets go; or pinned pages
@@ -242,6 +245,12 @@ void FrameAllocator::put_back(std::uint64_t n) noexcept
         return;
     in_transit_.fetch_sub(std::int64_t(n), std::memory_order_relaxed);
     returned_.fetch_add(n, std::memory_order_seq_cst);
+    wake_waiters();
+}
+
+void FrameAllocator::note_reclaimable() noexcept
+{
+    progress_.fetch_add(1, std::memory_order_seq_cst);
     wake_waiters();
 }
 

@@ -13,19 +13,21 @@
 // doing:
 //   - a frame came back, or some are a grace period away: look again;
 //   - frames in transit (allocated and not yet on a list, isolated by
-//     another reclaimer, or on their way back), pages under read I/O, or
-//     pages other reclaimers held while this pass looked: each of these
-//     settles whatever this CPU does, so wait for progress and look again,
-//     for as long as it takes;
+//     another reclaimer, or on their way back), pages under read I/O,
+//     dirty pages the flusher was woken to write and pages under writeback
+//     (reclaim_throttle's VMSCAN_THROTTLE_WRITEBACK), or pages other
+//     reclaimers held while this pass looked: each of these settles
+//     whatever this CPU does, so wait for progress and look again, for as
+//     long as it takes;
 //   - pages only a CPU holds for a moment (locked by it, referenced by it,
 //     or referenced and given a second chance): wait and look again, up to
 //     kMaxReclaimRetries times without progress (MAX_RECLAIM_RETRIES);
 //   - nothing free, nothing in transit, nothing under I/O and every page
-//     pinned (dirty, anonymous, mapped with no way to unmap it), on two
-//     passes in a row a wait apart: out of memory, and last_failure() says
-//     what pins the frames.
-// Waits sleep on a wait queue that every freed frame and every page put on
-// an LRU list wakes, with a timeout (reclaim_throttle's), never on a bare
+//     pinned (anonymous, mapped with no way to unmap it, or dirty with no
+//     writeback to clean it), on two passes in a row a wait apart: out of
+//     memory, and last_failure() says what pins the frames.
+// Waits sleep on a wait queue that every freed frame, every page put on an
+// LRU list and every completed writeback wakes, with a timeout (reclaim_throttle's), never on a bare
 // timer. An allocation that has made no progress for kStallLimit fails
 // whatever the reason, so that a run cannot hang.
 //
@@ -63,12 +65,15 @@ struct ReclaimOutcome {
     std::uint64_t locked = 0;     ///< locked: under read I/O, or held by a CPU for a moment
     std::uint64_t in_use = 0;     ///< referenced by a CPU besides the cache (and not unmappable)
     std::uint64_t rotated = 0;    ///< referenced: a second chance, reclaimable on the next pass
-    std::uint64_t dirty = 0;      ///< dirty or under writeback (no writeback is modelled: pinned)
+    std::uint64_t dirty = 0;      ///< dirty: left for the flusher (with none, pinned)
+    std::uint64_t writeback = 0;  ///< under writeback: reclaimable once the device has written them
     std::uint64_t unmappable = 0; ///< mapped, and reclaim has no way to unmap it
     std::uint64_t put_back = 0;   ///< isolated pages this pass put back on the lists (put_back())
     std::uint64_t freeing = 0;    ///< pages whose last reference was going: their frames are on the way back
     std::uint64_t lru_pages = 0;  ///< pages on the LRU lists when the pass ended
     std::uint64_t under_io = 0;   ///< pages whose reads were queued or in flight when it ended
+    std::uint64_t under_writeback = 0; ///< pages being written back, every file, when it ended
+    bool flusher = false;         ///< the flusher was woken for the dirty pages: writeback will clean them
     bool throttled = false;       ///< too many pages isolated by other reclaimers: waited, then gave up the pass
 };
 
@@ -128,6 +133,9 @@ public:
     /// another reclaimer's put back during a pass is a page the pass missed.
     void settle(std::uint64_t n = 1) noexcept;
     void put_back(std::uint64_t n) noexcept;
+    /// A page on an LRU list became reclaimable (its writeback completed):
+    /// progress for a waiting allocation.
+    void note_reclaimable() noexcept;
     void unsettle(std::uint64_t n = 1) noexcept { in_transit_.fetch_add(std::int64_t(n), std::memory_order_relaxed); }
     std::uint64_t in_transit() const noexcept;
 

@@ -59,6 +59,24 @@ void LruLists::move_locked(Page& page, LruList list) noexcept
     link_locked(page, list);
 }
 
+void LruLists::move_tail_locked(Page& page, LruList list) noexcept
+{
+    unlink_locked(page);
+    List& l = lists_[unsigned(list)];
+    page.lru_next = nullptr;
+    page.lru_prev = l.tail;
+    if (l.tail)
+        l.tail->lru_next = &page;
+    else
+        l.head = &page;
+    l.tail = &page;
+    l.nr.store(l.nr.load(std::memory_order_relaxed) + 1, std::memory_order_release);
+    if (list == LruList::Active)
+        page.set(PG_active);
+    else
+        page.clear(PG_active);
+}
+
 std::vector<Page*> LruLists::pages(LruList list)
 {
     std::lock_guard g(lock_);

@@ -51,6 +51,10 @@ public:
     /// see it clear while the page is still linked, or the frame would be
     /// freed, and reused, with the page on a list.
     void move_locked(Page& page, LruList list) noexcept;
+    /// Moves @page, which is on a list, to the tail of @list
+    /// (rotate_reclaimable_page's list_move_tail): the next page reclaim
+    /// looks at. PG_lru stays set, as for move_locked.
+    void move_tail_locked(Page& page, LruList list) noexcept;
     /// The page at the tail (the least recently added) of @list, or null.
     Page* tail_locked(LruList list) const noexcept { return lists_[unsigned(list)].tail; }
 

@@ -162,6 +162,14 @@ bool PageCache::remove(FileId file_id, pgoff_t index)
         // The cache's reference and ours; more may be a mapping.
         if (page->count.load(std::memory_order_acquire) > 2 && try_to_unmap_)
             try_to_unmap_(*page);
+        // truncate_inode_pages: a write in flight finishes first (no new
+        // one can start: that takes the page lock); unwritten data goes.
+        wait_on_page_writeback(*page);
+        if (page->test_and_clear(PG_dirty)) {
+            as.index->clear_tag(index, kTagDirty);
+            account_page_cleaned(as);
+            cancelled_dirty_.fetch_add(1, std::memory_order_relaxed);
+        }
         ours = as.index->erase(index) == page;
     }
     page_locks_.unlock_page(*page);
@@ -305,6 +313,12 @@ PageCacheStats PageCache::stats() const noexcept
     s.shadows_dropped = shadows_dropped_.load(std::memory_order_relaxed);
     s.nr_active = nr_active();
     s.nr_inactive = nr_inactive();
+    s.dirtied = dirtied_.load(std::memory_order_relaxed);
+    s.written = written_.load(std::memory_order_relaxed);
+    s.cancelled_dirty = cancelled_dirty_.load(std::memory_order_relaxed);
+    s.reclaim_rotated_written = reclaim_rotated_written_.load(std::memory_order_relaxed);
+    s.nr_dirty = nr_dirty();
+    s.nr_writeback = nr_writeback();
     return s;
 }
 

@@ -48,6 +48,7 @@
 #include "sync/lock_stats.h"
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
@@ -81,13 +82,22 @@ struct PageCacheStats {
     std::uint64_t refaults = 0;        ///< evicted pages read in again while their shadow lasted (workingset_refault)
     std::uint64_t refault_activations = 0; ///< of which refaulted within the active list's size (workingset_activate)
     std::uint64_t wasted_readahead = 0;    ///< readahead pages evicted before their first use
-    std::uint64_t dirty_skipped = 0;       ///< dirty or writeback pages reclaim passed over (no writeback is modelled)
+    std::uint64_t dirty_skipped = 0; ///< dirty or writeback pages reclaim met and left for writeback (nr_dirty + nr_writeback of shrink_page_list)
     std::uint64_t mapped_evictions = 0;    ///< evicted pages that were mapped and had to be unmapped first
     std::uint64_t reclaim_throttled
         = 0;                           ///< reclaimers that found too many pages isolated and waited (too_many_isolated)
     std::uint64_t shadows_dropped = 0; ///< shadow entries dropped, oldest first, to keep within the bound
     std::uint64_t nr_active = 0;       ///< pages on the active list now
     std::uint64_t nr_inactive = 0;     ///< pages on the inactive list now
+
+    // Dirty pages and writeback (/proc/vmstat's nr_dirty, nr_writeback,
+    // nr_dirtied, nr_written).
+    std::uint64_t dirtied = 0;          ///< pages that went from clean to dirty (nr_dirtied)
+    std::uint64_t written = 0;          ///< pages whose writeback completed (nr_written)
+    std::uint64_t cancelled_dirty = 0;  ///< dirty pages truncated before they were written (cancel_dirty_page)
+    std::uint64_t reclaim_rotated_written = 0; ///< pages reclaim wanted that were written and moved to the inactive tail
+    std::uint64_t nr_dirty = 0;         ///< pages dirty now
+    std::uint64_t nr_writeback = 0;     ///< pages under writeback now
 };
 
 class PageCache {
@@ -129,7 +139,9 @@ public:
     /// hook), removes it from the cache and drops the cache's reference
     /// (truncate_complete_page). Takes the page lock, so a page being read
     /// is removed after its read completes and a fault that is mapping it
-    /// has finished.
+    /// has finished; waits for a write of it to complete
+    /// (wait_on_page_writeback), and a dirty page's data is dropped
+    /// (cancel_dirty_page).
     bool remove(FileId file, pgoff_t index);
     /// Drops a reference; the last one takes the page off the LRU and
     /// frees the frame (__page_cache_release).
@@ -180,6 +192,48 @@ public:
     /// what a run wires here). Set before concurrent use.
     void set_on_thrash(std::function<void(FileId)> hook) { on_thrash_ = std::move(hook); }
 
+    // Dirty pages and writeback (mm/page-writeback.c, in page_writeback.cpp).
+    // The first three are called with the page locked and checked to be
+    // still in its file's index: the page lock orders each page's dirty and
+    // writeback flags, their tags and their counts.
+
+    /// set_page_dirty (__set_page_dirty_nobuffers): marks @page dirty, tags
+    /// it dirty in its file's index and counts it (account_page_dirtied),
+    /// unless it was dirty already; true if it was clean.
+    bool set_page_dirty(Page& page);
+    /// clear_page_dirty_for_io: clears PG_dirty and the dirty tag before
+    /// the page is written, uncounting it; true if it was dirty. Clearing
+    /// PG_dirty is also page_mkclean's work: a mapping's PTE is writable
+    /// without a fault only while its page is dirty (fault.h), so the next
+    /// store through a mapping faults and dirties the page again.
+    bool clear_page_dirty_for_io(Page& page);
+    /// set_page_writeback: PG_writeback and the writeback tag set, the
+    /// towrite tag cleared, counted in nr_writeback.
+    void set_page_writeback(Page& page);
+    /// end_page_writeback, called by the device when the write of @page
+    /// completes, with no lock held: clears the writeback tag and
+    /// PG_writeback, wakes the page's waiters, and moves a page that
+    /// reclaim wanted (PG_reclaim) to the inactive tail
+    /// (rotate_reclaimable_page).
+    void end_page_writeback(Page& page);
+    /// wait_on_page_writeback: sleeps until @page's writeback is over.
+    void wait_on_page_writeback(Page& page) { page_locks_.wait_on_page_writeback(page); }
+    /// Pages dirty, and under writeback, now (all files).
+    std::uint64_t nr_dirty() const noexcept { return nr_dirty_.load(std::memory_order_relaxed); }
+    std::uint64_t nr_writeback() const noexcept { return nr_writeback_.load(std::memory_order_relaxed); }
+    /// wakeup_flusher_threads(WB_REASON_VMSCAN): reclaim calls @hook, with
+    /// no lock held, with the number of dirty pages a pass met and could
+    /// not reclaim. With a hook, reclaim leaves dirty pages for writeback
+    /// and the allocator waits for it; without one, nothing cleans them and
+    /// they pin their frames. Set before concurrent use.
+    void set_wakeup_flusher(std::function<void(std::uint64_t)> hook) { wakeup_flusher_ = std::move(hook); }
+    bool has_flusher() const noexcept { return bool(wakeup_flusher_); }
+    /// Pages whose writeback completed, ever (nr_written).
+    std::uint64_t written() const noexcept { return written_.load(std::memory_order_seq_cst); }
+    /// Sleeps until a page's writeback completes after written() was
+    /// @seen, or @timeout passes (a throttled writer's pause).
+    void wait_writeback_completion(std::uint64_t seen, std::chrono::nanoseconds timeout);
+
     /// Pages on the active and inactive LRU lists now.
     std::uint64_t nr_active() const noexcept { return lru_.size(LruList::Active); }
     std::uint64_t nr_inactive() const noexcept { return lru_.size(LruList::Inactive); }
@@ -220,6 +274,11 @@ private:
     /// Frees the frames of @evicted after an RCU grace period.
     void free_evicted(std::vector<Page*>& evicted);
     void wake_isolated_waiters();
+    /// rotate_reclaimable_page: @page, written, to the inactive tail if it
+    /// is on an LRU list and clean.
+    void rotate_reclaimable_page(Page& page);
+    /// account_page_cleaned: @page (of @as) is no longer dirty.
+    void account_page_cleaned(AddressSpace& as);
     /// too_many_isolated: more pages in other reclaimers' hands than an
     /// eighth of the inactive list (@own: the caller's, still isolated).
     bool too_many_isolated(std::uint64_t own) const noexcept;
@@ -244,6 +303,12 @@ private:
     bool page_check_references_ = true;
     std::function<bool(Page&)> try_to_unmap_;
     std::function<void(FileId)> on_thrash_;
+    std::function<void(std::uint64_t)> wakeup_flusher_;
+    std::atomic<std::uint64_t> nr_dirty_ { 0 }, nr_writeback_ { 0 }, dirtied_ { 0 }, written_ { 0 },
+        cancelled_dirty_ { 0 }, reclaim_rotated_written_ { 0 };
+    std::mutex written_mutex_;        ///< the writeback-completion wait queue
+    std::condition_variable written_cv_;
+    std::atomic<int> written_waiters_ { 0 };
     std::atomic<std::uint64_t> direct_reclaims_ { 0 }, scanned_ { 0 }, evictions_ { 0 }, activations_ { 0 },
         deactivations_ { 0 }, rotated_ { 0 }, refaults_ { 0 }, refault_activations_ { 0 }, wasted_readahead_ { 0 },
         dirty_skipped_ { 0 }, mapped_evictions_ { 0 }, reclaim_throttled_ { 0 }, shadows_dropped_ { 0 };

@@ -74,6 +74,11 @@ void PageWaitTable::lock_page(Page& page)
 void PageWaitTable::unlock_page(Page& page)
 {
     page.flags.fetch_and(~std::uint32_t(PG_locked), std::memory_order_seq_cst);
+    wake_up_page(page);
+}
+
+void PageWaitTable::wake_up_page(Page& page)
+{
     if (page.lock_waiters.load(std::memory_order_seq_cst) == 0)
         return;
     Queue& q = queue(page);
@@ -90,6 +95,14 @@ bool PageWaitTable::wait_on_page_locked(Page& page)
     if (!page.test(PG_locked))
         return false;
     sleep_until(page, [&] { return !(page.flags.load(std::memory_order_seq_cst) & PG_locked); });
+    return true;
+}
+
+bool PageWaitTable::wait_on_page_writeback(Page& page)
+{
+    if (!page.test(PG_writeback))
+        return false;
+    sleep_until(page, [&] { return !(page.flags.load(std::memory_order_seq_cst) & PG_writeback); });
     return true;
 }
 

@@ -50,6 +50,14 @@ public:
     /// (wait_on_page_locked: a fault waiting for another CPU's read).
     /// Returns true if it had to sleep.
     bool wait_on_page_locked(Page& page);
+    /// Sleeps until PG_writeback is clear (wait_on_page_writeback: a
+    /// truncate, an fsync or a write of the page waiting for the device to
+    /// finish writing it). Returns true if it had to sleep.
+    bool wait_on_page_writeback(Page& page);
+    /// Wakes the page's sleepers if it has any (wake_up_page), after a bit
+    /// they wait on was cleared: PG_locked (unlock_page does it) or
+    /// PG_writeback (end_page_writeback).
+    void wake_up_page(Page& page);
 
     /// The block device holds the locks of the pages it reads, from
     /// submission to completion (the bio owns the page lock in Linux):

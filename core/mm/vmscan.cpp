@@ -10,8 +10,18 @@
 // list is kept at least as long as the active one (inactive_file_is_low ->
 // shrink_active_list). For each page of a chunk, shrink_page_list:
 //   - locked (under I/O, being filled or removed): put back;
-//   - dirty or under writeback: put back and counted (no writeback is
-//     modelled, so a dirty page stays until someone cleans it);
+//   - under writeback: marked PG_reclaim and put back, counted; when the
+//     device has written it, end_page_writeback moves it to the inactive
+//     tail, where the next pass finds it clean (rotate_reclaimable_page);
+//   - dirty: marked PG_reclaim and put back, counted, and the flusher woken
+//     for as many pages as the pass met (wakeup_flusher_threads). Direct
+//     reclaim never writes a file page itself (since 3.2 only kswapd's
+//     pageout may, for a page it meets dirty a second time, and many
+//     filesystems refuse even that): the flusher writes and reclaim waits
+//     for it (the allocator's should_reclaim_retry; reclaim_throttle's
+//     VMSCAN_THROTTLE_WRITEBACK in 5.16).
+//     A dirty page is never evicted unwritten. Without a flusher (a cache
+//     used alone) nothing cleans a dirty page, and it pins its frame;
 //   - page_check_references (2.6.34): a mapped page whose PTE was
 //     accessed since the last look (PG_young, cleared as page_referenced
 //     clears it) is kept: PG_referenced is set and the page goes back to
@@ -72,7 +82,7 @@ ReclaimOutcome PageCache::try_to_free_pages()
         if (nr_inactive) {
             // What the pages are now: the last priority's look, the widest,
             // is what the allocator decides on.
-            sc.locked = sc.in_use = sc.rotated = sc.dirty = sc.unmappable = sc.freeing = 0;
+            sc.locked = sc.in_use = sc.rotated = sc.dirty = sc.writeback = sc.unmappable = sc.freeing = 0;
         }
         while ((nr_active || nr_inactive) && sc.reclaimed < target && !sc.throttled) {
             if (nr_active) {
@@ -91,8 +101,12 @@ ReclaimOutcome PageCache::try_to_free_pages()
         }
     }
     free_evicted(evicted);
+    if (sc.dirty && wakeup_flusher_)
+        wakeup_flusher_(sc.dirty);
+    sc.flusher = bool(wakeup_flusher_);
     sc.lru_pages = nr_active() + nr_inactive();
     sc.under_io = page_locks_.pages_under_io();
+    sc.under_writeback = nr_writeback();
     return sc;
 }
 
@@ -197,9 +211,11 @@ void PageCache::shrink_inactive_list(std::uint64_t n, ReclaimOutcome& sc, std::v
             keep_locked();
             continue;
         }
-        if (page->test(PG_dirty) || page->test(PG_writeback)) {
+        if (page->test(PG_writeback) || page->test(PG_dirty)) {
+            // Written first, then taken: the completion rotates it to the tail.
             dirty_skipped_.fetch_add(1, std::memory_order_relaxed);
-            ++sc.dirty;
+            ++(page->test(PG_writeback) ? sc.writeback : sc.dirty);
+            page->set(PG_reclaim);
             keep_locked();
             continue;
         }

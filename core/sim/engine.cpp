@@ -53,6 +53,7 @@ void EngineConfig::validate() const
         throw FieldError("memory_pages", "must be between 1 and 2^32, got " + std::to_string(memory_pages));
     validate_within("device", [&] { device.validate(); });
     validate_within("fault", [&] { fault.validate(); });
+    validate_within("writeback", [&] { writeback.validate(); });
     if (readahead != "none" && readahead != "ondemand" && readahead != "readaround" && readahead != "morton") {
         const std::string reason = "'" + readahead + "' is unknown; allowed: none, ondemand, readaround, morton";
         throw FieldError("readahead", reason, "readahead policy " + reason);
@@ -136,6 +137,8 @@ Engine::Engine(const EngineConfig& config, sync::LockRegistry& registry)
             config_.events ? &events_->ring(ncpus_ + 1) : nullptr, static_cast<int>(ncpus_ + 1));
     readahead_ = make_readahead_policy(config_.readahead, config_.device.ra_pages);
     faults_ = std::make_unique<FaultHandler>(*cache_, *page_table_, *device_, *readahead_, config_.fault);
+    writeback_ = std::make_unique<Writeback>(*cache_, *device_, config_.writeback);
+    faults_->set_writeback(writeback_.get());
     const MmapHint hint = w.madvise == "sequential" ? MmapHint::Sequential
         : w.madvise == "random"                     ? MmapHint::Random
                                                     : MmapHint::Normal;
@@ -146,8 +149,10 @@ Engine::Engine(const EngineConfig& config, sync::LockRegistry& registry)
         files_.push_back(id);
         file_base_.push_back(base);
         base += span_of(sizes[f]);
-        if (device2_ && w.disk_of(FileId(f)) == 1)
+        if (device2_ && w.disk_of(FileId(f)) == 1) {
             faults_->set_device(id, *device2_);
+            writeback_->set_device(id, *device2_);
+        }
         faults_->set_hint(id, hint);
     }
     anon_base_ = base;
@@ -218,6 +223,7 @@ void Engine::start(bool paused)
         throw std::logic_error("Engine::start: the run was already started");
     state_.store(paused ? State::Paused : State::Running, std::memory_order_release);
     start_ns_ = now_ns();
+    writeback_->start();
     threads_.reserve(ncpus_);
     // Counted per thread actually started, so a failed start cannot leave
     // wait() waiting for CPUs that never ran.
@@ -278,6 +284,8 @@ void Engine::stop()
         cut_stretch_.store(true, std::memory_order_relaxed);
     }
     control_cv_.notify_all();
+    // Throttled writers wake, and the flushers stop.
+    writeback_->stop();
     join_all();
 }
 
@@ -320,6 +328,7 @@ void Engine::cpu_done(unsigned cpu, bool completed)
 {
     if (completed)
         cpus_[cpu].finished_ns.store(now_ns() - start_ns_, std::memory_order_relaxed);
+    bool last = false;
     {
         std::lock_guard g(control_);
         cpus_[cpu].done = true;
@@ -328,11 +337,16 @@ void Engine::cpu_done(unsigned cpu, bool completed)
         if (!cpus_[cpu].background && --foreground_cpus_ == 0)
             background_stop_.store(true, std::memory_order_release);
         if (--running_cpus_ == 0) {
+            last = true;
             const State s = state_.load();
             if (s == State::Running || s == State::Paused)
                 state_.store(State::Finished, std::memory_order_release);
         }
     }
+    // The run is over: no flusher writes after it (a result read now stays
+    // as it is but for the writes still completing).
+    if (last)
+        writeback_->stop();
     control_cv_.notify_all();
 }
 
@@ -382,6 +396,12 @@ bool Engine::execute(const Operation& op)
     case OperationKind::AnonFault:
         if (faults_->anon_fault(anon_base_ + op.index) == FaultKind::NoMemory)
             return out_of_memory("anonymous fault");
+        return true;
+    case OperationKind::Fsync:
+        writeback_->fsync(files_.at(op.file));
+        return true;
+    case OperationKind::Sync:
+        writeback_->sync();
         return true;
     }
     return true;

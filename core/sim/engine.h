@@ -19,6 +19,10 @@
 // the streaming process of Morton's thrashing test, is stopped when the others are done), when
 // stop() is called, or at the first error (no frame free and none
 // reclaimable), which error() then describes.
+//
+// Dirty pages are written back by one flusher thread per disk
+// (mm/writeback.h), from start() until the run ends; writes already
+// submitted then still complete on their disks.
 #pragma once
 
 #include "events/event_ring.h"
@@ -30,6 +34,7 @@
 #include "mm/page_table.h"
 #include "mm/readahead.h"
 #include "mm/readahead_factory.h"
+#include "mm/writeback.h"
 #include "sync/lock_stats.h"
 #include "workload/trace_replay.h"
 #include "workload/workload.h"
@@ -64,7 +69,8 @@ struct EngineConfig {
     /// false: every referenced page gets a second chance, as before.
     bool page_check_references = true;
     FaultConfig fault;
-    double ops_per_second = 0;         ///< per CPU; 0 = unpaced
+    WritebackConfig writeback; ///< dirty thresholds and the flusher's timing
+    double ops_per_second = 0; ///< per CPU; 0 = unpaced
     std::uint64_t hold_stretch_ns = 0; ///< demo: extra time every lock is held before release; 0 = none
     std::uint64_t migrate_every = 0;   ///< operations between CPU migrations; 0 = never
     bool events = true;                ///< record the event stream (counters are exact either way)
@@ -127,6 +133,7 @@ public:
     PageCache& page_cache() noexcept { return *cache_; }
     PageTable& page_table() noexcept { return *page_table_; }
     FaultHandler& faults() noexcept { return *faults_; }
+    Writeback& writeback() noexcept { return *writeback_; }
     /// The run's readahead policy (its per-file windows: window_of).
     const ReadaheadPolicy& readahead() const noexcept { return *readahead_; }
     BlockDevice& device() noexcept { return *device_; }
@@ -178,6 +185,9 @@ private:
     std::unique_ptr<BlockDevice> device2_;
     std::unique_ptr<ReadaheadPolicy> readahead_;
     std::unique_ptr<FaultHandler> faults_;
+    /// After the devices: destroyed first, so its flushers stop before the
+    /// disks they submit to go (the disks complete what was submitted).
+    std::unique_ptr<Writeback> writeback_;
     std::vector<FileId> files_;
     std::vector<std::uint64_t> file_base_; ///< per file: first virtual page of its mapping
     std::uint64_t anon_base_ = 0;

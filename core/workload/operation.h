@@ -18,7 +18,9 @@ enum class OperationKind : std::uint8_t {
     Read,      ///< read(2) of `count` pages of `file` from page `index`
     FileFault, ///< touch of page `index` of an mmap()ed `file`: a read or a write fault
     AnonFault, ///< touch of page `index` of the anonymous region (pft); `file` is unused
-    Write,     ///< write(2) of `count` pages of `file` from page `index` (a replayed trace's writes)
+    Write,     ///< write(2) of `count` pages of `file` from page `index`
+    Fsync,     ///< fsync(2) of `file`: its dirty pages written, and waited for
+    Sync,      ///< sync(2): every file's dirty pages written, and waited for
 };
 
 struct Operation {

@@ -65,6 +65,13 @@ void WorkloadSpec::validate() const
     // Written so that NaN fails too.
     if (!(read_fraction >= 0.0 && read_fraction <= 1.0))
         throw_range("read_fraction", "[0, 1]", std::to_string(read_fraction));
+    if (!(write_fraction >= 0.0 && write_fraction <= 1.0))
+        throw_range("write_fraction", "[0, 1]", std::to_string(write_fraction));
+    // pft has no file to sync; morton's process A is timed over a fixed
+    // number of reads.
+    if ((pattern == "pft" || pattern == "morton") && (fsync_every || sync_every))
+        throw_range(fsync_every ? "fsync_every" : "sync_every", "{0} for " + pattern,
+            std::to_string(fsync_every ? fsync_every : sync_every));
     if (operations_per_cpu < 1)
         throw_range("operations_per_cpu", "[1, 2^64)", "0");
     // Every CPU must get a non-empty share, or it would have nothing to do.
@@ -83,7 +90,7 @@ void WorkloadSpec::validate() const
             throw_range("stream_pages", "[1, 2^40]", std::to_string(stream_pages));
     }
     if (pattern == "interleaved") {
-        const pgoff_t unit = access == "read" ? request_pages : 1;
+        const pgoff_t unit = access == "read" || access == "write" ? request_pages : 1;
         if (div_round_up(file_pages, unit) < cpus)
             throw_range("file_pages",
                 "[cpus * request size = " + std::to_string(std::uint64_t(cpus) * unit)
@@ -123,17 +130,23 @@ pgoff_t WorkloadSpec::anon_pages() const noexcept
 
 WorkloadGenerator::WorkloadGenerator(const WorkloadSpec& spec, unsigned cpu)
     : rng_(SplitMix64::mix(spec.seed ^ SplitMix64::mix(std::uint64_t(cpu) + 1)))
+    , write_rng_(SplitMix64::mix(~spec.seed ^ SplitMix64::mix(std::uint64_t(cpu) + 1)))
 {
     spec.validate();
     if (cpu >= spec.cpus)
         throw_range("cpu", "[0, cpus = " + std::to_string(spec.cpus) + ")", std::to_string(cpu));
     const auto at = std::find(kWorkloadPatterns.begin(), kWorkloadPatterns.end(), spec.pattern);
     pattern_ = Pattern(at - kWorkloadPatterns.begin());
-    kind_ = spec.access == "read" ? OperationKind::Read : OperationKind::FileFault;
+    kind_ = spec.access == "read"  ? OperationKind::Read
+        : spec.access == "write"     ? OperationKind::Write
+                                     : OperationKind::FileFault;
     write_ = spec.access == "mmap_write";
+    write_fraction_ = spec.write_fraction;
+    fsync_every_ = spec.fsync_every;
+    sync_every_ = spec.sync_every;
     file_ = spec.file_of(cpu);
     file_pages_ = spec.file_pages;
-    unit_ = kind_ == OperationKind::Read ? spec.request_pages : 1;
+    unit_ = kind_ == OperationKind::FileFault ? 1 : spec.request_pages;
     stride_ = spec.stride;
     request_pages_ = spec.request_pages;
     requests_ = div_round_up(file_pages_, unit_);
@@ -147,6 +160,7 @@ WorkloadGenerator::WorkloadGenerator(const WorkloadSpec& spec, unsigned cpu)
         cursor_ = cpu;
         break;
     case Pattern::Pft: {
+        write_fraction_ = 0;
         const pgoff_t share = file_pages_ / cpus_;
         cursor_ = pgoff_t(cpu) * share;
         length_ = std::min<std::uint64_t>(length_, share);
@@ -165,6 +179,7 @@ WorkloadGenerator::WorkloadGenerator(const WorkloadSpec& spec, unsigned cpu)
         // Both processes use read(2): A's 4 KB reads, B's streaming.
         kind_ = OperationKind::Read;
         write_ = false;
+        write_fraction_ = 0;
         nfiles_ = spec.nfiles;
         if (cpu == 0) {
             length_ = std::uint64_t(nfiles_) * requests_;
@@ -193,8 +208,33 @@ bool WorkloadGenerator::next(Operation& op)
 {
     if (issued_ >= length_)
         return false;
-    const std::uint64_t i = issued_++;
+    ++issued_;
+    // The syncs take their turn among the operations; the pattern's own
+    // sequence continues after them unchanged.
+    if (sync_every_ && since_sync_ == sync_every_) {
+        since_sync_ = 0;
+        op = Operation { OperationKind::Sync, file_, 0, 0, false };
+        return true;
+    }
+    if (fsync_every_ && since_fsync_ == fsync_every_) {
+        since_fsync_ = 0;
+        ++since_sync_;
+        op = Operation { OperationKind::Fsync, file_, 0, 0, false };
+        return true;
+    }
+    ++since_fsync_;
+    ++since_sync_;
+    next_of_pattern(op, pattern_ops_++);
+    if (write_fraction_ > 0 && (op.kind == OperationKind::Read || (op.kind == OperationKind::FileFault && !op.write))
+        && write_rng_.unit() < write_fraction_) {
+        op.kind = OperationKind::Write;
+        op.write = false;
+    }
+    return true;
+}
 
+void WorkloadGenerator::next_of_pattern(Operation& op, std::uint64_t i)
+{
     switch (pattern_) {
     case Pattern::Sequential:
         emit(op, cursor_);
@@ -262,7 +302,6 @@ bool WorkloadGenerator::next(Operation& op)
             op = Operation { OperationKind::FileFault, file_, rng_.below(file_pages_), 1, false };
         break;
     }
-    return true;
 }
 
 } // namespace pcl

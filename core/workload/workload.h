@@ -33,9 +33,14 @@
 //               pages operations); CPU 1 is process B, streaming a file of
 //               stream_pages over and over in reads of kStreamRequestPages,
 //               from a second disk, in the background until A is done.
-// `access` (read, mmap_read, mmap_write) chooses read(2) or a fault for the
-// first five patterns and two_streams; pft, mixed and morton fix their own
-// kinds. `madvise` is the hint of every mapping (MADV_NORMAL, MADV_SEQUENTIAL,
+// `access` (read, mmap_read, mmap_write, write) chooses read(2), a read or
+// write fault, or write(2) for the first five patterns and two_streams
+// (sequential with write is dd); pft, mixed and morton fix their own kinds.
+// `write_fraction` turns that share of the read(2) calls and read faults of
+// any pattern but pft and morton into write(2) calls of the same pages (a
+// mixed reader and writer). `fsync_every` and `sync_every` put an fsync(2)
+// of the CPU's file, or a sync(2), after every N operations (each is one of
+// the CPU's operations_per_cpu). `madvise` is the hint of every mapping (MADV_NORMAL, MADV_SEQUENTIAL,
 // MADV_RANDOM), which the readahead policy sees on mmap faults.
 #pragma once
 
@@ -52,7 +57,7 @@ namespace pcl {
 
 inline constexpr std::array<std::string_view, 9> kWorkloadPatterns { "sequential", "reverse", "random", "strided",
     "interleaved", "pft", "mixed", "two_streams", "morton" };
-inline constexpr std::array<std::string_view, 3> kWorkloadAccesses { "read", "mmap_read", "mmap_write" };
+inline constexpr std::array<std::string_view, 4> kWorkloadAccesses { "read", "mmap_read", "mmap_write", "write" };
 inline constexpr std::array<std::string_view, 2> kWorkloadFileModes { "separate", "shared" };
 inline constexpr std::array<std::string_view, 3> kWorkloadMadvise { "normal", "sequential", "random" };
 
@@ -75,6 +80,9 @@ struct WorkloadSpec {
     std::string madvise = "normal";          ///< one of kWorkloadMadvise: the mappings' hint
     unsigned nfiles = 40;                    ///< morton: files process A reads round-robin (Morton's N)
     pgoff_t stream_pages = 262144;           ///< morton: size of process B's file (1 GiB, as in Morton's test)
+    double write_fraction = 0;               ///< share of reads turned into write(2) calls of the same pages
+    std::uint64_t fsync_every = 0;           ///< operations between fsync(2)s of the CPU's file; 0: never
+    std::uint64_t sync_every = 0;            ///< operations between sync(2)s; 0: never
 
     /// Throws FieldError (a std::invalid_argument) naming the offending
     /// field, as the workload object of a scenario names it, and what it
@@ -129,6 +137,8 @@ private:
 
     /// A request of up to unit_ pages at @index, cut short at the end of the file.
     void emit(Operation& op, pgoff_t index) const;
+    /// The pattern's next operation (next() adds the syncs and the writes).
+    void next_of_pattern(Operation& op, std::uint64_t i);
 
     Pattern pattern_;
     OperationKind kind_; ///< Read or FileFault, from access
@@ -148,7 +158,14 @@ private:
     pgoff_t cursor2_ = 0; ///< two_streams: the second stream's next page
     pgoff_t half_ = 0;    ///< two_streams: where the second stream starts
     unsigned nfiles_ = 0; ///< morton
+    double write_fraction_ = 0;
+    std::uint64_t fsync_every_ = 0;
+    std::uint64_t sync_every_ = 0;
+    std::uint64_t since_fsync_ = 0; ///< operations since the last fsync (or the start)
+    std::uint64_t since_sync_ = 0;
+    std::uint64_t pattern_ops_ = 0; ///< operations of the pattern so far (issued_ less the syncs)
     SplitMix64 rng_;
+    SplitMix64 write_rng_; ///< write_fraction's draws, apart so they change no other draw
 };
 
 } // namespace pcl

@@ -15,7 +15,7 @@ FieldTable<WorkloadSpec> build()
             .meaning = "The order of the requests: sequential reads the file from 0 in steps of a request, reverse from the end, random at uniform offsets, strided every stride pages, interleaved gives CPU k of n the requests k, k+n, ...; pft is the page-fault test of the pagefault scalability thread (2005); mixed draws read(2) calls and read faults; two_streams interleaves a reader from page 0 with one from the middle; morton is Morton's 2002 thrashing test (2 CPUs: process A reads N files round-robin, process B streams a big file from a second disk).",
             .choices = kWorkloadPatterns }),
         field<&W::access>({ .name = "access", .label = "Access",
-            .meaning = "read(2) calls, or read or write faults on a mapping; pft and mixed choose their own.",
+            .meaning = "read(2) calls, read or write faults on a shared mapping, or write(2) calls (sequential with write is dd); pft, mixed and morton choose their own.",
             .choices = kWorkloadAccesses }),
         field<&W::files>({ .name = "files", .label = "Files",
             .meaning = "separate: CPU k uses file k; shared: every CPU uses file 0.",
@@ -51,6 +51,15 @@ FieldTable<WorkloadSpec> build()
             .allowed = "1..2^40",
             .meaning = "morton only: the file process B reads over and over from the second disk (262144 pages = 1 GiB).",
             .min_int = 1, .max_int = W::kMaxFilePages }),
+        field<&W::write_fraction>({ .name = "write_fraction", .label = "Write fraction", .allowed = "0..1",
+            .meaning = "Share of the read(2) calls and read faults turned into write(2) calls of the same pages: a mixed reader and writer (not pft or morton).",
+            .min_real = 0, .max_real = 1 }),
+        field<&W::fsync_every>({ .name = "fsync_every", .label = "fsync every", .unit = "ops", .allowed = "0..2^64-1",
+            .meaning = "An fsync(2) of the CPU's file after every N operations, which writes its dirty pages and waits until the disk has them; each fsync is one of the CPU's operations. 0 = never.",
+            .min_int = 0, .max_int = kU64Max }),
+        field<&W::sync_every>({ .name = "sync_every", .label = "sync every", .unit = "ops", .allowed = "0..2^64-1",
+            .meaning = "A sync(2) after every N operations: every file's dirty pages written and waited for. 0 = never.",
+            .min_int = 0, .max_int = kU64Max }),
     } };
     // clang-format on
 }

@@ -254,7 +254,7 @@ TEST_CASE("with nothing reclaimable the allocation fails, after looking at every
         CHECK(m.add(2) == PageCache::AddStatus::Created); // now one can go
         CHECK(m.cache.stats().evictions == 1);
     }
-    SECTION("dirty pages (no writeback is modelled)")
+    SECTION("dirty pages, with no flusher to write them")
     {
         Memory m(2);
         REQUIRE(m.add(0) == PageCache::AddStatus::Created);
@@ -265,7 +265,7 @@ TEST_CASE("with nothing reclaimable the allocation fails, after looking at every
         CHECK(m.cache.stats().dirty_skipped == 6);
         CHECK(m.frames.stalls() == 1);
         CHECK(m.frames.last_failure().describe()
-            == "every one of the 2 frames is pinned: 2 dirty, which are never written back");
+            == "every one of the 2 frames is pinned: 2 dirty, with no writeback to clean them");
         m.page(1)->clear(PG_dirty);
         CHECK(m.add(2) == PageCache::AddStatus::Created);
         CHECK_FALSE(m.cached(1));

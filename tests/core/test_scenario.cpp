@@ -55,6 +55,9 @@ Scenario everything_changed()
     w.madvise = "random";
     w.nfiles = 77;
     w.stream_pages = 99999;
+    w.write_fraction = 0.25;
+    w.fsync_every = 100;
+    w.sync_every = 1000;
     s.trace.format = "csv";
     s.trace.bad_lines = "skip";
     IndexSpec& i = s.engine.index;
@@ -79,6 +82,10 @@ Scenario everything_changed()
     s.engine.page_check_references = false;
     s.engine.fault.fault_around = true;
     s.engine.fault.fault_around_pages = 32;
+    s.engine.writeback.dirty_background_ratio = 5;
+    s.engine.writeback.dirty_ratio = 40;
+    s.engine.writeback.dirty_expire_ms = 1500;
+    s.engine.writeback.writeback_interval_ms = 250;
     s.engine.ops_per_second = 1500.5;
     s.engine.hold_stretch_ns = 777;
     s.engine.migrate_every = 64;
@@ -109,6 +116,9 @@ void check_equal(const Scenario& a, const Scenario& b)
     CHECK(wa.madvise == wb.madvise);
     CHECK(wa.nfiles == wb.nfiles);
     CHECK(wa.stream_pages == wb.stream_pages);
+    CHECK(wa.write_fraction == wb.write_fraction);
+    CHECK(wa.fsync_every == wb.fsync_every);
+    CHECK(wa.sync_every == wb.sync_every);
     CHECK(a.trace.path == b.trace.path);
     CHECK(a.trace.format == b.trace.format);
     CHECK(a.trace.bad_lines == b.trace.bad_lines);
@@ -135,6 +145,10 @@ void check_equal(const Scenario& a, const Scenario& b)
     CHECK(a.engine.page_check_references == b.engine.page_check_references);
     CHECK(a.engine.fault.fault_around == b.engine.fault.fault_around);
     CHECK(a.engine.fault.fault_around_pages == b.engine.fault.fault_around_pages);
+    CHECK(a.engine.writeback.dirty_background_ratio == b.engine.writeback.dirty_background_ratio);
+    CHECK(a.engine.writeback.dirty_ratio == b.engine.writeback.dirty_ratio);
+    CHECK(a.engine.writeback.dirty_expire_ms == b.engine.writeback.dirty_expire_ms);
+    CHECK(a.engine.writeback.writeback_interval_ms == b.engine.writeback.writeback_interval_ms);
     CHECK(a.engine.ops_per_second == b.engine.ops_per_second);
     CHECK(a.engine.hold_stretch_ns == b.engine.hold_stretch_ns);
     CHECK(a.engine.migrate_every == b.engine.migrate_every);
@@ -174,11 +188,12 @@ TEST_CASE("scenario: every field survives a round trip", "[scenario]")
     // The defaults are written too, in the documented order.
     const json::Value defaults = scenario_to_json(Scenario {});
     const json::Object& top = defaults.as_object();
-    REQUIRE(top.size() == 18);
+    REQUIRE(top.size() == 19);
     CHECK(top[0].first == "version");
     CHECK(top[0].second == json::Value(1));
     CHECK(top.back().first == "trace");
-    CHECK(defaults.find("workload")->as_object().size() == 13);
+    CHECK(defaults.find("workload")->as_object().size() == 16);
+    CHECK(defaults.find("writeback")->find("dirty_ratio")->as_uint() == 20);
     CHECK(defaults.find("trace")->find("path")->as_string().empty());
     CHECK(defaults.find("index")->as_object().size() == 11);
     CHECK(defaults.find("page_table_lock")->as_string() == "split");
@@ -249,8 +264,8 @@ TEST_CASE("scenario: bad names list the allowed values", "[scenario]")
 {
     expect_error(R"({"version": 1, "workload": {"pattern": "zigzag"}})", "workload.pattern",
         "workload.pattern: 'zigzag' is not one of: sequential, reverse, random, strided, interleaved, pft, mixed");
-    expect_error(R"({"version": 1, "workload": {"access": "write"}})", "workload.access",
-        "is not one of: read, mmap_read, mmap_write");
+    expect_error(R"({"version": 1, "workload": {"access": "append"}})", "workload.access",
+        "is not one of: read, mmap_read, mmap_write, write");
     expect_error(R"({"version": 1, "index": {"kind": "btree"}})", "index.kind", "allowed: radix, hash, skiplist");
     expect_error(R"({"version": 1, "index": {"kind": "hash", "scheme": "rcu"}})", "index.scheme",
         "'rcu' is not a scheme of the hash index; allowed: global, hashed, bucket");

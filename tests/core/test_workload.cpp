@@ -266,7 +266,7 @@ TEST_CASE("validation names the field and what it may be", "[workload][validate]
     WorkloadSpec spec = make_spec("zigzag", 10);
     CHECK_THAT(message_of(spec), Catch::Contains("pattern") && Catch::Contains("zigzag") && Catch::Contains("pft"));
     spec = make_spec("random", 10);
-    spec.access = "write";
+    spec.access = "append";
     CHECK_THAT(message_of(spec), Catch::Contains("access") && Catch::Contains("mmap_write"));
     spec = make_spec("random", 10);
     spec.files = "both";

@@ -1,0 +1,117 @@
+// The page cache's side of writeback (mm/page-writeback.c): a page's dirty
+// and writeback state, its tags in the file's index and the counts, kept
+// in step.
+//
+// A page's PG_dirty and PG_writeback change, and their tags with them,
+// under its page lock - except at end_page_writeback, which runs on the
+// device thread. So that end_page_writeback never clears the tag of a
+// writeback started after it (Linux does both under the mapping's
+// tree_lock; here the index's lock is its own), it clears the tag first
+// and the flag after: until PG_writeback is clear no new writeback of the
+// page can begin, and set_page_writeback sets the flag before the tag.
+#include "mm/page_cache.h"
+
+#include "base/clock.h"
+
+#include <mutex>
+
+namespace pcl {
+
+bool PageCache::set_page_dirty(Page& page)
+{
+    if (page.test_and_set(PG_dirty))
+        return false;
+    AddressSpace& as = files_[page.mapping];
+    as.index->set_tag(page.index, kTagDirty);
+    // __mark_inode_dirty: the first dirty page dates the file.
+    if (as.nr_dirty.fetch_add(1, std::memory_order_relaxed) == 0) {
+        std::uint64_t clean = 0;
+        as.dirtied_when_ns.compare_exchange_strong(clean, now_ns(), std::memory_order_relaxed);
+    }
+    nr_dirty_.fetch_add(1, std::memory_order_relaxed);
+    dirtied_.fetch_add(1, std::memory_order_relaxed);
+    return true;
+}
+
+void PageCache::account_page_cleaned(AddressSpace& as)
+{
+    if (as.nr_dirty.fetch_sub(1, std::memory_order_relaxed) == 1)
+        as.dirtied_when_ns.store(0, std::memory_order_relaxed);
+    nr_dirty_.fetch_sub(1, std::memory_order_relaxed);
+}
+
+bool PageCache::clear_page_dirty_for_io(Page& page)
+{
+    if (!page.test_and_clear(PG_dirty))
+        return false;
+    AddressSpace& as = files_[page.mapping];
+    as.index->clear_tag(page.index, kTagDirty);
+    account_page_cleaned(as);
+    return true;
+}
+
+void PageCache::set_page_writeback(Page& page)
+{
+    AddressSpace& as = files_[page.mapping];
+    page.set(PG_writeback);
+    as.nr_writeback.fetch_add(1, std::memory_order_relaxed);
+    nr_writeback_.fetch_add(1, std::memory_order_relaxed);
+    as.index->set_tag(page.index, kTagWriteback);
+    as.index->clear_tag(page.index, kTagTowrite);
+}
+
+void PageCache::end_page_writeback(Page& page)
+{
+    // A reference for the duration (folio_end_writeback's folio_get): once
+    // PG_writeback is clear a truncate may remove the page and its last
+    // reference go while this still looks at it.
+    page.get();
+    AddressSpace& as = files_[page.mapping];
+    as.index->clear_tag(page.index, kTagWriteback);
+    as.nr_writeback.fetch_sub(1, std::memory_order_relaxed);
+    as.written.fetch_add(1, std::memory_order_relaxed);
+    nr_writeback_.fetch_sub(1, std::memory_order_relaxed);
+    written_.fetch_add(1, std::memory_order_seq_cst);
+    // Sequentially consistent, to pair with the sleepers' count (page_lock.h).
+    page.flags.fetch_and(~std::uint32_t(PG_writeback), std::memory_order_seq_cst);
+    page_locks_.wake_up_page(page);
+    if (page.test_and_clear(PG_reclaim))
+        rotate_reclaimable_page(page);
+    // A page that can now be reclaimed: progress for an allocation waiting
+    // on writeback.
+    frames_.note_reclaimable();
+    if (written_waiters_.load(std::memory_order_seq_cst) > 0) {
+        std::lock_guard g(written_mutex_);
+        written_cv_.notify_all();
+    }
+    put_page(&page);
+}
+
+void PageCache::wait_writeback_completion(std::uint64_t seen, std::chrono::nanoseconds timeout)
+{
+    written_waiters_.fetch_add(1, std::memory_order_seq_cst);
+    {
+        std::unique_lock lock(written_mutex_);
+        written_cv_.wait_for(lock, timeout, [&] { return written() != seen; });
+    }
+    written_waiters_.fetch_sub(1, std::memory_order_relaxed);
+}
+
+void PageCache::rotate_reclaimable_page(Page& page)
+{
+    bool rotated = false;
+    {
+        std::lock_guard g(lru_.lock());
+        // Isolated by reclaim meanwhile: it sees the page clean anyway.
+        // Redirtied: it has to be written again first. Otherwise to the
+        // inactive tail from either list (lru_move_tail_fn).
+        if (page.test(PG_lru) && !page.test(PG_dirty)) {
+            lru_.move_tail_locked(page, LruList::Inactive);
+            rotated = true;
+        }
+    }
+    if (rotated)
+        reclaim_rotated_written_.fetch_add(1, std::memory_order_relaxed);
+}
+
+} // namespace pcl

@@ -60,21 +60,21 @@ enum class Gfp : std::uint8_t {
 /// What one direct reclaim pass found (try_to_free_pages' scan_control),
 /// which should_reclaim_retry reads.
 struct ReclaimOutcome {
-    std::uint64_t reclaimed = 0;  ///< frames freed
-    std::uint64_t scanned = 0;    ///< pages looked at
-    std::uint64_t locked = 0;     ///< locked: under read I/O, or held by a CPU for a moment
-    std::uint64_t in_use = 0;     ///< referenced by a CPU besides the cache (and not unmappable)
-    std::uint64_t rotated = 0;    ///< referenced: a second chance, reclaimable on the next pass
-    std::uint64_t dirty = 0;      ///< dirty: left for the flusher (with none, pinned)
-    std::uint64_t writeback = 0;  ///< under writeback: reclaimable once the device has written them
-    std::uint64_t unmappable = 0; ///< mapped, and reclaim has no way to unmap it
-    std::uint64_t put_back = 0;   ///< isolated pages this pass put back on the lists (put_back())
-    std::uint64_t freeing = 0;    ///< pages whose last reference was going: their frames are on the way back
-    std::uint64_t lru_pages = 0;  ///< pages on the LRU lists when the pass ended
-    std::uint64_t under_io = 0;   ///< pages whose reads were queued or in flight when it ended
+    std::uint64_t reclaimed = 0;       ///< frames freed
+    std::uint64_t scanned = 0;         ///< pages looked at
+    std::uint64_t locked = 0;          ///< locked: under read I/O, or held by a CPU for a moment
+    std::uint64_t in_use = 0;          ///< referenced by a CPU besides the cache (and not unmappable)
+    std::uint64_t rotated = 0;         ///< referenced: a second chance, reclaimable on the next pass
+    std::uint64_t dirty = 0;           ///< dirty: left for the flusher (with none, pinned)
+    std::uint64_t writeback = 0;       ///< under writeback: reclaimable once the device has written them
+    std::uint64_t unmappable = 0;      ///< mapped, and reclaim has no way to unmap it
+    std::uint64_t put_back = 0;        ///< isolated pages this pass put back on the lists (put_back())
+    std::uint64_t freeing = 0;         ///< pages whose last reference was going: their frames are on the way back
+    std::uint64_t lru_pages = 0;       ///< pages on the LRU lists when the pass ended
+    std::uint64_t under_io = 0;        ///< pages whose reads were queued or in flight when it ended
     std::uint64_t under_writeback = 0; ///< pages being written back, every file, when it ended
-    bool flusher = false;         ///< the flusher was woken for the dirty pages: writeback will clean them
-    bool throttled = false;       ///< too many pages isolated by other reclaimers: waited, then gave up the pass
+    bool flusher = false;              ///< the flusher was woken for the dirty pages: writeback will clean them
+    bool throttled = false;            ///< too many pages isolated by other reclaimers: waited, then gave up the pass
 };
 
 /// Why the last refused allocation was refused, and what held the frames.

@@ -82,7 +82,8 @@ struct PageCacheStats {
     std::uint64_t refaults = 0;        ///< evicted pages read in again while their shadow lasted (workingset_refault)
     std::uint64_t refault_activations = 0; ///< of which refaulted within the active list's size (workingset_activate)
     std::uint64_t wasted_readahead = 0;    ///< readahead pages evicted before their first use
-    std::uint64_t dirty_skipped = 0; ///< dirty or writeback pages reclaim met and left for writeback (nr_dirty + nr_writeback of shrink_page_list)
+    std::uint64_t dirty_skipped = 0;       ///< dirty or writeback pages reclaim met and left for writeback (nr_dirty +
+                                           ///< nr_writeback of shrink_page_list)
     std::uint64_t mapped_evictions = 0;    ///< evicted pages that were mapped and had to be unmapped first
     std::uint64_t reclaim_throttled
         = 0;                           ///< reclaimers that found too many pages isolated and waited (too_many_isolated)
@@ -92,12 +93,13 @@ struct PageCacheStats {
 
     // Dirty pages and writeback (/proc/vmstat's nr_dirty, nr_writeback,
     // nr_dirtied, nr_written).
-    std::uint64_t dirtied = 0;          ///< pages that went from clean to dirty (nr_dirtied)
-    std::uint64_t written = 0;          ///< pages whose writeback completed (nr_written)
-    std::uint64_t cancelled_dirty = 0;  ///< dirty pages truncated before they were written (cancel_dirty_page)
-    std::uint64_t reclaim_rotated_written = 0; ///< pages reclaim wanted that were written and moved to the inactive tail
-    std::uint64_t nr_dirty = 0;         ///< pages dirty now
-    std::uint64_t nr_writeback = 0;     ///< pages under writeback now
+    std::uint64_t dirtied = 0;         ///< pages that went from clean to dirty (nr_dirtied)
+    std::uint64_t written = 0;         ///< pages whose writeback completed (nr_written)
+    std::uint64_t cancelled_dirty = 0; ///< dirty pages truncated before they were written (cancel_dirty_page)
+    std::uint64_t reclaim_rotated_written
+        = 0;                        ///< pages reclaim wanted that were written and moved to the inactive tail
+    std::uint64_t nr_dirty = 0;     ///< pages dirty now
+    std::uint64_t nr_writeback = 0; ///< pages under writeback now
 };
 
 class PageCache {
@@ -306,7 +308,7 @@ private:
     std::function<void(std::uint64_t)> wakeup_flusher_;
     std::atomic<std::uint64_t> nr_dirty_ { 0 }, nr_writeback_ { 0 }, dirtied_ { 0 }, written_ { 0 },
         cancelled_dirty_ { 0 }, reclaim_rotated_written_ { 0 };
-    std::mutex written_mutex_;        ///< the writeback-completion wait queue
+    std::mutex written_mutex_; ///< the writeback-completion wait queue
     std::condition_variable written_cv_;
     std::atomic<int> written_waiters_ { 0 };
     std::atomic<std::uint64_t> direct_reclaims_ { 0 }, scanned_ { 0 }, evictions_ { 0 }, activations_ { 0 },

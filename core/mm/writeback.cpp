@@ -89,7 +89,8 @@ void WritebackConfig::validate() const
     if (dirty_ratio < 1 || dirty_ratio > 100)
         throw FieldError("dirty_ratio", "must be between 1 and 100 (%), got " + std::to_string(dirty_ratio));
     if (dirty_expire_ms > kMaxMs)
-        throw FieldError("dirty_expire_ms", "must be at most 3600000 (an hour), got " + std::to_string(dirty_expire_ms));
+        throw FieldError(
+            "dirty_expire_ms", "must be at most 3600000 (an hour), got " + std::to_string(dirty_expire_ms));
     if (writeback_interval_ms > kMaxMs)
         throw FieldError("writeback_interval_ms",
             "must be at most 3600000 (an hour; 0 = no periodic writeback), got "
@@ -310,11 +311,13 @@ void Writeback::wakeup_flusher_threads(WbReason reason, std::uint64_t)
 
 void Writeback::balance_dirty_pages()
 {
-    // What a write costs when memory is not short: two counter reads.
-    if (cache_.nr_dirty() <= background_thresh_)
-        return;
-    wakeup_flusher_threads(WbReason::Background);
-    if (cache_.nr_dirty() + cache_.nr_writeback() <= dirty_thresh_)
+    // What a write costs when memory is not short: two counter reads. Dirty
+    // first: a page the flusher moves to writeback in between is counted
+    // twice, never missed.
+    const std::uint64_t nr_dirty = cache_.nr_dirty();
+    if (nr_dirty > background_thresh_)
+        wakeup_flusher_threads(WbReason::Background);
+    if (nr_dirty + cache_.nr_writeback() <= dirty_thresh_)
         return;
     const std::uint64_t t0 = now_ns();
     throttled_.fetch_add(1, std::memory_order_relaxed);

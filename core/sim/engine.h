@@ -69,8 +69,8 @@ struct EngineConfig {
     /// false: every referenced page gets a second chance, as before.
     bool page_check_references = true;
     FaultConfig fault;
-    WritebackConfig writeback; ///< dirty thresholds and the flusher's timing
-    double ops_per_second = 0; ///< per CPU; 0 = unpaced
+    WritebackConfig writeback;         ///< dirty thresholds and the flusher's timing
+    double ops_per_second = 0;         ///< per CPU; 0 = unpaced
     std::uint64_t hold_stretch_ns = 0; ///< demo: extra time every lock is held before release; 0 = none
     std::uint64_t migrate_every = 0;   ///< operations between CPU migrations; 0 = never
     bool events = true;                ///< record the event stream (counters are exact either way)

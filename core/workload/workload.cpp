@@ -137,9 +137,9 @@ WorkloadGenerator::WorkloadGenerator(const WorkloadSpec& spec, unsigned cpu)
         throw_range("cpu", "[0, cpus = " + std::to_string(spec.cpus) + ")", std::to_string(cpu));
     const auto at = std::find(kWorkloadPatterns.begin(), kWorkloadPatterns.end(), spec.pattern);
     pattern_ = Pattern(at - kWorkloadPatterns.begin());
-    kind_ = spec.access == "read"  ? OperationKind::Read
-        : spec.access == "write"     ? OperationKind::Write
-                                     : OperationKind::FileFault;
+    kind_ = spec.access == "read" ? OperationKind::Read
+        : spec.access == "write"  ? OperationKind::Write
+                                  : OperationKind::FileFault;
     write_ = spec.access == "mmap_write";
     write_fraction_ = spec.write_fraction;
     fsync_every_ = spec.fsync_every;

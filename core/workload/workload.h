@@ -45,8 +45,8 @@
 #pragma once
 
 #include "base/page.h"
-#include "workload/operation.h"
 #include "base/splitmix64.h"
+#include "workload/operation.h"
 
 #include <array>
 #include <cstdint>

@@ -29,6 +29,8 @@ void set_rates(MetricsSample& s)
     s.evictions_per_s = rate(s.evictions);
     s.refaults_per_s = rate(s.refaults);
     s.wasted_readahead_per_s = rate(s.wasted_readahead);
+    s.pages_dirtied_per_s = rate(s.pages_dirtied);
+    s.pages_written_per_s = rate(s.pages_written);
     s.hit_ratio = s.lookups ? std::min(1.0, double(s.lookup_hits) / double(s.lookups))
                             : std::numeric_limits<double>::quiet_NaN();
 }
@@ -52,6 +54,8 @@ MetricsSampler::Totals MetricsSampler::read_totals() const
     t.evictions = cache.evictions;
     t.refaults = cache.refaults;
     t.wasted = cache.wasted_readahead;
+    t.dirtied = cache.dirtied;
+    t.written = cache.written;
     // Every lock counts into its class (named locks too), so the classes
     // hold all the waiting there was.
     for (const auto& row : engine_.registry().classes())
@@ -86,6 +90,8 @@ MetricsSample MetricsSampler::sample(double time_s)
     s.evictions = delta(now.evictions, last_.evictions);
     s.refaults = delta(now.refaults, last_.refaults);
     s.wasted_readahead = delta(now.wasted, last_.wasted);
+    s.pages_dirtied = delta(now.dirtied, last_.dirtied);
+    s.pages_written = delta(now.written, last_.written);
 
     set_rates(s);
     const double dt = s.interval_s;
@@ -107,6 +113,8 @@ MetricsSample MetricsSampler::sample(double time_s)
     s.nr_active = engine_.page_cache().nr_active();
     s.nr_inactive = engine_.page_cache().nr_inactive();
     s.frames_used = engine_.frames().in_use();
+    s.nr_dirty = engine_.page_cache().nr_dirty();
+    s.nr_writeback = engine_.page_cache().nr_writeback();
     // The files are fixed before the run starts, so walking them needs no
     // lock; each index answers count() and shape() from its own counters.
     PageCache& cache = engine_.page_cache();
@@ -142,7 +150,8 @@ MetricsSample MetricsSampler::merge(const MetricsSample& a, const MetricsSample&
     for (std::uint64_t MetricsSample::*count : { &MetricsSample::operations, &MetricsSample::minor_faults,
              &MetricsSample::major_faults, &MetricsSample::wait_io_faults, &MetricsSample::anon_faults,
              &MetricsSample::lookups, &MetricsSample::lookup_hits, &MetricsSample::lookup_misses,
-             &MetricsSample::evictions, &MetricsSample::refaults, &MetricsSample::wasted_readahead })
+             &MetricsSample::evictions, &MetricsSample::refaults, &MetricsSample::wasted_readahead,
+             &MetricsSample::pages_dirtied, &MetricsSample::pages_written })
         m.*count = a.*count + b.*count;
     set_rates(m);
     const double dt = m.interval_s;

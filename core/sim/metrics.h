@@ -37,6 +37,8 @@ struct MetricsSample {
     std::uint64_t evictions = 0;        ///< pages reclaim evicted
     std::uint64_t refaults = 0;         ///< evicted pages read again while their shadow lasted
     std::uint64_t wasted_readahead = 0; ///< readahead pages evicted before they were used
+    std::uint64_t pages_dirtied = 0;    ///< pages that went from clean to dirty
+    std::uint64_t pages_written = 0;    ///< pages whose writeback completed
     /// lookups - lookup_hits, at least 0. A lookup is counted when it starts
     /// and its hit when it ends, so one under way at a sample may count as a
     /// lookup in one interval and a hit in the next: per interval, misses are
@@ -52,6 +54,8 @@ struct MetricsSample {
     double evictions_per_s = 0;
     double refaults_per_s = 0;
     double wasted_readahead_per_s = 0;
+    double pages_dirtied_per_s = 0;
+    double pages_written_per_s = 0;
     /// lookup_hits / lookups, at most 1; NaN when the interval had no
     /// lookup (a ratio of nothing; written as null in JSON).
     double hit_ratio = 0;
@@ -70,6 +74,8 @@ struct MetricsSample {
     std::uint64_t nr_inactive = 0;  ///< pages on the inactive LRU list
     std::uint64_t pages_cached = 0; ///< pages in the page cache, all files
     std::uint64_t frames_used = 0;  ///< page frames allocated (cached and anonymous pages)
+    std::uint64_t nr_dirty = 0;     ///< pages dirty, not yet being written
+    std::uint64_t nr_writeback = 0; ///< pages being written back
     std::uint64_t index_nodes = 0;  ///< nodes of every file's index (IndexShape; 0 for the hash)
     int index_height = 0;           ///< tallest index of any file (IndexShape)
 };
@@ -107,6 +113,7 @@ private:
         std::uint64_t lock_wait_ns = 0;
         std::uint64_t page_wait_ns = 0;
         std::uint64_t evictions = 0, refaults = 0, wasted = 0;
+        std::uint64_t dirtied = 0, written = 0;
     };
     Totals read_totals() const;
 

@@ -48,7 +48,10 @@ RunResult collect_result(Engine& engine, const Scenario& scenario, const Metrics
     for (BlockDevice* d : { &engine.device(), engine.second_device() })
         if (d)
             r.devices.push_back(DeviceSummary { d->config().model, d->submitted(), d->requests(), d->merged(),
-                d->pages_read(), d->seeks(), d->busy_ns() });
+                d->pages_read(), d->seeks(), d->busy_ns(), d->write_requests(), d->pages_written() });
+    r.writeback = engine.writeback().stats();
+    r.dirty_background_thresh = engine.writeback().background_thresh();
+    r.dirty_thresh = engine.writeback().dirty_thresh();
     for (FileId f : engine.files()) {
         const AddressSpace& as = engine.page_cache().file(f);
         const FileMemorySummary m { f, as.nrpages(), as.evictions.load(std::memory_order_relaxed),
@@ -151,6 +154,12 @@ json::Value to_json(const MetricsSample& s)
         { "refaults_per_s", s.refaults_per_s },
         { "wasted_readahead", s.wasted_readahead },
         { "wasted_readahead_per_s", s.wasted_readahead_per_s },
+        { "pages_dirtied", s.pages_dirtied },
+        { "pages_dirtied_per_s", s.pages_dirtied_per_s },
+        { "pages_written", s.pages_written },
+        { "pages_written_per_s", s.pages_written_per_s },
+        { "nr_dirty", s.nr_dirty },
+        { "nr_writeback", s.nr_writeback },
         { "nr_active", s.nr_active },
         { "nr_inactive", s.nr_inactive },
         { "pages_cached", s.pages_cached },
@@ -182,6 +191,8 @@ json::Value to_json(const RunResult& r)
             { "pages_read", d.pages },
             { "seeks", d.seeks },
             { "busy_ns", d.busy_ns },
+            { "write_requests", d.write_requests },
+            { "pages_written", d.pages_written },
         });
     for (const FileMemorySummary& f : r.file_memory)
         files.push_back(json::Object {
@@ -230,6 +241,26 @@ json::Value to_json(const RunResult& r)
                 { "nr_active", pc.nr_active },
                 { "nr_inactive", pc.nr_inactive },
                 { "files", std::move(files) },
+            } },
+        { "writeback",
+            json::Object {
+                { "dirtied", pc.dirtied },
+                { "written", pc.written },
+                { "cancelled_dirty", pc.cancelled_dirty },
+                { "nr_dirty", pc.nr_dirty },
+                { "nr_writeback", pc.nr_writeback },
+                { "reclaim_rotated_written", pc.reclaim_rotated_written },
+                { "pages_submitted", r.writeback.pages_submitted },
+                { "submissions", r.writeback.submissions },
+                { "background_runs", r.writeback.runs[unsigned(WbReason::Background)] },
+                { "vmscan_runs", r.writeback.runs[unsigned(WbReason::Vmscan)] },
+                { "periodic_runs", r.writeback.runs[unsigned(WbReason::Periodic)] },
+                { "fsyncs", r.writeback.fsyncs },
+                { "syncs", r.writeback.syncs },
+                { "throttled", r.writeback.throttled },
+                { "throttle_ns", r.writeback.throttle_ns },
+                { "background_thresh_pages", r.dirty_background_thresh },
+                { "dirty_thresh_pages", r.dirty_thresh },
             } },
         { "page_table",
             json::Object {

@@ -120,7 +120,7 @@ private Q_SLOTS:
         QCOMPARE(value("wasted_readahead_per_s"), 16.0);
         QCOMPARE(value("nr_active"), 1000.0);
         QCOMPARE(value("nr_inactive"), 3000.0);
-        QCOMPARE(int(SeriesCatalog::metrics().size()), 19);
+        QCOMPARE(int(SeriesCatalog::metrics().size()), 23);
 
         // Faults by kind: one chart, four series in kind order.
         const auto faults = SeriesCatalog::metricsOf(QStringLiteral("faults"));

@@ -112,9 +112,9 @@ QString lineKindDescription(LineKind kind)
     case LineKind::FaultBegin:
         return tr("The start of a fault that had something to wait for");
     case LineKind::IoSubmit:
-        return tr("A read submitted to the disk");
+        return tr("A read, or a write of dirty pages, submitted to the disk");
     case LineKind::IoComplete:
-        return tr("The disk completed a read");
+        return tr("The disk completed a read or a write");
     case LineKind::IndexHeight:
         return tr("The radix tree gained or lost a level");
     case LineKind::IndexNode:
@@ -290,12 +290,14 @@ QString EventText::sentence(const Event& e, int holder) const
             + QStringLiteral(" (locked: under I/O)");
     }
     case EventKind::IoSubmit:
-        return QStringLiteral("disk: read of ") + pages(std::int64_t(ev::IoSubmit { e }.pages()))
-            + QStringLiteral(" from ") + pageOf(e) + QStringLiteral(" submitted by ") + cpu;
+        return (ev::IoSubmit { e }.write() ? QStringLiteral("disk: write-back of ") : QStringLiteral("disk: read of "))
+            + pages(std::int64_t(ev::IoSubmit { e }.pages())) + QStringLiteral(" from ") + pageOf(e)
+            + QStringLiteral(" submitted by ") + cpu;
     case EventKind::IoComplete: {
         const ev::IoComplete done { e };
-        return QStringLiteral("disk: request ") + QString::number(done.request()) + QStringLiteral(" done (")
-            + pages(std::int64_t(done.pages())) + QLatin1Char(')');
+        return QStringLiteral("disk: ") + (done.write() ? QStringLiteral("write ") : QStringLiteral("request "))
+            + QString::number(done.request()) + QStringLiteral(" done (") + pages(std::int64_t(done.pages()))
+            + QLatin1Char(')');
     }
     case EventKind::IndexNodeAlloc:
     case EventKind::IndexNodeFree: {

@@ -177,6 +177,48 @@ SharingRun sharing(
     return r;
 }
 
+/// What a dd-like writer run did.
+struct WritebackRun {
+    bool ok = false;
+    double seconds = 0;
+    std::uint64_t dirtied = 0, written = 0, evictions = 0, throttled = 0, requests = 0;
+};
+
+/// @cpus CPUs each write(2) @pages pages of a file of their own in 16-page
+/// calls, into a memory of @frames, on an instant disk: writeback's own
+/// cost (tagging, locking, submitting, completing, throttling, reclaim of
+/// the written pages), not a disk's.
+WritebackRun writeback_run(unsigned cpus, std::uint64_t pages, std::uint64_t frames)
+{
+    EngineConfig c;
+    c.workload.pattern = "sequential";
+    c.workload.access = "write";
+    c.workload.cpus = cpus;
+    c.workload.file_pages = pages;
+    c.workload.request_pages = 16;
+    c.workload.operations_per_cpu = pages / 16;
+    c.index.kind = IndexKind::Radix;
+    c.index.scheme = "rcu";
+    c.memory_pages = frames;
+    c.device = { 0, 0, 0.0 };
+    c.events = false;
+    sync::LockRegistry registry;
+    Engine engine(c, registry);
+    const std::uint64_t t0 = now_ns();
+    engine.start();
+    engine.wait();
+    WritebackRun r;
+    r.seconds = double(now_ns() - t0) / 1e9;
+    r.ok = engine.state() == Engine::State::Finished;
+    const PageCacheStats s = engine.page_cache().stats();
+    r.dirtied = s.dirtied;
+    r.written = engine.device().pages_written();
+    r.evictions = s.evictions;
+    r.throttled = engine.writeback().stats().throttled;
+    r.requests = engine.device().write_requests();
+    return r;
+}
+
 } // namespace
 
 int run_engine_bench(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
@@ -189,7 +231,8 @@ int run_engine_bench(const std::vector<std::string>& args, std::ostream& out, st
     p.describe("[options]",
         "Unpaced minor faults per second on one CPU, and the pft sweep of the pagefault scalability\n"
         "thread (2005; anonymous faults, 1..T threads) under mm->page_table_lock and under split PTE\n"
-        "locks.");
+        "locks; lock traffic of read(2) on separate and shared files; and writeback: dd-like writers\n"
+        "in a memory a quarter of their data, pages written back per second.");
     if (const auto code = p.parse_command(args, out, err))
         return *code;
     const std::uint64_t pages = p.get_uint("pages");
@@ -309,6 +352,38 @@ int run_engine_bench(const std::vector<std::string>& args, std::ostream& out, st
         }
     out << "\nrandom 1-page read(2)s, " << ops << " per CPU over 4096-page files (the index lock's class):\n";
     shared.print(out);
+    // Writeback: a dd writer per CPU, data four times memory, so that the
+    // flusher writes, writers are throttled and reclaim takes written pages.
+    const std::uint64_t wb_pages = std::max<std::uint64_t>(pages / 4, 4096) / 16 * 16;
+    Report wb({ "cpus", "pages written", "memory", "pages written/s", "pages dirtied/s", "write requests", "throttled",
+        "evictions" });
+    for (unsigned t = 1; t <= std::min(max_threads, 2u); ++t) {
+        const std::uint64_t frames = wb_pages * t / 4;
+        const WritebackRun r = writeback_run(t, wb_pages, frames);
+        if (!r.ok) {
+            err << kProgram << " bench engine: a writeback run did not finish\n";
+            return 1;
+        }
+        wb.add_row();
+        wb.set("cpus", std::uint64_t(t));
+        wb.set("pages written", r.written);
+        wb.set("memory", frames);
+        wb.set("pages written/s", double(r.written) / r.seconds, 0);
+        wb.set("pages dirtied/s", double(r.dirtied) / r.seconds, 0);
+        wb.set("write requests", r.requests);
+        wb.set("throttled", r.throttled);
+        wb.set("evictions", r.evictions);
+        csv.add_row();
+        csv.set("measure", "pages_written");
+        csv.set("scheme", "radix/rcu");
+        csv.set("threads", std::uint64_t(t));
+        csv.set("pages", r.written);
+        csv.set("per_s", double(r.written) / r.seconds, 0);
+    }
+    out << "\nwriteback: each CPU write(2)s " << wb_pages
+        << " pages of its own file in 16-page calls, four times the memory, on an instant disk\n"
+           "(per wall-second; pages still dirty at the end are not counted as written):\n";
+    wb.print(out);
     out << "\nThe 2005 figures are Lameter's, rc6-mm1 on a 16 GB machine with up to 60 CPUs; ours are threads on "
         << std::thread::hardware_concurrency() << " cores now.\n";
     if (p.given("csv")) {

@@ -1,6 +1,7 @@
 #include "mm/writeback.h"
 
 #include "base/clock.h"
+#include "events/tracepoint.h"
 #include "lib/field_error.h"
 #include "mm/block_device.h"
 #include "mm/page_cache.h"
@@ -216,6 +217,8 @@ void filemap_fdatawait(PageCache& cache, FileId file)
 /// One disk's flusher (struct bdi_writeback and its worker).
 struct Writeback::Flusher {
     BlockDevice* device = nullptr;
+    EventRing* ring = nullptr; ///< where its events go (none: not traced)
+    int lane = -1;
     std::vector<FileId> files;
     std::thread thread;
     std::mutex mutex; ///< protects the wake-up: the requests below are read under it
@@ -261,6 +264,11 @@ BlockDevice& Writeback::device_of(FileId file) noexcept
     return file < devices_.size() && devices_[file] ? *devices_[file] : device_;
 }
 
+void Writeback::set_trace(const BlockDevice& device, EventRing* ring, int lane)
+{
+    traces_.push_back({ &device, ring, lane });
+}
+
 void Writeback::start()
 {
     std::lock_guard g(stop_mutex_);
@@ -277,8 +285,17 @@ void Writeback::start()
         }
         (*it)->files.push_back(file);
     }
-    for (auto& f : flushers_)
-        f->thread = std::thread([this, fl = f.get()] { run_flusher(*fl); });
+    for (auto& f : flushers_) {
+        for (const Trace& t : traces_)
+            if (t.device == f->device) {
+                f->ring = t.ring;
+                f->lane = t.lane;
+            }
+        f->thread = std::thread([this, fl = f.get()] {
+            trace::ThreadTrace trace(fl->ring, fl->lane);
+            run_flusher(*fl);
+        });
+    }
 }
 
 void Writeback::stop()

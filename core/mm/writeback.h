@@ -55,6 +55,7 @@
 namespace pcl {
 
 class BlockDevice;
+class EventRing;
 class PageCache;
 
 struct WritebackConfig {
@@ -124,6 +125,11 @@ public:
     /// @file's pages go to @device, whose completions are wired as the
     /// default device's. Before start().
     void set_device(FileId file, BlockDevice& device);
+    /// The flusher of @device records its events (the writes it submits)
+    /// into @ring, as simulated CPU @lane: the device's own lane, so that a
+    /// view draws each write from its submission to its completion there.
+    /// None: not traced. Before start().
+    void set_trace(const BlockDevice& device, EventRing* ring, int lane);
     /// Starts one flusher per disk, for the files the cache has now.
     void start();
     /// Stops the flushers and lets throttled writers go; writes already
@@ -169,6 +175,12 @@ private:
     std::uint64_t dirty_thresh_;
     std::vector<BlockDevice*> devices_; ///< per file; null: device_
     std::vector<std::unique_ptr<Flusher>> flushers_;
+    struct Trace {
+        const BlockDevice* device;
+        EventRing* ring;
+        int lane;
+    };
+    std::vector<Trace> traces_;
     std::atomic<bool> stopping_ { false };
     bool started_ = false;
     std::mutex stop_mutex_;

@@ -81,11 +81,12 @@ void EngineConfig::validate() const
             + std::to_string(event_ring_capacity);
         throw FieldError("events.ring_capacity", reason, "event_ring_capacity " + reason);
     }
-    // One ring per CPU and one for the disk, each slot a cache line.
+    // One ring per CPU, and for the disk its own and its flusher's, each
+    // slot a cache line.
     const std::uint64_t ring_bytes
-        = (std::uint64_t(workload.cpus) + 1) * std::bit_ceil(std::uint64_t(event_ring_capacity)) * 64;
+        = (std::uint64_t(workload.cpus) + 2) * std::bit_ceil(std::uint64_t(event_ring_capacity)) * 64;
     if (events && ring_bytes > kMaxEventRingBytes) {
-        const std::string rest = " x (workload.cpus + 1) rings would take " + std::to_string(ring_bytes >> 20)
+        const std::string rest = " x (workload.cpus + 2) rings would take " + std::to_string(ring_bytes >> 20)
             + " MiB; at most " + std::to_string(kMaxEventRingBytes >> 20) + " MiB (64 bytes a record)";
         throw FieldError("events.ring_capacity", std::to_string(event_ring_capacity) + " records" + rest,
             "event_ring_capacity" + rest);
@@ -124,8 +125,10 @@ Engine::Engine(const EngineConfig& config, sync::LockRegistry& registry)
     bool second_disk = false;
     for (std::size_t f = 0; f < sizes.size() && !config_.trace; ++f)
         second_disk |= w.disk_of(FileId(f)) == 1;
-    // One ring per CPU and one for each device thread's lane (after them).
-    events_ = std::make_unique<EventStream>(ncpus_ + (second_disk ? 2 : 1), config_.event_ring_capacity);
+    // One ring per CPU, one for each device thread's lane (after them), and
+    // one for each disk's flusher, which records on its disk's lane.
+    const unsigned disks = second_disk ? 2 : 1;
+    events_ = std::make_unique<EventStream>(ncpus_ + 2 * disks, config_.event_ring_capacity);
     frames_ = std::make_unique<FrameAllocator>(config_.memory_pages, registry);
     cache_ = std::make_unique<PageCache>(config_.index, *frames_, registry);
     cache_->set_page_check_references(config_.page_check_references);
@@ -138,6 +141,11 @@ Engine::Engine(const EngineConfig& config, sync::LockRegistry& registry)
     readahead_ = make_readahead_policy(config_.readahead, config_.device.ra_pages);
     faults_ = std::make_unique<FaultHandler>(*cache_, *page_table_, *device_, *readahead_, config_.fault);
     writeback_ = std::make_unique<Writeback>(*cache_, *device_, config_.writeback);
+    if (config_.events) {
+        writeback_->set_trace(*device_, &events_->ring(ncpus_ + disks), static_cast<int>(ncpus_));
+        if (device2_)
+            writeback_->set_trace(*device2_, &events_->ring(ncpus_ + disks + 1), static_cast<int>(ncpus_ + 1));
+    }
     faults_->set_writeback(writeback_.get());
     const MmapHint hint = w.madvise == "sequential" ? MmapHint::Sequential
         : w.madvise == "random"                     ? MmapHint::Random

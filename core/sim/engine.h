@@ -143,7 +143,8 @@ public:
     const EngineConfig& config() const noexcept { return config_; }
     /// The event stream: one ring per simulated CPU, one (ring cpus) for the
     /// block device's completions and, with a second disk, one more (ring
-    /// cpus + 1) for its. Drain from one thread.
+    /// cpus + 1) for its; then one per disk's flusher, whose records carry
+    /// its disk's lane (cpus, cpus + 1). Drain from one thread.
     EventStream& events() noexcept { return *events_; }
     /// The lock registry the engine's locks count into.
     sync::LockRegistry& registry() noexcept { return registry_; }

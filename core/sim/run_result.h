@@ -48,12 +48,12 @@ struct HistogramSummary {
 /// One disk's totals (the second is morton's streaming disk).
 struct DeviceSummary {
     std::string model;
-    std::uint64_t submitted = 0; ///< reads and writes submitted (before merging)
-    std::uint64_t requests = 0;  ///< requests served (after merging), reads and writes
-    std::uint64_t merged = 0;    ///< submissions merged into a queued request
-    std::uint64_t pages = 0;     ///< pages read
-    std::uint64_t seeks = 0;     ///< requests that paid a seek (HDD)
-    std::uint64_t busy_ns = 0;   ///< the model's service time, unscaled
+    std::uint64_t submitted = 0;      ///< reads and writes submitted (before merging)
+    std::uint64_t requests = 0;       ///< requests served (after merging), reads and writes
+    std::uint64_t merged = 0;         ///< submissions merged into a queued request
+    std::uint64_t pages = 0;          ///< pages read
+    std::uint64_t seeks = 0;          ///< requests that paid a seek (HDD)
+    std::uint64_t busy_ns = 0;        ///< the model's service time, unscaled
     std::uint64_t write_requests = 0; ///< of the requests, writes
     std::uint64_t pages_written = 0;  ///< pages written
 };
@@ -93,7 +93,7 @@ struct RunResult {
     /// Files reclaim touched (an eviction, refault or wasted page), most
     /// wasted readahead first.
     std::vector<FileMemorySummary> file_memory;
-    WritebackStats writeback; ///< the flushers, throttling, fsyncs (dirty counts: page_cache)
+    WritebackStats writeback;                  ///< the flushers, throttling, fsyncs (dirty counts: page_cache)
     std::uint64_t dirty_background_thresh = 0; ///< pages
     std::uint64_t dirty_thresh = 0;            ///< pages
     std::uint64_t frames_used = 0;

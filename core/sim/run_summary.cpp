@@ -158,7 +158,7 @@ void print_run_summary(std::ostream& out, const pcl::RunResult& r, const std::st
             dev.model + ": requests " + with_commas(dev.requests) + " (" + with_commas(dev.submitted) + " submitted, "
                 + with_commas(dev.merged) + " merged), pages read " + with_commas(dev.pages)
                 + (dev.pages_written ? ", pages written " + with_commas(dev.pages_written) + " in "
-                              + with_commas(dev.write_requests) + " requests"
+                            + with_commas(dev.write_requests) + " requests"
                                      : std::string())
                 + (dev.seeks ? ", seeks " + with_commas(dev.seeks) : std::string()) + ", busy "
                 + fixed(double(dev.busy_ns) / 1e9, 3) + " s of device time");
@@ -167,11 +167,13 @@ void print_run_summary(std::ostream& out, const pcl::RunResult& r, const std::st
         const WritebackStats& wb = r.writeback;
         line("writeback",
             "dirtied " + with_commas(pc.dirtied) + ", written " + with_commas(pc.written) + ", dirty at the end "
-                + with_commas(pc.nr_dirty) + (pc.nr_writeback ? " (+" + with_commas(pc.nr_writeback) + " being written)" : std::string())
-                + "; flusher runs: background " + with_commas(wb.runs[unsigned(WbReason::Background)]) + ", for reclaim "
-                + with_commas(wb.runs[unsigned(WbReason::Vmscan)]) + ", periodic "
-                + with_commas(wb.runs[unsigned(WbReason::Periodic)]) + "; writers throttled " + with_commas(wb.throttled)
-                + " times (" + fixed(double(wb.throttle_ns) / 1e6, 1) + " ms), fsyncs " + with_commas(wb.fsyncs));
+                + with_commas(pc.nr_dirty)
+                + (pc.nr_writeback ? " (+" + with_commas(pc.nr_writeback) + " being written)" : std::string())
+                + "; flusher runs: background " + with_commas(wb.runs[unsigned(WbReason::Background)])
+                + ", for reclaim " + with_commas(wb.runs[unsigned(WbReason::Vmscan)]) + ", periodic "
+                + with_commas(wb.runs[unsigned(WbReason::Periodic)]) + "; writers throttled "
+                + with_commas(wb.throttled) + " times (" + fixed(double(wb.throttle_ns) / 1e6, 1) + " ms), fsyncs "
+                + with_commas(wb.fsyncs));
     }
     line("frames", with_commas(r.frames_used) + " of " + with_commas(r.frames_total) + " in use");
     if (pc.evictions || pc.refaults) {

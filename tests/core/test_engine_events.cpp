@@ -504,7 +504,7 @@ TEST_CASE("an engine run with events off records nothing", "[sim][engine][events
     Engine& engine = run.engine;
     REQUIRE(engine.state() == Engine::State::Finished);
     CHECK(engine.device().requests() > 0);
-    CHECK(engine.events().cpus() == 3);
+    CHECK(engine.events().cpus() == 4); // 2 CPUs, the disk and its flusher
     CHECK(engine.events().pushed() == 0);
     CHECK(engine.events().dropped() == 0);
     std::vector<Event> out;
@@ -521,7 +521,9 @@ TEST_CASE("an unpaced run's I/O and major faults match the counters", "[sim][eng
     EngineRun run(c);
     Engine& engine = run.engine;
     REQUIRE(engine.state() == Engine::State::Finished);
-    REQUIRE(engine.events().cpus() == kCpus + 1);
+    // The CPUs' rings, the disk's and its flusher's (which records on the
+    // disk's lane; a reader writes nothing back, so it stays empty here).
+    REQUIRE(engine.events().cpus() == kCpus + 2);
 
     std::vector<Event> all;
     SECTION("ring by ring: each ring is in time order")
@@ -530,6 +532,8 @@ TEST_CASE("an unpaced run's I/O and major faults match the counters", "[sim][eng
             std::vector<Event> ev = drain(engine.events().ring(r));
             for (std::size_t i = 1; i < ev.size(); ++i)
                 REQUIRE(ev[i - 1].time_ns <= ev[i].time_ns);
+            if (r == kCpus + 1)
+                CHECK(ev.empty());
             for (const Event& e : ev) {
                 CHECK(e.cpu == r);
                 // Completions come from the device's lane only, everything else from the CPUs.
@@ -767,4 +771,41 @@ TEST_CASE("CPUs faulting a shared file record every page-lock sleep", "[sim][eng
     // Every page is read once, by whichever CPU got there first.
     CHECK(engine.device().pages_read() == 64);
     CHECK(engine.faults().faults(FaultKind::Major) == 64);
+}
+
+TEST_CASE("write-back I/O is traced: the flusher's writes on the disk's lane, each submitted once and completed once",
+    "[sim][engine][events][writeback]")
+{
+    constexpr unsigned kCpus = 2;
+    EngineConfig c = small_engine("sequential", kCpus, 512, 64, "write");
+    c.workload.request_pages = 8;
+    c.memory_pages = 128; // a quarter of the data: the flusher has to write
+    c.event_ring_capacity = std::size_t(1) << 16;
+    EngineRun run(c);
+    Engine& engine = run.engine;
+    REQUIRE(engine.state() == Engine::State::Finished);
+    for (int i = 0; i < 5000 && engine.page_cache().nr_writeback() > 0; ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    std::vector<Event> all;
+    engine.events().drain_all(all);
+    REQUIRE(engine.events().dropped() == 0);
+    std::map<std::uint64_t, std::uint64_t> submitted, completed; // request -> pages
+    std::uint64_t on_disk_lane = 0;
+    for (const Event& e : all) {
+        if (e.kind == EventKind::IoSubmit && ev::IoSubmit { e }.write()) {
+            submitted[e.object] += ev::IoSubmit { e }.pages();
+            on_disk_lane += e.cpu == kCpus;
+        }
+        if (e.kind == EventKind::IoComplete && ev::IoComplete { e }.write()) {
+            CHECK(e.cpu == kCpus);
+            completed[e.object] += ev::IoComplete { e }.pages();
+        }
+    }
+    CHECK(submitted.size() > 0);
+    CHECK(on_disk_lane == submitted.size()); // no CPU syncs: every write is the flusher's
+    CHECK(submitted == completed);
+    std::uint64_t pages = 0;
+    for (const auto& [request, n] : completed)
+        pages += n;
+    CHECK(pages == engine.device().pages_written());
 }

@@ -403,9 +403,9 @@ TEST_CASE("scenario: every bundled preset parses and builds an engine", "[scenar
         CHECK(s.year >= 1990);
         // The thread it reproduces, by its short name (docs/history.md), a
         // tool whose documented example it reproduces, or a trace.
-        static const char* const kThreads[] = { "radix-tree pagecache (2002)", "multipage I/O and readahead (2002)",
-            "pagefault scalability (2005)", "concurrent pagecache (2007)", "linear do_move_pages (2008)",
-            "lockstat (/proc/lock_stat)" };
+        static const char* const kThreads[]
+            = { "radix-tree pagecache (2002)", "multipage I/O and readahead (2002)", "pagefault scalability (2005)",
+                  "concurrent pagecache (2007)", "linear do_move_pages (2008)", "lockstat (/proc/lock_stat)" };
         CHECK((std::find(std::begin(kThreads), std::end(kThreads), s.source) != std::end(kThreads)
             || s.source.rfind("trace ", 0) == 0));
         CHECK_FALSE(s.description.empty());

@@ -110,8 +110,8 @@ const std::vector<ChartSpec>& SeriesCatalog::charts()
             false, 0 },
         { "lru", tr("LRU lists: active and inactive"), tr("pages"), U::Pages, G::Memory, false, 0 },
         { "dirty", tr("Dirty pages and pages being written back"), tr("pages"), U::Pages, G::Memory, false, 0 },
-        { "writeback", tr("Writeback: pages dirtied and written per second"), tr("pages/s"), U::PerSecond, G::Io,
-            false, 0 },
+        { "writeback", tr("Writeback: pages dirtied and written per second"), tr("pages/s"), U::PerSecond, G::Io, false,
+            0 },
         { "index_nodes", tr("Index nodes"), tr("nodes"), U::Nodes, G::Index, false, 0 },
         { "index_height", tr("Index height"), tr("levels"), U::Levels, G::Index, false, 0 },
     };

@@ -21,6 +21,7 @@ const QString kIndex = QStringLiteral("Index");
 const QString kMemory = QStringLiteral("Memory & page table");
 const QString kDisk = QStringLiteral("Disk");
 const QString kFaults = QStringLiteral("Faults");
+const QString kWriteback = QStringLiteral("Writeback");
 const QString kPacing = QStringLiteral("Pacing");
 const QString kEvents = QStringLiteral("Events");
 const QString kRun = QStringLiteral("Run");
@@ -37,8 +38,9 @@ QString fromView(std::string_view s)
 /// readahead maximum) the disk.
 QString groupOf(const ScenarioField& f)
 {
-    static const std::pair<std::string_view, QString> kObjects[] = { { "workload", kWorkload }, { "index", kIndex },
-        { "device", kDisk }, { "fault", kFaults }, { "pacing", kPacing }, { "events", kEvents }, { "trace", kTrace } };
+    static const std::pair<std::string_view, QString> kObjects[]
+        = { { "workload", kWorkload }, { "index", kIndex }, { "device", kDisk }, { "fault", kFaults },
+              { "writeback", kWriteback }, { "pacing", kPacing }, { "events", kEvents }, { "trace", kTrace } };
     for (const auto& [object, group] : kObjects)
         if (f.object == object)
             return group;
@@ -168,7 +170,7 @@ const ParameterSpec* findParameter(const std::string& path)
 
 QStringList parameterGroups()
 {
-    return { kWorkload, kTrace, kIndex, kMemory, kDisk, kFaults, kPacing, kEvents, kRun };
+    return { kWorkload, kTrace, kIndex, kMemory, kDisk, kFaults, kWriteback, kPacing, kEvents, kRun };
 }
 
 std::vector<std::string> parameterChoices(const ParameterSpec& spec, const json::Value& doc)

@@ -175,7 +175,9 @@ FrameAllocator::Retry FrameAllocator::should_reclaim_retry(const ReclaimOutcome&
     // lists now, are among them when this pass saw nothing pinned: it did
     // not see them at all.
     const bool others_put_back = now.returned - before.returned > o.put_back;
-    const bool writeback = o.flusher && (o.dirty > 0 || o.writeback > 0 || o.under_writeback > 0);
+    // Pages under writeback are cleaned by the device whatever happens;
+    // dirty ones only if a flusher is there to write them.
+    const bool writeback = o.writeback > 0 || o.under_writeback > 0 || (o.flusher && o.dirty > 0);
     if (in_transit() > 0 || o.throttled || o.freeing > 0 || (o.locked > 0 && o.under_io > 0) || writeback
         || (others_put_back && o.dirty + o.unmappable == 0))
         return Retry::Wait;

@@ -203,14 +203,17 @@ public:
     /// it dirty in its file's index and counts it (account_page_dirtied),
     /// unless it was dirty already; true if it was clean.
     bool set_page_dirty(Page& page);
-    /// clear_page_dirty_for_io: clears PG_dirty and the dirty tag before
-    /// the page is written, uncounting it; true if it was dirty. Clearing
-    /// PG_dirty is also page_mkclean's work: a mapping's PTE is writable
-    /// without a fault only while its page is dirty (fault.h), so the next
-    /// store through a mapping faults and dirties the page again.
+    /// clear_page_dirty_for_io: clears PG_dirty before the page is
+    /// written; true if it was dirty, and then set_page_writeback must
+    /// follow under the same page lock (it moves the tag and the count).
+    /// Clearing PG_dirty is also page_mkclean's work: a mapping's PTE is
+    /// writable without a fault only while its page is dirty (fault.h), so
+    /// the next store through a mapping faults and dirties the page again.
     bool clear_page_dirty_for_io(Page& page);
-    /// set_page_writeback: PG_writeback and the writeback tag set, the
-    /// towrite tag cleared, counted in nr_writeback.
+    /// set_page_writeback: PG_writeback set; the writeback tag set before
+    /// the dirty and towrite tags are cleared, and the page counted under
+    /// writeback before it is uncounted as dirty, so that no one looking
+    /// for either misses it.
     void set_page_writeback(Page& page);
     /// end_page_writeback, called by the device when the write of @page
     /// completes, with no lock held: clears the writeback tag and
@@ -223,18 +226,22 @@ public:
     /// Pages dirty, and under writeback, now (all files).
     std::uint64_t nr_dirty() const noexcept { return nr_dirty_.load(std::memory_order_relaxed); }
     std::uint64_t nr_writeback() const noexcept { return nr_writeback_.load(std::memory_order_relaxed); }
-    /// wakeup_flusher_threads(WB_REASON_VMSCAN): reclaim calls @hook, with
-    /// no lock held, with the number of dirty pages a pass met and could
-    /// not reclaim. With a hook, reclaim leaves dirty pages for writeback
-    /// and the allocator waits for it; without one, nothing cleans them and
-    /// they pin their frames. Set before concurrent use.
-    void set_wakeup_flusher(std::function<void(std::uint64_t)> hook) { wakeup_flusher_ = std::move(hook); }
+    /// wakeup_flusher_threads(WB_REASON_VMSCAN): reclaim calls @hook after
+    /// each pass, with no lock held, with the number of dirty pages it met
+    /// and could not reclaim (perhaps 0); the hook returns whether a flusher
+    /// will write them. If so the allocator waits for writeback; if not
+    /// (no hook, or the flushers have stopped), nothing cleans them and they
+    /// pin their frames. Set before concurrent use.
+    void set_wakeup_flusher(std::function<bool(std::uint64_t)> hook) { wakeup_flusher_ = std::move(hook); }
     bool has_flusher() const noexcept { return bool(wakeup_flusher_); }
     /// Pages whose writeback completed, ever (nr_written).
     std::uint64_t written() const noexcept { return written_.load(std::memory_order_seq_cst); }
     /// Sleeps until a page's writeback completes after written() was
     /// @seen, or @timeout passes (a throttled writer's pause).
     void wait_writeback_completion(std::uint64_t seen, std::chrono::nanoseconds timeout);
+    /// Wakes everyone in wait_writeback_completion now (their caller is
+    /// being told to stop waiting).
+    void wake_writeback_waiters();
 
     /// Pages on the active and inactive LRU lists now.
     std::uint64_t nr_active() const noexcept { return lru_.size(LruList::Active); }
@@ -305,7 +312,7 @@ private:
     bool page_check_references_ = true;
     std::function<bool(Page&)> try_to_unmap_;
     std::function<void(FileId)> on_thrash_;
-    std::function<void(std::uint64_t)> wakeup_flusher_;
+    std::function<bool(std::uint64_t)> wakeup_flusher_;
     std::atomic<std::uint64_t> nr_dirty_ { 0 }, nr_writeback_ { 0 }, dirtied_ { 0 }, written_ { 0 },
         cancelled_dirty_ { 0 }, reclaim_rotated_written_ { 0 };
     std::mutex written_mutex_; ///< the writeback-completion wait queue

@@ -9,6 +9,17 @@
 // tree_lock; here the index's lock is its own), it clears the tag first
 // and the flag after: until PG_writeback is clear no new writeback of the
 // page can begin, and set_page_writeback sets the flag before the tag.
+//
+// A page being put under writeback always carries one of the two tags, so
+// that an fsync looking for dirty pages, then for pages under writeback,
+// cannot miss it: clear_page_dirty_for_io clears only the flag, and
+// set_page_writeback sets the writeback tag before it clears the dirty one
+// (__folio_start_writeback). Likewise the page is counted under writeback
+// before it stops being counted dirty.
+//
+// A file's dirtied_when is set whenever the file is dirty and has none,
+// and cleared when its last dirty page is cleaned, then set again if a page
+// was dirtied meanwhile: a file with dirty pages is never left undated.
 #include "mm/page_cache.h"
 
 #include "base/clock.h"
@@ -23,10 +34,11 @@ bool PageCache::set_page_dirty(Page& page)
         return false;
     AddressSpace& as = files_[page.mapping];
     as.index->set_tag(page.index, kTagDirty);
-    // __mark_inode_dirty: the first dirty page dates the file.
-    if (as.nr_dirty.fetch_add(1, std::memory_order_relaxed) == 0) {
-        std::uint64_t clean = 0;
-        as.dirtied_when_ns.compare_exchange_strong(clean, now_ns(), std::memory_order_relaxed);
+    // __mark_inode_dirty: a dirty file without a date gets one.
+    as.nr_dirty.fetch_add(1, std::memory_order_seq_cst);
+    if (as.dirtied_when_ns.load(std::memory_order_seq_cst) == 0) {
+        std::uint64_t undated = 0;
+        as.dirtied_when_ns.compare_exchange_strong(undated, now_ns(), std::memory_order_seq_cst);
     }
     nr_dirty_.fetch_add(1, std::memory_order_relaxed);
     dirtied_.fetch_add(1, std::memory_order_relaxed);
@@ -35,19 +47,21 @@ bool PageCache::set_page_dirty(Page& page)
 
 void PageCache::account_page_cleaned(AddressSpace& as)
 {
-    if (as.nr_dirty.fetch_sub(1, std::memory_order_relaxed) == 1)
-        as.dirtied_when_ns.store(0, std::memory_order_relaxed);
     nr_dirty_.fetch_sub(1, std::memory_order_relaxed);
+    if (as.nr_dirty.fetch_sub(1, std::memory_order_seq_cst) != 1)
+        return;
+    as.dirtied_when_ns.store(0, std::memory_order_seq_cst);
+    // A page dirtied between the two saw the old date and kept it: date
+    // the file again.
+    if (as.nr_dirty.load(std::memory_order_seq_cst) > 0) {
+        std::uint64_t undated = 0;
+        as.dirtied_when_ns.compare_exchange_strong(undated, now_ns(), std::memory_order_seq_cst);
+    }
 }
 
 bool PageCache::clear_page_dirty_for_io(Page& page)
 {
-    if (!page.test_and_clear(PG_dirty))
-        return false;
-    AddressSpace& as = files_[page.mapping];
-    as.index->clear_tag(page.index, kTagDirty);
-    account_page_cleaned(as);
-    return true;
+    return page.test_and_clear(PG_dirty);
 }
 
 void PageCache::set_page_writeback(Page& page)
@@ -56,7 +70,9 @@ void PageCache::set_page_writeback(Page& page)
     page.set(PG_writeback);
     as.nr_writeback.fetch_add(1, std::memory_order_relaxed);
     nr_writeback_.fetch_add(1, std::memory_order_relaxed);
+    account_page_cleaned(as);
     as.index->set_tag(page.index, kTagWriteback);
+    as.index->clear_tag(page.index, kTagDirty);
     as.index->clear_tag(page.index, kTagTowrite);
 }
 
@@ -72,10 +88,13 @@ void PageCache::end_page_writeback(Page& page)
     as.written.fetch_add(1, std::memory_order_relaxed);
     nr_writeback_.fetch_sub(1, std::memory_order_relaxed);
     written_.fetch_add(1, std::memory_order_seq_cst);
+    // PG_reclaim was set for this writeback: taken before the flag goes, or
+    // it could be the mark of the next one (folio_end_writeback).
+    const bool reclaim = page.test_and_clear(PG_reclaim);
     // Sequentially consistent, to pair with the sleepers' count (page_lock.h).
     page.flags.fetch_and(~std::uint32_t(PG_writeback), std::memory_order_seq_cst);
     page_locks_.wake_up_page(page);
-    if (page.test_and_clear(PG_reclaim))
+    if (reclaim)
         rotate_reclaimable_page(page);
     // A page that can now be reclaimed: progress for an allocation waiting
     // on writeback.
@@ -85,6 +104,12 @@ void PageCache::end_page_writeback(Page& page)
         written_cv_.notify_all();
     }
     put_page(&page);
+}
+
+void PageCache::wake_writeback_waiters()
+{
+    std::lock_guard g(written_mutex_);
+    written_cv_.notify_all();
 }
 
 void PageCache::wait_writeback_completion(std::uint64_t seen, std::chrono::nanoseconds timeout)

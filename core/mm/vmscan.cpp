@@ -101,9 +101,7 @@ ReclaimOutcome PageCache::try_to_free_pages()
         }
     }
     free_evicted(evicted);
-    if (sc.dirty && wakeup_flusher_)
-        wakeup_flusher_(sc.dirty);
-    sc.flusher = bool(wakeup_flusher_);
+    sc.flusher = wakeup_flusher_ && wakeup_flusher_(sc.dirty);
     sc.lru_pages = nr_active() + nr_inactive();
     sc.under_io = page_locks_.pages_under_io();
     sc.under_writeback = nr_writeback();

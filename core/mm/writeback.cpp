@@ -236,7 +236,13 @@ Writeback::Writeback(PageCache& cache, BlockDevice& device, const WritebackConfi
     background_thresh_ = config_.background_thresh(cache.frames().total());
     dirty_thresh_ = config_.dirty_thresh(cache.frames().total());
     wire(device_);
-    cache_.set_wakeup_flusher([this](std::uint64_t nr) { wakeup_flusher_threads(WbReason::Vmscan, nr); });
+    cache_.set_wakeup_flusher([this](std::uint64_t nr) {
+        if (stopping_.load(std::memory_order_acquire))
+            return false;
+        if (nr)
+            wakeup_flusher_threads(WbReason::Vmscan, nr);
+        return true;
+    });
 }
 
 Writeback::~Writeback()
@@ -298,9 +304,16 @@ void Writeback::start()
     }
 }
 
+void Writeback::release_writers()
+{
+    releasing_.store(true, std::memory_order_seq_cst);
+    cache_.wake_writeback_waiters();
+}
+
 void Writeback::stop()
 {
     std::lock_guard g(stop_mutex_);
+    release_writers();
     stopping_.store(true, std::memory_order_seq_cst);
     for (auto& f : flushers_) {
         {
@@ -329,8 +342,9 @@ void Writeback::wakeup_flusher_threads(WbReason reason, std::uint64_t)
 void Writeback::balance_dirty_pages()
 {
     // What a write costs when memory is not short: two counter reads. Dirty
-    // first: a page the flusher moves to writeback in between is counted
-    // twice, never missed.
+    // first: set_page_writeback counts a page under writeback before it
+    // uncounts it as dirty, so one moving in between is counted twice,
+    // never missed.
     const std::uint64_t nr_dirty = cache_.nr_dirty();
     if (nr_dirty > background_thresh_)
         wakeup_flusher_threads(WbReason::Background);
@@ -338,8 +352,11 @@ void Writeback::balance_dirty_pages()
         return;
     const std::uint64_t t0 = now_ns();
     throttled_.fetch_add(1, std::memory_order_relaxed);
-    while (!stopping_.load(std::memory_order_acquire) && cache_.nr_dirty() + cache_.nr_writeback() > dirty_thresh_) {
+    for (;;) {
+        // The completions seen before the look: one after it ends the pause.
         const std::uint64_t seen = cache_.written();
+        if (releasing_.load(std::memory_order_acquire) || cache_.nr_dirty() + cache_.nr_writeback() <= dirty_thresh_)
+            break;
         wakeup_flusher_threads(WbReason::Background);
         cache_.wait_writeback_completion(seen, kMaxPause);
     }
@@ -386,8 +403,14 @@ template <class More> void Writeback::writeback_files(Flusher& f, WbReason reaso
         std::vector<std::pair<std::uint64_t, FileId>> order;
         const std::uint64_t now = now_ns();
         for (FileId file : f.files) {
-            const std::uint64_t when = cache_.file(file).dirtied_when_ns.load(std::memory_order_relaxed);
-            if (when == 0 || (expired_only && now - std::min(now, when) < expire_ns))
+            const AddressSpace& as = cache_.file(file);
+            if (as.nr_dirty.load(std::memory_order_relaxed) == 0)
+                continue;
+            // Dated as it is being dirtied again: as good as now.
+            std::uint64_t when = as.dirtied_when_ns.load(std::memory_order_relaxed);
+            if (when == 0)
+                when = now;
+            if (expired_only && now - std::min(now, when) < expire_ns)
                 continue;
             order.emplace_back(when, file);
         }

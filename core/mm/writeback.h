@@ -132,8 +132,13 @@ public:
     void set_trace(const BlockDevice& device, EventRing* ring, int lane);
     /// Starts one flusher per disk, for the files the cache has now.
     void start();
-    /// Stops the flushers and lets throttled writers go; writes already
-    /// submitted still complete on their devices. Idempotent.
+    /// Lets throttled writers go, now and from now on (a run is ending:
+    /// its CPUs must be able to leave); the flushers go on writing, so that
+    /// a CPU waiting in reclaim for them still gets its frame.
+    void release_writers();
+    /// release_writers(), then stops the flushers (after the CPUs have
+    /// left); writes already submitted still complete on their devices, and
+    /// reclaim no longer counts on a flusher. Idempotent.
     void stop();
 
     /// balance_dirty_pages_ratelimited: called after a page was dirtied,
@@ -181,7 +186,8 @@ private:
         int lane;
     };
     std::vector<Trace> traces_;
-    std::atomic<bool> stopping_ { false };
+    std::atomic<bool> stopping_ { false };  ///< the flushers are stopping
+    std::atomic<bool> releasing_ { false }; ///< throttled writers go
     bool started_ = false;
     std::mutex stop_mutex_;
     std::atomic<std::uint64_t> pages_submitted_ { 0 }, submissions_ { 0 }, fsyncs_ { 0 }, syncs_ { 0 },

@@ -292,9 +292,11 @@ void Engine::stop()
         cut_stretch_.store(true, std::memory_order_relaxed);
     }
     control_cv_.notify_all();
-    // Throttled writers wake, and the flushers stop.
-    writeback_->stop();
+    // Throttled writers wake and the CPUs leave; the flushers stop after
+    // them, so that a CPU waiting in reclaim for writeback still gets it.
+    writeback_->release_writers();
     join_all();
+    writeback_->stop();
 }
 
 void Engine::wait()

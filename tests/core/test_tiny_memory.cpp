@@ -47,6 +47,7 @@ void check_writeback_invariants(Engine& engine)
             cache.put_page(p);
         }
         CHECK(as.nr_dirty.load() == file_dirty);
+        CHECK((as.dirtied_when_ns.load() != 0) == (file_dirty > 0));
         dirty += file_dirty;
     }
     const PageCacheStats s = cache.stats();

@@ -88,6 +88,8 @@ struct Machine {
         }
         CHECK(as.nr_dirty.load() == dirty);
         CHECK(as.nr_writeback.load() == writeback_pages);
+        // A dirty file is dated (periodic writeback ages it by that date).
+        CHECK((as.dirtied_when_ns.load() != 0) == (dirty > 0));
         CHECK(cache.nr_dirty() == dirty);
         CHECK(cache.nr_writeback() == writeback_pages);
         CHECK(as.index->tagged(kTagDirty) == (dirty > 0));

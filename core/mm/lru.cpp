@@ -24,16 +24,26 @@ void LruLists::unlink_locked(Page& page) noexcept
     l.nr.store(l.nr.load(std::memory_order_relaxed) - 1, std::memory_order_release);
 }
 
-void LruLists::link_locked(Page& page, LruList list) noexcept
+void LruLists::link_locked(Page& page, LruList list, bool at_tail) noexcept
 {
     List& l = lists_[unsigned(list)];
-    page.lru_prev = nullptr;
-    page.lru_next = l.head;
-    if (l.head)
-        l.head->lru_prev = &page;
-    else
+    if (at_tail) {
+        page.lru_next = nullptr;
+        page.lru_prev = l.tail;
+        if (l.tail)
+            l.tail->lru_next = &page;
+        else
+            l.head = &page;
         l.tail = &page;
-    l.head = &page;
+    } else {
+        page.lru_prev = nullptr;
+        page.lru_next = l.head;
+        if (l.head)
+            l.head->lru_prev = &page;
+        else
+            l.tail = &page;
+        l.head = &page;
+    }
     l.nr.store(l.nr.load(std::memory_order_relaxed) + 1, std::memory_order_release);
     if (list == LruList::Active)
         page.set(PG_active);
@@ -62,19 +72,7 @@ void LruLists::move_locked(Page& page, LruList list) noexcept
 void LruLists::move_tail_locked(Page& page, LruList list) noexcept
 {
     unlink_locked(page);
-    List& l = lists_[unsigned(list)];
-    page.lru_next = nullptr;
-    page.lru_prev = l.tail;
-    if (l.tail)
-        l.tail->lru_next = &page;
-    else
-        l.head = &page;
-    l.tail = &page;
-    l.nr.store(l.nr.load(std::memory_order_relaxed) + 1, std::memory_order_release);
-    if (list == LruList::Active)
-        page.set(PG_active);
-    else
-        page.clear(PG_active);
+    link_locked(page, list, true);
 }
 
 std::vector<Page*> LruLists::pages(LruList list)

@@ -77,7 +77,8 @@ public:
 private:
     /// The list pointers and length only; the callers see to PG_lru.
     void unlink_locked(Page& page) noexcept;
-    void link_locked(Page& page, LruList list) noexcept;
+    /// At the head of @list, or (@at_tail) at its tail.
+    void link_locked(Page& page, LruList list, bool at_tail = false) noexcept;
 
     struct List {
         Page* head = nullptr;

@@ -12,6 +12,7 @@
 #include <catch2/catch.hpp>
 
 #include <initializer_list>
+#include <mutex>
 #include <vector>
 
 using namespace pcl;
@@ -398,4 +399,28 @@ TEST_CASE(
     CHECK(m.list(LruList::Inactive) == Idx { 7, 6, 5, 4 });
     CHECK(m.cache.stats().rotated == 1);
     CHECK(m.cache.stats().evictions == 4);
+}
+
+TEST_CASE("a page moved to the inactive tail is the next one reclaim looks at, from either list", "[mm][lru]")
+{
+    sync::LockRegistry registry;
+    LruLists lru(registry);
+    Page a, b, c;
+    {
+        std::lock_guard g(lru.lock());
+        lru.add_locked(a, LruList::Inactive);
+        lru.add_locked(b, LruList::Inactive);
+        lru.add_locked(c, LruList::Active);
+        REQUIRE(lru.tail_locked(LruList::Inactive) == &a);
+        lru.move_tail_locked(b, LruList::Inactive); // rotate_reclaimable_page
+        CHECK(lru.tail_locked(LruList::Inactive) == &b);
+        lru.move_tail_locked(c, LruList::Inactive); // written while active
+        CHECK(lru.tail_locked(LruList::Inactive) == &c);
+        CHECK(lru.tail_locked(LruList::Active) == nullptr);
+    }
+    CHECK_FALSE(c.test(PG_active));
+    CHECK(c.test(PG_lru));
+    CHECK(lru.size(LruList::Inactive) == 3);
+    CHECK(lru.size(LruList::Active) == 0);
+    CHECK(lru.pages(LruList::Inactive) == std::vector<Page*> { &a, &b, &c });
 }

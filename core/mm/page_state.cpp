@@ -92,6 +92,7 @@ void count_into(PageStateSummary& s, const PageStateBits& b) noexcept
     s.under_io += locked && !uptodate;
     s.locked += locked && uptodate;
     s.dirty += b.test(PG_dirty) || b.test(PG_writeback);
+    s.writeback += b.test(PG_writeback);
     s.readahead += b.test(PG_readahead);
     s.ra_unused += b.test(PG_ra_unused);
     s.max_count = std::max(s.max_count, b.count);

@@ -61,6 +61,7 @@ struct PageStateSummary {
     std::uint32_t readahead = 0; ///< PG_readahead: the async readahead marker
     std::uint32_t ra_unused = 0; ///< PG_ra_unused: read ahead, not used yet
     std::int32_t max_count = 0;  ///< the highest page_count seen
+    std::uint32_t writeback = 0; ///< PG_writeback: being written to the disk (counted in dirty too)
 
     friend bool operator==(const PageStateSummary&, const PageStateSummary&) = default;
 };

@@ -113,7 +113,8 @@ TEST_CASE("summarise_page_states: whole runs when they fit, an even sample when 
 {
     for_each_cache(256, [&](PageCache& cache) {
         const FileId f = cache.add_file(1000);
-        // Pages 0..99 cached; page 10 marked; page 50 dirty.
+        // Pages 0..99 cached; page 10 marked; page 50 dirty; page 80 being
+        // written back (the flags alone: no device here).
         for (pgoff_t i = 0; i < 100; ++i)
             add_filled(cache, f, i);
         Page* p10 = cache.find_get_page(f, 10);
@@ -122,6 +123,8 @@ TEST_CASE("summarise_page_states: whole runs when they fit, an even sample when 
         Page* p50 = cache.find_get_page(f, 50);
         p50->set(PG_dirty);
         cache.put_page(p50);
+        Page* p80 = cache.find_get_page(f, 80);
+        p80->set(PG_writeback);
 
         std::vector<PageStateSummary> s;
         // 100 pages in 4 columns of 25, read whole (per_column 25).
@@ -137,8 +140,13 @@ TEST_CASE("summarise_page_states: whole runs when they fit, an even sample when 
         CHECK(s[0].max_count == 1);
         CHECK(s[2].first == 50);
         CHECK(s[2].dirty == 1);
+        CHECK(s[2].writeback == 0);
         CHECK(s[2].readahead == 0);
         CHECK(s[3].under_io == 0);
+        CHECK(s[3].dirty == 1); // under writeback counts as dirty
+        CHECK(s[3].writeback == 1);
+        p80->clear(PG_writeback);
+        cache.put_page(p80);
 
         // Uneven split: 10 pages in 3 columns -> 3, 3, 4.
         summarise_page_states(cache, f, 95, 10, 3, 64, s);

@@ -79,6 +79,8 @@ private Q_SLOTS:
         QCOMPARE(PageStateLayout::classify(s, 2, 0), PageVisual::Evicted);
         s.dirty = 1;
         QCOMPARE(PageStateLayout::classify(s, 2, 0), PageVisual::Dirty);
+        s.writeback = 1; // one of the dirty pages is being written
+        QCOMPARE(PageStateLayout::classify(s, 2, 0), PageVisual::Writeback);
         s.readahead = 1;
         QCOMPARE(PageStateLayout::classify(s, 2, 0), PageVisual::Readahead);
         QCOMPARE(PageStateLayout::classify(s, 2, 1), PageVisual::Wasted);

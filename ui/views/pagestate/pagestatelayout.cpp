@@ -85,6 +85,8 @@ PageVisual PageStateLayout::classify(const PageStateSummary& s, std::uint32_t ev
         return PageVisual::Wasted;
     if (s.readahead)
         return PageVisual::Readahead;
+    if (s.writeback)
+        return PageVisual::Writeback;
     if (s.dirty)
         return PageVisual::Dirty;
     if (evicted)
@@ -108,6 +110,8 @@ QColor PageStateLayout::color(PageVisual v, const QPalette& palette)
         return colors::lockHeld();
     case PageVisual::Dirty:
         return colors::series(1);
+    case PageVisual::Writeback:
+        return colors::series(1).darker(170); // dirty, on its way to the disk
     case PageVisual::Readahead:
         return colors::series(3);
     case PageVisual::Evicted:
@@ -122,7 +126,7 @@ QString PageStateLayout::name(PageVisual v)
 {
     // In PageVisual's order, one name a state.
     static constexpr const char* kNames[kPageVisuals] = { "not cached", "cached", "under I/O", "locked", "dirty",
-        "readahead marker", "evicted recently", "wasted readahead" };
+        "being written back", "readahead marker", "evicted recently", "wasted readahead" };
     return QString::fromLatin1(kNames[int(v)]);
 }
 
@@ -179,24 +183,32 @@ std::int64_t PageStateLayout::pageAt(double x) const
     return std::min<std::int64_t>(std::int64_t(first_ + pages_ - 1), std::int64_t(std::floor(p)));
 }
 
-void PageStateLayout::layoutLegend(const QPalette& palette, double y, double width)
+double PageStateLayout::layoutLegend(const QPalette& palette, double y, double width)
 {
     const QColor text = palette.color(QPalette::WindowText);
     // Each key as wide as its name needs (about 6.5 px a character at the
-    // view's font), the spare width shared out between them.
+    // view's font); in one row, the spare width shared out between them,
+    // or in as many rows as the width needs, every key kept whole.
+    auto need_of = [](PageVisual v) { return 24 + 6.5 * double(name(v).size()); };
     double need = 0;
     for (int v = 0; v < kPageVisuals; ++v)
-        need += 24 + 6.5 * double(name(PageVisual(v)).size());
-    const double spare = std::max(0.0, (width - 2 * kMargin - need) / kPageVisuals);
-    double x = kMargin;
+        need += need_of(PageVisual(v));
+    const double usable = width - 2 * kMargin;
+    const double spare = need <= usable ? (usable - need) / kPageVisuals : 0.0;
+    double x = kMargin, row = y;
     for (int v = 0; v < kPageVisuals; ++v) {
         const auto pv = PageVisual(v);
-        const double step = 24 + 6.5 * double(name(pv).size()) + spare;
-        add(ItemKind::Fill, QRectF(x, y + 3, 12, 12), color(pv, palette), QStringLiteral("legend"), name(pv));
-        add(ItemKind::Text, QRectF(x + 16, y, step - 18, kLegendH), text, QStringLiteral("legend-text"), name(pv),
+        const double step = need_of(pv) + spare;
+        if (x > kMargin && x + step > width - kMargin + spare) {
+            x = kMargin;
+            row += kLegendH;
+        }
+        add(ItemKind::Fill, QRectF(x, row + 3, 12, 12), color(pv, palette), QStringLiteral("legend"), name(pv));
+        add(ItemKind::Text, QRectF(x + 16, row, step - 18, kLegendH), text, QStringLiteral("legend-text"), name(pv),
             Qt::AlignLeft | Qt::AlignVCenter);
         x += step;
     }
+    return row + kLegendH - y;
 }
 
 void PageStateLayout::layoutWindows(
@@ -360,8 +372,7 @@ void PageStateLayout::layout(const Input& in, const QSizeF& size, const QPalette
     add(ItemKind::Text, QRectF(kMargin, y, w - 2 * kMargin, kTitleH), text, QStringLiteral("title"),
         QStringLiteral("%1 · %2%3").arg(in.fileName, range, lod), Qt::AlignLeft | Qt::AlignVCenter);
     y += kTitleH + 2;
-    layoutLegend(palette, y, w);
-    y += kLegendH + 4;
+    y += layoutLegend(palette, y, w) + 4;
 
     const double left = kMargin + kGutter;
     const double right = w - kMargin;

@@ -38,8 +38,18 @@
 namespace pcl::ui {
 
 /// A page's (or a column's) state as the strip colours it.
-enum class PageVisual : std::uint8_t { NotCached, Cached, UnderIo, Locked, Dirty, Readahead, Evicted, Wasted };
-inline constexpr int kPageVisuals = 8;
+enum class PageVisual : std::uint8_t {
+    NotCached,
+    Cached,
+    UnderIo,
+    Locked,
+    Dirty,
+    Writeback,
+    Readahead,
+    Evicted,
+    Wasted
+};
+inline constexpr int kPageVisuals = 9;
 
 /// One readahead window, from the simulator or a host probe.
 struct RaWindowMark {
@@ -118,7 +128,9 @@ public:
 private:
     void add(ItemKind kind, const QRectF& r, const QColor& c, const QString& role, const QString& text = {},
         int align = 0, double width = 1);
-    void layoutLegend(const QPalette& palette, double y, double width);
+    /// The legend from @y; returns its height (one row, or more when
+    /// @width cannot hold every key in one).
+    double layoutLegend(const QPalette& palette, double y, double width);
     void layoutWindows(
         const std::vector<RaWindowMark>& windows, double top, double height, bool host, const QPalette& palette);
     void layoutChart(const Input& in, const QPalette& palette);

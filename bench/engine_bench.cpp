@@ -123,7 +123,9 @@ PftRun pft(unsigned threads, std::uint64_t pages_per_thread, PageTable::Scheme s
     c.workload.file_pages = pages_per_thread * threads;
     c.workload.operations_per_cpu = pages_per_thread;
     c.page_table_lock = scheme;
-    c.memory_pages = c.workload.file_pages + 64;
+    // Room beside the region for the reserve under the min watermark and
+    // the CPUs' free lists: anonymous pages are never reclaimed.
+    c.memory_pages = c.workload.file_pages + 16384;
     sync::LockRegistry registry;
     Engine engine(c, registry);
     const std::uint64_t cpu0 = process_cpu_ns();

@@ -34,6 +34,14 @@ inline int current_cpu() noexcept
     return detail::t_cpu >= 0 ? detail::t_cpu : static_cast<int>(thread_slot());
 }
 
+/// The simulated CPU the engine set for the calling thread, or -1 for a
+/// thread it does not run as a CPU (a disk, a flusher, kswapd, a test):
+/// what per-CPU structures are indexed by.
+inline int simulated_cpu() noexcept
+{
+    return detail::t_cpu;
+}
+
 /// Sets the calling thread's simulated CPU; a negative id restores the
 /// thread's own default id.
 inline void set_current_cpu(int cpu) noexcept

@@ -1,6 +1,8 @@
 #include "mm/frame_allocator.h"
 
+#include "base/cpu.h"
 #include "mm/blk_plug.h"
+#include "mm/kswapd.h"
 #include "sync/rcu.h"
 
 #include <algorithm>
@@ -34,6 +36,8 @@ std::string OomReport::describe() const
     add_part(parts, reclaim.locked, "locked");
     std::string s = stalled ? "no frame came back and no page became reclaimable for "
             + std::to_string(FrameAllocator::kStallLimit.count()) + " s"
+        : reserve ? "every frame but the " + std::to_string(reserve)
+            + " free ones kept in reserve under the min watermark is pinned"
         : frames == 1 ? std::string("the only frame is pinned")
                       : "every one of the " + std::to_string(frames) + " frames is pinned";
     if (!parts.empty())
@@ -41,9 +45,24 @@ std::string OomReport::describe() const
     return s;
 }
 
+/// A CPU's free list (struct per_cpu_pages). Its lock is taken by its CPU
+/// for every allocation and free, and by another only to drain it (the
+/// pcp->lock of Linux 6.0 on, which made remote draining a lock instead of
+/// an IPI): uncontended, and on the owning CPU's cache line.
+struct alignas(64) FrameAllocator::Pcp {
+    explicit Pcp(sync::LockClass& cls)
+        : lock(cls)
+    {
+    }
+    sync::SpinLock lock;
+    std::vector<Page*> list; ///< most recently freed last (hot)
+};
+
 FrameAllocator::FrameAllocator(std::uint64_t frames, sync::LockRegistry& registry)
     : total_(frames)
+    , registry_(registry)
     , zone_lock_(registry, "zone.lock", "zone.lock")
+    , zone_free_(frames)
 {
     if (frames == 0)
         throw std::invalid_argument("memory_pages must be at least 1, got 0");
@@ -55,20 +74,105 @@ FrameAllocator::FrameAllocator(std::uint64_t frames, sync::LockRegistry& registr
     last_failure_.frames = frames;
 }
 
-Page* FrameAllocator::take_free()
+void FrameAllocator::configure(const Watermarks& marks, const PcpSizing& pcp, unsigned cpus)
+{
+    wmark_ = marks;
+    pcp_sizing_ = pcp.high && pcp.batch && cpus ? pcp : PcpSizing {};
+    pcps_.clear();
+    if (pcp_sizing_.high) {
+        sync::LockClass& cls = registry_.lock_class("pcp.lock");
+        for (unsigned cpu = 0; cpu < cpus; ++cpu) {
+            pcps_.push_back(std::make_unique<Pcp>(cls));
+            pcps_.back()->list.reserve(pcp_sizing_.high + 1);
+        }
+    }
+}
+
+FrameAllocator::Pcp* FrameAllocator::this_cpu_pcp() const noexcept
+{
+    const int cpu = simulated_cpu();
+    return cpu >= 0 && std::size_t(cpu) < pcps_.size() ? pcps_[std::size_t(cpu)].get() : nullptr;
+}
+
+Page* FrameAllocator::take_zone()
 {
     std::lock_guard g(zone_lock_);
     if (free_.empty())
         return nullptr;
     Page* page = free_.back();
     free_.pop_back();
+    zone_free_.store(free_.size(), std::memory_order_relaxed);
     in_transit_.fetch_add(1, std::memory_order_relaxed);
     return page;
 }
 
+Page* FrameAllocator::rmqueue(std::uint64_t mark)
+{
+    // zone_watermark_ok before the page is taken, as get_page_from_freelist
+    // checks it: a lockless look, as Linux's (the decisive look, before
+    // declaring memory exhausted, is under zone.lock).
+    if (mark && !zone_watermark_ok(mark))
+        return nullptr;
+    Pcp* pcp = this_cpu_pcp();
+    if (!pcp)
+        return take_zone();
+    std::lock_guard g(pcp->lock);
+    if (pcp->list.empty())
+        rmqueue_bulk(*pcp);
+    if (pcp->list.empty())
+        return nullptr;
+    Page* page = pcp->list.back();
+    pcp->list.pop_back();
+    pcp_free_.fetch_sub(1, std::memory_order_relaxed);
+    in_transit_.fetch_add(1, std::memory_order_relaxed);
+    return page;
+}
+
+void FrameAllocator::rmqueue_bulk(Pcp& pcp)
+{
+    std::lock_guard g(zone_lock_);
+    const std::size_t n = std::min<std::size_t>(pcp_sizing_.batch, free_.size());
+    if (n == 0)
+        return;
+    // The hottest frames of the zone, the hottest last.
+    pcp.list.insert(pcp.list.end(), free_.end() - std::ptrdiff_t(n), free_.end());
+    free_.resize(free_.size() - n);
+    zone_free_.store(free_.size(), std::memory_order_relaxed);
+    pcp_free_.fetch_add(n, std::memory_order_relaxed);
+    pcp_refills_.fetch_add(1, std::memory_order_relaxed);
+}
+
+void FrameAllocator::free_pcppages_bulk(Pcp& pcp, std::size_t n)
+{
+    n = std::min(n, pcp.list.size());
+    if (n == 0)
+        return;
+    {
+        // The coldest frames, at the list's front, go.
+        std::lock_guard g(zone_lock_);
+        free_.insert(free_.end(), pcp.list.begin(), pcp.list.begin() + std::ptrdiff_t(n));
+        zone_free_.store(free_.size(), std::memory_order_relaxed);
+    }
+    pcp.list.erase(pcp.list.begin(), pcp.list.begin() + std::ptrdiff_t(n));
+    pcp_free_.fetch_sub(n, std::memory_order_relaxed);
+}
+
+std::uint64_t FrameAllocator::drain_all_pages()
+{
+    std::uint64_t moved = 0;
+    for (auto& pcp : pcps_) {
+        std::lock_guard g(pcp->lock);
+        moved += pcp->list.size();
+        free_pcppages_bulk(*pcp, pcp->list.size());
+    }
+    if (moved)
+        pcp_drains_.fetch_add(1, std::memory_order_relaxed);
+    return moved;
+}
+
 Page* FrameAllocator::alloc(FileId file, pgoff_t index, Gfp gfp)
 {
-    Page* page = take_free();
+    Page* page = rmqueue(wmark_.low);
     if (!page)
         page = alloc_slowpath(gfp);
     if (!page)
@@ -100,14 +204,25 @@ bool FrameAllocator::wait_for_rcu_frees()
 
 Page* FrameAllocator::alloc_slowpath(Gfp gfp)
 {
+    // At the low watermark: kswapd reclaims in the background while this
+    // allocation takes what is left above the min one (wake_all_kswapds,
+    // then get_page_from_freelist with ALLOC_WMARK_MIN).
+    if (kswapd_)
+        kswapd_->wakeup();
+    if (Page* page = rmqueue(wmark_.min))
+        return page;
     // Reclaim and its waits may sleep: reads this CPU has queued go to the
     // device first, or their locked pages would wait for nobody.
     blk_flush_plug();
     if (wait_for_rcu_frees())
-        if (Page* page = take_free())
+        if (Page* page = rmqueue(wmark_.min))
             return page;
     if (!reclaim_) {
-        // Nothing can be reclaimed: only frees bring frames back.
+        // Nothing can be reclaimed: only frees bring frames back, and the
+        // CPUs' lists may hold some.
+        if (drain_all_pages())
+            if (Page* page = rmqueue(wmark_.min))
+                return page;
         if (gfp == Gfp::NoRetry)
             return nullptr;
         return refuse({}, false);
@@ -121,9 +236,18 @@ Page* FrameAllocator::alloc_slowpath(Gfp gfp)
         const Marks before = marks();
         reclaims_.fetch_add(1, std::memory_order_relaxed);
         const ReclaimOutcome o = reclaim_();
-        // Whoever freed what: the free list first, after every reclaim.
-        if (Page* page = take_free())
+        // Progress: kswapd, which may have given up, can help again
+        // (shrink_node's kswapd_failures = 0).
+        if (o.reclaimed && kswapd_)
+            kswapd_->reset_failures();
+        // Whoever freed what: the free list first, after every reclaim, and
+        // then the CPUs' lists, where freed frames may sit
+        // (__alloc_pages_direct_reclaim's drain_all_pages).
+        if (Page* page = rmqueue(wmark_.min))
             return page;
+        if (drain_all_pages())
+            if (Page* page = rmqueue(wmark_.min))
+                return page;
         if (gfp == Gfp::NoRetry)
             return nullptr;
         Retry r = o.reclaimed > 0 ? Retry::Now : should_reclaim_retry(o, before);
@@ -166,7 +290,7 @@ FrameAllocator::Retry FrameAllocator::should_reclaim_retry(const ReclaimOutcome&
     // no frame can come back, or leave, between the looks.
     std::lock_guard g(zone_lock_);
     const Marks now = marks();
-    if (!free_.empty() || now.progress != before.progress)
+    if (free_.size() > wmark_.min || pcp_free() > 0 || now.progress != before.progress)
         return Retry::Now;
     if (rcu_done_.load(std::memory_order_acquire) < rcu_queued_.load(std::memory_order_acquire))
         return Retry::Wait;
@@ -191,6 +315,16 @@ FrameAllocator::Retry FrameAllocator::should_reclaim_retry(const ReclaimOutcome&
 void FrameAllocator::wait_for_progress(const Marks& before, std::chrono::microseconds timeout)
 {
     stalls_.fetch_add(1, std::memory_order_relaxed);
+    wait_until(before, timeout);
+}
+
+void FrameAllocator::throttle(std::chrono::microseconds timeout)
+{
+    wait_until(marks(), timeout);
+}
+
+void FrameAllocator::wait_until(const Marks& before, std::chrono::microseconds timeout)
+{
     waiters_.fetch_add(1, std::memory_order_seq_cst);
     {
         std::unique_lock lock(wait_mutex_);
@@ -218,6 +352,7 @@ Page* FrameAllocator::refuse(const ReclaimOutcome& o, bool stalled)
     last_failure_.stalled = stalled;
     const std::uint64_t listed = o.lru_pages + in_transit();
     last_failure_.pinned = in_use() > listed ? in_use() - listed : 0;
+    last_failure_.reserve = free_frames();
     return nullptr;
 }
 
@@ -258,35 +393,54 @@ void FrameAllocator::note_reclaimable() noexcept
 
 void FrameAllocator::free(Page* page)
 {
+    free_to(page, this_cpu_pcp());
+}
+
+void FrameAllocator::free_to(Page* page, Pcp* pcp)
+{
     if (!owns(page))
         throw std::invalid_argument("freeing a page that is not one of this allocator's frames");
     in_use_.fetch_sub(1, std::memory_order_relaxed);
-    {
+    if (pcp) {
+        // free_unref_page: to the CPU's list; past its high mark, a batch
+        // of the coldest goes to the zone.
+        std::lock_guard g(pcp->lock);
+        pcp->list.push_back(page);
+        pcp_free_.fetch_add(1, std::memory_order_relaxed);
+        in_transit_.fetch_sub(1, std::memory_order_relaxed);
+        progress_.fetch_add(1, std::memory_order_seq_cst);
+        if (pcp->list.size() > pcp_sizing_.high) {
+            free_pcppages_bulk(*pcp, pcp_sizing_.batch);
+            pcp_spills_.fetch_add(1, std::memory_order_relaxed);
+        }
+    } else {
         std::lock_guard g(zone_lock_);
         free_.push_back(page);
+        zone_free_.store(free_.size(), std::memory_order_relaxed);
         in_transit_.fetch_sub(1, std::memory_order_relaxed);
         progress_.fetch_add(1, std::memory_order_seq_cst);
     }
     wake_waiters();
 }
 
-namespace {
-struct DeferredFree {
+/// A frame freed after a grace period, to the list of the CPU that freed
+/// it (RCU callbacks run on the CPU that queued them).
+struct FrameAllocator::DeferredFree {
     rcu::Head head; ///< first member: the callback's Head* is the object
     FrameAllocator* frames;
     Page* page;
+    Pcp* pcp;
 };
-} // namespace
 
 void FrameAllocator::free_rcu(Page* page)
 {
     if (!owns(page))
         throw std::invalid_argument("freeing a page that is not one of this allocator's frames");
-    auto* d = new DeferredFree { {}, this, page };
+    auto* d = new DeferredFree { {}, this, page, this_cpu_pcp() };
     rcu_queued_.fetch_add(1, std::memory_order_release);
     rcu::call(&d->head, [](rcu::Head* h) {
         auto* d = reinterpret_cast<DeferredFree*>(h);
-        d->frames->free(d->page);
+        d->frames->free_to(d->page, d->pcp);
         d->frames->rcu_done_.fetch_add(1, std::memory_order_release);
         delete d;
     });

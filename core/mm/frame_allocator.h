@@ -1,14 +1,28 @@
 // "Physical memory": a fixed budget of page frames.
 //
 // Every page the cache holds occupies one frame. A frame is taken from the
-// free list under the zone's lock (zone->lock, whose contention the lock
-// table shows like any other) and given back when its last reference goes.
+// zone's free list under the zone's lock (zone->lock, whose contention the
+// lock table shows like any other) and given back when its last reference
+// goes. With per-CPU lists configured (reclaim_config.h), a CPU takes and
+// gives frames on its own list under its own lock (pcp.lock), and only a
+// batch at a time goes between that list and the zone (rmqueue_bulk,
+// free_pcppages_bulk): zone.lock is taken once a batch instead of once a
+// page, and stops being the lock every fault of every CPU shares.
 //
-// When no frame is free, alloc() takes the slow path of
+// Watermarks (reclaim_config.h): an allocation takes a frame at once while
+// the zone has more than the low watermark free (get_page_from_freelist
+// with ALLOC_WMARK_LOW). At or under it, the slow path wakes kswapd
+// (kswapd.h) and tries again against the min watermark, so that most
+// allocations go on while kswapd reclaims in the background. Only at the
+// min watermark does the allocating CPU reclaim for itself. Unconfigured,
+// all three marks are 0 and every frame can be taken.
+//
+// When the zone is at its min watermark, alloc() takes the slow path of
 // __alloc_pages_slowpath: the CPU first submits the reads queued on its plug
 // (blk_plug.h), then reclaims directly (the page cache registers its
 // try_to_free_pages with set_reclaim) and looks at the free list again after
-// every reclaim, whoever freed what. With nothing freed, should_reclaim_retry
+// every reclaim, whoever freed what, after taking back the frames the CPUs'
+// lists hold (drain_all_pages). With nothing freed, should_reclaim_retry
 // decides, under zone.lock, from what reclaim found and what other CPUs are
 // doing:
 //   - a frame came back, or some are a grace period away: look again;
@@ -22,7 +36,8 @@
 //   - pages only a CPU holds for a moment (locked by it, referenced by it,
 //     or referenced and given a second chance): wait and look again, up to
 //     kMaxReclaimRetries times without progress (MAX_RECLAIM_RETRIES);
-//   - nothing free, nothing in transit, nothing under I/O and every page
+//   - nothing free above the min watermark, nothing in transit, nothing
+//     under I/O and every page
 //     pinned (anonymous, mapped with no way to unmap it, or dirty with no
 //     writeback to clean it), on two passes in a row a wait apart: out of
 //     memory, and last_failure() says what pins the frames.
@@ -36,6 +51,7 @@
 #pragma once
 
 #include "base/page.h"
+#include "mm/reclaim_config.h"
 #include "sync/lock_stats.h"
 #include "sync/spinlock.h"
 
@@ -50,6 +66,8 @@
 #include <vector>
 
 namespace pcl {
+
+class Kswapd;
 
 /// How hard an allocation may try (the gfp flags that matter here).
 enum class Gfp : std::uint8_t {
@@ -79,10 +97,11 @@ struct ReclaimOutcome {
 
 /// Why the last refused allocation was refused, and what held the frames.
 struct OomReport {
-    std::uint64_t frames = 0; ///< the budget
-    ReclaimOutcome reclaim;   ///< the last reclaim pass before the refusal
-    std::uint64_t pinned = 0; ///< frames in use on no LRU list and not in transit (anonymous memory)
-    bool stalled = false;     ///< refused after kStallLimit without progress, not because all is pinned
+    std::uint64_t frames = 0;  ///< the budget
+    ReclaimOutcome reclaim;    ///< the last reclaim pass before the refusal
+    std::uint64_t pinned = 0;  ///< frames in use on no LRU list and not in transit (anonymous memory)
+    std::uint64_t reserve = 0; ///< frames free but kept as the reserve at or under the min watermark
+    bool stalled = false;      ///< refused after kStallLimit without progress, not because all is pinned
     /// One sentence for the run's error: what pins the frames.
     std::string describe() const;
 };
@@ -115,8 +134,28 @@ public:
     /// found. Set before concurrent use; an empty function removes it, and
     /// then an allocation with no frame free fails at once.
     void set_reclaim(std::function<ReclaimOutcome()> reclaim) { reclaim_ = std::move(reclaim); }
+    /// The zone's watermarks, and per-CPU lists for the simulated CPUs
+    /// 0..@cpus-1 (a thread with no simulated CPU uses the zone). Before
+    /// concurrent use, with every frame free; unconfigured, the marks are 0
+    /// and there are no per-CPU lists.
+    void configure(const Watermarks& marks, const PcpSizing& pcp, unsigned cpus);
+    /// The background reclaimer an allocation wakes at the low watermark;
+    /// set before concurrent use, null for none.
+    void set_kswapd(Kswapd* kswapd) noexcept { kswapd_ = kswapd; }
+    const Watermarks& watermarks() const noexcept { return wmark_; }
+    const PcpSizing& pcp_sizing() const noexcept { return pcp_sizing_; }
+    /// Whether the zone's free list (not the CPUs' lists: NR_FREE_PAGES
+    /// does not count them) holds more than @mark frames (zone_watermark_ok).
+    bool zone_watermark_ok(std::uint64_t mark) const noexcept { return zone_free() > mark; }
+    /// Gives the frames on every CPU's list back to the zone (drain_all_pages);
+    /// returns how many moved.
+    std::uint64_t drain_all_pages();
+    /// Sleeps until a frame is freed, a page settles, is put back or becomes
+    /// reclaimable, or @timeout passes: kswapd's throttle (reclaim_throttle).
+    void throttle(std::chrono::microseconds timeout);
+
     /// Gives @page's frame back (its last reference is gone); the frame
-    /// leaves transit.
+    /// leaves transit. On a simulated CPU with a per-CPU list, to that list.
     void free(Page* page);
     /// Gives @page's frame back after an RCU grace period: a page that was
     /// in an index may still be looked at by lockless readers, which must
@@ -146,7 +185,17 @@ public:
 
     std::uint64_t total() const noexcept { return total_; }
     std::uint64_t in_use() const noexcept { return in_use_.load(std::memory_order_relaxed); }
+    /// Frames free, on the zone's list and on the CPUs' lists.
     std::uint64_t free_frames() const noexcept { return total_ - in_use(); }
+    /// Frames on the zone's free list (NR_FREE_PAGES).
+    std::uint64_t zone_free() const noexcept { return zone_free_.load(std::memory_order_relaxed); }
+    /// Frames on the CPUs' free lists.
+    std::uint64_t pcp_free() const noexcept { return pcp_free_.load(std::memory_order_relaxed); }
+    /// Batches a CPU's list took from the zone (rmqueue_bulk) and gave back
+    /// to it (free_pcppages_bulk), and the drains of every list.
+    std::uint64_t pcp_refills() const noexcept { return pcp_refills_.load(std::memory_order_relaxed); }
+    std::uint64_t pcp_spills() const noexcept { return pcp_spills_.load(std::memory_order_relaxed); }
+    std::uint64_t pcp_drains() const noexcept { return pcp_drains_.load(std::memory_order_relaxed); }
     /// Allocations refused.
     std::uint64_t failures() const noexcept { return failures_.load(std::memory_order_relaxed); }
     /// Times an allocation found no frame free and called reclaim.
@@ -162,8 +211,21 @@ private:
     /// What should_reclaim_retry tells the slow path to do.
     enum class Retry : std::uint8_t { Now, Wait, WaitCounted, OutOfMemory };
 
-    /// A frame from the free list, put in transit, or null.
-    Page* take_free();
+    struct Pcp;
+    struct DeferredFree;
+    /// The calling thread's per-CPU list, or null.
+    Pcp* this_cpu_pcp() const noexcept;
+    /// A frame, put in transit, if the zone has more than @mark free (or
+    /// @mark is 0): from the calling CPU's list, refilled from the zone
+    /// when empty, or from the zone itself; null otherwise.
+    Page* rmqueue(std::uint64_t mark);
+    Page* take_zone();
+    /// Refills @pcp with a batch from the zone; @pcp's lock held.
+    void rmqueue_bulk(Pcp& pcp);
+    /// Gives @pcp's @n coldest frames to the zone; @pcp's lock held.
+    void free_pcppages_bulk(Pcp& pcp, std::size_t n);
+    /// free() to @pcp, or to the zone if null.
+    void free_to(Page* page, Pcp* pcp);
     Page* alloc_slowpath(Gfp gfp);
     /// Progress and put-backs, as seen before a reclaim pass.
     struct Marks {
@@ -175,6 +237,7 @@ private:
     /// Sleeps until a frame is freed, a page settles or is put back after
     /// @before, or @timeout passes.
     void wait_for_progress(const Marks& before, std::chrono::microseconds timeout);
+    void wait_until(const Marks& before, std::chrono::microseconds timeout);
     void wake_waiters();
     /// Waits for the frames queued by free_rcu so far; false if none were.
     bool wait_for_rcu_frees();
@@ -182,8 +245,18 @@ private:
 
     std::uint64_t total_;
     std::unique_ptr<Page[]> frames_; ///< the mem_map
-    sync::SpinLock zone_lock_;       ///< "zone.lock": protects free_
-    std::vector<Page*> free_;        ///< free frames, most recently freed last (hot first)
+    sync::LockRegistry& registry_;
+    sync::SpinLock zone_lock_;                  ///< "zone.lock": protects free_
+    std::vector<Page*> free_;                   ///< free frames, most recently freed last (hot first)
+    std::atomic<std::uint64_t> zone_free_;      ///< free_.size(), for lockless watermark checks
+    std::atomic<std::uint64_t> pcp_free_ { 0 }; ///< frames on the CPUs' lists
+    std::vector<std::unique_ptr<Pcp>> pcps_;    ///< per simulated CPU; empty without per-CPU lists
+    Watermarks wmark_;
+    PcpSizing pcp_sizing_;
+    Kswapd* kswapd_ = nullptr;
+    std::atomic<std::uint64_t> pcp_refills_ { 0 };
+    std::atomic<std::uint64_t> pcp_spills_ { 0 };
+    std::atomic<std::uint64_t> pcp_drains_ { 0 };
     std::atomic<std::uint64_t> in_use_ { 0 };
     std::atomic<std::int64_t> in_transit_ { 0 };
     std::atomic<std::uint64_t> failures_ { 0 };

@@ -171,6 +171,9 @@ public:
     /// caller must not be inside an RCU read-side section (it waits for a
     /// grace period before handing the frames back).
     ReclaimOutcome try_to_free_pages();
+    /// The same pass on kswapd's behalf (kswapd.h): counted by kswapd, not
+    /// as an allocation stall.
+    ReclaimOutcome kswapd_shrink() { return do_try_to_free_pages(); }
     static constexpr unsigned kDefPriority = 12; ///< DEF_PRIORITY: 1/4096 of the lists first
     /// Pages reclaim frees per run before it returns, and pages it takes
     /// off a list at a time (SWAP_CLUSTER_MAX, 32, by default; 1..1024).
@@ -291,6 +294,7 @@ private:
     /// too_many_isolated: more pages in other reclaimers' hands than an
     /// eighth of the inactive list (@own: the caller's, still isolated).
     bool too_many_isolated(std::uint64_t own) const noexcept;
+    ReclaimOutcome do_try_to_free_pages();
 
     IndexSpec spec_;
     FrameAllocator& frames_;

@@ -1,5 +1,6 @@
-// Page reclaim (mm/vmscan.c): the PageCache's direct reclaim, as the
-// allocating CPU runs it when no frame is free.
+// Page reclaim (mm/vmscan.c): the PageCache's reclaim pass, as the
+// allocating CPU runs it when the zone is at its min watermark (direct
+// reclaim) and as kswapd runs it below the low one (kswapd.h).
 //
 // do_try_to_free_pages lowers the priority from DEF_PRIORITY (12) to 0 and
 // at each one scans size >> priority pages of each list (get_scan_count:
@@ -71,6 +72,11 @@ bool PageCache::too_many_isolated(std::uint64_t own) const noexcept
 ReclaimOutcome PageCache::try_to_free_pages()
 {
     direct_reclaims_.fetch_add(1, std::memory_order_relaxed);
+    return do_try_to_free_pages();
+}
+
+ReclaimOutcome PageCache::do_try_to_free_pages()
+{
     const std::uint64_t target = reclaim_batch_;
     ReclaimOutcome sc;
     std::vector<Page*> evicted; // isolated and out of the cache; freed after one grace period, at the end

@@ -54,6 +54,7 @@ void EngineConfig::validate() const
     validate_within("device", [&] { device.validate(); });
     validate_within("fault", [&] { fault.validate(); });
     validate_within("writeback", [&] { writeback.validate(); });
+    validate_within("reclaim", [&] { reclaim.validate(memory_pages); });
     if (readahead != "none" && readahead != "ondemand" && readahead != "readaround" && readahead != "morton") {
         const std::string reason = "'" + readahead + "' is unknown; allowed: none, ondemand, readaround, morton";
         throw FieldError("readahead", reason, "readahead policy " + reason);
@@ -81,12 +82,11 @@ void EngineConfig::validate() const
             + std::to_string(event_ring_capacity);
         throw FieldError("events.ring_capacity", reason, "event_ring_capacity " + reason);
     }
-    // One ring per CPU, and for the disk its own and its flusher's, each
-    // slot a cache line.
-    const std::uint64_t ring_bytes
-        = (std::uint64_t(workload.cpus) + 2) * std::bit_ceil(std::uint64_t(event_ring_capacity)) * 64;
+    // Each slot a cache line.
+    const std::uint64_t ring_bytes = std::uint64_t(rings()) * std::bit_ceil(std::uint64_t(event_ring_capacity)) * 64;
     if (events && ring_bytes > kMaxEventRingBytes) {
-        const std::string rest = " x (workload.cpus + 2) rings would take " + std::to_string(ring_bytes >> 20)
+        const std::string rest = " x " + std::to_string(rings())
+            + " rings (one per CPU, disk, flusher and kswapd) would take " + std::to_string(ring_bytes >> 20)
             + " MiB; at most " + std::to_string(kMaxEventRingBytes >> 20) + " MiB (64 bytes a record)";
         throw FieldError("events.ring_capacity", std::to_string(event_ring_capacity) + " records" + rest,
             "event_ring_capacity" + rest);
@@ -109,6 +109,20 @@ void EngineConfig::validate() const
             "workload.file_pages x files needs more than the 2^27 virtual pages of one process");
 }
 
+unsigned EngineConfig::disks() const
+{
+    if (!trace)
+        for (unsigned f = 0; f < workload.files_needed(); ++f)
+            if (workload.disk_of(FileId(f)) == 1)
+                return 2;
+    return 1;
+}
+
+unsigned EngineConfig::rings() const
+{
+    return (trace ? trace->threads() : workload.cpus) + 2 * disks() + 1;
+}
+
 Engine::Engine(const EngineConfig& config, sync::LockRegistry& registry)
     : config_(config)
     , registry_(registry)
@@ -122,16 +136,23 @@ Engine::Engine(const EngineConfig& config, sync::LockRegistry& registry)
     ncpus_ = config_.workload.cpus;
     const WorkloadSpec& w = config_.workload;
     const std::vector<pgoff_t> sizes = file_sizes(config_);
-    bool second_disk = false;
-    for (std::size_t f = 0; f < sizes.size() && !config_.trace; ++f)
-        second_disk |= w.disk_of(FileId(f)) == 1;
-    // One ring per CPU, one for each device thread's lane (after them), and
-    // one for each disk's flusher, which records on its disk's lane.
-    const unsigned disks = second_disk ? 2 : 1;
-    events_ = std::make_unique<EventStream>(ncpus_ + 2 * disks, config_.event_ring_capacity);
+    const unsigned disks = config_.disks();
+    const bool second_disk = disks == 2;
+    // One ring per CPU, one for each device thread's lane (after them), one
+    // for each disk's flusher, which records on its disk's lane, and
+    // kswapd's, on a lane after the disks'.
+    events_ = std::make_unique<EventStream>(config_.rings(), config_.event_ring_capacity);
     frames_ = std::make_unique<FrameAllocator>(config_.memory_pages, registry);
+    const Watermarks marks = config_.reclaim.watermarks(config_.memory_pages);
+    frames_->configure(marks, config_.reclaim.pcp_sizing(config_.memory_pages, ncpus_, marks.low), ncpus_);
     cache_ = std::make_unique<PageCache>(config_.index, *frames_, registry);
     cache_->set_page_check_references(config_.page_check_references);
+    if (config_.reclaim.kswapd) {
+        kswapd_ = std::make_unique<Kswapd>(*frames_, [cache = cache_.get()] { return cache->kswapd_shrink(); });
+        if (config_.events)
+            kswapd_->set_trace(&events_->ring(ncpus_ + 2 * disks), static_cast<int>(ncpus_ + disks));
+        frames_->set_kswapd(kswapd_.get());
+    }
     page_table_ = std::make_unique<PageTable>(PageTable::Config { config_.page_table_lock, 0 }, registry);
     device_ = std::make_unique<BlockDevice>(config_.device, cache_->page_locks(),
         config_.events ? &events_->ring(ncpus_) : nullptr, static_cast<int>(ncpus_));
@@ -232,6 +253,8 @@ void Engine::start(bool paused)
     state_.store(paused ? State::Paused : State::Running, std::memory_order_release);
     start_ns_ = now_ns();
     writeback_->start();
+    if (kswapd_)
+        kswapd_->start();
     threads_.reserve(ncpus_);
     // Counted per thread actually started, so a failed start cannot leave
     // wait() waiting for CPUs that never ran.
@@ -296,6 +319,14 @@ void Engine::stop()
     // them, so that a CPU waiting in reclaim for writeback still gets it.
     writeback_->release_writers();
     join_all();
+    stop_reclaimers();
+}
+
+void Engine::stop_reclaimers()
+{
+    // kswapd first: a pass of it may be waiting for the flusher's writes.
+    if (kswapd_)
+        kswapd_->stop();
     writeback_->stop();
 }
 
@@ -356,7 +387,7 @@ void Engine::cpu_done(unsigned cpu, bool completed)
     // The run is over: no flusher writes after it (a result read now stays
     // as it is but for the writes still completing).
     if (last)
-        writeback_->stop();
+        stop_reclaimers();
     control_cv_.notify_all();
 }
 

@@ -22,7 +22,9 @@
 //
 // Dirty pages are written back by one flusher thread per disk
 // (mm/writeback.h), from start() until the run ends; writes already
-// submitted then still complete on their disks.
+// submitted then still complete on their disks. kswapd (mm/kswapd.h),
+// unless reclaim.kswapd is off, keeps memory free between the watermarks
+// over the same time.
 #pragma once
 
 #include "events/event_ring.h"
@@ -30,10 +32,12 @@
 #include "mm/block_device.h"
 #include "mm/fault.h"
 #include "mm/frame_allocator.h"
+#include "mm/kswapd.h"
 #include "mm/page_cache.h"
 #include "mm/page_table.h"
 #include "mm/readahead.h"
 #include "mm/readahead_factory.h"
+#include "mm/reclaim_config.h"
 #include "mm/writeback.h"
 #include "sync/lock_stats.h"
 #include "workload/trace_replay.h"
@@ -70,6 +74,7 @@ struct EngineConfig {
     bool page_check_references = true;
     FaultConfig fault;
     WritebackConfig writeback;         ///< dirty thresholds and the flusher's timing
+    ReclaimConfig reclaim;             ///< watermarks, kswapd and the per-CPU free lists
     double ops_per_second = 0;         ///< per CPU; 0 = unpaced
     std::uint64_t hold_stretch_ns = 0; ///< demo: extra time every lock is held before release; 0 = none
     std::uint64_t migrate_every = 0;   ///< operations between CPU migrations; 0 = never
@@ -79,6 +84,11 @@ struct EngineConfig {
     /// Throws FieldError naming the bad field by its path in a scenario
     /// ("memory_pages", "pacing.ops_per_second", "workload.cpus").
     void validate() const;
+    /// The event rings a run of this configuration records into: one per
+    /// CPU, one per disk and one per disk's flusher, and kswapd's.
+    unsigned rings() const;
+    /// Disks of the run: 2 when a file is on the second one, else 1.
+    unsigned disks() const;
 };
 
 /// Per-CPU counters of a run.
@@ -134,6 +144,8 @@ public:
     PageTable& page_table() noexcept { return *page_table_; }
     FaultHandler& faults() noexcept { return *faults_; }
     Writeback& writeback() noexcept { return *writeback_; }
+    /// The background reclaimer, or null when reclaim.kswapd is off.
+    const Kswapd* kswapd() const noexcept { return kswapd_.get(); }
     /// The run's readahead policy (its per-file windows: window_of).
     const ReadaheadPolicy& readahead() const noexcept { return *readahead_; }
     BlockDevice& device() noexcept { return *device_; }
@@ -171,6 +183,8 @@ private:
     bool execute(const Operation& op);
     /// The operation source of @cpu: its generator or its traced thread.
     std::unique_ptr<OperationSource> make_source(unsigned cpu) const;
+    /// Stops kswapd and the flushers: the run is over.
+    void stop_reclaimers();
 
     void fail(std::string what);
     /// @cpu left; @completed: it did its whole sequence.
@@ -189,6 +203,7 @@ private:
     /// After the devices: destroyed first, so its flushers stop before the
     /// disks they submit to go (the disks complete what was submitted).
     std::unique_ptr<Writeback> writeback_;
+    std::unique_ptr<Kswapd> kswapd_; ///< null when the run has none
     std::vector<FileId> files_;
     std::vector<std::uint64_t> file_base_; ///< per file: first virtual page of its mapping
     std::uint64_t anon_base_ = 0;

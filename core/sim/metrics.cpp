@@ -31,6 +31,9 @@ void set_rates(MetricsSample& s)
     s.wasted_readahead_per_s = rate(s.wasted_readahead);
     s.pages_dirtied_per_s = rate(s.pages_dirtied);
     s.pages_written_per_s = rate(s.pages_written);
+    s.kswapd_reclaimed_per_s = rate(s.kswapd_reclaimed);
+    s.direct_reclaimed_per_s = rate(s.evictions > s.kswapd_reclaimed ? s.evictions - s.kswapd_reclaimed : 0);
+    s.direct_reclaims_per_s = rate(s.direct_reclaims);
     s.hit_ratio = s.lookups ? std::min(1.0, double(s.lookup_hits) / double(s.lookups))
                             : std::numeric_limits<double>::quiet_NaN();
 }
@@ -56,6 +59,9 @@ MetricsSampler::Totals MetricsSampler::read_totals() const
     t.wasted = cache.wasted_readahead;
     t.dirtied = cache.dirtied;
     t.written = cache.written;
+    t.direct_reclaims = cache.direct_reclaims;
+    if (const Kswapd* k = engine_.kswapd())
+        t.kswapd_reclaimed = k->stats().reclaimed;
     // Every lock counts into its class (named locks too), so the classes
     // hold all the waiting there was.
     for (const auto& row : engine_.registry().classes())
@@ -92,6 +98,8 @@ MetricsSample MetricsSampler::sample(double time_s)
     s.wasted_readahead = delta(now.wasted, last_.wasted);
     s.pages_dirtied = delta(now.dirtied, last_.dirtied);
     s.pages_written = delta(now.written, last_.written);
+    s.kswapd_reclaimed = delta(now.kswapd_reclaimed, last_.kswapd_reclaimed);
+    s.direct_reclaims = delta(now.direct_reclaims, last_.direct_reclaims);
 
     set_rates(s);
     const double dt = s.interval_s;
@@ -113,6 +121,11 @@ MetricsSample MetricsSampler::sample(double time_s)
     s.nr_active = engine_.page_cache().nr_active();
     s.nr_inactive = engine_.page_cache().nr_inactive();
     s.frames_used = engine_.frames().in_use();
+    s.frames_free = engine_.frames().free_frames();
+    const Watermarks& marks = engine_.frames().watermarks();
+    s.wmark_min = marks.min;
+    s.wmark_low = marks.low;
+    s.wmark_high = marks.high;
     s.nr_dirty = engine_.page_cache().nr_dirty();
     s.nr_writeback = engine_.page_cache().nr_writeback();
     // The files are fixed before the run starts, so walking them needs no
@@ -147,11 +160,12 @@ MetricsSample MetricsSampler::merge(const MetricsSample& a, const MetricsSample&
     MetricsSample m = b; // the gauges (in flight, cached, nodes) as at the end
     m.interval_s = a.interval_s + b.interval_s;
     // The counts of the interval, summed.
-    for (std::uint64_t MetricsSample::*count : { &MetricsSample::operations, &MetricsSample::minor_faults,
-             &MetricsSample::major_faults, &MetricsSample::wait_io_faults, &MetricsSample::anon_faults,
-             &MetricsSample::lookups, &MetricsSample::lookup_hits, &MetricsSample::lookup_misses,
-             &MetricsSample::evictions, &MetricsSample::refaults, &MetricsSample::wasted_readahead,
-             &MetricsSample::pages_dirtied, &MetricsSample::pages_written })
+    for (std::uint64_t MetricsSample::*count :
+        { &MetricsSample::operations, &MetricsSample::minor_faults, &MetricsSample::major_faults,
+            &MetricsSample::wait_io_faults, &MetricsSample::anon_faults, &MetricsSample::lookups,
+            &MetricsSample::lookup_hits, &MetricsSample::lookup_misses, &MetricsSample::evictions,
+            &MetricsSample::refaults, &MetricsSample::wasted_readahead, &MetricsSample::pages_dirtied,
+            &MetricsSample::pages_written, &MetricsSample::kswapd_reclaimed, &MetricsSample::direct_reclaims })
         m.*count = a.*count + b.*count;
     set_rates(m);
     const double dt = m.interval_s;

@@ -39,6 +39,8 @@ struct MetricsSample {
     std::uint64_t wasted_readahead = 0; ///< readahead pages evicted before they were used
     std::uint64_t pages_dirtied = 0;    ///< pages that went from clean to dirty
     std::uint64_t pages_written = 0;    ///< pages whose writeback completed
+    std::uint64_t kswapd_reclaimed = 0; ///< of the evictions, kswapd's (pgsteal_kswapd)
+    std::uint64_t direct_reclaims = 0;  ///< times an allocating CPU reclaimed for itself (allocstall)
     /// lookups - lookup_hits, at least 0. A lookup is counted when it starts
     /// and its hit when it ends, so one under way at a sample may count as a
     /// lookup in one interval and a hit in the next: per interval, misses are
@@ -56,6 +58,9 @@ struct MetricsSample {
     double wasted_readahead_per_s = 0;
     double pages_dirtied_per_s = 0;
     double pages_written_per_s = 0;
+    double kswapd_reclaimed_per_s = 0;
+    double direct_reclaimed_per_s = 0; ///< evictions by the allocating CPUs (pgsteal_direct)
+    double direct_reclaims_per_s = 0;
     /// lookup_hits / lookups, at most 1; NaN when the interval had no
     /// lookup (a ratio of nothing; written as null in JSON).
     double hit_ratio = 0;
@@ -74,6 +79,10 @@ struct MetricsSample {
     std::uint64_t nr_inactive = 0;  ///< pages on the inactive LRU list
     std::uint64_t pages_cached = 0; ///< pages in the page cache, all files
     std::uint64_t frames_used = 0;  ///< page frames allocated (cached and anonymous pages)
+    std::uint64_t frames_free = 0;  ///< page frames free, on the zone's list and on the CPUs'
+    std::uint64_t wmark_min = 0;    ///< the zone's watermarks (fixed for a run; plotted beside frames_free)
+    std::uint64_t wmark_low = 0;
+    std::uint64_t wmark_high = 0;
     std::uint64_t nr_dirty = 0;     ///< pages dirty, not yet being written
     std::uint64_t nr_writeback = 0; ///< pages being written back
     std::uint64_t index_nodes = 0;  ///< nodes of every file's index (IndexShape; 0 for the hash)
@@ -114,6 +123,7 @@ private:
         std::uint64_t page_wait_ns = 0;
         std::uint64_t evictions = 0, refaults = 0, wasted = 0;
         std::uint64_t dirtied = 0, written = 0;
+        std::uint64_t kswapd_reclaimed = 0, direct_reclaims = 0;
     };
     Totals read_totals() const;
 

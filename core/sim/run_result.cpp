@@ -65,6 +65,16 @@ RunResult collect_result(Engine& engine, const Scenario& scenario, const Metrics
     r.frames_total = engine.frames().total();
     r.frame_failures = engine.frames().failures();
     r.frame_stalls = engine.frames().stalls();
+    r.frames_zone_free = engine.frames().zone_free();
+    r.frames_pcp_free = engine.frames().pcp_free();
+    r.watermarks = engine.frames().watermarks();
+    r.pcp = engine.frames().pcp_sizing();
+    r.pcp_refills = engine.frames().pcp_refills();
+    r.pcp_spills = engine.frames().pcp_spills();
+    r.pcp_drains = engine.frames().pcp_drains();
+    r.kswapd_on = engine.kswapd() != nullptr;
+    if (r.kswapd_on)
+        r.kswapd = engine.kswapd()->stats();
     r.events_pushed = engine.events().pushed();
     r.events_dropped = engine.events().dropped();
 
@@ -158,12 +168,21 @@ json::Value to_json(const MetricsSample& s)
         { "pages_dirtied_per_s", s.pages_dirtied_per_s },
         { "pages_written", s.pages_written },
         { "pages_written_per_s", s.pages_written_per_s },
+        { "kswapd_reclaimed", s.kswapd_reclaimed },
+        { "kswapd_reclaimed_per_s", s.kswapd_reclaimed_per_s },
+        { "direct_reclaimed_per_s", s.direct_reclaimed_per_s },
+        { "direct_reclaims", s.direct_reclaims },
+        { "direct_reclaims_per_s", s.direct_reclaims_per_s },
         { "nr_dirty", s.nr_dirty },
         { "nr_writeback", s.nr_writeback },
         { "nr_active", s.nr_active },
         { "nr_inactive", s.nr_inactive },
         { "pages_cached", s.pages_cached },
         { "frames_used", s.frames_used },
+        { "frames_free", s.frames_free },
+        { "wmark_min", s.wmark_min },
+        { "wmark_low", s.wmark_low },
+        { "wmark_high", s.wmark_high },
         { "index_nodes", s.index_nodes },
         { "index_height", s.index_height },
     };
@@ -226,6 +245,18 @@ json::Value to_json(const RunResult& r)
         { "reclaim",
             json::Object {
                 { "direct_reclaims", pc.direct_reclaims },
+                { "kswapd_reclaimed", r.kswapd.reclaimed },
+                { "direct_reclaimed", pc.evictions - std::min(pc.evictions, r.kswapd.reclaimed) },
+                { "kswapd",
+                    r.kswapd_on ? json::Value(json::Object {
+                        { "wakeups", r.kswapd.wakeups },
+                        { "runs", r.kswapd.runs },
+                        { "passes", r.kswapd.passes },
+                        { "scanned", r.kswapd.scanned },
+                        { "reclaimed", r.kswapd.reclaimed },
+                        { "gave_up", r.kswapd.gave_up },
+                    })
+                                : json::Value() },
                 { "scanned", pc.scanned },
                 { "evictions", pc.evictions },
                 { "activations", pc.activations },
@@ -286,6 +317,22 @@ json::Value to_json(const RunResult& r)
                 { "total", r.frames_total },
                 { "failures", r.frame_failures },
                 { "stalls", r.frame_stalls },
+                { "zone_free", r.frames_zone_free },
+                { "pcp_free", r.frames_pcp_free },
+                { "watermarks",
+                    json::Object {
+                        { "min", r.watermarks.min },
+                        { "low", r.watermarks.low },
+                        { "high", r.watermarks.high },
+                    } },
+                { "pcp",
+                    json::Object {
+                        { "batch", r.pcp.batch },
+                        { "high", r.pcp.high },
+                        { "refills", r.pcp_refills },
+                        { "spills", r.pcp_spills },
+                        { "drains", r.pcp_drains },
+                    } },
             } },
         { "events",
             json::Object {

@@ -98,8 +98,17 @@ struct RunResult {
     std::uint64_t dirty_thresh = 0;            ///< pages
     std::uint64_t frames_used = 0;
     std::uint64_t frames_total = 0;
-    std::uint64_t frame_failures = 0; ///< allocations refused
-    std::uint64_t frame_stalls = 0;   ///< times an allocation waited for reclaim to make progress
+    std::uint64_t frame_failures = 0;   ///< allocations refused
+    std::uint64_t frame_stalls = 0;     ///< times an allocation waited for reclaim to make progress
+    std::uint64_t frames_zone_free = 0; ///< free on the zone's list at the end
+    std::uint64_t frames_pcp_free = 0;  ///< free on the CPUs' lists at the end
+    Watermarks watermarks;              ///< the zone's, in pages
+    PcpSizing pcp;                      ///< the per-CPU lists' batch and high mark (0: none)
+    std::uint64_t pcp_refills = 0;      ///< batches a CPU's list took from the zone
+    std::uint64_t pcp_spills = 0;       ///< batches a CPU's list gave back to it
+    std::uint64_t pcp_drains = 0;       ///< times every list was emptied into the zone for a starved allocation
+    bool kswapd_on = false;             ///< the run had a kswapd
+    KswapdStats kswapd;
     std::uint64_t events_pushed = 0;
     std::uint64_t events_dropped = 0; ///< overwritten before they were drained
     std::uint64_t events_drained = 0; ///< read by whoever ran the engine (the runner)

@@ -175,14 +175,23 @@ void print_run_summary(std::ostream& out, const pcl::RunResult& r, const std::st
                 + with_commas(wb.throttled) + " times (" + fixed(double(wb.throttle_ns) / 1e6, 1) + " ms), fsyncs "
                 + with_commas(wb.fsyncs));
     }
-    line("frames", with_commas(r.frames_used) + " of " + with_commas(r.frames_total) + " in use");
+    line("frames",
+        with_commas(r.frames_used) + " of " + with_commas(r.frames_total) + " in use; watermarks min "
+            + with_commas(r.watermarks.min) + ", low " + with_commas(r.watermarks.low) + ", high "
+            + with_commas(r.watermarks.high)
+            + (r.pcp.high ? "; per-CPU lists of " + with_commas(r.pcp.high) + " (batches of " + with_commas(r.pcp.batch)
+                        + "), " + with_commas(r.pcp_refills) + " refills"
+                          : std::string("; no per-CPU lists")));
     if (pc.evictions || pc.refaults) {
         line("reclaim",
             "evictions " + with_commas(pc.evictions) + " (wasted readahead " + with_commas(pc.wasted_readahead)
                 + ", were mapped " + with_commas(pc.mapped_evictions) + "), refaults " + with_commas(pc.refaults)
                 + " (activated " + with_commas(pc.refault_activations) + "), direct reclaims "
-                + with_commas(pc.direct_reclaims) + ", LRU active " + with_commas(pc.nr_active) + " / inactive "
-                + with_commas(pc.nr_inactive));
+                + with_commas(pc.direct_reclaims)
+                + (r.kswapd_on ? ", by kswapd " + with_commas(r.kswapd.reclaimed) + " pages in "
+                            + with_commas(r.kswapd.runs) + " wakeups"
+                               : std::string(", no kswapd"))
+                + ", LRU active " + with_commas(pc.nr_active) + " / inactive " + with_commas(pc.nr_inactive));
         std::string worst;
         for (std::size_t i = 0; i < r.file_memory.size() && i < 3 && r.file_memory[i].wasted_readahead; ++i)
             worst += (worst.empty() ? "" : ", ") + std::string("file ") + std::to_string(r.file_memory[i].file) + " "

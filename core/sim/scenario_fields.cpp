@@ -3,6 +3,7 @@
 #include "index/index_fields.h"
 #include "mm/block_device_fields.h"
 #include "mm/fault_fields.h"
+#include "mm/reclaim_fields.h"
 #include "mm/writeback_fields.h"
 #include "sim/engine_fields.h"
 #include "workload/workload_fields.h"
@@ -137,6 +138,8 @@ std::vector<ScenarioSection> build_sections()
         fault_fields(), [](auto& s) -> auto& { return s.engine.fault; }));
     out.push_back(section(
         writeback_fields(), [](auto& s) -> auto& { return s.engine.writeback; }));
+    out.push_back(section(
+        reclaim_fields(), [](auto& s) -> auto& { return s.engine.reclaim; }));
     out.push_back(section(
         pacing_fields(), [](auto& s) -> auto& { return s.engine; }));
     out.push_back(section(

@@ -113,7 +113,12 @@ TEST_CASE("running out of page frames fails the run with the reason", "[sim][eng
     Engine& engine = run.engine;
     CHECK(engine.state() == Engine::State::Failed);
     CHECK_THAT(engine.error(), Catch::Contains("memory_pages = 100"));
-    CHECK(engine.frames().in_use() == 100);
+    // Every frame but the reserve under the min watermark (3 of 100), which
+    // the error names.
+    const std::uint64_t reserve = engine.frames().watermarks().min;
+    CHECK(reserve == 3);
+    CHECK(engine.frames().in_use() == 100 - reserve);
+    CHECK_THAT(engine.error(), Catch::Contains("every frame but the 3 free ones kept in reserve"));
 }
 
 TEST_CASE("the same seed maps the same pages, another seed others", "[sim][engine][seed]")

@@ -255,6 +255,8 @@ json::Value context_for(const std::string& path)
         set("index.hash_buckets", std::uint64_t(1) << 24);
     } else if (path == "pacing.migrate_every") {
         set("workload.cpus", 2);
+    } else if (path == "reclaim.min_free_kbytes") {
+        set("memory_pages", std::uint64_t(1) << 32); // a quarter of the largest memory is the range's top
     } else if (path == "events.ring_capacity") {
         set("events.enabled", false);
     }

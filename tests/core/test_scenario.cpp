@@ -86,6 +86,10 @@ Scenario everything_changed()
     s.engine.writeback.dirty_ratio = 40;
     s.engine.writeback.dirty_expire_ms = 1500;
     s.engine.writeback.writeback_interval_ms = 250;
+    s.engine.reclaim.kswapd = false;
+    s.engine.reclaim.min_free_kbytes = 2048;
+    s.engine.reclaim.watermark_scale_factor = 200;
+    s.engine.reclaim.percpu_pagelists = false;
     s.engine.ops_per_second = 1500.5;
     s.engine.hold_stretch_ns = 777;
     s.engine.migrate_every = 64;
@@ -149,6 +153,10 @@ void check_equal(const Scenario& a, const Scenario& b)
     CHECK(a.engine.writeback.dirty_ratio == b.engine.writeback.dirty_ratio);
     CHECK(a.engine.writeback.dirty_expire_ms == b.engine.writeback.dirty_expire_ms);
     CHECK(a.engine.writeback.writeback_interval_ms == b.engine.writeback.writeback_interval_ms);
+    CHECK(a.engine.reclaim.kswapd == b.engine.reclaim.kswapd);
+    CHECK(a.engine.reclaim.min_free_kbytes == b.engine.reclaim.min_free_kbytes);
+    CHECK(a.engine.reclaim.watermark_scale_factor == b.engine.reclaim.watermark_scale_factor);
+    CHECK(a.engine.reclaim.percpu_pagelists == b.engine.reclaim.percpu_pagelists);
     CHECK(a.engine.ops_per_second == b.engine.ops_per_second);
     CHECK(a.engine.hold_stretch_ns == b.engine.hold_stretch_ns);
     CHECK(a.engine.migrate_every == b.engine.migrate_every);
@@ -188,12 +196,14 @@ TEST_CASE("scenario: every field survives a round trip", "[scenario]")
     // The defaults are written too, in the documented order.
     const json::Value defaults = scenario_to_json(Scenario {});
     const json::Object& top = defaults.as_object();
-    REQUIRE(top.size() == 19);
+    REQUIRE(top.size() == 20);
     CHECK(top[0].first == "version");
     CHECK(top[0].second == json::Value(1));
     CHECK(top.back().first == "trace");
     CHECK(defaults.find("workload")->as_object().size() == 16);
     CHECK(defaults.find("writeback")->find("dirty_ratio")->as_uint() == 20);
+    CHECK(defaults.find("reclaim")->find("kswapd")->as_bool());
+    CHECK(defaults.find("reclaim")->find("watermark_scale_factor")->as_uint() == 10);
     CHECK(defaults.find("trace")->find("path")->as_string().empty());
     CHECK(defaults.find("index")->as_object().size() == 11);
     CHECK(defaults.find("page_table_lock")->as_string() == "split");

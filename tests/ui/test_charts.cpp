@@ -62,6 +62,12 @@ MetricsSample handBuilt()
     s.wasted_readahead_per_s = 16;
     s.nr_active = 1000;
     s.nr_inactive = 3000;
+    s.frames_free = 700;
+    s.wmark_min = 100;
+    s.wmark_low = 125;
+    s.wmark_high = 150;
+    s.kswapd_reclaimed_per_s = 600;
+    s.direct_reclaimed_per_s = 40;
     return s;
 }
 
@@ -120,7 +126,17 @@ private Q_SLOTS:
         QCOMPARE(value("wasted_readahead_per_s"), 16.0);
         QCOMPARE(value("nr_active"), 1000.0);
         QCOMPARE(value("nr_inactive"), 3000.0);
-        QCOMPARE(int(SeriesCatalog::metrics().size()), 23);
+        QCOMPARE(value("frames_free"), 700.0);
+        QCOMPARE(value("wmark_min"), 100.0);
+        QCOMPARE(value("wmark_low"), 125.0);
+        QCOMPARE(value("wmark_high"), 150.0);
+        QCOMPARE(value("kswapd_reclaimed_per_s"), 600.0);
+        QCOMPARE(value("direct_reclaimed_per_s"), 40.0);
+        QCOMPARE(int(SeriesCatalog::metrics().size()), 29);
+        // Free memory and its watermarks on one chart, free first.
+        const auto free = SeriesCatalog::metricsOf(QStringLiteral("free"));
+        QCOMPARE(int(free.size()), 4);
+        QCOMPARE(free[0]->id, QStringLiteral("frames_free"));
 
         // Faults by kind: one chart, four series in kind order.
         const auto faults = SeriesCatalog::metricsOf(QStringLiteral("faults"));

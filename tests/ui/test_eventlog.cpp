@@ -145,8 +145,17 @@ private Q_SLOTS:
             QStringLiteral("disk: read of 1 page from file 0 page 5 submitted by CPU 2"));
         QCOMPARE(t.sentence(ev(EventKind::IoComplete, 4, 0, 17, 0, 64, 8)),
             QStringLiteral("disk: request 17 done (8 pages)"));
-        QCOMPARE(EventText::actor(ev(EventKind::IoComplete, 4, 0)), QStringLiteral("disk"));
-        QCOMPARE(EventText::actor(ev(EventKind::IoSubmit, 2, 0)), QStringLiteral("CPU 2"));
+        QCOMPARE(t.actor(ev(EventKind::IoComplete, 4, 0)), QStringLiteral("disk"));
+        QCOMPARE(t.actor(ev(EventKind::IoSubmit, 2, 0)), QStringLiteral("CPU 2"));
+        // With the run's lanes known: 4 CPUs, one disk (lane 4, where its
+        // flusher records too), kswapd after it.
+        const EventText lanes({}, pcl::IndexKind::Radix, 4, 1);
+        QCOMPARE(lanes.actor(ev(EventKind::IoSubmit, 2, 0)), QStringLiteral("CPU 2"));
+        QCOMPARE(lanes.actor(ev(EventKind::IoComplete, 4, 0)), QStringLiteral("disk"));
+        QCOMPARE(lanes.actor(ev(EventKind::IoSubmit, 4, 0)), QStringLiteral("flusher"));
+        QCOMPARE(lanes.actor(ev(EventKind::PageEvicted, 5, 0)), QStringLiteral("kswapd"));
+        QCOMPARE(EventText({}, pcl::IndexKind::Radix, 4, 2).actor(ev(EventKind::IoSubmit, 5, 0)),
+            QStringLiteral("flusher of disk 1"));
 
         QCOMPARE(t.sentence(ev(EventKind::IndexHeightGrow, 0, 0, 0xfe, 0, 4096, 3, 2)),
             QStringLiteral("file 0: radix tree grew to height 3"));

@@ -219,7 +219,7 @@ void EventLogModel::append(const std::vector<Event>& events)
         Line& l = fresh_[k];
         l.timeNs = static_cast<std::int64_t>(e.time_ns - originNs_);
         l.kind = c.kind;
-        l.actor = EventText::actor(e);
+        l.actor = text_.actor(e);
         l.text = text_.sentence(e, c.holder);
     }
 

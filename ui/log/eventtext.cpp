@@ -215,17 +215,27 @@ QString formatRunTime(std::int64_t ns)
     return s;
 }
 
-EventText::EventText(LockNamer namer, IndexKind indexKind)
+EventText::EventText(LockNamer namer, IndexKind indexKind, unsigned cpus, unsigned disks)
     : namer_(std::move(namer))
     , indexKind_(indexKind)
+    , cpus_(cpus)
+    , disks_(disks)
 {
 }
 
-QString EventText::actor(const Event& e)
+QString EventText::actor(const Event& e) const
 {
-    // The device's completions come from its own thread, the last ring,
-    // which records no simulated CPU of its own.
-    return e.kind == EventKind::IoComplete ? tr("disk") : cpuName(e.cpu);
+    // The device's completions come from its own thread, on its disk's
+    // lane after the CPUs'; the disk's flusher records its writes on the
+    // same lane, and kswapd on the lane after the disks'.
+    if (e.kind == EventKind::IoComplete)
+        return tr("disk");
+    if (cpus_ == 0 || e.cpu < cpus_)
+        return cpuName(e.cpu);
+    const unsigned disk = e.cpu - cpus_;
+    if (disk < disks_)
+        return disks_ > 1 ? tr("flusher of disk %1").arg(disk) : tr("flusher");
+    return QStringLiteral("kswapd");
 }
 
 QString EventText::lockName(const Event& e) const
@@ -244,7 +254,7 @@ QString EventText::pageOf(const Event& e) const
 QString EventText::sentence(const Event& e, int holder) const
 {
     // Each kind's fields are read through its view (core's event_kinds.h).
-    const QString cpu = cpuName(e.cpu);
+    const QString cpu = actor(e);
     const QString file = QStringLiteral("file ") + QString::number(e.file) + QStringLiteral(": ");
     const QString atPage = QStringLiteral(" (page ") + QString::number(e.index) + QLatin1Char(')');
     switch (e.kind) {

@@ -87,13 +87,18 @@ public:
     using LockNamer = std::function<QString(const Event&)>;
     /// What the index events name the index: a radix tree (a height and
     /// levels), a skip list (nodes with towers) or a hash table.
-    explicit EventText(LockNamer namer = {}, IndexKind indexKind = IndexKind::Radix);
+    /// @cpus and @disks: the run's lanes (Engine: CPUs, then each disk,
+    /// whose flusher records on its lane too, then kswapd); 0 CPUs names
+    /// every lane a CPU.
+    explicit EventText(
+        LockNamer namer = {}, IndexKind indexKind = IndexKind::Radix, unsigned cpus = 0, unsigned disks = 1);
 
     /// The sentence for @e. @holder is the CPU that held the lock when a wait
     /// ended by this LockAcquired began (-1: unknown); other kinds ignore it.
     QString sentence(const Event& e, int holder = -1) const;
-    /// Who did it, for the CPU column: "CPU 2", or "disk" for the device's completions.
-    static QString actor(const Event& e);
+    /// Who did it, for the CPU column: "CPU 2", "disk" for the device's
+    /// completions, "flusher" for its writes, "kswapd".
+    QString actor(const Event& e) const;
 
 private:
     QString lockName(const Event& e) const;
@@ -101,6 +106,8 @@ private:
 
     LockNamer namer_;
     IndexKind indexKind_;
+    unsigned cpus_ = 0;
+    unsigned disks_ = 1;
 };
 
 } // namespace pcl::ui

@@ -38,9 +38,9 @@ QString fromView(std::string_view s)
 /// readahead maximum) the disk.
 QString groupOf(const ScenarioField& f)
 {
-    static const std::pair<std::string_view, QString> kObjects[]
-        = { { "workload", kWorkload }, { "index", kIndex }, { "device", kDisk }, { "fault", kFaults },
-              { "writeback", kWriteback }, { "pacing", kPacing }, { "events", kEvents }, { "trace", kTrace } };
+    static const std::pair<std::string_view, QString> kObjects[] = { { "workload", kWorkload }, { "index", kIndex },
+        { "device", kDisk }, { "fault", kFaults }, { "writeback", kWriteback }, { "reclaim", kMemory },
+        { "pacing", kPacing }, { "events", kEvents }, { "trace", kTrace } };
     for (const auto& [object, group] : kObjects)
         if (f.object == object)
             return group;

@@ -1,0 +1,113 @@
+#include "mm/kswapd.h"
+
+#include "events/tracepoint.h"
+
+namespace pcl {
+
+Kswapd::Kswapd(FrameAllocator& frames, std::function<ReclaimOutcome()> shrink)
+    : frames_(frames)
+    , shrink_(std::move(shrink))
+{
+}
+
+Kswapd::~Kswapd()
+{
+    stop();
+}
+
+void Kswapd::start()
+{
+    if (thread_.joinable())
+        return;
+    thread_ = std::thread([this] {
+        trace::ThreadTrace trace(ring_, lane_);
+        run();
+    });
+}
+
+void Kswapd::stop()
+{
+    std::lock_guard s(stop_mutex_);
+    {
+        std::lock_guard g(mutex_);
+        stopping_ = true;
+        stop_.store(true, std::memory_order_relaxed);
+    }
+    cv_.notify_all();
+    if (thread_.joinable())
+        thread_.join();
+}
+
+void Kswapd::wakeup() noexcept
+{
+    // Awake, it rechecks the high watermark before every pass; given up,
+    // it waits for a direct reclaim to free something (wakeup_kswapd's
+    // kswapd_failures test).
+    if (awake_.load(std::memory_order_relaxed) || failures_.load(std::memory_order_relaxed) >= kMaxReclaimRetries)
+        return;
+    {
+        std::lock_guard g(mutex_);
+        if (woken_ || stopping_)
+            return;
+        woken_ = true;
+    }
+    wakeups_.fetch_add(1, std::memory_order_relaxed);
+    cv_.notify_one();
+}
+
+void Kswapd::run()
+{
+    for (;;) {
+        {
+            std::unique_lock lock(mutex_);
+            cv_.wait(lock, [&] { return woken_ || stopping_; });
+            if (stopping_)
+                return;
+            woken_ = false;
+            awake_.store(true, std::memory_order_relaxed);
+        }
+        balance_pgdat();
+        // A wakeup during the run was skipped (awake_): look once more
+        // before sleeping, as kswapd_try_to_sleep does, so that a zone
+        // drained meanwhile is not left under its low mark.
+        awake_.store(false, std::memory_order_seq_cst);
+        if (!frames_.zone_watermark_ok(frames_.watermarks().low))
+            wakeup();
+    }
+}
+
+void Kswapd::balance_pgdat()
+{
+    runs_.fetch_add(1, std::memory_order_relaxed);
+    while (!stop_.load(std::memory_order_relaxed) && !frames_.zone_watermark_ok(frames_.watermarks().high)) {
+        const ReclaimOutcome o = shrink_();
+        passes_.fetch_add(1, std::memory_order_relaxed);
+        scanned_.fetch_add(o.scanned, std::memory_order_relaxed);
+        reclaimed_.fetch_add(o.reclaimed, std::memory_order_relaxed);
+        if (o.reclaimed) {
+            failures_.store(0, std::memory_order_relaxed);
+            continue;
+        }
+        if (failures_.fetch_add(1, std::memory_order_relaxed) + 1 >= kMaxReclaimRetries) {
+            gave_up_.fetch_add(1, std::memory_order_relaxed);
+            return;
+        }
+        // Nothing could be freed now: wait for writeback, a put-back or a
+        // free before looking again.
+        frames_.throttle(std::chrono::milliseconds(10));
+    }
+}
+
+KswapdStats Kswapd::stats() const noexcept
+{
+    KswapdStats s;
+    s.wakeups = wakeups_.load(std::memory_order_relaxed);
+    s.runs = runs_.load(std::memory_order_relaxed);
+    s.passes = passes_.load(std::memory_order_relaxed);
+    s.scanned = scanned_.load(std::memory_order_relaxed);
+    s.reclaimed = reclaimed_.load(std::memory_order_relaxed);
+    s.gave_up = gave_up_.load(std::memory_order_relaxed);
+    return s;
+}
+
+} // namespace pcl

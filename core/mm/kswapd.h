@@ -1,0 +1,97 @@
+// kswapd (mm/vmscan.c): the zone's background reclaimer.
+//
+// An allocation that finds the zone at or under its low watermark wakes
+// kswapd (wakeup_kswapd) and goes on with what is left above the min
+// watermark; kswapd reclaims, pass after pass, until the zone has more than
+// its high watermark free (balance_pgdat), and sleeps again. So long as it
+// keeps up, no allocating CPU reclaims for itself: the faults that would
+// have stalled in direct reclaim find a free frame at once, and the
+// reclaim's lock traffic moves to one thread. Its passes are the cache's
+// reclaim, counted apart (/proc/vmstat's pgscan_kswapd and pgsteal_kswapd
+// against pgscan_direct, pgsteal_direct and allocstall).
+//
+// A pass that frees nothing (every page dirty, under writeback, locked or
+// mapped) counts a failure, and kswapd waits for progress - a frame freed,
+// a writeback completed - before the next, at most 10 ms (reclaim_throttle,
+// HZ/10 in 5.16). After kMaxReclaimRetries passes in a row without a page
+// (MAX_RECLAIM_RETRIES, pgdat->kswapd_failures) it stops: wakeups are
+// ignored until a direct reclaim frees something, and the allocating CPUs
+// reclaim for themselves meanwhile, which is what decides whether memory
+// is really exhausted.
+#pragma once
+
+#include "mm/frame_allocator.h"
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <mutex>
+#include <thread>
+
+namespace pcl {
+
+class EventRing;
+
+/// What kswapd did, since it was created.
+struct KswapdStats {
+    std::uint64_t wakeups = 0;   ///< wakeups that found it asleep and woke it
+    std::uint64_t runs = 0;      ///< balance_pgdat runs (pageoutrun)
+    std::uint64_t passes = 0;    ///< reclaim passes
+    std::uint64_t scanned = 0;   ///< inactive pages its passes looked at (pgscan_kswapd)
+    std::uint64_t reclaimed = 0; ///< pages its passes freed (pgsteal_kswapd)
+    std::uint64_t gave_up = 0;   ///< times it stopped after kMaxReclaimRetries passes freed nothing
+};
+
+class Kswapd {
+public:
+    static constexpr unsigned kMaxReclaimRetries = 16;
+
+    /// A reclaimer for @frames whose passes are @shrink (PageCache::kswapd_shrink).
+    Kswapd(FrameAllocator& frames, std::function<ReclaimOutcome()> shrink);
+    /// Stops the thread.
+    ~Kswapd();
+    Kswapd(const Kswapd&) = delete;
+    Kswapd& operator=(const Kswapd&) = delete;
+
+    /// Its evictions go to @ring, recorded as simulated CPU @lane. Before start().
+    void set_trace(EventRing* ring, int lane) noexcept
+    {
+        ring_ = ring;
+        lane_ = lane;
+    }
+    /// Starts the thread (asleep until woken); once.
+    void start();
+    /// Ends the thread after the pass it is in; idempotent.
+    void stop();
+    /// wakeup_kswapd: from an allocation at or under the low watermark.
+    /// Cheap when kswapd is awake already or has given up.
+    void wakeup() noexcept;
+    /// A direct reclaim freed pages: kswapd may help again.
+    void reset_failures() noexcept { failures_.store(0, std::memory_order_relaxed); }
+    /// Whether it is reclaiming now.
+    bool awake() const noexcept { return awake_.load(std::memory_order_relaxed); }
+    KswapdStats stats() const noexcept;
+
+private:
+    void run();
+    void balance_pgdat();
+
+    FrameAllocator& frames_;
+    std::function<ReclaimOutcome()> shrink_;
+    EventRing* ring_ = nullptr;
+    int lane_ = -1;
+    std::mutex stop_mutex_; ///< stop() from the last CPU and from Engine::stop at once
+    std::thread thread_;
+    std::mutex mutex_;
+    std::condition_variable cv_;
+    bool woken_ = false;    ///< under mutex_
+    bool stopping_ = false; ///< under mutex_
+    std::atomic<bool> stop_ { false };
+    std::atomic<bool> awake_ { false };
+    std::atomic<unsigned> failures_ { 0 };
+    std::atomic<std::uint64_t> wakeups_ { 0 }, runs_ { 0 }, passes_ { 0 }, scanned_ { 0 }, reclaimed_ { 0 },
+        gave_up_ { 0 };
+};
+
+} // namespace pcl

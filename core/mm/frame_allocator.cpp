@@ -48,7 +48,7 @@ std::string OomReport::describe() const
 /// A CPU's free list (struct per_cpu_pages). Its lock is taken by its CPU
 /// for every allocation and free, and by another only to drain it (the
 /// pcp->lock of Linux 6.0 on, which made remote draining a lock instead of
-/// an IPI): uncontended, and on the owning CPU's cache line.
+/// an IPI): uncontended unless a starved allocation drains every list.
 struct alignas(64) FrameAllocator::Pcp {
     explicit Pcp(sync::LockClass& cls)
         : lock(cls)
@@ -76,6 +76,9 @@ FrameAllocator::FrameAllocator(std::uint64_t frames, sync::LockRegistry& registr
 
 void FrameAllocator::configure(const Watermarks& marks, const PcpSizing& pcp, unsigned cpus)
 {
+    if (in_use() != 0 || rcu_done_.load() != rcu_queued_.load())
+        throw std::logic_error("FrameAllocator::configure: frames are in use");
+    drain_all_pages();
     wmark_ = marks;
     pcp_sizing_ = pcp.high && pcp.batch && cpus ? pcp : PcpSizing {};
     pcps_.clear();
@@ -233,6 +236,9 @@ Page* FrameAllocator::alloc_slowpath(Gfp gfp)
     unsigned waits = 0;       // waits since the last progress
     bool confirmed = false;   // the previous pass found every frame pinned
     for (;;) {
+        // What others freed meanwhile (kswapd, a CPU's reclaim) first.
+        if (Page* page = rmqueue(wmark_.min))
+            return page;
         const Marks before = marks();
         reclaims_.fetch_add(1, std::memory_order_relaxed);
         const ReclaimOutcome o = reclaim_();
@@ -286,8 +292,10 @@ FrameAllocator::Marks FrameAllocator::marks() const noexcept
 
 FrameAllocator::Retry FrameAllocator::should_reclaim_retry(const ReclaimOutcome& o, const Marks& before)
 {
-    // Decided under zone.lock, which every free and every allocation takes:
-    // no frame can come back, or leave, between the looks.
+    // Decided under zone.lock, with the CPUs' lists drained just before: a
+    // frame freed since to a CPU's list counts as progress (progress_), one
+    // still there as free, so none is missed; a mistaken look is caught by
+    // the second pass that out of memory needs.
     std::lock_guard g(zone_lock_);
     const Marks now = marks();
     if (free_.size() > wmark_.min || pcp_free() > 0 || now.progress != before.progress)
@@ -352,7 +360,7 @@ Page* FrameAllocator::refuse(const ReclaimOutcome& o, bool stalled)
     last_failure_.stalled = stalled;
     const std::uint64_t listed = o.lru_pages + in_transit();
     last_failure_.pinned = in_use() > listed ? in_use() - listed : 0;
-    last_failure_.reserve = free_frames();
+    last_failure_.reserve = std::min(zone_free(), wmark_.min);
     return nullptr;
 }
 
@@ -423,24 +431,25 @@ void FrameAllocator::free_to(Page* page, Pcp* pcp)
     wake_waiters();
 }
 
-/// A frame freed after a grace period, to the list of the CPU that freed
-/// it (RCU callbacks run on the CPU that queued them).
+/// A frame freed after a grace period. To the zone: liburcu runs the
+/// callbacks on a thread of its own, not on the CPU that queued them as
+/// Linux's softirqs do, and a frame put on a CPU's list from there would
+/// take that CPU's lock from outside for every one.
 struct FrameAllocator::DeferredFree {
     rcu::Head head; ///< first member: the callback's Head* is the object
     FrameAllocator* frames;
     Page* page;
-    Pcp* pcp;
 };
 
 void FrameAllocator::free_rcu(Page* page)
 {
     if (!owns(page))
         throw std::invalid_argument("freeing a page that is not one of this allocator's frames");
-    auto* d = new DeferredFree { {}, this, page, this_cpu_pcp() };
+    auto* d = new DeferredFree { {}, this, page };
     rcu_queued_.fetch_add(1, std::memory_order_release);
     rcu::call(&d->head, [](rcu::Head* h) {
         auto* d = reinterpret_cast<DeferredFree*>(h);
-        d->frames->free_to(d->page, d->pcp);
+        d->frames->free_to(d->page, nullptr);
         d->frames->rcu_done_.fetch_add(1, std::memory_order_release);
         delete d;
     });

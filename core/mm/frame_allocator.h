@@ -132,12 +132,14 @@ public:
     Page* alloc(FileId file, pgoff_t index, Gfp gfp = Gfp::Kernel);
     /// Direct reclaim: @reclaim frees frames (with free()) and says what it
     /// found. Set before concurrent use; an empty function removes it, and
-    /// then an allocation with no frame free fails at once.
+    /// then an allocation that finds the zone at its min watermark (and the
+    /// CPUs' lists empty) fails at once.
     void set_reclaim(std::function<ReclaimOutcome()> reclaim) { reclaim_ = std::move(reclaim); }
     /// The zone's watermarks, and per-CPU lists for the simulated CPUs
     /// 0..@cpus-1 (a thread with no simulated CPU uses the zone). Before
-    /// concurrent use, with every frame free; unconfigured, the marks are 0
-    /// and there are no per-CPU lists.
+    /// concurrent use, with every frame free (throws std::logic_error
+    /// otherwise); unconfigured, the marks are 0 and there are no per-CPU
+    /// lists.
     void configure(const Watermarks& marks, const PcpSizing& pcp, unsigned cpus);
     /// The background reclaimer an allocation wakes at the low watermark;
     /// set before concurrent use, null for none.
@@ -157,9 +159,10 @@ public:
     /// Gives @page's frame back (its last reference is gone); the frame
     /// leaves transit. On a simulated CPU with a per-CPU list, to that list.
     void free(Page* page);
-    /// Gives @page's frame back after an RCU grace period: a page that was
-    /// in an index may still be looked at by lockless readers, which must
-    /// not see its frame reused for another page meanwhile.
+    /// Gives @page's frame back, to the zone, after an RCU grace period: a
+    /// page that was in an index may still be looked at by lockless
+    /// readers, which must not see its frame reused for another page
+    /// meanwhile.
     void free_rcu(Page* page);
 
     /// Frames in transit: in use, on no LRU list, and not pinned for good.

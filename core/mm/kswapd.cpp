@@ -43,7 +43,9 @@ void Kswapd::wakeup() noexcept
     // Awake, it rechecks the high watermark before every pass; given up,
     // it waits for a direct reclaim to free something (wakeup_kswapd's
     // kswapd_failures test).
-    if (awake_.load(std::memory_order_relaxed) || failures_.load(std::memory_order_relaxed) >= kMaxReclaimRetries)
+    // seq_cst against run()'s store of awake_ and its look at the zone: one
+    // of the two sees the other.
+    if (awake_.load(std::memory_order_seq_cst) || failures_.load(std::memory_order_relaxed) >= kMaxReclaimRetries)
         return;
     {
         std::lock_guard g(mutex_);

@@ -35,7 +35,8 @@ class EventRing;
 
 /// What kswapd did, since it was created.
 struct KswapdStats {
-    std::uint64_t wakeups = 0;   ///< wakeups that found it asleep and woke it
+    std::uint64_t wakeups
+        = 0; ///< times it was woken from sleep (by an allocation, or by itself finding the zone low again)
     std::uint64_t runs = 0;      ///< balance_pgdat runs (pageoutrun)
     std::uint64_t passes = 0;    ///< reclaim passes
     std::uint64_t scanned = 0;   ///< inactive pages its passes looked at (pgscan_kswapd)

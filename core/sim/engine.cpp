@@ -55,8 +55,10 @@ void EngineConfig::validate() const
     validate_within("fault", [&] { fault.validate(); });
     validate_within("writeback", [&] { writeback.validate(); });
     validate_within("reclaim", [&] { reclaim.validate(memory_pages); });
-    if (readahead != "none" && readahead != "ondemand" && readahead != "readaround" && readahead != "morton") {
-        const std::string reason = "'" + readahead + "' is unknown; allowed: none, ondemand, readaround, morton";
+    if (canonical_readahead_policy(readahead).empty()) {
+        const std::string reason = "'" + readahead
+            + "' is unknown; allowed: none, linux, linux-2.6.32, morton-2002 (ondemand and readaround load as "
+              "linux-2.6.32, morton as morton-2002)";
         throw FieldError("readahead", reason, "readahead policy " + reason);
     }
     // The fields of the pacing and events objects are named by their path

@@ -68,7 +68,8 @@ struct EngineConfig {
     PageTable::Scheme page_table_lock = PageTable::Scheme::Split;
     std::uint64_t memory_pages = 1 << 18; ///< page frames ("physical memory")
     BlockDeviceConfig device;
-    std::string readahead = "none"; ///< readahead policy: "none", "ondemand", "readaround", "morton"
+    std::string readahead
+        = "none"; ///< readahead policy: "none", "linux", "linux-2.6.32", "morton-2002" (readahead_factory.h)
     /// Reclaim's used-once detection (page_check_references, 2.6.34);
     /// false: every referenced page gets a second chance, as before.
     bool page_check_references = true;

@@ -6,9 +6,27 @@ namespace {
 
 constexpr std::uint64_t kU64Max = std::numeric_limits<std::uint64_t>::max();
 constexpr std::string_view kPageTableLocks[] = { "single", "split" };
-constexpr std::string_view kReadaheadPolicies[] = { "none", "ondemand", "readaround", "morton" };
 
 using E = EngineConfig;
+
+json::Value get_readahead(const E& e)
+{
+    return e.readahead;
+}
+
+void set_readahead(E& e, const json::Value& v, const std::string& path)
+{
+    // The names of earlier versions load as the policies they stand for.
+    std::string name;
+    field_io::read(v, path, name);
+    const std::string_view policy = canonical_readahead_policy(name);
+    if (policy.empty())
+        throw_field_error(path,
+            "'" + name
+                + "' is not one of: none, linux, linux-2.6.32, morton-2002 (ondemand and readaround load as "
+                  "linux-2.6.32, morton as morton-2002)");
+    e.readahead = std::string(policy);
+}
 
 json::Value get_page_table_lock(const E& e)
 {
@@ -37,9 +55,10 @@ FieldTable<E> build_engine()
         field<&E::memory_pages>({ .name = "memory_pages", .label = "Memory", .unit = "pages", .allowed = "1..2^32",
             .meaning = "Page frames of \"physical memory\" (262144 is 1 GiB of 4 KiB pages). When none is free, reclaim evicts the oldest unused cached pages (two-list LRU); a run fails only when nothing can be evicted.",
             .min_int = 1, .max_int = std::uint64_t(1) << 32 }),
-        field<&E::readahead>({ .name = "readahead", .label = "Readahead policy",
-            .meaning = "none: read only what was asked; ondemand: Linux 2.6.23+ (windows x4, x2 up to the maximum, asynchronous at the PG_readahead marker); readaround: mmap faults read a window centred on the fault; morton: 2002's unified readahead, shrinking when read-ahead pages are evicted unused.",
-            .choices = kReadaheadPolicies }),
+        custom_field<E>({ .name = "readahead", .label = "Readahead policy",
+            .meaning = "Whose readahead, for read(2) and mmap faults alike. none: read only what was asked; linux: a modern kernel's (6.10 on: a miss next to the previous read starts a fresh window, context readahead only after a cached run longer than the request, mmap faults read around the fault); linux-2.6.32: ondemand readahead for read(2) (windows x4, x2 up to the maximum, asynchronous at the PG_readahead marker) and read-around for mmap faults; morton-2002: 2002's unified readahead, shrinking when read-ahead pages are evicted unused.",
+            .type = FieldType::Choice, .choices = readahead_policy_names() },
+            get_readahead, set_readahead),
         field<&E::page_check_references>({ .name = "page_check_references", .label = "Used-once detection",
             .meaning = "true: at the inactive tail a page used once through read(2) or write(2) is reclaimed, and only a mapping's accessed bit earns a second chance (page_check_references, Linux 2.6.34 and later); false: every referenced page gets a second chance, as in the kernels before, those of 2002 included, so a streaming reader's pages push out pages that were read ahead and not yet used." }),
     } };

@@ -121,7 +121,8 @@ MetricsSample MetricsSampler::sample(double time_s)
     s.nr_active = engine_.page_cache().nr_active();
     s.nr_inactive = engine_.page_cache().nr_inactive();
     s.frames_used = engine_.frames().in_use();
-    s.frames_free = engine_.frames().free_frames();
+    s.frames_free = engine_.frames().zone_free();
+    s.frames_pcp = engine_.frames().pcp_free();
     const Watermarks& marks = engine_.frames().watermarks();
     s.wmark_min = marks.min;
     s.wmark_low = marks.low;

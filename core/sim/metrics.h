@@ -79,7 +79,8 @@ struct MetricsSample {
     std::uint64_t nr_inactive = 0;  ///< pages on the inactive LRU list
     std::uint64_t pages_cached = 0; ///< pages in the page cache, all files
     std::uint64_t frames_used = 0;  ///< page frames allocated (cached and anonymous pages)
-    std::uint64_t frames_free = 0;  ///< page frames free, on the zone's list and on the CPUs'
+    std::uint64_t frames_free = 0;  ///< page frames free on the zone's list, which the watermarks are about
+    std::uint64_t frames_pcp = 0;   ///< page frames free on the CPUs' own lists
     std::uint64_t wmark_min = 0;    ///< the zone's watermarks (fixed for a run; plotted beside frames_free)
     std::uint64_t wmark_low = 0;
     std::uint64_t wmark_high = 0;

@@ -180,6 +180,7 @@ json::Value to_json(const MetricsSample& s)
         { "pages_cached", s.pages_cached },
         { "frames_used", s.frames_used },
         { "frames_free", s.frames_free },
+        { "frames_pcp", s.frames_pcp },
         { "wmark_min", s.wmark_min },
         { "wmark_low", s.wmark_low },
         { "wmark_high", s.wmark_high },

@@ -7,6 +7,7 @@
 #include "mm/block_device.h"
 #include "mm/fault.h"
 #include "mm/readahead_factory.h"
+#include "mm/readahead_linux.h"
 #include "mm/readahead_morton.h"
 #include "mm/readahead_ondemand.h"
 #include "mm/readahead_readaround.h"
@@ -381,18 +382,154 @@ TEST_CASE("none reads only what was asked", "[mm][readahead]")
     CHECK(c.cached == std::set<pgoff_t> { 10, 11, 12, 50 });
 }
 
-TEST_CASE("the factory and the rule names", "[mm][readahead]")
+TEST_CASE("the factory: policies by the kernel they model, and the old names as aliases", "[mm][readahead]")
 {
-    CHECK(dynamic_cast<OndemandReadahead*>(make_readahead_policy("ondemand", 32).get()));
+    CHECK(dynamic_cast<LinuxReadahead*>(make_readahead_policy("linux", 32).get()));
+    CHECK(dynamic_cast<ReadaroundReadahead*>(make_readahead_policy("linux-2.6.32", 32).get()));
+    CHECK(dynamic_cast<MortonReadahead*>(make_readahead_policy("morton-2002", 32).get()));
+    CHECK(dynamic_cast<NoReadahead*>(make_readahead_policy("none", 32).get()));
+    // 2.6.32 as a whole: ondemand for read(2) and read-around for mmap
+    // faults, under either old name.
+    CHECK(dynamic_cast<ReadaroundReadahead*>(make_readahead_policy("ondemand", 32).get()));
     CHECK(dynamic_cast<ReadaroundReadahead*>(make_readahead_policy("readaround", 32).get()));
     CHECK(dynamic_cast<MortonReadahead*>(make_readahead_policy("morton", 32).get()));
-    CHECK(dynamic_cast<NoReadahead*>(make_readahead_policy("none", 32).get()));
-    CHECK(static_cast<OndemandReadahead*>(make_readahead_policy("ondemand", 64).get())->ra_pages() == 64);
+    CHECK(canonical_readahead_policy("ondemand") == "linux-2.6.32");
+    CHECK(canonical_readahead_policy("morton") == "morton-2002");
+    CHECK(canonical_readahead_policy("linux") == "linux");
+    CHECK(canonical_readahead_policy("linux-6.1").empty());
+    CHECK(readahead_policy_names().size() == 4);
+    CHECK(static_cast<OndemandReadahead*>(make_readahead_policy("linux", 64).get())->ra_pages() == 64);
     CHECK_THROWS_AS(make_readahead_policy("bogus", 32), std::invalid_argument);
     CHECK(std::string(ra_rule_name(RaRule::Initial)) == "initial");
     CHECK(std::string(ra_rule_name(RaRule::Interleaved)) == "interleaved");
     CHECK(std::string(ra_rule_name(RaRule::LotsaMiss)) == "lotsamiss");
     CHECK(std::string(ra_rule_name(RaRule::MortonShrink)) == "morton_shrink");
+}
+
+TEST_CASE("linux: a one-page sequential reader ramps up at the markers as 2.6.32's did", "[mm][readahead][linux]")
+{
+    LinuxReadahead policy(32);
+    Caller c { policy, 1000 };
+    for (pgoff_t i = 0; i < 100; ++i)
+        c.access(i);
+    const std::vector<Opened> expected {
+        { 0, false, 0, 4, 3, Init },
+        { 1, true, 4, 8, 8, Mark },
+        { 4, true, 12, 16, 16, Mark },
+        { 12, true, 28, 32, 32, Mark },
+        { 28, true, 60, 32, 32, Mark },
+        { 60, true, 92, 32, 32, Mark },
+        { 92, true, 124, 32, 32, Mark },
+    };
+    CHECK(c.opened == expected);
+    CHECK(policy.state(1).prev == 99);
+}
+
+TEST_CASE("linux: a miss at the window's end is not continued; a reader of every other page gets fresh 4-page windows",
+    "[mm][readahead][linux]")
+{
+    // As the running kernel does (pagecache-lab-cli probe readahead
+    // --pattern stride:2): each miss is one page past the previous read's
+    // end, the start of a stream, so an initial window of 4; 2.6.32 saw the
+    // end of its window and ramped up instead.
+    LinuxReadahead modern(32);
+    Caller c { modern, 1000 };
+    for (pgoff_t i = 0; i < 16; i += 2)
+        c.access(i);
+    const std::vector<Opened> expected {
+        { 0, false, 0, 4, 3, Init },
+        { 4, false, 4, 4, 3, Init },
+        { 8, false, 8, 4, 3, Init },
+        { 12, false, 12, 4, 3, Init },
+    };
+    CHECK(c.opened == expected);
+    ReadaroundReadahead old(32);
+    Caller o { old, 1000 };
+    for (pgoff_t i = 0; i < 16; i += 2)
+        o.access(i);
+    REQUIRE(o.opened.size() >= 2);
+    CHECK(o.opened[1].rule == RaRule::Sequential); // the end of [0, 4): 2.6.32 pushes the window on
+    CHECK(o.opened[1].size > 4);
+    // The outrun reader of 2.6.32's test: the miss at start + size, one
+    // page past the last read, is a fresh stream here too.
+    LinuxReadahead p(32);
+    Caller d { p, 1000 };
+    d.access(0);
+    d.marked.clear();
+    for (pgoff_t i = 1; i <= 4; ++i)
+        d.access(i);
+    CHECK(d.opened.back() == Opened { 4, false, 4, 4, 3, Init });
+}
+
+TEST_CASE("linux: context readahead needs a cached run longer than the request", "[mm][readahead][linux]")
+{
+    LinuxReadahead policy(32);
+    Caller c { policy, 1000 };
+    // One cached neighbour, a one-page read: a random read, state untouched.
+    c.cached.insert(99);
+    c.access(100);
+    CHECK(c.opened.back() == Opened { 100, false, 100, 1, 0, RaRule::Random });
+    CHECK(policy.state(1).size == 0);
+    // 2.6.32 reads ahead after the same neighbour: init(1 + 1) = 4, merged with the next.
+    ReadaroundReadahead old(32);
+    Caller o { old, 1000 };
+    o.cached.insert(99);
+    o.access(100);
+    CHECK(o.opened.back().rule == RaRule::Context);
+    CHECK(o.opened.back().size > 1);
+    // Five cached pages before a one-page read: 5 + 1 pages, a one-page tail.
+    for (pgoff_t i = 495; i < 500; ++i)
+        c.cached.insert(i);
+    c.access(500);
+    CHECK(c.opened.back() == Opened { 500, false, 500, 6, 1, RaRule::Context });
+    // A run back to page 0 counts double: 2 x 3 + 1.
+    LinuxReadahead q(32);
+    Caller e { q, 1000 };
+    e.cached = { 0, 1, 2 };
+    e.access(3, 1); // prev is none: not "after the previous read"
+    CHECK(e.opened.back() == Opened { 3, false, 3, 7, 1, RaRule::Context });
+    // And the run is capped at the maximum.
+    LinuxReadahead r(8);
+    Caller f { r, 1000 };
+    for (pgoff_t i = 100; i < 200; ++i)
+        f.cached.insert(i);
+    f.access(200);
+    CHECK(f.opened.back() == Opened { 200, false, 200, 8, 1, RaRule::Context });
+}
+
+TEST_CASE("linux: mmap faults read around the fault, with no prev + 1 rule, and give up after 100 misses",
+    "[mm][readahead][linux]")
+{
+    LinuxReadahead policy(32);
+    Caller c { policy, 10000 };
+    c.fault(1000);
+    CHECK(c.opened.back() == Opened { 1000, false, 984, 32, 8, RaRule::Readaround });
+    // A hit on the window's last page, then a miss just past it: still
+    // read-around (2.6.32 took a fault at prev + 1 as sequential).
+    c.fault(1015);
+    c.fault(1016);
+    CHECK(c.opened.back() == Opened { 1016, false, 1000, 32, 8, RaRule::Readaround });
+    ReadaroundReadahead old(32);
+    Caller o { old, 10000 };
+    o.fault(1000);
+    o.fault(1015);
+    o.fault(1016);
+    CHECK(o.opened.back().rule == RaRule::MmapSeq);
+    // MADV_RANDOM: the page; MADV_SEQUENTIAL: the sync path with ra_pages.
+    c.fault(5000, MmapHint::Random);
+    CHECK(c.opened.back() == Opened { 5000, false, 5000, 1, 0, RaRule::MmapRandom });
+    c.fault(6000, MmapHint::Sequential);
+    CHECK(c.opened.back().rule == RaRule::MmapSeq);
+    CHECK(c.opened.back().size == 32);
+    // Misses far apart: after 100 more than hits, only the page.
+    LinuxReadahead q(32);
+    Caller m { q, 1 << 20 };
+    for (pgoff_t i = 0; i < 100; ++i)
+        m.fault(100 + i * 100);
+    CHECK(m.opened.back().rule == RaRule::Readaround);
+    m.fault(10100);
+    CHECK(m.opened.back() == Opened { 10100, false, 10100, 1, 0, RaRule::LotsaMiss });
+    CHECK(q.state(1).mmap_miss == 101);
 }
 
 TEST_CASE("ondemand through the fault handler: read(2) page by page", "[mm][readahead][fault]")

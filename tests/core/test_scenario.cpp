@@ -78,7 +78,7 @@ Scenario everything_changed()
     s.engine.device.page_ns = 45;
     s.engine.device.time_scale = 0.3;
     s.engine.device.ra_pages = 64;
-    s.engine.readahead = "ondemand";
+    s.engine.readahead = "linux";
     s.engine.page_check_references = false;
     s.engine.fault.fault_around = true;
     s.engine.fault.fault_around_pages = 32;
@@ -243,6 +243,17 @@ TEST_CASE("scenario: wrong types and values that do not fit name the field", "[s
     CHECK(parse_scenario(R"({"version": 1, "device": {"time_scale": 2}})").engine.device.time_scale == 2.0);
 }
 
+TEST_CASE("scenario: the readahead policies' earlier names load as the kernels they stand for", "[scenario]")
+{
+    CHECK(parse_scenario(R"({"version": 1, "readahead": "ondemand"})").engine.readahead == "linux-2.6.32");
+    CHECK(parse_scenario(R"({"version": 1, "readahead": "readaround"})").engine.readahead == "linux-2.6.32");
+    CHECK(parse_scenario(R"({"version": 1, "readahead": "morton"})").engine.readahead == "morton-2002");
+    CHECK(parse_scenario(R"({"version": 1, "readahead": "linux"})").engine.readahead == "linux");
+    // Written back under the new name.
+    const Scenario s = parse_scenario(R"({"version": 1, "readahead": "ondemand"})");
+    CHECK(scenario_to_json(s).find("readahead")->as_string() == "linux-2.6.32");
+}
+
 TEST_CASE("scenario: out-of-range values say what is allowed", "[scenario]")
 {
     expect_error(R"({"version": 1, "workload": {"cpus": 0}})", "workload.cpus", "must be in [1, 1024], got 0");
@@ -261,8 +272,8 @@ TEST_CASE("scenario: out-of-range values say what is allowed", "[scenario]")
     expect_error(
         R"({"version": 1, "pacing": {"hold_stretch_ns": 2000000000}})", "pacing.hold_stretch_ns", "must be in [0, ");
     expect_error(R"({"version": 1, "events": {"ring_capacity": 1}})", "events.ring_capacity", "must be in [2, ");
-    expect_error(
-        R"({"version": 1, "readahead": "sometimes"})", "readahead", "allowed: none, ondemand, readaround, morton");
+    expect_error(R"({"version": 1, "readahead": "sometimes"})", "readahead",
+        "not one of: none, linux, linux-2.6.32, morton-2002");
     expect_error(R"({"version": 1, "device": {"ra_pages": 0}})", "device.ra_pages", "between 1 and");
     expect_error(R"({"version": 1, "duration_seconds": 100000})", "duration_seconds", "must be in [0, 86400]");
     expect_error(R"({"version": 1, "sample_interval_ms": 5})", "sample_interval_ms", "must be in [10, 60000], got 5");

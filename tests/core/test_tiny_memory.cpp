@@ -68,7 +68,7 @@ void every_run_completes(unsigned cpus)
     // without: a failure of one run in twenty shows all but always. One
     // seed of each under a sanitizer.
     const std::uint64_t seeds = test::kSanitized ? 1 : 3;
-    for (const char* readahead : { "none", "ondemand", "readaround", "morton" }) {
+    for (const char* readahead : { "none", "linux", "linux-2.6.32", "morton-2002" }) {
         for (std::uint64_t seed = 1; seed <= seeds + 1; ++seed) {
             // The last seed again, with direct reclaim only and every frame
             // through zone.lock.

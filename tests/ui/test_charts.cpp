@@ -132,10 +132,10 @@ private Q_SLOTS:
         QCOMPARE(value("wmark_high"), 150.0);
         QCOMPARE(value("kswapd_reclaimed_per_s"), 600.0);
         QCOMPARE(value("direct_reclaimed_per_s"), 40.0);
-        QCOMPARE(int(SeriesCatalog::metrics().size()), 29);
+        QCOMPARE(int(SeriesCatalog::metrics().size()), 30);
         // Free memory and its watermarks on one chart, free first.
         const auto free = SeriesCatalog::metricsOf(QStringLiteral("free"));
-        QCOMPARE(int(free.size()), 4);
+        QCOMPARE(int(free.size()), 5);
         QCOMPARE(free[0]->id, QStringLiteral("frames_free"));
 
         // Faults by kind: one chart, four series in kind order.

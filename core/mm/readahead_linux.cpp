@@ -1,0 +1,123 @@
+#include "mm/readahead_linux.h"
+
+namespace pcl {
+
+ReadaheadWindow LinuxReadahead::sync_ra(FileRaState& st, const ReadaheadRequest& r, pgoff_t req)
+{
+    const pgoff_t max = ra_pages_;
+    const pgoff_t index = r.index;
+    req = std::max<pgoff_t>(req, 1);
+    if (max == 0)
+        return clamp_window({ index, req, 0, RaRule::None }, r.file_pages);
+    // The start of a file, an oversized read, or a miss at or one page
+    // past where the previous read ended (prev_pos is the byte after it;
+    // none yet: prev is -1, and only page 0 starts a stream).
+    const bool after_prev = st.prev != ~pgoff_t(0) && index - (st.prev + 1) <= 1;
+    if (index == 0 || req > max || after_prev) {
+        st.start = index;
+        st.size = init_size(req, max);
+        st.async_size = st.size > req ? st.size - req : st.size / 2;
+        return clamp_window({ st.start, st.size, st.async_size, RaRule::Initial }, r.file_pages);
+    }
+    // The traces a sequential stream would have left: the cached run just
+    // before index (page_cache_prev_miss over at most max pages).
+    pgoff_t contig = 0;
+    bool from_start = false;
+    if (r.cached) {
+        while (contig < max && index - contig > 0 && r.cached(index - contig - 1))
+            ++contig;
+        from_start = contig == index;
+    }
+    // A standalone small random read: as it is, the state untouched.
+    if (contig <= req)
+        return clamp_window({ index, req, 0, RaRule::Random }, r.file_pages);
+    if (from_start)
+        contig *= 2; // cached from the beginning: a long stream, or a whole-file read
+    st.start = index;
+    st.size = std::min(contig + req, max);
+    st.async_size = 1;
+    return clamp_window({ st.start, st.size, st.async_size, RaRule::Context }, r.file_pages);
+}
+
+ReadaheadWindow LinuxReadahead::async_ra(FileRaState& st, const ReadaheadRequest& r, pgoff_t req)
+{
+    const pgoff_t max = ra_pages_;
+    const pgoff_t index = r.index;
+    req = std::max<pgoff_t>(req, 1);
+    if (max == 0)
+        return {};
+    // The expected marker: assume sequential access, push the window on.
+    if (st.size && index == st.start + st.size - st.async_size) {
+        st.start += st.size;
+        st.size = std::max(st.size, next_size(st.size, max));
+        st.async_size = st.size;
+        return clamp_window({ st.start, st.size, st.async_size, RaRule::Marker }, r.file_pages);
+    }
+    // A marker without valid state (interleaved reads): the cached run
+    // after it stands for the old async size (page_cache_next_miss).
+    if (!r.cached)
+        return {};
+    pgoff_t hole = index + 1;
+    while (hole - index <= max && hole < r.file_pages && r.cached(hole))
+        ++hole;
+    if (hole - index > max)
+        return {};
+    st.start = hole;
+    st.size = next_size(hole - index + req, max);
+    st.async_size = st.size;
+    return clamp_window({ st.start, st.size, st.async_size, RaRule::Interleaved }, r.file_pages);
+}
+
+ReadaheadWindow LinuxReadahead::sync_readahead(const ReadaheadRequest& r)
+{
+    std::lock_guard lock(mutex_);
+    FileRaState& st = state_locked(r.file);
+    if (r.access != RaAccess::MmapFault)
+        return sync_ra(st, r, r.req_pages);
+    // do_sync_mmap_readahead.
+    if (r.hint == MmapHint::Random || ra_pages_ == 0)
+        return clamp_window({ r.index, 1, 0, RaRule::MmapRandom }, r.file_pages);
+    if (r.hint == MmapHint::Sequential) {
+        ReadaheadWindow w = sync_ra(st, r, ra_pages_);
+        w.rule = RaRule::MmapSeq;
+        return w;
+    }
+    if (st.mmap_miss < kMmapLotsaMiss * 10)
+        ++st.mmap_miss;
+    if (st.mmap_miss > kMmapLotsaMiss)
+        return clamp_window({ r.index, 1, 0, RaRule::LotsaMiss }, r.file_pages);
+    st.start = r.index > ra_pages_ / 2 ? r.index - ra_pages_ / 2 : 0;
+    st.size = ra_pages_;
+    st.async_size = ra_pages_ / 4;
+    return clamp_window({ st.start, st.size, st.async_size, RaRule::Readaround }, r.file_pages);
+}
+
+ReadaheadWindow LinuxReadahead::async_readahead(const ReadaheadRequest& r)
+{
+    std::lock_guard lock(mutex_);
+    FileRaState& st = state_locked(r.file);
+    if (r.access != RaAccess::MmapFault)
+        return async_ra(st, r, r.req_pages);
+    // do_async_mmap_readahead: the maximum, unless the mapping is random.
+    if (r.hint == MmapHint::Random)
+        return {};
+    return async_ra(st, r, ra_pages_);
+}
+
+void LinuxReadahead::on_access(const ReadaheadRequest& r, bool hit)
+{
+    std::lock_guard lock(mutex_);
+    FileRaState& st = state_locked(r.file);
+    if (r.access == RaAccess::MmapFault) {
+        // do_async_mmap_readahead counts a hit off mmap_miss; faults leave
+        // prev_pos alone.
+        if (hit && r.hint != MmapHint::Random && st.mmap_miss > 0)
+            --st.mmap_miss;
+        return;
+    }
+    // filemap_read: prev_pos is where the read ended; kept here as the
+    // last page obtained, which after a read's last page is the same.
+    st.prev = r.index;
+}
+
+} // namespace pcl

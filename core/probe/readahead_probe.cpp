@@ -1,6 +1,8 @@
 #include "probe/readahead_probe.h"
 
+#include "mm/readahead_factory.h"
 #include "mm/readahead_log.h"
+#include "probe/readahead_replay.h"
 
 #include "lib/arg_parser.h"
 #include "lib/report.h"
@@ -80,13 +82,19 @@ ReadPattern parse_pattern(std::string_view text)
         p.kind = ReadPattern::Kind::Random;
     } else if (text == "backward") {
         p.kind = ReadPattern::Kind::Backward;
+    } else if (text.rfind("streams:", 0) == 0) {
+        p.kind = ReadPattern::Kind::Streams;
+        p.streams = parse_uint(text.substr(8), "--pattern streams:N");
+        if (p.streams < 2 || p.streams > 64)
+            throw ArgError("--pattern: streams:N needs 2 <= N <= 64 readers, got '" + std::string(text) + "'");
     } else if (text.rfind("stride:", 0) == 0) {
         p.kind = ReadPattern::Kind::Stride;
         p.stride = parse_uint(text.substr(7), "--pattern stride:N");
         if (p.stride == 0)
             throw ArgError("--pattern: stride:N needs N >= 1 (pages between reads), got 'stride:0'");
     } else {
-        throw ArgError("--pattern: expected seq, random, backward or stride:N, got '" + std::string(text) + "'");
+        throw ArgError(
+            "--pattern: expected seq, random, backward, stride:N or streams:N, got '" + std::string(text) + "'");
     }
     return p;
 }
@@ -115,6 +123,16 @@ std::vector<std::uint64_t> pattern_pages(
             pos += pattern.stride;
         }
         break;
+    case ReadPattern::Kind::Streams: {
+        const std::uint64_t span = pages / pattern.streams;
+        for (std::uint64_t i = 0; i < reads && span > 0; ++i) {
+            const std::uint64_t step = i / pattern.streams;
+            if (step >= span)
+                break;
+            out.push_back((i % pattern.streams) * span + step);
+        }
+        break;
+    }
     case ReadPattern::Kind::Random: {
         std::mt19937_64 rng(seed);
         std::uniform_int_distribution<std::uint64_t> dist(0, pages - 1);
@@ -237,6 +255,8 @@ ResidencyProbe::~ResidencyProbe()
 {
     if (map_)
         ::munmap(map_, pages_ * page_size());
+    if (touch_map_)
+        ::munmap(touch_map_, pages_ * page_size());
 }
 
 PageSet ResidencyProbe::resident() const
@@ -287,6 +307,26 @@ PageSet ResidencyProbe::read_page(std::uint64_t page, std::uint64_t settle_us)
     const ssize_t n = ::pread(fd_, buffer_.data(), ps, off_t(page * ps));
     if (n < 0)
         throw_errno("pread of page " + std::to_string(page), errno);
+    return settled(settle_us);
+}
+
+PageSet ResidencyProbe::touch_page(std::uint64_t page, std::uint64_t settle_us)
+{
+    if (!touch_map_) {
+        // Made after the eviction: a page mapped here could not be dropped.
+        touch_map_ = ::mmap(nullptr, pages_ * page_size(), PROT_READ, MAP_SHARED, fd_, 0);
+        if (touch_map_ == MAP_FAILED) {
+            touch_map_ = nullptr;
+            throw_errno("mmap of the file for the faults", errno);
+        }
+    }
+    const volatile unsigned char* p = static_cast<const unsigned char*>(touch_map_) + page * page_size();
+    (void)*p; // the fault: filemap_fault and its readahead
+    return settled(settle_us);
+}
+
+PageSet ResidencyProbe::settled(std::uint64_t settle_us) const
+{
     // mincore only counts pages that are up to date, and readahead I/O
     // (async above all) completes after read(2) returns. A large folio turns
     // up to date all at once, so an unchanged residency alone can be a window
@@ -337,6 +377,14 @@ PageSet ResidencyProbe::read_page(std::uint64_t, std::uint64_t)
 {
     return {};
 }
+PageSet ResidencyProbe::touch_page(std::uint64_t, std::uint64_t)
+{
+    return {};
+}
+PageSet ResidencyProbe::settled(std::uint64_t) const
+{
+    return {};
+}
 
 #endif
 
@@ -351,13 +399,18 @@ ArgParser make_parser()
     p.add_string("file", "", "F", "probe this existing file (read only, not modified) instead of a scratch file");
     p.add_uint("size", 64ull << 20, 4096, 1ull << 36, "BYTES",
         "size of the scratch file, created in $TMPDIR (or /tmp) and deleted at the end");
-    p.add_string("pattern", "seq", "P", "order of the one-page reads: seq, random, backward or stride:N");
-    p.add_uint("reads", 1024, 1, 1ull << 24, "N", "one-page pread(2)s (fewer if the pattern reaches the end)");
+    p.add_string("pattern", "seq", "P", "order of the one-page reads: seq, random, backward, stride:N or streams:N");
+    p.add_string("access", "read", "A",
+        "read: pread(2) each page; mmap: load a byte of each page through a shared mapping (read faults)");
+    p.add_uint("reads", 1024, 1, 1ull << 24, "N", "one-page accesses (fewer if the pattern reaches the end)");
     p.add_uint("seed", 1, 0, ~0ull, "S", "seed of the random pattern");
     p.add_uint("settle-us", 500, 1, 1000000, "US",
         "after a read (and once the device has no read in flight), wait until the residency is unchanged for this "
         "long");
     p.add_output("csv", "FILE", "also write the windows as the simulator's readahead CSV to FILE, atomically");
+    p.add_flag("compare",
+        "also replay the accesses in the simulator under each readahead policy, the host's read_ahead_kb as "
+        "its maximum window, and print each one's pages read and windows beside the host's");
     p.describe("[options]",
         "Measures the running Linux kernel's readahead: evicts the file (posix_fadvise DONTNEED),\n"
         "reads it one page at a time and, after each read, asks mincore(2) which pages arrived.\n"
@@ -451,11 +504,35 @@ std::string pattern_name(const ReadPattern& p)
         return "backward";
     case ReadPattern::Kind::Stride:
         return "stride:" + std::to_string(p.stride);
+    case ReadPattern::Kind::Streams:
+        return "streams:" + std::to_string(p.streams);
     }
     return "?";
 }
 
-int measure(const ArgParser& p, const ReadPattern& pattern, std::ostream& out)
+/// Windows, sync and async counts and the first sizes, for the comparison.
+struct WindowSummary {
+    std::uint64_t windows = 0, sync = 0, async = 0;
+    std::string sizes; ///< the first few, then "..."
+};
+
+WindowSummary summarize(const std::vector<HostWindow>& windows)
+{
+    WindowSummary s;
+    s.windows = windows.size();
+    for (std::size_t i = 0; i < windows.size(); ++i) {
+        (windows[i].async ? s.async : s.sync) += 1;
+        if (i < 8)
+            s.sizes += (i ? " " : "") + std::to_string(windows[i].size);
+        else if (i == 8)
+            s.sizes += " ...";
+    }
+    if (s.sizes.empty())
+        s.sizes = "-";
+    return s;
+}
+
+int measure(const ArgParser& p, const ReadPattern& pattern, bool mmap, std::ostream& out)
 {
     std::unique_ptr<ScratchFile> scratch;
     std::string path = p.get_string("file");
@@ -489,7 +566,7 @@ int measure(const ArgParser& p, const ReadPattern& pattern, std::ostream& out)
         << (probe.inflight_path().empty() ? "" : "no read in flight (" + probe.inflight_path() + "), then ")
         << "residency unchanged for " << p.get_uint("settle-us") << " us\n"
         << pages << " pages of " << ps << " bytes, pattern " << pattern_name(pattern) << ", " << positions.size()
-        << " one-page reads";
+        << (mmap ? " one-page loads through a shared mapping" : " one-page reads");
     if (positions.size() < p.get_uint("reads"))
         out << " (the pattern reaches the end of the file after " << positions.size() << ")";
     out << "\n\n";
@@ -503,7 +580,7 @@ int measure(const ArgParser& p, const ReadPattern& pattern, std::ostream& out)
         const std::uint64_t page = positions[i];
         const auto t = std::uint64_t(
             std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - t0).count());
-        PageSet after = probe.read_page(page, settle);
+        PageSet after = mmap ? probe.touch_page(page, settle) : probe.read_page(page, settle);
         auto ws = windows_of_read(i, page, before, after);
         const bool hit = std::binary_search(before.begin(), before.end(), page);
         if (!hit) {
@@ -552,6 +629,35 @@ int measure(const ArgParser& p, const ReadPattern& pattern, std::ostream& out)
         write_file_atomically(csv, host_windows_csv(windows));
         out << "\nwindows written to " << csv << '\n';
     }
+
+    if (p.get_flag("compare")) {
+        // The host's maximum window, in pages: read_ahead_kb of the device.
+        const std::string kb = read_ahead_kb(st.st_dev);
+        std::uint64_t ra_pages = 32;
+        if (kb != "unknown")
+            ra_pages = std::max<std::uint64_t>(1, std::stoull(kb) * 1024 / ps);
+        Report cmp({ "readahead", "pages read", "misses", "windows", "sync", "async", "first sizes" });
+        auto add = [&](const std::string& who, std::uint64_t read, std::uint64_t missed, const WindowSummary& s) {
+            cmp.add_row();
+            cmp.set("readahead", who);
+            cmp.set("pages read", read);
+            cmp.set("misses", missed);
+            cmp.set("windows", s.windows);
+            cmp.set("sync", s.sync);
+            cmp.set("async", s.async);
+            cmp.set("first sizes", s.sizes);
+        };
+        add(std::string("host (Linux ") + uts.release + ")", before.size(), misses, summarize(windows));
+        for (std::string_view policy : readahead_policy_names()) {
+            const ReplayResult r = replay_readahead(policy, pages, ra_pages, positions, mmap);
+            add(std::string(policy), r.pages_read, r.misses, summarize(r.windows));
+        }
+        out << "\nthe same " << positions.size() << (mmap ? " loads" : " reads")
+            << " in the simulator (instant disk, memory for the whole file, at most " << ra_pages
+            << " pages a window):\n";
+        cmp.print(out);
+        out << "pages read: the host's are the pages resident at the end (nothing else read the file)\n";
+    }
     return 0;
 }
 
@@ -568,12 +674,18 @@ int run_probe_readahead(const std::vector<std::string>& args, std::ostream& out,
 {
     ArgParser p = make_parser();
     ReadPattern pattern;
-    if (const auto code = p.parse_command(
-            args, out, err, [&](const ArgParser& q) { pattern = parse_pattern(q.get_string("pattern")); }))
+    bool mmap = false;
+    if (const auto code = p.parse_command(args, out, err, [&](const ArgParser& q) {
+            pattern = parse_pattern(q.get_string("pattern"));
+            const std::string access = q.get_string("access");
+            if (access != "read" && access != "mmap")
+                throw ArgError("--access: expected read or mmap, got '" + access + "'");
+            mmap = access == "mmap";
+        }))
         return *code;
 #if defined(__linux__)
     try {
-        return measure(p, pattern, out);
+        return measure(p, pattern, mmap, out);
     } catch (const ProbeError& e) {
         err << kProgram << " probe readahead: " << e.what() << '\n';
         return 1;
@@ -583,6 +695,7 @@ int run_probe_readahead(const std::vector<std::string>& args, std::ostream& out,
     }
 #else
     (void)pattern;
+    (void)mmap;
     (void)out;
     err << kProgram << " probe readahead: cannot measure: not Linux: the probe needs Linux's "
         << "posix_fadvise(POSIX_FADV_DONTNEED) and mincore(2)\n";

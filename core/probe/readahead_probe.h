@@ -62,19 +62,22 @@ void estimate_async_sizes(std::vector<HostWindow>& windows);
 
 /// The order of the reads.
 struct ReadPattern {
-    enum class Kind { Sequential, Random, Backward, Stride };
+    enum class Kind { Sequential, Random, Backward, Stride, Streams };
     Kind kind = Kind::Sequential;
-    std::uint64_t stride = 1; ///< pages between reads, for Stride
+    std::uint64_t stride = 1;  ///< pages between reads, for Stride
+    std::uint64_t streams = 2; ///< sequential streams read in turn, for Streams
 };
 
-/// Parses `seq`, `random`, `backward` or `stride:N` (N >= 1). Throws ArgError
-/// naming --pattern otherwise.
+/// Parses `seq`, `random`, `backward`, `stride:N` (N >= 1) or `streams:N`
+/// (2 <= N <= 64). Throws ArgError naming --pattern otherwise.
 ReadPattern parse_pattern(std::string_view text);
 
 /// The pages to read in a file of @pages pages: at most @reads of them.
 /// seq: 0, 1, 2 ...; backward: pages-1, pages-2 ...; stride:N: 0, N, 2N ...
 /// (each stops at the end of the file, so fewer than @reads may come back);
-/// random: @reads uniformly drawn pages (repeats possible) from @seed.
+/// random: @reads uniformly drawn pages (repeats possible) from @seed;
+/// streams:N: N sequential readers starting at k x pages / N, one page each
+/// in turn, stopping when one reaches the start of the next.
 std::vector<std::uint64_t> pattern_pages(
     const ReadPattern& pattern, std::uint64_t pages, std::uint64_t reads, std::uint64_t seed);
 
@@ -132,11 +135,19 @@ public:
     /// /sys shows it; bounded at one second), then until the residency has
     /// been the same for @settle_us microseconds (bounded at 100 waits).
     PageSet read_page(std::uint64_t page, std::uint64_t settle_us);
+    /// The same with a load from page @page through a second shared
+    /// mapping of the file (an mmap read fault, no madvise hint).
+    PageSet touch_page(std::uint64_t page, std::uint64_t settle_us);
 
 private:
     int fd_;
     std::uint64_t pages_;
+    /// The residency once the device has no read in flight and mincore's
+    /// answer stays the same for @settle_us.
+    PageSet settled(std::uint64_t settle_us) const;
+
     void* map_ = nullptr;
+    void* touch_map_ = nullptr;         ///< the mapping touch_page faults through, made on its first use
     std::vector<unsigned char> buffer_; ///< one page, for pread
     std::string inflight_path_;         ///< /sys/dev/block/M:m/inflight of the device, or empty
 };

@@ -2,6 +2,7 @@
 // patterns, the CSV, the command line's errors, and one real probe of the
 // host kernel that must either measure or name why it cannot.
 #include "probe/readahead_probe.h"
+#include "probe/readahead_replay.h"
 
 #include <catch2/catch.hpp>
 
@@ -118,6 +119,55 @@ TEST_CASE("read patterns", "[readahead_probe]")
     CHECK(r != pattern_pages(parse_pattern("random"), 100, 50, 8));
 }
 
+TEST_CASE("streams:N reads N sequential streams in turn", "[readahead_probe]")
+{
+    CHECK(pattern_pages(parse_pattern("streams:2"), 10, 100, 1)
+        == std::vector<std::uint64_t> { 0, 5, 1, 6, 2, 7, 3, 8, 4, 9 });
+    CHECK(pattern_pages(parse_pattern("streams:3"), 9, 4, 1) == std::vector<std::uint64_t> { 0, 3, 6, 1 });
+    CHECK(pattern_pages(parse_pattern("streams:4"), 3, 10, 1).empty()); // no room for four streams
+}
+
+TEST_CASE("a replay in the simulator finds its windows as the probe finds the host's", "[readahead_probe][replay]")
+{
+    // 64 one-page reads from page 0 of a 1000-page file, at most 32 pages a
+    // window: 2.6.32's and the modern kernel's windows 4, 8, 16, 32, 32 at
+    // the markers (async after the first), the last opened by the read of
+    // page 60: 124 pages read.
+    const std::vector<std::uint64_t> seq = pattern_pages(parse_pattern("seq"), 1000, 64, 1);
+    for (const char* policy : { "linux", "linux-2.6.32" }) {
+        INFO(policy);
+        const ReplayResult r = replay_readahead(policy, 1000, 32, seq, false);
+        REQUIRE(r.windows.size() == 6);
+        CHECK(r.windows[0] == HostWindow { .read_index = 0, .page = 0, .start = 0, .size = 4, .async_size = 3 });
+        CHECK(r.windows[1].async);
+        CHECK(r.windows[1].start == 4);
+        CHECK(r.windows[1].size == 8);
+        CHECK(r.windows[5].start == 92);
+        CHECK(r.windows[5].size == 32);
+        CHECK(r.pages_read == 124);
+        CHECK(r.misses == 1);
+    }
+    // No readahead: every read misses and reads its page alone, no window.
+    const ReplayResult none = replay_readahead("none", 1000, 32, seq, false);
+    CHECK(none.windows.empty());
+    CHECK(none.pages_read == 64);
+    CHECK(none.misses == 64);
+    // Every other page: fresh 4-page windows under the modern kernel, a
+    // growing stream under 2.6.32.
+    const std::vector<std::uint64_t> stride = pattern_pages(parse_pattern("stride:2"), 1000, 32, 1);
+    const ReplayResult modern = replay_readahead("linux", 1000, 32, stride, false);
+    CHECK(modern.windows.size() == 16);
+    CHECK(modern.pages_read == 64);
+    CHECK(replay_readahead("linux-2.6.32", 1000, 32, stride, false).windows.size() < 16);
+    // mmap faults from page 0: read-around of 32 centred on page 0, so 16
+    // pages, then the marker's windows.
+    const ReplayResult faults = replay_readahead("linux", 1000, 32, seq, true);
+    REQUIRE_FALSE(faults.windows.empty());
+    CHECK(faults.windows[0].start == 0);
+    CHECK(faults.windows[0].size == 32);
+    CHECK_THROWS_AS(replay_readahead("linux-9", 1000, 32, seq, false), std::invalid_argument);
+}
+
 TEST_CASE("the CSV is the simulator's readahead format", "[readahead_probe]")
 {
     HostWindow a = window(0, 0, 0, 4, false, 3);
@@ -134,7 +184,14 @@ TEST_CASE("bad command lines exit 2 and name the mistake", "[readahead_probe]")
 {
     const Run bad = run({ "--pattern", "zigzag" });
     CHECK(bad.rc == 2);
-    CHECK(bad.err.find("--pattern: expected seq, random, backward or stride:N, got 'zigzag'") != std::string::npos);
+    CHECK(bad.err.find("--pattern: expected seq, random, backward, stride:N or streams:N, got 'zigzag'")
+        != std::string::npos);
+    const Run one = run({ "--pattern", "streams:1" });
+    CHECK(one.rc == 2);
+    CHECK(one.err.find("streams:N needs 2 <= N <= 64") != std::string::npos);
+    const Run access = run({ "--access", "splice" });
+    CHECK(access.rc == 2);
+    CHECK(access.err.find("--access: expected read or mmap, got 'splice'") != std::string::npos);
     const Run zero = run({ "--pattern=stride:0" });
     CHECK(zero.rc == 2);
     CHECK(zero.err.find("stride:N needs N >= 1") != std::string::npos);

@@ -114,8 +114,10 @@ struct PftRun {
     bool ok = false;
 };
 
-/// pft: @threads CPUs each fault their own part of an anonymous region once.
-PftRun pft(unsigned threads, std::uint64_t pages_per_thread, PageTable::Scheme scheme)
+/// pft: @threads CPUs each fault their own part of an anonymous region
+/// once; @pcp: frames through the per-CPU free lists, or every one through
+/// zone.lock.
+PftRun pft(unsigned threads, std::uint64_t pages_per_thread, PageTable::Scheme scheme, bool pcp = true)
 {
     EngineConfig c;
     c.workload.pattern = "pft";
@@ -123,6 +125,7 @@ PftRun pft(unsigned threads, std::uint64_t pages_per_thread, PageTable::Scheme s
     c.workload.file_pages = pages_per_thread * threads;
     c.workload.operations_per_cpu = pages_per_thread;
     c.page_table_lock = scheme;
+    c.reclaim.percpu_pagelists = pcp;
     // Room beside the region for the reserve under the min watermark and
     // the CPUs' free lists: anonymous pages are never reclaimed.
     c.memory_pages = c.workload.file_pages + 16384;
@@ -286,11 +289,12 @@ int run_engine_bench(const std::vector<std::string>& args, std::ostream& out, st
     out << "\n";
 
     Report table({ "threads", "single faults/s", "split faults/s", "split/single", "single /CPU-s", "split /CPU-s",
-        "2005 faults/s" });
+        "split, zone.lock only", "pcp/zone", "2005 faults/s" });
     for (unsigned t = 1; t <= max_threads; t *= 2) {
         const PftRun single = pft(t, pages, PageTable::Scheme::Single);
         const PftRun split = pft(t, pages, PageTable::Scheme::Split);
-        if (!single.ok || !split.ok) {
+        const PftRun zone = pft(t, pages, PageTable::Scheme::Split, false);
+        if (!single.ok || !split.ok || !zone.ok) {
             err << kProgram << " bench engine: a pft run did not map every page exactly once\n";
             return 1;
         }
@@ -301,9 +305,12 @@ int run_engine_bench(const std::vector<std::string>& args, std::ostream& out, st
         table.set("split/single", split.faults_per_s / single.faults_per_s, 2);
         table.set("single /CPU-s", single.faults_per_cpu_s, 0);
         table.set("split /CPU-s", split.faults_per_cpu_s, 0);
+        table.set("split, zone.lock only", zone.faults_per_s, 0);
+        table.set("pcp/zone", split.faults_per_s / zone.faults_per_s, 2);
         const double posted = posted_pft(t);
         table.set("2005 faults/s", posted > 0 ? fixed(posted, 0) : std::string("-"));
-        for (auto [scheme, run] : { std::pair { "single", single }, std::pair { "split", split } })
+        for (auto [scheme, run] :
+            { std::pair { "single", single }, std::pair { "split", split }, std::pair { "split_zone_lock", zone } })
             for (auto [measure, per_s] :
                 { std::pair { "pft", run.faults_per_s }, std::pair { "pft_per_cpu_s", run.faults_per_cpu_s } }) {
                 csv.add_row();
@@ -315,7 +322,9 @@ int run_engine_bench(const std::vector<std::string>& args, std::ostream& out, st
             }
     }
     out << "pft: each thread write-faults its own " << pages
-        << " anonymous pages once (faults per wall-second, and per second of CPU time used)\n";
+        << " anonymous pages once (faults per wall-second, and per second of CPU time used);\n"
+           "split, zone.lock only: the split run again with every frame taken from and given to zone.lock\n"
+           "(no per-CPU free lists); pcp/zone: split over it\n";
     table.print(out);
 
     // Separate files against one shared file, global hash lock against a

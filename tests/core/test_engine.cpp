@@ -114,11 +114,14 @@ TEST_CASE("running out of page frames fails the run with the reason", "[sim][eng
     CHECK(engine.state() == Engine::State::Failed);
     CHECK_THAT(engine.error(), Catch::Contains("memory_pages = 100"));
     // Every frame but the reserve under the min watermark (3 of 100), which
-    // the error names.
+    // the error names. The watermark is looked at without the zone's lock,
+    // as Linux looks at it: two CPUs that both see 4 frames free may both
+    // take one, so the other CPU can take the reserve's first frame.
     const std::uint64_t reserve = engine.frames().watermarks().min;
     CHECK(reserve == 3);
-    CHECK(engine.frames().in_use() == 100 - reserve);
-    CHECK_THAT(engine.error(), Catch::Contains("every frame but the 3 free ones kept in reserve"));
+    CHECK(engine.frames().in_use() >= 100 - reserve);
+    CHECK(engine.frames().in_use() <= 100 - reserve + 1);
+    CHECK_THAT(engine.error(), Catch::Contains("free ones kept in reserve under the min watermark"));
 }
 
 TEST_CASE("the same seed maps the same pages, another seed others", "[sim][engine][seed]")

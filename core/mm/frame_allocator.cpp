@@ -105,7 +105,7 @@ Page* FrameAllocator::take_zone()
     Page* page = free_.back();
     free_.pop_back();
     zone_free_.store(free_.size(), std::memory_order_relaxed);
-    in_transit_.fetch_add(1, std::memory_order_relaxed);
+    in_transit_.add(1);
     return page;
 }
 
@@ -126,8 +126,8 @@ Page* FrameAllocator::rmqueue(std::uint64_t mark)
         return nullptr;
     Page* page = pcp->list.back();
     pcp->list.pop_back();
-    pcp_free_.fetch_sub(1, std::memory_order_relaxed);
-    in_transit_.fetch_add(1, std::memory_order_relaxed);
+    pcp_free_.add(-1);
+    in_transit_.add(1);
     return page;
 }
 
@@ -141,7 +141,7 @@ void FrameAllocator::rmqueue_bulk(Pcp& pcp)
     pcp.list.insert(pcp.list.end(), free_.end() - std::ptrdiff_t(n), free_.end());
     free_.resize(free_.size() - n);
     zone_free_.store(free_.size(), std::memory_order_relaxed);
-    pcp_free_.fetch_add(n, std::memory_order_relaxed);
+    pcp_free_.add(std::int64_t(n));
     pcp_refills_.fetch_add(1, std::memory_order_relaxed);
 }
 
@@ -157,7 +157,7 @@ void FrameAllocator::free_pcppages_bulk(Pcp& pcp, std::size_t n)
         zone_free_.store(free_.size(), std::memory_order_relaxed);
     }
     pcp.list.erase(pcp.list.begin(), pcp.list.begin() + std::ptrdiff_t(n));
-    pcp_free_.fetch_sub(n, std::memory_order_relaxed);
+    pcp_free_.add(-std::int64_t(n));
 }
 
 std::uint64_t FrameAllocator::drain_all_pages()
@@ -180,7 +180,7 @@ Page* FrameAllocator::alloc(FileId file, pgoff_t index, Gfp gfp)
         page = alloc_slowpath(gfp);
     if (!page)
         return nullptr;
-    in_use_.fetch_add(1, std::memory_order_relaxed);
+    in_use_.add(1);
     // A new page in this frame: nothing of the previous one survives.
     page->mapping = file;
     page->index = index;
@@ -287,7 +287,7 @@ Page* FrameAllocator::alloc_slowpath(Gfp gfp)
 
 FrameAllocator::Marks FrameAllocator::marks() const noexcept
 {
-    return { progress_.load(std::memory_order_seq_cst), returned_.load(std::memory_order_seq_cst) };
+    return { std::uint64_t(progress_.sum(std::memory_order_seq_cst)), returned_.load(std::memory_order_seq_cst) };
 }
 
 FrameAllocator::Retry FrameAllocator::should_reclaim_retry(const ReclaimOutcome& o, const Marks& before)
@@ -372,15 +372,15 @@ OomReport FrameAllocator::last_failure() const
 
 std::uint64_t FrameAllocator::in_transit() const noexcept
 {
-    const std::int64_t n = in_transit_.load(std::memory_order_relaxed);
+    const std::int64_t n = in_transit_.sum();
     return n > 0 ? std::uint64_t(n) : 0;
 }
 
 void FrameAllocator::settle(std::uint64_t n) noexcept
 {
-    in_transit_.fetch_sub(std::int64_t(n), std::memory_order_relaxed);
+    in_transit_.add(-std::int64_t(n));
     // A new page on a list is one reclaim can take: progress for a waiter.
-    progress_.fetch_add(n, std::memory_order_seq_cst);
+    progress_.add(std::int64_t(n), std::memory_order_seq_cst);
     wake_waiters();
 }
 
@@ -388,14 +388,14 @@ void FrameAllocator::put_back(std::uint64_t n) noexcept
 {
     if (n == 0)
         return;
-    in_transit_.fetch_sub(std::int64_t(n), std::memory_order_relaxed);
+    in_transit_.add(-std::int64_t(n));
     returned_.fetch_add(n, std::memory_order_seq_cst);
     wake_waiters();
 }
 
 void FrameAllocator::note_reclaimable() noexcept
 {
-    progress_.fetch_add(1, std::memory_order_seq_cst);
+    progress_.add(1, std::memory_order_seq_cst);
     wake_waiters();
 }
 
@@ -408,15 +408,15 @@ void FrameAllocator::free_to(Page* page, Pcp* pcp)
 {
     if (!owns(page))
         throw std::invalid_argument("freeing a page that is not one of this allocator's frames");
-    in_use_.fetch_sub(1, std::memory_order_relaxed);
+    in_use_.add(-1);
     if (pcp) {
         // free_unref_page: to the CPU's list; past its high mark, a batch
         // of the coldest goes to the zone.
         std::lock_guard g(pcp->lock);
         pcp->list.push_back(page);
-        pcp_free_.fetch_add(1, std::memory_order_relaxed);
-        in_transit_.fetch_sub(1, std::memory_order_relaxed);
-        progress_.fetch_add(1, std::memory_order_seq_cst);
+        pcp_free_.add(1);
+        in_transit_.add(-1);
+        progress_.add(1, std::memory_order_seq_cst);
         if (pcp->list.size() > pcp_sizing_.high) {
             free_pcppages_bulk(*pcp, pcp_sizing_.batch);
             pcp_spills_.fetch_add(1, std::memory_order_relaxed);
@@ -425,8 +425,8 @@ void FrameAllocator::free_to(Page* page, Pcp* pcp)
         std::lock_guard g(zone_lock_);
         free_.push_back(page);
         zone_free_.store(free_.size(), std::memory_order_relaxed);
-        in_transit_.fetch_sub(1, std::memory_order_relaxed);
-        progress_.fetch_add(1, std::memory_order_seq_cst);
+        in_transit_.add(-1);
+        progress_.add(1, std::memory_order_seq_cst);
     }
     wake_waiters();
 }

@@ -53,6 +53,7 @@
 #include "base/page.h"
 #include "mm/reclaim_config.h"
 #include "sync/lock_stats.h"
+#include "sync/percpu_counter.h"
 #include "sync/spinlock.h"
 
 #include <atomic>
@@ -178,7 +179,7 @@ public:
     /// A page on an LRU list became reclaimable (its writeback completed):
     /// progress for a waiting allocation.
     void note_reclaimable() noexcept;
-    void unsettle(std::uint64_t n = 1) noexcept { in_transit_.fetch_add(std::int64_t(n), std::memory_order_relaxed); }
+    void unsettle(std::uint64_t n = 1) noexcept { in_transit_.add(std::int64_t(n)); }
     std::uint64_t in_transit() const noexcept;
 
     /// Whether @page is one of this allocator's frames.
@@ -187,13 +188,21 @@ public:
     std::uint64_t page_to_pfn(const Page* page) const noexcept { return std::uint64_t(page - frames_.get()); }
 
     std::uint64_t total() const noexcept { return total_; }
-    std::uint64_t in_use() const noexcept { return in_use_.load(std::memory_order_relaxed); }
+    std::uint64_t in_use() const noexcept
+    {
+        const std::int64_t n = in_use_.sum();
+        return n > 0 ? std::uint64_t(n) : 0;
+    }
     /// Frames free, on the zone's list and on the CPUs' lists.
     std::uint64_t free_frames() const noexcept { return total_ - in_use(); }
     /// Frames on the zone's free list (NR_FREE_PAGES).
     std::uint64_t zone_free() const noexcept { return zone_free_.load(std::memory_order_relaxed); }
     /// Frames on the CPUs' free lists.
-    std::uint64_t pcp_free() const noexcept { return pcp_free_.load(std::memory_order_relaxed); }
+    std::uint64_t pcp_free() const noexcept
+    {
+        const std::int64_t n = pcp_free_.sum();
+        return n > 0 ? std::uint64_t(n) : 0;
+    }
     /// Batches a CPU's list took from the zone (rmqueue_bulk) and gave back
     /// to it (free_pcppages_bulk), and the drains of every list.
     std::uint64_t pcp_refills() const noexcept { return pcp_refills_.load(std::memory_order_relaxed); }
@@ -249,19 +258,22 @@ private:
     std::uint64_t total_;
     std::unique_ptr<Page[]> frames_; ///< the mem_map
     sync::LockRegistry& registry_;
-    sync::SpinLock zone_lock_;                  ///< "zone.lock": protects free_
-    std::vector<Page*> free_;                   ///< free frames, most recently freed last (hot first)
-    std::atomic<std::uint64_t> zone_free_;      ///< free_.size(), for lockless watermark checks
-    std::atomic<std::uint64_t> pcp_free_ { 0 }; ///< frames on the CPUs' lists
-    std::vector<std::unique_ptr<Pcp>> pcps_;    ///< per simulated CPU; empty without per-CPU lists
+    sync::SpinLock zone_lock_;               ///< "zone.lock": protects free_
+    std::vector<Page*> free_;                ///< free frames, most recently freed last (hot first)
+    std::atomic<std::uint64_t> zone_free_;   ///< free_.size(), for lockless watermark checks
+    sync::PercpuCounter pcp_free_;           ///< frames on the CPUs' lists
+    std::vector<std::unique_ptr<Pcp>> pcps_; ///< per simulated CPU; empty without per-CPU lists
     Watermarks wmark_;
     PcpSizing pcp_sizing_;
     Kswapd* kswapd_ = nullptr;
     std::atomic<std::uint64_t> pcp_refills_ { 0 };
     std::atomic<std::uint64_t> pcp_spills_ { 0 };
     std::atomic<std::uint64_t> pcp_drains_ { 0 };
-    std::atomic<std::uint64_t> in_use_ { 0 };
-    std::atomic<std::int64_t> in_transit_ { 0 };
+    // Counted on every allocation and free: split across cache lines
+    // (the kernel's vmstat counters are per CPU for the same reason), or
+    // two CPUs faulting pages bounce them on every fault.
+    sync::PercpuCounter in_use_;
+    sync::PercpuCounter in_transit_;
     std::atomic<std::uint64_t> failures_ { 0 };
     std::atomic<std::uint64_t> reclaims_ { 0 };
     std::atomic<std::uint64_t> stalls_ { 0 };
@@ -269,7 +281,7 @@ private:
     std::atomic<std::uint64_t> rcu_done_ { 0 };   ///< of which are back on the free list
     /// Frames freed plus frames settled, ever: what a waiting allocation
     /// calls progress.
-    std::atomic<std::uint64_t> progress_ { 0 };
+    sync::PercpuCounter progress_;
     std::atomic<std::uint64_t> returned_ { 0 }; ///< pages ever put back by reclaim
     std::atomic<int> waiters_ { 0 };
     std::mutex wait_mutex_;

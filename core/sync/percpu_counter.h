@@ -16,12 +16,19 @@ namespace pcl::sync {
 
 class PercpuCounter {
 public:
-    void add(std::int64_t v) noexcept { shards_[thread_slot() % kShards].v.fetch_add(v, std::memory_order_relaxed); }
-    std::int64_t sum() const noexcept
+    /// @order: seq_cst where the add is one side of a Dekker-style
+    /// handshake (add, then look at a flag; set the flag, then sum).
+    void add(std::int64_t v, std::memory_order order = std::memory_order_relaxed) noexcept
+    {
+        shards_[thread_slot() % kShards].v.fetch_add(v, order);
+    }
+    /// A counter that only grows sums to a value that only grows: each
+    /// shard is read no older than the last time.
+    std::int64_t sum(std::memory_order order = std::memory_order_relaxed) const noexcept
     {
         std::int64_t s = 0;
         for (const auto& shard : shards_)
-            s += shard.v.load(std::memory_order_relaxed);
+            s += shard.v.load(order);
         return s;
     }
 

@@ -246,8 +246,8 @@ TEST_CASE("kswapd gives up after passes that free nothing, and helps again once 
     can_free = true;
     held.take(frames.alloc(0, 30)); // 2 free, the min: this one reclaims for itself
     CHECK(frames.reclaims() >= 1);
-    held.take(frames.alloc(0, 31)); // wakes kswapd again
-    CHECK(eventually([&] { return kswapd.stats().wakeups == 2 && !kswapd.awake() && frames.zone_free() > 6; }));
+    held.take(frames.alloc(0, 31)); // wakes kswapd again (if its own look after giving up did not already)
+    CHECK(eventually([&] { return kswapd.stats().wakeups >= 2 && !kswapd.awake() && frames.zone_free() > 6; }));
     kswapd.stop();
     frames.set_kswapd(nullptr);
     frames.set_reclaim({});

@@ -43,9 +43,11 @@ void Kswapd::wakeup() noexcept
     // Awake, it rechecks the high watermark before every pass; given up,
     // it waits for a direct reclaim to free something (wakeup_kswapd's
     // kswapd_failures test).
-    // seq_cst against run()'s store of awake_ and its look at the zone: one
-    // of the two sees the other.
-    if (awake_.load(std::memory_order_seq_cst) || failures_.load(std::memory_order_relaxed) >= kMaxReclaimRetries)
+    // seq_cst against run()'s store of awake_ and its look at the failures
+    // after it: a reset of the failures by a direct reclaim and kswapd's
+    // going to sleep cannot both miss each other (a lost wakeup would
+    // leave kswapd asleep with the zone under its low mark).
+    if (awake_.load(std::memory_order_seq_cst) || failures_.load(std::memory_order_seq_cst) >= kMaxReclaimRetries)
         return;
     {
         std::lock_guard g(mutex_);

@@ -69,7 +69,9 @@ public:
     /// Cheap when kswapd is awake already or has given up.
     void wakeup() noexcept;
     /// A direct reclaim freed pages: kswapd may help again.
-    void reset_failures() noexcept { failures_.store(0, std::memory_order_relaxed); }
+    /// seq_cst, against run()'s look after it clears awake_: either that
+    /// look sees the reset, or a later wakeup() sees kswapd asleep.
+    void reset_failures() noexcept { failures_.store(0, std::memory_order_seq_cst); }
     /// Whether it is reclaiming now.
     bool awake() const noexcept { return awake_.load(std::memory_order_relaxed); }
     KswapdStats stats() const noexcept;

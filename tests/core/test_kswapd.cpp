@@ -207,12 +207,15 @@ TEST_CASE("kswapd wakes at the low watermark and reclaims until the zone is past
     // The next finds the zone at the low mark: it wakes kswapd and takes a
     // frame above the min one.
     held.take(frames.alloc(0, 56));
-    CHECK(eventually([&] { return !kswapd.awake() && kswapd.stats().runs == 1 && frames.zone_free() > 12; }));
-    // One page a pass, and not one more than past the high mark.
-    CHECK(frames.zone_free() == 13);
+    CHECK(eventually([&] { return !kswapd.awake() && kswapd.stats().runs == 1 && frames.zone_free() >= 12; }));
+    // One page a pass, and not one more than past the high mark: 13 free
+    // at kswapd's last look, 12 if the waking allocation took its frame
+    // after that look (5 passes from 8), 13 if before (6 passes from 7).
+    const std::uint64_t reclaimed = kswapd.stats().reclaimed;
+    CHECK((reclaimed == 5 || reclaimed == 6));
+    CHECK(frames.zone_free() == 7 + reclaimed);
     CHECK(kswapd.stats().wakeups == 1);
-    CHECK(kswapd.stats().reclaimed == 6);
-    CHECK(kswapd.stats().passes == 6);
+    CHECK(kswapd.stats().passes == reclaimed);
     CHECK(direct.load() == 0);
     CHECK(frames.reclaims() == 0);
     kswapd.stop();
@@ -247,7 +250,12 @@ TEST_CASE("kswapd gives up after passes that free nothing, and helps again once 
     held.take(frames.alloc(0, 30)); // 2 free, the min: this one reclaims for itself
     CHECK(frames.reclaims() >= 1);
     held.take(frames.alloc(0, 31)); // wakes kswapd again (if its own look after giving up did not already)
-    CHECK(eventually([&] { return kswapd.stats().wakeups >= 2 && !kswapd.awake() && frames.zone_free() > 6; }));
+    INFO("wakeups " << kswapd.stats().wakeups << ", runs " << kswapd.stats().runs << ", passes "
+                    << kswapd.stats().passes << ", gave up " << kswapd.stats().gave_up << ", zone free "
+                    << frames.zone_free());
+    // Past the high mark, less the frame the allocation that woke it may
+    // have taken after kswapd's last look.
+    CHECK(eventually([&] { return kswapd.stats().wakeups >= 2 && !kswapd.awake() && frames.zone_free() >= 6; }));
     kswapd.stop();
     frames.set_kswapd(nullptr);
     frames.set_reclaim({});

@@ -53,19 +53,8 @@ ReadaheadWindow LinuxReadahead::async_ra(FileRaState& st, const ReadaheadRequest
         st.async_size = st.size;
         return clamp_window({ st.start, st.size, st.async_size, RaRule::Marker }, r.file_pages);
     }
-    // A marker without valid state (interleaved reads): the cached run
-    // after it stands for the old async size (page_cache_next_miss).
-    if (!r.cached)
-        return {};
-    pgoff_t hole = index + 1;
-    while (hole - index <= max && hole < r.file_pages && r.cached(hole))
-        ++hole;
-    if (hole - index > max)
-        return {};
-    st.start = hole;
-    st.size = next_size(hole - index + req, max);
-    st.async_size = st.size;
-    return clamp_window({ st.start, st.size, st.async_size, RaRule::Interleaved }, r.file_pages);
+    // A marker without valid state (interleaved reads).
+    return interleaved(st, r, req);
 }
 
 ReadaheadWindow LinuxReadahead::sync_readahead(const ReadaheadRequest& r)
@@ -86,10 +75,7 @@ ReadaheadWindow LinuxReadahead::sync_readahead(const ReadaheadRequest& r)
         ++st.mmap_miss;
     if (st.mmap_miss > kMmapLotsaMiss)
         return clamp_window({ r.index, 1, 0, RaRule::LotsaMiss }, r.file_pages);
-    st.start = r.index > ra_pages_ / 2 ? r.index - ra_pages_ / 2 : 0;
-    st.size = ra_pages_;
-    st.async_size = ra_pages_ / 4;
-    return clamp_window({ st.start, st.size, st.async_size, RaRule::Readaround }, r.file_pages);
+    return readaround(st, r);
 }
 
 ReadaheadWindow LinuxReadahead::async_readahead(const ReadaheadRequest& r)

@@ -64,20 +64,8 @@ ReadaheadWindow OndemandReadahead::ondemand(
     // same file moved the state (interleaved reads). 2.6.32 takes the cached
     // run after the marker (radix_tree_next_hole from index + 1, at most max
     // pages) as the old async size, adds the request and ramps that up.
-    if (hit_marker) {
-        if (!r.cached)
-            return {}; // cannot see the cache: no readahead rather than a guess
-        pgoff_t hole = index + 1;
-        for (pgoff_t n = 0; n < max && hole < r.file_pages && r.cached(hole); ++n)
-            ++hole;
-        if (hole - index > max)
-            return {};
-        st.start = hole;
-        st.size = next_size(hole - index + req, max);
-        st.async_size = st.size;
-        rule = RaRule::Interleaved;
-        goto readit;
-    }
+    if (hit_marker)
+        return interleaved(st, r, req);
     if (req > max)
         goto initial; // oversize read
     if (index - st.prev <= 1)
@@ -114,6 +102,30 @@ readit:
         st.size += st.async_size;
     }
     return clamp_window({ st.start, st.size, st.async_size, rule }, r.file_pages);
+}
+
+ReadaheadWindow OndemandReadahead::interleaved(FileRaState& st, const ReadaheadRequest& r, pgoff_t req_pages)
+{
+    const pgoff_t max = ra_pages_;
+    if (!r.cached)
+        return {}; // cannot see the cache: no readahead rather than a guess
+    pgoff_t hole = r.index + 1;
+    for (pgoff_t n = 0; n < max && hole < r.file_pages && r.cached(hole); ++n)
+        ++hole;
+    if (hole - r.index > max)
+        return {};
+    st.start = hole;
+    st.size = next_size(hole - r.index + std::max<pgoff_t>(req_pages, 1), max);
+    st.async_size = st.size;
+    return clamp_window({ st.start, st.size, st.async_size, RaRule::Interleaved }, r.file_pages);
+}
+
+ReadaheadWindow OndemandReadahead::readaround(FileRaState& st, const ReadaheadRequest& r)
+{
+    st.start = r.index > ra_pages_ / 2 ? r.index - ra_pages_ / 2 : 0;
+    st.size = ra_pages_;
+    st.async_size = ra_pages_ / 4;
+    return clamp_window({ st.start, st.size, st.async_size, RaRule::Readaround }, r.file_pages);
 }
 
 ReadaheadWindow OndemandReadahead::sync_readahead(const ReadaheadRequest& r)

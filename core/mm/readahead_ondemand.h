@@ -51,6 +51,16 @@ protected:
     /// request size (ra_pages for mmap, as filemap_fault passes it).
     ReadaheadWindow ondemand(FileRaState& st, const ReadaheadRequest& r, pgoff_t req_pages, bool hit_marker);
     FileRaState& state_locked(FileId file) { return states_[file]; }
+    /// A PG_readahead marker the state does not expect (another stream on
+    /// the file moved it): the cached run after the marker, at most the
+    /// maximum, stands for the old async size; the request is added and the
+    /// sum ramped up (2.6.32's radix_tree_next_hole, later kernels'
+    /// page_cache_next_miss). Size 0 when the run is longer or the cache
+    /// cannot be seen. mutex_ held.
+    ReadaheadWindow interleaved(FileRaState& st, const ReadaheadRequest& r, pgoff_t req_pages);
+    /// mmap read-around: the maximum, centred on the fault, a quarter of it
+    /// asynchronous. mutex_ held.
+    ReadaheadWindow readaround(FileRaState& st, const ReadaheadRequest& r);
 
     mutable std::mutex mutex_;
     const pgoff_t ra_pages_;

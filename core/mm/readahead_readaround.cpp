@@ -23,10 +23,7 @@ ReadaheadWindow ReadaroundReadahead::sync_readahead(const ReadaheadRequest& r)
     // Missing far more than hitting: read-around only hurts.
     if (st.mmap_miss > kMmapLotsaMiss || ra_pages_ == 0)
         return clamp_window({ r.index, 1, 0, RaRule::LotsaMiss }, r.file_pages);
-    st.start = r.index > ra_pages_ / 2 ? r.index - ra_pages_ / 2 : 0;
-    st.size = ra_pages_;
-    st.async_size = ra_pages_ / 4;
-    return clamp_window({ st.start, st.size, st.async_size, RaRule::Readaround }, r.file_pages);
+    return readaround(st, r);
 }
 
 ReadaheadWindow ReadaroundReadahead::async_readahead(const ReadaheadRequest& r)

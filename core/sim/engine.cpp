@@ -264,6 +264,7 @@ void Engine::start(bool paused)
         threads_.emplace_back([this, cpu] { run_cpu(cpu); });
         ++running_cpus_;
         foreground_cpus_ += !cpus_[cpu].background;
+        background_unstarted_ += cpus_[cpu].background;
     }
 }
 
@@ -393,6 +394,31 @@ void Engine::cpu_done(unsigned cpu, bool completed)
     control_cv_.notify_all();
 }
 
+void Engine::background_started()
+{
+    {
+        std::lock_guard g(control_);
+        if (--background_unstarted_ != 0)
+            return;
+    }
+    control_cv_.notify_all();
+}
+
+void Engine::await_background(unsigned cpu)
+{
+    // Morton's test times process A while process B's stream is already
+    // running (B started in the background first), so a foreground CPU
+    // begins once every background CPU has taken its first operation; a
+    // background CPU that ends or fails first releases it as well.
+    if (cpus_[cpu].background)
+        return;
+    std::unique_lock l(control_);
+    control_cv_.wait(l, [&] {
+        const State s = state_.load();
+        return background_unstarted_ == 0 || (s != State::Running && s != State::Paused);
+    });
+}
+
 bool Engine::may_proceed(unsigned cpu)
 {
     if (state_.load(std::memory_order_acquire) == State::Running)
@@ -470,12 +496,14 @@ void Engine::run_cpu(unsigned cpu)
     trace::ThreadTrace trace(config_.events ? &events_->ring(cpu) : nullptr);
     OperationSource& source = *sources_[cpu];
     bool completed = false; ///< the whole sequence was done
+    bool announced = false; ///< a background CPU has taken its first operation
     const bool background = cpus_[cpu].background;
     std::uint64_t pacing_seen = ~std::uint64_t(0);
     std::uint64_t interval = 0;
     std::uint64_t next_slot = now_ns();
     unsigned cpu_id = cpu;
     Operation op;
+    await_background(cpu);
     while (may_proceed(cpu)) {
         // The speed may change while running (set_pacing): picked up
         // before each operation.
@@ -494,6 +522,10 @@ void Engine::run_cpu(unsigned cpu)
         if (!source.next(op)) {
             completed = true;
             break;
+        }
+        if (background && !announced) {
+            announced = true;
+            background_started();
         }
         if (!execute(op))
             break;
@@ -516,6 +548,8 @@ void Engine::run_cpu(unsigned cpu)
         }
     }
     sync::set_hold_stretch_ns(0);
+    if (background && !announced)
+        background_started();
     cpu_done(cpu, completed);
 }
 

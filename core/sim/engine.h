@@ -222,7 +222,10 @@ private:
     unsigned running_cpus_ = 0;                   ///< under control_
     unsigned foreground_cpus_ = 0;                ///< under control_: running CPUs that are not background
     std::atomic<bool> background_stop_ { false }; ///< every foreground CPU is done
-    std::uint64_t start_ns_ = 0;                  ///< now_ns() at start(), before any CPU runs
+    unsigned background_unstarted_ = 0;           ///< under control_: background CPUs yet to take their first operation
+    void background_started();
+    void await_background(unsigned cpu);
+    std::uint64_t start_ns_ = 0; ///< now_ns() at start(), before any CPU runs
     std::atomic<double> pace_ops_ { 0 };
     std::atomic<std::uint64_t> pace_stretch_ns_ { 0 };
     std::atomic<std::uint64_t> pacing_generation_ { 0 }; ///< bumped after each set_pacing

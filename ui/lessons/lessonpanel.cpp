@@ -146,7 +146,7 @@ LessonPanel::~LessonPanel()
     if (measurer_)
         measurer_->wait();
     // The table lives wherever the window put it, unless nowhere.
-    if (!verdictTable_->parent())
+    if (verdictTable_ && !verdictTable_->parent())
         delete verdictTable_;
 }
 

@@ -13,6 +13,8 @@
 #include "lesson/experiment.h"
 #include "lesson/lesson.h"
 
+#include <QPointer>
+#include <QTableWidget>
 #include <QWidget>
 
 #include <memory>
@@ -21,7 +23,6 @@
 class QCheckBox;
 class QLabel;
 class QPushButton;
-class QTableWidget;
 class QThread;
 
 namespace pcl::ui {
@@ -104,7 +105,7 @@ private:
     QPushButton* measure_;
     QCheckBox* fullForm_;
     QLabel* measureNote_;
-    QTableWidget* verdictTable_;
+    QPointer<QTableWidget> verdictTable_; ///< the window's dock may delete it before the panel
 };
 
 } // namespace pcl::ui

@@ -13,6 +13,7 @@
 #include <memory>
 #include <ostream>
 #include <thread>
+#include <tuple>
 
 namespace pcl::bench {
 
@@ -111,6 +112,7 @@ double minor_faults_per_second(std::uint64_t pages, std::uint64_t& faults, Watch
 struct PftRun {
     double faults_per_s = 0;     ///< per wall-clock second
     double faults_per_cpu_s = 0; ///< per second of CPU time the process used
+    double cpus_used = 0;        ///< CPU time over wall time: the CPUs the run got
     bool ok = false;
 };
 
@@ -141,6 +143,7 @@ PftRun pft(unsigned threads, std::uint64_t pages_per_thread, PageTable::Scheme s
     r.ok = engine.state() == Engine::State::Finished && engine.page_table().mapped_count() == c.workload.file_pages;
     r.faults_per_s = double(c.workload.file_pages) * 1e9 / double(ns);
     r.faults_per_cpu_s = double(c.workload.file_pages) * 1e9 / double(cpu_ns);
+    r.cpus_used = double(cpu_ns) / double(ns);
     return r;
 }
 
@@ -231,7 +234,8 @@ int run_engine_bench(const std::vector<std::string>& args, std::ostream& out, st
     ArgParser p("bench engine");
     p.add_uint("pages", 1 << 18, 1024, 1 << 24, "N", "pages faulted per measurement (per thread for pft)");
     p.add_uint("max-threads", 4, 1, 64, "T", "pft runs at 1, 2, 4 ... up to T threads");
-    p.add_uint("repeats", 5, 1, 100, "R", "minor-fault measurements with the event stream off and on, alternated");
+    p.add_uint("repeats", 5, 1, 100, "R",
+        "rounds of the minor-fault measurements (event stream off and on) and of the pft sweep, alternated; medians");
     p.add_output("csv", "FILE", "also write the results as CSV");
     p.describe("[options]",
         "Unpaced minor faults per second on one CPU, and the pft sweep of the pagefault scalability\n"
@@ -288,43 +292,79 @@ int run_engine_bench(const std::vector<std::string>& args, std::ostream& out, st
     minor.print(out);
     out << "\n";
 
-    Report table({ "threads", "single faults/s", "split faults/s", "split/single", "single /CPU-s", "split /CPU-s",
-        "split, zone.lock only", "pcp/zone", "2005 faults/s" });
-    for (unsigned t = 1; t <= max_threads; t *= 2) {
-        const PftRun single = pft(t, pages, PageTable::Scheme::Single);
-        const PftRun split = pft(t, pages, PageTable::Scheme::Split);
-        const PftRun zone = pft(t, pages, PageTable::Scheme::Split, false);
-        if (!single.ok || !split.ok || !zone.ok) {
-            err << kProgram << " bench engine: a pft run did not map every page exactly once\n";
-            return 1;
+    Report table({ "threads", "single faults/s", "split faults/s", "split/single", "split scaling", "CPUs used",
+        "single /CPU-s", "split /CPU-s", "split, zone.lock only", "pcp/zone", "2005 faults/s" });
+    // Every thread count once per round, the rounds alternated, so that
+    // each ratio compares runs that saw the same machine; a 2-thread run
+    // can scale only as far as the CPUs it got ("CPUs used").
+    std::vector<unsigned> thread_counts;
+    for (unsigned t = 1; t <= max_threads; t *= 2)
+        thread_counts.push_back(t);
+    struct PftCell {
+        std::vector<double> single, split, zone, single_cpu, split_cpu, zone_cpu, scaling, cpus, ratio, pcp;
+    };
+    std::vector<PftCell> cells(thread_counts.size());
+    for (std::uint64_t r = 0; r < repeats; ++r) {
+        double split_one = 0;
+        for (std::size_t i = 0; i < thread_counts.size(); ++i) {
+            const unsigned t = thread_counts[i];
+            const PftRun single = pft(t, pages, PageTable::Scheme::Single);
+            const PftRun split = pft(t, pages, PageTable::Scheme::Split);
+            const PftRun zone = pft(t, pages, PageTable::Scheme::Split, false);
+            if (!single.ok || !split.ok || !zone.ok) {
+                err << kProgram << " bench engine: a pft run did not map every page exactly once\n";
+                return 1;
+            }
+            if (t == 1)
+                split_one = split.faults_per_s;
+            PftCell& c = cells[i];
+            c.single.push_back(single.faults_per_s);
+            c.split.push_back(split.faults_per_s);
+            c.zone.push_back(zone.faults_per_s);
+            c.single_cpu.push_back(single.faults_per_cpu_s);
+            c.split_cpu.push_back(split.faults_per_cpu_s);
+            c.zone_cpu.push_back(zone.faults_per_cpu_s);
+            c.scaling.push_back(split.faults_per_s / split_one);
+            c.cpus.push_back(split.cpus_used);
+            c.ratio.push_back(split.faults_per_s / single.faults_per_s);
+            c.pcp.push_back(split.faults_per_s / zone.faults_per_s);
         }
+    }
+    for (std::size_t i = 0; i < thread_counts.size(); ++i) {
+        const unsigned t = thread_counts[i];
+        const PftCell& c = cells[i];
         table.add_row();
         table.set("threads", std::uint64_t(t));
-        table.set("single faults/s", single.faults_per_s, 0);
-        table.set("split faults/s", split.faults_per_s, 0);
-        table.set("split/single", split.faults_per_s / single.faults_per_s, 2);
-        table.set("single /CPU-s", single.faults_per_cpu_s, 0);
-        table.set("split /CPU-s", split.faults_per_cpu_s, 0);
-        table.set("split, zone.lock only", zone.faults_per_s, 0);
-        table.set("pcp/zone", split.faults_per_s / zone.faults_per_s, 2);
+        table.set("single faults/s", median(c.single), 0);
+        table.set("split faults/s", median(c.split), 0);
+        table.set("split/single", median(c.ratio), 2);
+        table.set("split scaling", median(c.scaling), 2);
+        table.set("CPUs used", median(c.cpus), 2);
+        table.set("single /CPU-s", median(c.single_cpu), 0);
+        table.set("split /CPU-s", median(c.split_cpu), 0);
+        table.set("split, zone.lock only", median(c.zone), 0);
+        table.set("pcp/zone", median(c.pcp), 2);
         const double posted = posted_pft(t);
         table.set("2005 faults/s", posted > 0 ? fixed(posted, 0) : std::string("-"));
-        for (auto [scheme, run] :
-            { std::pair { "single", single }, std::pair { "split", split }, std::pair { "split_zone_lock", zone } })
-            for (auto [measure, per_s] :
-                { std::pair { "pft", run.faults_per_s }, std::pair { "pft_per_cpu_s", run.faults_per_cpu_s } }) {
+        for (auto [scheme, wall, cpu] :
+            { std::tuple { "single", &c.single, &c.single_cpu }, std::tuple { "split", &c.split, &c.split_cpu },
+                std::tuple { "split_zone_lock", &c.zone, &c.zone_cpu } })
+            for (auto [measure, per_s] : { std::pair { "pft", wall }, std::pair { "pft_per_cpu_s", cpu } }) {
                 csv.add_row();
                 csv.set("measure", measure);
                 csv.set("scheme", scheme);
                 csv.set("threads", std::uint64_t(t));
                 csv.set("pages", pages * t);
-                csv.set("per_s", per_s, 0);
+                csv.set("per_s", median(*per_s), 0);
             }
     }
     out << "pft: each thread write-faults its own " << pages
         << " anonymous pages once (faults per wall-second, and per second of CPU time used);\n"
            "split, zone.lock only: the split run again with every frame taken from and given to zone.lock\n"
-           "(no per-CPU free lists); pcp/zone: split over it\n";
+           "(no per-CPU free lists); pcp/zone: split over it; split scaling: split faults/s over the 1-thread run of "
+           "the\n"
+           "same round; CPUs used: the split run's CPU time over its wall time; median of "
+        << repeats << " rounds, alternated\n";
     table.print(out);
 
     // Separate files against one shared file, global hash lock against a

@@ -73,6 +73,14 @@ struct Page {
     bool test(PageFlag f) const noexcept { return flags.load(std::memory_order_acquire) & f; }
     void set(PageFlag f) noexcept { flags.fetch_or(f, std::memory_order_release); }
     void clear(PageFlag f) noexcept { flags.fetch_and(~std::uint32_t(f), std::memory_order_release); }
+    /// __SetPageX: sets @f with a plain store, for a page no other CPU can
+    /// see yet (a fresh anonymous frame before its PTE is installed), as
+    /// do_anonymous_page's __SetPageUptodate does; the publication that
+    /// follows orders it.
+    void set_nonatomic(PageFlag f) noexcept
+    {
+        flags.store(flags.load(std::memory_order_relaxed) | f, std::memory_order_relaxed);
+    }
     /// Sets @f and returns whether it was already set (TestSetPageX).
     bool test_and_set(PageFlag f) noexcept { return flags.fetch_or(f, std::memory_order_acq_rel) & f; }
     /// Clears @f and returns whether it was set (TestClearPageX).

@@ -348,7 +348,7 @@ FaultKind FaultHandler::anon_fault(std::uint64_t vpn)
         count(FaultKind::NoMemory, t0, kAnonymousFile, vpn, vpn);
         return FaultKind::NoMemory;
     }
-    page->set(PG_uptodate);
+    page->set_nonatomic(PG_uptodate); // not visible before install() publishes it
     bool installed = false;
     page_table_.install(vpn, page, installed);
     if (installed) {

@@ -193,7 +193,7 @@ Page* PageTable::install(std::uint64_t vpn, Page* page, bool& installed)
     // Release: a lockless reader that sees the pointer sees the page's contents.
     entry.store(page, std::memory_order_release);
     pte->entries_set.store(pte->entries_set.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
-    mapped_.fetch_add(1, std::memory_order_relaxed);
+    mapped_.add(1);
     installed = true;
     return page;
 }
@@ -212,7 +212,7 @@ Page* PageTable::unmap(std::uint64_t vpn)
         return nullptr;
     entry.store(nullptr, std::memory_order_release);
     pte->entries_set.store(pte->entries_set.load(std::memory_order_relaxed) - 1, std::memory_order_relaxed);
-    mapped_.fetch_sub(1, std::memory_order_relaxed);
+    mapped_.add(-1);
     return old;
 }
 

@@ -42,6 +42,7 @@
 #include "base/page.h"
 #include "sync/instrumented_lock.h"
 #include "sync/lock_stats.h"
+#include "sync/percpu_counter.h"
 #include "sync/spinlock.h"
 
 #include <array>
@@ -145,7 +146,7 @@ public:
     /// rechecks the entry. Set it before any thread uses the table.
     void set_locked_hook(std::function<void(std::uint64_t vpn)> hook) { locked_hook_ = std::move(hook); }
 
-    std::uint64_t mapped_count() const noexcept { return mapped_.load(std::memory_order_relaxed); }
+    std::uint64_t mapped_count() const noexcept { return std::uint64_t(mapped_.sum()); }
     std::uint64_t backouts() const noexcept { return backouts_.load(std::memory_order_relaxed); }
     /// PGD + PMD + PTE pages allocated.
     std::uint64_t table_pages() const noexcept;
@@ -198,7 +199,7 @@ private:
     std::function<void(std::uint64_t)> locked_hook_;
     std::atomic<std::uint64_t> pmd_pages_ { 0 };
     std::atomic<std::uint64_t> pte_pages_ { 0 };
-    std::atomic<std::uint64_t> mapped_ { 0 };
+    sync::PercpuCounter mapped_; ///< split per CPU, as mm->rss_stat (percpu_counter since Linux 6.2)
     std::atomic<std::uint64_t> backouts_ { 0 };
 };
 

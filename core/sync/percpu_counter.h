@@ -18,9 +18,20 @@ class PercpuCounter {
 public:
     /// @order: seq_cst where the add is one side of a Dekker-style
     /// handshake (add, then look at a flag; set the flag, then sum).
+    /// A thread whose slot is below kShards owns its shard and adds with a
+    /// plain load and store (no locked instruction: on x86 a locked add
+    /// costs as much as a minor fault's bookkeeping); the others share the
+    /// last shard and add atomically.
     void add(std::int64_t v, std::memory_order order = std::memory_order_relaxed) noexcept
     {
-        shards_[thread_slot() % kShards].v.fetch_add(v, order);
+        const unsigned slot = thread_slot();
+        if (slot < kShards) {
+            std::atomic<std::int64_t>& a = shards_[slot].v;
+            a.store(a.load(std::memory_order_relaxed) + v,
+                order == std::memory_order_relaxed ? std::memory_order_relaxed : std::memory_order_seq_cst);
+        } else {
+            shards_[kShards].v.fetch_add(v, order);
+        }
     }
     /// A counter that only grows sums to a value that only grows: each
     /// shard is read no older than the last time.
@@ -37,7 +48,7 @@ private:
     struct alignas(64) Shard {
         std::atomic<std::int64_t> v { 0 };
     };
-    Shard shards_[kShards];
+    Shard shards_[kShards + 1]; ///< one per slot below kShards, and one shared
 };
 
 } // namespace pcl::sync

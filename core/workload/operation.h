@@ -35,8 +35,11 @@ struct Operation {
 };
 
 /// Where a simulated CPU's operations come from: a seeded generator
-/// (workload.h) or a replayed trace (trace_replay.h).
-class OperationSource {
+/// (workload.h) or a replayed trace (trace_replay.h). Each CPU's source is
+/// written on every operation by its thread alone, so each starts on a cache
+/// line of its own: two sources allocated side by side and sharing a line
+/// cost pft half its 2-CPU throughput.
+class alignas(64) OperationSource {
 public:
     virtual ~OperationSource() = default;
     /// The next operation into @op; false when the sequence is over.

@@ -335,7 +335,7 @@ TEST_CASE("CPUs allocating and freeing through their lists never share a frame",
     std::vector<std::thread> threads;
     for (unsigned cpu = 0; cpu < kCpus; ++cpu)
         threads.emplace_back([&, cpu] {
-            CpuScope scope(int(cpu));
+            CpuScope scope(static_cast<int>(cpu));
             std::mt19937 rng(cpu);
             std::vector<Page*> mine;
             for (int i = 0; i < rounds; ++i) {

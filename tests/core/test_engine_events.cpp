@@ -363,6 +363,8 @@ TEST_CASE("minor faults: one FaultEnd each with all, none unless notable without
                 // Only the locks of the fault (taken uncontended, one thread) may appear.
                 REQUIRE(open);
                 ++inside;
+                INFO("inside the fault of page " << ends << ": " << std::string(to_string(e.kind)) << ", object "
+                                                 << e.object << ", index " << e.index << ", arg0 " << e.arg0);
                 CHECK((e.kind == EventKind::LockAcquired || e.kind == EventKind::LockReleased));
                 if (e.kind == EventKind::LockAcquired)
                     CHECK(e.arg0 == 0);

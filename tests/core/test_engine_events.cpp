@@ -324,6 +324,16 @@ TEST_CASE("minor faults: one FaultEnd each with all, none unless notable without
     const FileId f = rig.cache.add_file(kPages);
     for (pgoff_t i = 0; i < kPages; i += 64)
         REQUIRE(rig.handler.read(f, i, 64).ok);
+    // A request's pages are all up to date before the device unlocks the
+    // first, so read(2) returns while the last ones may still be locked; a
+    // fault on one of those would sleep on its lock (PageLockWait). Wait,
+    // untraced, until every read is over.
+    for (pgoff_t i = 0; i < kPages; ++i) {
+        Page* page = rig.cache.find_get_page(f, i);
+        REQUIRE(page);
+        rig.cache.page_locks().wait_on_page_locked(*page);
+        rig.cache.put_page(page);
+    }
     EventRing ring(1 << 14);
 
     SECTION("all: exactly one FaultEnd per fault, a FaultBegin only when something came in between")

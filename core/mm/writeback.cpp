@@ -270,6 +270,21 @@ BlockDevice& Writeback::device_of(FileId file) noexcept
     return file < devices_.size() && devices_[file] ? *devices_[file] : device_;
 }
 
+Writeback::DiskDirty Writeback::dirty_of(const BlockDevice& device) const
+{
+    DiskDirty d;
+    const std::size_t files = cache_.file_count();
+    for (FileId f = 0; f < files; ++f) {
+        const BlockDevice& to = f < devices_.size() && devices_[f] ? *devices_[f] : device_;
+        if (&to != &device)
+            continue;
+        const AddressSpace& as = cache_.file(f);
+        d.dirty += as.nr_dirty.load(std::memory_order_relaxed);
+        d.writeback += as.nr_writeback.load(std::memory_order_relaxed);
+    }
+    return d;
+}
+
 void Writeback::set_trace(const BlockDevice& device, EventRing* ring, int lane)
 {
     traces_.push_back({ &device, ring, lane });

@@ -158,6 +158,14 @@ public:
     WritebackStats stats() const noexcept;
     /// The device @file's pages are written to.
     BlockDevice& device_of(FileId file) noexcept;
+    /// Pages dirty, and under writeback, now, of the files written to
+    /// @device: the disk's share of the totals, as the kernel keeps per
+    /// bdi_writeback (wb_stat WB_RECLAIMABLE and WB_WRITEBACK).
+    struct DiskDirty {
+        std::uint64_t dirty = 0;
+        std::uint64_t writeback = 0;
+    };
+    DiskDirty dirty_of(const BlockDevice& device) const;
 
     /// Most pages one file is written at a time before the next file's turn
     /// (MAX_WRITEBACK_PAGES: 1024 pages, 4 MiB).

@@ -46,17 +46,21 @@ RunResult collect_result(Engine& engine, const Scenario& scenario, const Metrics
     r.device_requests = engine.device().requests();
     r.device_pages = engine.device().pages_read();
     for (BlockDevice* d : { &engine.device(), engine.second_device() })
-        if (d)
-            r.devices.push_back(DeviceSummary { d->config().model, d->submitted(), d->requests(), d->merged(),
-                d->pages_read(), d->seeks(), d->busy_ns(), d->write_requests(), d->pages_written() });
+        if (d) {
+            const Writeback::DiskDirty dirty = engine.writeback().dirty_of(*d);
+            r.devices.push_back(
+                DeviceSummary { d->config().model, d->submitted(), d->requests(), d->merged(), d->pages_read(),
+                    d->seeks(), d->busy_ns(), d->write_requests(), d->pages_written(), dirty.dirty, dirty.writeback });
+        }
     r.writeback = engine.writeback().stats();
     r.dirty_background_thresh = engine.writeback().background_thresh();
     r.dirty_thresh = engine.writeback().dirty_thresh();
     for (FileId f : engine.files()) {
         const AddressSpace& as = engine.page_cache().file(f);
         const FileMemorySummary m { f, as.nrpages(), as.evictions.load(std::memory_order_relaxed),
-            as.refaults.load(std::memory_order_relaxed), as.wasted_readahead.load(std::memory_order_relaxed) };
-        if (m.evictions || m.refaults || m.wasted_readahead)
+            as.refaults.load(std::memory_order_relaxed), as.wasted_readahead.load(std::memory_order_relaxed),
+            as.nr_dirty.load(std::memory_order_relaxed), as.nr_writeback.load(std::memory_order_relaxed) };
+        if (m.evictions || m.refaults || m.wasted_readahead || m.pages_dirty || m.pages_writeback)
             r.file_memory.push_back(m);
     }
     std::stable_sort(r.file_memory.begin(), r.file_memory.end(),
@@ -213,6 +217,8 @@ json::Value to_json(const RunResult& r)
             { "busy_ns", d.busy_ns },
             { "write_requests", d.write_requests },
             { "pages_written", d.pages_written },
+            { "pages_dirty", d.pages_dirty },
+            { "pages_writeback", d.pages_writeback },
         });
     for (const FileMemorySummary& f : r.file_memory)
         files.push_back(json::Object {
@@ -221,6 +227,8 @@ json::Value to_json(const RunResult& r)
             { "evictions", f.evictions },
             { "refaults", f.refaults },
             { "wasted_readahead", f.wasted_readahead },
+            { "pages_dirty", f.pages_dirty },
+            { "pages_writeback", f.pages_writeback },
         });
     const PageCacheStats& pc = r.page_cache;
     const double hit_ratio = pc.lookups ? double(pc.hits) / double(pc.lookups) : 0.0;

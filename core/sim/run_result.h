@@ -48,23 +48,27 @@ struct HistogramSummary {
 /// One disk's totals (the second is morton's streaming disk).
 struct DeviceSummary {
     std::string model;
-    std::uint64_t submitted = 0;      ///< reads and writes submitted (before merging)
-    std::uint64_t requests = 0;       ///< requests served (after merging), reads and writes
-    std::uint64_t merged = 0;         ///< submissions merged into a queued request
-    std::uint64_t pages = 0;          ///< pages read
-    std::uint64_t seeks = 0;          ///< requests that paid a seek (HDD)
-    std::uint64_t busy_ns = 0;        ///< the model's service time, unscaled
-    std::uint64_t write_requests = 0; ///< of the requests, writes
-    std::uint64_t pages_written = 0;  ///< pages written
+    std::uint64_t submitted = 0;       ///< reads and writes submitted (before merging)
+    std::uint64_t requests = 0;        ///< requests served (after merging), reads and writes
+    std::uint64_t merged = 0;          ///< submissions merged into a queued request
+    std::uint64_t pages = 0;           ///< pages read
+    std::uint64_t seeks = 0;           ///< requests that paid a seek (HDD)
+    std::uint64_t busy_ns = 0;         ///< the model's service time, unscaled
+    std::uint64_t write_requests = 0;  ///< of the requests, writes
+    std::uint64_t pages_written = 0;   ///< pages written
+    std::uint64_t pages_dirty = 0;     ///< at the end: pages of its files dirty, not yet being written
+    std::uint64_t pages_writeback = 0; ///< at the end: pages of its files being written
 };
 
-/// Memory pressure on one file: what reclaim did to it.
+/// Memory pressure on one file: what reclaim did to it, and its dirty pages.
 struct FileMemorySummary {
     FileId file = 0;
     std::uint64_t pages_cached = 0;     ///< at the end
     std::uint64_t evictions = 0;        ///< its pages reclaimed
     std::uint64_t refaults = 0;         ///< its pages read again soon after their eviction
     std::uint64_t wasted_readahead = 0; ///< its readahead pages evicted unused (readahead thrashing)
+    std::uint64_t pages_dirty = 0;      ///< at the end: pages dirty, not yet being written
+    std::uint64_t pages_writeback = 0;  ///< at the end: pages being written
 };
 
 struct RunResult {

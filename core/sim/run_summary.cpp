@@ -161,7 +161,10 @@ void print_run_summary(std::ostream& out, const pcl::RunResult& r, const std::st
                             + with_commas(dev.write_requests) + " requests"
                                      : std::string())
                 + (dev.seeks ? ", seeks " + with_commas(dev.seeks) : std::string()) + ", busy "
-                + fixed(double(dev.busy_ns) / 1e9, 3) + " s of device time");
+                + fixed(double(dev.busy_ns) / 1e9, 3) + " s of device time"
+                + (dev.pages_dirty || dev.pages_writeback ? "; its files' pages dirty at the end "
+                            + with_commas(dev.pages_dirty) + ", being written " + with_commas(dev.pages_writeback)
+                                                          : std::string()));
     }
     if (pc.dirtied) {
         const WritebackStats& wb = r.writeback;

@@ -139,6 +139,30 @@ TEST_CASE("write(2) dirties and counts each page once, and tags it", "[mm][write
     CHECK(m.device.pages_written() == 0); // nothing asked for writeback yet
 }
 
+TEST_CASE("dirty and writeback pages are counted per file and per disk", "[mm][writeback]")
+{
+    Machine m(1024, { 20'000, 1'000, 1.0 }, quiet());
+    BlockDevice second({ 20'000, 1'000, 1.0 }, m.cache.page_locks());
+    const FileId other = m.cache.add_file(64);
+    m.writeback.set_device(other, second);
+    REQUIRE(m.faults.write(m.file, 0, 10).ok);
+    REQUIRE(m.faults.write(other, 0, 6).ok);
+    CHECK(m.cache.file(m.file).nr_dirty.load() == 10);
+    CHECK(m.cache.file(other).nr_dirty.load() == 6);
+    CHECK(m.writeback.dirty_of(m.device).dirty == 10);
+    CHECK(m.writeback.dirty_of(second).dirty == 6);
+    CHECK(m.cache.nr_dirty() == 16);
+
+    m.writeback.fsync(other);
+    CHECK(second.pages_written() == 6);
+    CHECK(m.device.pages_written() == 0);
+    const Writeback::DiskDirty after = m.writeback.dirty_of(second);
+    CHECK(after.dirty == 0);
+    CHECK(after.writeback == 0);
+    CHECK(m.writeback.dirty_of(m.device).dirty == 10);
+    m.writeback.stop(); // before the second disk goes
+}
+
 TEST_CASE("fsync writes each contiguous dirty run as one request and waits for the disk", "[mm][writeback]")
 {
     // 2 ms a page: an fsync that returned before its writes completed

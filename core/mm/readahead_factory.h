@@ -1,6 +1,6 @@
 // Readahead policies by name, for scenarios and the command line. Each is
 // a whole kernel's readahead, for read(2) and mmap faults together:
-//   linux         a modern kernel's (LinuxReadahead: 6.10 on)
+//   linux         a modern kernel's (LinuxReadahead: 6.16 on, large folios included)
 //   linux-2.6.32  2.6.32's ondemand readahead for read(2) and read-around
 //                 for mmap faults (ReadaroundReadahead)
 //   morton-2002   Morton's 2002 unified readahead, shrinking on thrashing

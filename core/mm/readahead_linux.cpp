@@ -1,6 +1,23 @@
 #include "mm/readahead_linux.h"
 
+#include <algorithm>
+#include <bit>
+
 namespace pcl {
+
+void LinuxReadahead::align_to_folios(FileRaState& st) const noexcept
+{
+    st.order += 2;
+    const unsigned cap = unsigned(std::countr_zero(ra_pages_)); // ffs(max_pages) - 1
+    const pgoff_t align = pgoff_t(1) << std::min(st.order, cap);
+    const pgoff_t end = st.start + st.size;
+    const pgoff_t aligned_end = end / align * align;
+    if (aligned_end > st.start)
+        st.size -= end - aligned_end;
+    st.async_size = st.size;
+    // page_cache_ra_order: no folio larger than the window or the cache allows.
+    st.order = std::min({ st.order, kMaxFolioOrder, unsigned(std::bit_width(st.size)) - 1 });
+}
 
 ReadaheadWindow LinuxReadahead::sync_ra(FileRaState& st, const ReadaheadRequest& r, pgoff_t req)
 {
@@ -14,6 +31,7 @@ ReadaheadWindow LinuxReadahead::sync_ra(FileRaState& st, const ReadaheadRequest&
     // none yet: prev is -1, and only page 0 starts a stream).
     const bool after_prev = st.prev != ~pgoff_t(0) && index - (st.prev + 1) <= 1;
     if (index == 0 || req > max || after_prev) {
+        st.order = 0;
         st.start = index;
         st.size = init_size(req, max);
         st.async_size = st.size > req ? st.size - req : st.size / 2;
@@ -33,6 +51,7 @@ ReadaheadWindow LinuxReadahead::sync_ra(FileRaState& st, const ReadaheadRequest&
         return clamp_window({ index, req, 0, RaRule::Random }, r.file_pages);
     if (from_start)
         contig *= 2; // cached from the beginning: a long stream, or a whole-file read
+    st.order = 0;
     st.start = index;
     st.size = std::min(contig + req, max);
     st.async_size = 1;
@@ -50,11 +69,15 @@ ReadaheadWindow LinuxReadahead::async_ra(FileRaState& st, const ReadaheadRequest
     if (st.size && index == st.start + st.size - st.async_size) {
         st.start += st.size;
         st.size = std::max(st.size, next_size(st.size, max));
-        st.async_size = st.size;
+        align_to_folios(st);
         return clamp_window({ st.start, st.size, st.async_size, RaRule::Marker }, r.file_pages);
     }
     // A marker without valid state (interleaved reads).
-    return interleaved(st, r, req);
+    ReadaheadWindow w = interleaved(st, r, req);
+    if (w.size == 0)
+        return w;
+    align_to_folios(st);
+    return clamp_window({ st.start, st.size, st.async_size, RaRule::Interleaved }, r.file_pages);
 }
 
 ReadaheadWindow LinuxReadahead::sync_readahead(const ReadaheadRequest& r)
@@ -75,6 +98,7 @@ ReadaheadWindow LinuxReadahead::sync_readahead(const ReadaheadRequest& r)
         ++st.mmap_miss;
     if (st.mmap_miss > kMmapLotsaMiss)
         return clamp_window({ r.index, 1, 0, RaRule::LotsaMiss }, r.file_pages);
+    st.order = 0; // do_sync_mmap_readahead reads around in order-0 folios
     return readaround(st, r);
 }
 

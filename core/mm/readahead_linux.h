@@ -1,5 +1,5 @@
 // The readahead of a modern Linux kernel (mm/readahead.c and
-// mm/filemap.c as of 6.10 on: page_cache_sync_ra, page_cache_async_ra,
+// mm/filemap.c as of 6.16 on: page_cache_sync_ra, page_cache_async_ra,
 // do_sync_mmap_readahead, do_async_mmap_readahead), for read(2) and mmap
 // faults together, as the kernel applies it.
 //
@@ -25,11 +25,17 @@
 //     MMAP_LOTSAMISS x 10) and, under MMAP_LOTSAMISS, reads the maximum
 //     centred on the fault with a quarter of it asynchronous; a hit counts
 //     one miss off, and a marker hit runs the async path with the maximum.
-// Not modelled: large folios. A kernel with large-folio readahead
-// (page_cache_ra_order) reads each window in folios whose order grows by
-// two per window and ends windows on folio boundaries, so its windows are
-// those below trimmed to alignments (the measured comparison is in
-// docs/benchmarks.md, "Readahead policies against the running kernel").
+//   - Large folios (page_cache_ra_order, with ra->order kept in the state
+//     as 6.16 on does): a synchronous window or a read-around is read in
+//     order-0 folios; each asynchronous window raises the order by two and
+//     ends on a boundary of that order (at most the lowest set bit of the
+//     maximum), so a stream's windows of 64, 256 and 512 pages become 60,
+//     240 and 448; the order is then held to log2 of the window and to
+//     MAX_PAGECACHE_ORDER. The simulator's pages stay 4 KB each: the folios
+//     shape the windows, not the I/O. This is the file systems with large
+//     folios (ext4 from 6.16, xfs, tmpfs); the comparison with the running
+//     kernel is in docs/benchmarks.md, "Readahead policies against the
+//     running kernel".
 #pragma once
 
 #include "mm/readahead_ondemand.h"
@@ -39,6 +45,8 @@ namespace pcl {
 class LinuxReadahead final : public OndemandReadahead {
 public:
     static constexpr unsigned kMmapLotsaMiss = 100;
+    /// MAX_PAGECACHE_ORDER with 4 KB pages on x86-64: a PMD's 512 pages.
+    static constexpr unsigned kMaxFolioOrder = 9;
     explicit LinuxReadahead(pgoff_t ra_pages = kDefaultRaPages)
         : OndemandReadahead(ra_pages)
     {
@@ -53,6 +61,10 @@ private:
     ReadaheadWindow sync_ra(FileRaState& st, const ReadaheadRequest& r, pgoff_t req);
     /// page_cache_async_ra for a request of @req pages; mutex_ held.
     ReadaheadWindow async_ra(FileRaState& st, const ReadaheadRequest& r, pgoff_t req);
+    /// page_cache_async_ra's readit: raises st.order by two, ends the
+    /// window on a boundary of that order, makes it all asynchronous, and
+    /// holds the order to what page_cache_ra_order can use.
+    void align_to_folios(FileRaState& st) const noexcept;
 };
 
 } // namespace pcl

@@ -24,6 +24,7 @@ struct FileRaState {
     pgoff_t async_size = 0;
     pgoff_t prev = ~pgoff_t(0); ///< last page accessed; -1 (none) as file_ra_state_init sets prev_pos
     unsigned mmap_miss = 0;     ///< mmap faults that missed, less hits (do_sync/async_mmap_readahead)
+    unsigned order = 0;         ///< ra->order: the folio order of the last window (large-folio kernels only)
 };
 
 class OndemandReadahead : public ReadaheadPolicy {

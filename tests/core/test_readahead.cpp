@@ -406,8 +406,33 @@ TEST_CASE("the factory: policies by the kernel they model, and the old names as 
     CHECK(std::string(ra_rule_name(RaRule::MortonShrink)) == "morton_shrink");
 }
 
-TEST_CASE("linux: a one-page sequential reader ramps up at the markers as 2.6.32's did", "[mm][readahead][linux]")
+TEST_CASE("linux: a one-page sequential reader ramps up at the markers, each window ending on a boundary of its "
+          "folio order",
+    "[mm][readahead][linux]")
 {
+    // The running kernel's windows for a 256-page reader with a maximum
+    // of 2048 pages (probe readahead --pattern seq on Linux 6.18): 4, 16,
+    // 60, 240, 448, where 2.6.32's rules give 4, 16, 64, 256, 512. Each
+    // async window raises the order by two and is cut back to end on a
+    // multiple of 2^order: 20 + 64 ends at 80, 80 + 240 at 320 (order 6:
+    // a multiple of 64 already), 320 + 480 at 768 (order 8).
+    LinuxReadahead host(2048);
+    Caller h { host, 1 << 16 };
+    for (pgoff_t i = 0; i < 256; ++i)
+        h.access(i);
+    const std::vector<Opened> seen {
+        { 0, false, 0, 4, 3, Init },
+        { 1, true, 4, 16, 16, Mark },
+        { 4, true, 20, 60, 60, Mark },
+        { 20, true, 80, 240, 240, Mark },
+        { 80, true, 320, 448, 448, Mark },
+    };
+    CHECK(h.opened == seen);
+    CHECK(host.state(1).order == 8); // min(order 8, log2(448) = 8, MAX_PAGECACHE_ORDER 9)
+
+    // With the default 32-page maximum the order reaches the maximum's
+    // alignment (32) early, and windows that would cross a boundary are cut
+    // to it: [12, 28) ends at 16, [24, 40) at 32, [48, 80) at 64.
     LinuxReadahead policy(32);
     Caller c { policy, 1000 };
     for (pgoff_t i = 0; i < 100; ++i)
@@ -415,14 +440,23 @@ TEST_CASE("linux: a one-page sequential reader ramps up at the markers as 2.6.32
     const std::vector<Opened> expected {
         { 0, false, 0, 4, 3, Init },
         { 1, true, 4, 8, 8, Mark },
-        { 4, true, 12, 16, 16, Mark },
-        { 12, true, 28, 32, 32, Mark },
-        { 28, true, 60, 32, 32, Mark },
-        { 60, true, 92, 32, 32, Mark },
-        { 92, true, 124, 32, 32, Mark },
+        { 4, true, 12, 4, 4, Mark },
+        { 12, true, 16, 8, 8, Mark },
+        { 16, true, 24, 8, 8, Mark },
+        { 24, true, 32, 16, 16, Mark },
+        { 32, true, 48, 16, 16, Mark },
+        { 48, true, 64, 32, 32, Mark },
+        { 64, true, 96, 32, 32, Mark },
+        { 96, true, 128, 32, 32, Mark },
     };
     CHECK(c.opened == expected);
     CHECK(policy.state(1).prev == 99);
+    // A synchronous window (context readahead after the cached run up to
+    // page 159) starts over at order 0.
+    REQUIRE(policy.state(1).order > 0);
+    c.access(160);
+    CHECK(c.opened.back().rule == RaRule::Context);
+    CHECK(policy.state(1).order == 0);
 }
 
 TEST_CASE("linux: a miss at the window's end is not continued; a reader of every other page gets fresh 4-page windows",

@@ -1,6 +1,7 @@
 // pagecache-lab-cli: Page Cache Lab without a display.
 //
-// Runs a scenario file (`run`), lists and measures the lessons
+// Runs a scenario file or a bundled preset (`run`), lists the presets and
+// checks files (`presets`, `validate`: cli_scenarios.h), lists and measures the lessons
 // (`experiments`, `experiment`: cli_experiment.h), dispatches
 // `bench <name> [options]` to the benchmark commands of bench/ and
 // `probe <name> [options]` to the probes of the host kernel (each parses
@@ -9,6 +10,7 @@
 // them all come from there. Exit codes: 0 success, 1 failure while running
 // (or a probe that cannot measure), 2 bad command line or bad scenario.
 #include "cli_experiment.h"
+#include "cli_scenarios.h"
 #include "concurrent_pagecache_bench.h"
 #include "engine_bench.h"
 #include "index_bench.h"
@@ -134,9 +136,10 @@ pcl::ArgParser make_run_parser()
         "write every readahead window as CSV to FILE, atomically: time_us,cpu,file,start,size,async_size,kind,rule "
         "(kind sync or async; time from the run's first event)");
     p.add_flag("progress", "print one line per metrics sample on stderr while running");
-    p.allow_operands(); // the scenario file
-    p.describe("SCENARIO.json [options]",
-        "Runs the scenario headless, then prints a summary (operations, faults by kind, page-cache hit\n"
+    p.allow_operands(); // the scenario file or preset
+    p.describe("SCENARIO.json|PRESET [options]",
+        "Runs the scenario (a file, or a bundled preset by name: 'presets' lists them) headless,\n"
+        "then prints a summary (operations, faults by kind, page-cache hit\n"
         "ratio, insert races, PTE back-outs, page-lock waits, I/O, events) and lockstat-style tables of\n"
         "the named locks and the lock classes, sorted by contentions (times in microseconds).",
         "exit codes: 0 the run finished or reached its duration, 1 the run failed (the engine's\n"
@@ -153,9 +156,13 @@ void print_usage(std::ostream& out)
         << "       " << kProgram << " --help | --version\n\n"
         << "Page Cache Lab, headless: runs scenarios and benchmarks, prints tables and writes JSON and CSV.\n\n"
         << "commands:\n"
-        << "  run SCENARIO.json [--set PATH=VALUE]... [--json FILE]\n"
-        << "                            run a scenario file and print its summary and lock tables;\n"
-        << "                            'run --help' describes its options\n"
+        << "  run SCENARIO.json|PRESET [--set PATH=VALUE]... [--json FILE]\n"
+        << "                            run a scenario file or a bundled preset and print its summary\n"
+        << "                            and lock tables; 'run --help' describes its options\n"
+        << "  presets [--format table|json|csv]\n"
+        << "                            list the bundled scenarios, one line each\n"
+        << "  validate FILE|PRESET...   check scenario and lesson files without running them: every\n"
+        << "                            problem of each, with its field (exit 2 if any)\n"
         << "  experiments               list the lessons: each argument of the mailing-list threads\n"
         << "  experiment NAME [--quick] [--repeat N] [--json FILE]\n"
         << "                            measure a lesson's claims on this machine and print the verdicts;\n"
@@ -219,35 +226,35 @@ int run_command(const std::vector<std::string>& args)
                     throw pcl::ArgError("--set: expected PATH=VALUE, got '" + o + "'");
             const std::vector<std::string>& files = p.operands();
             if (files.size() > 1)
-                throw pcl::ArgError("unexpected argument '" + files[1] + "' (one scenario file per run)");
+                throw pcl::ArgError("unexpected argument '" + files[1] + "' (one scenario per run)");
             if (files.empty())
-                throw pcl::ArgError("which scenario? (run SCENARIO.json)");
+                throw pcl::ArgError("which scenario? (run SCENARIO.json or run PRESET)");
         }))
         return *code;
-    const std::string path = parser.operands()[0];
     const std::string json_path = parser.get_string("json");
     const std::string ra_log_path = parser.get_string("readahead-log");
 
+    pcl::cli::ScenarioInput input;
+    try {
+        input = pcl::cli::read_scenario_input(parser.operands()[0]);
+    } catch (const std::runtime_error& e) {
+        return run_usage_error(e.what());
+    }
+    const std::string& path = input.origin;
     pcl::Scenario scenario;
     try {
-        std::string text;
-        try {
-            text = pcl::read_file(path);
-        } catch (const std::runtime_error& e) {
-            return run_usage_error(e.what());
-        }
         pcl::json::Value doc;
         try {
-            doc = pcl::json::parse(text);
+            doc = pcl::json::parse(input.text);
         } catch (const pcl::json::ParseError& e) {
             return run_usage_error(
                 path + ":" + std::to_string(e.line()) + ":" + std::to_string(e.column()) + ": " + e.what());
         }
         for (const auto& o : parser.get_list("set"))
             pcl::apply_override(doc, o);
-        // A trace the scenario names is relative to the scenario file.
-        const std::size_t slash = path.find_last_of('/');
-        scenario = pcl::scenario_from_json(doc, slash == std::string::npos ? std::string(".") : path.substr(0, slash));
+        // A trace the scenario names is relative to the scenario file (to
+        // the bundled scenarios for a preset).
+        scenario = pcl::scenario_from_json(doc, input.base_dir);
     } catch (const pcl::ScenarioError& e) {
         return run_usage_error(path + ": " + e.what());
     }
@@ -336,6 +343,10 @@ int run(const std::vector<std::string>& args)
     const std::vector<std::string> rest(args.begin() + 1, args.end());
     if (command == "run")
         return run_command(rest);
+    if (command == "presets")
+        return pcl::cli::run_presets_command(rest, std::cout, std::cerr);
+    if (command == "validate")
+        return pcl::cli::run_validate_command(rest, std::cout, std::cerr);
     if (command == "experiments")
         return pcl::cli::run_experiments_command(rest, std::cout, std::cerr);
     if (command == "experiment")

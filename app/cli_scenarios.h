@@ -1,0 +1,36 @@
+// The scenarios of `pagecache-lab-cli`: a scenario file or a bundled
+// preset named alike wherever a command takes a scenario (`run
+// 2002-global-hash-lock` as well as `run my.json`), the presets listed
+// (`presets`), and files checked without running them (`validate`), each
+// problem reported with its field.
+#pragma once
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace pcl::cli {
+
+/// A scenario as a command was given it.
+struct ScenarioInput {
+    std::string text;     ///< the JSON
+    std::string origin;   ///< the file, or the preset's name, for messages
+    std::string base_dir; ///< where a trace it names is read from
+    bool preset = false;  ///< a bundled preset rather than a file
+};
+
+/// @operand as an existing file, else as the name of a bundled preset
+/// (with or without ".json"). Throws std::runtime_error saying it is
+/// neither and how to list the presets. Bundled traces are readable from
+/// then on (a preset's trace is bundled with it).
+ScenarioInput read_scenario_input(const std::string& operand);
+
+/// `presets [--format table|json|csv]`: the bundled scenarios, one line
+/// each. Exit code 0, or 2 for bad usage.
+int run_presets_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+
+/// `validate FILE|PRESET...`: every problem of each scenario or lesson
+/// file, with its field. Exit code 0 when all are valid, 2 otherwise.
+int run_validate_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+
+} // namespace pcl::cli

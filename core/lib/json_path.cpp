@@ -1,0 +1,120 @@
+#include "lib/json_path.h"
+
+#include <charconv>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace pcl::json {
+
+namespace {
+
+/// One step of a path: a member's name or an element's index.
+using Step = std::variant<std::string, std::size_t>;
+
+std::optional<std::vector<Step>> split(std::string_view path)
+{
+    std::vector<Step> steps;
+    std::size_t i = 0;
+    while (i < path.size()) {
+        if (path[i] == '[') {
+            const std::size_t close = path.find(']', i);
+            if (close == std::string_view::npos)
+                return std::nullopt;
+            std::size_t index = 0;
+            const auto [end, ec] = std::from_chars(path.data() + i + 1, path.data() + close, index);
+            if (ec != std::errc() || end != path.data() + close || close == i + 1)
+                return std::nullopt;
+            steps.emplace_back(index);
+            i = close + 1;
+            if (i < path.size() && path[i] == '.')
+                ++i;
+            continue;
+        }
+        const std::size_t stop = path.find_first_of(".[", i);
+        const std::string_view name = path.substr(i, stop == std::string_view::npos ? stop : stop - i);
+        if (name.empty())
+            return std::nullopt;
+        steps.emplace_back(std::string(name));
+        i = stop == std::string_view::npos ? path.size() : stop;
+        if (i < path.size() && path[i] == '.')
+            ++i;
+    }
+    if (steps.empty())
+        return std::nullopt;
+    return steps;
+}
+
+/// The value @steps[0, n) lead to from @doc, or null.
+template <class V> V* walk(V& doc, const std::vector<Step>& steps, std::size_t n)
+{
+    V* at = &doc;
+    for (std::size_t s = 0; s < n && at; ++s) {
+        if (const auto* name = std::get_if<std::string>(&steps[s])) {
+            at = at->find(*name);
+        } else {
+            const std::size_t index = std::get<std::size_t>(steps[s]);
+            at = at->is_array() && index < at->as_array().size() ? &at->as_array()[index] : nullptr;
+        }
+    }
+    return at;
+}
+
+} // namespace
+
+const Value* find_path(const Value& doc, std::string_view path)
+{
+    const std::optional<std::vector<Step>> steps = split(path);
+    return steps ? walk(doc, *steps, steps->size()) : nullptr;
+}
+
+bool set_path(Value& doc, std::string_view path, Value value)
+{
+    const std::optional<std::vector<Step>> steps = split(path);
+    if (!steps)
+        return false;
+    Value* at = walk(doc, *steps, steps->size() - 1);
+    if (!at)
+        return false;
+    if (const auto* name = std::get_if<std::string>(&steps->back())) {
+        if (!at->is_object())
+            return false;
+        at->set(*name, std::move(value));
+        return true;
+    }
+    const std::size_t index = std::get<std::size_t>(steps->back());
+    if (!at->is_array() || index >= at->as_array().size())
+        return false;
+    at->as_array()[index] = std::move(value);
+    return true;
+}
+
+bool remove_path(Value& doc, std::string_view path)
+{
+    const std::optional<std::vector<Step>> steps = split(path);
+    if (!steps)
+        return false;
+    Value* at = walk(doc, *steps, steps->size() - 1);
+    if (!at)
+        return false;
+    const Step& last = steps->back();
+    if (const auto* name = std::get_if<std::string>(&last)) {
+        if (!at->is_object())
+            return false;
+        Object& members = at->as_object();
+        for (auto it = members.begin(); it != members.end(); ++it)
+            if (it->first == *name) {
+                members.erase(it);
+                return true;
+            }
+        return false;
+    }
+    const std::size_t index = std::get<std::size_t>(last);
+    if (!at->is_array() || index >= at->as_array().size())
+        return false;
+    at->as_array().erase(at->as_array().begin() + std::ptrdiff_t(index));
+    return true;
+}
+
+} // namespace pcl::json

@@ -1,0 +1,78 @@
+#!/bin/sh
+# pagecache-lab-cli's scenarios end to end: presets listed and run by name
+# (a preset that replays a bundled trace too), files checked with every
+# problem named, and the exit codes of each (0 success, 2 bad input).
+# Usage: scenarios.sh CLI SCRATCH_DIR
+set -u
+cli=$1
+dir=$2
+mkdir -p "$dir"
+failures=0
+fail() {
+  echo "FAIL: $*"
+  failures=$((failures + 1))
+}
+# expect CODE PATTERN COMMAND...: the command exits with CODE and its output
+# (stdout and stderr) matches the extended regular expression PATTERN.
+expect() {
+  code=$1
+  pattern=$2
+  shift 2
+  out=$("$@" 2>&1)
+  rc=$?
+  [ "$rc" -eq "$code" ] || fail "'$*' exited $rc, expected $code: $out"
+  printf '%s\n' "$out" | grep -Eq -- "$pattern" || fail "'$*' printed no line matching '$pattern': $out"
+}
+
+expect 0 '^2002-global-hash-lock +2002 +radix-tree pagecache \(2002\) +2002: four CPUs' "$cli" presets
+expect 0 '^2007-twelve-dd-writers,2007,' "$cli" presets --format csv
+expect 0 '"name": "2005-pft-split-page-table-lock"' "$cli" presets --format json
+expect 2 "--format: 'xml' is not one of: table, json, csv" "$cli" presets --format xml
+
+expect 0 'state +finished' "$cli" run 2002-radix-tree-per-file --set workload.operations_per_cpu=200
+expect 0 'trace :/traces/python-random.strace replayed' "$cli" run 2026-trace-python-random.json \
+  --set pacing.ops_per_second=0 --set device.time_scale=1
+expect 2 "no-such-preset: no such file, and no preset of that name \('pagecache-lab-cli presets' lists them: 2002-global-hash-lock" \
+  "$cli" run no-such-preset
+
+cat > "$dir/three-problems.json" <<'JSON'
+{
+  "version": 1,
+  "title": "three mistakes",
+  "workload": { "pattern": "sequentail", "cpus": 0, "file_pages": 64, "operations_per_cpu": 10 },
+  "colour": "red"
+}
+JSON
+out=$("$cli" validate "$dir/three-problems.json" 2>&1)
+rc=$?
+[ "$rc" -eq 2 ] || fail "validate of three problems exited $rc, expected 2"
+for line in "colour: unknown field" "workload.pattern: 'sequentail' is not one of" \
+  "workload.cpus: must be in \[1, 1024\], got 0" "three-problems.json: 3 problems"; do
+  printf '%s\n' "$out" | grep -Eq -- "$line" || fail "validate did not report '$line': $out"
+done
+expect 0 '^2002-global-hash-lock: valid scenario' "$cli" validate 2002-global-hash-lock
+cat > "$dir/two-problems-lesson.json" <<'JSON'
+{"version": 1, "title": "T", "thread": "radix-tree pagecache (2002)", "citation": "C", "question": "Q?",
+ "summary": "S.", "arguments": [{"who": "A", "said": "B"}],
+ "runs": [{"name": "a", "scenario": "2002-global-hash-lock", "label": "run a"},
+          {"name": "b", "scenario": "2002-radix-tree-per-file", "label": "run b"}],
+ "steps": [{"title": "s", "text": "t", "run": "a", "view": "table"}],
+ "claims": [{"statement": "x", "by": "y", "measure": {"metric": "ops_per_second", "run": "a", "over": "b"},
+             "rule": {"at_least": 1}, "repeats": 0}]}
+JSON
+out=$("$cli" validate "$dir/two-problems-lesson.json" 2>&1)
+rc=$?
+[ "$rc" -eq 2 ] || fail "validate of a lesson with two problems exited $rc, expected 2"
+for line in "two-problems-lesson.json: steps\[0\].view: 'table' is not a view" \
+  "two-problems-lesson.json: claims\[0\].repeats: must be in \[1, 100\], got 0" "2 problems"; do
+  printf '%s\n' "$out" | grep -Eq -- "$line" || fail "validate did not report '$line': $out"
+done
+printf '{ "version": 1,\n' > "$dir/broken.json"
+expect 2 'broken.json:2:1: ' "$cli" validate "$dir/broken.json"
+expect 2 'which files\?' "$cli" validate
+
+if [ "$failures" -ne 0 ]; then
+  echo "$failures failed"
+  exit 1
+fi
+echo "all passed"

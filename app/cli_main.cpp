@@ -23,11 +23,13 @@
 #include "probe/readahead_probe.h"
 #include "readahead_bench.h"
 #include "sim/run_summary.h"
+#include "sim/run_tables.h"
 #include "sim/runner.h"
 #include "sim/scenario.h"
 
 #include <algorithm>
 #include <exception>
+#include <filesystem>
 #include <iomanip>
 #include <iostream>
 #include <string>
@@ -135,6 +137,10 @@ pcl::ArgParser make_run_parser()
     p.add_output("readahead-log", "FILE",
         "write every readahead window as CSV to FILE, atomically: time_us,cpu,file,start,size,async_size,kind,rule "
         "(kind sync or async; time from the run's first event)");
+    p.add_string("out", "", "DIR",
+        "also write the run's files into DIR (created if missing), each atomically: summary.json (the\n"
+        "whole result, as --json writes it), timeseries.csv (one row per metrics sample) and locks.csv\n"
+        "(one row per named lock and per lock class)");
     p.add_flag("progress", "print one line per metrics sample on stderr while running");
     p.allow_operands(); // the scenario file or preset
     p.describe("SCENARIO.json|PRESET [options]",
@@ -156,7 +162,7 @@ void print_usage(std::ostream& out)
         << "       " << kProgram << " --help | --version\n\n"
         << "Page Cache Lab, headless: runs scenarios and benchmarks, prints tables and writes JSON and CSV.\n\n"
         << "commands:\n"
-        << "  run SCENARIO.json|PRESET [--set PATH=VALUE]... [--json FILE]\n"
+        << "  run SCENARIO.json|PRESET [--set PATH=VALUE]... [--json FILE] [--out DIR]\n"
         << "                            run a scenario file or a bundled preset and print its summary\n"
         << "                            and lock tables; 'run --help' describes its options\n"
         << "  presets [--format table|json|csv]\n"
@@ -229,6 +235,14 @@ int run_command(const std::vector<std::string>& args)
                 throw pcl::ArgError("unexpected argument '" + files[1] + "' (one scenario per run)");
             if (files.empty())
                 throw pcl::ArgError("which scenario? (run SCENARIO.json or run PRESET)");
+            // An output directory that cannot be written fails now, not after the run.
+            if (const std::string& out = p.get_string("out"); !out.empty()) {
+                std::error_code ec;
+                std::filesystem::create_directories(out, ec);
+                if (ec)
+                    throw pcl::ArgError("--out: cannot create directory '" + out + "': " + ec.message());
+                pcl::check_writable_path(out + "/summary.json", "--out");
+            }
         }))
         return *code;
     const std::string json_path = parser.get_string("json");
@@ -320,6 +334,26 @@ int run_command(const std::vector<std::string>& args)
             std::cerr << kProgram << " run: " << e.what() << '\n';
             rc = 1;
         }
+    }
+    if (const std::string& out = parser.get_string("out"); !out.empty()) {
+        // Each file whole or not at all; one that fails does not stop the others.
+        const std::pair<const char*, std::string> files[] = {
+            { "summary.json", pcl::json::write(pcl::to_json(result)) + "\n" },
+            { "timeseries.csv", pcl::series_csv(result) },
+            { "locks.csv", pcl::locks_csv(result) },
+        };
+        std::string written;
+        for (const auto& [name, text] : files) {
+            try {
+                pcl::write_file_atomically(out + "/" + name, text);
+                written += (written.empty() ? "" : ", ") + std::string(name);
+            } catch (const std::exception& e) {
+                std::cerr << kProgram << " run: " << e.what() << '\n';
+                rc = 1;
+            }
+        }
+        if (!written.empty())
+            std::cout << "\n" << written << " written to " << out << '\n';
     }
     return rc;
 }

@@ -129,6 +129,8 @@ private Q_SLOTS:
         QVERIFY(text.contains(QStringLiteral("Page Cache Lab")));
         for (const char* library : { "Qt ", "oneTBB ", "liburcu " })
             QVERIFY2(text.contains(QLatin1String(library)), library);
+        QVERIFY2(text.contains(QStringLiteral("GNU General Public License, version 3 or later")), qPrintable(text));
+        QVERIFY(text.contains(QStringLiteral("Qt Charts GPL 3")));
 
         about->reject();
         QVERIFY(!about->isVisible());

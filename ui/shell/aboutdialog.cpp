@@ -61,6 +61,16 @@ AboutDialog::AboutDialog(QWidget* parent)
     muted.setColor(QPalette::WindowText, muted.color(QPalette::PlaceholderText));
     builtOn->setPalette(muted);
 
+    // Qt Charts is GPL-3.0 only (or commercial): the application as built
+    // is GPL-3.0 or later, whatever its own sources could be.
+    auto* licence = new QLabel(tr("Free software under the GNU General Public License, version 3 or later: you may "
+                                  "share and change it. Built on Qt (LGPL 3; Qt Charts GPL 3), oneTBB (Apache 2.0) "
+                                  "and liburcu (LGPL 2.1 or later)."));
+    licence->setObjectName(QStringLiteral("licence"));
+    licence->setWordWrap(true);
+    licence->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    licence->setPalette(muted);
+
     auto* text = new QVBoxLayout;
     text->setSpacing(8);
     text->addWidget(name);
@@ -68,6 +78,7 @@ AboutDialog::AboutDialog(QWidget* parent)
     text->addSpacing(6);
     text->addWidget(what);
     text->addWidget(builtOn);
+    text->addWidget(licence);
     text->addStretch();
 
     auto* body = new QHBoxLayout;

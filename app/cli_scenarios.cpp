@@ -1,6 +1,8 @@
 #include "cli_scenarios.h"
 
+#include "lesson/experiment.h"
 #include "lesson/lesson.h"
+#include "lesson/lesson_library.h"
 #include "lib/arg_parser.h"
 #include "lib/bundle.h"
 #include "lib/every_problem.h"
@@ -59,7 +61,7 @@ std::string join_names(const std::vector<std::string>& names)
 /// A lesson, as opposed to a scenario: it asks a question in steps.
 bool is_lesson(const json::Value& doc)
 {
-    return doc.is_object() && (doc.find("steps") || doc.find("claims") || doc.find("question"));
+    return doc.is_object() && (doc.find("steps") || doc.find("claims"));
 }
 
 /// A valid lesson: the first bundled one.
@@ -84,7 +86,9 @@ ScenarioInput read_scenario_input(const std::string& operand)
         in.text = read_file(operand);
         in.origin = operand;
         const std::size_t slash = operand.find_last_of('/');
-        in.base_dir = slash == std::string::npos ? std::string(".") : operand.substr(0, slash);
+        in.base_dir = slash == std::string::npos ? std::string(".")
+            : slash == 0                         ? std::string("/")
+                                                 : operand.substr(0, slash);
         return in;
     }
     const std::string name = preset_name(operand);
@@ -184,7 +188,12 @@ int run_validate_command(const std::vector<std::string>& args, std::ostream& out
             // Stand-ins for required members: those of a bundled lesson.
             const json::Value valid = json::parse(std::string(bundled_lesson_example()));
             for (const LessonError& e : every_problem<LessonError>(
-                     doc, [&](const json::Value& d) { parse_lesson(json::write(d), name); }, &valid)) {
+                     doc,
+                     [&](const json::Value& d) {
+                         // The runs' and steps' scenarios too, as experiment checks them.
+                         check_lesson_scenarios(parse_lesson(json::write(d), name), bundled_scenario_text);
+                     },
+                     &valid)) {
                 // The lesson's messages begin with its name; the file is named already.
                 const std::string what = e.what();
                 problems.push_back(what.starts_with(name + ": ") ? what.substr(name.size() + 2) : what);

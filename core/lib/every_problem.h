@@ -56,9 +56,12 @@ std::vector<Error> every_problem(
                 problems.push_back(e);
                 return problems;
             }
+            // An array element is replaced rather than taken out, so that
+            // the elements after it keep the indices the errors name.
+            const bool element = field.back() == ']';
             if (reported.insert(field).second) {
                 problems.push_back(e);
-                if (json::remove_path(doc, field))
+                if (!element && json::remove_path(doc, field))
                     continue;
             }
             // Back after being taken out (or not in the document at all):

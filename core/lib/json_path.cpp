@@ -1,5 +1,6 @@
 #include "lib/json_path.h"
 
+#include <algorithm>
 #include <charconv>
 #include <optional>
 #include <string>
@@ -15,31 +16,34 @@ using Step = std::variant<std::string, std::size_t>;
 
 std::optional<std::vector<Step>> split(std::string_view path)
 {
+    // name ('.' name | '[' digits ']')*, or an index first; a dot is always
+    // followed by a name, an index by the end, a dot or another index.
     std::vector<Step> steps;
     std::size_t i = 0;
     while (i < path.size()) {
         if (path[i] == '[') {
             const std::size_t close = path.find(']', i);
-            if (close == std::string_view::npos)
+            if (close == std::string_view::npos || close == i + 1)
                 return std::nullopt;
             std::size_t index = 0;
             const auto [end, ec] = std::from_chars(path.data() + i + 1, path.data() + close, index);
-            if (ec != std::errc() || end != path.data() + close || close == i + 1)
+            if (ec != std::errc() || end != path.data() + close)
                 return std::nullopt;
             steps.emplace_back(index);
             i = close + 1;
-            if (i < path.size() && path[i] == '.')
-                ++i;
-            continue;
+        } else {
+            const std::size_t stop = std::min(path.find_first_of(".[", i), path.size());
+            if (stop == i)
+                return std::nullopt; // an empty name: "a..b", ".a"
+            steps.emplace_back(std::string(path.substr(i, stop - i)));
+            i = stop;
         }
-        const std::size_t stop = path.find_first_of(".[", i);
-        const std::string_view name = path.substr(i, stop == std::string_view::npos ? stop : stop - i);
-        if (name.empty())
-            return std::nullopt;
-        steps.emplace_back(std::string(name));
-        i = stop == std::string_view::npos ? path.size() : stop;
-        if (i < path.size() && path[i] == '.')
-            ++i;
+        if (i < path.size() && path[i] == '.') {
+            if (++i == path.size())
+                return std::nullopt; // "a."
+        } else if (i < path.size() && path[i] != '[') {
+            return std::nullopt; // "a[0]b"
+        }
     }
     if (steps.empty())
         return std::nullopt;

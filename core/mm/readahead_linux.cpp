@@ -72,10 +72,12 @@ ReadaheadWindow LinuxReadahead::async_ra(FileRaState& st, const ReadaheadRequest
         align_to_folios(st);
         return clamp_window({ st.start, st.size, st.async_size, RaRule::Marker }, r.file_pages);
     }
-    // A marker without valid state (interleaved reads).
+    // A marker without valid state (interleaved reads). A window the file's
+    // end cuts to nothing still raised the order, as readit does.
+    const FileRaState before = st;
     ReadaheadWindow w = interleaved(st, r, req);
-    if (w.size == 0)
-        return w;
+    if (st.start == before.start && st.size == before.size && st.async_size == before.async_size)
+        return w; // no window: the state is as it was
     align_to_folios(st);
     return clamp_window({ st.start, st.size, st.async_size, RaRule::Interleaved }, r.file_pages);
 }

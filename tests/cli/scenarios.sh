@@ -83,6 +83,12 @@ printf '{ "version": 1,\n' > "$dir/broken.json"
 expect 2 'broken.json:2:1: ' "$cli" validate "$dir/broken.json"
 expect 2 'which files\?' "$cli" validate
 
+# A lesson's runs are checked too: a scenario that does not exist is a problem of its run.
+sed 's/"scenario": "2002-global-hash-lock"/"scenario": "no-such-scenario"/' "$dir/two-problems-lesson.json" \
+  > "$dir/missing-scenario-lesson.json"
+expect 2 "missing-scenario-lesson.json: runs\\[0\\].scenario: no bundled scenario is called 'no-such-scenario'" \
+  "$cli" validate "$dir/missing-scenario-lesson.json"
+
 if [ "$failures" -ne 0 ]; then
   echo "$failures failed"
   exit 1

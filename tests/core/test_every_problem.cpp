@@ -52,6 +52,8 @@ TEST_CASE("json paths name members and elements, and find, set and remove them",
     CHECK(json::find_path(doc, "a..b") == nullptr);
     CHECK(json::find_path(doc, "a.c[x]") == nullptr);
     CHECK(json::find_path(doc, "") == nullptr);
+    for (const char* bad : { "a.", ".a", "a[]", "a[0]b", "a[-1]", "a[99999999999999999999]", "a[0" })
+        CHECK(json::find_path(doc, bad) == nullptr);
 
     CHECK(json::set_path(doc, "a.c[1].d", json::Value(std::int64_t(5))));
     CHECK(json::find_path(doc, "a.c[1].d")->as_int() == 5);
@@ -111,4 +113,16 @@ TEST_CASE("every problem of a lesson, members of its steps and claims included",
         fields.push_back(e.field());
     std::sort(fields.begin(), fields.end());
     CHECK(fields == std::vector<std::string> { "claims[0].colour", "claims[0].repeats", "steps[0].view" });
+
+    // Bad elements are replaced, not taken out: the next one keeps its index.
+    json::Value two = doc;
+    json::Value* steps = two.find("steps");
+    steps->as_array() = { json::Value(std::int64_t(1)), json::Value(std::int64_t(2)) };
+    two.find("claims")->as_array()[0].as_object().pop_back(); // the colour
+    std::vector<std::string> element_fields;
+    for (const LessonError& e : every_problem<LessonError>(
+             two, [](const json::Value& d) { parse_lesson(json::write(d), "bad"); }, &valid))
+        element_fields.push_back(e.field());
+    CHECK(std::count(element_fields.begin(), element_fields.end(), "steps[0]") == 1);
+    CHECK(std::count(element_fields.begin(), element_fields.end(), "steps[1]") == 1);
 }

@@ -451,6 +451,13 @@ TEST_CASE("linux: a one-page sequential reader ramps up at the markers, each win
     };
     CHECK(c.opened == expected);
     CHECK(policy.state(1).prev == 99);
+    // An interleaved marker whose window the file's end cuts to nothing
+    // still raises the order, as readit does before reading.
+    LinuxReadahead tail(32);
+    const ReadaheadRequest at_end { 1, 90, 1, 100, RaAccess::Read, MmapHint::Normal, [](pgoff_t) { return true; } };
+    CHECK(tail.async_readahead(at_end).size == 0);
+    CHECK(tail.state(1).start == 100);
+    CHECK(tail.state(1).order == 2);
     // A synchronous window (context readahead after the cached run up to
     // page 159) starts over at order 0.
     REQUIRE(policy.state(1).order > 0);

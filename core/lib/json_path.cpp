@@ -73,51 +73,65 @@ const Value* find_path(const Value& doc, std::string_view path)
     return steps ? walk(doc, *steps, steps->size()) : nullptr;
 }
 
-bool set_path(Value& doc, std::string_view path, Value value)
+namespace {
+
+/// What holds the value @path names, and the last step to it.
+struct Parent {
+    Value* value;
+    Step last;
+};
+
+std::optional<Parent> parent_of(Value& doc, std::string_view path)
 {
-    const std::optional<std::vector<Step>> steps = split(path);
+    std::optional<std::vector<Step>> steps = split(path);
     if (!steps)
-        return false;
+        return std::nullopt;
     Value* at = walk(doc, *steps, steps->size() - 1);
     if (!at)
+        return std::nullopt;
+    return Parent { at, std::move(steps->back()) };
+}
+
+} // namespace
+
+bool set_path(Value& doc, std::string_view path, Value value)
+{
+    const std::optional<Parent> p = parent_of(doc, path);
+    if (!p)
         return false;
-    if (const auto* name = std::get_if<std::string>(&steps->back())) {
-        if (!at->is_object())
+    if (const auto* name = std::get_if<std::string>(&p->last)) {
+        if (!p->value->is_object())
             return false;
-        at->set(*name, std::move(value));
+        p->value->set(*name, std::move(value));
         return true;
     }
-    const std::size_t index = std::get<std::size_t>(steps->back());
-    if (!at->is_array() || index >= at->as_array().size())
+    const std::size_t index = std::get<std::size_t>(p->last);
+    if (!p->value->is_array() || index >= p->value->as_array().size())
         return false;
-    at->as_array()[index] = std::move(value);
+    p->value->as_array()[index] = std::move(value);
     return true;
 }
 
 bool remove_path(Value& doc, std::string_view path)
 {
-    const std::optional<std::vector<Step>> steps = split(path);
-    if (!steps)
+    const std::optional<Parent> p = parent_of(doc, path);
+    if (!p)
         return false;
-    Value* at = walk(doc, *steps, steps->size() - 1);
-    if (!at)
-        return false;
-    const Step& last = steps->back();
-    if (const auto* name = std::get_if<std::string>(&last)) {
-        if (!at->is_object())
+    if (const auto* name = std::get_if<std::string>(&p->last)) {
+        if (!p->value->is_object())
             return false;
-        Object& members = at->as_object();
-        for (auto it = members.begin(); it != members.end(); ++it)
-            if (it->first == *name) {
-                members.erase(it);
-                return true;
-            }
-        return false;
+        Object& members = p->value->as_object();
+        const auto it = std::find_if(members.begin(), members.end(), [&](const auto& m) { return m.first == *name; });
+        if (it == members.end())
+            return false;
+        members.erase(it);
+        return true;
     }
-    const std::size_t index = std::get<std::size_t>(last);
-    if (!at->is_array() || index >= at->as_array().size())
+    const std::size_t index = std::get<std::size_t>(p->last);
+    if (!p->value->is_array() || index >= p->value->as_array().size())
         return false;
-    at->as_array().erase(at->as_array().begin() + std::ptrdiff_t(index));
+    Array& elements = p->value->as_array();
+    elements.erase(elements.begin() + std::ptrdiff_t(index));
     return true;
 }
 

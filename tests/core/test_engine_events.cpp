@@ -715,7 +715,10 @@ TEST_CASE("faults sleeping on a page being read record one wait and one wake eac
         t.join();
     REQUIRE(all_asleep);
 
-    CHECK(rig.cache.page_locks().stats().waits == kThreads);
+    // Each fault sleeps once for the read; after it, filemap_fault locks the
+    // page to map it, and a fault that finds another one holding that lock
+    // sleeps again: one wait each at least, every wait woken.
+    CHECK(rig.cache.page_locks().stats().waits >= std::uint64_t(kThreads));
     CHECK(rig.handler.faults(FaultKind::WaitIo) == kThreads);
     std::size_t woken = 0;
     for (int t = 0; t < kThreads; ++t) {
@@ -724,21 +727,25 @@ TEST_CASE("faults sleeping on a page being read record one wait and one wake eac
         const std::uint64_t vpn = 1000 * std::uint64_t(t + 1) + kIndex;
         // The page-table locks may be contended by the other threads: leave them out.
         const std::vector<Event> ev = without(drain(*rings[t]), is_lock_event);
-        REQUIRE(ev.size() == 4);
+        // [FaultBegin, (PageLockWait, PageLockWoken)+, FaultEnd]
+        REQUIRE(ev.size() >= 4);
+        REQUIRE(ev.size() % 2 == 0);
         CHECK(ev[0].kind == EventKind::FaultBegin);
         CHECK(ev[0].object == vpn);
-        CHECK(ev[1].kind == EventKind::PageLockWait);
-        CHECK(ev[1].object == reinterpret_cast<std::uintptr_t>(page));
-        CHECK(ev[1].file == f);
-        CHECK(ev[1].index == kIndex);
-        CHECK(ev[2].kind == EventKind::PageLockWoken);
-        CHECK(ev[2].object == ev[1].object);
-        CHECK(ev[2].file == f);
-        CHECK(ev[2].index == kIndex);
-        CHECK(ev[2].arg0 >= 0);
-        CHECK(ev[3].kind == EventKind::FaultEnd);
-        CHECK(ev[3].object == vpn);
-        CHECK(ev[3].arg1 == static_cast<std::int32_t>(FaultKind::WaitIo));
+        for (std::size_t i = 1; i + 1 < ev.size(); i += 2) {
+            CHECK(ev[i].kind == EventKind::PageLockWait);
+            CHECK(ev[i].object == reinterpret_cast<std::uintptr_t>(page));
+            CHECK(ev[i].file == f);
+            CHECK(ev[i].index == kIndex);
+            CHECK(ev[i + 1].kind == EventKind::PageLockWoken);
+            CHECK(ev[i + 1].object == ev[i].object);
+            CHECK(ev[i + 1].file == f);
+            CHECK(ev[i + 1].index == kIndex);
+            CHECK(ev[i + 1].arg0 >= 0);
+        }
+        CHECK(ev.back().kind == EventKind::FaultEnd);
+        CHECK(ev.back().object == vpn);
+        CHECK(ev.back().arg1 == static_cast<std::int32_t>(FaultKind::WaitIo));
         for (const Event& e : ev)
             CHECK(e.cpu == t);
         woken += count_kind(ev, EventKind::PageLockWoken);

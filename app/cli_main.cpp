@@ -22,6 +22,7 @@
 #include "mm/readahead_log.h"
 #include "probe/readahead_probe.h"
 #include "readahead_bench.h"
+#include "sim/chrome_trace.h"
 #include "sim/run_summary.h"
 #include "sim/run_tables.h"
 #include "sim/runner.h"
@@ -139,8 +140,9 @@ pcl::ArgParser make_run_parser()
         "(kind sync or async; time from the run's first event)");
     p.add_string("out", "", "DIR",
         "also write the run's files into DIR (created if missing), each atomically: summary.json (the\n"
-        "whole result, as --json writes it), timeseries.csv (one row per metrics sample) and locks.csv\n"
-        "(one row per named lock and per lock class)");
+        "whole result, as --json writes it), timeseries.csv (one row per metrics sample), locks.csv\n"
+        "(one row per named lock and per lock class) and trace.json (the run's events as a Chrome\n"
+        "trace for Perfetto or chrome://tracing)");
     p.add_flag("progress", "print one line per metrics sample on stderr while running");
     p.allow_operands(); // the scenario file or preset
     p.describe("SCENARIO.json|PRESET [options]",
@@ -288,8 +290,14 @@ int run_command(const std::vector<std::string>& args)
     // first event.
     std::string ra_log = std::string(pcl::kReadaheadLogHeader) + "\n";
     std::uint64_t ra_windows = 0, ra_origin_ns = 0;
-    if (!ra_log_path.empty())
+    const std::string out_dir = parser.get_string("out");
+    pcl::ChromeTrace trace;
+    if (!ra_log_path.empty() || !out_dir.empty())
         options.events = [&](const std::vector<pcl::Event>& batch) {
+            if (!out_dir.empty())
+                trace.add(batch);
+            if (ra_log_path.empty())
+                return;
             for (const pcl::Event& e : batch) {
                 if (!ra_origin_ns)
                     ra_origin_ns = e.time_ns;
@@ -335,12 +343,13 @@ int run_command(const std::vector<std::string>& args)
             rc = 1;
         }
     }
-    if (const std::string& out = parser.get_string("out"); !out.empty()) {
+    if (const std::string& out = out_dir; !out.empty()) {
         // Each file whole or not at all; one that fails does not stop the others.
         const std::pair<const char*, std::string> files[] = {
             { "summary.json", pcl::json::write(pcl::to_json(result)) + "\n" },
             { "timeseries.csv", pcl::series_csv(result) },
             { "locks.csv", pcl::locks_csv(result) },
+            { "trace.json", trace.json(result) },
         };
         std::string written;
         for (const auto& [name, text] : files) {

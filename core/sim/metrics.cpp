@@ -1,5 +1,6 @@
 #include "sim/metrics.h"
 
+#include "base/clock.h"
 #include "sim/engine.h"
 
 #include <algorithm>
@@ -80,6 +81,7 @@ MetricsSample MetricsSampler::sample(double time_s)
     const Totals now = read_totals();
     MetricsSample s;
     s.time_s = time_s;
+    s.clock_ns = now_ns();
     s.interval_s = std::max(0.0, time_s - last_time_s_);
 
     // Every total only grows (a sharded sum too: each shard only grows), so

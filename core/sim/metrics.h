@@ -25,6 +25,9 @@ class Engine;
 struct MetricsSample {
     double time_s = 0; ///< end of the interval: seconds since the sampler was created, or the time sample() was given
     double interval_s = 0; ///< length of the interval
+    /// now_ns() when it was taken: the events' clock, so that a trace can
+    /// place the sample among the run's events (pauses included).
+    std::uint64_t clock_ns = 0;
 
     // Counts in the interval.
     std::uint64_t operations = 0;       ///< operations done by all CPUs

@@ -84,6 +84,8 @@ RunResult collect_result(Engine& engine, const Scenario& scenario, const Metrics
 
     r.locks = engine.registry().locks();
     r.lock_classes = engine.registry().classes();
+    r.lock_names = engine.registry().lock_names();
+    r.class_names = engine.registry().class_names();
 
     for (FaultKind kind : { FaultKind::Minor, FaultKind::Major, FaultKind::WaitIo, FaultKind::Anon })
         r.histograms.push_back(

@@ -119,6 +119,10 @@ struct RunResult {
 
     std::vector<sync::LockStatRow> locks;        ///< named locks
     std::vector<sync::LockStatRow> lock_classes; ///< every class (all locks of a kind, named or not)
+    /// The names the events' lock numbers stand for: lock_names[lock_id - 1]
+    /// and class_names[class_id - 1] (ev::LockAcquired). Not in the JSON.
+    std::vector<std::string> lock_names;
+    std::vector<std::string> class_names;
 
     /// Fault latency per kind (minor, major, wait_io, anon), read(2), device.
     std::vector<HistogramSummary> histograms;

@@ -160,6 +160,26 @@ std::string LockRegistry::lock_name(std::uint32_t id) const
     return s.live.load(std::memory_order_relaxed) ? s.name : std::string();
 }
 
+std::vector<std::string> LockRegistry::lock_names() const
+{
+    std::lock_guard g(mu_);
+    std::vector<std::string> names;
+    names.reserve(locks_.size());
+    for (const LockStats& s : locks_)
+        names.push_back(s.live.load(std::memory_order_relaxed) ? s.name : std::string());
+    return names;
+}
+
+std::vector<std::string> LockRegistry::class_names() const
+{
+    std::lock_guard g(mu_);
+    std::vector<std::string> names;
+    names.reserve(classes_.size());
+    for (const LockClass& c : classes_)
+        names.push_back(c.name());
+    return names;
+}
+
 std::string LockRegistry::class_name(std::uint32_t id) const
 {
     std::lock_guard g(mu_);

@@ -187,6 +187,11 @@ public:
     /// The name of the class numbered @id (LockClass::id), "" if none.
     std::string class_name(std::uint32_t id) const;
 
+    /// lock_name(id) of every id given so far, at [id - 1].
+    std::vector<std::string> lock_names() const;
+    /// class_name(id) of every class, at [id - 1].
+    std::vector<std::string> class_names() const;
+
     /// Rows of all live named locks.
     std::vector<LockStatRow> locks() const;
     /// Rows of all classes.

@@ -1,0 +1,350 @@
+#include "sim/chrome_trace.h"
+
+#include "lib/json.h"
+#include "mm/fault.h"
+#include "mm/readahead.h"
+
+#include <algorithm>
+#include <limits>
+#include <map>
+#include <tuple>
+
+namespace pcl {
+
+namespace {
+
+constexpr int kPid = 1;
+
+/// A slice or an instant, before it has its Chrome thread.
+struct Item {
+    std::uint64_t start_ns = 0;
+    std::uint64_t end_ns = 0; ///< == start_ns for an instant
+    std::uint32_t event = 0;  ///< the record it comes from (the ending one)
+    std::uint16_t lane = 0;
+    bool slice = true;
+};
+
+/// The name of the lock an event is about: its own name, or its class's
+/// for an anonymous lock (a radix-tree node's).
+std::string lock_label(const RunResult& r, std::uint32_t lock_id, std::uint32_t class_id)
+{
+    if (lock_id && lock_id <= r.lock_names.size() && !r.lock_names[lock_id - 1].empty())
+        return r.lock_names[lock_id - 1];
+    if (class_id && class_id <= r.class_names.size())
+        return r.class_names[class_id - 1];
+    return "lock #" + std::to_string(lock_id);
+}
+
+/// What the lanes of @r are called: its CPUs, its disks, then kswapd.
+std::string lane_name(const RunResult& r, unsigned lane)
+{
+    const std::size_t cpus = r.cpus.size(), disks = r.devices.size();
+    if (lane < cpus)
+        return "CPU " + std::to_string(lane);
+    if (lane < cpus + disks)
+        return "disk " + std::to_string(lane - cpus) + " (" + r.devices[lane - cpus].model + ")";
+    if (lane == cpus + disks && r.kswapd_on)
+        return "kswapd";
+    return "lane " + std::to_string(lane);
+}
+
+double micros(std::uint64_t ns, std::uint64_t origin_ns)
+{
+    return double(ns >= origin_ns ? ns - origin_ns : 0) / 1000.0;
+}
+
+/// The name, category and arguments of an item's record.
+struct Described {
+    std::string name;
+    std::string cat;
+    json::Value args;
+};
+
+Described describe(const RunResult& r, const Event& e)
+{
+    switch (e.kind) {
+    case EventKind::LockAcquired: {
+        const ev::LockAcquired v { e };
+        return { "wait " + lock_label(r, v.lock_id(), v.class_id()), "lock",
+            json::Object { { "wait_ns", v.wait_ns() } } };
+    }
+    case EventKind::LockReleased: {
+        const ev::LockReleased v { e };
+        return { "hold " + lock_label(r, v.lock_id(), v.class_id()), "lock",
+            json::Object { { "hold_ns", v.hold_ns() } } };
+    }
+    case EventKind::FaultEnd: {
+        const ev::FaultEnd v { e };
+        return { std::string(fault_kind_name(FaultKind(v.fault_kind()))) + " fault", "fault",
+            json::Object { { "file", std::uint64_t(v.file()) }, { "page", std::uint64_t(v.page()) }, { "vpn", v.vpn() },
+                { "duration_ns", v.duration_ns() } } };
+    }
+    case EventKind::PageLockWoken: {
+        const ev::PageLockWoken v { e };
+        return { "page lock sleep", "page_lock",
+            json::Object { { "file", std::uint64_t(v.file()) }, { "page", std::uint64_t(v.page()) },
+                { "slept_ns", v.slept_ns() } } };
+    }
+    case EventKind::IoComplete: {
+        const ev::IoComplete v { e };
+        return { std::string(v.write() ? "write " : "read ") + std::to_string(v.pages()) + " pages", "io",
+            json::Object { { "file", std::uint64_t(v.file()) }, { "first_page", std::uint64_t(v.first_page()) },
+                { "pages", v.pages() }, { "request", v.request() } } };
+    }
+    case EventKind::ReadaheadWindow: {
+        const ev::ReadaheadWindow v { e };
+        return { std::string(v.async() ? "async" : "sync") + " readahead window", "readahead",
+            json::Object { { "file", std::uint64_t(v.file()) }, { "start", std::uint64_t(v.start()) },
+                { "size", v.size() }, { "async_size", v.async_size() }, { "rule", ra_rule_name(RaRule(v.rule())) } } };
+    }
+    case EventKind::PageEvicted: {
+        const ev::PageEvicted v { e };
+        return { v.wasted() ? "evict unused readahead page" : "evict", "reclaim",
+            json::Object {
+                { "file", std::uint64_t(v.file()) }, { "page", std::uint64_t(v.page()) }, { "mapped", v.mapped() } } };
+    }
+    case EventKind::PageRefault: {
+        const ev::PageRefault v { e };
+        return { "refault", "reclaim",
+            json::Object { { "file", std::uint64_t(v.file()) }, { "page", std::uint64_t(v.page()) },
+                { "distance", v.distance() }, { "active", v.active() } } };
+    }
+    case EventKind::IndexHeightGrow:
+    case EventKind::IndexHeightShrink: {
+        const ev::IndexHeightGrow v { e };
+        const bool grow = e.kind == EventKind::IndexHeightGrow;
+        return { std::string(grow ? "tree grows" : "tree shrinks") + " to height " + std::to_string(v.height()),
+            "index", json::Object { { "file", std::uint64_t(v.file()) }, { "height", v.height() } } };
+    }
+    default:
+        return { std::string(to_string(e.kind)), "other", json::Object {} };
+    }
+}
+
+/// Places each item of one lane on the first of the lane's Chrome threads
+/// where it nests inside what is open there (or after it), opening threads
+/// as needed. @items are sorted by start, longer first. Returns the thread
+/// of each item (0 = the lane's own) and how many threads the lane needs.
+std::pair<std::vector<std::uint32_t>, std::uint32_t> nest(const std::vector<Item>& items)
+{
+    std::vector<std::vector<std::uint64_t>> open; // per thread: ends of the slices open there, innermost last
+    std::vector<std::uint32_t> thread(items.size(), 0);
+    for (std::size_t i = 0; i < items.size(); ++i) {
+        const Item& it = items[i];
+        if (!it.slice)
+            continue; // an instant needs no room
+        std::size_t t = 0;
+        for (; t < open.size(); ++t) {
+            auto& stack = open[t];
+            while (!stack.empty() && stack.back() <= it.start_ns)
+                stack.pop_back();
+            if (stack.empty() || stack.back() >= it.end_ns)
+                break;
+        }
+        if (t == open.size())
+            open.emplace_back();
+        open[t].push_back(it.end_ns);
+        thread[i] = static_cast<std::uint32_t>(t);
+    }
+    return { std::move(thread), std::uint32_t(std::max<std::size_t>(open.size(), 1)) };
+}
+
+} // namespace
+
+ChromeTrace::ChromeTrace(std::size_t max_events)
+    : max_events_(max_events)
+{
+}
+
+void ChromeTrace::add(const std::vector<Event>& batch)
+{
+    for (const Event& e : batch) {
+        if (events_.size() < max_events_)
+            events_.push_back(e);
+        else
+            ++left_out_;
+    }
+}
+
+std::string ChromeTrace::json(const RunResult& r) const
+{
+    // The items, from the records that end something (a wait, a hold, a
+    // fault, a sleep, a request) and the instants; a request is a slice from
+    // its submission, found by its number, file and first page.
+    std::map<std::tuple<std::uint64_t, FileId, pgoff_t>, std::uint64_t> submitted;
+    // Locks each lane has begun waiting for: its next acquisition of one is
+    // the end of a wait, even one too short to measure.
+    std::map<std::pair<std::uint16_t, std::uint64_t>, unsigned> waiting;
+    std::vector<Item> items;
+    std::uint64_t origin = std::numeric_limits<std::uint64_t>::max();
+    for (std::uint32_t i = 0; i < events_.size(); ++i) {
+        const Event& e = events_[i];
+        origin = std::min(origin, e.time_ns);
+        auto slice = [&](std::uint64_t duration_ns) {
+            const std::uint64_t start = e.time_ns >= duration_ns ? e.time_ns - duration_ns : 0;
+            origin = std::min(origin, start);
+            items.push_back(Item { start, e.time_ns, i, e.cpu, true });
+        };
+        switch (e.kind) {
+        case EventKind::LockWaitBegin:
+            ++waiting[{ e.cpu, e.object }];
+            break;
+        case EventKind::LockAcquired: {
+            const auto it = waiting.find({ e.cpu, e.object });
+            const bool waited = it != waiting.end();
+            if (waited && --it->second == 0)
+                waiting.erase(it);
+            if (const std::uint64_t wait = ev::LockAcquired { e }.wait_ns(); wait || waited)
+                slice(wait);
+            break;
+        }
+        case EventKind::LockReleased:
+            slice(ev::LockReleased { e }.hold_ns());
+            break;
+        case EventKind::FaultEnd:
+            slice(ev::FaultEnd { e }.duration_ns());
+            break;
+        case EventKind::PageLockWoken:
+            slice(ev::PageLockWoken { e }.slept_ns());
+            break;
+        case EventKind::IoSubmit:
+            submitted[{ e.object, e.file, e.index }] = e.time_ns;
+            break;
+        case EventKind::IoComplete: {
+            const auto it = submitted.find({ e.object, e.file, e.index });
+            const std::uint64_t start = it != submitted.end() ? it->second : e.time_ns;
+            if (it != submitted.end())
+                submitted.erase(it);
+            items.push_back(Item { start, e.time_ns, i, e.cpu, true });
+            break;
+        }
+        case EventKind::ReadaheadWindow:
+        case EventKind::PageEvicted:
+        case EventKind::PageRefault:
+        case EventKind::IndexHeightGrow:
+        case EventKind::IndexHeightShrink:
+            items.push_back(Item { e.time_ns, e.time_ns, i, e.cpu, false });
+            break;
+        default:
+            break; // begins (the ends carry the duration), node and tag changes: see the metadata
+        }
+    }
+    for (const MetricsSample& s : r.series)
+        if (s.clock_ns) {
+            const auto begun = static_cast<std::uint64_t>(s.interval_s * 1e9);
+            origin = std::min(origin, s.clock_ns >= begun ? s.clock_ns - begun : 0);
+        }
+    if (origin == std::numeric_limits<std::uint64_t>::max())
+        origin = 0;
+
+    std::stable_sort(items.begin(), items.end(), [](const Item& a, const Item& b) {
+        return std::tie(a.lane, a.start_ns) < std::tie(b.lane, b.start_ns)
+            || (a.lane == b.lane && a.start_ns == b.start_ns && a.end_ns > b.end_ns);
+    });
+
+    // Chrome threads: every lane of the run has its first, numbered
+    // lane * kThreadsPerLane + 1; the lanes that need more get them after it.
+    constexpr std::uint64_t kThreadsPerLane = 1000;
+    std::vector<std::string> lines;
+    auto emit = [&lines](const json::Value& v) { lines.push_back(json::write(v, -1)); };
+    std::map<unsigned, std::uint32_t> threads_of_lane;
+    const unsigned known_lanes = unsigned(r.cpus.size() + r.devices.size() + (r.kswapd_on ? 1 : 0));
+    for (unsigned lane = 0; lane < known_lanes; ++lane)
+        threads_of_lane[lane] = 1;
+
+    std::uint64_t slices = 0, instants = 0;
+    for (std::size_t first = 0; first < items.size();) {
+        std::size_t last = first;
+        while (last < items.size() && items[last].lane == items[first].lane)
+            ++last;
+        const std::vector<Item> lane_items(items.begin() + std::ptrdiff_t(first), items.begin() + std::ptrdiff_t(last));
+        const auto [thread, threads] = nest(lane_items);
+        const unsigned lane = lane_items.front().lane;
+        threads_of_lane[lane] = std::max(threads_of_lane[lane], threads);
+        for (std::size_t k = 0; k < lane_items.size(); ++k) {
+            const Item& it = lane_items[k];
+            Described d = describe(r, events_[it.event]);
+            json::Object o { { "name", d.name }, { "cat", d.cat }, { "ph", it.slice ? "X" : "i" },
+                { "ts", micros(it.start_ns, origin) }, { "pid", kPid },
+                { "tid", std::uint64_t(lane) * kThreadsPerLane + thread[k] + 1 } };
+            if (it.slice)
+                o.emplace_back("dur", double(it.end_ns - it.start_ns) / 1000.0);
+            else
+                o.emplace_back("s", "t");
+            o.emplace_back("args", std::move(d.args));
+            emit(json::Value(std::move(o)));
+            ++(it.slice ? slices : instants);
+        }
+        first = last;
+    }
+
+    // Counter tracks from the metrics series.
+    for (const MetricsSample& s : r.series) {
+        if (!s.clock_ns)
+            continue;
+        const double ts = micros(s.clock_ns, origin);
+        auto counter = [&](const char* name, const char* key, json::Value value) {
+            emit(json::Object { { "name", name }, { "ph", "C" }, { "ts", ts }, { "pid", kPid },
+                { "args", json::Object { { key, std::move(value) } } } });
+        };
+        counter("operations", "per second", s.operations_per_s);
+        counter("page cache", "pages", s.pages_cached);
+        counter("dirty", "pages", s.nr_dirty);
+        counter("I/O", "in flight", s.io_in_flight);
+    }
+
+    // Names: the process is the run, each thread a lane (or its overflow).
+    const std::string title = r.scenario.title.empty() ? std::string("a run") : r.scenario.title;
+    const std::uint64_t dropped = r.events_dropped + left_out_;
+    const bool every_event = r.scenario.engine.ops_per_second > 0;
+    emit(json::Object { { "name", "process_name" }, { "ph", "M" }, { "pid", kPid },
+        { "args", json::Object { { "name", "Page Cache Lab: " + title } } } });
+    std::string label = every_event ? "every event recorded" : "notable events only (unpaced run)";
+    if (dropped)
+        label += "; " + std::to_string(dropped) + " events dropped";
+    emit(json::Object { { "name", "process_labels" }, { "ph", "M" }, { "pid", kPid },
+        { "args", json::Object { { "labels", label } } } });
+    for (const auto& [lane, threads] : threads_of_lane)
+        for (std::uint32_t t = 0; t < threads; ++t) {
+            const std::uint64_t tid = std::uint64_t(lane) * kThreadsPerLane + t + 1;
+            const bool disk = lane >= r.cpus.size() && lane < r.cpus.size() + r.devices.size();
+            const std::string name = lane_name(r, lane)
+                + (t ? (disk ? ", request " : ", overlapping ") + std::to_string(t + 1) : std::string());
+            emit(json::Object { { "name", "thread_name" }, { "ph", "M" }, { "pid", kPid }, { "tid", tid },
+                { "args", json::Object { { "name", name } } } });
+            emit(json::Object { { "name", "thread_sort_index" }, { "ph", "M" }, { "pid", kPid }, { "tid", tid },
+                { "args", json::Object { { "sort_index", tid } } } });
+        }
+
+    json::Object other {
+        { "generator", std::string("Page Cache Lab ") + PCL_VERSION },
+        { "title", title },
+        { "cpus", std::uint64_t(r.cpus.size()) },
+        { "disks", std::uint64_t(r.devices.size()) },
+        { "recording",
+            every_event ? "every event (a paced run)"
+                        : "notable events only (an unpaced run: uncontended locks and faults that did not wait "
+                          "are counted but not recorded)" },
+        { "events_pushed", r.events_pushed },
+        { "events_dropped_by_rings", r.events_dropped },
+        { "events_left_out_at_size_limit", left_out_ },
+        { "events_dropped", dropped },
+        { "complete", dropped == 0 },
+        { "slices", slices },
+        { "instants", instants },
+        { "not_drawn", "index node and tag changes, hash chain lengths (see the event log)" },
+        { "ended_by", r.ended_by },
+        { "parameters", scenario_to_json(r.scenario, true) },
+    };
+
+    std::string out = "{\"displayTimeUnit\": \"ns\",\n\"otherData\": " + json::write(json::Value(std::move(other)), -1)
+        + ",\n\"traceEvents\": [\n";
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        out += lines[i];
+        out += i + 1 < lines.size() ? ",\n" : "\n";
+    }
+    out += "]}\n";
+    return out;
+}
+
+} // namespace pcl

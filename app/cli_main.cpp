@@ -11,6 +11,7 @@
 // (or a probe that cannot measure), 2 bad command line or bad scenario.
 #include "cli_experiment.h"
 #include "cli_scenarios.h"
+#include "cli_sweep.h"
 #include "concurrent_pagecache_bench.h"
 #include "engine_bench.h"
 #include "index_bench.h"
@@ -171,6 +172,12 @@ void print_usage(std::ostream& out)
         << "                            list the bundled scenarios, one line each\n"
         << "  validate FILE|PRESET...   check scenario and lesson files without running them: every\n"
         << "                            problem of each, with its field (exit 2 if any)\n"
+        << "  sweep SCENARIO|PRESET --vary FIELD=v1,v2,... [--repeat N] [--out DIR] [--jobs FILE]\n"
+        << "                            run a grid of parameter values; one CSV row per run, the median\n"
+        << "                            and spread per cell, the chart; 'sweep --help' describes it\n"
+        << "  sweep --collect DIR       tabulate and chart a grid whose runs a batch scheduler ran\n"
+        << "  compare A B [--set-b PATH=VALUE]... [--out DIR]\n"
+        << "                            run two scenarios and print each figure of both and B/A\n"
         << "  experiments               list the lessons: each argument of the mailing-list threads\n"
         << "  experiment NAME [--quick] [--repeat N] [--json FILE]\n"
         << "                            measure a lesson's claims on this machine and print the verdicts;\n"
@@ -250,30 +257,15 @@ int run_command(const std::vector<std::string>& args)
     const std::string json_path = parser.get_string("json");
     const std::string ra_log_path = parser.get_string("readahead-log");
 
-    pcl::cli::ScenarioInput input;
+    pcl::cli::ScenarioSource source;
+    pcl::Scenario scenario;
     try {
-        input = pcl::cli::read_scenario_input(parser.operands()[0]);
+        source = pcl::cli::load_scenario_source(parser.operands()[0]);
+        scenario = pcl::cli::build_scenario(source, parser.get_list("set"));
     } catch (const std::runtime_error& e) {
         return run_usage_error(e.what());
     }
-    const std::string& path = input.origin;
-    pcl::Scenario scenario;
-    try {
-        pcl::json::Value doc;
-        try {
-            doc = pcl::json::parse(input.text);
-        } catch (const pcl::json::ParseError& e) {
-            return run_usage_error(
-                path + ":" + std::to_string(e.line()) + ":" + std::to_string(e.column()) + ": " + e.what());
-        }
-        for (const auto& o : parser.get_list("set"))
-            pcl::apply_override(doc, o);
-        // A trace the scenario names is relative to the scenario file (to
-        // the bundled scenarios for a preset).
-        scenario = pcl::scenario_from_json(doc, input.base_dir);
-    } catch (const pcl::ScenarioError& e) {
-        return run_usage_error(path + ": " + e.what());
-    }
+    const std::string& path = source.input.origin;
 
     pcl::RunOptions options;
     if (parser.get_flag("progress"))
@@ -390,6 +382,10 @@ int run(const std::vector<std::string>& args)
         return pcl::cli::run_presets_command(rest, std::cout, std::cerr);
     if (command == "validate")
         return pcl::cli::run_validate_command(rest, std::cout, std::cerr);
+    if (command == "sweep")
+        return pcl::cli::run_sweep_command(rest, std::cout, std::cerr);
+    if (command == "compare")
+        return pcl::cli::run_compare_command(rest, std::cout, std::cerr);
     if (command == "experiments")
         return pcl::cli::run_experiments_command(rest, std::cout, std::cerr);
     if (command == "experiment")

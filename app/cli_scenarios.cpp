@@ -104,6 +104,69 @@ ScenarioInput read_scenario_input(const std::string& operand)
         + " presets' lists them: " + join_names(bundled_names("scenarios")) + ")");
 }
 
+ScenarioSource load_scenario_source(const std::string& operand)
+{
+    ScenarioSource source;
+    source.input = read_scenario_input(operand);
+    try {
+        source.doc = json::parse(source.input.text);
+    } catch (const json::ParseError& e) {
+        throw std::runtime_error(
+            source.input.origin + ":" + std::to_string(e.line()) + ":" + std::to_string(e.column()) + ": " + e.what());
+    }
+    return source;
+}
+
+Scenario build_scenario(const ScenarioSource& source, const std::vector<std::string>& overrides)
+{
+    try {
+        json::Value doc = source.doc;
+        for (const std::string& o : overrides)
+            apply_override(doc, o);
+        // A trace the scenario names is relative to the scenario file (to
+        // the bundled scenarios for a preset).
+        Scenario s = scenario_from_json(doc, source.input.base_dir);
+        s.validate();
+        return s;
+    } catch (const ScenarioError& e) {
+        throw std::runtime_error(source.input.origin + ": " + e.what());
+    }
+}
+
+void check_format(const std::string& format)
+{
+    if (format != "table" && format != "json" && format != "csv")
+        throw ArgError("--format: '" + format + "' is not one of: " + kFormats);
+}
+
+void print_table(std::ostream& out, const Report& table, const std::string& format)
+{
+    if (format == "csv") {
+        out << table.csv();
+        return;
+    }
+    if (format != "json") {
+        table.print(out);
+        return;
+    }
+    json::Array rows;
+    for (const std::vector<std::string>& row : table.rows()) {
+        json::Object o;
+        for (std::size_t i = 0; i < row.size() && i < table.columns().size(); ++i) {
+            // A cell that is a JSON number is written as one.
+            json::Value v = row[i];
+            try {
+                if (const json::Value n = json::parse(row[i]); n.is_number())
+                    v = n;
+            } catch (const json::ParseError&) {
+            }
+            o.emplace_back(table.columns()[i], std::move(v));
+        }
+        rows.push_back(std::move(o));
+    }
+    out << json::write(json::Value(std::move(rows))) << '\n';
+}
+
 int run_presets_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
 {
     ArgParser p("presets");
@@ -112,15 +175,11 @@ int run_presets_command(const std::vector<std::string>& args, std::ostream& out,
         "Lists the bundled scenarios: each one's name (what 'run NAME' and 'validate NAME' take), the\n"
         "year of the experiment it reproduces, where it comes from and its title.",
         "exit codes: 0 listed, 2 bad command line");
-    if (const auto code = p.parse_command(args, out, err, [](const ArgParser& a) {
-            const std::string& f = a.get_string("format");
-            if (f != "table" && f != "json" && f != "csv")
-                throw ArgError("--format: '" + f + "' is not one of: table, json, csv");
-        }))
+    if (const auto code
+        = p.parse_command(args, out, err, [](const ArgParser& a) { check_format(a.get_string("format")); }))
         return *code;
     const std::string& format = p.get_string("format");
-    Report table({ "name", "year", "source", "title" });
-    json::Array list;
+    Report table({ "name", "year", "source", "title", "description" });
     for (const std::string& name : bundled_names("scenarios")) {
         Scenario s;
         try {
@@ -136,15 +195,20 @@ int run_presets_command(const std::vector<std::string>& args, std::ostream& out,
         table.set("year", s.year ? std::to_string(s.year) : std::string("-"));
         table.set("source", s.source);
         table.set("title", s.title);
-        list.push_back(json::Object { { "name", name }, { "year", std::int64_t(s.year) }, { "source", s.source },
-            { "title", s.title }, { "description", s.description } });
+        table.set("description", s.description);
     }
-    if (format == "json")
-        out << json::write(json::Value(std::move(list))) << '\n';
-    else if (format == "csv")
-        out << table.csv();
-    else
-        table.print(out);
+    if (format == "table") {
+        // One line each: the description is for json and csv.
+        Report brief({ "name", "year", "source", "title" });
+        for (const std::vector<std::string>& row : table.rows()) {
+            brief.add_row();
+            for (std::size_t i = 0; i < brief.columns().size(); ++i)
+                brief.set(brief.columns()[i], row[i]);
+        }
+        brief.print(out);
+    } else {
+        print_table(out, table, format);
+    }
     return 0;
 }
 

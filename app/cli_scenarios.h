@@ -5,6 +5,10 @@
 // problem reported with its field.
 #pragma once
 
+#include "lib/json.h"
+#include "lib/report.h"
+#include "sim/scenario.h"
+
 #include <iosfwd>
 #include <string>
 #include <vector>
@@ -24,6 +28,29 @@ struct ScenarioInput {
 /// neither and how to list the presets. Bundled traces are readable from
 /// then on (a preset's trace is bundled with it).
 ScenarioInput read_scenario_input(const std::string& operand);
+
+/// A scenario given to a command, read and parsed but not yet checked, so
+/// that each run of a sweep can apply its own fields to it.
+struct ScenarioSource {
+    ScenarioInput input;
+    json::Value doc;
+};
+
+/// Reads @operand (read_scenario_input) and parses it. Throws
+/// std::runtime_error: "ORIGIN:LINE:COLUMN: what" for bad JSON.
+ScenarioSource load_scenario_source(const std::string& operand);
+
+/// @source with each of @overrides ("PATH=VALUE", as --set takes them)
+/// applied in order, checked. Throws std::runtime_error "ORIGIN: field: what".
+Scenario build_scenario(const ScenarioSource& source, const std::vector<std::string>& overrides);
+
+/// The output formats of --format.
+inline constexpr const char* kFormats = "table, json, csv";
+/// Throws ArgError unless @format is one of kFormats.
+void check_format(const std::string& format);
+/// @table in @format: aligned columns, a JSON array of objects (numbers as
+/// numbers), or CSV.
+void print_table(std::ostream& out, const Report& table, const std::string& format);
 
 /// `presets [--format table|json|csv]`: the bundled scenarios, one line
 /// each. Exit code 0, or 2 for bad usage.

@@ -1,5 +1,7 @@
 #include "sim/run_result.h"
 
+#include "sim/run_figures.h"
+
 #include <algorithm>
 
 namespace pcl {
@@ -353,6 +355,10 @@ json::Value to_json(const RunResult& r)
             } },
     };
 
+    json::Object figures;
+    for (const RunFigure& f : run_figures(r))
+        figures.emplace_back(f.name, f.value);
+
     json::Array locks, classes, histograms, series;
     for (const auto& row : r.locks)
         locks.push_back(to_json(row));
@@ -370,6 +376,7 @@ json::Value to_json(const RunResult& r)
         { "ended_by", r.ended_by },
         { "error", r.error },
         { "wall_time_s", r.wall_seconds },
+        { "figures", std::move(figures) },
         { "totals", std::move(totals) },
         { "locks", std::move(locks) },
         { "lock_classes", std::move(classes) },

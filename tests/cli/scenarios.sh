@@ -37,13 +37,15 @@ expect 2 "no-such-preset: no such file, and no preset of that name \('pagecache-
 
 # --out: the run's files, each with its header; an output that cannot be made is refused first.
 rm -rf "$dir/out"
-expect 0 'summary.json, timeseries.csv, locks.csv written to' \
+expect 0 'summary.json, timeseries.csv, locks.csv, trace.json written to' \
   "$cli" run 2002-global-hash-lock --set workload.operations_per_cpu=500 --out "$dir/out"
 head -n 1 "$dir/out/timeseries.csv" | grep -q '^time_s,interval_s,operations,' || fail "timeseries.csv header"
 [ "$(wc -l < "$dir/out/timeseries.csv")" -ge 2 ] || fail "timeseries.csv has no sample"
 head -n 1 "$dir/out/locks.csv" | grep -q '^kind,name,class,instances,acquisitions,contentions,' || fail "locks.csv header"
 grep -q '^lock,pagecache_lock,pagecache_lock,1,' "$dir/out/locks.csv" || fail "locks.csv has no pagecache_lock row"
 grep -q '"version": 1' "$dir/out/summary.json" || fail "summary.json"
+grep -q '"traceEvents": \[' "$dir/out/trace.json" || fail "trace.json has no traceEvents"
+grep -q '"name": "thread_name".*"name": "CPU 3"' "$dir/out/trace.json" || fail "trace.json has no track for CPU 3"
 touch "$dir/not-a-directory"
 expect 2 "--out: cannot create directory" "$cli" run 2002-global-hash-lock --out "$dir/not-a-directory/sub"
 

@@ -9,7 +9,9 @@
 #include <QGraphicsScene>
 #include <QGuiApplication>
 #include <QImage>
+#include <QPageSize>
 #include <QPainter>
+#include <QPdfWriter>
 #include <QSaveFile>
 #include <QScreen>
 #include <QSvgGenerator>
@@ -77,14 +79,28 @@ bool exportChart(QChart* chart, const QString& path, QString* error)
     if (!chart)
         return fail(error, QObject::tr("No chart to export."));
     const QString suffix = QFileInfo(path).suffix().toLower();
-    if (suffix != QStringLiteral("png") && suffix != QStringLiteral("svg"))
-        return fail(error, QObject::tr("Cannot export a chart as \"%1\": use .png or .svg.").arg(suffix));
+    if (suffix != QStringLiteral("png") && suffix != QStringLiteral("svg") && suffix != QStringLiteral("pdf"))
+        return fail(error, QObject::tr("Cannot export a chart as \"%1\": use .png, .svg or .pdf.").arg(suffix));
 
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly))
         return fail(error, QObject::tr("Cannot write %1: %2").arg(path, file.errorString()));
 
-    if (suffix == QStringLiteral("svg")) {
+    if (suffix == QStringLiteral("pdf")) {
+        // One page the chart's size, its pixels at 96 dpi: vector text and lines.
+        QPdfWriter pdf(&file);
+        constexpr int kDpi = 96;
+        pdf.setResolution(kDpi);
+        pdf.setPageSize(QPageSize(QSizeF(kExportSize) * 72.0 / kDpi, QPageSize::Point));
+        pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
+        pdf.setTitle(chart->title());
+        pdf.setCreator(QObject::tr("Page Cache Lab"));
+        QPainter painter;
+        if (!painter.begin(&pdf))
+            return fail(error, QObject::tr("Cannot write %1: the PDF writer failed.").arg(path));
+        render(chart, &painter);
+        painter.end();
+    } else if (suffix == QStringLiteral("svg")) {
         QSvgGenerator svg;
         svg.setOutputDevice(&file);
         svg.setSize(kExportSize);

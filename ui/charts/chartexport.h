@@ -23,8 +23,8 @@ namespace pcl::ui {
 inline constexpr QSize kExportSize { 1200, 600 };
 inline constexpr int kPngScale = 2;
 
-/// Writes @chart to @path as PNG or SVG, chosen by the extension (.png,
-/// .svg). Works on a chart shown in a QChartView and on one in no scene at
+/// Writes @chart to @path as PNG, SVG or PDF, chosen by the extension (.png,
+/// .svg, .pdf: one page the chart's size). Works on a chart shown in a QChartView and on one in no scene at
 /// all (headless); the chart is restored as it was. On failure returns false
 /// and says why in @error (if not null).
 bool exportChart(QChart* chart, const QString& path, QString* error);

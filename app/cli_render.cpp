@@ -1,0 +1,131 @@
+#include "cli_render.h"
+
+#include "charts/chartexport.h"
+#include "charts/chartstyle.h"
+
+#include <QApplication>
+#include <QCategoryAxis>
+#include <QChart>
+#include <QLineSeries>
+#include <QValueAxis>
+
+#include <algorithm>
+#include <memory>
+#include <stdexcept>
+
+namespace pcl::cli {
+
+namespace {
+
+/// Qt Charts draws with widgets' graphics items, which need a QApplication;
+/// made on first use, on the offscreen platform unless one was asked for,
+/// and left for the process's end (Qt must outlive every chart).
+void ensure_application()
+{
+    if (QCoreApplication::instance())
+        return;
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    static int argc = 1;
+    static char name[] = "pagecache-lab-cli";
+    static char* argv[] = { name, nullptr };
+    new QApplication(argc, argv);
+}
+
+QString q(const std::string& s)
+{
+    return QString::fromStdString(s);
+}
+
+} // namespace
+
+bool can_render()
+{
+    return true;
+}
+
+std::string cannot_render_reason()
+{
+    return {};
+}
+
+std::vector<std::string> write_line_chart(const LineChart& chart, const std::string& base)
+{
+    ensure_application();
+    QChart c;
+    c.setTitle(q("<b>" + chart.title + "</b><br><small>" + chart.caption + "</small>"));
+    double xmin = 0, xmax = 0, ymax = 0;
+    bool first = true;
+    auto* y = new QValueAxis;
+    y->setTitleText(q(chart.y_label));
+    c.addAxis(y, Qt::AlignLeft);
+    QAbstractAxis* x = nullptr;
+    if (chart.x_names.empty()) {
+        auto* vx = new QValueAxis;
+        x = vx;
+    } else {
+        auto* cx = new QCategoryAxis;
+        cx->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
+        for (std::size_t i = 0; i < chart.x_names.size(); ++i)
+            cx->append(q(chart.x_names[i]), double(i));
+        x = cx;
+    }
+    x->setTitleText(q(chart.x_label));
+    c.addAxis(x, Qt::AlignBottom);
+    for (const LineChart::Line& line : chart.lines) {
+        auto* s = new QLineSeries;
+        s->setName(q(line.name));
+        s->setPointsVisible(true);
+        for (const auto& [px, py] : line.points) {
+            s->append(px, py);
+            xmin = first ? px : std::min(xmin, px);
+            xmax = first ? px : std::max(xmax, px);
+            ymax = std::max(ymax, py);
+            first = false;
+        }
+        c.addSeries(s);
+        s->attachAxis(x);
+        s->attachAxis(y);
+    }
+    y->setRange(0, ymax > 0 ? ymax * 1.1 : 1);
+    y->applyNiceNumbers();
+    y->setLabelFormat(y->max() >= 100 ? "%.0f" : "%.3g");
+    if (auto* vx = qobject_cast<QValueAxis*>(x)) {
+        // A tick at each value when they are evenly spaced (1, 2, 4 CPUs
+        // are not: then nice numbers).
+        std::vector<double> xs;
+        for (const LineChart::Line& line : chart.lines)
+            for (const auto& point : line.points)
+                xs.push_back(point.first);
+        std::sort(xs.begin(), xs.end());
+        xs.erase(std::unique(xs.begin(), xs.end()), xs.end());
+        bool even = xs.size() >= 2 && xs.size() <= 11;
+        for (std::size_t i = 2; even && i < xs.size(); ++i)
+            even = std::abs((xs[i] - xs[i - 1]) - (xs[1] - xs[0])) < 1e-9 * std::max(1.0, std::abs(xs[1]));
+        if (even) {
+            vx->setRange(xmin, xmax);
+            vx->setTickCount(int(xs.size()));
+        } else {
+            vx->setRange(xmin, xmax > xmin ? xmax : xmin + 1);
+            vx->applyNiceNumbers();
+        }
+        vx->setLabelFormat("%g");
+    } else {
+        x->setRange(-0.5, double(chart.x_names.size()) - 0.5);
+    }
+    c.legend()->setVisible(chart.lines.size() > 1);
+    c.legend()->setAlignment(Qt::AlignBottom);
+    ui::styleChart(&c, ui::reportPalette());
+
+    std::vector<std::string> written;
+    for (const char* ext : { ".png", ".svg", ".pdf" }) {
+        const std::string path = base + ext;
+        QString error;
+        if (!ui::exportChart(&c, q(path), &error))
+            throw std::runtime_error(error.toStdString());
+        written.push_back(path);
+    }
+    return written;
+}
+
+} // namespace pcl::cli

@@ -1,0 +1,87 @@
+#include "sim/run_figures.h"
+
+#include "index/index_kind.h"
+#include "lib/report.h"
+
+namespace pcl {
+
+std::vector<RunFigure> run_figures(const RunResult& r)
+{
+    std::uint64_t contentions = 0, bounces = 0, wait_ns = 0;
+    for (const sync::LockStatRow& c : r.lock_classes) {
+        contentions += c.contentions;
+        bounces += c.acq_bounces;
+        wait_ns += c.wait_total_ns;
+    }
+    std::uint64_t migrations = 0;
+    for (const CpuCounters& c : r.cpus)
+        migrations += c.migrations;
+    const double per_1000_ops = r.operations ? 1000.0 / double(r.operations) : 0.0;
+    const double hit_ratio = r.page_cache.lookups ? double(r.page_cache.hits) / double(r.page_cache.lookups) : 0.0;
+    std::uint64_t requests = 0, pages_read = 0;
+    for (const DeviceSummary& d : r.devices) {
+        requests += d.requests;
+        pages_read += d.pages;
+    }
+    const auto f = [&](FaultKind k) { return double(r.faults_of(k)); };
+    return {
+        { "ops_per_s", "ops/s", "operations per second of running time, all CPUs", r.operations_per_s() },
+        { "operations", "", "operations done by all CPUs", double(r.operations) },
+        { "wall_s", "s", "running time", r.wall_seconds },
+        { "minor_faults", "", "faults on a cached page", f(FaultKind::Minor) },
+        { "major_faults", "", "faults that read the page from the disk", f(FaultKind::Major) },
+        { "wait_io_faults", "", "faults that waited for another CPU's read", f(FaultKind::WaitIo) },
+        { "anon_faults", "", "anonymous pages faulted in", f(FaultKind::Anon) },
+        { "hit_ratio", "", "page-cache lookups that found the page, 0 to 1", hit_ratio },
+        { "lock_contentions", "", "lock acquisitions that had to wait, every lock class", double(contentions) },
+        { "contentions_per_1000_ops", "", "lock contentions per 1000 operations", double(contentions) * per_1000_ops },
+        { "bounces_per_1000_ops", "",
+            "lock acquisitions on another CPU than the last (cache-line bounces) per 1000 operations",
+            double(bounces) * per_1000_ops },
+        { "lock_wait_ms", "ms", "time spent waiting for locks, all CPUs", double(wait_ns) / 1e6 },
+        { "page_lock_waits", "", "sleeps on a locked page", double(r.page_locks.waits) },
+        { "migrations", "", "times a reader changed CPUs", double(migrations) },
+        { "disk_requests", "", "requests the disks served (after merging)", double(requests) },
+        { "pages_read", "pages", "pages read from the disks", double(pages_read) },
+        { "evictions", "pages", "pages reclaim evicted", double(r.page_cache.evictions) },
+        { "wasted_readahead", "pages", "readahead pages evicted before their first use",
+            double(r.page_cache.wasted_readahead) },
+        { "events_dropped", "", "event records the rings overwrote before they were read", double(r.events_dropped) },
+    };
+}
+
+std::string parameter_caption(const Scenario& s)
+{
+    const EngineConfig& e = s.engine;
+    std::string c = std::string(index_kind_name(e.index.kind)) + " index";
+    if (!e.index.scheme.empty())
+        c += " (" + e.index.scheme + ")";
+    if (e.index.kind == IndexKind::Radix)
+        c += ", fanout " + std::to_string(1u << e.index.radix_shift);
+    c += ", " + std::to_string(e.workload.cpus) + (e.workload.cpus == 1 ? " CPU" : " CPUs");
+    const double mib = double(e.memory_pages) * 4096.0 / double(1 << 20);
+    c += ", " + (mib >= 1024 ? significant(mib / 1024) + " GiB" : significant(mib) + " MiB") + " of memory";
+    c += ", readahead " + e.readahead;
+    c += e.ops_per_second > 0 ? ", paced at " + significant(e.ops_per_second) + " ops/s per CPU" : ", unpaced";
+    if (e.hold_stretch_ns)
+        c += ", locks held " + std::to_string(e.hold_stretch_ns) + " ns longer";
+    return c;
+}
+
+std::vector<std::string> run_figure_names()
+{
+    std::vector<std::string> names;
+    for (const RunFigure& f : run_figures(RunResult {}))
+        names.push_back(f.name);
+    return names;
+}
+
+const RunFigure* find_figure(const std::vector<RunFigure>& figures, std::string_view name)
+{
+    for (const RunFigure& f : figures)
+        if (f.name == name)
+            return &f;
+    return nullptr;
+}
+
+} // namespace pcl

@@ -1,0 +1,79 @@
+#!/bin/sh
+# pagecache-lab-cli sweep and compare end to end: a 2 x 2 grid with 2
+# repeats writes 8 rows, a summary of 4 cells and its chart (PNG, SVG,
+# PDF); the same grid as job lines, run and collected, gives the same
+# tables; bad --vary values and bad cells are refused before anything runs,
+# each named; compare prints both runs and the ratio B/A.
+# Usage: sweep.sh CLI SCRATCH_DIR
+set -u
+cli=$1
+dir=$2
+rm -rf "$dir"
+mkdir -p "$dir"
+failures=0
+fail() {
+  echo "FAIL: $*"
+  failures=$((failures + 1))
+}
+expect() {
+  code=$1
+  pattern=$2
+  shift 2
+  out=$("$@" 2>&1)
+  rc=$?
+  [ "$rc" -eq "$code" ] || fail "'$*' exited $rc, expected $code: $out"
+  printf '%s\n' "$out" | grep -Eq -- "$pattern" || fail "'$*' printed no line matching '$pattern': $out"
+}
+short="--set workload.operations_per_cpu=300"
+
+expect 0 'one after another' "$cli" sweep 2002-global-hash-lock $short \
+  --vary workload.cpus=1,2 --vary workload.files=separate,shared --repeat 2 --out "$dir/grid"
+[ "$(wc -l < "$dir/grid/runs.csv")" -eq 9 ] || fail "runs.csv: expected a header and 8 rows"
+[ "$(wc -l < "$dir/grid/summary.csv")" -eq 5 ] || fail "summary.csv: expected a header and 4 cells"
+head -n 1 "$dir/grid/runs.csv" | grep -q '^run,cell,repeat,workload.cpus,workload.files,ended_by,ops_per_s,' \
+  || fail "runs.csv header"
+grep -q '^3,1,1,1,shared,finished,' "$dir/grid/runs.csv" || fail "runs.csv: run 3 is cell 1 (1 CPU, shared), repeat 1"
+[ "$(grep -c ',finished,' "$dir/grid/runs.csv")" -eq 8 ] || fail "runs.csv: every run finished"
+for k in 0 1 2 3 4 5 6 7; do
+  grep -q '"figures"' "$dir/grid/cell-$k/summary.json" || fail "cell-$k/summary.json"
+done
+chart="$dir/grid/charts/2002-global-hash-lock_ops_per_s-vs-workload.cpus"
+[ "$(head -c 5 "$chart.pdf")" = "%PDF-" ] || fail "the chart's PDF"
+grep -q '<svg' "$chart.svg" || fail "the chart's SVG"
+[ "$(od -An -tx1 -N8 "$chart.png" | tr -d ' \n')" = "89504e470d0a1a0a" ] || fail "the chart's PNG"
+
+# The same grid as job lines, run by the shell, then collected.
+expect 0 '8 run commands \(4 cells x 2\) written to' "$cli" sweep 2002-global-hash-lock $short \
+  --vary workload.cpus=1,2 --vary workload.files=separate,shared --repeat 2 --jobs "$dir/jobs.txt" --out "$dir/farm"
+[ "$(wc -l < "$dir/jobs.txt")" -eq 8 ] || fail "jobs.txt: one line per run"
+grep -q -- "--set workload.cpus=2 --set workload.files=shared --out $dir/farm/cell-7 " "$dir/jobs.txt" \
+  || fail "jobs.txt: the last run's line"
+expect 1 'run 0 \(cell 0: workload.cpus=1, workload.files=separate, repeat 0\) did not finish' \
+  "$cli" sweep --collect "$dir/farm"
+sh "$dir/jobs.txt" || fail "the job lines ran"
+expect 0 'collected 8 runs of 2002-global-hash-lock' "$cli" sweep --collect "$dir/farm"
+[ "$(wc -l < "$dir/farm/runs.csv")" -eq 9 ] || fail "collected runs.csv: 8 rows"
+[ "$(grep -c ',finished,' "$dir/farm/runs.csv")" -eq 8 ] || fail "collected runs.csv: every run finished"
+
+# Bad input, refused before anything runs.
+expect 2 "--vary: expected FIELD=v1,v2,..., got 'workload.cpus'" "$cli" sweep 2002-global-hash-lock --vary workload.cpus
+expect 2 "--vary workload.cpus: an empty value" "$cli" sweep 2002-global-hash-lock --vary workload.cpus=1,,2
+expect 2 "--vary workload.cpus: the field is varied twice" "$cli" sweep 2002-global-hash-lock \
+  --vary workload.cpus=1 --vary workload.cpus=2
+expect 2 "cell 1 \(workload.cpus=0\): 2002-global-hash-lock: workload.cpus" "$cli" sweep 2002-global-hash-lock \
+  --vary workload.cpus=1,0
+expect 2 "--figure: 'speed' is not a figure" "$cli" sweep 2002-global-hash-lock --vary workload.cpus=1 --figure speed
+expect 2 "--jobs needs --out DIR" "$cli" sweep 2002-global-hash-lock --vary workload.cpus=1 --jobs "$dir/j.txt"
+expect 2 "--collect: .*sweep.json" "$cli" sweep --collect "$dir/nothing-here"
+
+# compare: both runs, each figure with B/A; a bad B is named.
+expect 0 '^contentions_per_1000_ops ' "$cli" compare 2002-global-hash-lock 2002-global-hash-lock $short \
+  --set-b index.kind=radix --set-b index.scheme=spinlock --out "$dir/cmp"
+head -n 1 "$dir/cmp/compare.csv" | grep -q '^figure,unit,A,B,B/A$' || fail "compare.csv header"
+grep -q '"version": 1' "$dir/cmp/b/summary.json" || fail "compare's b/summary.json"
+expect 2 "B: 2002-global-hash-lock: index.scheme: 'global' is not a scheme of the radix index" \
+  "$cli" compare 2002-global-hash-lock 2002-global-hash-lock --set-b index.kind=radix
+expect 2 "compare what\?" "$cli" compare 2002-global-hash-lock
+
+[ "$failures" -eq 0 ] || exit 1
+echo "all sweep and compare checks passed"

@@ -10,6 +10,7 @@
 // them all come from there. Exit codes: 0 success, 1 failure while running
 // (or a probe that cannot measure), 2 bad command line or bad scenario.
 #include "cli_experiment.h"
+#include "cli_progress.h"
 #include "cli_scenarios.h"
 #include "cli_sweep.h"
 #include "concurrent_pagecache_bench.h"
@@ -268,6 +269,16 @@ int run_command(const std::vector<std::string>& args)
     const std::string& path = source.input.origin;
 
     pcl::RunOptions options;
+    // Ctrl+C ends the run as "cancelled": its summary and files are written.
+    pcl::cli::install_interrupt_handler();
+    options.cancel = &pcl::cli::interrupted();
+    pcl::cli::ProgressBar bar(std::cerr, !parser.get_flag("progress") && pcl::cli::ProgressBar::stderr_is_terminal());
+    std::uint64_t ops_so_far = 0;
+    if (!parser.get_flag("progress"))
+        options.progress = [&](const pcl::MetricsSample& s) {
+            ops_so_far += s.operations;
+            bar.update(pcl::cli::run_fraction(scenario, s, ops_so_far), path);
+        };
     if (parser.get_flag("progress"))
         options.progress = [](const pcl::MetricsSample& s) {
             std::cerr << std::fixed << std::setprecision(2) << "t=" << s.time_s << "s  ops/s " << std::setprecision(0)
@@ -308,6 +319,7 @@ int run_command(const std::vector<std::string>& args)
         // The engine refusing a combination the scenario's own checks let through.
         return run_usage_error(path + ": " + e.what());
     }
+    bar.finish();
     pcl::print_run_summary(std::cout, result, path);
 
     int rc = result.state == "failed" ? 1 : 0;
@@ -355,6 +367,10 @@ int run_command(const std::vector<std::string>& args)
         }
         if (!written.empty())
             std::cout << "\n" << written << " written to " << out << '\n';
+    }
+    if (result.ended_by == "cancelled") {
+        std::cerr << kProgram << " run: stopped by Ctrl+C; the summary and files above cover the run up to then\n";
+        return pcl::cli::kInterruptedExit;
     }
     return rc;
 }

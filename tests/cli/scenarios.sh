@@ -7,22 +7,7 @@ set -u
 cli=$1
 dir=$2
 mkdir -p "$dir"
-failures=0
-fail() {
-  echo "FAIL: $*"
-  failures=$((failures + 1))
-}
-# expect CODE PATTERN COMMAND...: the command exits with CODE and its output
-# (stdout and stderr) matches the extended regular expression PATTERN.
-expect() {
-  code=$1
-  pattern=$2
-  shift 2
-  out=$("$@" 2>&1)
-  rc=$?
-  [ "$rc" -eq "$code" ] || fail "'$*' exited $rc, expected $code: $out"
-  printf '%s\n' "$out" | grep -Eq -- "$pattern" || fail "'$*' printed no line matching '$pattern': $out"
-}
+. "$(dirname "$0")/expect.sh"
 
 expect 0 '^2002-global-hash-lock +2002 +radix-tree pagecache \(2002\) +2002: four CPUs' "$cli" presets
 expect 0 '^2007-twelve-dd-writers,2007,' "$cli" presets --format csv

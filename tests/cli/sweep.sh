@@ -10,20 +10,7 @@ cli=$1
 dir=$2
 rm -rf "$dir"
 mkdir -p "$dir"
-failures=0
-fail() {
-  echo "FAIL: $*"
-  failures=$((failures + 1))
-}
-expect() {
-  code=$1
-  pattern=$2
-  shift 2
-  out=$("$@" 2>&1)
-  rc=$?
-  [ "$rc" -eq "$code" ] || fail "'$*' exited $rc, expected $code: $out"
-  printf '%s\n' "$out" | grep -Eq -- "$pattern" || fail "'$*' printed no line matching '$pattern': $out"
-}
+. "$(dirname "$0")/expect.sh"
 short="--set workload.operations_per_cpu=300"
 
 expect 0 'one after another' "$cli" sweep 2002-global-hash-lock $short \

@@ -59,4 +59,42 @@ std::vector<std::uint64_t> chain_histogram(std::span<const std::uint32_t> loads)
     return histogram;
 }
 
+double mean_chain(std::span<const std::uint32_t> loads) noexcept
+{
+    std::uint64_t n = 0;
+    std::uint64_t occupied = 0;
+    for (const std::uint32_t load : loads) {
+        n += load;
+        occupied += load != 0;
+    }
+    return occupied ? double(n) / double(occupied) : 0.0;
+}
+
+double expected_probes(std::span<const std::uint32_t> loads) noexcept
+{
+    std::uint64_t n = 0;
+    std::uint64_t steps = 0;
+    for (const std::uint32_t load : loads) {
+        n += load;
+        steps += std::uint64_t(load) * (std::uint64_t(load) + 1) / 2;
+    }
+    return n ? double(steps) / double(n) : 0.0;
+}
+
+std::vector<pgoff_t> linux24_colliding_indexes(
+    std::uint32_t key, unsigned bits, std::uint64_t bucket, std::uint64_t count)
+{
+    const std::uint64_t span = bits >= 32 ? 0 : std::uint64_t(1) << bits;
+    const std::uint64_t mask = span ? span - 1 : ~std::uint64_t(0);
+    count = std::min(count, linux24_colliding_capacity(bits));
+    std::vector<pgoff_t> indexes;
+    indexes.reserve(count);
+    for (std::uint64_t h = 0; h < count; ++h) {
+        // x < 2^32, so x >> bits is exactly h and the fold adds h to l.
+        const std::uint64_t x = (h << bits) + ((bucket - h) & mask);
+        indexes.push_back(pgoff_t(std::uint32_t(x - key)));
+    }
+    return indexes;
+}
+
 } // namespace pcl

@@ -171,4 +171,37 @@ double chi_square(std::span<const std::uint32_t> loads) noexcept;
 /// [k] = buckets whose load is k, up to the longest chain; sums to the bucket count.
 std::vector<std::uint64_t> chain_histogram(std::span<const std::uint32_t> loads);
 
+/// The mean length of the non-empty chains: what a lookup whose bucket holds
+/// anything finds there. 0 for an empty table.
+double mean_chain(std::span<const std::uint32_t> loads) noexcept;
+
+/// The entries a successful lookup walks on average, its own included, when
+/// every cached page is looked up once: find_page() follows next_hash from
+/// the chain head, so the page at position k of its chain costs k steps and
+/// a chain of L pages costs 1 + 2 + ... + L = L(L+1)/2. For a hash that
+/// behaves like a random function this is 1 + (n-1)/2m at load n/m
+/// (Irwin: the walk "can be estimated from the load on the table"); one
+/// chain holding all n pages costs (n+1)/2. 0 for an empty table.
+double expected_probes(std::span<const std::uint32_t> loads) noexcept;
+
+// ---- keys chosen against linux24 -------------------------------------------------
+
+/// How many distinct indexes below 2^32 page_hashfn_linux24() sends to any
+/// one bucket for one key: 2^(32 - bits), one per value of x >> bits.
+inline constexpr std::uint64_t linux24_colliding_capacity(unsigned bits) noexcept
+{
+    return bits >= 32 ? 1 : std::uint64_t(1) << (32 - bits);
+}
+
+/// @count distinct indexes (at most linux24_colliding_capacity(@bits)), all
+/// below 2^32, that page_hashfn_linux24(@key, index, @bits) sends to
+/// @bucket: Cox's "user controllable" inputs made into one chain. With
+/// x = key + index = h * 2^bits + l, s(x) & mask = (l + h) mod 2^bits, so
+/// x_h = h * 2^bits + ((bucket - h) mod 2^bits) lands in @bucket for every
+/// h: successive pages 2^bits - 1 apart, whatever the key, with a longer
+/// step once in every 2^bits pages, where l wraps. Only where those steps
+/// fall depends on the key.
+std::vector<pgoff_t> linux24_colliding_indexes(
+    std::uint32_t key, unsigned bits, std::uint64_t bucket, std::uint64_t count);
+
 } // namespace pcl

@@ -100,6 +100,23 @@ TEST_CASE("linux24_colliding_indexes all hash to the one bucket", "[hash][linux2
     CHECK(linux24_colliding_indexes(0, 19, 0, 100000).size() == 8192);
 }
 
+TEST_CASE("linux24: offsets 2^bits - 1 apart share a bucket whatever the key", "[hash][linux24][exact]")
+{
+    // Whoever reads a file's pages at that stride needs no inode address: up
+    // to 2^bits such pages fall in at most two buckets (one step where the
+    // low bits wrap moves the rest one bucket down).
+    const unsigned bits = 12;
+    const pgoff_t stride = (pgoff_t(1) << bits) - 1;
+    for (FileId file = 0; file < 40; ++file) {
+        INFO("file " << file);
+        const std::uint32_t key = linux24_mapping_key(file);
+        std::set<std::uint64_t> buckets;
+        for (pgoff_t k = 0; k < (pgoff_t(1) << bits); ++k)
+            buckets.insert(page_hashfn_linux24(key, k * stride, bits));
+        CHECK(buckets.size() <= 2);
+    }
+}
+
 TEST_CASE("hash_chains: bucket counts from page_cache_init, with and without the cap", "[probe][hash_chains][exact]")
 {
     // 64 MB: 16384 pages, 64 KB of i386 table (order 4): 16384 buckets.

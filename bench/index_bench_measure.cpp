@@ -9,7 +9,9 @@
 
 #include "base/clock.h"
 #include "base/cpu.h"
+#include "base/splitmix64.h"
 #include "index/index_factory.h"
+#include "index/page_layout.h"
 #include "sync/lock_stats.h"
 #include "sync/rcu.h"
 
@@ -33,45 +35,6 @@ namespace {
 /// The clock is read once per kCheckEvery operations (gang lookup calls) of
 /// a cell, a negligible cost.
 constexpr std::uint64_t kCheckEvery = 256;
-/// Sparse layout: page i sits at i * kSparseStride + jitter, jitter in
-/// [0, kSparseStride): about one page per 64-slot radix node.
-constexpr pgoff_t kSparseStride = 64;
-
-/// Reproducible everywhere (std::shuffle's use of the engine is
-/// implementation-defined): splitmix64 and a Fisher-Yates shuffle.
-class SplitMix64 {
-public:
-    explicit SplitMix64(std::uint64_t seed)
-        : s_(seed)
-    {
-    }
-    std::uint64_t next()
-    {
-        std::uint64_t z = (s_ += 0x9e3779b97f4a7c15ull);
-        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-        return z ^ (z >> 31);
-    }
-    /// Uniform in [0, bound), bound > 0 (Lemire's multiply-shift; the bias is
-    /// below 2^-32 for the sizes used here).
-    std::uint64_t below(std::uint64_t bound)
-    {
-        return static_cast<std::uint64_t>((static_cast<unsigned __int128>(next()) * bound) >> 64);
-    }
-
-private:
-    std::uint64_t s_;
-};
-
-std::vector<std::uint32_t> permutation(std::uint64_t n, SplitMix64& rng)
-{
-    std::vector<std::uint32_t> p(n);
-    for (std::uint64_t i = 0; i < n; ++i)
-        p[i] = static_cast<std::uint32_t>(i);
-    for (std::uint64_t i = n; i > 1; --i)
-        std::swap(p[i - 1], p[rng.below(i)]);
-    return p;
-}
 
 /// One layout's pages and operation orders. Every index and peer runs
 /// exactly these keys in exactly this order.
@@ -90,24 +53,13 @@ Workload make_workload(const std::string& layout, std::uint64_t n, std::uint64_t
     Workload w;
     w.layout = layout;
     SplitMix64 rng(seed ^ (layout == "dense" ? 0x64656e7365ull : 0x737061727365ull));
-    const bool dense = layout == "dense";
+    // The layouts the lesson probes use too (index/page_layout.h).
+    const LayoutOffsets offsets = layout_offsets(layout == "dense" ? PageLayout::Dense : PageLayout::Sparse, n, rng);
     w.pages = std::vector<Page>(n); // pages are not copyable or movable: built in place
-    std::vector<pgoff_t> misses(n);
-    for (std::uint64_t i = 0; i < n; ++i) {
-        if (dense) {
-            // No holes inside a dense file: a miss is a read past the cached end.
-            w.pages[i].index = i;
-            misses[i] = n + i;
-        } else {
-            // A miss lands in the same 64-index block as a present page, so a
-            // radix tree walks to a leaf and a hash table searches a chain.
-            const pgoff_t jitter = rng.below(kSparseStride);
-            w.pages[i].index = i * kSparseStride + jitter;
-            misses[i] = i * kSparseStride + (jitter + kSparseStride / 2) % kSparseStride;
-        }
-    }
-    const auto p1 = permutation(n, rng);
-    const auto p2 = permutation(n, rng);
+    for (std::uint64_t i = 0; i < n; ++i)
+        w.pages[i].index = offsets.present[i];
+    const auto p1 = shuffled_order(n, rng);
+    const auto p2 = shuffled_order(n, rng);
     w.insert_keys.resize(n);
     w.insert_pages.resize(n);
     w.hit_keys.resize(n);
@@ -118,7 +70,7 @@ Workload make_workload(const std::string& layout, std::uint64_t n, std::uint64_t
         w.insert_keys[i] = w.pages[p1[i]].index;
         w.hit_pages[i] = &w.pages[p2[i]];
         w.hit_keys[i] = w.pages[p2[i]].index;
-        w.miss_keys[i] = misses[p2[i]];
+        w.miss_keys[i] = offsets.absent[p2[i]];
     }
     return w;
 }

@@ -4,19 +4,51 @@
 #include "lesson/lesson_library.h"
 #include "lib/arg_parser.h"
 #include "lib/file_io.h"
+#include "lib/report.h"
 
 #include <ostream>
 
 namespace pcl::cli {
 
+namespace {
+
+/// Every probe a lesson's run may name, with its parameters (range or
+/// choices, and the value taken when unset) and its figures.
+void print_probes(std::ostream& out)
+{
+    for (const LessonProbe& probe : lesson_probes()) {
+        out << probe.name << ": " << probe.meaning << "\n  parameters:\n";
+        for (const ProbeParam& a : probe.params) {
+            std::string range;
+            for (const std::string& c : a.choices)
+                range += (range.empty() ? "" : " | ") + c;
+            if (a.choices.empty())
+                range = significant(a.min) + " .. " + significant(a.max);
+            out << "    " << a.name << " (" << range << ", default " << a.fallback << "): " << a.meaning << '\n';
+        }
+        out << "  figures:\n";
+        for (const ProbeFigure& f : probe.figures)
+            out << "    " << f.name << (f.unit.empty() ? "" : " (" + f.unit + ")") << ": " << f.meaning << '\n';
+    }
+}
+
+} // namespace
+
 int run_experiments_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
 {
     ArgParser p("experiments");
+    p.add_flag("probes",
+        "list instead the probes a lesson's run may name (measurements of the structures themselves), "
+        "with their parameters and figures");
     p.describe("",
         "Lists the bundled lessons: each one's name, the thread it comes from and what it shows.\n"
         "'experiment NAME' measures a lesson's claims on this machine.");
     if (const auto code = p.parse_command(args, out, err))
         return *code;
+    if (p.get_flag("probes")) {
+        print_probes(out);
+        return 0;
+    }
     std::vector<Lesson> lessons;
     try {
         lessons = bundled_lessons();
@@ -42,6 +74,9 @@ int run_experiment_command(const std::vector<std::string>& args, std::ostream& o
     p.add_output("json", "FILE",
         "also write the verdicts as JSON to FILE, atomically: experiment, thread and verdicts (claim, source, "
         "thread_figure, our_figure, spread, result, why)");
+    p.add_output("csv", "FILE",
+        "also write the verdict table as CSV to FILE, atomically: claim, source, thread_figure, our_figure, median, "
+        "spread, result, why");
     p.add_flag("quiet", "no progress lines on stderr");
     p.allow_operands();
     p.describe("NAME|LESSON.json [options]",
@@ -80,15 +115,18 @@ int run_experiment_command(const std::vector<std::string>& args, std::ostream& o
         return 1;
     }
     print_verdicts(out, result);
-    if (const std::string& file = p.get_string("json"); !file.empty()) {
-        try {
-            write_file_atomically(file, json::write(to_json(result)) + "\n");
-            out << "\nverdicts written to " << file << '\n';
-        } catch (const std::exception& e) {
-            err << kProgram << " experiment: " << e.what() << '\n';
-            return 1;
+    const std::pair<const char*, std::string> files[]
+        = { { "json", json::write(to_json(result)) + "\n" }, { "csv", verdicts_csv(result) } };
+    for (const auto& [option, text] : files)
+        if (const std::string& file = p.get_string(option); !file.empty()) {
+            try {
+                write_file_atomically(file, text);
+                out << "\nverdicts written to " << file << '\n';
+            } catch (const std::exception& e) {
+                err << kProgram << " experiment: " << e.what() << '\n';
+                return 1;
+            }
         }
-    }
     return 0;
 }
 

@@ -1,7 +1,9 @@
 #include "lesson/experiment.h"
 
+#include "lesson/lesson_probe.h"
 #include "lib/field_table.h"
 #include "lib/report.h"
+#include "sim/run_figures.h"
 #include "sim/runner.h"
 
 #include <algorithm>
@@ -35,7 +37,47 @@ std::string run_path(const Lesson& lesson, const LessonRun& run)
     return "runs";
 }
 
+/// "12.5 ns / lookup", or "12.5" for a figure without a unit (a count).
+std::string with_unit(const std::string& value, const std::string& unit)
+{
+    return unit.empty() ? value : value + " " + unit;
+}
+
+/// What one run of a repeat left: a scenario run's result (and its
+/// headline figures), or a probe's figures.
+struct RunOutcome {
+    RunResult result;
+    ProbeFigures figures;
+};
+
+/// The claim's figure in one run, as @c reads it there (@lock for a lock
+/// metric).
+double claim_value(const LessonClaim& c, const RunOutcome& o, const std::string& lock)
+{
+    if (c.figure.empty())
+        return measure(c.metric, o.result, lock);
+    const auto it = o.figures.find(c.figure);
+    if (it == o.figures.end())
+        throw std::runtime_error("the run reported no figure '" + c.figure + "'");
+    return it->second;
+}
+
 } // namespace
+
+ProbeFigures run_lesson_probe(const LessonRun& run, bool quick)
+{
+    const LessonProbe* probe = find_lesson_probe(run.probe);
+    if (!probe)
+        throw std::runtime_error("run '" + run.name + "': no probe is called '" + run.probe + "'");
+    std::vector<std::string> set = run.set;
+    if (quick)
+        set.insert(set.end(), run.quick.begin(), run.quick.end());
+    ProbeFigures figures = probe->run(probe_args(*probe, set, "run '" + run.name + "'"));
+    for (const ProbeFigure& f : probe->figures)
+        if (!figures.count(f.name))
+            throw std::logic_error("the " + probe->name + " probe did not report its figure '" + f.name + "'");
+    return figures;
+}
 
 Scenario lesson_scenario(
     const LessonRun& run, const std::vector<std::string>& extra, const ScenarioTexts& texts, const std::string& path)
@@ -63,6 +105,8 @@ Scenario lesson_scenario(
 void check_lesson_scenarios(const Lesson& lesson, const ScenarioTexts& texts)
 {
     for (const LessonRun& run : lesson.runs) {
+        if (run.is_probe())
+            continue; // its parameters were checked when the lesson was read
         const std::string path = run_path(lesson, run);
         lesson_scenario(run, kMeasured, texts, path);
         if (!lesson.quick.empty())
@@ -70,16 +114,18 @@ void check_lesson_scenarios(const Lesson& lesson, const ScenarioTexts& texts)
     }
     for (std::size_t i = 0; i < lesson.steps.size(); ++i) {
         const LessonStep& step = lesson.steps[i];
-        lesson_scenario(*lesson.find_run(step.run), step.set, texts, "steps[" + std::to_string(i) + "]");
+        if (!lesson.find_run(step.run)->is_probe())
+            lesson_scenario(*lesson.find_run(step.run), step.set, texts, "steps[" + std::to_string(i) + "]");
     }
 }
 
 void judge(ClaimResult& r, unsigned machine_cpus)
 {
     const LessonClaim& c = r.claim;
-    const std::string unit(lesson_metric_info(c.metric).unit);
+    const bool named = !c.figure.empty();
+    const std::string unit = named ? c.figure_unit : std::string(lesson_metric_info(c.metric).unit);
     std::string of;
-    if (lesson_metric_info(c.metric).needs_lock)
+    if (!named && lesson_metric_info(c.metric).needs_lock)
         of = " of " + c.lock + (c.over_lock.empty() || c.over_lock == c.lock ? "" : " vs " + c.over_lock);
     const bool ratio = !c.over.empty();
     const bool any_nan = std::any_of(r.values.begin(), r.values.end(), [](double v) { return std::isnan(v); });
@@ -96,12 +142,13 @@ void judge(ClaimResult& r, unsigned machine_cpus)
     // A ratio over a run that measured none is unbounded: said so, not "infx".
     const std::string times = std::isinf(r.median) ? std::string("unbounded") : significant(r.median) + "x";
     if (ratio)
-        r.our_figure = times + " (" + significant(median(r.run_values)) + " vs " + significant(median(r.over_values))
-            + " " + unit + of + ")";
+        r.our_figure = times + " ("
+            + with_unit(significant(median(r.run_values)) + " vs " + significant(median(r.over_values)), unit) + of
+            + ")";
     else
-        r.our_figure = significant(r.median) + " " + unit + of;
-    const std::string rule
-        = std::string(c.at_most ? "at most " : "at least ") + significant(c.threshold) + (ratio ? "x" : " " + unit);
+        r.our_figure = with_unit(significant(r.median), unit) + of;
+    const std::string rule = std::string(c.at_most ? "at most " : "at least ")
+        + (ratio ? significant(c.threshold) + "x" : with_unit(significant(c.threshold), unit));
 
     if (r.values.empty()) {
         r.verdict = LessonVerdict::Inconclusive;
@@ -112,7 +159,7 @@ void judge(ClaimResult& r, unsigned machine_cpus)
             + std::to_string(machine_cpus) + ", so its simulated CPUs share cores";
     } else if (std::isnan(r.median)) {
         r.verdict = LessonVerdict::Inconclusive;
-        r.why = "neither run measured any " + unit + of;
+        r.why = "neither run measured any " + (unit.empty() ? c.figure : unit) + of;
     } else if (r.spread > c.max_spread) {
         r.verdict = LessonVerdict::Inconclusive;
         r.why = "the " + std::to_string(r.values.size()) + " repeats spread over " + significant(100 * r.spread)
@@ -121,7 +168,7 @@ void judge(ClaimResult& r, unsigned machine_cpus)
         const bool held = c.at_most ? r.median <= c.threshold : r.median >= c.threshold;
         r.verdict = held ? LessonVerdict::Held : LessonVerdict::DidNotHold;
         r.why = (ratio ? r.run_label + " against " + r.over_label : r.run_label) + ": "
-            + (ratio ? times : significant(r.median) + " " + unit)
+            + (ratio ? times : with_unit(significant(r.median), unit))
             + (held ? ", and the claim needs " : ", but the claim needs ") + rule;
     }
 }
@@ -142,7 +189,7 @@ ExperimentResult run_experiment(const Lesson& lesson, const ScenarioTexts& texts
     unsigned most = 0;
     for (const LessonClaim& c : lesson.claims)
         most = std::max(most, repeats_of(c));
-    std::map<std::pair<std::string, unsigned>, RunResult> results;
+    std::map<std::pair<std::string, unsigned>, RunOutcome> results;
     const std::vector<std::string> extra = options.quick ? concat(lesson.quick, kMeasured) : kMeasured;
     for (unsigned rep = 0; rep < most; ++rep)
         for (const LessonRun& run : lesson.runs) {
@@ -153,10 +200,21 @@ ExperimentResult run_experiment(const Lesson& lesson, const ScenarioTexts& texts
                 continue;
             if (options.progress)
                 options.progress(run.label + ", repeat " + std::to_string(rep + 1) + " of " + std::to_string(most));
-            RunResult r = run_scenario(lesson_scenario(run, extra, texts, run_path(lesson, run)));
-            if (r.state == "failed")
-                throw std::runtime_error("run '" + run.name + "' (" + run.label + ") failed: " + r.error);
-            results.emplace(std::pair { run.name, rep }, std::move(r));
+            RunOutcome o;
+            if (run.is_probe()) {
+                try {
+                    o.figures = run_lesson_probe(run, options.quick);
+                } catch (const std::runtime_error& e) {
+                    throw std::runtime_error("run '" + run.name + "' (" + run.label + ") failed: " + e.what());
+                }
+            } else {
+                o.result = run_scenario(lesson_scenario(run, extra, texts, run_path(lesson, run)));
+                if (o.result.state == "failed")
+                    throw std::runtime_error("run '" + run.name + "' (" + run.label + ") failed: " + o.result.error);
+                for (const RunFigure& f : run_figures(o.result))
+                    o.figures.emplace(f.name, f.value);
+            }
+            results.emplace(std::pair { run.name, rep }, std::move(o));
         }
 
     for (const LessonClaim& c : lesson.claims) {
@@ -166,13 +224,13 @@ ExperimentResult run_experiment(const Lesson& lesson, const ScenarioTexts& texts
         if (!c.over.empty())
             cr.over_label = lesson.find_run(c.over)->label;
         for (unsigned rep = 0; rep < repeats_of(c); ++rep) {
-            const double a = measure(c.metric, results.at({ c.run, rep }), c.lock);
+            const double a = claim_value(c, results.at({ c.run, rep }), c.lock);
             cr.run_values.push_back(a);
             if (c.over.empty()) {
                 cr.values.push_back(a);
                 continue;
             }
-            const double b = measure(c.metric, results.at({ c.over, rep }), c.over_lock.empty() ? c.lock : c.over_lock);
+            const double b = claim_value(c, results.at({ c.over, rep }), c.over_lock.empty() ? c.lock : c.over_lock);
             cr.over_values.push_back(b);
             // A run that never contended divides into an unbounded ratio;
             // two that never did say nothing (NaN).
@@ -234,6 +292,24 @@ json::Value to_json(const ExperimentResult& result)
         { "machine_cpus", result.machine_cpus },
         { "verdicts", std::move(verdicts) },
     };
+}
+
+std::string verdicts_csv(const ExperimentResult& result)
+{
+    Report table({ "claim", "source", "thread_figure", "our_figure", "median", "spread", "result", "why" });
+    for (const ClaimResult& c : result.claims) {
+        table.add_row();
+        table.set("claim", c.claim.statement);
+        table.set("source", c.claim.by);
+        table.set("thread_figure", c.claim.thread_figure);
+        table.set("our_figure", c.our_figure);
+        // An unbounded or unmeasured figure is an empty cell, as JSON's null.
+        table.set("median", std::isfinite(c.median) ? significant(c.median) : std::string());
+        table.set("spread", std::isfinite(c.spread) ? significant(c.spread) : std::string());
+        table.set("result", std::string(lesson_verdict_name(c.verdict)));
+        table.set("why", c.why);
+    }
+    return table.csv();
 }
 
 } // namespace pcl

@@ -11,6 +11,7 @@
 #pragma once
 
 #include "lesson/lesson.h"
+#include "lesson/lesson_probe.h"
 #include "lib/json.h"
 #include "sim/scenario.h"
 
@@ -32,9 +33,15 @@ using ScenarioTexts = std::function<std::string(const std::string& name)>;
 Scenario lesson_scenario(
     const LessonRun& run, const std::vector<std::string>& extra, const ScenarioTexts& texts, const std::string& path);
 
-/// Builds and validates the scenario of every run and every step, plain and
-/// quick, without running any. Throws LessonError naming the member.
+/// Builds and validates the scenario of every scenario run and every step
+/// on one, plain and quick, without running any. Throws LessonError naming
+/// the member. (A probe run's parameters are checked when the lesson is
+/// read.)
 void check_lesson_scenarios(const Lesson& lesson, const ScenarioTexts& texts);
+
+/// Measures probe run @run once, in its quick form if @quick: its probe's
+/// figures by name. Throws std::runtime_error when the measurement fails.
+ProbeFigures run_lesson_probe(const LessonRun& run, bool quick);
 
 struct ExperimentOptions {
     bool quick = false;        ///< the lesson's scaled-down form
@@ -82,5 +89,9 @@ void print_verdicts(std::ostream& out, const ExperimentResult& result);
 /// {"experiment", "title", "thread", "quick", "machine_cpus", "verdicts": [{"claim", "source",
 /// "thread_figure", "our_figure", "values", "median", "spread", "result", "why"}]}.
 json::Value to_json(const ExperimentResult& result);
+
+/// The verdict table as CSV, one row per claim: claim, source,
+/// thread_figure, our_figure, median, spread, result, why.
+std::string verdicts_csv(const ExperimentResult& result);
 
 } // namespace pcl

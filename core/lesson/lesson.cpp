@@ -8,8 +8,10 @@
 // scenarios.
 #include "lesson/lesson.h"
 
+#include "lesson/lesson_probe.h"
 #include "lib/field_table.h"
 #include "lib/json.h"
+#include "sim/run_figures.h"
 
 #include <algorithm>
 #include <cmath>
@@ -39,7 +41,7 @@ std::string_view lesson_verdict_name(LessonVerdict verdict) noexcept
 const std::vector<std::string_view>& lesson_views()
 {
     static const std::vector<std::string_view> views
-        = { "cpus", "radix", "hash", "skiplist", "readahead", "pagetable", "locks", "charts" };
+        = { "cpus", "radix", "hash", "skiplist", "readahead", "pagetable", "locks", "charts", "probe" };
     return views;
 }
 
@@ -255,23 +257,33 @@ LessonClaim read_claim(const json::Value& v, const std::string& path)
     c.quoted = m.flag("quoted");
     c.thread_figure = m.text("thread_figure", false);
 
-    const Member measure(m.need("measure"), m.at("measure"), { "metric", "lock", "run", "over", "over_lock" });
-    const std::string metric = measure.text("metric");
-    const auto parsed = parse_lesson_metric(metric);
-    if (!parsed) {
-        std::vector<std::string_view> names;
-        for (const LessonMetricInfo& info : lesson_metrics())
-            names.push_back(info.name);
-        throw_field_error(measure.at("metric"), "'" + metric + "' is not a metric; allowed: " + joined(names));
+    const Member measure(
+        m.need("measure"), m.at("measure"), { "metric", "figure", "lock", "run", "over", "over_lock" });
+    if (bool(measure.find("metric")) == bool(measure.find("figure")))
+        throw_field_error(m.at("measure"), "needs one of metric and figure");
+    // A named figure is checked against its runs once they are all read
+    // (check_references): it depends on what each run is.
+    c.figure = measure.text("figure", false);
+    bool needs_lock = false;
+    if (c.figure.empty()) {
+        const std::string metric = measure.text("metric");
+        const auto parsed = parse_lesson_metric(metric);
+        if (!parsed) {
+            std::vector<std::string_view> names;
+            for (const LessonMetricInfo& info : lesson_metrics())
+                names.push_back(info.name);
+            throw_field_error(measure.at("metric"), "'" + metric + "' is not a metric; allowed: " + joined(names));
+        }
+        c.metric = *parsed;
+        needs_lock = lesson_metric_info(c.metric).needs_lock;
     }
-    c.metric = *parsed;
-    c.lock = measure.text("lock", lesson_metric_info(c.metric).needs_lock);
-    if (!c.lock.empty() && !lesson_metric_info(c.metric).needs_lock)
+    c.lock = measure.text("lock", needs_lock);
+    if (!c.lock.empty() && !needs_lock)
         throw_field_error(measure.at("lock"), "is only for a lock metric");
     c.run = measure.text("run");
     c.over = measure.text("over", false);
     c.over_lock = measure.text("over_lock", false);
-    if (!c.over_lock.empty() && (c.over.empty() || !lesson_metric_info(c.metric).needs_lock))
+    if (!c.over_lock.empty() && (c.over.empty() || !needs_lock))
         throw_field_error(measure.at("over_lock"), "is only for a lock metric divided by another run's");
     c.repeats = unsigned(m.integer("repeats", 3, 1, 100));
     c.min_cpus = unsigned(m.integer("min_cpus", 1, 1, 4096));
@@ -285,8 +297,55 @@ LessonClaim read_claim(const json::Value& v, const std::string& path)
     return c;
 }
 
-/// What refers to what: runs named once, and named runs that exist.
-void check_references(const Lesson& lesson)
+/// A probe run's parameters, plain and in the quick form, checked against
+/// its probe's.
+void check_probe_run(const LessonRun& run, const std::string& path)
+{
+    const LessonProbe* probe = find_lesson_probe(run.probe);
+    if (!probe) {
+        std::vector<std::string_view> names;
+        for (const LessonProbe& p : lesson_probes())
+            names.push_back(p.name);
+        throw_field_error(path + ".probe", "'" + run.probe + "' is not a probe; allowed: " + joined(names));
+    }
+    std::vector<std::string> quick = run.set;
+    quick.insert(quick.end(), run.quick.begin(), run.quick.end());
+    try {
+        probe_args(*probe, run.set, path + ".set");
+        probe_args(*probe, quick, path + ".quick");
+    } catch (const LessonError& e) {
+        throw FieldError(e.field(), e.what(), e.what());
+    }
+}
+
+/// The unit of figure @figure of @run: one its probe reports, or one of a
+/// scenario run's headline figures.
+std::string figure_unit(const LessonRun& run, const std::string& figure, const std::string& path)
+{
+    if (run.is_probe()) {
+        const LessonProbe& probe = *find_lesson_probe(run.probe);
+        if (const ProbeFigure* f = probe.find_figure(figure))
+            return f->unit;
+        std::vector<std::string_view> names;
+        for (const ProbeFigure& f : probe.figures)
+            names.push_back(f.name);
+        throw_field_error(path,
+            "'" + figure + "' is not a figure of the " + probe.name + " probe (run '" + run.name
+                + "'); its figures: " + joined(names));
+    }
+    const std::vector<RunFigure> figures = run_figures(RunResult {});
+    if (const RunFigure* f = find_figure(figures, figure))
+        return f->unit;
+    std::vector<std::string_view> names;
+    for (const RunFigure& f : figures)
+        names.push_back(f.name);
+    throw_field_error(path,
+        "'" + figure + "' is not a figure of a scenario run (run '" + run.name + "'); its figures: " + joined(names));
+}
+
+/// What refers to what: runs named once, named runs that exist, probes and
+/// their parameters, steps that fit their runs, and figures their runs have.
+void check_references(Lesson& lesson)
 {
     for (std::size_t i = 0; i < lesson.runs.size(); ++i)
         for (std::size_t j = 0; j < i; ++j)
@@ -301,10 +360,29 @@ void check_references(const Lesson& lesson)
             throw_field_error(path, "'" + name + "' is not one of the lesson's runs: " + joined(names));
         }
     };
-    for (std::size_t i = 0; i < lesson.steps.size(); ++i)
-        check_run(lesson.steps[i].run, "steps[" + std::to_string(i) + "].run");
+    for (std::size_t i = 0; i < lesson.runs.size(); ++i)
+        if (lesson.runs[i].is_probe())
+            check_probe_run(lesson.runs[i], "runs[" + std::to_string(i) + "]");
+    for (std::size_t i = 0; i < lesson.steps.size(); ++i) {
+        const LessonStep& s = lesson.steps[i];
+        const std::string at = "steps[" + std::to_string(i) + "].";
+        check_run(s.run, at + "run");
+        const bool probe_run = lesson.find_run(s.run)->is_probe();
+        // A probe measures once and shows its figures: there is nothing to
+        // pace, outline or pause.
+        if (probe_run && s.view != "probe")
+            throw_field_error(at + "view", "must be \"probe\": run '" + s.run + "' is a probe's");
+        if (!probe_run && s.view == "probe")
+            throw_field_error(
+                at + "view", "\"probe\" shows a probe run's figures; run '" + s.run + "' is a scenario's");
+        if (probe_run
+            && (!s.set.empty() || s.ops_per_second != 0 || s.hold_stretch_ns != 0
+                || s.highlight.kind != LessonHighlight::Kind::None || s.pause.kind != LessonPause::Kind::None))
+            throw_field_error(
+                at + "run", "a step on a probe run ('" + s.run + "') takes no set, pacing, highlight or pause_when");
+    }
     for (std::size_t i = 0; i < lesson.claims.size(); ++i) {
-        const LessonClaim& c = lesson.claims[i];
+        LessonClaim& c = lesson.claims[i];
         const std::string at = "claims[" + std::to_string(i) + "].measure.";
         check_run(c.run, at + "run");
         if (!c.over.empty()) {
@@ -312,6 +390,17 @@ void check_references(const Lesson& lesson)
             if (c.over == c.run)
                 throw_field_error(at + "over", "divides the run by itself");
         }
+        if (c.figure.empty()) {
+            for (const std::string* name : { &c.run, &c.over })
+                if (!name->empty() && lesson.find_run(*name)->is_probe())
+                    throw_field_error(at + (name == &c.run ? "run" : "over"),
+                        "run '" + *name + "' is a probe's: its claims read a figure, not a metric");
+            continue;
+        }
+        c.figure_unit = figure_unit(*lesson.find_run(c.run), c.figure, at + "figure");
+        if (!c.over.empty() && figure_unit(*lesson.find_run(c.over), c.figure, at + "figure") != c.figure_unit)
+            throw_field_error(
+                at + "figure", "'" + c.figure + "' has different units in runs '" + c.run + "' and '" + c.over + "'");
     }
 }
 
@@ -338,8 +427,22 @@ Lesson read_lesson(const json::Value& doc, const std::string& origin)
         l.arguments.push_back({ a.text("who"), a.text("said"), a.flag("quoted") });
     });
     m.each("runs", true, [&](const json::Value& v, const std::string& path) {
-        const Member r(v, path, { "name", "scenario", "set", "label" });
-        l.runs.push_back({ r.text("name"), r.text("scenario"), r.overrides("set"), r.text("label") });
+        const Member r(v, path, { "name", "scenario", "probe", "set", "quick", "label" });
+        // Named at "probe", the member a run without its scenario lacks: so
+        // that `validate`, having taken out an unknown probe, does not
+        // report the run a second time.
+        if (bool(r.find("scenario")) == bool(r.find("probe")))
+            throw_field_error(r.at("probe"), "a run needs one of scenario and probe");
+        LessonRun run;
+        run.name = r.text("name");
+        run.scenario = r.text("scenario", r.find("scenario") != nullptr);
+        run.probe = r.text("probe", r.find("probe") != nullptr);
+        run.set = r.overrides("set");
+        run.quick = r.overrides("quick");
+        if (!run.quick.empty() && !run.is_probe())
+            throw_field_error(r.at("quick"), "is for a probe run; a scenario run takes the lesson's quick overrides");
+        run.label = r.text("label");
+        l.runs.push_back(std::move(run));
     });
     m.each(
         "steps", true, [&](const json::Value& v, const std::string& path) { l.steps.push_back(read_step(v, path)); });

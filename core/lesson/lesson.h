@@ -39,14 +39,22 @@ struct LessonArgument {
     bool quoted = false; ///< @said is the thread's own words
 };
 
-/// A run the steps and claims name: a bundled scenario and the fields it
-/// changes ("workload.files=shared"), as `pagecache-lab-cli run --set` takes
-/// them.
+/// A run the steps and claims name: either a bundled scenario and the
+/// fields it changes ("workload.files=shared"), as `pagecache-lab-cli run
+/// --set` takes them, played by the engine; or a probe (lesson_probe.h) and
+/// its parameters ("radix_shift=4"), a measurement of the structures
+/// themselves.
 struct LessonRun {
     std::string name;
-    std::string scenario;         ///< a bundled scenario's name, e.g. "2002-global-hash-lock"
-    std::vector<std::string> set; ///< "path=value" overrides, in order
-    std::string label;            ///< how a verdict names the run: "hash + pagecache_lock"
+    std::string scenario;         ///< a bundled scenario's name, e.g. "2002-global-hash-lock" ("" for a probe run)
+    std::string probe;            ///< a probe's name, e.g. "index_memory" ("" for a scenario run)
+    std::vector<std::string> set; ///< "path=value" overrides, or a probe's "name=value" parameters, in order
+    /// A probe run's parameters in the quick form, on top of @set (a
+    /// scenario run takes the lesson's own quick overrides instead).
+    std::vector<std::string> quick;
+    std::string label; ///< how a verdict names the run: "hash + pagecache_lock"
+
+    bool is_probe() const noexcept { return !probe.empty(); }
 };
 
 /// What a step draws the eye to in the view it brings forward.
@@ -74,7 +82,7 @@ struct LessonStep {
     /// the step's text says).
     double ops_per_second = 0;
     std::uint64_t hold_stretch_ns = 0; ///< the critical-section stretch
-    std::string view;                  ///< the view it brings forward (lesson_views())
+    std::string view;                  ///< the view it brings forward (lesson_views()); "probe" for a probe run
     LessonHighlight highlight;
     LessonPause pause;
 };
@@ -90,10 +98,14 @@ struct LessonClaim {
     bool quoted = false;       ///< @statement is the thread's own words
     std::string thread_figure; ///< the thread's figure, as posted ("" if it gave none)
     LessonMetric metric = LessonMetric::ContentionsPer1000Ops;
-    std::string lock;      ///< the lock class a lock metric reads in @run
-    std::string run;       ///< the run measured
-    std::string over;      ///< the run it is divided by ("" : the metric of @run itself)
-    std::string over_lock; ///< the lock class read in @over ("": @lock): pagecache_lock against a tree's lock
+    /// A named figure read instead of @metric: one a probe run's probe
+    /// reports, or one of a scenario run's headline figures (run_figures.h).
+    std::string figure;
+    std::string figure_unit; ///< @figure's unit, as its probe or the headline figures give it
+    std::string lock;        ///< the lock class a lock metric reads in @run
+    std::string run;         ///< the run measured
+    std::string over;        ///< the run it is divided by ("" : the metric of @run itself)
+    std::string over_lock;   ///< the lock class read in @over ("": @lock): pagecache_lock against a tree's lock
     unsigned repeats = 3;
     /// The rule: held when the median figure is at least (or, with
     /// @at_most, at most) @threshold.
@@ -126,7 +138,8 @@ struct Lesson {
     const LessonRun* find_run(std::string_view name) const;
 };
 
-/// The views a step may bring forward.
+/// The views a step may bring forward ("probe": a probe run's figures,
+/// shown beside the step's text).
 const std::vector<std::string_view>& lesson_views();
 
 /// Parses @text, the contents of @origin (a file name used in messages and,

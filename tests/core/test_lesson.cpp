@@ -5,6 +5,7 @@
 #include "lesson/experiment.h"
 #include "lesson/lesson.h"
 #include "lesson/lesson_library.h"
+#include "lesson/lesson_probe.h"
 #include "lib/bundle.h"
 #include "sim/runner.h"
 
@@ -77,7 +78,11 @@ TEST_CASE("every bundled lesson reads, and its runs and steps are valid scenario
         INFO("lesson " << l.name);
         CHECK_NOTHROW(check_lesson_scenarios(l, bundled_scenario_text));
         CHECK_FALSE(l.claims.empty());
-        CHECK_FALSE(l.quick.empty());
+        // Every scenario run has a scaled-down form, for a class or CI (a
+        // probe run's own quick parameters are optional: most are exact
+        // and take a moment anyway).
+        if (std::any_of(l.runs.begin(), l.runs.end(), [](const LessonRun& r) { return !r.is_probe(); }))
+            CHECK_FALSE(l.quick.empty());
         // What a reader of the project sees names no file of it.
         for (const LessonStep& s : l.steps)
             CHECK_THAT(s.text, !Contains(".json"));
@@ -302,5 +307,163 @@ TEST_CASE("one global hash lock: the quick form's exact counts and verdicts", "[
         CHECK((verdict == "held" || verdict == "did not hold" || verdict == "inconclusive"));
         for (const char* key : { "claim", "source", "thread_figure", "our_figure", "spread", "why" })
             CHECK(v.find(key));
+    }
+}
+
+TEST_CASE("a claim may read a run's named figure instead of a metric", "[lesson][figure]")
+{
+    std::string t = lesson_text();
+    t.replace(t.find("\"metric\": \"ops_per_second\""), 26, "\"figure\": \"disk_requests\"");
+    const Lesson l = parse_lesson(t, "lessons/ok.json");
+    CHECK(l.claims[0].figure == "disk_requests");
+    CHECK(l.claims[0].figure_unit.empty());
+
+    t = lesson_text();
+    t.replace(t.find("\"metric\": \"ops_per_second\""), 26, "\"figure\": \"speed\"");
+    LessonError e = error_of(t);
+    CHECK(e.field() == "claims[0].measure.figure");
+    CHECK_THAT(e.what(), Contains("'speed' is not a figure of a scenario run (run 'a'); its figures: ops_per_s"));
+
+    t = lesson_text();
+    t.replace(
+        t.find("\"metric\": \"ops_per_second\""), 26, "\"metric\": \"ops_per_second\", \"figure\": \"disk_requests\"");
+    e = error_of(t);
+    CHECK(e.field() == "claims[0].measure");
+    CHECK_THAT(e.what(), Contains("needs one of metric and figure"));
+}
+
+TEST_CASE("a probe run: its probe, parameters, steps and figures are checked by name", "[lesson][probe]")
+{
+    REQUIRE_FALSE(lesson_probes().empty());
+    const LessonProbe& probe = lesson_probes().front();
+    REQUIRE_FALSE(probe.figures.empty());
+    const std::string figure = probe.figures.front().name;
+    // @run_extra goes into the probe run, @step: the step on it, @claim: the
+    // claim's measure on it.
+    auto text = [&](const std::string& run_extra = "", const std::string& step = "\"view\": \"probe\"",
+                    const std::string& measure = "") {
+        std::string t = lesson_text();
+        t.replace(t.find("{\"name\": \"b\""), 0,
+            "{\"name\": \"p\", \"probe\": \"" + probe.name + "\", \"label\": \"probe p\"" + run_extra + "}, ");
+        t.replace(t.find("\"view\": \"locks\"}"), 16,
+            "\"view\": \"locks\"}, {\"title\": \"u\", \"text\": \"v\", \"run\": \"p\", " + step + "}");
+        const std::string m = measure.empty() ? "\"figure\": \"" + figure + "\", \"run\": \"p\"" : measure;
+        const std::string old = "\"metric\": \"ops_per_second\", \"run\": \"a\", \"over\": \"b\"";
+        t.replace(t.find(old), old.size(), m);
+        return t;
+    };
+    const Lesson l = parse_lesson(text(), "lessons/ok.json");
+    REQUIRE(l.runs.size() == 3);
+    CHECK(l.runs[1].is_probe());
+    CHECK(l.runs[1].probe == probe.name);
+    CHECK(l.claims[0].figure == figure);
+    CHECK(l.claims[0].figure_unit == probe.figures.front().unit);
+    CHECK_NOTHROW(check_lesson_scenarios(l, bundled_scenario_text));
+
+    LessonError e = error_of(text(", \"quick\": [\"colour=3\"]"));
+    CHECK(e.field() == "runs[1].quick");
+    CHECK_THAT(e.what(), Contains("'colour' is not a parameter of the " + probe.name + " probe; its parameters: "));
+
+    e = error_of(text(", \"set\": [\"colour=3\"]"));
+    CHECK(e.field() == "runs[1].set");
+
+    std::string t = text();
+    t.replace(t.find("\"probe\": \"" + probe.name + "\""), 11 + probe.name.size(), "\"probe\": \"nope\"");
+    e = error_of(t);
+    CHECK(e.field() == "runs[1].probe");
+    CHECK_THAT(e.what(), Contains("'nope' is not a probe; allowed: " + lesson_probes().front().name));
+
+    t = text();
+    t.replace(t.find("\"probe\": \"" + probe.name + "\", "), 13 + probe.name.size(), "");
+    e = error_of(t);
+    CHECK(e.field() == "runs[1].probe");
+    CHECK_THAT(e.what(), Contains("a run needs one of scenario and probe"));
+
+    e = error_of(text("", "\"view\": \"locks\""));
+    CHECK(e.field() == "steps[1].view");
+    CHECK_THAT(e.what(), Contains("must be \"probe\": run 'p' is a probe's"));
+
+    e = error_of(text("", "\"view\": \"probe\", \"pacing\": {\"ops_per_second\": 10}"));
+    CHECK(e.field() == "steps[1].run");
+    CHECK_THAT(e.what(), Contains("takes no set, pacing, highlight or pause_when"));
+
+    t = text();
+    t.replace(t.find("\"run\": \"a\", \"view\": \"locks\""), 27, "\"run\": \"a\", \"view\": \"probe\"");
+    e = error_of(t);
+    CHECK(e.field() == "steps[0].view");
+    CHECK_THAT(e.what(), Contains("shows a probe run's figures; run 'a' is a scenario's"));
+
+    e = error_of(text("", "\"view\": \"probe\"", "\"metric\": \"ops_per_second\", \"run\": \"p\""));
+    CHECK(e.field() == "claims[0].measure.run");
+    CHECK_THAT(e.what(), Contains("run 'p' is a probe's: its claims read a figure, not a metric"));
+
+    e = error_of(text("", "\"view\": \"probe\"", "\"figure\": \"no_such_figure\", \"run\": \"p\""));
+    CHECK(e.field() == "claims[0].measure.figure");
+    CHECK_THAT(e.what(), Contains("'no_such_figure' is not a figure of the " + probe.name + " probe (run 'p')"));
+
+    // A probe's figure divided by a scenario run's: the scenario run has no
+    // such headline figure.
+    e = error_of(text("", "\"view\": \"probe\"", "\"figure\": \"" + figure + "\", \"run\": \"p\", \"over\": \"a\""));
+    CHECK(e.field() == "claims[0].measure.figure");
+
+    t = lesson_text();
+    t.replace(t.find("\"label\": \"run a\""), 16, "\"quick\": [\"x=1\"], \"label\": \"run a\"");
+    e = error_of(t);
+    CHECK(e.field() == "runs[0].quick");
+    CHECK_THAT(e.what(), Contains("is for a probe run"));
+}
+
+TEST_CASE("every probe declares what it takes and reports, and refuses a value by name", "[lesson][probe]")
+{
+    for (const LessonProbe& p : lesson_probes()) {
+        INFO("probe " << p.name);
+        CHECK_FALSE(p.meaning.empty());
+        CHECK_FALSE(p.figures.empty());
+        CHECK(find_lesson_probe(p.name) == &p);
+        // Every fallback is a value the probe itself accepts.
+        CHECK_NOTHROW(probe_args(p, {}, "run"));
+        for (const ProbeParam& a : p.params) {
+            INFO("parameter " << a.name);
+            CHECK_FALSE(a.meaning.empty());
+            const std::string bad = a.choices.empty() ? a.name + "=" + std::to_string(a.max + 1) : a.name + "=?";
+            try {
+                probe_args(p, { bad }, "runs[3].set");
+                FAIL("'" << bad << "' was accepted");
+            } catch (const LessonError& e) {
+                CHECK(e.field() == "runs[3].set");
+                CHECK_THAT(e.what(), StartsWith("runs[3].set: " + a.name + ": "));
+            }
+        }
+    }
+    CHECK(find_lesson_probe("no-such-probe") == nullptr);
+}
+
+TEST_CASE("unified readahead and big I/Os: one request per page without readahead", "[lesson][experiment]")
+{
+    const Lesson lesson = find_lesson("2002-unified-readahead-and-big-ios");
+    auto run = [&](const char* name) {
+        const RunResult r
+            = run_scenario(lesson_scenario(*lesson.find_run(name), lesson.quick, bundled_scenario_text, name));
+        REQUIRE(r.state == "finished");
+        return r;
+    };
+    // A reader that waits for each page before it asks for the next leaves
+    // nothing queued to merge with: 1024 pages are 1024 requests, through
+    // read(2) and through faults alike.
+    for (const char* name : { "read-none", "mmap-none" }) {
+        INFO(name);
+        const RunResult r = run(name);
+        CHECK(r.device_requests == 1024);
+        CHECK(measure(LessonMetric::DeviceRequests, r) == 1024);
+    }
+    // Readahead gathers each window into one request, and a window queued
+    // behind the one the disk is reading merges into it up to the disk's
+    // largest request (128 pages): at least 1024 / 128 requests, and far
+    // fewer than one a page.
+    for (const char* name : { "read-ra", "mmap-ra" }) {
+        INFO(name);
+        const RunResult r = run(name);
+        CHECK(r.device_requests >= 1024 / 128);
+        CHECK(r.device_requests <= 1024 / 8);
     }
 }

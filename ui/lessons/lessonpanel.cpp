@@ -8,10 +8,13 @@
 #include "run/simulation.h"
 
 #include <QCheckBox>
+#include <QFileDialog>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QMessageBox>
 #include <QPushButton>
+#include <QSaveFile>
 #include <QScrollArea>
 #include <QTableWidget>
 #include <QThread>
@@ -69,8 +72,10 @@ LessonPanel::LessonPanel(Simulation& sim, QWidget* parent)
     , reset_(new QPushButton(tr("Reset step"), this))
     , next_(new QPushButton(tr("Next"), this))
     , measure_(new QPushButton(tr("Measure the claims"), this))
+    , save_(new QPushButton(tr("Save the verdicts..."), this))
     , fullForm_(new QCheckBox(tr("Full length (minutes, not seconds)"), this))
     , measureNote_(wrapped(this))
+    , probeTable_(new QTableWidget(0, 2, this))
     , verdictTable_(new QTableWidget(0, 4))
 {
     setObjectName(QStringLiteral("lessonPanel"));
@@ -89,6 +94,19 @@ LessonPanel::LessonPanel(Simulation& sim, QWidget* parent)
     reset_->setObjectName(QStringLiteral("lessonReset"));
     next_->setObjectName(QStringLiteral("lessonNext"));
     measure_->setObjectName(QStringLiteral("lessonMeasure"));
+    save_->setObjectName(QStringLiteral("lessonSaveVerdicts"));
+    save_->setToolTip(tr("Save the verdict table with the figures behind it, as JSON or as CSV for a spreadsheet"));
+    save_->setEnabled(false);
+
+    probeTable_->setObjectName(QStringLiteral("probeTable"));
+    probeTable_->setHorizontalHeaderLabels({ tr("Figure"), tr("Measured") });
+    probeTable_->verticalHeader()->hide();
+    probeTable_->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
+    probeTable_->horizontalHeader()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
+    probeTable_->setWordWrap(true);
+    probeTable_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    probeTable_->setMinimumHeight(160);
+    probeTable_->hide();
 
     verdictTable_->setObjectName(QStringLiteral("verdictTable"));
     verdictTable_->setHorizontalHeaderLabels(
@@ -113,9 +131,13 @@ LessonPanel::LessonPanel(Simulation& sim, QWidget* parent)
     layout->addWidget(stepTitle_);
     layout->addWidget(stepText_);
     layout->addWidget(speed_);
+    layout->addWidget(probeTable_);
     layout->addLayout(buttons);
     layout->addSpacing(6);
-    layout->addWidget(measure_);
+    auto* measureRow = new QHBoxLayout;
+    measureRow->addWidget(measure_);
+    measureRow->addWidget(save_);
+    layout->addLayout(measureRow);
     layout->addWidget(fullForm_);
     layout->addWidget(measureNote_);
     layout->addSpacing(10);
@@ -136,6 +158,7 @@ LessonPanel::LessonPanel(Simulation& sim, QWidget* parent)
     connect(next_, &QPushButton::clicked, this, &LessonPanel::next);
     connect(reset_, &QPushButton::clicked, this, &LessonPanel::resetStep);
     connect(measure_, &QPushButton::clicked, this, &LessonPanel::measure);
+    connect(save_, &QPushButton::clicked, this, &LessonPanel::saveVerdictsAs);
     connect(&sim_, &Simulation::ticked, this, &LessonPanel::checkPause);
 }
 
@@ -145,6 +168,8 @@ LessonPanel::~LessonPanel()
     // it: wait for it rather than leave it posting to a destroyed object.
     if (measurer_)
         measurer_->wait();
+    if (prober_)
+        prober_->wait();
     // The table lives wherever the window put it, unless nowhere.
     if (verdictTable_ && !verdictTable_->parent())
         delete verdictTable_;
@@ -154,6 +179,7 @@ void LessonPanel::setLesson(const Lesson& lesson)
 {
     lesson_ = lesson;
     result_.reset();
+    save_->setEnabled(false);
     verdictTable_->setRowCount(0);
     measureNote_->clear();
     title_->setText(q(lesson.title));
@@ -210,6 +236,17 @@ void LessonPanel::showStep()
     const int n = int(lesson_->steps.size());
     stepTitle_->setText(tr("Step %1 of %2: %3").arg(step_ + 1).arg(n).arg(q(s.title)));
     stepText_->setText(q(s.text));
+    back_->setEnabled(step_ > 0);
+    next_->setEnabled(step_ + 1 < n);
+    pausedByStep_ = false;
+    ++probeGeneration_;
+    const LessonRun& run = *lesson_->find_run(s.run);
+    probeTable_->setVisible(run.is_probe());
+    if (run.is_probe()) {
+        probeStep(run);
+        return;
+    }
+
     QString speed = s.ops_per_second > 0
         ? tr("%1 operations a second on each CPU").arg(significant(s.ops_per_second).c_str())
         : tr("Unpaced: the machine's full speed, as the measurement runs");
@@ -219,14 +256,11 @@ void LessonPanel::showStep()
     if (s.pause.kind != LessonPause::Kind::None)
         speed += tr("; it pauses by itself %1").arg(pauseText(s.pause));
     speed_->setText(speed + QLatin1Char('.'));
-    back_->setEnabled(step_ > 0);
-    next_->setEnabled(step_ + 1 < n);
 
     // The step's run: its scenario and overrides, at the step's speed.
     std::vector<std::string> set = s.set;
     set.push_back("pacing.ops_per_second=" + std::to_string(s.ops_per_second));
     set.push_back("pacing.hold_stretch_ns=" + std::to_string(s.hold_stretch_ns));
-    pausedByStep_ = false;
     try {
         sim_.setScenario(lesson_scenario(
             *lesson_->find_run(s.run), set, bundled_scenario_text, "steps[" + std::to_string(step_) + "]"));
@@ -247,6 +281,64 @@ void LessonPanel::showStep()
         Q_EMIT lockHighlighted(QString());
         break;
     }
+}
+
+void LessonPanel::probeStep(const LessonRun& run)
+{
+    // A probe measures the structures themselves, not the simulated
+    // machine: the machine's run waits, and the figures fill the table
+    // when the probe is done. A step left before then drops its figures.
+    sim_.pause();
+    probeTable_->setRowCount(0);
+    speed_->setText(tr("Measuring on this machine, in the quick form..."));
+    const LessonProbe* probe = find_lesson_probe(run.probe);
+    const unsigned generation = probeGeneration_;
+    QThread* thread = QThread::create([this, run, generation] {
+        std::optional<ProbeFigures> figures;
+        QString error;
+        try {
+            figures = run_lesson_probe(run, true);
+        } catch (const std::exception& e) {
+            error = QString::fromUtf8(e.what());
+        }
+        QMetaObject::invokeMethod(
+            this,
+            [this, figures, error, generation, thread = QThread::currentThread()] {
+                if (prober_ == thread)
+                    prober_ = nullptr;
+                if (generation != probeGeneration_)
+                    return;
+                if (!figures) {
+                    speed_->setText(tr("The measurement failed: %1").arg(error));
+                    Q_EMIT probed(error);
+                    return;
+                }
+                const LessonStep& s = lesson_->steps[std::size_t(step_)];
+                const LessonProbe* probe = find_lesson_probe(lesson_->find_run(s.run)->probe);
+                probeTable_->setRowCount(int(probe->figures.size()));
+                for (int i = 0; i < int(probe->figures.size()); ++i) {
+                    const ProbeFigure& f = probe->figures[std::size_t(i)];
+                    auto* meaning = new QTableWidgetItem(q(f.meaning));
+                    meaning->setToolTip(q(f.meaning));
+                    const std::string value = significant(figures->at(f.name));
+                    probeTable_->setItem(i, 0, meaning);
+                    probeTable_->setItem(i, 1, new QTableWidgetItem(q(f.unit.empty() ? value : value + " " + f.unit)));
+                }
+                probeTable_->resizeRowsToContents();
+                speed_->setText(tr("Measured just now on this machine, in the quick form. Reset step measures again."));
+                Q_EMIT probed(QString());
+            },
+            Qt::QueuedConnection);
+    });
+    connect(thread, &QThread::finished, thread, &QObject::deleteLater);
+    if (probe)
+        speed_->setText(tr("Measuring on this machine, in the quick form: %1...").arg(q(probe->meaning)));
+    // An earlier step's probe may still be running: it is waited for at the
+    // end, and its figures are dropped when they come.
+    if (prober_)
+        prober_->wait();
+    prober_ = thread;
+    thread->start();
 }
 
 void LessonPanel::checkPause()
@@ -306,9 +398,47 @@ void LessonPanel::measure()
     thread->start();
 }
 
+bool LessonPanel::saveVerdicts(const QString& path, QString* error) const
+{
+    if (!result_) {
+        if (error)
+            *error = tr("nothing has been measured yet");
+        return false;
+    }
+    const std::string text = path.endsWith(QStringLiteral(".json"), Qt::CaseInsensitive)
+        ? json::write(to_json(*result_)) + "\n"
+        : verdicts_csv(*result_);
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || file.write(text.data(), qint64(text.size())) != qint64(text.size())
+        || !file.commit()) {
+        if (error)
+            *error = file.errorString();
+        return false;
+    }
+    return true;
+}
+
+void LessonPanel::saveVerdictsAs()
+{
+    if (!result_)
+        return;
+    // The dialog asks before it replaces a file.
+    const QString suggested = q(result_->lesson)
+        + (result_->quick ? QStringLiteral("_verdicts-quick.csv") : QStringLiteral("_verdicts.csv"));
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Save the verdicts"), suggested, tr("CSV, for a spreadsheet (*.csv);;JSON (*.json)"));
+    if (path.isEmpty())
+        return;
+    QString error;
+    if (!saveVerdicts(path, &error))
+        QMessageBox::warning(this, tr("Save the verdicts"),
+            tr("The verdicts could not be saved to %1: %2. Nothing was written there.").arg(path, error));
+}
+
 void LessonPanel::showVerdicts()
 {
     const ExperimentResult& r = *result_;
+    save_->setEnabled(true);
     measureNote_->setText(tr("Measured on this machine's %1 CPUs (%2 form). Every figure is a ratio of runs made "
                              "here side by side, or a count: never a time compared with one from the thread.")
                               .arg(r.machine_cpus)

@@ -52,6 +52,12 @@ public:
     /// Whether the step's pause condition has paused its run.
     bool pausedByStep() const { return pausedByStep_; }
 
+    /// The figures of the step's probe, once measured (a step on a probe
+    /// run: lesson_probe.h), one row per figure: its meaning, value and unit.
+    QTableWidget* probeTable() const { return probeTable_; }
+    /// Whether the step's probe is being measured.
+    bool probing() const { return prober_ != nullptr; }
+
     /// The verdicts of the last measurement, if one finished.
     const std::optional<ExperimentResult>& verdicts() const { return result_; }
     /// Whether a measurement is running.
@@ -61,6 +67,12 @@ public:
     QTableWidget* verdictTable() const { return verdictTable_; }
     /// What the step box says (title and text), as shown.
     QString stepText() const;
+    /// Writes the last measurement's verdicts to @path atomically: JSON
+    /// when it ends in ".json" (as `pagecache-lab-cli experiment --json`
+    /// writes them), CSV otherwise. False, with @error set, when there is
+    /// nothing measured or the file cannot be written; an existing file is
+    /// then left as it was.
+    bool saveVerdicts(const QString& path, QString* error = nullptr) const;
 
 public Q_SLOTS:
     void next();
@@ -69,6 +81,8 @@ public Q_SLOTS:
     void resetStep();
     /// Measures the claims: the quick form unless the full one is ticked.
     void measure();
+    /// Asks where, then saves the verdicts (saveVerdicts).
+    void saveVerdictsAs();
 
 Q_SIGNALS:
     /// The step brings @view to the front ("radix", "locks", ...).
@@ -79,9 +93,12 @@ Q_SIGNALS:
     void fileHighlighted(pcl::FileId file);
     /// A measurement finished (or failed: @error is not empty).
     void measured(const QString& error);
+    /// The step's probe finished (or failed: @error is not empty).
+    void probed(const QString& error);
 
 private:
     void showStep();
+    void probeStep(const LessonRun& run);
     void checkPause();
     void showVerdicts();
 
@@ -91,6 +108,8 @@ private:
     bool pausedByStep_ = false;
     std::optional<ExperimentResult> result_;
     QThread* measurer_ = nullptr;
+    QThread* prober_ = nullptr;
+    unsigned probeGeneration_ = 0; ///< which step's probe a finished one belongs to
 
     QLabel* title_;
     QLabel* source_;
@@ -103,8 +122,10 @@ private:
     QPushButton* reset_;
     QPushButton* next_;
     QPushButton* measure_;
+    QPushButton* save_;
     QCheckBox* fullForm_;
     QLabel* measureNote_;
+    QTableWidget* probeTable_;
     QPointer<QTableWidget> verdictTable_; ///< the window's dock may delete it before the panel
 };
 

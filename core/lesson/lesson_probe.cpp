@@ -44,6 +44,7 @@ const std::vector<LessonProbe>& lesson_probes()
             index_memory_probe(),
             hash_chains_probe(),
             move_pages_probe(),
+            torn_pte_probe(),
         };
         std::sort(v.begin(), v.end(), [](const LessonProbe& a, const LessonProbe& b) { return a.name < b.name; });
         return v;

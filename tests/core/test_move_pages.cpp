@@ -403,20 +403,21 @@ TEST_CASE("move_pages: a buffer moved back and forth keeps its contents and its 
 
 TEST_CASE("move_pages probe: counts of a small run, by either method", "[move_pages][probe]")
 {
+    REQUIRE(find_lesson_probe("move_pages") != nullptr);
     const LessonProbe probe = move_pages_probe();
     for (const char* method : { "method=scan", "method=radix" }) {
         INFO(method);
         // 66 kB: 16 pages, the last 2 kB not a whole page.
-        const ProbeFigures f
-            = probe.run(probe_args(probe, { method, "kilobytes=66", "duplicates=5", "calls=3" }, "runs[0].set"));
+        const ProbeFigures f = probe.run(
+            probe_args(probe, { method, "kilobytes=66", "duplicates=5", "calls=3", "cache=warm" }, "runs[0].set"));
         for (const ProbeFigure& fig : probe.figures)
             CHECK(f.count(fig.name) == 1);
         CHECK(f.at("pages") == 16);
         CHECK(f.at("moved") == 16);
         CHECK(f.at("ebusy") == 5);
         // More repeats than pages: some pages repeat several times.
-        const ProbeFigures g
-            = probe.run(probe_args(probe, { method, "kilobytes=16", "duplicates=9", "calls=1" }, "runs[0].set"));
+        const ProbeFigures g = probe.run(
+            probe_args(probe, { method, "kilobytes=16", "duplicates=9", "calls=1", "cache=warm" }, "runs[0].set"));
         CHECK(g.at("pages") == 4);
         CHECK(g.at("moved") == 4);
         CHECK(g.at("ebusy") == 9);
@@ -446,6 +447,7 @@ TEST_CASE("move_pages probe: bad parameters are refused by name", "[move_pages][
     refused("duplicates=100001", "duplicates");
     refused("calls=0", "calls");
     refused("calls=1001", "calls");
+    refused("cache=hot", "cache");
     refused("pages=10", "pages");
     // Every parameter has its fallback.
     const ProbeArgs args = probe_args(probe, {}, "runs[0].set");
@@ -453,4 +455,5 @@ TEST_CASE("move_pages probe: bad parameters are refused by name", "[move_pages][
     CHECK(args.count("kilobytes") == 4000);
     CHECK(args.count("duplicates") == 0);
     CHECK(args.count("calls") == 5);
+    CHECK(args.text("cache") == "cold");
 }

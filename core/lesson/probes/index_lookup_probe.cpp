@@ -53,9 +53,9 @@ namespace pcl {
 
 namespace {
 
-/// Pages the probe builds at most over all its files: 4 Mi descriptors, a
-/// few hundred MB with a sparse tree's nodes, so that a run stays in memory
-/// and in time on a small machine.
+/// Pages the probe builds at most over all its files: 4 Mi descriptors.
+/// The largest run, a sparse file in a 128-way tree, then takes about 3 GB
+/// (a 1 KB node for every two pages) and some seconds to build.
 constexpr std::uint64_t kMaxTotalPages = std::uint64_t(1) << 22;
 
 /// One lookup of a pass: which file's index, which offset, and what it
@@ -67,7 +67,7 @@ struct Lookup {
     Page* expect = nullptr;     ///< the page that must come back; nullptr for a miss
 };
 
-/// Lookups timed together: tens of microseconds, much shorter than the
+/// Lookups timed together: well under a millisecond, shorter than the
 /// time slice another process takes when it preempts the probe on a busy
 /// machine, so that a disturbed block is one of many instead of a share of
 /// every pass.

@@ -94,8 +94,8 @@ TEST_CASE("index_lookup declares what lessons read", "[lesson][probe]")
 {
     const LessonProbe p = index_lookup_probe();
     CHECK(p.name == "index_lookup");
-    for (const char* figure :
-        { "ns_per_lookup", "levels_walked", "chain_per_lookup", "tree_height", "buckets", "index_bytes", "found" })
+    for (const char* figure : { "ns_per_lookup", "levels_walked", "chain_per_lookup", "tree_height", "buckets",
+             "index_bytes", "bytes_per_page", "found" })
         CHECK(p.find_figure(figure) != nullptr);
     // Every fallback passes its own parameter's check.
     const ProbeArgs defaults = probe_args(p, {}, "runs[0].set");
@@ -147,6 +147,7 @@ TEST_CASE("a hit in a dense radix tree walks its height", "[lesson][probe][radix
     for (pgoff_t i = 0; i < 4096; ++i)
         REQUIRE(tree->insert(i, &pages[i]) == InsertResult::Inserted);
     CHECK(three.at("index_bytes") == 3 * double(tree->memory_bytes()));
+    CHECK(three.at("bytes_per_page") == 3 * double(tree->memory_bytes()) / (3 * 4096));
 }
 
 TEST_CASE("a sparse radix tree: hits walk the height, misses stop at an absent leaf", "[lesson][probe][radix][exact]")

@@ -252,6 +252,8 @@ ProbeFigures measure(const ProbeArgs& args)
         out["buckets"] = double(table->buckets());
     }
 
+    out["bytes_per_page"] = out["index_bytes"] / double(pages * files);
+
     // The passes' order: every (file, page) once in a shuffled order, again
     // in another shuffled order when more lookups are asked than pages exist.
     std::vector<Lookup> lookups;
@@ -342,6 +344,7 @@ LessonProbe index_lookup_probe()
         { "tree_height", "levels", "the tallest file's radix tree (0 for the hash)" },
         { "buckets", "buckets", "the hash table's chain heads (0 for the radix tree)" },
         { "index_bytes", "bytes", "what the index itself takes: every file's tree, or the whole hash table" },
+        { "bytes_per_page", "bytes / page", "index_bytes over the pages cached" },
         { "found", "lookups", "lookups of the last pass that found a page" },
     };
     p.run = measure;

@@ -81,15 +81,15 @@ std::vector<pgoff_t> offsets_of(const MemoryLayout& layout, std::uint64_t f)
 
 /// The figures of one measurement, before they become ProbeFigures.
 struct MemoryFigures {
-    std::uint64_t index_bytes = 0;
-    std::uint64_t structure_bytes = 0;
-    std::uint64_t nodes = 0;
-    std::uint64_t node_bytes = 0;
-    std::uint64_t max_nodes_per_file = 0;
-    unsigned height = 0;
-    std::uint64_t buckets = 0;
-    std::uint64_t table_bytes = 0;
-    std::uint64_t link_bytes = 0;
+    std::uint64_t index_bytes = 0;        ///< the index as the kernel laid it out (the file comment)
+    std::uint64_t structure_bytes = 0;    ///< the structures' memory_bytes(), summed
+    std::uint64_t nodes = 0;              ///< radix tree nodes in all trees
+    std::uint64_t node_bytes = 0;         ///< one radix tree node
+    std::uint64_t max_nodes_per_file = 0; ///< nodes of the largest tree
+    unsigned height = 0;                  ///< levels of the tallest tree
+    std::uint64_t buckets = 0;            ///< the hash table's chain heads
+    std::uint64_t table_bytes = 0;        ///< the hash table
+    std::uint64_t link_bytes = 0;         ///< next_hash and pprev_hash in every struct page
 };
 
 /// One radix tree per file, under the mapping's spinlock as in 2002. The

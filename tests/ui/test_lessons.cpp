@@ -3,6 +3,7 @@
 // outlined in the lock table, its pause condition pausing the run), and the
 // measurement's verdict table, with screenshots of a step and the verdict.
 #include "lessons/lessonpanel.h"
+#include "lessons/proberesultsview.h"
 #include "locks/lockview.h"
 #include "run/simulation.h"
 #include "shell/mainwindow.h"
@@ -12,12 +13,17 @@
 #include "view_test_support.h"
 
 #include "lesson/lesson_library.h"
+#include "lesson/lesson_probe.h"
+#include "lib/json.h"
 
 #include <QDockWidget>
+#include <QFile>
 #include <QPushButton>
 #include <QSettings>
+#include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTableWidget>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <algorithm>
@@ -142,7 +148,67 @@ private Q_SLOTS:
         QCOMPARE(r.claims[0].verdict, LessonVerdict::Held);
         QVERIFY(panel.verdictTable()->item(0, 3)->text().startsWith(QStringLiteral("held: ")));
         QVERIFY(test::saveScreenshot(window.grab().toImage(), QStringLiteral("lesson-verdict.png")));
+
+        // The verdicts save as the command line writes them: JSON with one
+        // verdict per claim, or CSV with a header and a row per claim.
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString jsonPath = dir.filePath(QStringLiteral("verdicts.json"));
+        QString error;
+        QVERIFY2(panel.saveVerdicts(jsonPath, &error), qPrintable(error));
+        QFile jsonFile(jsonPath);
+        QVERIFY(jsonFile.open(QIODevice::ReadOnly));
+        const json::Value doc = json::parse(jsonFile.readAll().toStdString());
+        QCOMPARE(doc.find("experiment")->as_string(), std::string("2002-the-reader-that-changes-cpus"));
+        QCOMPARE(doc.find("verdicts")->as_array().size(), r.claims.size());
+        QCOMPARE(doc.find("verdicts")->as_array()[0].find("result")->as_string(), std::string("held"));
+        const QString csvPath = dir.filePath(QStringLiteral("verdicts.csv"));
+        QVERIFY2(panel.saveVerdicts(csvPath, &error), qPrintable(error));
+        QFile csvFile(csvPath);
+        QVERIFY(csvFile.open(QIODevice::ReadOnly | QIODevice::Text));
+        const QStringList lines = QString::fromUtf8(csvFile.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), int(r.claims.size()) + 1);
+        QVERIFY(lines[0].startsWith(QStringLiteral("claim,source,thread_figure,our_figure,median,spread,result,why")));
+        // A directory that does not exist: refused, with the reason.
+        QVERIFY(!panel.saveVerdicts(dir.filePath(QStringLiteral("no/such/dir/v.csv")), &error));
+        QVERIFY(!error.isEmpty());
         window.simulation().reset();
+    }
+
+    void aProbeStepShowsItsFigures()
+    {
+        MainWindow window;
+        window.resize(1280, 720);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(window.openLesson(QStringLiteral("2002-what-the-index-costs-in-memory")));
+        LessonPanel& panel = *window.lessonPanel();
+        const Lesson& lesson = panel.lesson();
+        const auto step = std::find_if(lesson.steps.begin(), lesson.steps.end(),
+            [&](const LessonStep& s) { return lesson.find_run(s.run)->is_probe(); });
+        QVERIFY(step != lesson.steps.end());
+        QSignalSpy probed(&panel, &LessonPanel::probed);
+        panel.goToStep(int(step - lesson.steps.begin()));
+        // The step brings the measurements forward, its run's column outlined.
+        QTRY_VERIFY(panel.probeResults()->isVisible());
+        QTRY_COMPARE_WITH_TIMEOUT(probed.size(), 1, 60000);
+        QCOMPARE(probed.at(0).at(0).toString(), QString());
+        // One row per figure the probe reports; the step's column has a value
+        // in each, the columns of runs not measured yet none.
+        const LessonProbe* probe = find_lesson_probe(lesson.find_run(step->run)->probe);
+        QVERIFY(probe);
+        const QTableWidget* table = panel.probeResults()->table();
+        QCOMPARE(table->rowCount(), int(probe->figures.size()));
+        const int column = panel.probeResults()->columnOf(step->run);
+        QVERIFY(column >= 0);
+        for (int row = 0; row < table->rowCount(); ++row) {
+            QCOMPARE(table->item(row, 0)->text(), QString::fromStdString(probe->figures[row].meaning));
+            QVERIFY(!table->item(row, column)->text().isEmpty());
+            for (int c = 1; c < table->columnCount(); ++c)
+                if (c != column)
+                    QVERIFY(table->item(row, c)->text().isEmpty());
+        }
+        QVERIFY(test::saveScreenshot(window.grab().toImage(), QStringLiteral("lesson-probe-step.png")));
     }
 
     void cleanupTestCase() { QSettings().clear(); }

@@ -4,6 +4,7 @@
 #include "kit/colors.h"
 #include "lesson/lesson_library.h"
 #include "lesson/lesson_pause.h"
+#include "lessons/proberesultsview.h"
 #include "lib/report.h"
 #include "run/simulation.h"
 
@@ -75,7 +76,7 @@ LessonPanel::LessonPanel(Simulation& sim, QWidget* parent)
     , save_(new QPushButton(tr("Save the verdicts..."), this))
     , fullForm_(new QCheckBox(tr("Full length (minutes, not seconds)"), this))
     , measureNote_(wrapped(this))
-    , probeTable_(new QTableWidget(0, 2, this))
+    , probeResults_(new ProbeResultsView)
     , verdictTable_(new QTableWidget(0, 4))
 {
     setObjectName(QStringLiteral("lessonPanel"));
@@ -97,16 +98,6 @@ LessonPanel::LessonPanel(Simulation& sim, QWidget* parent)
     save_->setObjectName(QStringLiteral("lessonSaveVerdicts"));
     save_->setToolTip(tr("Save the verdict table with the figures behind it, as JSON or as CSV for a spreadsheet"));
     save_->setEnabled(false);
-
-    probeTable_->setObjectName(QStringLiteral("probeTable"));
-    probeTable_->setHorizontalHeaderLabels({ tr("Figure"), tr("Measured") });
-    probeTable_->verticalHeader()->hide();
-    probeTable_->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
-    probeTable_->horizontalHeader()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
-    probeTable_->setWordWrap(true);
-    probeTable_->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    probeTable_->setMinimumHeight(160);
-    probeTable_->hide();
 
     verdictTable_->setObjectName(QStringLiteral("verdictTable"));
     verdictTable_->setHorizontalHeaderLabels(
@@ -131,7 +122,6 @@ LessonPanel::LessonPanel(Simulation& sim, QWidget* parent)
     layout->addWidget(stepTitle_);
     layout->addWidget(stepText_);
     layout->addWidget(speed_);
-    layout->addWidget(probeTable_);
     layout->addLayout(buttons);
     layout->addSpacing(6);
     auto* measureRow = new QHBoxLayout;
@@ -173,6 +163,8 @@ LessonPanel::~LessonPanel()
     // The table lives wherever the window put it, unless nowhere.
     if (verdictTable_ && !verdictTable_->parent())
         delete verdictTable_;
+    if (probeResults_ && !probeResults_->parent())
+        delete probeResults_;
 }
 
 void LessonPanel::setLesson(const Lesson& lesson)
@@ -181,6 +173,7 @@ void LessonPanel::setLesson(const Lesson& lesson)
     result_.reset();
     save_->setEnabled(false);
     verdictTable_->setRowCount(0);
+    probeResults_->setLesson(lesson);
     measureNote_->clear();
     title_->setText(q(lesson.title));
     source_->setText(tr("From the %1 thread: %2").arg(q(lesson.thread), q(lesson.citation)));
@@ -241,7 +234,7 @@ void LessonPanel::showStep()
     pausedByStep_ = false;
     ++probeGeneration_;
     const LessonRun& run = *lesson_->find_run(s.run);
-    probeTable_->setVisible(run.is_probe());
+    probeResults_->setCurrent(run.is_probe() ? run.name : std::string());
     if (run.is_probe()) {
         probeStep(run);
         return;
@@ -289,7 +282,7 @@ void LessonPanel::probeStep(const LessonRun& run)
     // machine: the machine's run waits, and the figures fill the table
     // when the probe is done. A step left before then drops its figures.
     sim_.pause();
-    probeTable_->setRowCount(0);
+    Q_EMIT viewRequested(QStringLiteral("probe"));
     speed_->setText(tr("Measuring on this machine, in the quick form..."));
     const LessonProbe* probe = find_lesson_probe(run.probe);
     const unsigned generation = probeGeneration_;
@@ -314,18 +307,10 @@ void LessonPanel::probeStep(const LessonRun& run)
                     return;
                 }
                 const LessonStep& s = lesson_->steps[std::size_t(step_)];
-                const LessonProbe* probe = find_lesson_probe(lesson_->find_run(s.run)->probe);
-                probeTable_->setRowCount(int(probe->figures.size()));
-                for (int i = 0; i < int(probe->figures.size()); ++i) {
-                    const ProbeFigure& f = probe->figures[std::size_t(i)];
-                    auto* meaning = new QTableWidgetItem(q(f.meaning));
-                    meaning->setToolTip(q(f.meaning));
-                    const std::string value = significant(figures->at(f.name));
-                    probeTable_->setItem(i, 0, meaning);
-                    probeTable_->setItem(i, 1, new QTableWidgetItem(q(f.unit.empty() ? value : value + " " + f.unit)));
-                }
-                probeTable_->resizeRowsToContents();
-                speed_->setText(tr("Measured just now on this machine, in the quick form. Reset step measures again."));
+                if (probeResults_)
+                    probeResults_->setFigures(s.run, *figures);
+                speed_->setText(tr("Measured just now on this machine, in the quick form: its figures are in the "
+                                   "outlined column of the Measurements view. Reset step measures again."));
                 Q_EMIT probed(QString());
             },
             Qt::QueuedConnection);

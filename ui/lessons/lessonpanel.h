@@ -27,6 +27,7 @@ class QThread;
 
 namespace pcl::ui {
 
+class ProbeResultsView;
 class Simulation;
 
 class LessonPanel : public QWidget {
@@ -52,9 +53,10 @@ public:
     /// Whether the step's pause condition has paused its run.
     bool pausedByStep() const { return pausedByStep_; }
 
-    /// The figures of the step's probe, once measured (a step on a probe
-    /// run: lesson_probe.h), one row per figure: its meaning, value and unit.
-    QTableWidget* probeTable() const { return probeTable_; }
+    /// The lesson's measurements of the structures themselves: each probe
+    /// run's figures, filled as its step opens (lesson_probe.h). The panel
+    /// does not place it: the window shows it among the views.
+    ProbeResultsView* probeResults() const { return probeResults_; }
     /// Whether the step's probe is being measured.
     bool probing() const { return prober_ != nullptr; }
 
@@ -125,8 +127,8 @@ private:
     QPushButton* save_;
     QCheckBox* fullForm_;
     QLabel* measureNote_;
-    QTableWidget* probeTable_;
-    QPointer<QTableWidget> verdictTable_; ///< the window's dock may delete it before the panel
+    QPointer<ProbeResultsView> probeResults_; ///< the window may delete it before the panel
+    QPointer<QTableWidget> verdictTable_;     ///< the window's dock may delete it before the panel
 };
 
 } // namespace pcl::ui

@@ -230,12 +230,12 @@ LessonProbe index_memory_probe()
         { "index_bytes", "bytes",
             "the index as the kernel laid it out: a tree's nodes; the hash's table plus next_hash and pprev_hash "
             "in every struct page of the machine" },
-        { "bytes_per_page", "bytes / page", "index_bytes per cached page" },
-        { "words_per_page", "words / page", "index_bytes per cached page in 8-byte words" },
+        { "bytes_per_page", "bytes / page", "the index, as the kernel laid it out, per cached page" },
+        { "words_per_page", "words / page", "the same in 8-byte words (pointers), the unit Irwin counted in" },
         { "structure_bytes", "bytes",
-            "all that the structures' memory_bytes() report: the trees' own objects (lock, counters) too; the "
+            "all that this program's structures take: the trees' own objects (lock, counters) too; the "
             "hash's table, lock and a separate chain entry per cached page" },
-        { "structure_bytes_per_page", "bytes / page", "structure_bytes per cached page" },
+        { "structure_bytes_per_page", "bytes / page", "all that this program's structures take, per cached page" },
         { "nodes", "nodes", "radix tree nodes in all the trees" },
         { "nodes_per_file", "nodes / file", "radix tree nodes per file, on average" },
         { "max_nodes_per_file", "nodes", "radix tree nodes of the largest tree" },

@@ -1,6 +1,9 @@
 // The main window: title, menus and actions, the About dialog, geometry kept
 // across runs, and a window that actually draws something.
 #include "compare/comparewindow.h"
+#include "index/hash_index.h"
+#include "index/page_index.h"
+#include "lesson/lesson_library.h"
 #include "run/simulation.h"
 #include "shell/aboutdialog.h"
 #include "shell/mainwindow.h"
@@ -8,11 +11,15 @@
 #include "shell/scenariolibrary.h"
 #include "shell/welcomecard.h"
 #include "shell/welcomepage.h"
+#include "sim/debugfs.h"
+#include "views/hash/hashview.h"
+#include "views/radix/radixtreeview.h"
 
 #include <QAbstractButton>
 #include <QAction>
 #include <QApplication>
 #include <QDialog>
+#include <QDockWidget>
 #include <QLabel>
 #include <QMenu>
 #include <QMenuBar>
@@ -39,6 +46,21 @@ QStringList labelTexts(const QWidget& widget)
     for (const QLabel* label : widget.findChildren<QLabel*>())
         texts.append(label->text());
     return texts;
+}
+
+/// A bundled scenario cut to @ops operations per CPU, so that it ends soon.
+pcl::ui::ScenarioEntry shortRun(const char* preset, std::uint64_t ops)
+{
+    pcl::ui::ScenarioEntry entry = pcl::ui::ScenarioLibrary::load(QLatin1String(preset));
+    entry.scenario.engine.workload.operations_per_cpu = ops;
+    return entry;
+}
+
+/// Plays @sim's run until it is no longer running.
+void playToTheEnd(Simulation& sim)
+{
+    sim.play();
+    QTRY_VERIFY_WITH_TIMEOUT(sim.state() != Simulation::State::Running, 60000);
 }
 
 } // namespace
@@ -155,6 +177,12 @@ private Q_SLOTS:
             QVERIFY(card->text().size() > 40);
             QCOMPARE(card->buttons().size(), 1);
             QCOMPARE(card->buttons().at(0)->text(), QStringLiteral("Run"));
+            // Words for a student: what they will see and how long it
+            // runs, never a file name, a field path or a random seed.
+            QVERIFY2(card->note().startsWith(QStringLiteral("Runs ")), qPrintable(card->title()));
+            for (const char* word : { ".json", "seed", "workload.", "pacing.", ".py", ".strace", "resources/" })
+                QVERIFY2(!card->text().contains(QLatin1String(word)) && !card->note().contains(QLatin1String(word)),
+                    qPrintable(card->title() + QStringLiteral(": ") + QLatin1String(word)));
         }
         QVERIFY(!window.showingRun());
         // Run opens the scenario, ready to play.
@@ -198,6 +226,125 @@ private Q_SLOTS:
         QCOMPARE(sim.state(), Simulation::State::Ready);
         QCOMPARE(sim.engine()->operations(), std::uint64_t(0));
         QCOMPARE(sim.scenario().engine.ops_per_second, 100.0); // the speed chosen stays
+    }
+
+    void viewsKeepTheFinalStateAfterTheRunEnds()
+    {
+        // A student plays a run to its end on the CPUs tab, then looks at
+        // the structures: they show the run as it ended, not an empty one.
+        MainWindow window;
+        window.setRememberGeometry(false);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QString error;
+        QVERIFY2(window.openScenario(shortRun("2002-global-hash-lock", 3000), &error), qPrintable(error));
+        QVERIFY(window.showView(QStringLiteral("cpus")));
+        playToTheEnd(window.simulation());
+        QCOMPARE(window.simulation().state(), Simulation::State::Finished);
+        const std::uint64_t pages = pcl::Debugfs(*window.simulation().engine()).page_hash()->count();
+        QVERIFY(pages > 0);
+        QVERIFY(window.showView(QStringLiteral("hash")));
+        auto* hash = qobject_cast<pcl::ui::HashView*>(window.currentView());
+        QVERIFY(hash);
+        QCOMPARE(hash->hashLayout().tablePages(), pages);
+        for (const auto& label : hash->scene().labels)
+            QVERIFY2(!label.text.contains(QStringLiteral("no pages yet")), qPrintable(label.text));
+
+        // The same for a tree, and the lock table still lists the run's locks.
+        QVERIFY2(window.openScenario(shortRun("2002-radix-tree-per-file", 3000), &error), qPrintable(error));
+        QVERIFY(window.showView(QStringLiteral("cpus")));
+        playToTheEnd(window.simulation());
+        QCOMPARE(window.simulation().state(), Simulation::State::Finished);
+        const std::uint64_t filePages = pcl::Debugfs(*window.simulation().engine()).index(0)->count();
+        QVERIFY(filePages > 0);
+        QVERIFY(window.showView(QStringLiteral("radix")));
+        auto* radix = qobject_cast<pcl::ui::RadixTreeView*>(window.currentView());
+        QVERIFY(radix);
+        QCOMPARE(radix->layout().snapshot().count, filePages);
+        QCOMPARE(window.simulation().state(), Simulation::State::Finished);
+
+        // Until Reset: then a fresh run, and the view starts again empty.
+        window.simulation().reset();
+        QCOMPARE(radix->layout().snapshot().count, std::uint64_t(0));
+    }
+
+    void aTabThatDoesNotApplyIsDisabledWithTheReason()
+    {
+        MainWindow window;
+        window.setRememberGeometry(false);
+        QString error;
+        QVERIFY2(window.openScenario(QStringLiteral("2002-radix-tree-per-file"), &error), qPrintable(error));
+        for (const char* name : { "cpus", "radix", "readahead", "pagetable" }) {
+            QVERIFY2(window.viewEnabled(QLatin1String(name)), name);
+            QVERIFY2(window.tabToolTip(QLatin1String(name)).isEmpty(), name);
+        }
+        for (const char* name : { "hash", "skiplist" }) {
+            QVERIFY2(!window.viewEnabled(QLatin1String(name)), name);
+            const QString why = window.tabToolTip(QLatin1String(name));
+            QVERIFY2(why.contains(QStringLiteral("radix tree per file")) && why.contains(QStringLiteral("not in use")),
+                qPrintable(why));
+        }
+        QVERIFY(window.tabToolTip(QStringLiteral("skiplist")).contains(QStringLiteral("skip list")));
+
+        // A run that uses the hash table enables its tab again, and the tree's goes.
+        QVERIFY2(window.openScenario(QStringLiteral("2002-global-hash-lock"), &error), qPrintable(error));
+        QVERIFY(window.viewEnabled(QStringLiteral("hash")));
+        QVERIFY(window.tabToolTip(QStringLiteral("hash")).isEmpty());
+        QVERIFY(!window.viewEnabled(QStringLiteral("radix")));
+        QVERIFY(window.tabToolTip(QStringLiteral("radix")).contains(QStringLiteral("hash table")));
+        QVERIFY(window.showView(QStringLiteral("hash")));
+        QCOMPARE(window.currentView()->objectName(), QStringLiteral("hash"));
+
+        // A run of anonymous memory indexes no page: no index tab applies.
+        QVERIFY2(window.openScenario(QStringLiteral("2005-pft-single-page-table-lock"), &error), qPrintable(error));
+        for (const char* name : { "radix", "hash", "skiplist" }) {
+            QVERIFY2(!window.viewEnabled(QLatin1String(name)), name);
+            QVERIFY2(window.tabToolTip(QLatin1String(name)).contains(QStringLiteral("anonymous")), name);
+        }
+        QVERIFY(window.viewEnabled(QStringLiteral("pagetable")));
+        QVERIFY(window.currentView()->objectName() != QStringLiteral("hash"));
+    }
+
+    void theLessonDockFitsAProjector()
+    {
+        // 1280 x 720, a projector's: every lesson's every step fits it with
+        // the lesson dock open beside the views.
+        MainWindow window;
+        window.setRememberGeometry(false);
+        window.resize(1280, 720);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        for (const pcl::Lesson& lesson : pcl::bundled_lessons()) {
+            QString error;
+            QVERIFY2(window.openLesson(QString::fromStdString(lesson.name), &error), qPrintable(error));
+            auto* dock = window.findChild<QDockWidget*>(QStringLiteral("lessonDock"));
+            QPushButton* next = nullptr;
+            for (QPushButton* b : dock->findChildren<QPushButton*>())
+                if (b->text() == QStringLiteral("Next"))
+                    next = b;
+            QVERIFY(next);
+            for (std::size_t step = 0; step < lesson.steps.size(); ++step) {
+                if (step > 0)
+                    next->click();
+                QCoreApplication::processEvents();
+                QVERIFY(dock->isVisible());
+                // On failure, what each part asks for.
+                QString parts;
+                for (const QDockWidget* dock : window.docks())
+                    if (dock->isVisible())
+                        parts += QStringLiteral(" %1 %2;").arg(dock->objectName()).arg(dock->minimumSizeHint().width());
+                parts += QStringLiteral(" centre %1").arg(window.centralWidget()->minimumSizeHint().width());
+                QVERIFY2(window.minimumSizeHint().width() <= 1280 && window.minimumWidth() <= 1280,
+                    qPrintable(QStringLiteral("%1, step %2: the window needs %3 px:%4")
+                                   .arg(QString::fromStdString(lesson.name))
+                                   .arg(step + 1)
+                                   .arg(std::max(window.minimumSizeHint().width(), window.minimumWidth()))
+                                   .arg(parts)));
+                window.resize(1280, 720);
+                QCoreApplication::processEvents();
+                QCOMPARE(window.width(), 1280);
+            }
+        }
     }
 
     void compareOpensTwoScenariosSideBySide()

@@ -59,6 +59,10 @@ ChartsView::ChartsView(Simulation& simulation, QWidget* parent)
     bar->addWidget(csv);
     auto* hint = new QLabel(tr("Right-click a chart to save it as PNG or SVG."), this);
     hint->setForegroundRole(QPalette::PlaceholderText);
+    // Wrapped, so that the dock can be narrow beside a lesson on a
+    // 1280-pixel screen.
+    hint->setWordWrap(true);
+    hint->setMinimumWidth(fontMetrics().averageCharWidth() * 12);
     bar->addWidget(hint);
     bar->addStretch(1);
     layout->addLayout(bar);

@@ -7,6 +7,7 @@
 
 #include <QMouseEvent>
 #include <QPainter>
+#include <QShowEvent>
 #include <QToolButton>
 #include <QWheelEvent>
 
@@ -24,6 +25,11 @@ StructureView::StructureView(Simulation& sim, QWidget* parent)
     connect(fitButton_, &QToolButton::clicked, this, [this] { fit(); });
     connect(&sim_, &Simulation::runReset, this, [this] { onRunReset(); });
     connect(&sim_, &Simulation::ticked, this, [this] { onTicked(); });
+    connect(&sim_, &Simulation::stateChanged, this, [this](Simulation::State state) {
+        if (state == Simulation::State::Finished || state == Simulation::State::Stopped
+            || state == Simulation::State::Failed)
+            onRunEnded();
+    });
     connect(&sim_, &Simulation::eventsArrived, this, [this](const std::vector<Event>& events) { onEvents(events); });
 }
 
@@ -42,6 +48,23 @@ void StructureView::onTicked()
         --ticksToSkip_;
         return;
     }
+    refresh();
+}
+
+void StructureView::onRunEnded()
+{
+    if (!followsRun())
+        return;
+    refreshAtNextTick();
+    refresh();
+}
+
+void StructureView::showEvent(QShowEvent* e)
+{
+    QWidget::showEvent(e);
+    if (source_.benchmark() || !source_.hasRun())
+        return;
+    refreshAtNextTick();
     refresh();
 }
 

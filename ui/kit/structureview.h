@@ -69,6 +69,11 @@ protected:
     virtual void placeControls();
     /// The Simulation's run was reset (a new run, or none).
     virtual void onRunReset() { }
+    /// The run ended (finished, stopped or failed). The timer stops with it,
+    /// so no tick follows: a visible view takes its last snapshot now, and a
+    /// hidden one takes it when it is shown (showEvent). Either way the view
+    /// keeps the run's final state until the next reset.
+    virtual void onRunEnded();
     /// A tick of the Simulation's timer: by default a refresh while visible,
     /// unless paceSnapshots() said to skip it.
     virtual void onTicked();
@@ -111,6 +116,10 @@ protected:
     void mouseReleaseEvent(QMouseEvent* e) override;
     void mouseDoubleClickEvent(QMouseEvent* e) override;
     void changeEvent(QEvent* e) override;
+    /// A view shown after ticks it missed while hidden (another tab was in
+    /// front, or the run ended meanwhile) catches up at once rather than
+    /// showing what it held when it was hidden.
+    void showEvent(QShowEvent* e) override;
 
     Simulation& sim_;
     /// What the view shows: the run's structures or a benchmark's.

@@ -2,8 +2,10 @@
 
 #include "charts/chartsview.h"
 #include "compare/comparewindow.h"
+#include "kit/indexkindmessage.h"
 #include "lesson/lesson_library.h"
 #include "lessons/lessonpanel.h"
+#include "lessons/proberesultsview.h"
 #include "locks/lockview.h"
 #include "log/eventlogview.h"
 #include "run/parameterspanel.h"
@@ -13,6 +15,7 @@
 #include "shell/runtoolbar.h"
 #include "shell/scenariolibrary.h"
 #include "shell/welcomepage.h"
+#include "sim/debugfs.h"
 #include "views/hash/hashview.h"
 #include "views/pagestate/pagestateview.h"
 #include "views/pagetable/pagetableview.h"
@@ -42,6 +45,8 @@
 #include <QTableWidget>
 #include <QTextBrowser>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace pcl::ui {
 
@@ -168,12 +173,14 @@ void MainWindow::createRunPage()
     traceNote_->hide();
     statusBar()->addPermanentWidget(traceNote_);
     connect(&sim_, &Simulation::runReset, this, &MainWindow::updateTraceNote);
+    connect(&sim_, &Simulation::runReset, this, &MainWindow::updateViewTabs);
 
     auto* charts = new ChartsView(sim_);
     auto* parameters = new ParametersPanel(sim_);
     auto* locks = new LockView(sim_);
     auto* log = new EventLogView(sim_);
     QDockWidget* chartsDock = addDock(charts, tr("Charts"), QStringLiteral("chartsDock"), Qt::RightDockWidgetArea);
+    chartsDock_ = chartsDock;
     QDockWidget* parametersDock
         = addDock(parameters, tr("Parameters"), QStringLiteral("parametersDock"), Qt::RightDockWidgetArea);
     QDockWidget* locksDock = addDock(locks, tr("Locks"), QStringLiteral("locksDock"), Qt::BottomDockWidgetArea);
@@ -197,6 +204,12 @@ void MainWindow::createRunPage()
         = addDock(lessonPanel_->verdictTable(), tr("Verdict"), QStringLiteral("verdictDock"), Qt::BottomDockWidgetArea);
     tabifyDockWidget(locksDock, verdictDock_);
     verdictDock_->hide();
+    // Its measurements of the structures themselves, as wide as the window
+    // too: one column per measurement, to compare across.
+    measurementsDock_ = addDock(
+        lessonPanel_->probeResults(), tr("Measurements"), QStringLiteral("measurementsDock"), Qt::BottomDockWidgetArea);
+    tabifyDockWidget(locksDock, measurementsDock_);
+    measurementsDock_->hide();
     connect(lessonPanel_, &LessonPanel::measured, this, [this] {
         verdictDock_->show();
         verdictDock_->raise();
@@ -206,6 +219,12 @@ void MainWindow::createRunPage()
             chartsDock->raise();
         else if (view == QLatin1String("locks"))
             locksDock->raise();
+        else if (view == QLatin1String("probe")) {
+            // The measurements are what the step is about: room for them.
+            measurementsDock_->show();
+            measurementsDock_->raise();
+            resizeDocks({ measurementsDock_ }, { height() / 2 }, Qt::Vertical);
+        }
         else
             showView(view);
     });
@@ -247,14 +266,54 @@ QStringList MainWindow::viewNames() const
     return names;
 }
 
-bool MainWindow::showView(const QString& name)
+int MainWindow::tabOf(const QString& name) const
 {
     for (int i = 0; i < views_->count(); ++i)
-        if (views_->widget(i)->objectName() == name) {
-            views_->setCurrentIndex(i);
-            return true;
-        }
-    return false;
+        if (views_->widget(i)->objectName() == name)
+            return i;
+    return -1;
+}
+
+bool MainWindow::showView(const QString& name)
+{
+    const int i = tabOf(name);
+    if (i < 0)
+        return false;
+    views_->setCurrentIndex(i);
+    return true;
+}
+
+bool MainWindow::viewEnabled(const QString& name) const
+{
+    const int i = tabOf(name);
+    return i >= 0 && views_->isTabEnabled(i);
+}
+
+QString MainWindow::tabToolTip(const QString& name) const
+{
+    const int i = tabOf(name);
+    return i >= 0 ? views_->tabToolTip(i) : QString();
+}
+
+void MainWindow::updateViewTabs()
+{
+    // The index the run uses: the built engine's files say (a replayed
+    // trace has the files it names, pft none); a run that failed to build
+    // has the scenario's.
+    std::optional<IndexKind> used = sim_.scenario().engine.index.kind;
+    if (Engine* engine = sim_.engine())
+        used = Debugfs(*engine).index_kind();
+    static const std::pair<const char*, IndexKind> kIndexViews[]
+        = { { "radix", IndexKind::Radix }, { "hash", IndexKind::Hash }, { "skiplist", IndexKind::SkipList } };
+    for (const auto& [name, kind] : kIndexViews) {
+        const int i = tabOf(QLatin1String(name));
+        if (i < 0)
+            continue;
+        // Without a scenario every tab stays open: each says how to get a run.
+        const QString why = sim_.state() == Simulation::State::Empty ? QString() : indexNotInUse(used, kind);
+        views_->setTabEnabled(i, why.isEmpty());
+        views_->setTabToolTip(i, why);
+    }
 }
 
 QWidget* MainWindow::currentView() const
@@ -418,6 +477,7 @@ bool MainWindow::openScenario(const ScenarioEntry& entry, QString* error)
     lessonPanel_->clearLesson();
     lessonDock_->hide();
     verdictDock_->hide();
+    measurementsDock_->hide();
     if (!entry.path.startsWith(QLatin1Char(':'))) {
         ScenarioLibrary::addRecentFile(entry.path);
         updateRecentMenu();
@@ -438,7 +498,9 @@ bool MainWindow::openLesson(const QString& nameOrPath, QString* error)
     showRun();
     lessonDock_->show();
     lessonDock_->raise();
-    resizeDocks({ lessonDock_ }, { 400 }, Qt::Horizontal);
+    // The lesson, the views and the charts side by side on a projector's
+    // 1280 pixels: the charts give up some of their width to the views.
+    resizeDocks({ lessonDock_, chartsDock_ }, { 380, 400 }, Qt::Horizontal);
     // The step asked for its view before the run page was shown.
     lessonPanel_->resetStep();
     return true;
@@ -475,8 +537,13 @@ void MainWindow::showRun()
     else
         for (QDockWidget* dock : docks_)
             dock->show();
-    // The lesson's docks only beside a lesson, the verdict once measured.
+    // The lesson's docks only beside a lesson, the verdict once measured;
+    // its measurements' view only for a lesson that makes some.
     lessonDock_->setVisible(lessonPanel_->hasLesson());
+    const bool probes = lessonPanel_->hasLesson()
+        && std::any_of(lessonPanel_->lesson().runs.begin(), lessonPanel_->lesson().runs.end(),
+            [](const LessonRun& r) { return r.is_probe(); });
+    measurementsDock_->setVisible(probes);
     verdictDock_->setVisible(lessonPanel_->hasLesson() && lessonPanel_->verdicts().has_value());
     saveAction_->setEnabled(true);
     updateTitle();

@@ -68,6 +68,11 @@ public:
     QStringList viewNames() const;
     /// The centre view in front.
     QWidget* currentView() const;
+    /// Whether the tab of the centre view @name can be chosen: a structure
+    /// view of an index the run does not use is disabled, its tab's tooltip
+    /// saying why (tabToolTip).
+    bool viewEnabled(const QString& name) const;
+    QString tabToolTip(const QString& name) const;
 
     Simulation& simulation() { return sim_; }
     RunToolBar* runToolBar() const { return toolBar_; }
@@ -102,6 +107,11 @@ private:
     QDockWidget* addDock(QWidget* view, const QString& title, const QString& objectName, Qt::DockWidgetArea area);
     void updateRecentMenu();
     void updateTitle();
+    /// Enables the centre's index tabs that apply to the current run and
+    /// disables the others, with a tooltip that says why.
+    void updateViewTabs();
+    /// The centre's tab showing @name; -1 if none.
+    int tabOf(const QString& name) const;
     /// The status bar's note on a replayed trace: what it is and how many
     /// bad lines were skipped.
     void updateTraceNote();
@@ -118,7 +128,9 @@ private:
     LessonPanel* lessonPanel_ = nullptr;
     QString pendingLock_; ///< the lock a lesson's step outlines, until its row exists
     QDockWidget* lessonDock_ = nullptr;
+    QDockWidget* chartsDock_ = nullptr;
     QDockWidget* verdictDock_ = nullptr;
+    QDockWidget* measurementsDock_ = nullptr;
     QByteArray runDockState_; ///< dock layout while the gallery hides the docks
     QMenu* recentMenu_ = nullptr;
     QMenu* viewMenu_ = nullptr;

@@ -175,7 +175,7 @@ HashLayout::Scene HashLayout::build() const
     };
 
     // ---- header: title and legend ----
-    const std::uint64_t pages = tablePages_ ? tablePages_ : snap_.count;
+    const std::uint64_t pages = tablePages();
     QString scheme;
     if (snap_.scheme == HashScheme::Global)
         scheme = QStringLiteral("one lock for the table (pagecache_lock)");

@@ -96,6 +96,8 @@ public:
     void setSnapshot(IndexSnapshot snapshot);
     /// Pages in the whole table (the snapshot counts one file's only); 0: unknown.
     void setTablePages(std::uint64_t pages) { tablePages_ = pages; }
+    /// The pages the header counts: the whole table's, else the snapshot's file's.
+    std::uint64_t tablePages() const { return tablePages_ ? tablePages_ : snap_.count; }
     /// Files sharing the table, for the title.
     void setFiles(int files) { files_ = files; }
 

@@ -147,7 +147,7 @@ QString HashView::message() const
 {
     if (source_.benchmark() || layout_.buckets() > 0)
         return {};
-    if (QString why = indexKindMessage(source_, IndexKind::Hash, tr("the page hash"), tr("hash")); !why.isEmpty())
+    if (QString why = indexKindMessage(source_, IndexKind::Hash); !why.isEmpty())
         return why;
     return tr("Waiting for the first snapshot…");
 }

@@ -86,7 +86,7 @@ public:
     QString toolTipAt(const QPoint& pos) const override;
 
     QSize sizeHint() const override { return { 900, 600 }; }
-    QSize minimumSizeHint() const override { return { 420, 320 }; }
+    QSize minimumSizeHint() const override { return { 360, 320 }; }
 
 protected:
     void setViewport(const Viewport& v) override;

@@ -59,7 +59,7 @@ public:
     void fit() override;
 
     QSize sizeHint() const override { return { 900, 600 }; }
-    QSize minimumSizeHint() const override { return { 480, 300 }; }
+    QSize minimumSizeHint() const override { return { 360, 300 }; }
 
 protected:
     void setViewport(const Viewport& v) override;

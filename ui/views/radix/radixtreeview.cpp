@@ -4,6 +4,7 @@
 
 #include "index/page_index.h"
 #include "kit/colors.h"
+#include "kit/indexkindmessage.h"
 #include "kit/pageflags.h"
 #include "mm/page_cache.h"
 #include "run/simulation.h"
@@ -136,17 +137,14 @@ void RadixTreeView::refresh()
     const auto files = fileInfos();
     syncCombo(files);
     layout_.setFiles(files, selected_);
-    PageIndex* idx = index();
-    if (!idx) {
-        layout_.setMessage(source_.hasRun() ? tr("No such file in this run.") : tr("No run: choose a scenario."));
+    if (const QString why = indexKindMessage(source_, IndexKind::Radix); !why.isEmpty()) {
+        layout_.setMessage(why);
         update();
         return;
     }
-    if (idx->kind() != IndexKind::Radix) {
-        layout_.setMessage(tr("This run indexes its pages with a %1 (scheme %2). The radix tree view shows runs "
-                              "whose index is a radix tree: set the index kind to radix.")
-                               .arg(idx->kind() == IndexKind::Hash ? tr("hash table") : tr("skip list"))
-                               .arg(QString::fromUtf8(idx->scheme().data(), int(idx->scheme().size()))));
+    PageIndex* idx = index();
+    if (!idx) {
+        layout_.setMessage(tr("This run has no file %1.").arg(selected_));
         update();
         return;
     }

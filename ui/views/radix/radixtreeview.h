@@ -67,7 +67,7 @@ public:
     QRectF layoutRect() const;
 
     QSize sizeHint() const override { return QSize(960, 520); }
-    QSize minimumSizeHint() const override { return QSize(420, 260); }
+    QSize minimumSizeHint() const override { return QSize(360, 260); }
 
 protected:
     void setViewport(const Viewport& v) override;

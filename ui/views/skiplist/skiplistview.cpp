@@ -175,7 +175,7 @@ QString SkipListView::message() const
 {
     if (source_.benchmark() || layout_.nodes() > 0)
         return {};
-    return indexKindMessage(source_, IndexKind::SkipList, tr("the skip list"), tr("skip list"));
+    return indexKindMessage(source_, IndexKind::SkipList);
 }
 
 void SkipListView::paintScene(QPainter& p)

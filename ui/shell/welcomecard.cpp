@@ -106,6 +106,28 @@ QString WelcomeCard::text() const
     return text_->text();
 }
 
+void WelcomeCard::setNote(const QString& note)
+{
+    if (!note_) {
+        note_ = new QLabel;
+        note_->setObjectName(QStringLiteral("cardNote"));
+        note_->setWordWrap(true);
+        QFont italic = note_->font();
+        italic.setItalic(true);
+        note_->setFont(italic);
+        // Under the source, above the buttons.
+        auto* layout = static_cast<QVBoxLayout*>(this->layout());
+        layout->insertWidget(layout->indexOf(source_) + 1, note_);
+        applyPalette();
+    }
+    note_->setText(note);
+}
+
+QString WelcomeCard::note() const
+{
+    return note_ ? note_->text() : QString();
+}
+
 QPushButton* WelcomeCard::addButton(const QString& text)
 {
     if (!buttonRow_) {
@@ -141,6 +163,8 @@ void WelcomeCard::applyPalette()
     const bool dark = base.color(QPalette::Base).lightness() < 128;
     source.setColor(QPalette::WindowText, dark ? accent_.lighter(135) : accent_.darker(115));
     source_->setPalette(source);
+    if (note_)
+        note_->setPalette(text);
 }
 
 void WelcomeCard::paintEvent(QPaintEvent*)

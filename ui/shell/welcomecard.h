@@ -1,5 +1,6 @@
-// One card of the welcome page: a drawn glyph, a title, a short description
-// and the source it comes from (a seed thread, a file format).
+// One card of the welcome page: a drawn glyph, a title, a short description,
+// the source it comes from (a mailing-list thread, a recorded program) and,
+// for an experiment, how long it runs.
 #pragma once
 
 #include <QColor>
@@ -30,6 +31,9 @@ public:
 
     QString title() const;
     QString text() const;
+    /// A line under the source: how long the experiment runs, how to follow it.
+    void setNote(const QString& note);
+    QString note() const;
 
     /// Adds a button to the card's bottom row (created on first use).
     QPushButton* addButton(const QString& text);
@@ -49,6 +53,7 @@ private:
     QLabel* title_;
     QLabel* text_;
     QLabel* source_;
+    QLabel* note_ = nullptr;
     QHBoxLayout* buttonRow_ = nullptr;
     QList<QPushButton*> buttons_;
 };

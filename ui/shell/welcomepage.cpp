@@ -2,6 +2,7 @@
 
 #include "shell/appicon.h"
 #include "shell/welcomecard.h"
+#include "workload/trace_replay.h"
 
 #include <QEvent>
 #include <QFileInfo>
@@ -13,6 +14,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <cmath>
 
 namespace pcl::ui {
 
@@ -47,6 +49,41 @@ WelcomeCard::Glyph glyphFor(const Scenario& s)
     if (s.engine.index.kind == IndexKind::Hash)
         return WelcomeCard::Glyph::Lock;
     return WelcomeCard::Glyph::Tree;
+}
+
+/// "about 40 seconds", "about 3 minutes": a length rounded as a person says it.
+QString roughly(double seconds)
+{
+    if (seconds < 10)
+        return WelcomePage::tr("about %n second(s)", nullptr, std::max(1, int(std::lround(seconds))));
+    if (seconds < 90)
+        return WelcomePage::tr("about %n second(s)", nullptr, int(std::lround(seconds / 5) * 5));
+    return WelcomePage::tr("about %n minute(s)", nullptr, int(std::lround(seconds / 60)));
+}
+
+/// How long @s runs at its own pacing, and how to follow it. A paced run's
+/// length is its operations over its pace; an unpaced one goes as fast as
+/// the machine does, which the card cannot know, but the bundled ones are
+/// over in seconds.
+QString runLength(const Scenario& s)
+{
+    if (s.duration_seconds > 0)
+        return WelcomePage::tr("Runs for %1.").arg(roughly(s.duration_seconds));
+    const double pace = s.engine.ops_per_second;
+    if (pace <= 0)
+        return WelcomePage::tr("Runs at full speed and is over in seconds: move the speed slider to the left "
+                               "to watch each CPU at a pace you can follow.");
+    // The longest sequence sets the length: a replayed thread's accesses, or
+    // each CPU's operations.
+    std::uint64_t ops = s.engine.workload.operations_per_cpu;
+    if (s.engine.trace) {
+        ops = 0;
+        for (unsigned t = 0; t < s.engine.trace->threads(); ++t)
+            ops = std::max<std::uint64_t>(ops, s.engine.trace->events_of(t).size());
+    }
+    return WelcomePage::tr("Runs for %1 at %2 operations a second per CPU, slow enough to follow each read.")
+        .arg(roughly(double(ops) / pace))
+        .arg(pace);
 }
 
 QColor accentFor(WelcomeCard::Glyph glyph)
@@ -125,6 +162,7 @@ WelcomePage::WelcomePage(const QList<ScenarioEntry>& presets, QWidget* parent)
             QString::fromStdString(s.title.empty() ? entry.id.toStdString() : s.title),
             QString::fromStdString(s.description), source);
         card->setObjectName(entry.id);
+        card->setNote(runLength(s));
         QPushButton* run = card->addButton(tr("Run"));
         run->setObjectName(QStringLiteral("run"));
         run->setToolTip(tr("Open this experiment, ready to play"));

@@ -1,0 +1,96 @@
+// The torn PTE read, one memory operation at a time, for a teacher to walk
+// a class through (pagefault scalability (2005)): on i386 PAE a fault
+// handler reads the entry's two halves without the PTE lock while a writer
+// changes it, and may return an entry that was never in memory.
+//
+// The view runs a scripted interleaving (mm/split_pte_script.h: the
+// reader's real code, with the writer let in between two of its loads) and
+// shows one step of it at a time: memory's two halves, the reader's
+// registers, the PTE lock and the sequence count, the step in a sentence,
+// both lanes of operations, and once the reader has returned, what it
+// returned, torn or whole. A bar above the picture picks how the reader
+// reads (the naive read, the re-read, each fix) and the interleaving, and
+// steps Back and Next; Left and Right (or a presenter's Page Up and Page
+// Down) step too. The picture itself is TornPteLayout's.
+#pragma once
+
+#include "views/tornpte/tornptelayout.h"
+
+#include "mm/split_pte_script.h"
+
+#include <QWidget>
+
+#include <string_view>
+
+class QComboBox;
+class QLabel;
+class QPushButton;
+
+namespace pcl::ui {
+
+class TornPteView : public QWidget {
+    Q_OBJECT
+public:
+    /// Shows the naive read on ab_cd at its first step.
+    explicit TornPteView(QWidget* parent = nullptr);
+
+    /// Runs @interleaving (pte_interleavings(): "ab_cd", "ab_cd_ae") with a
+    /// reader reading by @method and shows it at step 0; the bar's choices
+    /// follow. Throws std::invalid_argument for an unknown interleaving.
+    void setScript(PteReadMethod method, std::string_view interleaving);
+    /// Shows @script at step 0. Its method and interleaving are selected in
+    /// the bar when they are among its choices.
+    void setScript(const PteScript& script);
+    const PteScript& script() const { return script_; }
+    PteReadMethod method() const { return script_.method; }
+    const std::string& interleaving() const { return script_.interleaving; }
+
+    /// The step shown, from 0, and how many there are.
+    int step() const { return step_; }
+    int stepCount() const { return int(script_.steps.size()); }
+    /// Shows step @index, clamped to the script.
+    void setStep(int index);
+    /// Whether the step shown is the last one.
+    bool atEnd() const { return step_ + 1 >= stepCount(); }
+
+    /// What the picture shows, as laid out for the current size.
+    const TornPteLayout& layoutModel() const { return layout_; }
+    /// The picture's area: the widget below its bar.
+    QRect canvasRect() const;
+
+    QSize sizeHint() const override;
+    QSize minimumSizeHint() const override;
+
+public Q_SLOTS:
+    void next();
+    void back();
+
+Q_SIGNALS:
+    /// The step shown changed (also to 0 when a script is set).
+    void stepChanged(int step);
+    /// A new script is shown: another method or interleaving.
+    void scriptChanged();
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+    void changeEvent(QEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
+
+private:
+    void relayout();
+    void syncBar();
+    void choose();
+
+    PteScript script_;
+    int step_ = 0;
+    TornPteLayout layout_;
+    QWidget* bar_;
+    QComboBox* methodBox_;
+    QComboBox* interleavingBox_;
+    QLabel* stepLabel_;
+    QPushButton* back_;
+    QPushButton* next_;
+};
+
+} // namespace pcl::ui

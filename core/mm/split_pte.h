@@ -22,8 +22,8 @@
 // -> AE reads A, D, A and returns AD. What holds (PteReadMethod):
 // recheck the entry under the PTE lock that every writer holds (Dickins:
 // "recheck entry under ptlock before proceeding further", acting on nothing
-// irrevocable before), compare it there with pte_same (the helper that
-// became pte_unmap_same, as Nick Piggin suggested wrapping it), read and
+// irrevocable before), compare it there with pte_same (Linux wraps that
+// recheck in pte_unmap_same, the kind of helper Nick Piggin asked for), read and
 // write the entry as one 64-bit word (Piggin: "you need 64-bit atomic reads
 // and writes"; cmpxchg8b on i386), or put a sequence count around the
 // writer and retry a read that a writer overlapped.
@@ -153,7 +153,7 @@ struct PteRead {
     std::uint32_t retries = 0; ///< times it retried or backed out
 };
 
-/// An observer that does nothing: the free-running readers' and writers'.
+/// An observer that does nothing: the free-running readers'.
 struct PteNoObserver {
     void before(PteOp) noexcept { }
     void after(PteOp, const PteReaderRegs&, PteVerdict) noexcept { }

@@ -410,6 +410,11 @@ double TornPteLayout::memoryPanel(const PteScript& script, int step, const QRect
     default:
         break;
     }
+    // One word: the halves are drawn as one box, split by a thin rule, and
+    // marked together, since no load or store sees one without the other.
+    const QColor wordAccent = word ? lowAccent : QColor();
+    if (word)
+        lowAccent = highAccent = QColor();
     half(lowBox, QStringLiteral("low-box"), tr("pte_low"), lowName(s.pte_low), hex32(s.pte_low), lowAccent);
     half(highBox, QStringLiteral("high-box"), tr("pte_high"), highName(s.pte_high), hex32(s.pte_high), highAccent);
 
@@ -429,9 +434,8 @@ double TornPteLayout::memoryPanel(const PteScript& script, int step, const QRect
     fill(chip, chipColor, QStringLiteral("present-chip"));
     text(chip, pres, QColor(Qt::white), Qt::AlignCenter, Size::Caption, QStringLiteral("present"), true);
     if (word) {
-        // One word: the two halves are drawn as one box, split by a thin
-        // rule, since no load or store can see one without the other.
-        outline(QRectF(lowBox.topLeft(), highBox.bottomRight()), textColor, 2 * s_, QStringLiteral("word-box"));
+        outline(QRectF(lowBox.topLeft(), highBox.bottomRight()), wordAccent.isValid() ? wordAccent : textColor,
+            wordAccent.isValid() ? 3.5 * s_ : 2 * s_, QStringLiteral("word-box"));
     }
 
     double y = top + bh + 6 * s_;
@@ -522,7 +526,9 @@ double TornPteLayout::registersPanel(const PteScript& script, int step, const QR
     if (regs.seq)
         lines << tr("Sequence when its read began: %1").arg(*regs.seq);
     if (regs.retries)
-        lines << tr("Retries so far: %1").arg(regs.retries);
+        lines << (script.method == PteReadMethod::RecheckUnderLock ? tr("Backed out so far: %1")
+                                                                   : tr("Retries so far: %1"))
+                     .arg(regs.retries);
     // Two lines side by side when there are more than fit under the boxes
     // in the height memory's panel takes.
     const int rows = script.method == PteReadMethod::Seqcount ? 3 : 2;

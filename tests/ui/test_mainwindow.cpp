@@ -184,6 +184,13 @@ private Q_SLOTS:
                 QVERIFY2(!card->text().contains(QLatin1String(word)) && !card->note().contains(QLatin1String(word)),
                     qPrintable(card->title() + QStringLiteral(": ") + QLatin1String(word)));
         }
+        // The lessons come grouped by thread, each group headed by its
+        // citation and a sentence on what the thread was about.
+        const auto heads = window.welcomePage()->findChildren<QLabel*>(QStringLiteral("threadHead"));
+        QVERIFY(!heads.isEmpty());
+        for (const QLabel* head : heads)
+            QVERIFY2(
+                head->text().contains(QStringLiteral("<br>")) && head->text().size() > 120, qPrintable(head->text()));
         QVERIFY(!window.showingRun());
         // Run opens the scenario, ready to play.
         cards[0]->buttons().at(0)->click();

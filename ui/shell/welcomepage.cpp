@@ -54,17 +54,38 @@ WelcomeCard::Glyph glyphFor(const Scenario& s)
 /// "about 40 seconds", "about 3 minutes": a length rounded as a person says it.
 QString roughly(double seconds)
 {
+    if (seconds < 1.5)
+        return WelcomePage::tr("about a second");
     if (seconds < 10)
-        return WelcomePage::tr("about %n second(s)", nullptr, std::max(1, int(std::lround(seconds))));
+        return WelcomePage::tr("about %1 seconds").arg(std::lround(seconds));
     if (seconds < 90)
-        return WelcomePage::tr("about %n second(s)", nullptr, int(std::lround(seconds / 5) * 5));
-    return WelcomePage::tr("about %n minute(s)", nullptr, int(std::lround(seconds / 60)));
+        return WelcomePage::tr("about %1 seconds").arg(std::lround(seconds / 5) * 5);
+    if (seconds < 150)
+        return WelcomePage::tr("about 2 minutes");
+    return WelcomePage::tr("about %1 minutes").arg(std::lround(seconds / 60));
+}
+
+/// The operations a replayed thread does: one per read or write, one per
+/// page a touch of a mapping covers (as TraceReplay turns them).
+std::uint64_t replayedOperations(const TracePlan& plan, unsigned thread)
+{
+    std::uint64_t ops = 0;
+    for (const std::uint32_t i : plan.events_of(thread)) {
+        const TraceEvent& e = plan.trace().events[i];
+        if (e.length == 0)
+            continue;
+        if (e.op == TraceOp::Read || e.op == TraceOp::Write)
+            ++ops;
+        else if (e.op == TraceOp::MmapTouch)
+            ops += (e.offset + e.length - 1) / kTracePageBytes + 1 - e.offset / kTracePageBytes;
+    }
+    return ops;
 }
 
 /// How long @s runs at its own pacing, and how to follow it. A paced run's
-/// length is its operations over its pace; an unpaced one goes as fast as
-/// the machine does, which the card cannot know, but the bundled ones are
-/// over in seconds.
+/// length is its longest sequence over its pace; an unpaced one goes as
+/// fast as the machine does, which the card cannot know, but the bundled
+/// ones are over in seconds.
 QString runLength(const Scenario& s)
 {
     if (s.duration_seconds > 0)
@@ -73,17 +94,47 @@ QString runLength(const Scenario& s)
     if (pace <= 0)
         return WelcomePage::tr("Runs at full speed and is over in seconds: move the speed slider to the left "
                                "to watch each CPU at a pace you can follow.");
-    // The longest sequence sets the length: a replayed thread's accesses, or
-    // each CPU's operations.
     std::uint64_t ops = s.engine.workload.operations_per_cpu;
     if (s.engine.trace) {
         ops = 0;
         for (unsigned t = 0; t < s.engine.trace->threads(); ++t)
-            ops = std::max<std::uint64_t>(ops, s.engine.trace->events_of(t).size());
+            ops = std::max(ops, replayedOperations(*s.engine.trace, t));
     }
-    return WelcomePage::tr("Runs for %1 at %2 operations a second per CPU, slow enough to follow each read.")
+    return WelcomePage::tr("Runs for %1 at %2 operations a second per CPU, slow enough to follow each one.")
         .arg(roughly(double(ops) / pace))
         .arg(pace);
+}
+
+/// One sentence on what a thread was about, for the head of its lessons;
+/// empty for a thread not listed here (the citation stands alone).
+QString threadSentence(const std::string& thread)
+{
+    static const std::pair<const char*, const char*> kSentences[] = {
+        { "radix-tree pagecache (2002)",
+            QT_TRANSLATE_NOOP("WelcomePage",
+                "Linux 2.4 found every cached page through one hash table under one global lock; the thread "
+                "argued whether a radix tree per file, under its own lock, should replace it.") },
+        { "multipage I/O and readahead (2002)",
+            QT_TRANSLATE_NOOP("WelcomePage",
+                "Andrew Morton rebuilt readahead for 2.5 to read in large requests, and measured what happens "
+                "when read-ahead pages are evicted before anyone reads them.") },
+        { "pagefault scalability (2005)",
+            QT_TRANSLATE_NOOP("WelcomePage",
+                "One lock per process guarded every page-table change; the thread split it into a lock per "
+                "page-table page and argued from how many CPUs that pays.") },
+        { "concurrent pagecache (2007)",
+            QT_TRANSLATE_NOOP("WelcomePage",
+                "Peter Zijlstra let several CPUs change one file's radix tree at once, each locking only the "
+                "nodes it changes.") },
+        { "linear do_move_pages (2008)",
+            QT_TRANSLATE_NOOP("WelcomePage",
+                "Moving a buffer's pages between NUMA nodes searched a list once per page; a radix tree made the "
+                "work grow linearly with the buffer.") },
+    };
+    for (const auto& [name, sentence] : kSentences)
+        if (thread == name)
+            return WelcomePage::tr(sentence);
+    return {};
 }
 
 QColor accentFor(WelcomeCard::Glyph glyph)
@@ -256,9 +307,13 @@ void WelcomePage::setLessons(const std::vector<Lesson>& lessons)
         if (!grid || l.thread != thread) {
             thread = l.thread;
             const std::string subject = l.citation.substr(0, l.citation.find(": "));
-            auto* cite = new QLabel(QStringLiteral("<b>%1</b> · %2")
-                                        .arg(QString::fromStdString(l.thread).toHtmlEscaped(),
-                                            QString::fromStdString(subject).toHtmlEscaped()));
+            QString head = QStringLiteral("<b>%1</b> · %2")
+                               .arg(QString::fromStdString(l.thread).toHtmlEscaped(),
+                                   QString::fromStdString(subject).toHtmlEscaped());
+            if (const QString sentence = threadSentence(l.thread); !sentence.isEmpty())
+                head += QStringLiteral("<br>") + sentence.toHtmlEscaped();
+            auto* cite = new QLabel(head);
+            cite->setObjectName(QStringLiteral("threadHead"));
             cite->setWordWrap(true);
             lessons_->addSpacing(grid ? 12 : 0);
             lessons_->addWidget(cite);

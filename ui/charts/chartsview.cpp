@@ -49,22 +49,21 @@ ChartsView::ChartsView(Simulation& simulation, QWidget* parent)
     auto* bar = new QHBoxLayout;
     bar->setContentsMargins(8, 6, 8, 6);
     picker_->setText(tr("Charts"));
-    picker_->setToolTip(tr("Pick the charts to show"));
+    picker_->setToolTip(tr("Pick the charts to show. Right-click a chart to save it as PNG or SVG."));
     picker_->setMenu(pickerMenu_);
     bar->addWidget(picker_);
-    auto* csv = new QPushButton(this);
-    csv->setText(tr("Export data as CSV…"));
-    csv->setToolTip(tr("Save every metric of the run, one row per sample"));
-    connect(csv, &QPushButton::clicked, this, &ChartsView::saveData);
-    bar->addWidget(csv);
-    auto* hint = new QLabel(tr("Right-click a chart to save it as PNG or SVG."), this);
-    hint->setForegroundRole(QPalette::PlaceholderText);
-    // Wrapped, so that the dock can be narrow beside a lesson on a
-    // 1280-pixel screen.
-    hint->setWordWrap(true);
-    hint->setMinimumWidth(fontMetrics().averageCharWidth() * 12);
-    bar->addWidget(hint);
-    bar->addStretch(1);
+    csv_ = new QPushButton(this);
+    csv_->setText(tr("Export data as CSV…"));
+    csv_->setToolTip(tr("Save every metric of the run, one row per sample"));
+    connect(csv_, &QPushButton::clicked, this, &ChartsView::saveData);
+    bar->addWidget(csv_);
+    hint_ = new QLabel(tr("Right-click a chart to save it as PNG or SVG."), this);
+    hint_->setForegroundRole(QPalette::PlaceholderText);
+    // The hint asks for no width of its own, so that the dock can be narrow
+    // beside a lesson on a 1280-pixel screen; it shows where it fits
+    // (resizeEvent), and the picker's tooltip says the same.
+    hint_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    bar->addWidget(hint_, 1);
     layout->addLayout(bar);
 
     auto* scroll = new QScrollArea(this);
@@ -181,6 +180,9 @@ void ChartsView::resizeEvent(QResizeEvent* event)
     QWidget::resizeEvent(event);
     if (columnsFor(event->size().width()) != columns_)
         relayout();
+    // The bar's margins and spacing, then the two buttons, then the hint.
+    const int room = event->size().width() - 16 - 2 * 6 - picker_->sizeHint().width() - csv_->sizeHint().width();
+    hint_->setVisible(room >= hint_->sizeHint().width());
 }
 
 int ChartsView::columnsFor(int width)

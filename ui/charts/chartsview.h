@@ -23,6 +23,7 @@ class QChart;
 class QChartView;
 class QGridLayout;
 class QMenu;
+class QLabel;
 class QPushButton;
 QT_END_NAMESPACE
 
@@ -91,6 +92,8 @@ private:
 
     Simulation& sim_;
     QPushButton* picker_;
+    QPushButton* csv_ = nullptr;
+    QLabel* hint_ = nullptr; ///< how to save a chart, shown where the bar has room for it
     QMenu* pickerMenu_;
     QWidget* grid_;
     QGridLayout* gridLayout_;

@@ -152,7 +152,13 @@ TimelineLayout::Header TimelineLayout::layoutHeader(const QString& markerText, i
     Header h;
     int x = pad;
     const int cy = header_.center().y();
+    // Beside a lesson the view can be narrower than even the short labels:
+    // the entries that would run under the buttons are left out (the
+    // legend's tooltip lists them all).
+    const auto fits = [&](const char* text) { return x + chip + pad + fm_.horizontalAdvance(tr(text)) <= right; };
     for (const LegendState& e : kLegend) {
+        if (!fits(shortLabels ? e.shortLabel : e.label))
+            break;
         LegendEntry entry;
         entry.chip = QRectF(x, cy - chip / 2.0, chip, chip);
         entry.state = e.state;
@@ -162,7 +168,7 @@ TimelineLayout::Header TimelineLayout::layoutHeader(const QString& markerText, i
         x += fm_.horizontalAdvance(entry.text) + 2 * pad;
         h.legend.push_back(entry);
     }
-    {
+    if (h.legend.size() == kLegend.size() && fits(shortLabels ? "fault" : "in a page fault")) {
         // The fault band: a running chip with the band drawn under it.
         LegendEntry entry;
         entry.chip = QRectF(x, cy - chip / 2.0, chip, chip);

@@ -5,7 +5,8 @@
 //
 //   header   the legend (a chip per CPU state, then the fault band), and
 //            the marker line at its right; the legend shortens its labels
-//            before it would run into the markers
+//            before it would run into the markers, and leaves out the
+//            entries that would still run under the buttons
 //   labels   the lane names, left of the lanes
 //   lanes    one row per lane (CPU, then disk), in runs of pixel columns of
 //            one state (TimelineModel::columns), the fault band under those

@@ -337,7 +337,8 @@ void TimelineView::paintHeader(QPainter& p, const TimelineLayout& l)
 {
     const QPalette& pal = palette();
     const QString markers = markerText();
-    const TimelineLayout::Header header = l.layoutHeader(markers, fitButton()->geometry().left() - 2 * l.pad());
+    const int right = fitButton()->geometry().left() - 2 * l.pad();
+    const TimelineLayout::Header header = l.layoutHeader(markers, right);
     p.setRenderHint(QPainter::Antialiasing, true);
     for (const TimelineLayout::LegendEntry& e : header.legend) {
         p.setPen(QPen(pal.color(QPalette::Mid), 1));
@@ -358,6 +359,10 @@ void TimelineView::paintHeader(QPainter& p, const TimelineLayout& l)
     QColor dim = pal.color(QPalette::WindowText);
     if (!markerA_ && !markerB_)
         dim = pal.color(QPalette::PlaceholderText);
+    // How to set the markers is a hint, left out where it would run under
+    // the buttons; the markers' times, once set, are always shown.
+    if (!markerA_ && !markerB_ && header.markers.right() > right + 1)
+        return;
     p.setPen(dim);
     p.drawText(header.markers, Qt::AlignVCenter | Qt::AlignRight, markers);
 }

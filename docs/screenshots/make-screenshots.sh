@@ -7,8 +7,13 @@ app=${PCL_APP:-./build/release/app/pagecache-lab}
 out=docs/screenshots
 export QT_QPA_PLATFORM=offscreen
 
-# The gallery the application opens on.
+# The gallery the application opens on: the lessons by thread first.
 "$app" --run-for 0.5 --screenshot "$out/main-window.png"
+cp "$out/main-window.png" "$out/gallery-lessons.png"
+
+# Step 1 of a lesson, the lesson dock beside the views on 1280 x 720: the
+# step pauses itself once pagecache_lock has been contended 50 times.
+"$app" --lesson 2002-one-global-hash-lock --step 1 --run-for 6 --screenshot "$out/lesson-global-lock-step.png"
 
 # The radix-tree pagecache thread (2002): four CPUs, one global hash lock,
 # slowed to 2000 operations per second per CPU with each lock held 20 us

@@ -191,6 +191,9 @@ QRect TornPteView::canvasRect() const
 
 void TornPteView::relayout()
 {
+    // Placed here rather than by a layout so that the picture's area is
+    // known before the widget is first shown, and follows a font change.
+    bar_->setGeometry(0, 0, width(), bar_->sizeHint().height());
     layout_.layout(script_, step_, canvasRect().size(), palette(), font());
     update();
 }
@@ -217,7 +220,6 @@ void TornPteView::paintEvent(QPaintEvent*)
 
 void TornPteView::resizeEvent(QResizeEvent*)
 {
-    bar_->setGeometry(0, 0, width(), bar_->sizeHint().height());
     relayout();
 }
 

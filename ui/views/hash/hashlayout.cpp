@@ -184,11 +184,18 @@ HashLayout::Scene HashLayout::build() const
                      .arg(groupedNumber(snap_.locks.size()), groupedNumber(snap_.buckets_per_lock));
     else if (snap_.scheme == HashScheme::Bucket)
         scheme = QStringLiteral("a lock per bucket");
-    label(QRectF(g.header.left(), g.header.top(), g.header.width() - 60, g.lineHeight),
-        QStringLiteral("Page hash table: %1 buckets, %2 pages from %3 file%4 · %5")
-            .arg(groupedNumber(m), groupedNumber(pages), QString::number(files_),
-                files_ == 1 ? QString() : QStringLiteral("s"), scheme),
-        Qt::AlignLeft | Qt::AlignVCenter, text, true);
+    {
+        // In a narrow view the title ends in "…" rather than being cut
+        // mid-word at the Fit button (the lock scheme comes last).
+        const QRectF r(g.header.left(), g.header.top(), g.header.width() - 60, g.lineHeight);
+        QFont bold = font_;
+        bold.setBold(true);
+        const QString title = QStringLiteral("Page hash table: %1 buckets, %2 pages from %3 file%4 · %5")
+                                  .arg(groupedNumber(m), groupedNumber(pages), QString::number(files_),
+                                      files_ == 1 ? QString() : QStringLiteral("s"), scheme);
+        label(r, QFontMetricsF(bold).elidedText(title, Qt::ElideRight, r.width()), Qt::AlignLeft | Qt::AlignVCenter,
+            text, true);
+    }
     double lx = g.header.left();
     const double ly = g.header.top() + g.lineHeight + 4;
     const double sw = g.lineHeight * 0.8;

@@ -41,7 +41,7 @@ std::string_view lesson_verdict_name(LessonVerdict verdict) noexcept
 const std::vector<std::string_view>& lesson_views()
 {
     static const std::vector<std::string_view> views
-        = { "cpus", "radix", "hash", "skiplist", "readahead", "pagetable", "locks", "charts", "probe" };
+        = { "cpus", "radix", "hash", "skiplist", "readahead", "pagetable", "locks", "charts", "probe", "tornpte" };
     return views;
 }
 
@@ -367,14 +367,20 @@ void check_references(Lesson& lesson)
         const LessonStep& s = lesson.steps[i];
         const std::string at = "steps[" + std::to_string(i) + "].";
         check_run(s.run, at + "run");
-        const bool probe_run = lesson.find_run(s.run)->is_probe();
-        // A probe measures once and shows its figures: there is nothing to
-        // pace, outline or pause.
-        if (probe_run && s.view != "probe")
-            throw_field_error(at + "view", "must be \"probe\": run '" + s.run + "' is a probe's");
-        if (!probe_run && s.view == "probe")
-            throw_field_error(
-                at + "view", "\"probe\" shows a probe run's figures; run '" + s.run + "' is a scenario's");
+        const LessonRun& run = *lesson.find_run(s.run);
+        const bool probe_run = run.is_probe();
+        // A probe measures once and shows its figures, or its own view walks
+        // the run: there is nothing to pace, outline or pause.
+        const std::string probe_view = probe_run ? find_lesson_probe(run.probe)->view : std::string();
+        if (probe_run && s.view != "probe" && s.view != probe_view)
+            throw_field_error(at + "view",
+                "must be \"probe\"" + (probe_view.empty() ? std::string() : " or \"" + probe_view + "\"") + ": run '"
+                    + s.run + "' is a probe's");
+        const bool probes_view = s.view == "probe"
+            || std::any_of(lesson_probes().begin(), lesson_probes().end(),
+                [&](const LessonProbe& p) { return !p.view.empty() && p.view == s.view; });
+        if (!probe_run && probes_view)
+            throw_field_error(at + "view", "\"" + s.view + "\" shows a probe run; run '" + s.run + "' is a scenario's");
         if (probe_run
             && (!s.set.empty() || s.ops_per_second != 0 || s.hold_stretch_ns != 0
                 || s.highlight.kind != LessonHighlight::Kind::None || s.pause.kind != LessonPause::Kind::None))

@@ -72,6 +72,10 @@ struct LessonProbe {
     std::string meaning; ///< one line: what it measures and how
     std::vector<ProbeParam> params;
     std::vector<ProbeFigure> figures;
+    /// A view of the application that walks one of its runs step by step
+    /// (lesson_views(): "tornpte"), which a step on the run may bring
+    /// forward instead of the figures; "" for none.
+    std::string view;
     /// Measures once. Throws std::runtime_error when the measurement itself
     /// fails (which names what failed); the arguments were checked before.
     std::function<ProbeFigures(const ProbeArgs&)> run;

@@ -382,6 +382,13 @@ TEST_CASE("a probe run: its probe, parameters, steps and figures are checked by 
     e = error_of(text("", "\"view\": \"locks\""));
     CHECK(e.field() == "steps[1].view");
     CHECK_THAT(e.what(), Contains("must be \"probe\": run 'p' is a probe's"));
+    // A probe with a view of its own: a step on its run may bring it forward.
+    REQUIRE(find_lesson_probe("torn_pte"));
+    REQUIRE(find_lesson_probe("torn_pte")->view == "tornpte");
+    t = text("", "\"view\": \"tornpte\"");
+    t.replace(t.find("\"probe\": \"" + probe.name + "\""), 11 + probe.name.size(), "\"probe\": \"torn_pte\"");
+    t.replace(t.find("\"figure\": \"" + figure + "\""), 12 + figure.size(), "\"figure\": \"torn_reads\"");
+    CHECK(parse_lesson(t, "lessons/ok.json").steps[1].view == "tornpte");
 
     e = error_of(text("", "\"view\": \"probe\", \"pacing\": {\"ops_per_second\": 10}"));
     CHECK(e.field() == "steps[1].run");
@@ -391,7 +398,12 @@ TEST_CASE("a probe run: its probe, parameters, steps and figures are checked by 
     t.replace(t.find("\"run\": \"a\", \"view\": \"locks\""), 27, "\"run\": \"a\", \"view\": \"probe\"");
     e = error_of(t);
     CHECK(e.field() == "steps[0].view");
-    CHECK_THAT(e.what(), Contains("shows a probe run's figures; run 'a' is a scenario's"));
+    CHECK_THAT(e.what(), Contains("\"probe\" shows a probe run; run 'a' is a scenario's"));
+    t = lesson_text();
+    t.replace(t.find("\"run\": \"a\", \"view\": \"locks\""), 27, "\"run\": \"a\", \"view\": \"tornpte\"");
+    e = error_of(t);
+    CHECK(e.field() == "steps[0].view");
+    CHECK_THAT(e.what(), Contains("\"tornpte\" shows a probe run; run 'a' is a scenario's"));
 
     e = error_of(text("", "\"view\": \"probe\"", "\"metric\": \"ops_per_second\", \"run\": \"p\""));
     CHECK(e.field() == "claims[0].measure.run");

@@ -11,6 +11,7 @@
 #include "shell/welcomepage.h"
 #include "ui_test_support.h"
 #include "view_test_support.h"
+#include "views/tornpte/tornpteview.h"
 
 #include "lesson/lesson_library.h"
 #include "lesson/lesson_probe.h"
@@ -209,6 +210,46 @@ private Q_SLOTS:
                     QVERIFY(table->item(row, c)->text().isEmpty());
         }
         QVERIFY(test::saveScreenshot(window.grab().toImage(), QStringLiteral("lesson-probe-step.png")));
+    }
+
+    void theTornPteLessonWalksItsInterleavings()
+    {
+        MainWindow window;
+        window.resize(1280, 720);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(window.openLesson(QStringLiteral("2005-the-torn-pte-read")));
+        LessonPanel& panel = *window.lessonPanel();
+        const Lesson& lesson = panel.lesson();
+        // Each step on the probe's view brings the torn PTE view forward
+        // with the step's reader and interleaving, at its first operation.
+        int walked = 0;
+        for (int i = 0; i < int(lesson.steps.size()); ++i) {
+            const LessonStep& s = lesson.steps[std::size_t(i)];
+            if (s.view != "tornpte")
+                continue;
+            panel.goToStep(i);
+            QVERIFY(window.viewEnabled(QStringLiteral("tornpte")));
+            QCOMPARE(window.currentView()->objectName(), QStringLiteral("tornpte"));
+            auto* view = qobject_cast<TornPteView*>(window.currentView());
+            QVERIFY(view);
+            const ProbeArgs args = probe_args(*find_lesson_probe("torn_pte"), lesson.find_run(s.run)->set, "test");
+            QCOMPARE(std::string(pte_read_method_name(view->method())), args.text("method"));
+            QCOMPARE(view->interleaving(), args.text("interleaving"));
+            QCOMPARE(view->step(), 0);
+            if (walked == 0) {
+                // The plain read on AB -> CD: walked to its end, it is torn.
+                view->setStep(view->stepCount() - 1);
+                QVERIFY(view->script().torn);
+                QVERIFY(test::saveScreenshot(window.grab().toImage(), QStringLiteral("lesson-torn-pte-step.png")));
+            }
+            ++walked;
+        }
+        QVERIFY(walked >= 2);
+        // A scenario opened afterwards has no torn PTE tab.
+        QVERIFY(window.openLesson(QStringLiteral("2002-one-global-hash-lock")));
+        QVERIFY(!window.viewNames().isEmpty());
+        QVERIFY(window.tabToolTip(QStringLiteral("tornpte")).isEmpty());
     }
 
     void cleanupTestCase() { QSettings().clear(); }

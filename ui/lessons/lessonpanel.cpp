@@ -282,7 +282,20 @@ void LessonPanel::probeStep(const LessonRun& run)
     // machine: the machine's run waits, and the figures fill the table
     // when the probe is done. A step left before then drops its figures.
     sim_.pause();
-    Q_EMIT viewRequested(QStringLiteral("probe"));
+    // A probe with a view of its own walks the run there (the torn PTE
+    // read, operation by operation); the figures still fill the
+    // Measurements view.
+    const std::string& view = lesson_->steps[std::size_t(step_)].view;
+    if (view != "probe") {
+        QStringList settings;
+        if (const LessonProbe* p = find_lesson_probe(run.probe)) {
+            const ProbeArgs args = probe_args(*p, run.set, "run '" + run.name + "'");
+            for (const auto& [name, value] : args.values())
+                settings << q(name + "=" + value);
+        }
+        Q_EMIT probeViewRequested(q(view), settings);
+    }
+    Q_EMIT viewRequested(q(view));
     speed_->setText(tr("Measuring on this machine, in the quick form..."));
     const LessonProbe* probe = find_lesson_probe(run.probe);
     const unsigned generation = probeGeneration_;
@@ -309,14 +322,17 @@ void LessonPanel::probeStep(const LessonRun& run)
                 const LessonStep& s = lesson_->steps[std::size_t(step_)];
                 if (probeResults_)
                     probeResults_->setFigures(s.run, *figures);
-                speed_->setText(tr("Measured just now on this machine, in the quick form: its figures are in the "
-                                   "outlined column of the Measurements view. Reset step measures again."));
+                speed_->setText(s.view == "probe"
+                        ? tr("Measured just now on this machine, in the quick form: its figures are in the "
+                             "outlined column of the Measurements view. Reset step measures again.")
+                        : tr("Walk through it one operation at a time with Next and Back above the picture, or "
+                             "the arrow keys. What this run counted is in the Measurements view."));
                 Q_EMIT probed(QString());
             },
             Qt::QueuedConnection);
     });
     connect(thread, &QThread::finished, thread, &QObject::deleteLater);
-    if (probe)
+    if (probe && view == "probe")
         speed_->setText(tr("Measuring on this machine, in the quick form: %1...").arg(q(probe->meaning)));
     // An earlier step's probe may still be running: it is waited for at the
     // end, and its figures are dropped when they come.

@@ -97,6 +97,10 @@ Q_SIGNALS:
     void measured(const QString& error);
     /// The step's probe finished (or failed: @error is not empty).
     void probed(const QString& error);
+    /// A step on a probe run brings forward the probe's own view (@view:
+    /// "tornpte"), to walk the run whose parameters are @settings, every
+    /// one as "name=value".
+    void probeViewRequested(const QString& view, const QStringList& settings);
 
 private:
     void showStep();

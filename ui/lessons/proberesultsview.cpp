@@ -89,9 +89,9 @@ void ProbeResultsView::setLesson(const Lesson& lesson)
     }
     table_->verticalHeader()->hide();
     // A run's label is a phrase ("four 64-way trees, 16 dense files"):
-    // wrapped over three lines rather than cut.
+    // wrapped over four lines rather than cut.
     table_->horizontalHeader()->setDefaultAlignment(Qt::Alignment(Qt::AlignCenter | Qt::TextWordWrap));
-    table_->horizontalHeader()->setMinimumHeight(3 * table_->fontMetrics().height() + 8);
+    table_->horizontalHeader()->setMinimumHeight(4 * table_->fontMetrics().height() + 8);
     table_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
     table_->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Interactive);
     table_->setColumnWidth(0, 300);

@@ -22,6 +22,7 @@
 #include "views/radix/radixtreeview.h"
 #include "views/skiplist/skiplistview.h"
 #include "views/timeline/timelineview.h"
+#include "views/tornpte/tornpteview.h"
 
 #include <QAction>
 #include <QCloseEvent>
@@ -160,6 +161,12 @@ void MainWindow::createRunPage()
     views_->addTab(skiplist, tr("Skip list"));
     views_->addTab(pagestate, tr("Readahead"));
     views_->addTab(new PageTableView(sim_), tr("Page table"));
+    // The torn PTE read, walked operation by operation: no run of the
+    // machine, only beside the lesson that uses it.
+    tornPte_ = new TornPteView;
+    tornPte_->setObjectName(QStringLiteral("tornpte"));
+    views_->addTab(tornPte_, tr("Torn PTE"));
+    views_->setTabVisible(views_->indexOf(tornPte_), false);
     for (int i = 0; i < views_->count() && i < 9; ++i) {
         auto* go = new QAction(this);
         go->setShortcut(QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + i)));
@@ -224,8 +231,7 @@ void MainWindow::createRunPage()
             measurementsDock_->show();
             measurementsDock_->raise();
             resizeDocks({ measurementsDock_ }, { height() / 2 }, Qt::Vertical);
-        }
-        else
+        } else
             showView(view);
     });
     // A lesson names lock classes; their rows exist once the run has taken
@@ -247,6 +253,22 @@ void MainWindow::createRunPage()
         if (locks->selectedLock() == pendingLock_)
             pendingLock_.clear();
     });
+    connect(
+        lessonPanel_, &LessonPanel::probeViewRequested, this, [this](const QString& view, const QStringList& settings) {
+            if (view != QLatin1String("tornpte"))
+                return;
+            QString method = QStringLiteral("naive"), interleaving = QStringLiteral("ab_cd");
+            for (const QString& s : settings) {
+                if (s.startsWith(QLatin1String("method=")))
+                    method = s.section(QLatin1Char('='), 1);
+                else if (s.startsWith(QLatin1String("interleaving=")))
+                    interleaving = s.section(QLatin1Char('='), 1);
+            }
+            views_->setTabVisible(views_->indexOf(tornPte_), true);
+            measurementsDock_->show();
+            measurementsDock_->raise();
+            tornPte_->setScript(parse_pte_read_method(method.toStdString()), interleaving.toStdString());
+        });
     connect(lessonPanel_, &LessonPanel::fileHighlighted, this, [radix, skiplist, pagestate](FileId f) {
         radix->selectFile(f);
         skiplist->setFile(f);
@@ -544,6 +566,10 @@ void MainWindow::showRun()
         && std::any_of(lessonPanel_->lesson().runs.begin(), lessonPanel_->lesson().runs.end(),
             [](const LessonRun& r) { return r.is_probe(); });
     measurementsDock_->setVisible(probes);
+    const bool tornPte = lessonPanel_->hasLesson()
+        && std::any_of(lessonPanel_->lesson().steps.begin(), lessonPanel_->lesson().steps.end(),
+            [](const LessonStep& s) { return s.view == "tornpte"; });
+    views_->setTabVisible(views_->indexOf(tornPte_), tornPte);
     verdictDock_->setVisible(lessonPanel_->hasLesson() && lessonPanel_->verdicts().has_value());
     saveAction_->setEnabled(true);
     updateTitle();

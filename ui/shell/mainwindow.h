@@ -23,6 +23,7 @@ class CompareWindow;
 class LessonPanel;
 class LockView;
 class RunToolBar;
+class TornPteView;
 class WelcomePage;
 
 class MainWindow : public QMainWindow {
@@ -131,6 +132,7 @@ private:
     QDockWidget* chartsDock_ = nullptr;
     QDockWidget* verdictDock_ = nullptr;
     QDockWidget* measurementsDock_ = nullptr;
+    TornPteView* tornPte_ = nullptr;
     QByteArray runDockState_; ///< dock layout while the gallery hides the docks
     QMenu* recentMenu_ = nullptr;
     QMenu* viewMenu_ = nullptr;

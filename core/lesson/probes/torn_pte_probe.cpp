@@ -99,6 +99,8 @@ LessonProbe torn_pte_probe()
         { "reads", "threads mode: the reads each reader makes", "1000000", {}, 1, 1e9 },
         { "readers", "threads mode: reader threads beside the one writer", "1", {}, 1, 64 },
     };
+    // The torn PTE view walks a run's interleaving operation by operation.
+    p.view = "tornpte";
     p.figures = {
         { "reads", "reads", "reads made (interleaving mode: the one scripted read)" },
         { "torn_reads", "reads",

@@ -1,5 +1,6 @@
 #include "views/tornpte/tornpteview.h"
 
+#include <QAbstractItemView>
 #include <QComboBox>
 #include <QEvent>
 #include <QHBoxLayout>
@@ -100,6 +101,13 @@ TornPteView::TornPteView(QWidget* parent)
             interleavingBox_->count() - 1, QString::fromStdString(i.meaning), Qt::ToolTipRole);
     }
     interleavingBox_->setToolTip(tr("What the writer writes while the reader reads"));
+    // The boxes give up width beside a lesson's docks (their lists still
+    // open at full width): the centre must fit a 1280-pixel projector.
+    for (QComboBox* box : { methodBox_, interleavingBox_ }) {
+        box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        box->setMinimumContentsLength(6);
+        box->view()->setMinimumWidth(box->view()->sizeHintForColumn(0) + 24);
+    }
 
     auto* row = new QHBoxLayout(bar_);
     row->setContentsMargins(12, 8, 12, 4);
@@ -205,8 +213,9 @@ QSize TornPteView::sizeHint() const
 
 QSize TornPteView::minimumSizeHint() const
 {
-    // Below this the lanes have room for too few rows to follow a script.
-    return QSize(std::max(640, bar_->minimumSizeHint().width()), 460);
+    // Below this the lanes have room for too few rows to follow a script;
+    // narrow enough to sit beside the lesson and the charts at 1280 pixels.
+    return QSize(std::max(420, bar_->minimumSizeHint().width()), 360);
 }
 
 void TornPteView::paintEvent(QPaintEvent*)

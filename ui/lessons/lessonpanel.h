@@ -12,6 +12,7 @@
 
 #include "lesson/experiment.h"
 #include "lesson/lesson.h"
+#include "lessons/proberesultsview.h"
 
 #include <QPointer>
 #include <QTableWidget>
@@ -27,7 +28,6 @@ class QThread;
 
 namespace pcl::ui {
 
-class ProbeResultsView;
 class Simulation;
 
 class LessonPanel : public QWidget {

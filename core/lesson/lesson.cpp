@@ -259,8 +259,10 @@ LessonClaim read_claim(const json::Value& v, const std::string& path)
 
     const Member measure(
         m.need("measure"), m.at("measure"), { "metric", "figure", "lock", "run", "over", "over_lock" });
+    // Named at "figure": `validate`, having taken out an unknown figure,
+    // then stops there instead of reporting the claim again.
     if (bool(measure.find("metric")) == bool(measure.find("figure")))
-        throw_field_error(m.at("measure"), "needs one of metric and figure");
+        throw_field_error(measure.at("figure"), "a claim measures one of metric and figure");
     // A named figure is checked against its runs once they are all read
     // (check_references): it depends on what each run is.
     c.figure = measure.text("figure", false);

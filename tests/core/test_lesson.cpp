@@ -328,8 +328,8 @@ TEST_CASE("a claim may read a run's named figure instead of a metric", "[lesson]
     t.replace(
         t.find("\"metric\": \"ops_per_second\""), 26, "\"metric\": \"ops_per_second\", \"figure\": \"disk_requests\"");
     e = error_of(t);
-    CHECK(e.field() == "claims[0].measure");
-    CHECK_THAT(e.what(), Contains("needs one of metric and figure"));
+    CHECK(e.field() == "claims[0].measure.figure");
+    CHECK_THAT(e.what(), Contains("a claim measures one of metric and figure"));
 }
 
 TEST_CASE("a probe run: its probe, parameters, steps and figures are checked by name", "[lesson][probe]")

@@ -376,6 +376,39 @@ private Q_SLOTS:
         QVERIFY(outlined);
     }
 
+    void aLessonsBucketIsOutlinedAndBroughtIntoView()
+    {
+        Simulation sim;
+        HashView view(sim);
+        view.resize(900, 600);
+        view.benchmarkLoad(16384);
+        const std::uint64_t b = view.hashLayout().buckets() / 2 + 5;
+        view.selectBucket(b);
+        QCOMPARE(view.selectedBucket(), std::optional<std::uint64_t>(b));
+        // Fitted, the bucket shares a row a pixel or two tall; its outline
+        // is still 8 px tall, 3 px wide, in the highlight colour.
+        const HashLayout::Scene s = view.scene();
+        QVERIFY(s.bucketsPerCell > 1);
+        const QColor highlight = view.palette().color(QPalette::Highlight);
+        const auto outline
+            = std::find_if(s.outlines.begin(), s.outlines.end(), [&](const auto& o) { return o.color == highlight; });
+        QVERIFY(outline != s.outlines.end());
+        QVERIFY(outline->rect.height() >= 8);
+        QVERIFY(outline->rect.contains(*HashLayout::rowOf(s, b)));
+        QImage image(900, 600, QImage::Format_ARGB32_Premultiplied);
+        view.render(&image);
+        QCOMPARE(QColor(image.pixel(QPointF(outline->rect.left(), outline->rect.center().y()).toPoint())), highlight);
+        QCOMPARE(QColor(image.pixel(QPointF(outline->rect.right(), outline->rect.center().y()).toPoint())), highlight);
+        QVERIFY(image.save(test::screenshotDir() + QStringLiteral("/hash-bucket-outlined.png")));
+        // Zoomed in elsewhere, a bucket is brought into view at that zoom.
+        view.setView(0, 32);
+        view.selectBucket(b);
+        QCOMPARE(view.hashLayout().viewCount(), 32.0);
+        QVERIFY(HashLayout::rowOf(view.scene(), b).has_value());
+        view.selectBucket(std::nullopt);
+        QVERIFY(!view.selectedBucket());
+    }
+
     void clickExpandsFlashesFadeAndTooltipsDescribe()
     {
         Simulation sim;

@@ -676,6 +676,44 @@ private Q_SLOTS:
             zoomed.save(dir + (dark ? QStringLiteral("/radix-zoomed-dark.png") : QStringLiteral("/radix-zoomed.png"))));
     }
 
+    void aLessonsLeafIsOutlinedAndBroughtIntoView()
+    {
+        // Pages 0 .. 4095 under 64-slot nodes: height 2, 64 leaves. A
+        // lesson points at page 2209: the leaf of pages 2176 .. 2239 is
+        // outlined in the highlight colour, on screen.
+        Simulation sim;
+        RadixTreeView view(sim);
+        view.resize(900, 600);
+        view.benchmarkLoad(4096);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.setHighlightedNode(pcl::pgoff_t(2209));
+        QCOMPARE(view.highlightedNode(), std::optional<pcl::pgoff_t>(2209));
+        const QImage image = view.grab().toImage();
+        const auto outlines = itemsOf(view.layout(), Role::LeafOutline);
+        QCOMPARE(outlines.size(), std::size_t(1));
+        const auto& leaf = view.layout().snapshot().nodes[std::size_t(outlines[0].node)];
+        QCOMPARE(leaf.level, 0);
+        QCOMPARE(leaf.first_index, pcl::pgoff_t(2176));
+        const QColor highlight = view.palette().color(QPalette::Highlight);
+        const QRectF r = outlines[0].rect;
+        QCOMPARE(QColor(image.pixel(QPointF(r.left(), r.center().y()).toPoint())), highlight);
+        QCOMPARE(QColor(image.pixel(QPointF(r.center().x(), r.bottom()).toPoint())), highlight);
+        QVERIFY(image.save(pcl::ui::test::screenshotDir() + QStringLiteral("/radix-leaf-outlined.png")));
+        // Zoomed in elsewhere, the page is brought into view at that zoom.
+        view.layout().setView(0, 160);
+        view.setHighlightedNode(pcl::pgoff_t(3000));
+        const double now = view.nowMs();
+        QCOMPARE(view.layout().viewSpan(now), 160.0);
+        QVERIFY(view.layout().viewFirst(now) <= 3000 && 3000 < view.layout().viewFirst(now) + 160);
+        (void)view.grab();
+        QCOMPARE(itemsOf(view.layout(), Role::LeafOutline).size(), std::size_t(1));
+        // None: nothing outlined.
+        view.setHighlightedNode(std::nullopt);
+        (void)view.grab();
+        QVERIFY(itemsOf(view.layout(), Role::LeafOutline).empty());
+    }
+
     void screenshotOfATreeGrowingUnderLocks_data()
     {
         QTest::addColumn<QString>("scheme");

@@ -508,6 +508,36 @@ private Q_SLOTS:
         QVERIFY(distinctColours(image) > 4);
     }
 
+    void aLessonsCpuLaneIsOutlined()
+    {
+        // A lesson points at CPU 1: its lane and name are outlined in the
+        // highlight colour before the run has an event, and after.
+        Simulation sim;
+        TimelineView view(sim);
+        view.resize(1280, 400);
+        sim.setScenario(pacedSharedMapping());
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.setHighlightedCpu(1u);
+        QCOMPARE(view.highlightedCpu(), std::optional<unsigned>(1));
+        const pcl::ui::TimelineLayout l(
+            view.fontMetrics(), view.size(), view.model().laneCount(), view.viewStartNs(), view.viewSpanNs());
+        const QRectF outline = l.laneOutline(1);
+        QVERIFY(outline.contains(l.lane(1)));
+        QVERIFY(!outline.intersects(l.lane(0).adjusted(0, 0, 0, -2)));
+        const QColor highlight = view.palette().color(QPalette::Highlight);
+        const QPoint left = QPointF(outline.left(), outline.center().y()).toPoint();
+        QCOMPARE(QColor(view.grab().toImage().pixel(left)), highlight);
+        sim.play();
+        QTRY_COMPARE_WITH_TIMEOUT(sim.state(), Simulation::State::Finished, 20000);
+        const QImage image = view.grab().toImage();
+        QCOMPARE(QColor(image.pixel(left)), highlight);
+        QCOMPARE(QColor(image.pixel(QPointF(outline.right(), outline.center().y()).toPoint())), highlight);
+        QVERIFY(image.save(screenshotDir() + QStringLiteral("/timeline-cpu-outlined.png")));
+        view.setHighlightedCpu(std::nullopt);
+        QVERIFY(QColor(view.grab().toImage().pixel(left)) != highlight);
+    }
+
     void screenshotIsNotBlank_data() { pcl::ui::test::addThemeRows(); }
 
     void screenshotIsNotBlank()

@@ -236,6 +236,8 @@ void LessonPanel::showStep()
     const LessonRun& run = *lesson_->find_run(s.run);
     probeResults_->setCurrent(run.is_probe() ? run.name : std::string());
     if (run.is_probe()) {
+        // A probe step outlines nothing on the machine's views.
+        showHighlight(LessonHighlight {});
         probeStep(run);
         return;
     }
@@ -259,21 +261,22 @@ void LessonPanel::showStep()
             *lesson_->find_run(s.run), set, bundled_scenario_text, "steps[" + std::to_string(step_) + "]"));
     } catch (const std::exception& e) {
         speed_->setText(tr("This step cannot run: %1").arg(QString::fromUtf8(e.what())));
+        showHighlight(LessonHighlight {});
         return;
     }
     Q_EMIT viewRequested(q(s.view));
-    switch (s.highlight.kind) {
-    case LessonHighlight::Kind::Lock:
-        Q_EMIT lockHighlighted(q(s.highlight.lock));
-        break;
-    case LessonHighlight::Kind::File:
-        Q_EMIT lockHighlighted(QString());
-        Q_EMIT fileHighlighted(FileId(s.highlight.number));
-        break;
-    default:
-        Q_EMIT lockHighlighted(QString());
-        break;
-    }
+    showHighlight(s.highlight);
+}
+
+void LessonPanel::showHighlight(const LessonHighlight& h)
+{
+    using Kind = LessonHighlight::Kind;
+    Q_EMIT lockHighlighted(h.kind == Kind::Lock ? q(h.lock) : QString());
+    if (h.kind == Kind::File)
+        Q_EMIT fileHighlighted(FileId(h.number));
+    Q_EMIT bucketHighlighted(h.kind == Kind::Bucket ? std::optional<std::uint64_t>(h.number) : std::nullopt);
+    Q_EMIT nodeHighlighted(h.kind == Kind::Node ? std::optional<pgoff_t>(pgoff_t(h.number)) : std::nullopt);
+    Q_EMIT cpuHighlighted(h.kind == Kind::Cpu ? std::optional<unsigned>(unsigned(h.number)) : std::nullopt);
 }
 
 void LessonPanel::probeStep(const LessonRun& run)

@@ -93,6 +93,14 @@ Q_SIGNALS:
     void lockHighlighted(const QString& name);
     /// The step outlines file @file.
     void fileHighlighted(pcl::FileId file);
+    /// The step outlines hash bucket @bucket (nullopt: none). Each step
+    /// emits this, the node and the CPU signal, so an outline of an earlier
+    /// step never stays.
+    void bucketHighlighted(std::optional<std::uint64_t> bucket);
+    /// The step outlines the radix-tree leaf holding page @index (nullopt: none).
+    void nodeHighlighted(std::optional<pcl::pgoff_t> index);
+    /// The step outlines CPU @cpu's lane (nullopt: none).
+    void cpuHighlighted(std::optional<unsigned> cpu);
     /// A measurement finished (or failed: @error is not empty).
     void measured(const QString& error);
     /// The step's probe finished (or failed: @error is not empty).
@@ -104,6 +112,8 @@ Q_SIGNALS:
 
 private:
     void showStep();
+    /// Emits what @highlight outlines, and clears every other kind.
+    void showHighlight(const LessonHighlight& highlight);
     void probeStep(const LessonRun& run);
     void checkPause();
     void showVerdicts();

@@ -157,7 +157,8 @@ void MainWindow::createRunPage()
     auto* skiplist = new SkipListView(sim_);
     auto* pagestate = new PageStateView(sim_);
     views_->addTab(radix, tr("Radix tree"));
-    views_->addTab(new HashView(sim_), tr("Hash table"));
+    auto* hash = new HashView(sim_);
+    views_->addTab(hash, tr("Hash table"));
     views_->addTab(skiplist, tr("Skip list"));
     views_->addTab(pagestate, tr("Readahead"));
     views_->addTab(new PageTableView(sim_), tr("Page table"));
@@ -274,6 +275,9 @@ void MainWindow::createRunPage()
         skiplist->setFile(f);
         pagestate->setFile(f);
     });
+    connect(lessonPanel_, &LessonPanel::bucketHighlighted, hash, &HashView::selectBucket);
+    connect(lessonPanel_, &LessonPanel::nodeHighlighted, radix, &RadixTreeView::setHighlightedNode);
+    connect(lessonPanel_, &LessonPanel::cpuHighlighted, timeline, &TimelineView::setHighlightedCpu);
     chartsDock->raise();
     locksDock->raise();
     resizeDocks({ chartsDock }, { 520 }, Qt::Horizontal);

@@ -282,7 +282,16 @@ void HashLayout::buildColumn(Scene& s) const
     }
     if (selected_ && *selected_ >= first && *selected_ < first + count) {
         const std::uint64_t r = (*selected_ - first) / per;
-        s.outlines.push_back({ s.cells[r].rect.adjusted(-1, -1, 1, 1), palette_.color(QPalette::Highlight), 2 });
+        // Wider than the column and never thinner than 8 px: a row of a
+        // fitted table is a pixel tall, and the outline must show on a
+        // projector.
+        QRectF box = s.cells[r].rect.adjusted(-4, -2, 4, 2);
+        if (box.height() < 8)
+            box = QRectF(box.left(), box.center().y() - 4, box.width(), 8);
+        // On a halo of the background: inserts flash their rows in the
+        // highlight colour too, and a running table flashes everywhere.
+        s.outlines.push_back({ box, palette_.color(QPalette::Base), 7 });
+        s.outlines.push_back({ box, palette_.color(QPalette::Highlight), 3 });
     }
 }
 

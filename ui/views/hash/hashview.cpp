@@ -124,8 +124,14 @@ void HashView::readChain()
 void HashView::selectBucket(std::optional<std::uint64_t> bucket)
 {
     layout_.setSelected(bucket);
-    if (bucket)
+    if (bucket) {
         readChain();
+        // Keep the zoom, centre the bucket when it is out of view.
+        const double first = layout_.viewFirst();
+        const double count = layout_.viewCount();
+        if (layout_.selected() && (double(*bucket) < first || double(*bucket) >= first + count))
+            layout_.setView(double(*bucket) - count / 2, count);
+    }
     invalidate();
 }
 

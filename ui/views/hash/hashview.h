@@ -37,8 +37,11 @@ public:
 
     /// Takes a snapshot now (what a tick does while visible).
     void refresh() override;
-    /// Expands @bucket's chain (nullopt: none).
+    /// Expands @bucket's chain and outlines its row (nullopt: none); a
+    /// bucket outside the zoomed view is brought into it.
     void selectBucket(std::optional<std::uint64_t> bucket);
+    /// The bucket expanded and outlined, if any.
+    std::optional<std::uint64_t> selectedBucket() const { return layout_.selected(); }
     /// Flashes @bucket as an insert would.
     void flashBucket(std::uint64_t bucket);
     /// Buckets flashing now, with their opacity in (0, 1].

@@ -240,6 +240,20 @@ QRectF RadixTreeLayout::nodeRect(std::int32_t node, double nowMs) const
     return QRectF(x0, rowTop(n.level, nowMs), x1 - x0, slotH_);
 }
 
+std::int32_t RadixTreeLayout::highlightedLeaf() const
+{
+    if (!highlighted_ || !hasSnap_ || levels_.empty())
+        return -1;
+    const auto [begin, end] = levels_[0];
+    const auto& ns = snap_.nodes;
+    const pgoff_t index = *highlighted_;
+    const auto it = std::partition_point(ns.begin() + begin, ns.begin() + end,
+        [&](const IndexSnapshot::Node& n) { return n.first_index + (n.span - 1) < index; });
+    if (it == ns.begin() + end || it->first_index > index)
+        return -1;
+    return std::int32_t(it - ns.begin());
+}
+
 // ---- build -----------------------------------------------------------------
 
 RadixTreeLayout::Item RadixTreeLayout::textItem(
@@ -499,6 +513,26 @@ void RadixTreeLayout::layoutLevels(double nowMs)
     RadixLockLayout lockLayout(snap_, frame, animation_, items_);
     lockLayout.locks();
     lockLayout.walks();
+
+    // The leaf a lesson points at, over everything else: around its slots
+    // and tag marks, and never narrower than 10 px, so that a leaf of a
+    // fitted big tree still shows.
+    if (const std::int32_t leaf = highlightedLeaf(); leaf >= 0) {
+        QRectF r = nodeRect(leaf, nowMs);
+        r.setHeight(band);
+        if (r.width() < 10)
+            r = QRectF(r.center().x() - 5, r.top(), 10, r.height());
+        if (r.right() >= tree_.left() && r.left() <= tree_.right()) {
+            Item outline;
+            outline.role = Role::LeafOutline;
+            outline.rect = r.adjusted(-3, -3, 3, 3);
+            outline.pen = palette_.color(QPalette::Highlight);
+            outline.penWidth = 3;
+            outline.level = 0;
+            outline.node = leaf;
+            items_.push_back(outline);
+        }
+    }
 }
 
 // ---- hover -----------------------------------------------------------------

@@ -81,6 +81,7 @@ public:
         SkipLabel,   ///< optimistic scheme: share of locked walks that started at this level
         WalkMark,    ///< optimistic scheme: where a CPU's last walk took its first lock; `node` = the CPU
         WalkLabel,   ///< its "CPU n" label
+        LeafOutline, ///< the leaf a lesson's step points at; `node` = its position
     };
     enum class Detail : std::uint8_t { Slots, Cells, Bar };
 
@@ -179,6 +180,15 @@ public:
     /// no bits for (empty if none).
     std::optional<std::pair<pgoff_t, pgoff_t>> missingLeafDetail() const { return slotBits_.missing(); }
 
+    /// Outlines the leaf that holds page @index, whenever the tree has one
+    /// (nullopt: none). Kept across snapshots and clear(): a lesson's step
+    /// names the page before its leaf exists.
+    void setHighlightedIndex(std::optional<pgoff_t> index) { highlighted_ = index; }
+    std::optional<pgoff_t> highlightedIndex() const { return highlighted_; }
+    /// The leaf holding the highlighted index: its position in
+    /// snapshot().nodes, -1 if there is none (no highlight, no such leaf yet).
+    std::int32_t highlightedLeaf() const;
+
     // ---- view: which indexes are in view ---------------------------------
     /// Page indexes in view at the deepest zoom.
     static constexpr double kMinSpan = 8;
@@ -253,6 +263,8 @@ private:
     std::vector<std::uint64_t> levelOccupied_;
     RadixSlotBits slotBits_;
     RadixTreeAnimation animation_;
+
+    std::optional<pgoff_t> highlighted_;
 
     bool fitted_ = true;
     double first_ = 0; ///< view when not fitted

@@ -126,6 +126,21 @@ void RadixTreeView::selectFile(FileId file)
     refresh();
 }
 
+void RadixTreeView::setHighlightedNode(std::optional<pgoff_t> index)
+{
+    layout_.setHighlightedIndex(index);
+    // A fitted view shows every leaf; a zoomed one keeps its zoom and
+    // centres the page.
+    if (index && !layout_.fitted()) {
+        const double now = nowMs();
+        const double first = layout_.viewFirst(now);
+        const double span = layout_.viewSpan(now);
+        if (double(*index) < first || double(*index) >= first + span)
+            layout_.setView(double(*index) - span / 2, span);
+    }
+    update();
+}
+
 void RadixTreeView::fit()
 {
     layout_.fit();
@@ -219,7 +234,7 @@ void RadixTreeView::paintScene(QPainter& p)
     for (const auto& it : layout_.items()) {
         const bool inTree = it.role == Role::NodeFrame || it.role == Role::Slot || it.role == Role::SlotTag
             || it.role == Role::NodeCell || it.role == Role::NodeTag || it.role == Role::LevelBar
-            || it.role == Role::Connector || it.role == Role::NodeLock;
+            || it.role == Role::Connector || it.role == Role::NodeLock || it.role == Role::LeafOutline;
         if (inTree)
             p.setClipRect(treeClip);
         else

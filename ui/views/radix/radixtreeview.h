@@ -47,6 +47,11 @@ public:
     /// Shows file @file's tree (from the next snapshot on, which it takes now).
     void selectFile(FileId file);
     FileId selectedFile() const { return selected_; }
+    /// Outlines the leaf holding page @index of the tree shown (nullopt:
+    /// none), panning a zoomed view to it.
+    void setHighlightedNode(std::optional<pgoff_t> index);
+    /// The page index whose leaf is outlined.
+    std::optional<pgoff_t> highlightedNode() const { return layout_.highlightedIndex(); }
     /// Takes a snapshot of the selected file's tree now and repaints.
     void refresh() override;
     /// Page indexes across the tree.

@@ -110,6 +110,13 @@ QRectF TimelineLayout::lane(int i) const
     return QRectF(lanes_.left(), lanes_.top() + i * (laneHeight_ + laneGap_), lanes_.width(), laneHeight_);
 }
 
+QRectF TimelineLayout::laneOutline(int i) const
+{
+    const QRectF r = lane(i);
+    const double out = laneGap_ / 2;
+    return QRectF(pad_ / 2.0, r.top() - out, r.right() + out - pad_ / 2.0, r.height() + 2 * out);
+}
+
 double TimelineLayout::timeAt(double x) const
 {
     return start_ + (x - lanes_.left()) / double(lanes_.width()) * span_;

@@ -58,6 +58,9 @@ public:
     QRect axis() const { return axis_; }     ///< time ticks
     /// The row of lane @i.
     QRectF lane(int i) const;
+    /// The outline of lane @i when a lesson points at it: its name and its
+    /// row, in the gaps around them, so that it shows over any span's colour.
+    QRectF laneOutline(int i) const;
     /// Space between the text and what is around it.
     int pad() const { return pad_; }
 

@@ -424,11 +424,38 @@ void TimelineView::setHighlightedLock(const QString& name)
     update();
 }
 
+void TimelineView::setHighlightedCpu(std::optional<unsigned> cpu)
+{
+    if (cpu == highlightedCpu_)
+        return;
+    highlightedCpu_ = cpu;
+    update();
+}
+
 void TimelineView::paintHighlight(QPainter& p, const TimelineLayout& l)
 {
+    const QColor highlight = palette().color(QPalette::Highlight);
+    // The CPU's lane, before the run has events too: the step names the
+    // CPU to watch before anything happens on it.
+    if (highlightedCpu_ && int(*highlightedCpu_) < int(model_.cpus())) {
+        const QRectF outline = l.laneOutline(int(*highlightedCpu_));
+        QColor tint = highlight;
+        tint.setAlphaF(0.3);
+        p.fillRect(l.laneNameRect(int(*highlightedCpu_)).adjusted(l.pad() / 2.0, 0, 0, 0), tint);
+        p.setPen(palette().color(QPalette::WindowText));
+        p.drawText(l.laneNameRect(int(*highlightedCpu_)), Qt::AlignVCenter | Qt::AlignRight,
+            TimelineLayout::laneName(model_, int(*highlightedCpu_)));
+        QPen pen(highlight, 3);
+        pen.setJoinStyle(Qt::MiterJoin);
+        p.save();
+        p.setPen(pen);
+        p.setBrush(Qt::NoBrush);
+        p.drawRect(outline);
+        p.restore();
+    }
     if (highlighted_.isEmpty() || model_.empty())
         return;
-    QPen pen(palette().color(QPalette::Highlight), 2);
+    QPen pen(highlight, 2);
     pen.setJoinStyle(Qt::MiterJoin);
     p.save();
     p.setPen(pen);

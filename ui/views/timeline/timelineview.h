@@ -57,6 +57,9 @@ public:
     /// Locks view); empty: none.
     void setHighlightedLock(const QString& name);
     QString highlightedLock() const { return highlighted_; }
+    /// Outlines CPU @cpu's lane (a lesson's step points at it); nullopt: none.
+    void setHighlightedCpu(std::optional<unsigned> cpu);
+    std::optional<unsigned> highlightedCpu() const { return highlightedCpu_; }
     /// The header's marker line: "A 12.30 ms   B 13.61 ms   B − A 1.31 ms".
     QString markerText() const;
 
@@ -107,6 +110,7 @@ private:
     std::vector<TimelineLayout::Run> runs_;      ///< scratch, one lane's runs
     std::uint64_t liveEdgeNs_ = 0;               ///< the present while the run plays (event clock), 0 before
     QString highlighted_;
+    std::optional<unsigned> highlightedCpu_;
 };
 
 } // namespace pcl::ui

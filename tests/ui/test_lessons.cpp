@@ -11,6 +11,9 @@
 #include "shell/welcomepage.h"
 #include "ui_test_support.h"
 #include "view_test_support.h"
+#include "views/hash/hashview.h"
+#include "views/radix/radixtreeview.h"
+#include "views/timeline/timelineview.h"
 #include "views/tornpte/tornpteview.h"
 
 #include "lesson/lesson_library.h"
@@ -263,6 +266,95 @@ private Q_SLOTS:
         QVERIFY(window.openLesson(QStringLiteral("2002-one-global-hash-lock")));
         QVERIFY(!window.viewNames().isEmpty());
         QVERIFY(window.tabToolTip(QStringLiteral("tornpte")).isEmpty());
+    }
+
+    void aStepOutlinesALeafABucketOrACpuUntilTheNextStep()
+    {
+        MainWindow window;
+        window.resize(1280, 800);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        auto* radix = window.findChild<RadixTreeView*>();
+        auto* hash = window.findChild<HashView*>();
+        auto* timeline = window.findChild<TimelineView*>();
+        QVERIFY(radix && hash && timeline);
+
+        // A radix tree per file: the leaf holding page 2209, the first page
+        // CPU 0 reads, is outlined in file 0's tree once the tree is two
+        // levels tall.
+        QVERIFY(window.openLesson(QStringLiteral("2002-one-global-hash-lock")));
+        LessonPanel& panel = *window.lessonPanel();
+        panel.goToStep(1);
+        QCOMPARE(panel.lesson().steps[1].highlight.kind, LessonHighlight::Kind::Node);
+        QCOMPARE(window.currentView(), static_cast<QWidget*>(radix));
+        QCOMPARE(radix->highlightedNode(), std::optional<pgoff_t>(2209));
+        window.simulation().play();
+        QTRY_VERIFY_WITH_TIMEOUT(panel.pausedByStep(), 30000);
+        QCOMPARE(radix->selectedFile(), FileId(0));
+        QTRY_VERIFY_WITH_TIMEOUT(radix->layout().highlightedLeaf() >= 0, 5000);
+        const auto& leaf = radix->layout().snapshot().nodes[std::size_t(radix->layout().highlightedLeaf())];
+        QCOMPARE(leaf.first_index, pgoff_t(2176));
+        QCOMPARE(radix->layout().snapshot().height, 2);
+        QTest::qWait(int(RadixTreeLayout::kAnimationMs) + 50);
+        QVERIFY(test::saveScreenshot(window.grab().toImage(), QStringLiteral("lesson-leaf-outlined.png")));
+        // The next step outlines a lock: the leaf is no longer outlined.
+        panel.next();
+        QVERIFY(!radix->highlightedNode());
+
+        // The reader that changes CPUs: CPU 1's lane, where the readers take turns.
+        QVERIFY(window.openLesson(QStringLiteral("2002-the-reader-that-changes-cpus")));
+        const Lesson& readers = panel.lesson();
+        const auto onCpu = std::find_if(readers.steps.begin(), readers.steps.end(),
+            [](const LessonStep& s) { return s.highlight.kind == LessonHighlight::Kind::Cpu; });
+        QVERIFY(onCpu != readers.steps.end());
+        const int cpuStep = int(onCpu - readers.steps.begin());
+        panel.goToStep(cpuStep);
+        QCOMPARE(window.currentView(), static_cast<QWidget*>(timeline));
+        QCOMPARE(timeline->highlightedCpu(), std::optional<unsigned>(1));
+        window.simulation().play();
+        // Past the first swap: each reader has been on both CPUs.
+        QTRY_VERIFY_WITH_TIMEOUT(window.simulation().engine()->cpu_counters()[1].migrations >= 2, 10000);
+        window.simulation().pause();
+        QVERIFY(test::saveScreenshot(window.grab().toImage(), QStringLiteral("lesson-cpu-outlined.png")));
+        QVERIFY(cpuStep + 1 < int(readers.steps.size()));
+        QCOMPARE(readers.steps[std::size_t(cpuStep + 1)].highlight.kind, LessonHighlight::Kind::Lock);
+        panel.next();
+        QVERIFY(!timeline->highlightedCpu());
+
+        // Sizing the hash: bucket 6223, where four files' pages pile up,
+        // expanded to its chain when the run has read every page.
+        QVERIFY(window.openLesson(QStringLiteral("2002-sizing-the-hash-and-the-hash-function")));
+        const Lesson& sizing = panel.lesson();
+        const auto onBucket = std::find_if(sizing.steps.begin(), sizing.steps.end(),
+            [](const LessonStep& s) { return s.highlight.kind == LessonHighlight::Kind::Bucket; });
+        QVERIFY(onBucket != sizing.steps.end());
+        const int bucketStep = int(onBucket - sizing.steps.begin());
+        panel.goToStep(bucketStep);
+        QCOMPARE(window.currentView(), static_cast<QWidget*>(hash));
+        QCOMPARE(hash->selectedBucket(), std::optional<std::uint64_t>(6223));
+        window.simulation().play();
+        // Once each file has read its page of the bucket, well before the
+        // run ends.
+        auto chainLength = [&] {
+            hash->refresh();
+            return hash->scene().chainBoxes.size();
+        };
+        QTRY_COMPARE_WITH_TIMEOUT(chainLength(), std::size_t(4), 60000);
+        window.simulation().pause();
+        QCOMPARE(hash->selectedBucket(), std::optional<std::uint64_t>(6223));
+        std::vector<std::pair<FileId, pgoff_t>> chain;
+        for (const auto& box : hash->scene().chainBoxes)
+            chain.emplace_back(box.entry.file, box.entry.index);
+        std::sort(chain.begin(), chain.end());
+        QCOMPARE(chain,
+            (std::vector<std::pair<FileId, pgoff_t>> {
+                { FileId(0), 45 }, { FileId(1), 30 }, { FileId(2), 15 }, { FileId(3), 0 } }));
+        QVERIFY(test::saveScreenshot(window.grab().toImage(), QStringLiteral("lesson-bucket-outlined.png")));
+        // The next step outlines nothing: no bucket stays expanded.
+        QCOMPARE(sizing.steps[std::size_t(bucketStep + 1)].highlight.kind, LessonHighlight::Kind::None);
+        panel.next();
+        QVERIFY(!hash->selectedBucket());
+        window.simulation().reset();
     }
 
     void cleanupTestCase() { QSettings().clear(); }

@@ -690,13 +690,17 @@ private Q_SLOTS:
         view.setHighlightedNode(pcl::pgoff_t(2209));
         QCOMPARE(view.highlightedNode(), std::optional<pcl::pgoff_t>(2209));
         const QImage image = view.grab().toImage();
+        // The outline, in the highlight colour, on a ring of the background.
         const auto outlines = itemsOf(view.layout(), Role::LeafOutline);
-        QCOMPARE(outlines.size(), std::size_t(1));
-        const auto& leaf = view.layout().snapshot().nodes[std::size_t(outlines[0].node)];
+        QCOMPARE(outlines.size(), std::size_t(2));
+        const QColor highlight = view.palette().color(QPalette::Highlight);
+        QCOMPARE(outlines[0].pen, view.palette().color(QPalette::Base));
+        QCOMPARE(outlines[1].pen, highlight);
+        QVERIFY(outlines[0].rect.contains(outlines[1].rect));
+        const auto& leaf = view.layout().snapshot().nodes[std::size_t(outlines[1].node)];
         QCOMPARE(leaf.level, 0);
         QCOMPARE(leaf.first_index, pcl::pgoff_t(2176));
-        const QColor highlight = view.palette().color(QPalette::Highlight);
-        const QRectF r = outlines[0].rect;
+        const QRectF r = outlines[1].rect;
         QCOMPARE(QColor(image.pixel(QPointF(r.left(), r.center().y()).toPoint())), highlight);
         QCOMPARE(QColor(image.pixel(QPointF(r.center().x(), r.bottom()).toPoint())), highlight);
         QVERIFY(image.save(pcl::ui::test::screenshotDir() + QStringLiteral("/radix-leaf-outlined.png")));
@@ -707,7 +711,7 @@ private Q_SLOTS:
         QCOMPARE(view.layout().viewSpan(now), 160.0);
         QVERIFY(view.layout().viewFirst(now) <= 3000 && 3000 < view.layout().viewFirst(now) + 160);
         (void)view.grab();
-        QCOMPARE(itemsOf(view.layout(), Role::LeafOutline).size(), std::size_t(1));
+        QCOMPARE(itemsOf(view.layout(), Role::LeafOutline).size(), std::size_t(2));
         // None: nothing outlined.
         view.setHighlightedNode(std::nullopt);
         (void)view.grab();

@@ -193,6 +193,9 @@ void LessonPanel::clearLesson()
     lesson_.reset();
     step_ = 0;
     pausedByStep_ = false;
+    // The scenario opened instead is not the lesson's: nothing of the last
+    // step stays outlined on it.
+    showHighlight(LessonHighlight {});
 }
 
 void LessonPanel::goToStep(int index)

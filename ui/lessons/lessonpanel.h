@@ -42,7 +42,7 @@ public:
     void setLesson(const Lesson& lesson);
     bool hasLesson() const { return lesson_.has_value(); }
     /// Forgets the lesson (a scenario of its own was opened): its steps
-    /// pause nothing any more.
+    /// pause and outline nothing any more.
     void clearLesson();
     const Lesson& lesson() const { return *lesson_; }
 

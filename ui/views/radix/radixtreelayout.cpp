@@ -525,11 +525,16 @@ void RadixTreeLayout::layoutLevels(double nowMs)
         if (r.right() >= tree_.left() && r.left() <= tree_.right()) {
             Item outline;
             outline.role = Role::LeafOutline;
-            outline.rect = r.adjusted(-3, -3, 3, 3);
-            outline.pen = palette_.color(QPalette::Highlight);
-            outline.penWidth = 3;
             outline.level = 0;
             outline.node = leaf;
+            // A ring of the background just outside it parts it from the
+            // neighbouring leaves, whose occupied slots are blue as well.
+            outline.rect = r.adjusted(-6, -6, 6, 6);
+            outline.pen = palette_.color(QPalette::Base);
+            outline.penWidth = 3;
+            items_.push_back(outline);
+            outline.rect = r.adjusted(-3, -3, 3, 3);
+            outline.pen = palette_.color(QPalette::Highlight);
             items_.push_back(outline);
         }
     }

@@ -81,7 +81,7 @@ public:
         SkipLabel,   ///< optimistic scheme: share of locked walks that started at this level
         WalkMark,    ///< optimistic scheme: where a CPU's last walk took its first lock; `node` = the CPU
         WalkLabel,   ///< its "CPU n" label
-        LeafOutline, ///< the leaf a lesson's step points at; `node` = its position
+        LeafOutline, ///< the leaf a lesson's step points at, on a ring of the background; `node` = its position
     };
     enum class Detail : std::uint8_t { Slots, Cells, Bar };
 

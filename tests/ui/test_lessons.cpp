@@ -179,6 +179,28 @@ private Q_SLOTS:
         window.simulation().reset();
     }
 
+    void theGlobalLockVerdict()
+    {
+        // The first lesson's verdict as a class sees it at the end: each claim,
+        // the thread's figure, ours and the verdict, in one table.
+        MainWindow window;
+        window.resize(1280, 720);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(window.openLesson(QStringLiteral("2002-one-global-hash-lock")));
+        LessonPanel& panel = *window.lessonPanel();
+        panel.goToStep(int(panel.lesson().steps.size()) - 1);
+        panel.measure();
+        QTRY_VERIFY_WITH_TIMEOUT(!panel.measuring(), 240000);
+        QVERIFY(panel.verdicts().has_value());
+        QCOMPARE(panel.verdictTable()->rowCount(), int(panel.lesson().claims.size()));
+        for (int row = 0; row < panel.verdictTable()->rowCount(); ++row)
+            QVERIFY(!panel.verdictTable()->item(row, 3)->text().isEmpty());
+        QTRY_VERIFY(panel.verdictTable()->isVisible());
+        QVERIFY(test::saveScreenshot(window.grab().toImage(), QStringLiteral("lesson-global-lock-verdict.png")));
+        window.simulation().reset();
+    }
+
     void aProbeStepShowsItsFigures()
     {
         MainWindow window;

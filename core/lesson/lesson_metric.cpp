@@ -34,6 +34,7 @@ const std::vector<LessonMetricInfo>& lesson_metrics()
         { LessonMetric::BouncesPerMigration, "bounces_per_migration", "bounces / migration", true },
         { LessonMetric::OpsPerSecond, "ops_per_second", "ops/s", false },
         { LessonMetric::FaultsPerSecond, "faults_per_second", "faults/s", false },
+        { LessonMetric::FaultsPerCpuSecond, "faults_per_cpu_second", "faults / CPU-s", false },
         { LessonMetric::RunSeconds, "run_seconds", "s", false },
         { LessonMetric::Cpu0Seconds, "cpu0_seconds", "s", false },
         { LessonMetric::WastedReadahead, "wasted_readahead", "pages", false },
@@ -71,11 +72,12 @@ double measure(LessonMetric metric, const RunResult& r, const std::string& lock)
     }
     case LessonMetric::OpsPerSecond:
         return r.operations_per_s();
-    case LessonMetric::FaultsPerSecond: {
+    case LessonMetric::FaultsPerSecond:
+    case LessonMetric::FaultsPerCpuSecond: {
         std::uint64_t faults = 0;
         for (std::uint64_t n : r.faults)
             faults += n;
-        return per_second(double(faults), r.wall_seconds);
+        return per_second(double(faults), metric == LessonMetric::FaultsPerSecond ? r.wall_seconds : r.cpu_seconds);
     }
     case LessonMetric::RunSeconds:
         return r.wall_seconds;

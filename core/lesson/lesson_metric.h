@@ -20,6 +20,7 @@ enum class LessonMetric : std::uint8_t {
     BouncesPerMigration,   ///< its acquisition bounces per CPU migration of the threads
     OpsPerSecond,          ///< operations per wall-clock second
     FaultsPerSecond,       ///< page faults per wall-clock second
+    FaultsPerCpuSecond,    ///< page faults per second of CPU time, every thread's (pft's second table)
     RunSeconds,            ///< the run's wall-clock time (only ever divided by another run's)
     Cpu0Seconds,           ///< CPU 0's time to finish its sequence: process A of Morton's test
     WastedReadahead,       ///< readahead pages evicted before anyone used them

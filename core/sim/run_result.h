@@ -79,6 +79,11 @@ struct RunResult {
     std::string ended_by;    ///< "finished", "duration", "cancelled" or "failed"
     std::string error;       ///< the engine's error, for failed runs
     double wall_seconds = 0; ///< from start to the last CPU leaving
+    /// CPU time the whole process spent from start to end, every thread's
+    /// (run_scenario only; 0 otherwise): what pft's "faults per CPU second"
+    /// divides by, which spinning on a contended lock costs even when the
+    /// wall clock does not show it.
+    double cpu_seconds = 0;
 
     // Totals.
     std::uint64_t operations = 0;

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <thread>
+#include <time.h>
 
 namespace pcl {
 
@@ -16,6 +17,14 @@ namespace {
 // wake-ups come late as well. What is lost anyway is counted as dropped.
 constexpr auto kDrainPeriod = std::chrono::milliseconds(1);
 
+/// CPU time of every thread of the process so far (CLOCK_PROCESS_CPUTIME_ID).
+double process_cpu_seconds()
+{
+    timespec ts {};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return double(ts.tv_sec) + double(ts.tv_nsec) / 1e9;
+}
+
 } // namespace
 
 RunResult run_scenario(const Scenario& scenario, const RunOptions& options)
@@ -26,6 +35,7 @@ RunResult run_scenario(const Scenario& scenario, const RunOptions& options)
         if (options.events)
             options.events(batch);
     };
+    const double cpu0 = process_cpu_seconds();
     loop.play();
     while (loop.phase() != RunLoop::Phase::Ended) {
         if (options.cancel && options.cancel->load(std::memory_order_relaxed)) {
@@ -38,7 +48,9 @@ RunResult run_scenario(const Scenario& scenario, const RunOptions& options)
             wake = std::min(wake, *deadline);
         std::this_thread::sleep_until(wake);
     }
-    return loop.result();
+    RunResult r = loop.result();
+    r.cpu_seconds = process_cpu_seconds() - cpu0;
+    return r;
 }
 
 } // namespace pcl

@@ -479,3 +479,22 @@ TEST_CASE("unified readahead and big I/Os: one request per page without readahea
         CHECK(r.device_requests <= 1024 / 8);
     }
 }
+
+TEST_CASE("faults per CPU second divide a run's faults by the process's CPU time", "[lesson][metric]")
+{
+    const Lesson lesson = find_lesson("2005-split-page-table-locks");
+    std::vector<std::string> quick = lesson.quick;
+    quick.push_back("workload.operations_per_cpu=4096");
+    const RunResult r = run_scenario(lesson_scenario(*lesson.find_run("split"), quick, bundled_scenario_text, "split"));
+    REQUIRE(r.state == "finished");
+    REQUIRE(r.cpu_seconds > 0);
+    std::uint64_t faults = 0;
+    for (std::uint64_t n : r.faults)
+        faults += n;
+    CHECK(faults == r.operations);
+    CHECK(measure(LessonMetric::FaultsPerCpuSecond, r) == Approx(double(faults) / r.cpu_seconds));
+    // A result that was not timed (no CPU time) reads 0, not a division by it.
+    RunResult untimed = r;
+    untimed.cpu_seconds = 0;
+    CHECK(measure(LessonMetric::FaultsPerCpuSecond, untimed) == 0);
+}

@@ -5,6 +5,7 @@
 
 #include <QChart>
 #include <QFileInfo>
+#include <QFontMetricsF>
 #include <QGraphicsLayout>
 #include <QGraphicsScene>
 #include <QGuiApplication>
@@ -35,11 +36,41 @@ bool fail(QString* error, const QString& message)
     return false;
 }
 
-/// Renders @chart at kExportSize into @painter: in its own scene if it has
-/// one, else in a scene made for the occasion. The chart's geometry and
-/// style are put back afterwards.
-void render(QChart* chart, QPainter* painter)
+/// Space around the caption, in logical pixels.
+constexpr double kCaptionMargin = 24;
+constexpr double kCaptionPadding = 10;
+
+/// The caption's font: the application's at the size of the exported
+/// chart's axis labels, in pixels so that PNG, SVG and PDF lay it out alike
+/// whatever their resolution.
+QFont captionFont()
 {
+    QFont f;
+    f.setPixelSize(qRound(f.pointSizeF() * kExportFontScale * 96.0 / 72.0));
+    return f;
+}
+
+/// The height the caption takes under the chart in a figure @size wide.
+double captionHeight(const QString& caption, const QSize& size)
+{
+    if (caption.isEmpty())
+        return 0;
+    const QFontMetricsF metrics(captionFont());
+    const QRectF box(0, 0, size.width() - 2 * kCaptionMargin, size.height());
+    const QRectF text = metrics.boundingRect(box, Qt::AlignHCenter | Qt::TextWordWrap, caption);
+    return std::ceil(text.height() + 2 * kCaptionPadding);
+}
+
+/// Renders @chart into @painter as a figure @options.size: the chart, then
+/// the caption under it. The chart is drawn in its own scene if it has one,
+/// else in a scene made for the occasion; its geometry and style are put
+/// back afterwards.
+void render(QChart* chart, QPainter* painter, const ChartExportOptions& options)
+{
+    const QSizeF figure(options.size);
+    const double captionH = captionHeight(options.caption, options.size);
+    const QSizeF chartSize(figure.width(), figure.height() - captionH);
+
     QPalette screen;
     const bool styled = stylePalette(chart, &screen);
     if (styled)
@@ -53,15 +84,23 @@ void render(QChart* chart, QPainter* painter)
         own->addItem(chart);
         scene = own.get();
     }
-    chart->setGeometry(QRectF(oldGeometry.topLeft(), QSizeF(kExportSize)));
+    chart->setGeometry(QRectF(oldGeometry.topLeft(), chartSize));
     // Lay out now (the layout would otherwise wait for the event loop).
     if (chart->layout())
         chart->layout()->activate();
 
     painter->setRenderHint(QPainter::Antialiasing);
     painter->setRenderHint(QPainter::TextAntialiasing);
-    painter->fillRect(QRectF(QPointF(0, 0), QSizeF(kExportSize)), Qt::white);
-    scene->render(painter, QRectF(QPointF(0, 0), QSizeF(kExportSize)), chart->mapRectToScene(chart->rect()));
+    painter->fillRect(QRectF(QPointF(0, 0), figure), Qt::white);
+    scene->render(painter, QRectF(QPointF(0, 0), chartSize), chart->mapRectToScene(chart->rect()));
+
+    if (captionH > 0) {
+        painter->setFont(captionFont());
+        painter->setPen(reportPalette().color(QPalette::Text));
+        const QRectF box(kCaptionMargin, chartSize.height() + kCaptionPadding, figure.width() - 2 * kCaptionMargin,
+            captionH - 2 * kCaptionPadding);
+        painter->drawText(box, Qt::AlignHCenter | Qt::AlignTop | Qt::TextWordWrap, options.caption);
+    }
 
     chart->setGeometry(oldGeometry);
     if (chart->layout())
@@ -74,54 +113,61 @@ void render(QChart* chart, QPainter* painter)
 
 } // namespace
 
-bool exportChart(QChart* chart, const QString& path, QString* error)
+bool exportChart(QChart* chart, const QString& path, QString* error, const ChartExportOptions& options)
 {
     if (!chart)
         return fail(error, QObject::tr("No chart to export."));
     const QString suffix = QFileInfo(path).suffix().toLower();
     if (suffix != QStringLiteral("png") && suffix != QStringLiteral("svg") && suffix != QStringLiteral("pdf"))
         return fail(error, QObject::tr("Cannot export a chart as \"%1\": use .png, .svg or .pdf.").arg(suffix));
+    if (options.size.width() < 200 || options.size.height() < 150 || options.pngScale < 1 || options.pngScale > 8)
+        return fail(error,
+            QObject::tr("Cannot export a chart at %1 x %2 pixels, scale %3: a chart needs at least 200 x 150 pixels "
+                        "and a scale from 1 to 8.")
+                .arg(options.size.width())
+                .arg(options.size.height())
+                .arg(options.pngScale));
 
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly))
         return fail(error, QObject::tr("Cannot write %1: %2").arg(path, file.errorString()));
 
     if (suffix == QStringLiteral("pdf")) {
-        // One page the chart's size, its pixels at 96 dpi: vector text and lines.
+        // One page the figure's size, its pixels at 96 dpi: vector text and lines.
         QPdfWriter pdf(&file);
         constexpr int kDpi = 96;
         pdf.setResolution(kDpi);
-        pdf.setPageSize(QPageSize(QSizeF(kExportSize) * 72.0 / kDpi, QPageSize::Point));
+        pdf.setPageSize(QPageSize(QSizeF(options.size) * 72.0 / kDpi, QPageSize::Point));
         pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
         pdf.setTitle(chart->title());
         pdf.setCreator(QObject::tr("Page Cache Lab"));
         QPainter painter;
         if (!painter.begin(&pdf))
             return fail(error, QObject::tr("Cannot write %1: the PDF writer failed.").arg(path));
-        render(chart, &painter);
+        render(chart, &painter, options);
         painter.end();
     } else if (suffix == QStringLiteral("svg")) {
         QSvgGenerator svg;
         svg.setOutputDevice(&file);
-        svg.setSize(kExportSize);
-        svg.setViewBox(QRect(QPoint(0, 0), kExportSize));
+        svg.setSize(options.size);
+        svg.setViewBox(QRect(QPoint(0, 0), options.size));
         // The chart is laid out at the screen's font resolution; the
         // generator's default of 72 dpi would shrink every text against it.
         const QScreen* screen = QGuiApplication::primaryScreen();
         svg.setResolution(screen ? qRound(screen->logicalDotsPerInch()) : 96);
         svg.setTitle(chart->title());
-        svg.setDescription(QObject::tr("Exported by Page Cache Lab"));
+        svg.setDescription(options.caption.isEmpty() ? QObject::tr("Exported by Page Cache Lab") : options.caption);
         QPainter painter;
         if (!painter.begin(&svg))
             return fail(error, QObject::tr("Cannot write %1: the SVG generator failed.").arg(path));
-        render(chart, &painter);
+        render(chart, &painter, options);
         painter.end();
     } else {
-        QImage image(kExportSize * kPngScale, QImage::Format_ARGB32_Premultiplied);
-        image.setDevicePixelRatio(kPngScale);
+        QImage image(options.size * options.pngScale, QImage::Format_ARGB32_Premultiplied);
+        image.setDevicePixelRatio(options.pngScale);
         image.fill(Qt::white);
         QPainter painter(&image);
-        render(chart, &painter);
+        render(chart, &painter, options);
         painter.end();
         if (!image.save(&file, "PNG"))
             return fail(error, QObject::tr("Cannot write %1: PNG encoding failed.").arg(path));

@@ -23,11 +23,26 @@ namespace pcl::ui {
 inline constexpr QSize kExportSize { 1200, 600 };
 inline constexpr int kPngScale = 2;
 
+/// How a chart is exported. A report names the run under each chart (the
+/// scenario and its key parameters), so a figure cut out of it still says
+/// what it shows.
+struct ChartExportOptions {
+    /// Drawn under the chart, wrapped to its width, in every format; none
+    /// when empty.
+    QString caption;
+    /// The whole figure (chart and caption) in logical pixels: the SVG's
+    /// and the PDF page's size.
+    QSize size = kExportSize;
+    /// The PNG is rendered at size * pngScale, sharp once printed.
+    int pngScale = kPngScale;
+};
+
 /// Writes @chart to @path as PNG, SVG or PDF, chosen by the extension (.png,
-/// .svg, .pdf: one page the chart's size). Works on a chart shown in a QChartView and on one in no scene at
-/// all (headless); the chart is restored as it was. On failure returns false
+/// .svg, .pdf: one page the figure's size), with @options' caption under it.
+/// Works on a chart shown in a QChartView and on one in no scene at all
+/// (headless); the chart is restored as it was. On failure returns false
 /// and says why in @error (if not null).
-bool exportChart(QChart* chart, const QString& path, QString* error);
+bool exportChart(QChart* chart, const QString& path, QString* error, const ChartExportOptions& options = {});
 
 /// Writes @samples as CSV: time_s, interval_s, then one column per
 /// SeriesCatalog metric in its unit (an empty cell where it has no value).

@@ -20,9 +20,9 @@ set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_MAINTAINER ${PCL_PACKAGE_MAINTAINER})
 set(CPACK_DEBIAN_PACKAGE_SECTION education)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
-# The first line is the package's summary; the rest its long description.
-set(CPACK_DEBIAN_PACKAGE_DESCRIPTION "simulated Linux page cache on real threads, shown live
-Page Cache Lab runs a simulated Linux page cache on real threads and shows
+# The Description field: the summary, then the long description.
+set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "simulated Linux page cache on real threads, shown live")
+set(CPACK_DEBIAN_PACKAGE_DESCRIPTION "Page Cache Lab runs a simulated Linux page cache on real threads and shows
 it live: the radix tree, hash table and skip list page indexes growing, their
 locks contending, faults queueing on pages under I/O, readahead windows
 opening ahead of a reader. The historical experiments of the kernel's

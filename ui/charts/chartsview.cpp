@@ -9,18 +9,17 @@
 #include "charts/lockwaitchart.h"
 #include "charts/seriescatalog.h"
 #include "charts/timeserieschart.h"
+#include "kit/savefile.h"
 #include "run/simulation.h"
+#include "sim/run_figures.h"
 
 #include <QAction>
 #include <QChartView>
-#include <QDir>
 #include <QEvent>
-#include <QFileDialog>
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QMenu>
-#include <QMessageBox>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QVBoxLayout>
@@ -49,15 +48,15 @@ ChartsView::ChartsView(Simulation& simulation, QWidget* parent)
     auto* bar = new QHBoxLayout;
     bar->setContentsMargins(8, 6, 8, 6);
     picker_->setText(tr("Charts"));
-    picker_->setToolTip(tr("Pick the charts to show. Right-click a chart to save it as PNG or SVG."));
+    picker_->setToolTip(tr("Pick the charts to show. Right-click a chart to save it as PNG, SVG or PDF."));
     picker_->setMenu(pickerMenu_);
     bar->addWidget(picker_);
     csv_ = new QPushButton(this);
     csv_->setText(tr("Export data as CSV…"));
     csv_->setToolTip(tr("Save every metric of the run, one row per sample"));
-    connect(csv_, &QPushButton::clicked, this, &ChartsView::saveData);
+    connect(csv_, &QPushButton::clicked, this, &ChartsView::saveDataAs);
     bar->addWidget(csv_);
-    hint_ = new QLabel(tr("Right-click a chart to save it as PNG or SVG."), this);
+    hint_ = new QLabel(tr("Right-click a chart to save it as PNG, SVG or PDF."), this);
     hint_->setForegroundRole(QPalette::PlaceholderText);
     // The hint asks for no width of its own, so that the dock can be narrow
     // beside a lesson on a 1280-pixel screen; it shows where it fits
@@ -305,43 +304,90 @@ void ChartsView::refreshHistograms()
 void ChartsView::showChartMenu(const QString& id, const QPoint& globalPos)
 {
     QMenu menu(this);
-    menu.addAction(tr("Save chart as PNG…"), this, [this, id] { saveChart(id, QStringLiteral("png")); });
-    menu.addAction(tr("Save chart as SVG…"), this, [this, id] { saveChart(id, QStringLiteral("svg")); });
+    menu.setObjectName(QStringLiteral("chartMenu"));
+    // The resolutions in pixels, so the choice says what the file will be.
+    QMenu* png = menu.addMenu(tr("Save chart as PNG"));
+    const QString uses[] = { tr("for a screen"), tr("for print"), tr("for a poster") };
+    for (std::size_t i = 0; i < std::size(kPngScales); ++i) {
+        const int scale = kPngScales[i];
+        png->addAction(
+            tr("%1 × %2 pixels, %3…").arg(kExportSize.width() * scale).arg(kExportSize.height() * scale).arg(uses[i]),
+            this, [this, id, scale] { saveChartAs(id, QStringLiteral("png"), scale); });
+    }
+    menu.addAction(tr("Save chart as SVG…"), this, [this, id] { saveChartAs(id, QStringLiteral("svg"), 1); });
+    menu.addAction(tr("Save chart as PDF…"), this, [this, id] { saveChartAs(id, QStringLiteral("pdf"), 1); });
     menu.addSeparator();
-    menu.addAction(tr("Export data as CSV…"), this, &ChartsView::saveData);
+    menu.addAction(tr("Export data as CSV…"), this, &ChartsView::saveDataAs);
     menu.addSeparator();
     menu.addAction(tr("Hide this chart"), this, [this, id] { setChartShown(id, false); });
     menu.exec(globalPos);
 }
 
-void ChartsView::saveChart(const QString& id, const QString& format)
+QString ChartsView::chartFileName(const QString& id, const QString& suffix) const
 {
-    QChart* c = chart(id);
-    if (!c)
-        return;
-    const QString filter = format == QStringLiteral("svg") ? tr("SVG image (*.svg)") : tr("PNG image (*.png)");
-    QString path = QFileDialog::getSaveFileName(
-        this, tr("Save chart"), QDir::home().filePath(id + QLatin1Char('.') + format), filter);
-    if (path.isEmpty())
-        return;
-    if (!path.endsWith(QLatin1Char('.') + format, Qt::CaseInsensitive))
-        path += QLatin1Char('.') + format;
-    QString error;
-    if (!exportChart(c, path, &error))
-        QMessageBox::warning(this, tr("Save chart"), error);
+    // The lock wait chart is by class: "lock-wait" says it.
+    QString what = id == kLockWaitId ? QStringLiteral("lock-wait") : id;
+    what.replace(QLatin1Char('_'), QLatin1Char('-'));
+    return sim_.fileStem() + QLatin1Char('_') + what + QLatin1Char('.') + suffix;
 }
 
-void ChartsView::saveData()
+QString ChartsView::chartCaption() const
 {
-    QString path = QFileDialog::getSaveFileName(
-        this, tr("Export data"), QDir::home().filePath(QStringLiteral("metrics.csv")), tr("CSV (*.csv)"));
+    if (sim_.state() == Simulation::State::Empty)
+        return {};
+    const Scenario& s = sim_.scenario();
+    const QString title = s.title.empty() ? tr("Untitled scenario") : QString::fromStdString(s.title);
+    return tr("%1. %2; %3 s of running time.")
+        .arg(title, QString::fromStdString(parameter_caption(s)))
+        .arg(sim_.elapsedSeconds(), 0, 'f', 1);
+}
+
+SaveResult ChartsView::saveChart(const QString& id, const QString& path, int pngScale, QString* error)
+{
+    QChart* c = chart(id);
+    if (!c) {
+        if (error)
+            *error = tr("there is no chart called \"%1\"").arg(id);
+        return SaveResult::Failed;
+    }
+    if (id == kFaultLatencyId || id == kLockWaitId)
+        refreshHistograms(); // a hidden histogram is not kept up to date
+    ChartExportOptions options;
+    options.caption = chartCaption();
+    options.pngScale = pngScale;
+    return saveFile(
+        this, path, [&](const QString& to, QString* why) { return exportChart(c, to, why, options); }, error);
+}
+
+SaveResult ChartsView::saveData(const QString& path, QString* error)
+{
+    return saveFile(
+        this, path, [this](const QString& to, QString* why) { return exportSamplesCsv(sim_.samples(), to, why); },
+        error);
+}
+
+void ChartsView::saveChartAs(const QString& id, const QString& suffix, int pngScale)
+{
+    const QString filter = suffix == QLatin1String("svg") ? tr("SVG image (*.svg)")
+        : suffix == QLatin1String("pdf")                  ? tr("PDF document (*.pdf)")
+                                                          : tr("PNG image (*.png)");
+    const QString path = askSavePath(this, tr("Save chart"), chartFileName(id, suffix), filter);
     if (path.isEmpty())
         return;
-    if (!path.endsWith(QStringLiteral(".csv"), Qt::CaseInsensitive))
-        path += QStringLiteral(".csv");
     QString error;
-    if (!exportSamplesCsv(sim_.samples(), path, &error))
-        QMessageBox::warning(this, tr("Export data"), error);
+    if (saveChart(id, path, pngScale, &error) == SaveResult::Failed)
+        showSaveFailure(this, tr("Save chart"), tr("the chart"), path, error);
+}
+
+void ChartsView::saveDataAs()
+{
+    const QString path = askSavePath(this, tr("Export data"), sim_.fileStem() + QStringLiteral("_metrics.csv"),
+        tr("CSV, for a spreadsheet (*.csv)"));
+    if (path.isEmpty())
+        return;
+    QString error;
+    if (saveData(path, &error) == SaveResult::Failed)
+        showSaveFailure(this, tr("Export data"), tr("the metrics"), path, error);
 }
 
 } // namespace pcl::ui

@@ -1,7 +1,9 @@
 // The Charts view: the run's metrics as live time series (operations/s,
 // faults/s by kind, lock wait, hit ratio, and whatever else the reader
 // picks), the fault latency histogram and the lock wait by class, each
-// exportable as PNG or SVG for a report, and the series as CSV.
+// exportable for a report as PNG (at a resolution chosen for the screen,
+// print or a poster), SVG or PDF, captioned with the scenario and its key
+// parameters; and the series as CSV.
 //
 // The x axis of every time series is the whole run, shared by all charts so
 // they line up: a run is a demonstration or an experiment of seconds to
@@ -33,6 +35,7 @@ struct MetricsSample;
 
 namespace pcl::ui {
 
+enum class SaveResult;
 class FaultLatencyChart;
 class LockWaitChart;
 class Simulation;
@@ -64,6 +67,22 @@ public:
     /// The upper end of the shared time axis.
     double timeRange() const { return timeMax_; }
 
+    /// The PNG resolutions the chart menu offers, as multiples of the
+    /// export size (kExportSize): screen, print, poster.
+    static constexpr int kPngScales[] = { 1, 2, 4 };
+    /// The name a saved chart is offered under: the run's file stem and
+    /// what the chart shows ("2002-global-hash-lock_lock-wait.svg").
+    QString chartFileName(const QString& id, const QString& suffix) const;
+    /// The line under an exported chart: the scenario's title and its key
+    /// parameters, so a figure cut out of a report still says what ran.
+    QString chartCaption() const;
+    /// Saves chart @id to @path (PNG, SVG or PDF by the extension; a PNG at
+    /// @pngScale times the export size), captioned, asking before it
+    /// replaces a file (mayReplace). @error says why when it fails.
+    SaveResult saveChart(const QString& id, const QString& path, int pngScale, QString* error);
+    /// Saves the time series as CSV to @path, as saveChart asks and fails.
+    SaveResult saveData(const QString& path, QString* error);
+
 public Q_SLOTS:
     void addSample(const pcl::MetricsSample& sample);
     /// Shows many samples at once (the run so far, when the view opens).
@@ -86,8 +105,9 @@ private:
     void extendTimeRange(double seconds);
     void restyle();
     void showChartMenu(const QString& id, const QPoint& globalPos);
-    void saveChart(const QString& id, const QString& format);
-    void saveData();
+    /// Asks where, then saves (saveChart, saveData); says why it failed.
+    void saveChartAs(const QString& id, const QString& suffix, int pngScale);
+    void saveDataAs();
     void onTicked();
 
     Simulation& sim_;

@@ -1,5 +1,7 @@
 #include "run/simulation.h"
 
+#include "kit/savefile.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -55,6 +57,7 @@ void Simulation::build()
     timer_.stop();
     loop_.reset(); // stops and joins the old run's CPUs
     notShown_ = 0;
+    trace_ = ChromeTrace();
     error_.clear();
     try {
         loop_ = std::make_unique<RunLoop>(scenario_);
@@ -99,6 +102,24 @@ std::uint64_t Simulation::eventsRecorded() const
 std::uint64_t Simulation::eventsDropped() const
 {
     return loop_ ? loop_->engine().events().dropped() : 0;
+}
+
+QString Simulation::fileStem() const
+{
+    return fileStem_.isEmpty() ? fileNameStem(QString::fromStdString(scenario_.title)) : fileStem_;
+}
+
+bool Simulation::hasResult() const
+{
+    return loop_ && loop_->phase() != RunLoop::Phase::Ready;
+}
+
+std::optional<RunResult> Simulation::result()
+{
+    if (!hasResult())
+        return std::nullopt;
+    pause();
+    return loop_->result();
 }
 
 QString Simulation::lockName(const Event& e) const
@@ -179,8 +200,9 @@ void Simulation::followLoop()
 
 void Simulation::showEvents(std::vector<Event>& batch)
 {
-    // Everything is drained (the rings must not fill for a view), the
-    // newest kMaxEventsPerTick are shown.
+    // Everything is drained (the rings must not fill for a view) and goes
+    // to the trace, the newest kMaxEventsPerTick are shown.
+    trace_.add(batch);
     if (batch.size() > kMaxEventsPerTick) {
         notShown_ += batch.size() - kMaxEventsPerTick;
         batch.erase(batch.begin(), batch.end() - static_cast<std::ptrdiff_t>(kMaxEventsPerTick));

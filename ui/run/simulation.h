@@ -9,6 +9,7 @@
 #pragma once
 
 #include "events/event.h"
+#include "sim/chrome_trace.h"
 #include "sim/run_loop.h"
 
 #include <QObject>
@@ -17,6 +18,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace pcl::ui {
@@ -40,6 +42,11 @@ public:
     /// step().
     void setScenario(const Scenario& scenario);
     const Scenario& scenario() const { return scenario_; }
+    /// The run's name in the names of the files it is saved to: the
+    /// preset's or the lesson's ("2002-global-hash-lock"); made from the
+    /// scenario's title when none was given.
+    QString fileStem() const;
+    void setFileStem(const QString& stem) { fileStem_ = stem; }
 
     State state() const { return state_; }
     static QString stateName(State state);
@@ -61,6 +68,19 @@ public:
     std::uint64_t eventsRecorded() const;
     std::uint64_t eventsDropped() const;
     std::uint64_t eventsNotShown() const { return notShown_; }
+
+    /// Whether the run has measured something to save: it has been played
+    /// or stepped (a run that failed to build has nothing).
+    bool hasResult() const;
+    /// The run so far as the command line's result (to_json, series_csv,
+    /// locks_csv read it). A running run is paused first, so that its
+    /// series closes where its totals are read and the two add up; an ended
+    /// run's result is exact. Nothing without hasResult().
+    std::optional<RunResult> result();
+    /// Every event drained since the run began, for its Chrome trace: the
+    /// first ChromeTrace::kDefaultMaxEvents, the rest counted as left out
+    /// (the views see only the newest of each tick; the trace sees all).
+    const ChromeTrace& trace() const { return trace_; }
 
     /// The name of the lock an event is about ("mapping[0].tree_lock"), or
     /// its class for an anonymous lock ("radix_node"), "" if unknown.
@@ -112,6 +132,8 @@ private:
     QString error_;
     QTimer timer_;
     std::uint64_t notShown_ = 0;
+    QString fileStem_;
+    ChromeTrace trace_;
 };
 
 } // namespace pcl::ui

@@ -3,9 +3,11 @@
 #include "charts/chartsview.h"
 #include "compare/comparewindow.h"
 #include "kit/indexkindmessage.h"
+#include "kit/widgetpicture.h"
 #include "lesson/lesson_library.h"
 #include "lessons/lessonpanel.h"
 #include "lessons/proberesultsview.h"
+#include "lib/json.h"
 #include "locks/lockview.h"
 #include "log/eventlogview.h"
 #include "run/parameterspanel.h"
@@ -16,6 +18,7 @@
 #include "shell/scenariolibrary.h"
 #include "shell/welcomepage.h"
 #include "sim/debugfs.h"
+#include "sim/run_tables.h"
 #include "views/hash/hashview.h"
 #include "views/pagestate/pagestateview.h"
 #include "views/pagetable/pagetableview.h"
@@ -28,6 +31,7 @@
 #include <QCloseEvent>
 #include <QDialog>
 #include <QDialogButtonBox>
+#include <QDir>
 #include <QDockWidget>
 #include <QFile>
 #include <QFileDialog>
@@ -392,6 +396,35 @@ void MainWindow::createMenus()
     saveAction_->setShortcut(QKeySequence::SaveAs);
     connect(saveAction_, &QAction::triggered, this, &MainWindow::saveFile);
 
+    // Everything a report or a later look needs, in the forms the command
+    // line writes, so that a file saved here and one `pagecache-lab-cli
+    // run --out` wrote read alike.
+    QMenu* exports = file->addMenu(QIcon::fromTheme(QStringLiteral("document-export")), tr("E&xport"));
+    exports->setObjectName(QStringLiteral("exportMenu"));
+    exports->setToolTipsVisible(true);
+    const struct {
+        Export kind;
+        QString title;
+        const char* name;
+    } kExportActions[] = {
+        { Export::Result, tr("Run &result (JSON)…"), "exportResultAction" },
+        { Export::TimeSeries, tr("&Time series (CSV)…"), "exportTimeSeriesAction" },
+        { Export::Locks, tr("&Lock table (CSV)…"), "exportLocksAction" },
+        { Export::Trace, tr("T&race for Perfetto (JSON)…"), "exportTraceAction" },
+        { Export::Scenario, tr("&Scenario…"), "exportScenarioAction" },
+    };
+    for (const auto& [kind, title, name] : kExportActions) {
+        if (kind == Export::Trace || kind == Export::Scenario)
+            exports->addSeparator();
+        QAction* a = exports->addAction(title);
+        a->setObjectName(QLatin1String(name));
+        connect(a, &QAction::triggered, this, [this, kind = kind] { exportAs(kind); });
+        exportActions_[kind] = a;
+    }
+    connect(&sim_, &Simulation::stateChanged, this, &MainWindow::updateExportActions);
+    connect(&sim_, &Simulation::runReset, this, &MainWindow::updateExportActions);
+    updateExportActions();
+
     file->addSeparator();
     quitAction_ = file->addAction(QIcon::fromTheme(QStringLiteral("application-exit")), tr("&Quit"));
     quitAction_->setObjectName(QStringLiteral("quitAction"));
@@ -409,6 +442,11 @@ void MainWindow::createMenus()
 
     viewMenu_ = menuBar()->addMenu(tr("&View"));
     viewMenu_->setObjectName(QStringLiteral("viewMenu"));
+    savePictureAction_ = viewMenu_->addAction(tr("Save &picture of this view…"));
+    savePictureAction_->setObjectName(QStringLiteral("savePictureAction"));
+    savePictureAction_->setStatusTip(tr("Save the view in front as it is on screen, as PNG or SVG, for a slide"));
+    connect(savePictureAction_, &QAction::triggered, this, &MainWindow::saveViewPictureAs);
+    viewMenu_->addSeparator();
     for (QDockWidget* dock : docks_)
         viewMenu_->addAction(dock->toggleViewAction());
 
@@ -500,6 +538,8 @@ bool MainWindow::openScenario(const ScenarioEntry& entry, QString* error)
             *error = QString::fromStdString(e.what());
         return false;
     }
+    // Its files are named after the preset or the file it came from.
+    sim_.setFileStem(fileNameStem(QFileInfo(entry.id).fileName().section(QStringLiteral(".json"), 0, 0)));
     lessonPanel_->clearLesson();
     lessonDock_->hide();
     verdictDock_->hide();
@@ -521,6 +561,7 @@ bool MainWindow::openLesson(const QString& nameOrPath, QString* error)
             *error = QString::fromStdString(e.what());
         return false;
     }
+    sim_.setFileStem(fileNameStem(QString::fromStdString(lessonPanel_->lesson().name)));
     showRun();
     lessonDock_->show();
     lessonDock_->raise();
@@ -551,6 +592,7 @@ void MainWindow::showGallery()
     // the docks' minimum.
     layout()->activate();
     saveAction_->setEnabled(sim_.state() != Simulation::State::Empty);
+    savePictureAction_->setEnabled(false);
     updateTitle();
 }
 
@@ -576,6 +618,7 @@ void MainWindow::showRun()
     views_->setTabVisible(views_->indexOf(tornPte_), tornPte);
     verdictDock_->setVisible(lessonPanel_->hasLesson() && lessonPanel_->verdicts().has_value());
     saveAction_->setEnabled(true);
+    savePictureAction_->setEnabled(true);
     updateTitle();
 }
 
@@ -594,19 +637,182 @@ void MainWindow::saveFile()
 {
     if (sim_.state() == Simulation::State::Empty)
         return;
-    QString path = QFileDialog::getSaveFileName(
-        this, tr("Save scenario"), QStringLiteral("scenario.json"), tr("Scenario files (*.json)"));
+    const QString path
+        = askSavePath(this, tr("Save scenario"), exportFileName(Export::Scenario), tr("Scenario files (*.json)"));
     if (path.isEmpty())
         return;
-    if (!path.endsWith(QLatin1String(".json")))
-        path += QStringLiteral(".json");
-    try {
-        ScenarioLibrary::save(path, sim_.scenario());
+    QString error;
+    switch (exportTo(Export::Scenario, path, &error)) {
+    case SaveResult::Saved:
         ScenarioLibrary::addRecentFile(path);
         updateRecentMenu();
-        statusBar()->showMessage(tr("Saved %1").arg(path), 5000);
-    } catch (const std::exception& e) {
-        QMessageBox::warning(this, tr("Save scenario"), QString::fromStdString(e.what()));
+        statusBar()->showMessage(tr("Saved the scenario to %1").arg(QDir::toNativeSeparators(path)), 5000);
+        break;
+    case SaveResult::Failed:
+        showSaveFailure(this, tr("Save scenario"), exportWhat(Export::Scenario), path, error);
+        break;
+    case SaveResult::Declined:
+        break;
+    }
+}
+
+QString MainWindow::exportWhat(Export kind) const
+{
+    switch (kind) {
+    case Export::Result:
+        return tr("the run's result");
+    case Export::TimeSeries:
+        return tr("the time series");
+    case Export::Locks:
+        return tr("the lock table");
+    case Export::Trace:
+        return tr("the trace");
+    case Export::Scenario:
+        return tr("the scenario");
+    }
+    return {};
+}
+
+QString MainWindow::exportFileName(Export kind) const
+{
+    const QString stem = sim_.fileStem();
+    switch (kind) {
+    case Export::Result:
+        return stem + QStringLiteral("_result.json");
+    case Export::TimeSeries:
+        return stem + QStringLiteral("_timeseries.csv");
+    case Export::Locks:
+        return stem + QStringLiteral("_locks.csv");
+    case Export::Trace:
+        return stem + QStringLiteral("_trace.json");
+    case Export::Scenario:
+        return stem + QStringLiteral(".json");
+    }
+    return stem;
+}
+
+QString MainWindow::exportUnavailable(Export kind) const
+{
+    if (sim_.state() == Simulation::State::Empty)
+        return tr("Open an experiment or a lesson first: there is nothing to export yet.");
+    if (kind == Export::Scenario || sim_.hasResult())
+        return {};
+    if (sim_.state() == Simulation::State::Failed)
+        return tr("This run could not start, so it measured nothing: change the parameters the message names.");
+    return tr("Play or step the run first: it has measured nothing yet.");
+}
+
+void MainWindow::updateExportActions()
+{
+    // What each file holds while it can be saved; why not while it cannot.
+    const std::pair<Export, QString> kMeaning[] = {
+        { Export::Result, tr("Every figure of the run so far: totals, locks, latencies and the time series") },
+        { Export::TimeSeries, tr("The run's figures sampled over time, one row per sample, for a spreadsheet") },
+        { Export::Locks, tr("Each lock and lock class: acquisitions, contentions, wait and hold times") },
+        { Export::Trace,
+            tr("What each CPU and disk did, on a time line: open it in Perfetto (ui.perfetto.dev) or "
+               "chrome://tracing") },
+        { Export::Scenario, tr("The scenario as it is set now, to open again or run from the command line") },
+    };
+    for (const auto& [kind, meaning] : kMeaning) {
+        QAction* a = exportActions_.at(kind);
+        const QString why = exportUnavailable(kind);
+        a->setEnabled(why.isEmpty());
+        a->setToolTip(why.isEmpty() ? meaning : why);
+        a->setStatusTip(a->toolTip());
+    }
+}
+
+SaveResult MainWindow::exportTo(Export kind, const QString& path, QString* error)
+{
+    if (const QString why = exportUnavailable(kind); !why.isEmpty()) {
+        if (error)
+            *error = why;
+        return SaveResult::Failed;
+    }
+    return ui::saveFile(
+        this, path,
+        [this, kind](const QString& to, QString* why) {
+            std::string text;
+            if (kind == Export::Scenario) {
+                text = json::write(scenario_to_json(sim_.scenario())) + "\n";
+            } else {
+                // The files `pagecache-lab-cli run --out` writes, from the
+                // same functions, so that both read alike.
+                const std::optional<RunResult> result = sim_.result();
+                if (!result) {
+                    *why = tr("the run has measured nothing yet");
+                    return false;
+                }
+                if (kind == Export::Result)
+                    text = json::write(to_json(*result)) + "\n";
+                else if (kind == Export::TimeSeries)
+                    text = series_csv(*result);
+                else if (kind == Export::Locks)
+                    text = locks_csv(*result);
+                else
+                    text = sim_.trace().json(*result);
+            }
+            return writeFileAtomically(to, QByteArray::fromStdString(text), why);
+        },
+        error);
+}
+
+void MainWindow::exportAs(Export kind)
+{
+    const QString suffix = QFileInfo(exportFileName(kind)).suffix();
+    const QString filter = suffix == QLatin1String("csv") ? tr("CSV, for a spreadsheet (*.csv)")
+        : suffix == QLatin1String("html")                 ? tr("Web page (*.html)")
+        : suffix == QLatin1String("pdf")                  ? tr("PDF document (*.pdf)")
+                                                          : tr("JSON (*.json)");
+    const QString title = tr("Export %1").arg(exportWhat(kind));
+    const QString path = askSavePath(this, title, exportFileName(kind), filter);
+    if (path.isEmpty())
+        return;
+    QString error;
+    switch (exportTo(kind, path, &error)) {
+    case SaveResult::Saved:
+        statusBar()->showMessage(tr("Saved %1 to %2").arg(exportWhat(kind), QDir::toNativeSeparators(path)), 8000);
+        break;
+    case SaveResult::Failed:
+        showSaveFailure(this, title, exportWhat(kind), path, error);
+        break;
+    case SaveResult::Declined:
+        break;
+    }
+}
+
+SaveResult MainWindow::saveViewPicture(const QString& path, QString* error)
+{
+    QWidget* view = showingRun() ? currentView() : nullptr;
+    if (!view) {
+        if (error)
+            *error = tr("no view is shown: open an experiment or a lesson first");
+        return SaveResult::Failed;
+    }
+    return ui::saveFile(
+        this, path, [view](const QString& to, QString* why) { return saveWidgetPicture(view, to, why); }, error);
+}
+
+void MainWindow::saveViewPictureAs()
+{
+    if (!showingRun())
+        return;
+    const QString name = sim_.fileStem() + QLatin1Char('_') + currentView()->objectName() + QStringLiteral(".png");
+    const QString path = askSavePath(this, tr("Save picture of this view"), name,
+        tr("PNG image, as on screen (*.png);;SVG drawing, for slides and print (*.svg)"));
+    if (path.isEmpty())
+        return;
+    QString error;
+    switch (saveViewPicture(path, &error)) {
+    case SaveResult::Saved:
+        statusBar()->showMessage(tr("Saved the picture to %1").arg(QDir::toNativeSeparators(path)), 8000);
+        break;
+    case SaveResult::Failed:
+        showSaveFailure(this, tr("Save picture of this view"), tr("the picture"), path, error);
+        break;
+    case SaveResult::Declined:
+        break;
     }
 }
 

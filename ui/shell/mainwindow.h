@@ -3,10 +3,13 @@
 // docks (movable, closable, restored on the next start), and the menus.
 #pragma once
 
+#include "kit/savefile.h"
 #include "run/simulation.h"
 #include "shell/scenariolibrary.h"
 
 #include <QMainWindow>
+
+#include <map>
 
 class QAction;
 class QDockWidget;
@@ -31,6 +34,17 @@ class MainWindow : public QMainWindow {
 public:
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;
+
+    /// What File > Export saves, one action each.
+    enum class Export {
+        Result,     ///< the run's result JSON, as `pagecache-lab-cli run --json` writes it
+        TimeSeries, ///< the metrics, one row per sample (timeseries.csv of `run --out`)
+        Locks,      ///< the lock table, one row per lock and per class (locks.csv of `run --out`)
+        Trace,      ///< the events as a Chrome trace for Perfetto (trace.json of `run --out`)
+        Scenario,   ///< the scenario as it is set now, to open again or run from the command line
+    };
+    static constexpr Export kExports[]
+        = { Export::Result, Export::TimeSeries, Export::Locks, Export::Trace, Export::Scenario };
 
     /// Restores the geometry and dock layout saved when a main window was
     /// last closed (moved onto a screen if that screen is gone). Returns
@@ -81,6 +95,23 @@ public:
     QAction* aboutAction() const { return aboutAction_; }
     QAction* openAction() const { return openAction_; }
     QAction* saveAction() const { return saveAction_; }
+    /// File > Export's action for @kind.
+    QAction* exportAction(Export kind) const { return exportActions_.at(kind); }
+    /// View > Save picture of this view.
+    QAction* savePictureAction() const { return savePictureAction_; }
+    /// The name @kind is offered under: the run's file stem (the preset's
+    /// or the lesson's name) and what the file is ("..._result.json").
+    QString exportFileName(Export kind) const;
+    /// Why @kind cannot be exported now (no scenario, nothing measured
+    /// yet), in words for the action's tooltip; empty when it can.
+    QString exportUnavailable(Export kind) const;
+    /// Writes @kind to @path, asking before it replaces a file (kit's
+    /// mayReplace). Exporting a run that is playing pauses it, so that the
+    /// figures hold still. @error says why when it fails.
+    SaveResult exportTo(Export kind, const QString& path, QString* error = nullptr);
+    /// Writes a picture of the view in front, as it is on screen, to @path
+    /// (PNG or SVG by the extension), as exportTo asks and fails.
+    SaveResult saveViewPicture(const QString& path, QString* error = nullptr);
     WelcomePage* welcomePage() const { return welcome_; }
     /// The docks, by object name ("locksDock", ...).
     QList<QDockWidget*> docks() const { return docks_; }
@@ -94,6 +125,10 @@ public Q_SLOTS:
     void openFile();
     /// File > Save scenario as: writes the open scenario.
     void saveFile();
+    /// File > Export: asks where, then exports @kind (exportTo).
+    void exportAs(pcl::ui::MainWindow::Export kind);
+    /// View > Save picture of this view: asks where, then saves it.
+    void saveViewPictureAs();
     /// Help > User guide.
     void showUserGuide();
     /// File > Compare: a window running two scenarios side by side.
@@ -116,6 +151,11 @@ private:
     /// The status bar's note on a replayed trace: what it is and how many
     /// bad lines were skipped.
     void updateTraceNote();
+    /// Enables the export actions that have something to save, and says
+    /// in the tooltip of the others why not.
+    void updateExportActions();
+    /// What @kind is, in words for a message ("the run's result").
+    QString exportWhat(Export kind) const;
 
     Simulation sim_;
     QStackedWidget* stack_;
@@ -141,6 +181,8 @@ private:
     QAction* openAction_ = nullptr;
     QAction* saveAction_ = nullptr;
     QAction* galleryAction_ = nullptr;
+    QAction* savePictureAction_ = nullptr;
+    std::map<Export, QAction*> exportActions_;
     AboutDialog* about_ = nullptr;
     bool rememberGeometry_ = true;
 };

@@ -1,0 +1,154 @@
+#include "kit/savefile.h"
+
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QRegularExpression>
+#include <QSaveFile>
+#include <QSettings>
+
+namespace pcl::ui {
+
+namespace {
+
+const QString kDirectoryKey = QStringLiteral("Export/directory");
+
+ReplaceQuestion& replaceQuestion()
+{
+    static ReplaceQuestion question;
+    return question;
+}
+
+bool askToReplace(QWidget* parent, const QString& path)
+{
+    QMessageBox box(QMessageBox::Question, QObject::tr("Replace the file?"),
+        QObject::tr("%1 already exists in %2.")
+            .arg(QFileInfo(path).fileName(), QDir::toNativeSeparators(QFileInfo(path).absolutePath())),
+        QMessageBox::NoButton, parent);
+    box.setInformativeText(QObject::tr("Replacing it loses what it holds now."));
+    QPushButton* replace = box.addButton(QObject::tr("Replace"), QMessageBox::DestructiveRole);
+    box.setDefaultButton(box.addButton(QObject::tr("Keep it"), QMessageBox::RejectRole));
+    box.exec();
+    return box.clickedButton() == replace;
+}
+
+/// The first extension of @filter's chosen part: "png" for "PNG image (*.png)".
+QString filterSuffix(const QString& filter)
+{
+    static const QRegularExpression kPattern(QStringLiteral("\\*\\.([A-Za-z0-9]+)"));
+    const QRegularExpressionMatch m = kPattern.match(filter);
+    return m.hasMatch() ? m.captured(1) : QString();
+}
+
+} // namespace
+
+QString saveDirectory()
+{
+    const QString dir = QSettings().value(kDirectoryKey).toString();
+    return !dir.isEmpty() && QFileInfo(dir).isDir() ? dir : QDir::homePath();
+}
+
+void rememberSaveDirectory(const QString& path)
+{
+    QSettings().setValue(kDirectoryKey, QFileInfo(path).absolutePath());
+}
+
+QString askSavePath(QWidget* parent, const QString& title, const QString& fileName, const QString& filter)
+{
+    QString chosen;
+    QString path = QFileDialog::getSaveFileName(
+        parent, title, QDir(saveDirectory()).filePath(fileName), filter, &chosen, QFileDialog::DontConfirmOverwrite);
+    if (path.isEmpty())
+        return {};
+    const QString suffix = filterSuffix(chosen.isEmpty() ? filter : chosen);
+    if (!suffix.isEmpty() && QFileInfo(path).suffix().isEmpty())
+        path += QLatin1Char('.') + suffix;
+    return path;
+}
+
+void setReplaceQuestion(ReplaceQuestion question)
+{
+    replaceQuestion() = std::move(question);
+}
+
+bool mayReplace(QWidget* parent, const QString& path)
+{
+    if (!QFileInfo::exists(path))
+        return true;
+    const ReplaceQuestion& ask = replaceQuestion();
+    return ask ? ask(parent, path) : askToReplace(parent, path);
+}
+
+SaveResult saveFile(QWidget* parent, const QString& path, const FileWriter& write, QString* error)
+{
+    if (!mayReplace(parent, path))
+        return SaveResult::Declined;
+    QString why;
+    if (!write(path, &why)) {
+        if (error)
+            *error = why;
+        return SaveResult::Failed;
+    }
+    rememberSaveDirectory(path);
+    return SaveResult::Saved;
+}
+
+bool writeFileAtomically(const QString& path, const QByteArray& bytes, QString* error)
+{
+    // Unbuffered, and written until every byte is out: a buffered QSaveFile
+    // takes a short write (the disk filled up) for success, and would
+    // rename the truncated file over the old one.
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Unbuffered)) {
+        if (error)
+            *error = file.errorString();
+        return false;
+    }
+    for (qint64 done = 0; done < bytes.size();) {
+        const qint64 n = file.write(bytes.constData() + done, bytes.size() - done);
+        if (n <= 0) {
+            if (error)
+                *error = file.errorString();
+            file.cancelWriting();
+            return false;
+        }
+        done += n;
+    }
+    if (file.commit())
+        return true;
+    if (error)
+        *error = file.errorString();
+    return false;
+}
+
+void showSaveFailure(
+    QWidget* parent, const QString& title, const QString& what, const QString& path, const QString& error)
+{
+    QMessageBox box(QMessageBox::Warning, title,
+        QObject::tr("Page Cache Lab could not save %1 to %2.").arg(what, QDir::toNativeSeparators(path)),
+        QMessageBox::Ok, parent);
+    box.setInformativeText(QObject::tr("The reason: %1\n\nNothing was lost: a file already there is as it was, and "
+                                       "the run is still here to save somewhere else.")
+                               .arg(error));
+    box.exec();
+}
+
+QString fileNameStem(const QString& text)
+{
+    QString out;
+    for (const QChar c : text.toLower()) {
+        if (c.isLetterOrNumber() && c.unicode() < 128)
+            out += c;
+        else if ((c == QLatin1Char('_') || c == QLatin1Char('.')) && !out.isEmpty())
+            out += c;
+        else if (!out.isEmpty() && !out.endsWith(QLatin1Char('-')))
+            out += QLatin1Char('-');
+    }
+    while (out.endsWith(QLatin1Char('-')) || out.endsWith(QLatin1Char('.')))
+        out.chop(1);
+    return out.isEmpty() ? QStringLiteral("run") : out;
+}
+
+} // namespace pcl::ui

@@ -357,6 +357,18 @@ private Q_SLOTS:
             QVERIFY2(pcl::ui::test::distinctColours(image) > 20, qPrintable(name));
             QVERIFY2(isSvg(svg), qPrintable(name));
             QCOMPARE(QSvgRenderer(svg).viewBox(), view->rect());
+            // For a person to look at: the SVG as a slide program draws it.
+            QImage drawn(view->size(), QImage::Format_ARGB32);
+            drawn.fill(Qt::white);
+            QPainter painter(&drawn);
+            QSvgRenderer(svg).render(&painter);
+            painter.end();
+            QVERIFY(drawn.save(
+                QDir(pcl::ui::test::screenshotDir()).filePath(QStringLiteral("export-view-%1-svg.png").arg(name))));
+            QFile::remove(
+                QDir(pcl::ui::test::screenshotDir()).filePath(QStringLiteral("export-view-%1.png").arg(name)));
+            QVERIFY(QFile::copy(
+                png, QDir(pcl::ui::test::screenshotDir()).filePath(QStringLiteral("export-view-%1.png").arg(name))));
         }
         QString error;
         QCOMPARE(window.saveViewPicture(dir.filePath(QStringLiteral("view.bmp")), &error), SaveResult::Failed);
@@ -385,6 +397,10 @@ private Q_SLOTS:
             QCOMPARE(charts->saveChart(id, png, scale, &error), SaveResult::Saved);
             QCOMPARE(QImage(png).size(), pcl::ui::kExportSize * scale);
         }
+        // For a person to look at: the chart as a report gets it.
+        const QString shown = QDir(pcl::ui::test::screenshotDir()).filePath(QStringLiteral("export-chart.png"));
+        QFile::remove(shown);
+        QVERIFY(QFile::copy(dir.filePath(QStringLiteral("chart1.png")), shown));
         const QString svg = dir.filePath(charts->chartFileName(id, QStringLiteral("svg")));
         QCOMPARE(charts->saveChart(id, svg, 1, &error), SaveResult::Saved);
         QVERIFY(isSvg(svg));

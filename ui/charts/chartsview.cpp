@@ -337,7 +337,7 @@ QString ChartsView::chartCaption() const
         return {};
     const Scenario& s = sim_.scenario();
     const QString title = s.title.empty() ? tr("Untitled scenario") : QString::fromStdString(s.title);
-    return tr("%1. %2; %3 s of running time.")
+    return tr("%1 — %2; %3 s of running time.")
         .arg(title, QString::fromStdString(parameter_caption(s)))
         .arg(sim_.elapsedSeconds(), 0, 'f', 1);
 }

@@ -133,6 +133,15 @@ Scenario build_scenario(const ScenarioSource& source, const std::vector<std::str
     }
 }
 
+void prepare_out_dir(const std::string& dir, const std::string& first_file)
+{
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    if (ec)
+        throw ArgError("--out: cannot create directory '" + dir + "': " + ec.message());
+    check_writable_path(dir + "/" + first_file, "--out");
+}
+
 void check_format(const std::string& format)
 {
     if (format != "table" && format != "json" && format != "csv")

@@ -44,6 +44,11 @@ ScenarioSource load_scenario_source(const std::string& operand);
 /// applied in order, checked. Throws std::runtime_error "ORIGIN: field: what".
 Scenario build_scenario(const ScenarioSource& source, const std::vector<std::string>& overrides);
 
+/// Creates @dir (with its parents) for a command's --out and checks that
+/// @first_file can be written in it, so that an unwritable directory fails
+/// before the runs, not after them. Throws ArgError naming --out.
+void prepare_out_dir(const std::string& dir, const std::string& first_file);
+
 /// The output formats of --format.
 inline constexpr const char* kFormats = "table, json, csv";
 /// Throws ArgError unless @format is one of kFormats.

@@ -383,6 +383,10 @@ LineChart sweep_chart(const Plan& p, const std::vector<SweepRun>& runs, const st
         }
         if (line.name.empty())
             line.name = p.figure;
+        // A line is drawn through its points in order of x, whatever the
+        // order the values were given in (--vary workload.cpus=4,1,2).
+        if (numeric)
+            std::sort(line.points.begin(), line.points.end());
         chart.lines.push_back(std::move(line));
     }
     return chart;
@@ -479,7 +483,10 @@ int report_sweep(const Plan& p, const std::vector<SweepRun>& runs, const std::st
     return rc;
 }
 
-int collect(const std::string& dir, const std::string& format, std::ostream& out, std::ostream& err)
+/// `sweep --collect DIR`: the tables and chart of the runs a --jobs file
+/// ran into DIR. @figure, when not empty, replaces the grid's own.
+int collect(
+    const std::string& dir, const std::string& figure, const std::string& format, std::ostream& out, std::ostream& err)
 {
     Plan p;
     try {
@@ -500,6 +507,8 @@ int collect(const std::string& dir, const std::string& format, std::ostream& out
     } catch (const std::runtime_error& e) {
         return sweep_usage_error(err, e.what());
     }
+    if (!figure.empty())
+        p.figure = figure;
     std::vector<SweepRun> runs;
     std::string caption;
     for (std::size_t k = 0; k < p.runs(); ++k) {
@@ -517,9 +526,14 @@ int collect(const std::string& dir, const std::string& format, std::ostream& out
                 r.ended_by = "missing";
                 r.error = path + ": no figures (not a result of 'run --out')";
             }
+            // The caption from the first run whose scenario reads back; one
+            // that does not costs the chart its caption, not the run its row.
             if (caption.empty())
                 if (const json::Value* s = doc.find("scenario"))
-                    caption = parameter_caption(scenario_from_json(*s));
+                    try {
+                        caption = parameter_caption(scenario_from_json(*s));
+                    } catch (const std::exception&) {
+                    }
         } catch (const std::exception& e) {
             r.ended_by = "missing";
             r.error = std::string(e.what()) + " (not run yet, or its run failed to start)";
@@ -528,7 +542,9 @@ int collect(const std::string& dir, const std::string& format, std::ostream& out
     }
     out << "collected " << p.runs() << " runs of " << p.name << " from " << dir << '\n';
     int rc = report_sweep(p, runs, dir, caption, format, out, err);
-    if (std::any_of(runs.begin(), runs.end(), [](const SweepRun& r) { return r.ended_by == "missing"; }))
+    // Every run of the grid was to have finished: one that is missing, or
+    // that its job's Ctrl+C cancelled, leaves the grid incomplete.
+    if (!std::all_of(runs.begin(), runs.end(), [](const SweepRun& r) { return r.finished(); }))
         rc = 1;
     return rc;
 }
@@ -603,18 +619,20 @@ int run_sweep_command(const std::vector<std::string>& args, std::ostream& out, s
             }
             if (a.given("jobs") && !a.given("out"))
                 throw ArgError("--jobs needs --out DIR: the directory the runs write their cells into");
-            if (const std::string& o = a.get_string("out"); !o.empty()) {
-                std::error_code ec;
-                std::filesystem::create_directories(o, ec);
-                if (ec)
-                    throw ArgError("--out: cannot create directory '" + o + "': " + ec.message());
-                check_writable_path(o + "/sweep.json", "--out");
-            }
+            // A field both set and varied would have the run's value depend
+            // on the order of the flags: refused.
+            for (const std::string& o : a.get_list("set"))
+                if (std::find(fields.begin(), fields.end(), o.substr(0, o.find('='))) != fields.end())
+                    throw ArgError("--set " + o.substr(0, o.find('=')) + ": the field is also varied (--vary "
+                        + o.substr(0, o.find('=')) + "=...); give its values in --vary only");
+            if (const std::string& o = a.get_string("out"); !o.empty())
+                prepare_out_dir(o, "sweep.json");
         }))
         return *code;
     const std::string format = parser.get_string("format");
     if (parser.given("collect"))
-        return collect(parser.get_string("collect"), format, out, err);
+        return collect(
+            parser.get_string("collect"), parser.given("figure") ? parser.get_string("figure") : "", format, out, err);
 
     Plan plan;
     plan.sets = parser.get_list("set");
@@ -667,6 +685,14 @@ int run_sweep_command(const std::vector<std::string>& args, std::ostream& out, s
     if (!out_dir.empty()) {
         try {
             write_file_atomically(out_dir + "/sweep.json", json::write(plan_to_json(plan)) + "\n");
+            // A cell's result from an earlier sweep into the same directory
+            // would be taken by --collect for this grid's: removed.
+            for (std::size_t k = 0; k < plan.runs(); ++k) {
+                std::error_code ec;
+                const std::string stale = out_dir + "/cell-" + std::to_string(k) + "/summary.json";
+                if (!std::filesystem::remove(stale, ec) && ec)
+                    throw std::runtime_error(stale + ": cannot remove an earlier sweep's result: " + ec.message());
+            }
         } catch (const std::exception& e) {
             err << kProgram << " sweep: " << e.what() << '\n';
             return 1;
@@ -675,13 +701,16 @@ int run_sweep_command(const std::vector<std::string>& args, std::ostream& out, s
     if (const std::string& jobs = parser.get_string("jobs"); !jobs.empty()) {
         std::string text;
         const std::string program = shell_quote(self_path());
+        // The lines run wherever the scheduler starts them: the cells'
+        // directory is given whole.
+        const std::string cells_dir = std::filesystem::absolute(out_dir).lexically_normal().string();
         for (std::size_t k = 0; k < plan.runs(); ++k) {
             std::string line = program + " run " + shell_quote(plan.scenario);
             for (const std::string& s : plan.sets)
                 line += " --set " + shell_quote(s);
             for (const std::string& a : plan.assignments(k / plan.repeat))
                 line += " --set " + shell_quote(a);
-            line += " --out " + shell_quote(out_dir + "/cell-" + std::to_string(k)) + " > /dev/null\n";
+            line += " --out " + shell_quote(cells_dir + "/cell-" + std::to_string(k)) + " > /dev/null\n";
             text += line;
         }
         try {
@@ -730,19 +759,22 @@ int run_sweep_command(const std::vector<std::string>& args, std::ostream& out, s
             };
             SweepRun r = run_of(plan, k);
             json::Value doc;
+            bool have_result = false;
             try {
                 const RunResult result = run_scenario(s, options);
                 r.ended_by = result.ended_by;
                 r.error = result.error;
                 doc = to_json(result);
+                have_result = true;
                 if (const json::Value* figures = doc.find("figures"))
                     take_figures(r, *figures);
             } catch (const std::exception& e) {
                 r.ended_by = "failed";
                 r.error = e.what();
             }
-            // Each run's whole result, as 'run --out' writes it.
-            if (!out_dir.empty() && r.finished())
+            // Each run's whole result, as 'run --out' writes it: a failed or
+            // cancelled one too, whose ended_by says so.
+            if (!out_dir.empty() && have_result)
                 try {
                     const std::string cell_dir = out_dir + "/cell-" + std::to_string(k);
                     std::filesystem::create_directories(cell_dir);
@@ -769,8 +801,9 @@ int run_sweep_command(const std::vector<std::string>& args, std::ostream& out, s
     if (write_failed)
         rc = 1;
     if (interrupted().load()) {
-        err << kProgram << " sweep: stopped by Ctrl+C after " << done.load() << " of " << plan.runs()
-            << " runs; the finished ones are in the tables\n";
+        const auto finished = std::count_if(runs.begin(), runs.end(), [](const SweepRun& r) { return r.finished(); });
+        err << kProgram << " sweep: stopped by Ctrl+C with " << finished << " of " << plan.runs()
+            << " runs finished; those are in the tables, the others are not\n";
         return kInterruptedExit;
     }
     return rc;
@@ -803,13 +836,8 @@ int run_compare_command(const std::vector<std::string>& args, std::ostream& out,
             if (a.operands().size() != 2)
                 throw ArgError(a.operands().size() < 2 ? "compare what? (compare A B: two scenarios or presets)"
                                                        : "unexpected argument '" + a.operands()[2] + "' (compare A B)");
-            if (const std::string& o = a.get_string("out"); !o.empty()) {
-                std::error_code ec;
-                std::filesystem::create_directories(o, ec);
-                if (ec)
-                    throw ArgError("--out: cannot create directory '" + o + "': " + ec.message());
-                check_writable_path(o + "/compare.csv", "--out");
-            }
+            if (const std::string& o = a.get_string("out"); !o.empty())
+                prepare_out_dir(o, "compare.csv");
         }))
         return *code;
     const std::string format = parser.get_string("format");

@@ -41,6 +41,15 @@ sh "$dir/jobs.txt" || fail "the job lines ran"
 expect 0 'collected 8 runs of 2002-global-hash-lock' "$cli" sweep --collect "$dir/farm"
 [ "$(wc -l < "$dir/farm/runs.csv")" -eq 9 ] || fail "collected runs.csv: 8 rows"
 [ "$(grep -c ',finished,' "$dir/farm/runs.csv")" -eq 8 ] || fail "collected runs.csv: every run finished"
+# --figure chooses what --collect tabulates and charts.
+expect 0 '^migrations by cell' "$cli" sweep --collect "$dir/farm" --figure migrations
+[ -s "$dir/farm/charts/2002-global-hash-lock_migrations-vs-workload.cpus.svg" ] || fail "--collect --figure: its chart"
+# A new grid into the same directory drops the old grid's results: until its
+# own runs have run, --collect finds nothing to take for them.
+expect 0 '2 run commands' "$cli" sweep 2002-global-hash-lock $short --vary workload.cpus=2,1 \
+  --jobs "$dir/jobs2.txt" --out "$dir/farm"
+[ -e "$dir/farm/cell-0/summary.json" ] && fail "an earlier grid's cell-0/summary.json was left for --collect"
+expect 1 '2 of 2 runs are missing' "$cli" sweep --collect "$dir/farm"
 
 # Bad input, refused before anything runs.
 expect 2 "--vary: expected FIELD=v1,v2,..., got 'workload.cpus'" "$cli" sweep 2002-global-hash-lock --vary workload.cpus
@@ -50,6 +59,8 @@ expect 2 "--vary workload.cpus: the field is varied twice" "$cli" sweep 2002-glo
 expect 2 "cell 1 \(workload.cpus=0\): 2002-global-hash-lock: workload.cpus" "$cli" sweep 2002-global-hash-lock \
   --vary workload.cpus=1,0
 expect 2 "--figure: 'speed' is not a figure" "$cli" sweep 2002-global-hash-lock --vary workload.cpus=1 --figure speed
+expect 2 "--set workload.cpus: the field is also varied" "$cli" sweep 2002-global-hash-lock --set workload.cpus=2 \
+  --vary workload.cpus=1,2
 expect 2 "--jobs needs --out DIR" "$cli" sweep 2002-global-hash-lock --vary workload.cpus=1 --jobs "$dir/j.txt"
 expect 2 "--collect: .*sweep.json" "$cli" sweep --collect "$dir/nothing-here"
 

@@ -61,11 +61,9 @@ double captionHeight(const QString& caption, const QSize& size)
     return std::ceil(text.height() + 2 * kCaptionPadding);
 }
 
-/// Renders @chart into @painter as a figure @options.size: the chart, then
-/// the caption under it. The chart is drawn in its own scene if it has one,
-/// else in a scene made for the occasion; its geometry and style are put
-/// back afterwards.
-void render(QChart* chart, QPainter* painter, const ChartExportOptions& options)
+} // namespace
+
+void renderChart(QChart* chart, QPainter* painter, const ChartExportOptions& options)
 {
     const QSizeF figure(options.size);
     const double captionH = captionHeight(options.caption, options.size);
@@ -111,15 +109,13 @@ void render(QChart* chart, QPainter* painter, const ChartExportOptions& options)
         styleChart(chart, screen);
 }
 
-} // namespace
-
-bool exportChart(QChart* chart, const QString& path, QString* error, const ChartExportOptions& options)
+bool writeChart(
+    QChart* chart, QIODevice* device, const QString& format, QString* error, const ChartExportOptions& options)
 {
     if (!chart)
         return fail(error, QObject::tr("No chart to export."));
-    const QString suffix = QFileInfo(path).suffix().toLower();
-    if (suffix != QStringLiteral("png") && suffix != QStringLiteral("svg") && suffix != QStringLiteral("pdf"))
-        return fail(error, QObject::tr("Cannot export a chart as \"%1\": use .png, .svg or .pdf.").arg(suffix));
+    if (format != QStringLiteral("png") && format != QStringLiteral("svg") && format != QStringLiteral("pdf"))
+        return fail(error, QObject::tr("Cannot export a chart as \"%1\": use .png, .svg or .pdf.").arg(format));
     if (options.size.width() < 200 || options.size.height() < 150 || options.pngScale < 1 || options.pngScale > 8)
         return fail(error,
             QObject::tr("Cannot export a chart at %1 x %2 pixels, scale %3: a chart needs at least 200 x 150 pixels "
@@ -128,13 +124,9 @@ bool exportChart(QChart* chart, const QString& path, QString* error, const Chart
                 .arg(options.size.height())
                 .arg(options.pngScale));
 
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly))
-        return fail(error, QObject::tr("Cannot write %1: %2").arg(path, file.errorString()));
-
-    if (suffix == QStringLiteral("pdf")) {
+    if (format == QStringLiteral("pdf")) {
         // One page the figure's size, its pixels at 96 dpi: vector text and lines.
-        QPdfWriter pdf(&file);
+        QPdfWriter pdf(device);
         constexpr int kDpi = 96;
         pdf.setResolution(kDpi);
         pdf.setPageSize(QPageSize(QSizeF(options.size) * 72.0 / kDpi, QPageSize::Point));
@@ -143,12 +135,12 @@ bool exportChart(QChart* chart, const QString& path, QString* error, const Chart
         pdf.setCreator(QObject::tr("Page Cache Lab"));
         QPainter painter;
         if (!painter.begin(&pdf))
-            return fail(error, QObject::tr("Cannot write %1: the PDF writer failed.").arg(path));
-        render(chart, &painter, options);
+            return fail(error, QObject::tr("the PDF writer failed"));
+        renderChart(chart, &painter, options);
         painter.end();
-    } else if (suffix == QStringLiteral("svg")) {
+    } else if (format == QStringLiteral("svg")) {
         QSvgGenerator svg;
-        svg.setOutputDevice(&file);
+        svg.setOutputDevice(device);
         svg.setSize(options.size);
         svg.setViewBox(QRect(QPoint(0, 0), options.size));
         // The chart is laid out at the screen's font resolution; the
@@ -159,19 +151,36 @@ bool exportChart(QChart* chart, const QString& path, QString* error, const Chart
         svg.setDescription(options.caption.isEmpty() ? QObject::tr("Exported by Page Cache Lab") : options.caption);
         QPainter painter;
         if (!painter.begin(&svg))
-            return fail(error, QObject::tr("Cannot write %1: the SVG generator failed.").arg(path));
-        render(chart, &painter, options);
+            return fail(error, QObject::tr("the SVG generator failed"));
+        renderChart(chart, &painter, options);
         painter.end();
     } else {
         QImage image(options.size * options.pngScale, QImage::Format_ARGB32_Premultiplied);
         image.setDevicePixelRatio(options.pngScale);
         image.fill(Qt::white);
         QPainter painter(&image);
-        render(chart, &painter, options);
+        renderChart(chart, &painter, options);
         painter.end();
-        if (!image.save(&file, "PNG"))
-            return fail(error, QObject::tr("Cannot write %1: PNG encoding failed.").arg(path));
+        if (!image.save(device, "PNG"))
+            return fail(error, QObject::tr("PNG encoding failed"));
     }
+    return true;
+}
+
+bool exportChart(QChart* chart, const QString& path, QString* error, const ChartExportOptions& options)
+{
+    if (!chart)
+        return fail(error, QObject::tr("No chart to export."));
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    if (suffix != QStringLiteral("png") && suffix != QStringLiteral("svg") && suffix != QStringLiteral("pdf"))
+        return fail(error, QObject::tr("Cannot export a chart as \"%1\": use .png, .svg or .pdf.").arg(suffix));
+
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        return fail(error, QObject::tr("Cannot write %1: %2").arg(path, file.errorString()));
+    QString why;
+    if (!writeChart(chart, &file, suffix, &why, options))
+        return fail(error, QObject::tr("Cannot write %1: %2").arg(path, why));
     if (!file.commit())
         return fail(error, QObject::tr("Cannot write %1: %2").arg(path, file.errorString()));
     return true;

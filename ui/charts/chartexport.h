@@ -14,6 +14,8 @@
 
 QT_BEGIN_NAMESPACE
 class QChart;
+class QIODevice;
+class QPainter;
 QT_END_NAMESPACE
 
 namespace pcl::ui {
@@ -43,6 +45,16 @@ struct ChartExportOptions {
 /// (headless); the chart is restored as it was. On failure returns false
 /// and says why in @error (if not null).
 bool exportChart(QChart* chart, const QString& path, QString* error, const ChartExportOptions& options = {});
+
+/// Writes @chart to @device as @format ("png", "svg" or "pdf"), as
+/// exportChart writes a file: a report embeds a chart's SVG in its page.
+bool writeChart(
+    QChart* chart, QIODevice* device, const QString& format, QString* error, const ChartExportOptions& options = {});
+
+/// Paints @chart and its caption into @painter as a figure @options.size
+/// logical pixels from the painter's origin, light whatever the screen's
+/// theme: a report's pages draw their charts as vectors this way.
+void renderChart(QChart* chart, QPainter* painter, const ChartExportOptions& options = {});
 
 /// Writes @samples as CSV: time_s, interval_s, then one column per
 /// SeriesCatalog metric in its unit (an empty cell where it has no value).

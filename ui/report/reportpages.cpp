@@ -1,0 +1,176 @@
+#include "report/reportpages.h"
+
+#include "charts/chartexport.h"
+#include "report/reportcharts.h"
+#include "report/reportmarkup.h"
+#include "sim/run_result.h"
+
+#include <QAbstractTextDocumentLayout>
+#include <QCoreApplication>
+#include <QPageLayout>
+#include <QPageSize>
+#include <QPainter>
+#include <QPdfWriter>
+#include <QTextBlock>
+#include <QTextCursor>
+#include <QTextDocument>
+#include <QTextObjectInterface>
+#include <QXmlStreamWriter>
+
+namespace pcl::ui {
+
+namespace {
+
+QString tr(const char* text)
+{
+    return QCoreApplication::translate("pcl::ui::RunReport", text);
+}
+
+/// The page's pixels: 96 to the inch, as a screen's, so the charts' fonts
+/// (in points) and the text's keep the proportions they have on screen.
+constexpr int kDpi = 96;
+/// A chart's figure on paper, in logical pixels: narrower than a file's
+/// 1200 so that its labels, scaled down to the text's width, stay readable.
+constexpr QSize kPageFigure { 1000, 540 };
+/// The band under the text that holds the page's footer.
+constexpr double kFooterHeight = 26;
+
+constexpr int kChartObject = QTextFormat::UserObject + 1;
+constexpr int kChartIndex = QTextFormat::UserProperty + 1;
+const QString kChartScheme = QStringLiteral("chart:");
+
+/// Draws the report's charts where the text holds them.
+class ChartObject : public QObject, public QTextObjectInterface {
+    Q_OBJECT
+    Q_INTERFACES(QTextObjectInterface)
+public:
+    ChartObject(const std::vector<ReportChart>& charts, const ChartExportOptions& options)
+        : charts_(charts)
+        , options_(options)
+    {
+    }
+
+    QSizeF intrinsicSize(QTextDocument*, int, const QTextFormat& format) override
+    {
+        return { format.doubleProperty(QTextFormat::ImageWidth), format.doubleProperty(QTextFormat::ImageHeight) };
+    }
+
+    void drawObject(QPainter* painter, const QRectF& rect, QTextDocument*, int, const QTextFormat& format) override
+    {
+        const int index = format.intProperty(kChartIndex);
+        if (index < 0 || std::size_t(index) >= charts_.size())
+            return;
+        painter->save();
+        painter->translate(rect.topLeft());
+        painter->scale(rect.width() / options_.size.width(), rect.height() / options_.size.height());
+        renderChart(charts_[std::size_t(index)].chart.get(), painter, options_);
+        painter->restore();
+    }
+
+private:
+    const std::vector<ReportChart>& charts_;
+    ChartExportOptions options_;
+};
+
+/// Turns each image the markup placed for a chart ("chart:N") into a chart
+/// object of the same size.
+void placeCharts(QTextDocument& doc)
+{
+    QTextCursor cursor(&doc);
+    for (QTextBlock block = doc.begin(); block.isValid(); block = block.next()) {
+        for (auto it = block.begin(); !it.atEnd(); ++it) {
+            const QTextFragment fragment = it.fragment();
+            if (!fragment.isValid() || !fragment.charFormat().isImageFormat())
+                continue;
+            const QTextImageFormat image = fragment.charFormat().toImageFormat();
+            if (!image.name().startsWith(kChartScheme))
+                continue;
+            QTextCharFormat chart = image;
+            chart.setObjectType(kChartObject);
+            chart.setProperty(kChartIndex, image.name().mid(kChartScheme.size()).toInt());
+            cursor.setPosition(fragment.position());
+            cursor.setPosition(fragment.position() + fragment.length(), QTextCursor::KeepAnchor);
+            cursor.setCharFormat(chart);
+        }
+    }
+}
+
+} // namespace
+
+int printReport(const ReportSubject& subject, QIODevice* device, QString* error)
+{
+    const std::vector<ReportChart> charts = subject.run ? buildRunCharts(*subject.run) : std::vector<ReportChart> {};
+    ChartExportOptions options;
+    options.size = kPageFigure;
+    options.caption = subject.run ? runCaption(*subject.run) : QString();
+
+    QPdfWriter pdf(device);
+    pdf.setResolution(kDpi);
+    pdf.setPageSize(QPageSize(QPageSize::A4));
+    pdf.setPageMargins(QMarginsF(16, 14, 16, 10), QPageLayout::Millimeter);
+    const QString title = reportTitle(subject);
+    pdf.setTitle(title);
+    pdf.setCreator(tr("Page Cache Lab"));
+    const QRectF paper = pdf.pageLayout().paintRectPixels(kDpi);
+    const QSizeF body(paper.width(), paper.height() - kFooterHeight);
+
+    QTextDocument doc;
+    doc.documentLayout()->setPaintDevice(&pdf);
+    doc.setDocumentMargin(0);
+    doc.setPageSize(body);
+    ChartObject objects(charts, options);
+    doc.documentLayout()->registerHandler(kChartObject, &objects);
+    const double figureHeight = body.width() * kPageFigure.height() / kPageFigure.width();
+    const FigureWriter figure = [&](QXmlStreamWriter& xml, const ReportChart&, int index, QString*) {
+        xml.writeStartElement(QStringLiteral("p"));
+        xml.writeAttribute(QStringLiteral("align"), QStringLiteral("center"));
+        xml.writeEmptyElement(QStringLiteral("img"));
+        xml.writeAttribute(QStringLiteral("src"), kChartScheme + QString::number(index));
+        xml.writeAttribute(QStringLiteral("width"), QString::number(int(body.width())));
+        xml.writeAttribute(QStringLiteral("height"), QString::number(int(figureHeight)));
+        xml.writeEndElement();
+        return true;
+    };
+    QString why;
+    const QString markup = reportMarkup(subject, charts, ReportMedium::Pdf, figure, &why);
+    if (markup.isEmpty()) {
+        if (error)
+            *error = why;
+        return -1;
+    }
+    doc.setHtml(markup);
+    placeCharts(doc);
+
+    QPainter painter;
+    if (!painter.begin(&pdf)) {
+        if (error)
+            *error = tr("the PDF writer failed");
+        return -1;
+    }
+    const int pages = doc.pageCount();
+    QFont footerFont = doc.defaultFont();
+    footerFont.setPointSizeF(7.5);
+    for (int page = 0; page < pages; ++page) {
+        if (page > 0)
+            pdf.newPage();
+        painter.save();
+        const QRectF slice(0, page * body.height(), body.width(), body.height());
+        painter.translate(0, -slice.top());
+        painter.setClipRect(slice);
+        doc.drawContents(&painter, slice);
+        painter.restore();
+
+        painter.setFont(footerFont);
+        painter.setPen(QColor(0x70, 0x70, 0x70));
+        painter.drawLine(QPointF(0, body.height() + 6), QPointF(body.width(), body.height() + 6));
+        const QRectF footer(0, body.height() + 8, body.width(), kFooterHeight - 8);
+        painter.drawText(footer, Qt::AlignLeft | Qt::AlignVCenter, tr("Page Cache Lab: %1").arg(title));
+        painter.drawText(footer, Qt::AlignRight | Qt::AlignVCenter, tr("page %1 of %2").arg(page + 1).arg(pages));
+    }
+    painter.end();
+    return pages;
+}
+
+} // namespace pcl::ui
+
+#include "reportpages.moc"

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <limits>
 #include <map>
+#include <set>
 #include <tuple>
 
 namespace pcl {
@@ -242,31 +243,54 @@ std::string ChromeTrace::json(const RunResult& r) const
             || (a.lane == b.lane && a.start_ns == b.start_ns && a.end_ns > b.end_ns);
     });
 
-    // Chrome threads: every lane of the run has its first, numbered
-    // lane * kThreadsPerLane + 1; the lanes that need more get them after it.
-    constexpr std::uint64_t kThreadsPerLane = 1000;
+    // Chrome threads: every lane of the run has its own, numbered
+    // lane * threads_per_lane + 1, and the lanes whose slices overlap get
+    // more right after it; threads_per_lane (a power of ten, 1000 at least)
+    // leaves room for the busiest lane, so no two lanes share a number.
     std::vector<std::string> lines;
     auto emit = [&lines](const json::Value& v) { lines.push_back(json::write(v, -1)); };
     std::map<unsigned, std::uint32_t> threads_of_lane;
     const unsigned known_lanes = unsigned(r.cpus.size() + r.devices.size() + (r.kswapd_on ? 1 : 0));
     for (unsigned lane = 0; lane < known_lanes; ++lane)
         threads_of_lane[lane] = 1;
-
-    std::uint64_t slices = 0, instants = 0;
+    struct LaneItems {
+        std::size_t first, last;
+        std::vector<std::uint32_t> thread;
+    };
+    std::vector<LaneItems> lanes;
     for (std::size_t first = 0; first < items.size();) {
         std::size_t last = first;
         while (last < items.size() && items[last].lane == items[first].lane)
             ++last;
-        const std::vector<Item> lane_items(items.begin() + std::ptrdiff_t(first), items.begin() + std::ptrdiff_t(last));
-        const auto [thread, threads] = nest(lane_items);
-        const unsigned lane = lane_items.front().lane;
+        auto [thread, threads] = nest({ items.begin() + std::ptrdiff_t(first), items.begin() + std::ptrdiff_t(last) });
+        const unsigned lane = items[first].lane;
         threads_of_lane[lane] = std::max(threads_of_lane[lane], threads);
-        for (std::size_t k = 0; k < lane_items.size(); ++k) {
-            const Item& it = lane_items[k];
+        lanes.push_back({ first, last, std::move(thread) });
+        first = last;
+    }
+    std::uint64_t threads_per_lane = 1000;
+    for (const auto& [lane, threads] : threads_of_lane)
+        while (threads >= threads_per_lane)
+            threads_per_lane *= 10;
+    auto tid_of = [threads_per_lane](unsigned lane, std::uint32_t thread) {
+        return std::uint64_t(lane) * threads_per_lane + thread + 1;
+    };
+
+    // A disk's lane carries its requests and what its flusher does (the
+    // flusher records on its device's lane): a thread of requests alone is
+    // named for them, one that holds anything else for the overlap.
+    std::set<std::pair<unsigned, std::uint32_t>> not_only_requests;
+    std::uint64_t slices = 0, instants = 0;
+    for (const LaneItems& l : lanes) {
+        const unsigned lane = items[l.first].lane;
+        for (std::size_t k = 0; k < l.last - l.first; ++k) {
+            const Item& it = items[l.first + k];
+            const std::uint32_t thread = l.thread[k];
+            if (events_[it.event].kind != EventKind::IoComplete)
+                not_only_requests.insert({ lane, thread });
             Described d = describe(r, events_[it.event]);
             json::Object o { { "name", d.name }, { "cat", d.cat }, { "ph", it.slice ? "X" : "i" },
-                { "ts", micros(it.start_ns, origin) }, { "pid", kPid },
-                { "tid", std::uint64_t(lane) * kThreadsPerLane + thread[k] + 1 } };
+                { "ts", micros(it.start_ns, origin) }, { "pid", kPid }, { "tid", tid_of(lane, thread) } };
             if (it.slice)
                 o.emplace_back("dur", double(it.end_ns - it.start_ns) / 1000.0);
             else
@@ -275,7 +299,6 @@ std::string ChromeTrace::json(const RunResult& r) const
             emit(json::Value(std::move(o)));
             ++(it.slice ? slices : instants);
         }
-        first = last;
     }
 
     // Counter tracks from the metrics series.
@@ -306,10 +329,11 @@ std::string ChromeTrace::json(const RunResult& r) const
         { "args", json::Object { { "labels", label } } } });
     for (const auto& [lane, threads] : threads_of_lane)
         for (std::uint32_t t = 0; t < threads; ++t) {
-            const std::uint64_t tid = std::uint64_t(lane) * kThreadsPerLane + t + 1;
+            const std::uint64_t tid = tid_of(lane, t);
             const bool disk = lane >= r.cpus.size() && lane < r.cpus.size() + r.devices.size();
+            const bool requests = disk && !not_only_requests.count({ lane, t });
             const std::string name = lane_name(r, lane)
-                + (t ? (disk ? ", request " : ", overlapping ") + std::to_string(t + 1) : std::string());
+                + (t ? (requests ? ", request " : ", overlapping ") + std::to_string(t + 1) : std::string());
             emit(json::Object { { "name", "thread_name" }, { "ph", "M" }, { "pid", kPid }, { "tid", tid },
                 { "args", json::Object { { "name", name } } } });
             emit(json::Object { { "name", "thread_sort_index" }, { "ph", "M" }, { "pid", kPid }, { "tid", tid },

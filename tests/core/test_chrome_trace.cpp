@@ -184,3 +184,39 @@ TEST_CASE("a trace that outgrows its size limit says how many events it left out
     CHECK(instants == 3);
     CHECK(label.find("6 events dropped") != std::string::npos);
 }
+
+TEST_CASE("a lane whose slices overlap a thousand deep keeps its threads apart from the next lane's", "[sim][trace]")
+{
+    // 1200 holds on CPU 0, each beginning before the last ends and ending
+    // after it: none nests in another, so each needs a thread of its own;
+    // CPU 1 holds one lock. No thread of CPU 0 may take CPU 1's number.
+    constexpr std::size_t kOverlapping = 1200;
+    std::vector<Event> batch;
+    for (std::size_t i = 0; i < kOverlapping; ++i)
+        batch.push_back(make_event_at(100'000 + i, EventKind::LockReleased, 0, 1, 0, 0, 50'000, 0));
+    batch.push_back(make_event_at(120'000, EventKind::LockReleased, 1, 2, 0, 0, 10'000, 0));
+    ChromeTrace trace;
+    trace.add(batch);
+    RunResult r;
+    r.cpus.resize(2);
+    const json::Value doc = json::parse(trace.json(r));
+    std::map<std::uint64_t, std::string> names;
+    std::set<std::uint64_t> slice_threads;
+    std::uint64_t cpu1_slice_tid = 0;
+    for (const json::Value& e : events_of(doc)) {
+        if (str(e, "ph") == "M" && str(e, "name") == "thread_name")
+            CHECK(names.emplace(e.find("tid")->as_uint(), str(*e.find("args"), "name")).second);
+        if (str(e, "ph") == "X") {
+            CHECK(slice_threads.insert(e.find("tid")->as_uint()).second);
+            if (e.find("args")->find("hold_ns")->as_uint() == 10'000)
+                cpu1_slice_tid = e.find("tid")->as_uint();
+        }
+    }
+    CHECK(slice_threads.size() == kOverlapping + 1);
+    CHECK(names.size() == kOverlapping + 1);
+    std::size_t cpu0 = 0;
+    for (const auto& [tid, name] : names)
+        cpu0 += name.rfind("CPU 0", 0) == 0;
+    CHECK(cpu0 == kOverlapping);
+    CHECK(names[cpu1_slice_tid] == "CPU 1");
+}

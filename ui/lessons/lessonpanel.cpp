@@ -2,6 +2,7 @@
 
 #include "kit/colormix.h"
 #include "kit/colors.h"
+#include "kit/savefile.h"
 #include "lesson/lesson_library.h"
 #include "lesson/lesson_pause.h"
 #include "lessons/proberesultsview.h"
@@ -9,13 +10,10 @@
 #include "run/simulation.h"
 
 #include <QCheckBox>
-#include <QFileDialog>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
-#include <QMessageBox>
 #include <QPushButton>
-#include <QSaveFile>
 #include <QScrollArea>
 #include <QTableWidget>
 #include <QThread>
@@ -415,31 +413,24 @@ bool LessonPanel::saveVerdicts(const QString& path, QString* error) const
     const std::string text = path.endsWith(QStringLiteral(".json"), Qt::CaseInsensitive)
         ? json::write(to_json(*result_)) + "\n"
         : verdicts_csv(*result_);
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly) || file.write(text.data(), qint64(text.size())) != qint64(text.size())
-        || !file.commit()) {
-        if (error)
-            *error = file.errorString();
-        return false;
-    }
-    return true;
+    return writeFileAtomically(path, QByteArray::fromStdString(text), error);
 }
 
 void LessonPanel::saveVerdictsAs()
 {
     if (!result_)
         return;
-    // The dialog asks before it replaces a file.
     const QString suggested = q(result_->lesson)
         + (result_->quick ? QStringLiteral("_verdicts-quick.csv") : QStringLiteral("_verdicts.csv"));
-    const QString path = QFileDialog::getSaveFileName(
-        this, tr("Save the verdicts"), suggested, tr("CSV, for a spreadsheet (*.csv);;JSON (*.json)"));
+    const QString path
+        = askSavePath(this, tr("Save the verdicts"), suggested, tr("CSV, for a spreadsheet (*.csv);;JSON (*.json)"));
     if (path.isEmpty())
         return;
     QString error;
-    if (!saveVerdicts(path, &error))
-        QMessageBox::warning(this, tr("Save the verdicts"),
-            tr("The verdicts could not be saved to %1: %2. Nothing was written there.").arg(path, error));
+    if (saveFile(
+            this, path, [this](const QString& to, QString* why) { return saveVerdicts(to, why); }, &error)
+        == SaveResult::Failed)
+        showSaveFailure(this, tr("Save the verdicts"), tr("the verdicts"), path, error);
 }
 
 void LessonPanel::showVerdicts()

@@ -6,6 +6,7 @@
 #include "charts/chartexport.h"
 #include "charts/chartsview.h"
 #include "kit/savefile.h"
+#include "lessons/lessonpanel.h"
 #include "lib/json.h"
 #include "run/simulation.h"
 #include "shell/mainwindow.h"
@@ -253,6 +254,44 @@ private Q_SLOTS:
         QCOMPARE(scenario.title, sim.scenario().title);
         QCOMPARE(scenario.engine.workload.operations_per_cpu, kOpsPerCpu);
         QCOMPARE(scenario.engine.workload.cpus, kCpus);
+    }
+
+    void reports()
+    {
+        MainWindow window;
+        QString error;
+        QVERIFY2(window.openScenario(pacedRun(), &error), qPrintable(error));
+        Simulation& sim = window.simulation();
+        sim.play();
+        QTRY_VERIFY_WITH_TIMEOUT(sim.state() != Simulation::State::Running, 60000);
+        QTemporaryDir dir;
+        const QString html = dir.filePath(window.exportFileName(Export::ReportHtml));
+        const QString pdf = dir.filePath(window.exportFileName(Export::ReportPdf));
+        QCOMPARE(html, dir.filePath(QStringLiteral("2002-global-hash-lock.html")));
+        QCOMPARE(window.exportTo(Export::ReportHtml, html, &error), SaveResult::Saved);
+        QCOMPARE(window.exportTo(Export::ReportPdf, pdf, &error), SaveResult::Saved);
+        // One well-formed page naming the run, its charts inline.
+        const QByteArray page = readAll(html);
+        QXmlStreamReader xml(page);
+        while (!xml.atEnd())
+            xml.readNext();
+        QVERIFY2(!xml.hasError(), qPrintable(xml.errorString()));
+        QVERIFY(page.contains(QString::fromStdString(sim.scenario().title).toHtmlEscaped().toUtf8()));
+        QVERIFY(page.contains("<svg"));
+        QVERIFY(page.contains("pagecache_lock"));
+        QVERIFY(readAll(pdf).startsWith("%PDF-"));
+
+        // A lesson's report tells its steps.
+        QVERIFY(window.openLesson(QStringLiteral("2002-one-global-hash-lock")));
+        QVERIFY(!window.exportAction(Export::ReportHtml)->isEnabled());
+        sim.step(20);
+        QVERIFY(window.exportAction(Export::ReportHtml)->isEnabled());
+        const QString lessonHtml = dir.filePath(window.exportFileName(Export::ReportHtml));
+        QCOMPARE(window.exportTo(Export::ReportHtml, lessonHtml, &error), SaveResult::Saved);
+        const QByteArray lessonPage = readAll(lessonHtml);
+        for (const pcl::LessonStep& step : window.lessonPanel()->lesson().steps)
+            QVERIFY2(
+                lessonPage.contains(QString::fromStdString(step.title).toHtmlEscaped().toUtf8()), step.title.c_str());
     }
 
     void exportingAPlayingRunPausesIt()

@@ -10,6 +10,7 @@
 #include "lib/json.h"
 #include "locks/lockview.h"
 #include "log/eventlogview.h"
+#include "report/runreport.h"
 #include "run/parameterspanel.h"
 #include "shell/aboutdialog.h"
 #include "shell/appicon.h"
@@ -407,6 +408,8 @@ void MainWindow::createMenus()
         QString title;
         const char* name;
     } kExportActions[] = {
+        { Export::ReportHtml, tr("Report (&HTML)…"), "exportReportHtmlAction" },
+        { Export::ReportPdf, tr("Report (&PDF)…"), "exportReportPdfAction" },
         { Export::Result, tr("Run &result (JSON)…"), "exportResultAction" },
         { Export::TimeSeries, tr("&Time series (CSV)…"), "exportTimeSeriesAction" },
         { Export::Locks, tr("&Lock table (CSV)…"), "exportLocksAction" },
@@ -414,7 +417,7 @@ void MainWindow::createMenus()
         { Export::Scenario, tr("&Scenario…"), "exportScenarioAction" },
     };
     for (const auto& [kind, title, name] : kExportActions) {
-        if (kind == Export::Trace || kind == Export::Scenario)
+        if (kind == Export::Result || kind == Export::Trace || kind == Export::Scenario)
             exports->addSeparator();
         QAction* a = exports->addAction(title);
         a->setObjectName(QLatin1String(name));
@@ -423,6 +426,8 @@ void MainWindow::createMenus()
     }
     connect(&sim_, &Simulation::stateChanged, this, &MainWindow::updateExportActions);
     connect(&sim_, &Simulation::runReset, this, &MainWindow::updateExportActions);
+    // A lesson's verdicts are a report of their own.
+    connect(lessonPanel_, &LessonPanel::measured, this, &MainWindow::updateExportActions);
     updateExportActions();
 
     file->addSeparator();
@@ -659,6 +664,9 @@ void MainWindow::saveFile()
 QString MainWindow::exportWhat(Export kind) const
 {
     switch (kind) {
+    case Export::ReportHtml:
+    case Export::ReportPdf:
+        return tr("the report");
     case Export::Result:
         return tr("the run's result");
     case Export::TimeSeries:
@@ -677,6 +685,10 @@ QString MainWindow::exportFileName(Export kind) const
 {
     const QString stem = sim_.fileStem();
     switch (kind) {
+    case Export::ReportHtml:
+        return stem + QStringLiteral(".html");
+    case Export::ReportPdf:
+        return stem + QStringLiteral(".pdf");
     case Export::Result:
         return stem + QStringLiteral("_result.json");
     case Export::TimeSeries:
@@ -697,6 +709,10 @@ QString MainWindow::exportUnavailable(Export kind) const
         return tr("Open an experiment or a lesson first: there is nothing to export yet.");
     if (kind == Export::Scenario || sim_.hasResult())
         return {};
+    // A lesson's report may hold only its steps and verdicts.
+    const bool report = kind == Export::ReportHtml || kind == Export::ReportPdf;
+    if (report && lessonPanel_->hasLesson() && lessonPanel_->verdicts())
+        return {};
     if (sim_.state() == Simulation::State::Failed)
         return tr("This run could not start, so it measured nothing: change the parameters the message names.");
     return tr("Play or step the run first: it has measured nothing yet.");
@@ -706,6 +722,10 @@ void MainWindow::updateExportActions()
 {
     // What each file holds while it can be saved; why not while it cannot.
     const std::pair<Export, QString> kMeaning[] = {
+        { Export::ReportHtml,
+            tr("One page for a browser: the scenario, its figures, charts, lock table and latencies, and a lesson's "
+               "steps and verdicts") },
+        { Export::ReportPdf, tr("The same report as a PDF, for print") },
         { Export::Result, tr("Every figure of the run so far: totals, locks, latencies and the time series") },
         { Export::TimeSeries, tr("The run's figures sampled over time, one row per sample, for a spreadsheet") },
         { Export::Locks, tr("Each lock and lock class: acquisitions, contentions, wait and hold times") },
@@ -733,6 +753,19 @@ SaveResult MainWindow::exportTo(Export kind, const QString& path, QString* error
     return ui::saveFile(
         this, path,
         [this, kind](const QString& to, QString* why) {
+            if (kind == Export::ReportHtml || kind == Export::ReportPdf) {
+                const std::optional<RunResult> result = sim_.result();
+                ReportSubject subject;
+                subject.run = result ? &*result : nullptr;
+                subject.stem = sim_.fileStem();
+                if (lessonPanel_->hasLesson()) {
+                    subject.lesson = &lessonPanel_->lesson();
+                    if (lessonPanel_->verdicts())
+                        subject.verdicts = &*lessonPanel_->verdicts();
+                }
+                return kind == Export::ReportHtml ? writeReportHtml(subject, to, why)
+                                                  : writeReportPdf(subject, to, why);
+            }
             std::string text;
             if (kind == Export::Scenario) {
                 text = json::write(scenario_to_json(sim_.scenario())) + "\n";

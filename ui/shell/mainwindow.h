@@ -37,6 +37,8 @@ public:
 
     /// What File > Export saves, one action each.
     enum class Export {
+        ReportHtml, ///< the report: the run's figures, charts and lock table, a lesson's steps and verdicts
+        ReportPdf,  ///< the same report as a PDF, for print
         Result,     ///< the run's result JSON, as `pagecache-lab-cli run --json` writes it
         TimeSeries, ///< the metrics, one row per sample (timeseries.csv of `run --out`)
         Locks,      ///< the lock table, one row per lock and per class (locks.csv of `run --out`)

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <csignal>
 #include <ostream>
-#include <unistd.h>
 
 namespace pcl::cli {
 
@@ -36,50 +35,6 @@ double run_fraction(const Scenario& scenario, const MetricsSample& sample, std::
         return std::clamp(sample.time_s / scenario.duration_seconds, 0.0, 1.0);
     const double total = double(scenario.engine.workload.cpus) * double(scenario.engine.workload.operations_per_cpu);
     return total > 0 ? std::clamp(double(operations_so_far) / total, 0.0, 1.0) : 0.0;
-}
-
-ProgressBar::ProgressBar(std::ostream& err, bool enabled)
-    : err_(err)
-    , enabled_(enabled)
-    , start_(std::chrono::steady_clock::now())
-    , last_(start_)
-{
-}
-
-ProgressBar::~ProgressBar()
-{
-    finish();
-}
-
-bool ProgressBar::stderr_is_terminal()
-{
-    return ::isatty(STDERR_FILENO) == 1;
-}
-
-void ProgressBar::update(double fraction, const std::string& label)
-{
-    if (!enabled_)
-        return;
-    std::lock_guard g(mu_);
-    const auto now = std::chrono::steady_clock::now();
-    if (now - start_ < std::chrono::seconds(1) || (drawn_ && now - last_ < std::chrono::milliseconds(100)))
-        return;
-    last_ = now;
-    constexpr int kWidth = 30;
-    const int filled = int(std::clamp(fraction, 0.0, 1.0) * kWidth + 0.5);
-    err_ << "\r\033[K[" << std::string(std::size_t(filled), '#') << std::string(std::size_t(kWidth - filled), ' ')
-         << "] " << int(std::clamp(fraction, 0.0, 1.0) * 100 + 0.5) << "%  " << label << std::flush;
-    drawn_ = true;
-}
-
-void ProgressBar::finish()
-{
-    if (!enabled_)
-        return;
-    std::lock_guard g(mu_);
-    if (drawn_)
-        err_ << "\r\033[K" << std::flush;
-    drawn_ = false;
 }
 
 } // namespace pcl::cli

@@ -4,13 +4,12 @@
 // what was finished is written, and the command says what was not).
 #pragma once
 
+#include "lib/progress_bar.h"
 #include "sim/metrics.h"
 #include "sim/scenario.h"
 
 #include <atomic>
-#include <chrono>
 #include <iosfwd>
-#include <mutex>
 #include <string>
 
 namespace pcl::cli {
@@ -26,27 +25,8 @@ inline constexpr int kInterruptedExit = 130;
 /// its duration, or its operations against every CPU's sequence.
 double run_fraction(const Scenario& scenario, const MetricsSample& sample, std::uint64_t operations_so_far);
 
-class ProgressBar {
-public:
-    /// Draws on @err only if @enabled (by default: stderr is a terminal).
-    explicit ProgressBar(std::ostream& err, bool enabled = stderr_is_terminal());
-    ~ProgressBar();
-
-    /// @fraction of the work done (0..1), @label says what is under way.
-    /// Thread-safe; draws at most ten times a second, and not before the
-    /// work has run for a second.
-    void update(double fraction, const std::string& label);
-    /// Clears the bar's line (before printing results).
-    void finish();
-
-    static bool stderr_is_terminal();
-
-private:
-    std::ostream& err_;
-    bool enabled_;
-    bool drawn_ = false;
-    std::mutex mu_;
-    std::chrono::steady_clock::time_point start_, last_;
-};
+/// The bar itself is the library's (lib/progress_bar.h), which the
+/// benchmarks draw too.
+using ProgressBar = pcl::ProgressBar;
 
 } // namespace pcl::cli

@@ -1,5 +1,7 @@
 #include "engine_bench.h"
 
+#include "bench_progress.h"
+
 #include "base/clock.h"
 #include "events/tracepoint.h"
 #include "lib/arg_parser.h"
@@ -304,14 +306,18 @@ int run_engine_bench(const std::vector<std::string>& args, std::ostream& out, st
         std::vector<double> single, split, zone, single_cpu, split_cpu, zone_cpu, scaling, cpus, ratio, pcp;
     };
     std::vector<PftCell> cells(thread_counts.size());
+    BenchProgress progress(err, repeats * thread_counts.size(), false);
     for (std::uint64_t r = 0; r < repeats; ++r) {
         double split_one = 0;
         for (std::size_t i = 0; i < thread_counts.size(); ++i) {
             const unsigned t = thread_counts[i];
+            progress.step("pft round " + std::to_string(r + 1) + '/' + std::to_string(repeats) + ", "
+                + std::to_string(t) + (t == 1 ? " thread" : " threads"));
             const PftRun single = pft(t, pages, PageTable::Scheme::Single);
             const PftRun split = pft(t, pages, PageTable::Scheme::Split);
             const PftRun zone = pft(t, pages, PageTable::Scheme::Split, false);
             if (!single.ok || !split.ok || !zone.ok) {
+                progress.finish();
                 err << kProgram << " bench engine: a pft run did not map every page exactly once\n";
                 return 1;
             }
@@ -330,6 +336,7 @@ int run_engine_bench(const std::vector<std::string>& args, std::ostream& out, st
             c.pcp.push_back(split.faults_per_s / zone.faults_per_s);
         }
     }
+    progress.finish();
     for (std::size_t i = 0; i < thread_counts.size(); ++i) {
         const unsigned t = thread_counts[i];
         const PftCell& c = cells[i];

@@ -1,6 +1,7 @@
 // `bench indexes`, the measuring half: the layouts' pages and operation
 // orders, one round of every operation on one target, and the interleaved
 // rounds of every target (index_bench_rows.h).
+#include "bench_progress.h"
 #include "index_bench_rows.h"
 
 #include "lib/report.h"
@@ -330,18 +331,19 @@ std::vector<Row> measure(
     // landing on one.
     Samples samples;
     Samples cpu_share;
+    BenchProgress progress(err, plan.repeats * workloads.size() * targets.size(), true, quiet);
     for (unsigned round = 0; round < plan.repeats; ++round) {
         for (const auto& w : workloads) {
             for (auto& t : targets) {
+                progress.step("round " + std::to_string(round + 1) + '/' + std::to_string(plan.repeats) + ' ' + w.layout
+                    + ' ' + t.index + '/' + t.scheme);
                 if (!t.failure.empty())
                     continue;
-                if (!quiet)
-                    err << "round " << round + 1 << '/' << plan.repeats << ' ' << w.layout << ' ' << t.index << '/'
-                        << t.scheme << '\n';
                 run_target_round(t, w, plan, registry, samples, cpu_share);
             }
         }
     }
+    progress.finish();
     (void)g_sink.load(std::memory_order_relaxed);
 
     std::vector<Row> rows;

@@ -1,5 +1,6 @@
 #include "lock_bench.h"
 
+#include "bench_progress.h"
 #include "lib/arg_parser.h"
 #include "lib/report.h"
 #include "start_line.h"
@@ -259,10 +260,10 @@ int run_lock_bench(const std::vector<std::string>& args, std::ostream& out, std:
     std::map<Key, std::vector<double>> cpu;
     std::vector<std::string> failures;
     const std::uint64_t started = now_ns();
+    BenchProgress progress(err, repeats * cases.size(), true, quiet);
     for (unsigned r = 0; r < repeats; ++r) {
         for (const auto& c : cases) {
-            if (!quiet)
-                err << "round " << r + 1 << '/' << repeats << ' ' << c.lock << '\n';
+            progress.step("round " + std::to_string(r + 1) + '/' + std::to_string(repeats) + ' ' + c.lock);
             for (unsigned t : thread_counts) {
                 // Variants side by side, their order rotated every round so
                 // none always runs first (warm caches, turbo, a noisy neighbour).
@@ -283,6 +284,7 @@ int run_lock_bench(const std::vector<std::string>& args, std::ostream& out, std:
         }
     }
 
+    progress.finish();
     Report table(
         { "lock", "threads", "bare ns", "instr ns", "instr/bare", "anon ns", "anon/bare", "contended %", "cpu %" });
     std::vector<std::string> warnings;

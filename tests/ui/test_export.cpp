@@ -14,16 +14,20 @@
 #include "sim/scenario.h"
 #include "ui_test_support.h"
 
+#include <QAbstractButton>
 #include <QAction>
+#include <QApplication>
 #include <QFile>
 #include <QImage>
 #include <QMenu>
+#include <QMessageBox>
 #include <QPainter>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QSvgRenderer>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 #include <QXmlStreamReader>
 
 #include <csignal>
@@ -458,6 +462,36 @@ private Q_SLOTS:
         QCOMPARE(charts->saveChart(id, svg, 1, &error), SaveResult::Declined);
         QCOMPARE(charts->saveData(csv, &error), SaveResult::Declined);
         QCOMPARE(no.asked, (QStringList { svg, csv }));
+    }
+
+    void theQuestionAndTheFailureAsShown()
+    {
+        // The message boxes a person sees: "Keep it" keeps the file,
+        // "Replace" replaces it; each saved for a person to look at.
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("2002-global-hash-lock_result.json"));
+        writeText(path, "{}\n");
+        QWidget parent;
+        parent.resize(800, 500);
+        parent.show();
+        const auto answer = [](const QString& button, const QString& shot) {
+            QTimer::singleShot(0, [button, shot] {
+                auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
+                QVERIFY(box);
+                QVERIFY(box->grab().save(QDir(pcl::ui::test::screenshotDir()).filePath(shot)));
+                for (QAbstractButton* b : box->buttons())
+                    if (b->text() == button)
+                        b->click();
+            });
+        };
+        answer(QStringLiteral("Keep it"), QStringLiteral("export-replace-question.png"));
+        QVERIFY(!pcl::ui::mayReplace(&parent, path));
+        answer(QStringLiteral("Replace"), QStringLiteral("export-replace-question.png"));
+        QVERIFY(pcl::ui::mayReplace(&parent, path));
+        answer(QStringLiteral("OK"), QStringLiteral("export-failure.png"));
+        pcl::ui::showSaveFailure(&parent, QStringLiteral("Export the run's result"), QStringLiteral("the run's result"),
+            path, QStringLiteral("File too large"));
+        QCOMPARE(readAll(path), QByteArray("{}\n"));
     }
 
     void exportMenuScreenshot()

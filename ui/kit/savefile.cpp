@@ -23,11 +23,11 @@ ReplaceQuestion& replaceQuestion()
 
 bool askToReplace(QWidget* parent, const QString& path)
 {
+    const QFileInfo file(path);
     QMessageBox box(QMessageBox::Question, QObject::tr("Replace the file?"),
-        QObject::tr("%1 already exists in %2.")
-            .arg(QFileInfo(path).fileName(), QDir::toNativeSeparators(QFileInfo(path).absolutePath())),
-        QMessageBox::NoButton, parent);
-    box.setInformativeText(QObject::tr("Replacing it loses what it holds now."));
+        QObject::tr("Replace %1?").arg(file.fileName()), QMessageBox::NoButton, parent);
+    box.setInformativeText(QObject::tr("A file of that name is already in %1.\nReplacing it loses what it holds now.")
+                               .arg(QDir::toNativeSeparators(file.absolutePath())));
     QPushButton* replace = box.addButton(QObject::tr("Replace"), QMessageBox::DestructiveRole);
     box.setDefaultButton(box.addButton(QObject::tr("Keep it"), QMessageBox::RejectRole));
     box.exec();
@@ -126,12 +126,11 @@ bool writeFileAtomically(const QString& path, const QByteArray& bytes, QString* 
 void showSaveFailure(
     QWidget* parent, const QString& title, const QString& what, const QString& path, const QString& error)
 {
-    QMessageBox box(QMessageBox::Warning, title,
-        QObject::tr("Page Cache Lab could not save %1 to %2.").arg(what, QDir::toNativeSeparators(path)),
+    QMessageBox box(QMessageBox::Warning, title, QObject::tr("Page Cache Lab could not save %1.").arg(what),
         QMessageBox::Ok, parent);
-    box.setInformativeText(QObject::tr("The reason: %1\n\nNothing was lost: a file already there is as it was, and "
-                                       "the run is still here to save somewhere else.")
-                               .arg(error));
+    box.setInformativeText(QObject::tr("File: %1\nWhy: %2\n\nNothing was lost: a file already there is as it was, "
+                                       "and the run is still here to save somewhere else.")
+                               .arg(QDir::toNativeSeparators(path), error));
     box.exec();
 }
 

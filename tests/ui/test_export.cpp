@@ -494,6 +494,49 @@ private Q_SLOTS:
         QCOMPARE(readAll(path), QByteArray("{}\n"));
     }
 
+    void chartMenu()
+    {
+        // Right-click on a chart: PNG at each resolution, SVG, PDF.
+        MainWindow window;
+        QVERIFY(window.openScenario(pacedRun()));
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        auto* charts = window.findChild<pcl::ui::ChartsView*>();
+        QWidget* view = charts->findChild<QWidget*>(QStringLiteral("chart_") + charts->shownCharts().front());
+        QVERIFY(view && view->isVisible());
+        QStringList items, resolutions;
+        QTimer::singleShot(0, [&] {
+            auto* menu = qobject_cast<QMenu*>(QApplication::activePopupWidget());
+            QVERIFY(menu);
+            for (QAction* a : menu->actions()) {
+                items.append(a->text());
+                if (a->menu()) {
+                    for (QAction* r : a->menu()->actions())
+                        resolutions.append(r->text());
+                    // Drawn where a desktop puts them: the offscreen screen
+                    // is too narrow for the submenu beside the menu.
+                    QImage shot = window.grab().toImage();
+                    const QPoint at = view->mapTo(&window, view->rect().center()) - QPoint(320, 0);
+                    a->menu()->adjustSize();
+                    QPainter painter(&shot);
+                    painter.drawPixmap(at, menu->grab());
+                    painter.drawPixmap(at + menu->actionGeometry(a).topRight(), a->menu()->grab());
+                    painter.end();
+                    QVERIFY(shot.save(
+                        QDir(pcl::ui::test::screenshotDir()).filePath(QStringLiteral("export-chart-menu.png"))));
+                }
+            }
+            menu->close();
+        });
+        Q_EMIT view->customContextMenuRequested(view->rect().center());
+        QVERIFY(items.contains(QStringLiteral("Save chart as SVG…")));
+        QVERIFY(items.contains(QStringLiteral("Save chart as PDF…")));
+        QCOMPARE(resolutions,
+            (QStringList { QStringLiteral("1200 × 600 pixels, for a screen…"),
+                QStringLiteral("2400 × 1200 pixels, for print…"),
+                QStringLiteral("4800 × 2400 pixels, for a poster…") }));
+    }
+
     void exportMenuScreenshot()
     {
         // The File menu with Export open, over the window, for a person to look at.

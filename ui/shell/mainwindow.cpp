@@ -803,9 +803,15 @@ void MainWindow::exportAs(Export kind)
     if (path.isEmpty())
         return;
     QString error;
+    const bool playing = sim_.state() == Simulation::State::Running;
     switch (exportTo(kind, path, &error)) {
     case SaveResult::Saved:
-        statusBar()->showMessage(tr("Saved %1 to %2").arg(exportWhat(kind), QDir::toNativeSeparators(path)), 8000);
+        statusBar()->showMessage(
+            (playing && sim_.state() == Simulation::State::Paused
+                    ? tr("Saved %1 to %2. The run was paused so that its figures held still: press Space to go on.")
+                    : tr("Saved %1 to %2."))
+                .arg(exportWhat(kind), QDir::toNativeSeparators(path)),
+            10000);
         break;
     case SaveResult::Failed:
         showSaveFailure(this, title, exportWhat(kind), path, error);

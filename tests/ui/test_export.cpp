@@ -298,6 +298,34 @@ private Q_SLOTS:
                 lessonPage.contains(QString::fromStdString(step.title).toHtmlEscaped().toUtf8()), step.title.c_str());
     }
 
+    void lessonReportWithVerdicts()
+    {
+        // Measured, a lesson's report holds its verdict table: every claim
+        // with its verdict.
+        MainWindow window;
+        QVERIFY(window.openLesson(QStringLiteral("2002-the-reader-that-changes-cpus")));
+        pcl::ui::LessonPanel& panel = *window.lessonPanel();
+        QVERIFY(!window.exportAction(Export::ReportHtml)->isEnabled());
+        panel.measure();
+        QTRY_VERIFY_WITH_TIMEOUT(!panel.measuring(), 120000);
+        QVERIFY(panel.verdicts().has_value());
+        // The verdicts alone make a report: the run has not been played.
+        QVERIFY(!window.simulation().hasResult());
+        QVERIFY(window.exportAction(Export::ReportHtml)->isEnabled());
+        QTemporaryDir dir;
+        const QString html = dir.filePath(window.exportFileName(Export::ReportHtml));
+        QString error;
+        QCOMPARE(window.exportTo(Export::ReportHtml, html, &error), SaveResult::Saved);
+        const QString page = QString::fromUtf8(readAll(html));
+        for (const pcl::ClaimResult& c : panel.verdicts()->claims) {
+            QVERIFY2(page.contains(QString::fromStdString(c.claim.by).toHtmlEscaped()), c.claim.by.c_str());
+            QVERIFY(page.contains(QString::fromLatin1(pcl::lesson_verdict_name(c.verdict))));
+        }
+        QCOMPARE(
+            window.exportTo(Export::ReportPdf, dir.filePath(QStringLiteral("lesson.pdf")), &error), SaveResult::Saved);
+        QVERIFY(readAll(dir.filePath(QStringLiteral("lesson.pdf"))).startsWith("%PDF-"));
+    }
+
     void exportingAPlayingRunPausesIt()
     {
         MainWindow window;

@@ -284,6 +284,13 @@ private Q_SLOTS:
         QVERIFY(page.contains("<svg"));
         QVERIFY(page.contains("pagecache_lock"));
         QVERIFY(readAll(pdf).startsWith("%PDF-"));
+        // For a person to look at: the report as the window saves it.
+        for (const QString& file : { html, pdf }) {
+            const QString shown = QDir(pcl::ui::test::screenshotDir())
+                                      .filePath(QStringLiteral("export-report.") + QFileInfo(file).suffix());
+            QFile::remove(shown);
+            QVERIFY(QFile::copy(file, shown));
+        }
 
         // A lesson's report tells its steps.
         QVERIFY(window.openLesson(QStringLiteral("2002-one-global-hash-lock")));

@@ -74,8 +74,11 @@ public:
     bool hasResult() const;
     /// The run so far as the command line's result (to_json, series_csv,
     /// locks_csv read it). A running run is paused first, so that its
-    /// series closes where its totals are read and the two add up; an ended
-    /// run's result is exact. Nothing without hasResult().
+    /// series closes where its totals are read (a CPU in the middle of an
+    /// operation at the pause still finishes it: the totals may hold one
+    /// more per CPU than the series); an ended run's result is exact; its
+    /// state says which ("paused", "finished"...). Nothing without
+    /// hasResult().
     std::optional<RunResult> result();
     /// Every event drained since the run began, for its Chrome trace: the
     /// first ChromeTrace::kDefaultMaxEvents, the rest counted as left out

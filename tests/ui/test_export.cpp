@@ -147,6 +147,7 @@ private Q_SLOTS:
     void nothingToExportWithoutARun()
     {
         MainWindow window;
+        QVERIFY(!window.savePictureAction()->isEnabled());
         for (Export kind : MainWindow::kExports) {
             QVERIFY(!window.exportAction(kind)->isEnabled());
             QVERIFY(window.exportAction(kind)->toolTip().contains(QStringLiteral("Open an experiment or a lesson")));
@@ -161,6 +162,7 @@ private Q_SLOTS:
         QString openError;
         QVERIFY2(window.openScenario(pacedRun(), &openError), qPrintable(openError));
         QVERIFY(window.exportAction(Export::Scenario)->isEnabled());
+        QVERIFY(window.savePictureAction()->isEnabled());
         for (Export kind : { Export::Result, Export::TimeSeries, Export::Locks, Export::Trace }) {
             QVERIFY(!window.exportAction(kind)->isEnabled());
             QVERIFY(window.exportAction(kind)->toolTip().contains(QStringLiteral("Play or step the run first")));
@@ -251,6 +253,8 @@ private Q_SLOTS:
             QVERIFY2(threads.count("CPU " + std::to_string(cpu)), qPrintable(QString::number(cpu)));
         QCOMPARE(trace.find("otherData")->find("events_left_out_at_size_limit")->as_uint(), std::uint64_t(0));
         QVERIFY(sim.trace().events_kept() > 0);
+        // The next dialog opens where these went.
+        QCOMPARE(pcl::ui::saveDirectory(), dir.path());
 
         // The scenario reads back as the one that ran.
         const pcl::Scenario scenario
@@ -258,6 +262,12 @@ private Q_SLOTS:
         QCOMPARE(scenario.title, sim.scenario().title);
         QCOMPARE(scenario.engine.workload.operations_per_cpu, kOpsPerCpu);
         QCOMPARE(scenario.engine.workload.cpus, kCpus);
+
+        // A new run starts a new trace; a folder that is gone is not offered.
+        sim.reset();
+        QCOMPARE(sim.trace().events_kept(), std::size_t(0));
+        dir.remove();
+        QCOMPARE(pcl::ui::saveDirectory(), QDir::homePath());
     }
 
     void reports()

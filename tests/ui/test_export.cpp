@@ -182,6 +182,8 @@ private Q_SLOTS:
         QCOMPARE(window.exportFileName(Export::Locks), stem + QStringLiteral("_locks.csv"));
         QCOMPARE(window.exportFileName(Export::Trace), stem + QStringLiteral("_trace.json"));
         QCOMPARE(window.exportFileName(Export::Scenario), stem + QStringLiteral(".json"));
+        QVERIFY(window.showView(QStringLiteral("hash")));
+        QCOMPARE(window.viewPictureFileName(), stem + QStringLiteral("_hash-table.png"));
         auto* charts = window.findChild<pcl::ui::ChartsView*>();
         QVERIFY(charts);
         QCOMPARE(charts->chartFileName(pcl::ui::ChartsView::kLockWaitId, QStringLiteral("svg")),

@@ -833,12 +833,18 @@ SaveResult MainWindow::saveViewPicture(const QString& path, QString* error)
         this, path, [view](const QString& to, QString* why) { return saveWidgetPicture(view, to, why); }, error);
 }
 
+QString MainWindow::viewPictureFileName() const
+{
+    // Named by its tab, as the student knows it: "..._hash-table.png".
+    return sim_.fileStem() + QLatin1Char('_') + fileNameStem(views_->tabText(views_->currentIndex()))
+        + QStringLiteral(".png");
+}
+
 void MainWindow::saveViewPictureAs()
 {
     if (!showingRun())
         return;
-    const QString name = sim_.fileStem() + QLatin1Char('_') + currentView()->objectName() + QStringLiteral(".png");
-    const QString path = askSavePath(this, tr("Save picture of this view"), name,
+    const QString path = askSavePath(this, tr("Save picture of this view"), viewPictureFileName(),
         tr("PNG image, as on screen (*.png);;SVG drawing, for slides and print (*.svg)"));
     if (path.isEmpty())
         return;

@@ -114,6 +114,9 @@ public:
     /// Writes a picture of the view in front, as it is on screen, to @path
     /// (PNG or SVG by the extension), as exportTo asks and fails.
     SaveResult saveViewPicture(const QString& path, QString* error = nullptr);
+    /// The name a picture of the view in front is offered under: the run's
+    /// file stem and the view's tab ("..._hash-table.png").
+    QString viewPictureFileName() const;
     WelcomePage* welcomePage() const { return welcome_; }
     /// The docks, by object name ("locksDock", ...).
     QList<QDockWidget*> docks() const { return docks_; }

@@ -76,6 +76,14 @@ public:
         return QTextBrowser::loadResource(type, name);
     }
 };
+/// The wait cursor while a file is written: a long run's trace is tens of
+/// megabytes, and the window does not answer until it is out.
+struct BusyCursor {
+    BusyCursor() { QGuiApplication::setOverrideCursor(Qt::WaitCursor); }
+    ~BusyCursor() { QGuiApplication::restoreOverrideCursor(); }
+    BusyCursor(const BusyCursor&) = delete;
+    BusyCursor& operator=(const BusyCursor&) = delete;
+};
 } // namespace
 
 MainWindow::MainWindow(QWidget* parent)
@@ -753,6 +761,7 @@ SaveResult MainWindow::exportTo(Export kind, const QString& path, QString* error
     return ui::saveFile(
         this, path,
         [this, kind](const QString& to, QString* why) {
+            const BusyCursor busy;
             if (kind == Export::ReportHtml || kind == Export::ReportPdf) {
                 const std::optional<RunResult> result = sim_.result();
                 ReportSubject subject;

@@ -11,6 +11,7 @@
 // (or a probe that cannot measure), 2 bad command line or bad scenario.
 #include "cli_experiment.h"
 #include "cli_progress.h"
+#include "cli_render.h"
 #include "cli_scenarios.h"
 #include "cli_sweep.h"
 #include "concurrent_pagecache_bench.h"
@@ -143,8 +144,11 @@ pcl::ArgParser make_run_parser()
     p.add_string("out", "", "DIR",
         "also write the run's files into DIR (created if missing), each atomically: summary.json (the\n"
         "whole result, as --json writes it), timeseries.csv (one row per metrics sample), locks.csv\n"
-        "(one row per named lock and per lock class) and trace.json (the run's events as a Chrome\n"
-        "trace for Perfetto or chrome://tracing)");
+        "(one row per named lock and per lock class), trace.json (the run's events as a Chrome\n"
+        "trace for Perfetto or chrome://tracing), report.html (one page: the scenario, its parameters,\n"
+        "counters, lock tables, latencies and every chart inline), report.pdf (the same on A4 pages) and\n"
+        "charts/ (every chart as PNG, SVG and PDF, named SCENARIO_CHART.png, e.g.\n"
+        "2002-global-hash-lock_lock-wait.svg); a build without the GUI writes no report nor charts");
     p.add_flag("progress", "print one line per metrics sample on stderr while running");
     p.allow_operands(); // the scenario file or preset
     p.describe("SCENARIO.json|PRESET [options]",
@@ -231,6 +235,34 @@ int run_usage_error(const std::string& message)
 {
     std::cerr << kProgram << " run: " << message << '\n' << "Try '" << kProgram << " run --help' for the options.\n";
     return 2;
+}
+
+/// Says which report files @files (write_run_report's) are in @dir: the
+/// report's pages by name, the charts by what they show.
+void print_report_files(std::ostream& out, const std::vector<std::string>& files, const std::string& dir)
+{
+    std::string pages, charts, stem;
+    std::size_t chart_files = 0;
+    for (const std::string& f : files) {
+        const std::filesystem::path p(f);
+        if (p.parent_path().filename() != "charts") {
+            pages += (pages.empty() ? "" : ", ") + p.filename().string();
+            continue;
+        }
+        ++chart_files;
+        if (p.extension() != ".png")
+            continue;
+        // STEM_CHART.png: the stem is the scenario's, the chart after its last '_'.
+        const std::string name = p.stem().string();
+        const std::size_t cut = name.rfind('_');
+        stem = name.substr(0, cut);
+        charts += (charts.empty() ? "" : ", ") + name.substr(cut + 1);
+    }
+    if (!pages.empty())
+        out << pages << " written to " << dir << '\n';
+    if (chart_files)
+        out << chart_files << " chart files written to " << (std::filesystem::path(dir) / "charts").string() << ", "
+            << stem << "_CHART.png, .svg and .pdf for each of: " << charts << '\n';
 }
 
 int run_command(const std::vector<std::string>& args)
@@ -367,6 +399,18 @@ int run_command(const std::vector<std::string>& args)
         }
         if (!written.empty())
             std::cout << "\n" << written << " written to " << out << '\n';
+        if (!pcl::cli::can_render()) {
+            std::cerr << kProgram << " run: no report.html, report.pdf nor charts: " << pcl::cli::cannot_render_reason()
+                      << '\n';
+        } else {
+            try {
+                print_report_files(std::cout,
+                    pcl::cli::write_run_report(result, std::filesystem::path(path).stem().string(), out), out);
+            } catch (const std::exception& e) {
+                std::cerr << kProgram << " run: " << e.what() << '\n';
+                rc = 1;
+            }
+        }
     }
     if (result.ended_by == "cancelled") {
         std::cerr << kProgram << " run: stopped by Ctrl+C; the summary and files above cover the run up to then\n";

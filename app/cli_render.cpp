@@ -2,10 +2,12 @@
 
 #include "charts/chartexport.h"
 #include "charts/chartstyle.h"
+#include "report/runreport.h"
 
 #include <QApplication>
 #include <QCategoryAxis>
 #include <QChart>
+#include <QDir>
 #include <QLineSeries>
 #include <QValueAxis>
 
@@ -53,7 +55,7 @@ std::vector<std::string> write_line_chart(const LineChart& chart, const std::str
 {
     ensure_application();
     QChart c;
-    c.setTitle(q("<b>" + chart.title + "</b><br><small>" + chart.caption + "</small>"));
+    c.setTitle(q(chart.title));
     double xmin = 0, xmax = 0, ymax = 0;
     bool first = true;
     auto* y = new QValueAxis;
@@ -117,14 +119,63 @@ std::vector<std::string> write_line_chart(const LineChart& chart, const std::str
     c.legend()->setAlignment(Qt::AlignBottom);
     ui::styleChart(&c, ui::reportPalette());
 
+    ui::ChartExportOptions options;
+    options.caption = q(chart.caption);
     std::vector<std::string> written;
     for (const char* ext : { ".png", ".svg", ".pdf" }) {
         const std::string path = base + ext;
         QString error;
-        if (!ui::exportChart(&c, q(path), &error))
+        if (!ui::exportChart(&c, q(path), &error, options))
             throw std::runtime_error(error.toStdString());
         written.push_back(path);
     }
+    return written;
+}
+
+namespace {
+
+/// The report of @subject as @dir/report.html and report.pdf, appended to @written.
+void write_report_pages(const ui::ReportSubject& subject, const std::string& dir, std::vector<std::string>& written)
+{
+    const QString html = QDir(q(dir)).filePath(QStringLiteral("report.html"));
+    const QString pdf = QDir(q(dir)).filePath(QStringLiteral("report.pdf"));
+    QString error;
+    if (!ui::writeReportHtml(subject, html, &error))
+        throw std::runtime_error(error.toStdString());
+    written.push_back(html.toStdString());
+    if (!ui::writeReportPdf(subject, pdf, &error))
+        throw std::runtime_error(error.toStdString());
+    written.push_back(pdf.toStdString());
+}
+
+} // namespace
+
+std::vector<std::string> write_run_report(const RunResult& run, const std::string& stem, const std::string& dir)
+{
+    ensure_application();
+    ui::ReportSubject subject;
+    subject.run = &run;
+    subject.stem = q(stem);
+    std::vector<std::string> written;
+    write_report_pages(subject, dir, written);
+    QString error;
+    const QStringList charts = ui::writeReportCharts(subject, QDir(q(dir)).filePath(QStringLiteral("charts")), &error);
+    if (charts.isEmpty())
+        throw std::runtime_error(error.toStdString());
+    for (const QString& c : charts)
+        written.push_back(c.toStdString());
+    return written;
+}
+
+std::vector<std::string> write_lesson_report(
+    const Lesson& lesson, const ExperimentResult& verdicts, const std::string& dir)
+{
+    ensure_application();
+    ui::ReportSubject subject;
+    subject.lesson = &lesson;
+    subject.verdicts = &verdicts;
+    std::vector<std::string> written;
+    write_report_pages(subject, dir, written);
     return written;
 }
 

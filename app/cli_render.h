@@ -1,11 +1,17 @@
-// What the command line draws: charts as PNG, SVG and PDF, rendered
-// without a display (Qt's offscreen platform) by the chart export the
-// application uses (ui/charts/chartexport.h). A build without the GUI has
-// no Qt: can_render() says so, and the commands write their tables without
-// the drawings and say why.
+// What the command line draws: charts as PNG, SVG and PDF and a run's
+// report as HTML and PDF, rendered without a display (Qt's offscreen
+// platform) by the chart export and the report the application uses
+// (ui/charts/chartexport.h, ui/report/runreport.h). A build without the GUI
+// has no Qt: can_render() says so, and the commands write their tables
+// without the drawings and say why.
 #pragma once
 
 #include "sim/run_result.h"
+
+namespace pcl {
+struct Lesson;
+struct ExperimentResult;
+} // namespace pcl
 
 #include <string>
 #include <utility>
@@ -36,5 +42,16 @@ std::string cannot_render_reason();
 /// Returns the files written; throws std::runtime_error naming the one
 /// that failed.
 std::vector<std::string> write_line_chart(const LineChart& chart, const std::string& base);
+
+/// Writes @dir/report.html, @dir/report.pdf and every chart of @run in
+/// @dir/charts as STEM_CHART.png, .svg and .pdf, each atomically. Returns
+/// the files written; throws std::runtime_error saying which failed and why.
+std::vector<std::string> write_run_report(const RunResult& run, const std::string& stem, const std::string& dir);
+
+/// Writes @dir/report.html and @dir/report.pdf of @lesson: its steps and
+/// the verdict table of @verdicts. Returns the files written; throws
+/// std::runtime_error saying which failed and why.
+std::vector<std::string> write_lesson_report(
+    const Lesson& lesson, const ExperimentResult& verdicts, const std::string& dir);
 
 } // namespace pcl::cli

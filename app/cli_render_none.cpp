@@ -18,4 +18,14 @@ std::vector<std::string> write_line_chart(const LineChart&, const std::string&)
     return {};
 }
 
+std::vector<std::string> write_run_report(const RunResult&, const std::string&, const std::string&)
+{
+    return {};
+}
+
+std::vector<std::string> write_lesson_report(const Lesson&, const ExperimentResult&, const std::string&)
+{
+    return {};
+}
+
 } // namespace pcl::cli

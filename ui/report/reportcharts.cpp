@@ -12,6 +12,7 @@
 #include "sync/histogram.h"
 
 #include <QCoreApplication>
+#include <QLegend>
 
 #include <array>
 #include <bit>
@@ -159,6 +160,9 @@ std::vector<ReportChart> buildRunCharts(const RunResult& run)
             c.fileId = c.id;
             c.fileId.replace(QLatin1Char('_'), QLatin1Char('-'));
         }
+        // A figure on paper names its lines even when there is one: the
+        // reader cannot hover over it.
+        c.chart->legend()->setVisible(true);
         styleChart(c.chart.get(), reportPalette());
     }
     return charts;

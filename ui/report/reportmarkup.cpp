@@ -62,6 +62,7 @@ table { border-collapse: collapse; margin: 0.6em 0 1em 0; font-size: 0.9em; }
 th, td { border: 1px solid #c8c8c8; padding: 0.2em 0.5em; vertical-align: top; }
 th { background: #eef1f5; text-align: left; }
 td.n { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+td.name { white-space: nowrap; }
 td.held { background: #dff3e3; }
 td.did-not-hold { background: #f9dcdc; }
 td.inconclusive { background: #f6efd6; }
@@ -80,9 +81,10 @@ h3 { font-size: 10.5pt; margin-top: 10px; }
 p.source, p.note, p.footer { color: #555555; }
 p.footer { font-size: 7.5pt; }
 table { border-color: #c8c8c8; border-style: solid; margin-top: 4px; margin-bottom: 8px; }
-th { background-color: #eef1f5; font-size: 7.5pt; text-align: left; }
+th { background-color: #eef1f5; font-size: 7.5pt; text-align: left; white-space: nowrap; }
 td { font-size: 7.5pt; }
-td.n { text-align: right; }
+td.n { text-align: right; white-space: nowrap; }
+td.name { white-space: nowrap; }
 td.held { background-color: #dff3e3; }
 td.did-not-hold { background-color: #f9dcdc; }
 td.inconclusive { background-color: #f6efd6; }
@@ -121,8 +123,18 @@ private:
         // The heading row repeats on every page a long table spans.
         xml_.writeStartElement(QStringLiteral("thead"));
         xml_.writeStartElement(QStringLiteral("tr"));
-        for (const QString& h : headings)
-            element("th", h);
+        // A heading of two words may take two lines ("Wait\ntotal"), so the
+        // numbers, not the headings, set the columns' widths.
+        for (const QString& h : headings) {
+            xml_.writeStartElement(QStringLiteral("th"));
+            const QStringList lines = h.split(QLatin1Char('\n'));
+            for (qsizetype i = 0; i < lines.size(); ++i) {
+                if (i)
+                    xml_.writeEmptyElement(QStringLiteral("br"));
+                xml_.writeCharacters(lines[i]);
+            }
+            xml_.writeEndElement();
+        }
         xml_.writeEndElement();
         xml_.writeEndElement();
         xml_.writeStartElement(QStringLiteral("tbody"));
@@ -132,14 +144,16 @@ private:
         xml_.writeEndElement(); // tbody
         xml_.writeEndElement(); // table
     }
-    /// One row; a cell starting with '#' is a number (right-aligned), the
-    /// '#' dropped.
+    /// One row; a cell starting with '#' is a number (right-aligned), one
+    /// starting with '!' a name kept on one line, the mark dropped.
     void row(const QStringList& cells)
     {
         xml_.writeStartElement(QStringLiteral("tr"));
         for (const QString& c : cells) {
             if (c.startsWith(QLatin1Char('#')))
                 element("td", c.mid(1), "n");
+            else if (c.startsWith(QLatin1Char('!')))
+                element("td", c.mid(1), "name");
             else
                 element("td", c);
         }
@@ -471,15 +485,19 @@ void Markup::lockTable(const std::vector<sync::LockStatRow>& all, bool classes)
         element("p", tr("None."), "note");
         return;
     }
-    startTable({ classes ? tr("Class") : tr("Lock"), classes ? tr("Locks") : tr("Class"), tr("Acquisitions"),
-        tr("Contentions"), tr("Contended"), tr("Acq. bounces"), tr("Con. bounces"), tr("Wait total"), tr("Wait avg"),
-        tr("Wait max"), tr("Hold avg"), tr("Hold max") });
+    // The class of a named lock is its name without the instance
+    // ("mm[0].page_table_lock"); a class row says how many locks it holds.
+    startTable({ classes ? tr("Class") : tr("Lock"), tr("Acquisitions"), tr("Contentions"), tr("Contended"),
+        tr("Acq.\nbounces"), tr("Con.\nbounces"), tr("Wait\ntotal"), tr("Wait\navg"), tr("Wait\nmax"), tr("Hold\navg"),
+        tr("Hold\nmax") });
     for (std::size_t i = 0; i < shown; ++i) {
         const sync::LockStatRow& l = *rows[i];
-        row({ q(l.name), classes ? num(l.instances) : q(l.lock_class), num(l.acquisitions), num(l.contentions),
-            num(percent(l.contention_ratio())), num(l.acq_bounces), num(l.con_bounces),
-            num(micros(double(l.wait_total_ns))), num(micros(l.wait_avg_ns())), num(micros(double(l.wait_max_ns))),
-            num(micros(l.hold_avg_ns())), num(micros(double(l.hold_max_ns))) });
+        QString name = q(l.name);
+        if (classes && l.instances != 1)
+            name += tr(" (%1 locks)").arg(groupedNumber(l.instances));
+        row({ QLatin1Char('!') + name, num(l.acquisitions), num(l.contentions), num(percent(l.contention_ratio())),
+            num(l.acq_bounces), num(l.con_bounces), num(micros(double(l.wait_total_ns))), num(micros(l.wait_avg_ns())),
+            num(micros(double(l.wait_max_ns))), num(micros(l.hold_avg_ns())), num(micros(double(l.hold_max_ns))) });
     }
     endTable();
     if (shown < rows.size())

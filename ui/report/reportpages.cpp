@@ -29,9 +29,10 @@ QString tr(const char* text)
 /// The page's pixels: 96 to the inch, as a screen's, so the charts' fonts
 /// (in points) and the text's keep the proportions they have on screen.
 constexpr int kDpi = 96;
-/// A chart's figure on paper, in logical pixels: narrower than a file's
-/// 1200 so that its labels, scaled down to the text's width, stay readable.
-constexpr QSize kPageFigure { 1000, 540 };
+/// A chart's figure on paper, in logical pixels: a little narrower than a
+/// file's, so that its labels, scaled down to the text's width, stay
+/// readable, yet wide enough for a histogram's thirty buckets' labels.
+constexpr QSize kPageFigure { 1100, 560 };
 /// The band under the text that holds the page's footer.
 constexpr double kFooterHeight = 26;
 
@@ -55,10 +56,15 @@ public:
         return { format.doubleProperty(QTextFormat::ImageWidth), format.doubleProperty(QTextFormat::ImageHeight) };
     }
 
+    /// The part of the document on the page being printed: the layout also
+    /// asks for a chart whose block starts on this page but whose figure
+    /// moved whole to the next.
+    void setPage(const QRectF& page) { page_ = page; }
+
     void drawObject(QPainter* painter, const QRectF& rect, QTextDocument*, int, const QTextFormat& format) override
     {
         const int index = format.intProperty(kChartIndex);
-        if (index < 0 || std::size_t(index) >= charts_.size())
+        if (index < 0 || std::size_t(index) >= charts_.size() || !page_.contains(rect.center()))
             return;
         painter->save();
         painter->translate(rect.topLeft());
@@ -70,6 +76,7 @@ public:
 private:
     const std::vector<ReportChart>& charts_;
     ChartExportOptions options_;
+    QRectF page_;
 };
 
 /// Turns each image the markup placed for a chart ("chart:N") into a chart
@@ -140,6 +147,9 @@ int printReport(const ReportSubject& subject, QIODevice* device, QString* error)
     }
     doc.setHtml(markup);
     placeCharts(doc);
+    // The layout saw images where the charts now are: lay everything out
+    // again, or the blocks after the first chart keep stale positions.
+    doc.markContentsDirty(0, doc.characterCount());
 
     QPainter painter;
     if (!painter.begin(&pdf)) {
@@ -157,6 +167,7 @@ int printReport(const ReportSubject& subject, QIODevice* device, QString* error)
         const QRectF slice(0, page * body.height(), body.width(), body.height());
         painter.translate(0, -slice.top());
         painter.setClipRect(slice);
+        objects.setPage(slice);
         doc.drawContents(&painter, slice);
         painter.restore();
 

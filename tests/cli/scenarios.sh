@@ -31,6 +31,26 @@ grep -q '^lock,pagecache_lock,pagecache_lock,1,' "$dir/out/locks.csv" || fail "l
 grep -q '"version": 1' "$dir/out/summary.json" || fail "summary.json"
 grep -q '"traceEvents": \[' "$dir/out/trace.json" || fail "trace.json has no traceEvents"
 grep -q '"name": "thread_name".*"name": "CPU 3"' "$dir/out/trace.json" || fail "trace.json has no track for CPU 3"
+# The report and its charts, where the build draws; where it does not, it says why.
+if printf '%s\n' "$out" | grep -q 'no report.html, report.pdf nor charts: this build has no Qt'; then
+  [ ! -e "$dir/out/report.html" ] || fail "a build without Qt wrote report.html"
+else
+  printf '%s\n' "$out" | grep -Eq "^report.html, report.pdf written to $dir/out\$" || fail "run --out did not name its report: $out"
+  printf '%s\n' "$out" | grep -Eq '^54 chart files written to .*/out/charts, 2002-global-hash-lock_CHART.png, .svg and .pdf for each of: operations, faults, lock-wait, ' \
+    || fail "run --out did not name its charts: $out"
+  grep -q '<svg' "$dir/out/report.html" || fail "report.html has no inline chart"
+  grep -q '<td class="name">pagecache_lock</td>' "$dir/out/report.html" || fail "report.html has no pagecache_lock row"
+  [ "$(head -c 5 "$dir/out/report.pdf")" = "%PDF-" ] || fail "report.pdf is not a PDF"
+  for ext in png svg pdf; do
+    [ "$(ls "$dir/out/charts/"*."$ext" | wc -l)" -eq 18 ] || fail "charts/ has not 18 .$ext files: $(ls "$dir/out/charts")"
+    [ -s "$dir/out/charts/2002-global-hash-lock_lock-wait.$ext" ] || fail "charts/2002-global-hash-lock_lock-wait.$ext"
+  done
+  head -c 8 "$dir/out/charts/2002-global-hash-lock_operations.png" | od -An -c | grep -q 'P   N   G' \
+    || fail "charts/2002-global-hash-lock_operations.png is not a PNG"
+  grep -q '<svg' "$dir/out/charts/2002-global-hash-lock_faults.svg" || fail "charts/..._faults.svg is not an SVG"
+  [ "$(head -c 5 "$dir/out/charts/2002-global-hash-lock_fault-latency.pdf")" = "%PDF-" ] \
+    || fail "charts/..._fault-latency.pdf is not a PDF"
+fi
 touch "$dir/not-a-directory"
 expect 2 "--out: cannot create directory" "$cli" run 2002-global-hash-lock --out "$dir/not-a-directory/sub"
 

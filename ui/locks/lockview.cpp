@@ -1,20 +1,18 @@
 #include "locks/lockview.h"
 
+#include "kit/savefile.h"
 #include "run/simulation.h"
 
 #include <QButtonGroup>
 #include <QCheckBox>
 #include <QClipboard>
 #include <QEvent>
-#include <QFileDialog>
 #include <QGuiApplication>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
-#include <QMessageBox>
-#include <QSaveFile>
 #include <QSortFilterProxyModel>
 #include <QStackedWidget>
 #include <QTableView>
@@ -363,12 +361,6 @@ void LockView::selectLock(const QString& name)
 
 bool LockView::exportCsv(const QString& path, QString* error) const
 {
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly | QIODevice::Text)) {
-        if (error)
-            *error = file.errorString();
-        return false;
-    }
     // The columns shown, in the order the header shows them.
     const QHeaderView* header = table_->horizontalHeader();
     std::vector<int> columns;
@@ -388,26 +380,22 @@ bool LockView::exportCsv(const QString& path, QString* error) const
             line << LockTableModel::csvValue(row, c);
         out += line.join(QChar(',')).toUtf8() + '\n';
     }
-    file.write(out);
-    if (!file.commit()) {
-        if (error)
-            *error = file.errorString();
-        return false;
-    }
-    return true;
+    return writeFileAtomically(path, out, error);
 }
 
 void LockView::exportCsvInteractive()
 {
     const QString base = model_->mode() == LockTableModel::Mode::PerLock ? QStringLiteral("locks.csv")
                                                                          : QStringLiteral("lock-classes.csv");
-    const QString path
-        = QFileDialog::getSaveFileName(this, tr("Export lock statistics"), base, tr("CSV files (*.csv)"));
+    const QString title = tr("Export lock statistics");
+    const QString path = askSavePath(this, title, base, tr("CSV files (*.csv)"));
     if (path.isEmpty())
         return;
     QString error;
-    if (!exportCsv(path, &error))
-        QMessageBox::warning(this, tr("Export lock statistics"), tr("Could not write %1:\n%2").arg(path, error));
+    if (saveFile(
+            this, path, [this](const QString& to, QString* why) { return exportCsv(to, why); }, &error)
+        == SaveResult::Failed)
+        showSaveFailure(this, title, tr("the lock table"), path, error);
 }
 
 void LockView::showSummary()

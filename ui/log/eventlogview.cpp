@@ -1,5 +1,6 @@
 #include "log/eventlogview.h"
 
+#include "kit/savefile.h"
 #include "run/simulation.h"
 
 #include <QAction>
@@ -7,7 +8,6 @@
 #include <QApplication>
 #include <QClipboard>
 #include <QEvent>
-#include <QFileDialog>
 #include <QFontDatabase>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -15,8 +15,6 @@
 #include <QLineEdit>
 #include <QLocale>
 #include <QMenu>
-#include <QMessageBox>
-#include <QSaveFile>
 #include <QScrollBar>
 #include <QToolButton>
 #include <QTreeView>
@@ -358,30 +356,27 @@ bool EventLogView::exportTo(const QString& path, ExportFormat format, QString* e
 {
     const std::vector<int> rows = model_->allRows();
     const QString text = format == ExportFormat::Csv ? model_->rowsAsCsv(rows) : model_->rowsAsText(rows);
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly | QIODevice::Text) || file.write(text.toUtf8()) < 0 || !file.commit()) {
-        if (error)
-            *error = file.errorString();
-        return false;
-    }
-    return true;
+    return writeFileAtomically(path, text.toUtf8(), error);
 }
 
 void EventLogView::exportWithDialog()
 {
     const QString textFilter = tr("Text, tab-separated (*.txt)");
     const QString csvFilter = tr("CSV (*.csv)");
-    QString selected = textFilter;
-    QString path = QFileDialog::getSaveFileName(this, tr("Export the log"), QStringLiteral("event-log.txt"),
-        textFilter + QStringLiteral(";;") + csvFilter, &selected);
+    const QString title = tr("Export the log");
+    // askSavePath gives a name typed without an extension the chosen
+    // filter's, so the extension says which format was asked for.
+    const QString path
+        = askSavePath(this, title, QStringLiteral("event-log.txt"), textFilter + QStringLiteral(";;") + csvFilter);
     if (path.isEmpty())
         return;
-    const bool csv = selected == csvFilter || path.endsWith(QStringLiteral(".csv"), Qt::CaseInsensitive);
-    if (csv && !path.contains(QLatin1Char('.')))
-        path += QStringLiteral(".csv");
+    const ExportFormat format
+        = path.endsWith(QStringLiteral(".csv"), Qt::CaseInsensitive) ? ExportFormat::Csv : ExportFormat::Text;
     QString error;
-    if (!exportTo(path, csv ? ExportFormat::Csv : ExportFormat::Text, &error))
-        QMessageBox::warning(this, tr("Export the log"), tr("Could not write %1: %2").arg(path, error));
+    if (saveFile(
+            this, path, [this, format](const QString& to, QString* why) { return exportTo(to, format, why); }, &error)
+        == SaveResult::Failed)
+        showSaveFailure(this, title, tr("the log"), path, error);
 }
 
 void EventLogView::showContextMenu(const QPoint& pos)

@@ -1,11 +1,14 @@
 #include "cli_experiment.h"
 
+#include "cli_render.h"
+
 #include "lesson/experiment.h"
 #include "lesson/lesson_library.h"
 #include "lib/arg_parser.h"
 #include "lib/file_io.h"
 #include "lib/report.h"
 
+#include <filesystem>
 #include <ostream>
 
 namespace pcl::cli {
@@ -77,6 +80,11 @@ int run_experiment_command(const std::vector<std::string>& args, std::ostream& o
     p.add_output("csv", "FILE",
         "also write the verdict table as CSV to FILE, atomically: claim, source, thread_figure, our_figure, median, "
         "spread, result, why");
+    p.add_string("out", "", "DIR",
+        "also write the lesson's report into DIR (created if missing), each atomically: verdicts.json and\n"
+        "verdicts.csv (as --json and --csv write them), report.html (one page: the question, who argued\n"
+        "what, the steps and the verdict table) and report.pdf (the same on A4 pages); a build without\n"
+        "the GUI writes no report");
     p.add_flag("quiet", "no progress lines on stderr");
     p.allow_operands();
     p.describe("NAME|LESSON.json [options]",
@@ -91,6 +99,14 @@ int run_experiment_command(const std::vector<std::string>& args, std::ostream& o
                 throw ArgError("which lesson? ('experiments' lists them)");
             if (parser.operands().size() > 1)
                 throw ArgError("unexpected argument '" + parser.operands()[1] + "' (one lesson per run)");
+            // An output directory that cannot be written fails now, not after minutes of measuring.
+            if (const std::string& out = parser.get_string("out"); !out.empty()) {
+                std::error_code ec;
+                std::filesystem::create_directories(out, ec);
+                if (ec)
+                    throw ArgError("--out: cannot create directory '" + out + "': " + ec.message());
+                check_writable_path(out + "/verdicts.json", "--out");
+            }
         }))
         return *code;
 
@@ -115,18 +131,37 @@ int run_experiment_command(const std::vector<std::string>& args, std::ostream& o
         return 1;
     }
     print_verdicts(out, result);
-    const std::pair<const char*, std::string> files[]
-        = { { "json", json::write(to_json(result)) + "\n" }, { "csv", verdicts_csv(result) } };
+    const std::string json_text = json::write(to_json(result)) + "\n";
+    const std::string csv_text = verdicts_csv(result);
+    const std::pair<const char*, const std::string*> files[] = { { "json", &json_text }, { "csv", &csv_text } };
     for (const auto& [option, text] : files)
         if (const std::string& file = p.get_string(option); !file.empty()) {
             try {
-                write_file_atomically(file, text);
+                write_file_atomically(file, *text);
                 out << "\nverdicts written to " << file << '\n';
             } catch (const std::exception& e) {
                 err << kProgram << " experiment: " << e.what() << '\n';
                 return 1;
             }
         }
+    if (const std::string& dir = p.get_string("out"); !dir.empty()) {
+        try {
+            write_file_atomically(dir + "/verdicts.json", json_text);
+            write_file_atomically(dir + "/verdicts.csv", csv_text);
+            out << "\nverdicts.json, verdicts.csv written to " << dir << '\n';
+            if (!can_render()) {
+                err << kProgram << " experiment: no report.html nor report.pdf: " << cannot_render_reason() << '\n';
+                return 0;
+            }
+            std::string names;
+            for (const std::string& f : write_lesson_report(lesson, result, dir))
+                names += (names.empty() ? "" : ", ") + std::filesystem::path(f).filename().string();
+            out << names << " written to " << dir << '\n';
+        } catch (const std::exception& e) {
+            err << kProgram << " experiment: " << e.what() << '\n';
+            return 1;
+        }
+    }
     return 0;
 }
 

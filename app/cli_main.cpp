@@ -184,8 +184,9 @@ void print_usage(std::ostream& out)
         << "  compare A B [--set-b PATH=VALUE]... [--out DIR]\n"
         << "                            run two scenarios and print each figure of both and B/A\n"
         << "  experiments               list the lessons: each argument of the mailing-list threads\n"
-        << "  experiment NAME [--quick] [--repeat N] [--json FILE]\n"
-        << "                            measure a lesson's claims on this machine and print the verdicts;\n"
+        << "  experiment NAME [--quick] [--repeat N] [--json FILE] [--out DIR]\n"
+        << "                            measure a lesson's claims on this machine and print the verdicts\n"
+        << "                            (with --out, its report as HTML and PDF too);\n"
         << "                            'experiment --help' describes its options\n\n";
     print_commands(out, kBench);
     out << '\n';

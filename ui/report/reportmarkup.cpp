@@ -93,14 +93,18 @@ td.inconclusive { background-color: #f6efd6; }
 class Markup {
 public:
     Markup(const ReportSubject& subject, const std::vector<ReportChart>& charts, ReportMedium medium,
-        const FigureWriter& figure)
+        const FigureWriter& figure, const std::set<TableRow>& breaks)
         : s_(subject)
         , charts_(charts)
         , medium_(medium)
         , figure_(figure)
+        , breaks_(breaks)
         , xml_(&text_)
     {
     }
+
+    /// Each <table> written, in order: the table it is part of and its first row.
+    const std::vector<TableRow>& pieces() const { return pieces_; }
 
     QString write(QString* error);
 
@@ -113,20 +117,36 @@ private:
         xml_.writeCharacters(text);
         xml_.writeEndElement();
     }
-    void startTable(const QStringList& headings)
+    /// A table headed by @headings, with the columns' shares of the width
+    /// (percent) in @widths if given.
+    void startTable(const QStringList& headings, const QList<int>& widths = {})
+    {
+        headings_ = headings;
+        widths_ = widths;
+        ++table_;
+        row_ = 0;
+        writeTableStart(breaks_.count({ table_, 0 }) > 0);
+    }
+    void writeTableStart(bool newPage)
     {
         xml_.writeStartElement(QStringLiteral("table"));
         // Attributes Qt's rich text reads; a browser's stylesheet overrides them.
         xml_.writeAttribute(QStringLiteral("border"), QStringLiteral("1"));
         xml_.writeAttribute(QStringLiteral("cellspacing"), QStringLiteral("0"));
         xml_.writeAttribute(QStringLiteral("cellpadding"), QStringLiteral("3"));
+        if (newPage)
+            xml_.writeAttribute(QStringLiteral("style"), QStringLiteral("page-break-before: always"));
+        pieces_.push_back({ table_, row_ });
         // The heading row repeats on every page a long table spans.
         xml_.writeStartElement(QStringLiteral("thead"));
         xml_.writeStartElement(QStringLiteral("tr"));
         // A heading of two words may take two lines ("Wait\ntotal"), so the
         // numbers, not the headings, set the columns' widths.
-        for (const QString& h : headings) {
+        for (qsizetype column = 0; column < headings_.size(); ++column) {
+            const QString& h = headings_[column];
             xml_.writeStartElement(QStringLiteral("th"));
+            if (column < widths_.size())
+                xml_.writeAttribute(QStringLiteral("width"), QString::number(widths_[column]) + QLatin1Char('%'));
             const QStringList lines = h.split(QLatin1Char('\n'));
             for (qsizetype i = 0; i < lines.size(); ++i) {
                 if (i)
@@ -144,11 +164,22 @@ private:
         xml_.writeEndElement(); // tbody
         xml_.writeEndElement(); // table
     }
+    /// Starts a body row. A row the pages asked to keep whole starts a
+    /// table of its own on the next page, its heading row repeated.
+    void startRow()
+    {
+        if (row_ > 0 && breaks_.count({ table_, row_ })) {
+            endTable();
+            writeTableStart(true);
+        }
+        ++row_;
+        xml_.writeStartElement(QStringLiteral("tr"));
+    }
     /// One row; a cell starting with '#' is a number (right-aligned), one
     /// starting with '!' a name kept on one line, the mark dropped.
     void row(const QStringList& cells)
     {
-        xml_.writeStartElement(QStringLiteral("tr"));
+        startRow();
         for (const QString& c : cells) {
             if (c.startsWith(QLatin1Char('#')))
                 element("td", c.mid(1), "n");
@@ -177,6 +208,12 @@ private:
     const std::vector<ReportChart>& charts_;
     ReportMedium medium_;
     const FigureWriter& figure_;
+    const std::set<TableRow>& breaks_;
+    std::vector<TableRow> pieces_;
+    QStringList headings_;
+    QList<int> widths_;
+    int table_ = -1; ///< the table being written, counted from 0
+    int row_ = 0;    ///< its body rows so far
     QString text_;
     QXmlStreamWriter xml_;
 };
@@ -292,12 +329,13 @@ void Markup::verdicts()
             .arg(r.machine_cpus)
             .arg(r.quick ? tr("quick form") : tr("full form")),
         "note");
-    startTable({ tr("#"), tr("Claim"), tr("The thread's figure"), tr("Ours (median)"), tr("Verdict"), tr("Why") });
+    startTable({ tr("#"), tr("Claim"), tr("The thread's figure"), tr("Ours (median)"), tr("Verdict"), tr("Why") },
+        { 3, 33, 20, 18, 8, 18 });
     for (std::size_t i = 0; i < r.claims.size(); ++i) {
         const ClaimResult& c = r.claims[i];
         const QString quote = c.claim.quoted ? QStringLiteral("“") : QString();
         const QString unquote = c.claim.quoted ? QStringLiteral("”") : QString();
-        xml_.writeStartElement(QStringLiteral("tr"));
+        startRow();
         element("td", QString::number(i + 1), "n");
         element("td", q(c.claim.by) + QStringLiteral(": ") + quote + q(c.claim.statement) + unquote);
         element("td", c.claim.thread_figure.empty() ? tr("none posted") : q(c.claim.thread_figure));
@@ -341,9 +379,9 @@ void Markup::parameters()
         element("p", tr("Every parameter has its default value."), "note");
         return;
     }
-    startTable({ tr("Parameter"), tr("Field"), tr("Value"), tr("What it does") });
+    startTable({ tr("Parameter"), tr("Field"), tr("Value"), tr("What it does") }, { 16, 22, 14, 48 });
     for (const QStringList& cells : rows) {
-        xml_.writeStartElement(QStringLiteral("tr"));
+        startRow();
         element("td", cells[0]);
         xml_.writeStartElement(QStringLiteral("td"));
         element("code", cells[1]);
@@ -368,7 +406,7 @@ void Markup::counters()
         ended = tr("cancelled before its end");
     else if (r.ended_by == "finished")
         ended = tr("every CPU finished its operations");
-    startTable({ tr("Counter"), tr("Value"), tr("What it counts") });
+    startTable({ tr("Counter"), tr("Value"), tr("What it counts") }, { 20, 12, 68 });
     row({ tr("Running time"), num(QString::number(r.wall_seconds, 'f', 3) + QStringLiteral(" s")),
         tr("From the start to the last CPU stopping: %1.").arg(ended) });
     if (!r.error.empty())
@@ -548,9 +586,13 @@ QString reportTitle(const ReportSubject& subject)
 }
 
 QString reportMarkup(const ReportSubject& subject, const std::vector<ReportChart>& charts, ReportMedium medium,
-    const FigureWriter& figure, QString* error)
+    const FigureWriter& figure, QString* error, const std::set<TableRow>& breaks, std::vector<TableRow>* pieces)
 {
-    return Markup(subject, charts, medium, figure).write(error);
+    Markup markup(subject, charts, medium, figure, breaks);
+    QString text = markup.write(error);
+    if (pieces)
+        *pieces = markup.pieces();
+    return text;
 }
 
 } // namespace pcl::ui

@@ -10,6 +10,8 @@
 #include <QString>
 
 #include <functional>
+#include <set>
+#include <utility>
 #include <vector>
 
 QT_BEGIN_NAMESPACE
@@ -24,11 +26,19 @@ enum class ReportMedium { Html, Pdf };
 /// when it cannot be drawn.
 using FigureWriter = std::function<bool(QXmlStreamWriter& xml, const ReportChart& chart, int index, QString* error)>;
 
+/// A body row of one of the report's tables: the table's number in the
+/// report (from 0) and the row's (from 0, the heading row not counted).
+using TableRow = std::pair<int, int>;
+
 /// The report of @subject with @charts (buildRunCharts of its run, or none)
-/// for @medium. Returns an empty string and says why in @error when a
-/// figure failed.
+/// for @medium. Each row of @breaks starts a new <table> (its heading row
+/// repeated) on a new page: the pages keep a row whole that way. @pieces,
+/// if given, gets each <table> written, in order, as the table it belongs
+/// to and its first row. Returns an empty string and says why in @error
+/// when a figure failed.
 QString reportMarkup(const ReportSubject& subject, const std::vector<ReportChart>& charts, ReportMedium medium,
-    const FigureWriter& figure, QString* error);
+    const FigureWriter& figure, QString* error, const std::set<TableRow>& breaks = {},
+    std::vector<TableRow>* pieces = nullptr);
 
 /// The report's heading: the lesson's title, else the scenario's.
 QString reportTitle(const ReportSubject& subject);

@@ -14,8 +14,15 @@
 #include <QTextBlock>
 #include <QTextCursor>
 #include <QTextDocument>
+#include <QTextFrame>
 #include <QTextObjectInterface>
+#include <QTextTable>
 #include <QXmlStreamWriter>
+
+#include <cmath>
+#include <limits>
+#include <optional>
+#include <set>
 
 namespace pcl::ui {
 
@@ -35,6 +42,9 @@ constexpr int kDpi = 96;
 constexpr QSize kPageFigure { 1100, 560 };
 /// The band under the text that holds the page's footer.
 constexpr double kFooterHeight = 26;
+
+/// Layouts at most, each moving one cut row to the next page.
+constexpr int kMaxPasses = 40;
 
 constexpr int kChartObject = QTextFormat::UserObject + 1;
 constexpr int kChartIndex = QTextFormat::UserProperty + 1;
@@ -102,6 +112,36 @@ void placeCharts(QTextDocument& doc)
     }
 }
 
+/// The first table row that runs across the end of a page, as the markup
+/// numbers it (@pieces: each <table> of the document, in order), if any.
+/// A row taller than a page cannot be kept whole and is left as it is.
+std::optional<TableRow> firstCutRow(QTextDocument& doc, double pageHeight, const std::vector<TableRow>& pieces)
+{
+    QAbstractTextDocumentLayout* layout = doc.documentLayout();
+    std::size_t piece = 0;
+    const auto frames = doc.rootFrame()->childFrames();
+    for (QTextFrame* frame : frames) {
+        auto* table = qobject_cast<QTextTable*>(frame);
+        if (!table)
+            continue;
+        if (piece >= pieces.size())
+            break;
+        const TableRow first = pieces[piece++];
+        const int headings = table->format().headerRowCount();
+        for (int r = headings; r < table->rows(); ++r) {
+            double top = std::numeric_limits<double>::max(), bottom = 0;
+            for (int c = 0; c < table->columns(); ++c) {
+                const QTextTableCell cell = table->cellAt(r, c);
+                top = std::min(top, layout->blockBoundingRect(cell.firstCursorPosition().block()).top());
+                bottom = std::max(bottom, layout->blockBoundingRect(cell.lastCursorPosition().block()).bottom());
+            }
+            if (bottom - top < 0.9 * pageHeight && std::floor(top / pageHeight) != std::floor(bottom / pageHeight))
+                return TableRow { first.first, first.second + r - headings };
+        }
+    }
+    return std::nullopt;
+}
+
 } // namespace
 
 int printReport(const ReportSubject& subject, QIODevice* device, QString* error)
@@ -138,18 +178,28 @@ int printReport(const ReportSubject& subject, QIODevice* device, QString* error)
         xml.writeEndElement();
         return true;
     };
-    QString why;
-    const QString markup = reportMarkup(subject, charts, ReportMedium::Pdf, figure, &why);
-    if (markup.isEmpty()) {
-        if (error)
-            *error = why;
-        return -1;
+    // Laid out, then again with each row the pages cut moved to the next
+    // page, until none is cut.
+    std::set<TableRow> breaks;
+    for (int pass = 0;; ++pass) {
+        QString why;
+        std::vector<TableRow> pieces;
+        const QString markup = reportMarkup(subject, charts, ReportMedium::Pdf, figure, &why, breaks, &pieces);
+        if (markup.isEmpty()) {
+            if (error)
+                *error = why;
+            return -1;
+        }
+        doc.setHtml(markup);
+        placeCharts(doc);
+        // The layout saw images where the charts now are: lay everything out
+        // again, or the blocks after the first chart keep stale positions.
+        doc.markContentsDirty(0, doc.characterCount());
+        const std::optional<TableRow> cut = firstCutRow(doc, body.height(), pieces);
+        if (!cut || breaks.count(*cut) || pass == kMaxPasses)
+            break;
+        breaks.insert(*cut);
     }
-    doc.setHtml(markup);
-    placeCharts(doc);
-    // The layout saw images where the charts now are: lay everything out
-    // again, or the blocks after the first chart keep stale positions.
-    doc.markContentsDirty(0, doc.characterCount());
 
     QPainter painter;
     if (!painter.begin(&pdf)) {

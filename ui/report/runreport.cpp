@@ -13,6 +13,7 @@
 #include <QBuffer>
 #include <QCoreApplication>
 #include <QDir>
+#include <QLegend>
 #include <QSaveFile>
 #include <QXmlStreamReader>
 #include <QXmlStreamWriter>
@@ -207,7 +208,7 @@ QStringList writeComparisonCharts(const pcl::RunResult& a, const pcl::RunResult&
     if (!makeDir(dir, error))
         return {};
     ChartExportOptions options;
-    options.caption = tr("A: %1. B: %2.").arg(runCaption(a), runCaption(b));
+    options.caption = tr("A, %1: %2 B, %3: %4").arg(nameA, runCaption(a), nameB, runCaption(b));
     QStringList written;
     // One chart per metric, so that each chart has one line per run: the
     // faults by kind become four charts, each of one kind.
@@ -216,7 +217,10 @@ QStringList writeComparisonCharts(const pcl::RunResult& a, const pcl::RunResult&
         for (const Metric* m : metrics) {
             const QString title = metrics.size() == 1 ? spec.title : m->title;
             CompareChart chart(title, spec.axisLabel, spec.unit, m->extract);
-            chart.setSideNames(nameA, nameB);
+            chart.setSideNames(tr("A: %1").arg(nameA), tr("B: %1").arg(nameB));
+            // On paper the reader cannot hover a line to learn which run it is.
+            chart.legend()->setVisible(true);
+            chart.legend()->setAlignment(Qt::AlignBottom);
             for (const MetricsSample& s : a.series)
                 chart.addSample(0, s);
             for (const MetricsSample& s : b.series)

@@ -51,6 +51,20 @@ else
   [ "$(head -c 5 "$dir/out/charts/2002-global-hash-lock_fault-latency.pdf")" = "%PDF-" ] \
     || fail "charts/..._fault-latency.pdf is not a PDF"
 fi
+
+# experiment --out: the verdicts, and the lesson's report where the build draws.
+rm -rf "$dir/lesson"
+expect 0 '^verdicts.json, verdicts.csv written to ' \
+  "$cli" experiment 2002-one-global-hash-lock --quick --repeat 1 --quiet --out "$dir/lesson"
+grep -q '"experiment": "2002-one-global-hash-lock"' "$dir/lesson/verdicts.json" || fail "experiment --out: verdicts.json"
+head -n 1 "$dir/lesson/verdicts.csv" | grep -q '^claim,source,' || fail "experiment --out: verdicts.csv header"
+if ! printf '%s\n' "$out" | grep -q 'this build has no Qt'; then
+  printf '%s\n' "$out" | grep -Eq "^report.html, report.pdf written to $dir/lesson\$" || fail "experiment --out: $out"
+  grep -q '<h2>The steps</h2>' "$dir/lesson/report.html" || fail "the lesson's report has no steps"
+  grep -Eq '<td class="(held|did-not-hold|inconclusive)">' "$dir/lesson/report.html" \
+    || fail "the lesson's report has no verdict"
+  [ "$(head -c 5 "$dir/lesson/report.pdf")" = "%PDF-" ] || fail "the lesson's report.pdf is not a PDF"
+fi
 touch "$dir/not-a-directory"
 expect 2 "--out: cannot create directory" "$cli" run 2002-global-hash-lock --out "$dir/not-a-directory/sub"
 

@@ -362,6 +362,59 @@ private Q_SLOTS:
             QVERIFY(text.contains(QString::fromStdString(lesson.steps.back().title).left(20)));
     }
 
+    void pdfPagesDoNotCutATableRow()
+    {
+        // Fourteen claims of some fifteen lines each: several rows reach a
+        // page's end, and each must move whole to the next page.
+        const pcl::Lesson lesson = pcl::find_lesson("2002-one-global-hash-lock");
+        pcl::ExperimentResult verdicts;
+        verdicts.title = "Rows kept whole";
+        verdicts.machine_cpus = 2;
+        constexpr int kClaims = 14;
+        for (int k = 0; k < kClaims; ++k) {
+            pcl::ClaimResult c;
+            c.claim = lesson.claims.front();
+            std::string words;
+            for (int w = 0; w < 45; ++w)
+                words += " lock";
+            const std::string number = (k < 10 ? "0" : "") + std::to_string(k);
+            c.claim.statement = "BEGIN" + number + words + " FINIS" + number;
+            c.our_figure = "2x";
+            c.why = "why";
+            verdicts.claims.push_back(c);
+        }
+        ReportSubject subject;
+        subject.lesson = &lesson;
+        subject.verdicts = &verdicts;
+        const QString path = dir_.filePath(QStringLiteral("rows.pdf"));
+        QString error;
+        QVERIFY2(writeReportPdf(subject, path, &error), qPrintable(error));
+        const int pages = pdfPages(readAll(path));
+        QVERIFY(pages >= 2);
+        if (pdfText(path).isNull())
+            QSKIP("pdftotext (poppler-utils) is not installed: the PDF's pages are not read back");
+        QStringList pageTexts;
+        for (int page = 1; page <= pages; ++page) {
+            QProcess p;
+            p.start(QStandardPaths::findExecutable(QStringLiteral("pdftotext")),
+                { QStringLiteral("-f"), QString::number(page), QStringLiteral("-l"), QString::number(page), path,
+                    QStringLiteral("-") });
+            QVERIFY(p.waitForFinished(60000));
+            pageTexts.append(QString::fromUtf8(p.readAllStandardOutput()));
+        }
+        for (int k = 0; k < kClaims; ++k) {
+            int begin = -1, end = -1;
+            for (int page = 0; page < pages; ++page) {
+                if (pageTexts[page].contains(QStringLiteral("BEGIN%1").arg(k, 2, 10, QLatin1Char('0'))))
+                    begin = page;
+                if (pageTexts[page].contains(QStringLiteral("FINIS%1").arg(k, 2, 10, QLatin1Char('0'))))
+                    end = page;
+            }
+            QVERIFY2(begin >= 0, qPrintable(QString::number(k)));
+            QVERIFY2(end == begin, qPrintable(QStringLiteral("claim %1: pages %2 and %3").arg(k).arg(begin).arg(end)));
+        }
+    }
+
     void failedWritesSayWhy()
     {
         QString error;

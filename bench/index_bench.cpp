@@ -65,8 +65,8 @@ ArgParser make_parser()
     p.add_output("csv", "FILE", "also write the results as CSV to FILE");
     p.add_uint("repeats", 3, 1, 15, "R", "rounds per cell; the median is reported");
     p.add_uint("seed", 1, 0, ~std::uint64_t(0), "S", "seed of the page layout and operation orders");
-    p.add_string(
-        "only", "", "LIST", "comma-separated index kinds and peer names to run (default: all), e.g. radix,judy");
+    p.add_string("only", "", "LIST",
+        "comma-separated index kinds and peer names to run (default: all), e.g. radix,flat_array,xarray");
     p.add_flag("quiet", "no progress lines on stderr");
     p.describe("[options]",
         "Times insert, lookup (hit and miss), gang lookup and erase on every page index x locking\n"

@@ -48,6 +48,69 @@ private:
     std::map<Key, const Row*> rows_;
 };
 
+/// The flat array: one slot per index, the floor of a lookup (peers.cpp).
+constexpr const char* kFloorPeer = "flat_array";
+
+/// "2.31x": @ns over @base, "-" when either was not measured.
+std::string ratio(double ns, double base)
+{
+    return ns < 0 || base <= 0 ? std::string("-") : fixed(ns / base, 2) + "x";
+}
+
+/// Each target's 1-thread time on @layout over the flat array's, and over the
+/// fastest other peer's of the same operation in this run (named in the
+/// table's first row): how far an index is from the floor, and from the best
+/// structure someone else wrote.
+void print_ratios(std::ostream& out, const Cells& cells, const std::vector<Target>& targets, const std::string& layout)
+{
+    const Target* floor = nullptr;
+    for (const auto& t : targets)
+        if (t.peer && t.index == kFloorPeer)
+            floor = &t;
+    std::map<std::string, const Target*> best; // op -> fastest peer other than the floor
+    for (const char* op : kOps)
+        for (const auto& t : targets) {
+            if (!t.peer || t.index == kFloorPeer)
+                continue;
+            const double ns = cells.ns(t, op, 1, layout);
+            if (ns >= 0 && (!best[op] || ns < cells.ns(*best[op], op, 1, layout)))
+                best[op] = &t;
+        }
+
+    if (floor) {
+        Report vs_floor({ "index", "scheme", "insert", "lookup_hit", "lookup_miss", "gang_lookup", "erase" });
+        for (const auto& t : targets) {
+            vs_floor.add_row();
+            vs_floor.set("index", t.index);
+            vs_floor.set("scheme", t.scheme);
+            for (const char* op : kOps)
+                vs_floor.set(op, ratio(cells.ns(t, op, 1, layout), cells.ns(*floor, op, 1, layout)));
+        }
+        out << "\n" << layout << " layout, 1 thread, time / " << kFloorPeer << "'s time:\n";
+        vs_floor.print(out);
+    }
+    if (std::any_of(kOps.begin(), kOps.end(), [&](const char* op) { return best[op] != nullptr; })) {
+        Report vs_best({ "index", "scheme", "insert", "lookup_hit", "lookup_miss", "gang_lookup", "erase" });
+        vs_best.add_row();
+        vs_best.set("index", "best peer");
+        vs_best.set("scheme", "");
+        for (const char* op : kOps)
+            vs_best.set(op, best[op] ? best[op]->index : std::string("-"));
+        for (const auto& t : targets) {
+            vs_best.add_row();
+            vs_best.set("index", t.index);
+            vs_best.set("scheme", t.scheme);
+            for (const char* op : kOps)
+                vs_best.set(
+                    op, ratio(cells.ns(t, op, 1, layout), best[op] ? cells.ns(*best[op], op, 1, layout) : -1.0));
+        }
+        out << "\n"
+            << layout << " layout, 1 thread, time / the best peer's time (the fastest peer but " << kFloorPeer
+            << " of each operation, named in the first row):\n";
+        vs_best.print(out);
+    }
+}
+
 } // namespace
 
 void print_report(std::ostream& out, const Plan& plan, const std::vector<Target>& targets,
@@ -68,6 +131,7 @@ void print_report(std::ostream& out, const Plan& plan, const std::vector<Target>
         }
         out << "\n" << layout << " layout, 1 thread, ns per operation (gang_lookup: per page returned):\n";
         table.print(out);
+        print_ratios(out, cells, targets, layout);
     }
 
     std::vector<std::string> concurrent_cols { "index", "scheme", "layout" };
@@ -125,7 +189,8 @@ void print_report(std::ostream& out, const Plan& plan, const std::vector<Target>
             out << "  FAILED " << t.index << '/' << t.scheme << ": " << t.failure << '\n';
 
     // The comparisons the project is asked about: the lockless radix tree
-    // against the best-known sparse array and the standard hash table.
+    // against the floor of a lookup, the kernel's own xarray, the best-known
+    // sparse array and the standard hash table.
     const auto find = [&](const std::string& index, const std::string& scheme) -> const Target* {
         for (const auto& t : targets)
             if (t.index == index && (scheme.empty() || t.scheme == scheme))
@@ -137,7 +202,7 @@ void print_report(std::ostream& out, const Plan& plan, const std::vector<Target>
         out << "  radix/rcu was not measured, so there is no lookup_hit comparison with the peers\n";
     } else {
         const double ours = cells.ns(*rcu_radix, "lookup_hit", 1, "dense");
-        for (const char* peer : { "judy", "std_unordered_map" }) {
+        for (const char* peer : { kFloorPeer, "xarray", "judy", "std_unordered_map" }) {
             const Target* p = find(peer, "");
             const double theirs = p ? cells.ns(*p, "lookup_hit", 1, "dense") : -1.0;
             if (ours < 0 || theirs < 0) {

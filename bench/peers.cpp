@@ -1,13 +1,22 @@
 #include "peers.h"
 
+#include <algorithm>
 #include <map>
 #include <new>
+#include <stdexcept>
+#include <string>
 #include <unordered_map>
+#include <vector>
 
 #include <oneapi/tbb/concurrent_hash_map.h>
 
 #ifdef PCL_HAVE_JUDY
 #include <Judy.h>
+#endif
+
+#ifdef PCL_HAVE_XARRAY
+#include "peer_xarray.h"
+#include "sync/rcu.h"
 #endif
 
 #ifdef PCL_HAVE_LIBCDS
@@ -56,6 +65,59 @@ public:
 
 private:
     Map map_;
+};
+
+// One slot per page index, indexed directly: insert is a store, lookup a
+// load, erase a clear, a gang lookup a forward scan for filled slots. No
+// structure stands between the index and the page, so its lookup is the
+// floor every index's lookup is compared with. The kernel cannot index a
+// file's pages so: a file spans up to ULONG_MAX indexes and most files are
+// small or sparse, so a slot per possible index would cost more memory than
+// the pages it maps; the radix tree (lib/xarray.c) is this array cut into
+// 64-slot nodes, with only the nodes that hold pages allocated. The array
+// grows to the highest index stored (doubling, so inserts pay the copies
+// amortised); lookups of a built array only read it, so they may run on
+// several threads.
+class FlatArrayPeer final : public PeerIndex {
+public:
+    Page* lookup(pgoff_t index) override { return index < slots_.size() ? slots_[index] : nullptr; }
+    InsertResult insert(pgoff_t index, Page* page) override
+    {
+        if (index >= slots_.size())
+            grow(index);
+        if (slots_[index])
+            return InsertResult::Exists;
+        slots_[index] = page;
+        return InsertResult::Inserted;
+    }
+    Page* erase(pgoff_t index) override
+    {
+        if (index >= slots_.size())
+            return nullptr;
+        Page* p = slots_[index];
+        slots_[index] = nullptr;
+        return p;
+    }
+    std::size_t gang_lookup(pgoff_t first, std::size_t max, Page** out) override
+    {
+        std::size_t n = 0;
+        for (pgoff_t i = first; i < slots_.size() && n < max; ++i)
+            if (slots_[i])
+                out[n++] = slots_[i];
+        return n;
+    }
+
+private:
+    /// 2^28 slots (2 GiB of pointers): a sparse run of 4M pages; beyond, the
+    /// array would not fit in the memory of the machines the figures come from.
+    static constexpr pgoff_t kMaxSlots = pgoff_t(1) << 28;
+    void grow(pgoff_t index)
+    {
+        if (index >= kMaxSlots)
+            throw std::length_error("flat_array: index " + std::to_string(index) + " needs more than 2^28 slots");
+        slots_.resize(std::min<pgoff_t>(kMaxSlots, std::max<pgoff_t>(index + 1, 2 * slots_.size())), nullptr);
+    }
+    std::vector<Page*> slots_;
 };
 
 // Red-black tree: the "AVL / red-black trees" alternative raised in the
@@ -147,6 +209,52 @@ private:
 };
 #endif
 
+#ifdef PCL_HAVE_XARRAY
+// The kernel's own xarray (lib/xarray.c), the page cache's index since 4.20,
+// run by the kernel's userspace harness (peer_xarray.c): lookups are
+// xa_load, lockless under rcu_read_lock as find_get_page's are; inserts
+// (xa_insert) and erases (xa_erase) take the xa_lock, here a pthread mutex,
+// and allocate nodes from the harness's kmem_cache, malloc behind a mutex
+// rather than the kernel's per-CPU slab; gang lookups are xa_extract, one
+// xas walk under rcu_read_lock as filemap_get_folios' is. Lookups may run on
+// several threads at once.
+class XArrayPeer final : public PeerIndex {
+public:
+    XArrayPeer()
+        : xa_(pcl_xa_new())
+    {
+        if (!xa_)
+            throw std::bad_alloc();
+        XArrayPeer::thread_enter();
+    }
+    ~XArrayPeer() override { pcl_xa_destroy(xa_); }
+    Page* lookup(pgoff_t index) override { return static_cast<Page*>(pcl_xa_load(xa_, index)); }
+    InsertResult insert(pgoff_t index, Page* page) override
+    {
+        const int r = pcl_xa_store(xa_, index, page);
+        if (r < 0)
+            throw std::bad_alloc();
+        return r == 0 ? InsertResult::Inserted : InsertResult::Exists;
+    }
+    Page* erase(pgoff_t index) override { return static_cast<Page*>(pcl_xa_erase(xa_, index)); }
+    std::size_t gang_lookup(pgoff_t first, std::size_t max, Page** out) override
+    {
+        return pcl_xa_gang(xa_, first, max, reinterpret_cast<void**>(out));
+    }
+    // The harness's rcu_read_lock is liburcu's membarrier flavour, which
+    // pcl_core links too; a read-side section of ours registers the thread
+    // with it once, as liburcu requires before a thread's first reader.
+    void thread_enter() override
+    {
+        rcu::read_lock();
+        rcu::read_unlock();
+    }
+
+private:
+    pcl_xa* xa_;
+};
+#endif
+
 #ifdef PCL_HAVE_LIBCDS
 // libcds needs one library-wide initialisation and one hazard-pointer GC
 // object that outlives every container using it. Created on first use (on
@@ -228,6 +336,8 @@ private:
 std::vector<PeerInfo> peer_list()
 {
     std::vector<PeerInfo> peers;
+    peers.push_back({ "flat_array", "none", true, true, true,
+        "one slot per page index (std::vector), the floor of a lookup by index; at most 2^28 indexes" });
     peers.push_back({ "std_map", "none", true, false, true, "std::map (red-black tree), single-threaded" });
     peers.push_back(
         { "std_unordered_map", "none", true, false, false, "std::unordered_map, single-threaded, no gang lookup" });
@@ -237,6 +347,13 @@ std::vector<PeerInfo> peer_list()
     peers.push_back({ "judy", "none", true, false, true, "JudyL from libjudy, single-threaded" });
 #else
     peers.push_back({ "judy", "none", false, false, true, "not built: libjudy-dev was not found at configure time" });
+#endif
+#ifdef PCL_HAVE_XARRAY
+    peers.push_back({ "xarray", "rcu", true, true, true,
+        "the kernel's lib/xarray.c (linux-source-6.12) in its userspace harness on liburcu" });
+#else
+    peers.push_back({ "xarray", "rcu", false, true, true,
+        "not built: linux-source-6.12 was not installed at configure time (apt-get install linux-source-6.12)" });
 #endif
 #ifdef PCL_HAVE_LIBCDS
     peers.push_back({ "libcds_skiplist", "lock-free", true, true, false,
@@ -250,6 +367,8 @@ std::vector<PeerInfo> peer_list()
 
 std::unique_ptr<PeerIndex> make_peer(std::string_view name)
 {
+    if (name == "flat_array")
+        return std::make_unique<FlatArrayPeer>();
     if (name == "std_map")
         return std::make_unique<StdMapPeer>();
     if (name == "std_unordered_map")
@@ -259,6 +378,10 @@ std::unique_ptr<PeerIndex> make_peer(std::string_view name)
 #ifdef PCL_HAVE_JUDY
     if (name == "judy")
         return std::make_unique<JudyPeer>();
+#endif
+#ifdef PCL_HAVE_XARRAY
+    if (name == "xarray")
+        return std::make_unique<XArrayPeer>();
 #endif
 #ifdef PCL_HAVE_LIBCDS
     if (name == "libcds_skiplist")

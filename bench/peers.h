@@ -4,9 +4,11 @@
 // `bench indexes` times, with the same signatures as PageIndex so one
 // templated measurement loop drives both (and both pay one virtual call per
 // operation). Which peers exist depends on what the build found
-// (bench/CMakeLists.txt): std::map, std::unordered_map and oneTBB's
-// concurrent_hash_map always; Judy (JudyL) and libcds (SkipListMap with
-// hazard pointers) when their development packages are installed.
+// (bench/CMakeLists.txt): a flat array (one slot per index, the floor of a
+// lookup), std::map, std::unordered_map and oneTBB's concurrent_hash_map
+// always; Judy (JudyL) and libcds (SkipListMap with hazard pointers) when
+// their development packages are installed; the kernel's own xarray when
+// Debian's linux-source package is.
 #pragma once
 
 #include "index/page_index.h"

@@ -142,6 +142,31 @@ std::optional<TableRow> firstCutRow(QTextDocument& doc, double pageHeight, const
     return std::nullopt;
 }
 
+/// Moves to the next page each heading that would end a page, apart from
+/// the text it heads: one in the last quarter of a page, one at a time,
+/// as each move shifts what follows.
+void keepHeadingsWithText(QTextDocument& doc, double pageHeight)
+{
+    QAbstractTextDocumentLayout* layout = doc.documentLayout();
+    for (int pass = 0; pass < kMaxPasses; ++pass) {
+        bool moved = false;
+        for (QTextBlock block = doc.begin(); block.isValid() && !moved; block = block.next()) {
+            QTextBlockFormat format = block.blockFormat();
+            if (format.headingLevel() == 0 || format.pageBreakPolicy() != QTextFormat::PageBreak_Auto)
+                continue;
+            const double top = layout->blockBoundingRect(block).top();
+            if (std::fmod(top, pageHeight) < 0.75 * pageHeight)
+                continue;
+            format.setPageBreakPolicy(QTextFormat::PageBreak_AlwaysBefore);
+            QTextCursor(block).setBlockFormat(format);
+            doc.markContentsDirty(0, doc.characterCount());
+            moved = true;
+        }
+        if (!moved)
+            return;
+    }
+}
+
 } // namespace
 
 int printReport(const ReportSubject& subject, QIODevice* device, QString* error)
@@ -179,7 +204,8 @@ int printReport(const ReportSubject& subject, QIODevice* device, QString* error)
         return true;
     };
     // Laid out, then again with each row the pages cut moved to the next
-    // page, until none is cut.
+    // page, until none is cut; each time, no heading is left at the foot
+    // of a page.
     std::set<TableRow> breaks;
     for (int pass = 0;; ++pass) {
         QString why;
@@ -195,6 +221,7 @@ int printReport(const ReportSubject& subject, QIODevice* device, QString* error)
         // The layout saw images where the charts now are: lay everything out
         // again, or the blocks after the first chart keep stale positions.
         doc.markContentsDirty(0, doc.characterCount());
+        keepHeadingsWithText(doc, body.height());
         const std::optional<TableRow> cut = firstCutRow(doc, body.height(), pieces);
         if (!cut || breaks.count(*cut) || pass == kMaxPasses)
             break;

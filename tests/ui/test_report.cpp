@@ -171,6 +171,14 @@ private Q_SLOTS:
         const Page page = readPage(path);
         QVERIFY2(page.error.isEmpty(), qPrintable(page.error));
         QCOMPARE(page.title, QString::fromStdString(run_.scenario.title));
+        // A browser reads the file as HTML, where a style's text is taken
+        // as it is: an escaped character in it would break the stylesheet.
+        const QByteArray html = readAll(path);
+        const qsizetype style = html.indexOf("<style>");
+        QVERIFY(style > 0);
+        const QByteArray css = html.mid(style, html.indexOf("</style>") - style);
+        QVERIFY(css.contains("font-family"));
+        QVERIFY(!css.contains('&'));
 
         // Every chart the run drew something in, inline, and no other.
         int drawn = 0;

@@ -50,9 +50,10 @@ QString percent(double share)
 }
 
 /// The browser's stylesheet: a page for the screen and for a browser's
-/// print, charts as wide as the text.
+/// print, charts as wide as the text. No quotes: a browser reads the page
+/// as HTML, where the style's text is not unescaped.
 constexpr const char* kHtmlStyle = R"(
-body { font-family: "DejaVu Sans", Helvetica, Arial, sans-serif; color: #202020; max-width: 60em; margin: 2em auto; padding: 0 1em; line-height: 1.45; }
+body { font-family: DejaVu Sans, Helvetica, Arial, sans-serif; color: #202020; max-width: 60em; margin: 2em auto; padding: 0 1em; line-height: 1.45; }
 h1 { font-size: 1.7em; margin-bottom: 0.2em; }
 h2 { font-size: 1.3em; margin-top: 1.6em; border-bottom: 1px solid #c8c8c8; }
 h3 { font-size: 1.1em; margin-top: 1.2em; }
@@ -74,7 +75,7 @@ tr { page-break-inside: avoid; break-inside: avoid; }
 
 /// Qt's rich text for the PDF: the subset of CSS it reads.
 constexpr const char* kPdfStyle = R"(
-body { font-family: "DejaVu Sans"; font-size: 9pt; color: #202020; }
+body { font-family: DejaVu Sans; font-size: 9pt; color: #202020; }
 h1 { font-size: 17pt; }
 h2 { font-size: 13pt; margin-top: 14px; }
 h3 { font-size: 10.5pt; margin-top: 10px; }

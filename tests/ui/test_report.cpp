@@ -361,6 +361,23 @@ private Q_SLOTS:
             QCOMPARE(r[5], QString::fromStdString(verdicts.claims[i].why));
         }
 
+        // With the run shown in the application: the lesson first, then the run and its charts.
+        subject.run = &run_;
+        const QString both = dir_.filePath(QStringLiteral("lesson-and-run.html"));
+        QVERIFY2(writeReportHtml(subject, both, &error), qPrintable(error));
+        const Page withRun = readPage(both);
+        QVERIFY2(withRun.error.isEmpty(), qPrintable(withRun.error));
+        QVERIFY(withRun.svgs >= 5);
+        const QByteArray markup = readAll(both);
+        const qsizetype steps = markup.indexOf("<h2>The steps</h2>");
+        const qsizetype runHeading = markup.indexOf("<h2>The run: ");
+        const qsizetype firstChart = markup.indexOf("<svg");
+        QVERIFY(steps > 0);
+        QVERIFY(runHeading > steps);
+        QVERIFY(firstChart > runHeading);
+        QVERIFY(!rowOf(withRun, QStringLiteral("Operations")).isEmpty());
+        subject.run = nullptr;
+
         const QString pdf = dir_.filePath(QStringLiteral("lesson.pdf"));
         QVERIFY2(writeReportPdf(subject, pdf, &error), qPrintable(error));
         QVERIFY(readAll(pdf).startsWith("%PDF-"));

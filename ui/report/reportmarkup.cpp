@@ -196,6 +196,7 @@ private:
 
     void head();
     void introduction();
+    void scenario();
     void lesson();
     void verdicts();
     void parameters();
@@ -236,6 +237,11 @@ QString Markup::write(QString* error)
     if (s_.verdicts)
         verdicts();
     if (s_.run) {
+        // In a lesson's report the run comes after the lesson's argument.
+        if (s_.lesson) {
+            element("h2", tr("The run: %1").arg(scenarioTitle(s_.run->scenario)));
+            scenario();
+        }
         parameters();
         counters();
         if (!charts(error))
@@ -270,16 +276,20 @@ void Markup::head()
 void Markup::introduction()
 {
     element("h1", reportTitle(s_));
-    if (s_.lesson) {
-        const Lesson& l = *s_.lesson;
-        element("p", tr("A lesson from the %1 thread.").arg(q(l.thread)), "source");
-        if (!l.citation.empty())
-            element("p", q(l.citation), "source");
-        if (!l.question.empty())
-            element("p", q(l.question));
-        if (s_.run)
-            element("h2", tr("The run: %1").arg(scenarioTitle(s_.run->scenario)));
+    if (!s_.lesson) {
+        scenario();
+        return;
     }
+    const Lesson& l = *s_.lesson;
+    element("p", tr("A lesson from the %1 thread.").arg(q(l.thread)), "source");
+    if (!l.citation.empty())
+        element("p", q(l.citation), "source");
+    if (!l.question.empty())
+        element("p", q(l.question));
+}
+
+void Markup::scenario()
+{
     if (!s_.run)
         return;
     const Scenario& sc = s_.run->scenario;

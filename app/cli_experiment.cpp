@@ -81,9 +81,9 @@ int run_experiment_command(const std::vector<std::string>& args, std::ostream& o
         "also write the verdict table as CSV to FILE, atomically: claim, source, thread_figure, our_figure, median, "
         "spread, result, why");
     p.add_string("out", "", "DIR",
-        "also write the lesson's report into DIR (created if missing), each atomically: verdicts.json and\n"
-        "verdicts.csv (as --json and --csv write them), report.html (one page: the question, who argued\n"
-        "what, the steps and the verdict table) and report.pdf (the same on A4 pages); a build without\n"
+        "also write the lesson's report into DIR (created if missing), each atomically: verdicts.json and "
+        "verdicts.csv (as --json and --csv write them), report.html (one page: the question, who argued "
+        "what, the steps and the verdict table) and report.pdf (the same on A4 pages); a build without "
         "the GUI writes no report");
     p.add_flag("quiet", "no progress lines on stderr");
     p.allow_operands();

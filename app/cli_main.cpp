@@ -142,12 +142,12 @@ pcl::ArgParser make_run_parser()
         "write every readahead window as CSV to FILE, atomically: time_us,cpu,file,start,size,async_size,kind,rule "
         "(kind sync or async; time from the run's first event)");
     p.add_string("out", "", "DIR",
-        "also write the run's files into DIR (created if missing), each atomically: summary.json (the\n"
-        "whole result, as --json writes it), timeseries.csv (one row per metrics sample), locks.csv\n"
-        "(one row per named lock and per lock class), trace.json (the run's events as a Chrome\n"
-        "trace for Perfetto or chrome://tracing), report.html (one page: the scenario, its parameters,\n"
-        "counters, lock tables, latencies and every chart inline), report.pdf (the same on A4 pages) and\n"
-        "charts/ (every chart as PNG, SVG and PDF, named SCENARIO_CHART.png, e.g.\n"
+        "also write the run's files into DIR (created if missing), each atomically: summary.json (the "
+        "whole result, as --json writes it), timeseries.csv (one row per metrics sample), locks.csv "
+        "(one row per named lock and per lock class), trace.json (the run's events as a Chrome "
+        "trace for Perfetto or chrome://tracing), report.html (one page: the scenario, its parameters, "
+        "counters, lock tables, latencies and every chart inline), report.pdf (the same on A4 pages) and "
+        "charts/ (every chart as PNG, SVG and PDF, named SCENARIO_CHART.png, e.g. "
         "2002-global-hash-lock_lock-wait.svg); a build without the GUI writes no report nor charts");
     p.add_flag("progress", "print one line per metrics sample on stderr while running");
     p.allow_operands(); // the scenario file or preset

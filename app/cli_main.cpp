@@ -26,6 +26,7 @@
 #include "probe/readahead_probe.h"
 #include "readahead_bench.h"
 #include "sim/chrome_trace.h"
+#include "sim/run_figures.h"
 #include "sim/run_summary.h"
 #include "sim/run_tables.h"
 #include "sim/runner.h"
@@ -149,6 +150,10 @@ pcl::ArgParser make_run_parser()
         "counters, lock tables, latencies and every chart inline), report.pdf (the same on A4 pages) and "
         "charts/ (every chart as PNG, SVG and PDF, named SCENARIO_CHART.png, e.g. "
         "2002-global-hash-lock_lock-wait.svg); a build without the GUI writes no report nor charts");
+    p.add_string("format", "table", "F",
+        "what is printed: table (the summary and the lock tables), json (the whole result, as --json "
+        "writes it) or csv (each headline figure: figure,unit,value); with json or csv, what the run "
+        "wrote is said on stderr, so that stdout holds the result alone");
     p.add_flag("progress", "print one line per metrics sample on stderr while running");
     p.allow_operands(); // the scenario file or preset
     p.describe("SCENARIO.json|PRESET [options]",
@@ -278,14 +283,10 @@ int run_command(const std::vector<std::string>& args)
                 throw pcl::ArgError("unexpected argument '" + files[1] + "' (one scenario per run)");
             if (files.empty())
                 throw pcl::ArgError("which scenario? (run SCENARIO.json or run PRESET)");
+            pcl::cli::check_format(p.get_string("format"));
             // An output directory that cannot be written fails now, not after the run.
-            if (const std::string& out = p.get_string("out"); !out.empty()) {
-                std::error_code ec;
-                std::filesystem::create_directories(out, ec);
-                if (ec)
-                    throw pcl::ArgError("--out: cannot create directory '" + out + "': " + ec.message());
-                pcl::check_writable_path(out + "/summary.json", "--out");
-            }
+            if (const std::string& out = p.get_string("out"); !out.empty())
+                pcl::cli::prepare_out_dir(out, "summary.json");
         }))
         return *code;
     const std::string json_path = parser.get_string("json");
@@ -353,7 +354,24 @@ int run_command(const std::vector<std::string>& args)
         return run_usage_error(path + ": " + e.what());
     }
     bar.finish();
-    pcl::print_run_summary(std::cout, result, path);
+    // The result in the format asked for on stdout; with json or csv, the
+    // notes on what was written go to stderr, so that stdout parses.
+    const std::string format = parser.get_string("format");
+    std::ostream& notes = format == "table" ? std::cout : std::cerr;
+    if (format == "table") {
+        pcl::print_run_summary(std::cout, result, path);
+    } else if (format == "json") {
+        std::cout << pcl::json::write(pcl::to_json(result)) << '\n';
+    } else {
+        pcl::Report figures({ "figure", "unit", "value" });
+        for (const pcl::RunFigure& f : pcl::run_figures(result)) {
+            figures.add_row();
+            figures.set("figure", f.name);
+            figures.set("unit", f.unit);
+            figures.set("value", pcl::cli::csv_number(f.value));
+        }
+        pcl::cli::print_table(std::cout, figures, format);
+    }
 
     int rc = result.state == "failed" ? 1 : 0;
     if (rc)
@@ -361,7 +379,7 @@ int run_command(const std::vector<std::string>& args)
     if (!ra_log_path.empty()) {
         try {
             pcl::write_file_atomically(ra_log_path, ra_log);
-            std::cout << "\n" << ra_windows << " readahead windows written to " << ra_log_path << '\n';
+            notes << "\n" << ra_windows << " readahead windows written to " << ra_log_path << '\n';
             if (result.events_dropped)
                 std::cerr << kProgram << " run: the event rings dropped " << result.events_dropped
                           << " records (an unpaced run outran the reader); windows among them are missing from "
@@ -374,7 +392,7 @@ int run_command(const std::vector<std::string>& args)
     if (!json_path.empty()) {
         try {
             pcl::write_file_atomically(json_path, pcl::json::write(pcl::to_json(result)) + "\n");
-            std::cout << "\nresult written to " << json_path << '\n';
+            notes << "\nresult written to " << json_path << '\n';
         } catch (const std::exception& e) {
             std::cerr << kProgram << " run: " << e.what() << '\n';
             rc = 1;
@@ -399,14 +417,14 @@ int run_command(const std::vector<std::string>& args)
             }
         }
         if (!written.empty())
-            std::cout << "\n" << written << " written to " << out << '\n';
+            notes << "\n" << written << " written to " << out << '\n';
         if (!pcl::cli::can_render()) {
             std::cerr << kProgram << " run: no report.html, report.pdf nor charts: " << pcl::cli::cannot_render_reason()
                       << '\n';
         } else {
             try {
-                print_report_files(std::cout,
-                    pcl::cli::write_run_report(result, std::filesystem::path(path).stem().string(), out), out);
+                print_report_files(
+                    notes, pcl::cli::write_run_report(result, std::filesystem::path(path).stem().string(), out), out);
             } catch (const std::exception& e) {
                 std::cerr << kProgram << " run: " << e.what() << '\n';
                 rc = 1;

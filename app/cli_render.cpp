@@ -12,8 +12,11 @@
 #include <QValueAxis>
 
 #include <algorithm>
+#include <cerrno>
 #include <memory>
 #include <stdexcept>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace pcl::cli {
 
@@ -28,6 +31,17 @@ void ensure_application()
         return;
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
+    // Without a login session (a batch job, ssh, a container) there is no
+    // XDG_RUNTIME_DIR, and Qt warns on stderr before it falls back to a
+    // private directory under /tmp. The same directory, made as Qt would
+    // make it (mode 0700), keeps a script's stderr to what it needs.
+    if (qEnvironmentVariableIsEmpty("XDG_RUNTIME_DIR")) {
+        const std::string dir = "/tmp/runtime-" + std::to_string(::getuid());
+        struct stat st { };
+        if ((::mkdir(dir.c_str(), 0700) == 0 || errno == EEXIST) && ::stat(dir.c_str(), &st) == 0 && S_ISDIR(st.st_mode)
+            && st.st_uid == ::getuid() && (st.st_mode & 0777) == 0700)
+            qputenv("XDG_RUNTIME_DIR", QByteArray::fromStdString(dir));
+    }
     static int argc = 1;
     static char name[] = "pagecache-lab-cli";
     static char* argv[] = { name, nullptr };
@@ -162,6 +176,20 @@ std::vector<std::string> write_run_report(const RunResult& run, const std::strin
     const QStringList charts = ui::writeReportCharts(subject, QDir(q(dir)).filePath(QStringLiteral("charts")), &error);
     if (charts.isEmpty())
         throw std::runtime_error(error.toStdString());
+    for (const QString& c : charts)
+        written.push_back(c.toStdString());
+    return written;
+}
+
+std::vector<std::string> write_comparison_charts(const RunResult& a, const RunResult& b, const std::string& name_a,
+    const std::string& name_b, const std::string& dir)
+{
+    ensure_application();
+    QString error;
+    const QStringList charts = ui::writeComparisonCharts(a, b, q(name_a), q(name_b), q(dir), &error);
+    if (charts.isEmpty())
+        throw std::runtime_error(error.toStdString());
+    std::vector<std::string> written;
     for (const QString& c : charts)
         written.push_back(c.toStdString());
     return written;

@@ -48,6 +48,13 @@ std::vector<std::string> write_line_chart(const LineChart& chart, const std::str
 /// the files written; throws std::runtime_error saying which failed and why.
 std::vector<std::string> write_run_report(const RunResult& run, const std::string& stem, const std::string& dir);
 
+/// Writes every time-series chart of runs @a and @b overlaid (one line of
+/// each per series, "A: @name_a" and "B: @name_b" in the legend) into @dir as
+/// PNG, SVG and PDF. Returns the files written; throws std::runtime_error
+/// saying which failed and why.
+std::vector<std::string> write_comparison_charts(const RunResult& a, const RunResult& b, const std::string& name_a,
+    const std::string& name_b, const std::string& dir);
+
 /// Writes @dir/report.html and @dir/report.pdf of @lesson: its steps and
 /// the verdict table of @verdicts. Returns the files written; throws
 /// std::runtime_error saying which failed and why.

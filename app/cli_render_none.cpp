@@ -23,6 +23,12 @@ std::vector<std::string> write_run_report(const RunResult&, const std::string&, 
     return {};
 }
 
+std::vector<std::string> write_comparison_charts(
+    const RunResult&, const RunResult&, const std::string&, const std::string&, const std::string&)
+{
+    return {};
+}
+
 std::vector<std::string> write_lesson_report(const Lesson&, const ExperimentResult&, const std::string&)
 {
     return {};

@@ -11,6 +11,8 @@
 #include "lib/report.h"
 #include "sim/scenario.h"
 
+#include <cmath>
+#include <cstdint>
 #include <filesystem>
 #include <ostream>
 #include <stdexcept>
@@ -140,6 +142,13 @@ void prepare_out_dir(const std::string& dir, const std::string& first_file)
     if (ec)
         throw ArgError("--out: cannot create directory '" + dir + "': " + ec.message());
     check_writable_path(dir + "/" + first_file, "--out");
+}
+
+std::string csv_number(double v)
+{
+    if (std::isfinite(v) && v == std::floor(v) && std::fabs(v) < 9.0e15)
+        return std::to_string(static_cast<std::int64_t>(v));
+    return json::write(json::Value(v), -1);
 }
 
 void check_format(const std::string& format)

@@ -53,6 +53,9 @@ void prepare_out_dir(const std::string& dir, const std::string& first_file);
 inline constexpr const char* kFormats = "table, json, csv";
 /// Throws ArgError unless @format is one of kFormats.
 void check_format(const std::string& format);
+/// A number as a CSV or JSON cell: a count as an integer, anything else in
+/// the fewest digits that read back.
+std::string csv_number(double v);
 /// @table in @format: aligned columns, a JSON array of objects (numbers as
 /// numbers), or CSV.
 void print_table(std::ostream& out, const Report& table, const std::string& format);

@@ -91,15 +91,6 @@ struct SweepRun {
 
 constexpr std::size_t kMaxRuns = 100000;
 
-/// A number as a CSV cell: as JSON writes it, the fewest digits that read back.
-std::string number(double v)
-{
-    // A count is written as an integer.
-    if (std::isfinite(v) && v == std::floor(v) && std::fabs(v) < 9.0e15)
-        return std::to_string(static_cast<std::int64_t>(v));
-    return json::write(json::Value(v), -1);
-}
-
 Axis parse_vary(const std::string& text)
 {
     const std::size_t eq = text.find('=');
@@ -253,7 +244,7 @@ Report runs_table(const Plan& p, const std::vector<SweepRun>& runs)
         t.set("ended_by", r.ended_by);
         for (const auto& [name, value] : r.figures)
             if (std::find(columns.begin(), columns.end(), name) != columns.end())
-                t.set(name, number(value));
+                t.set(name, csv_number(value));
     }
     return t;
 }
@@ -307,8 +298,8 @@ Report summary_table(const Plan& p, const std::vector<SweepRun>& runs)
             const CellFigure c = cell_figure(runs, cell, f);
             finished = c.runs;
             if (c.runs) {
-                t.set(f, number(c.median));
-                t.set(f + "_spread", number(c.spread()));
+                t.set(f, csv_number(c.median));
+                t.set(f + "_spread", csv_number(c.spread()));
             }
         }
         t.set("runs", std::uint64_t(finished));
@@ -818,8 +809,8 @@ int run_compare_command(const std::vector<std::string>& args, std::ostream& out,
         "override a field of B only, after --set: 'compare P P --set-b index.kind=radix' compares a\n"
         "preset with one change");
     parser.add_string("out", "", "DIR",
-        "write compare.csv (the ratios) and a/ and b/ (each run's summary.json, timeseries.csv and\n"
-        "locks.csv) into DIR");
+        "write compare.csv (the ratios), a/ and b/ (each run's summary.json, timeseries.csv and\n"
+        "locks.csv) and charts/ (every series of both runs overlaid, as PNG, SVG and PDF) into DIR");
     parser.add_string("format", "table", "F", "what is printed: table, json or csv");
     parser.allow_operands();
     parser.describe("A B [options]",
@@ -900,11 +891,11 @@ int run_compare_command(const std::vector<std::string>& args, std::ostream& out,
         table.add_row();
         table.set("figure", fa[i].name);
         table.set("unit", fa[i].unit);
-        table.set("A", format == "table" ? significant(fa[i].value) : number(fa[i].value));
-        table.set("B", format == "table" ? significant(fb[i].value) : number(fb[i].value));
+        table.set("A", format == "table" ? significant(fa[i].value) : csv_number(fa[i].value));
+        table.set("B", format == "table" ? significant(fb[i].value) : csv_number(fb[i].value));
         if (fa[i].value != 0)
             table.set(
-                "B/A", format == "table" ? fixed(fb[i].value / fa[i].value, 3) : number(fb[i].value / fa[i].value));
+                "B/A", format == "table" ? fixed(fb[i].value / fa[i].value, 3) : csv_number(fb[i].value / fa[i].value));
     }
     if (format == "table")
         out << "A: " << names[0] << " (" << parameter_caption(scenarios[0]) << ")\nB: " << names[1] << " ("
@@ -936,7 +927,22 @@ int run_compare_command(const std::vector<std::string>& args, std::ostream& out,
             write(sub + "timeseries.csv", series_csv(results[i]));
             write(sub + "locks.csv", locks_csv(results[i]));
         }
-        out << '\n' << written.size() << " files written to " << dir << '\n';
+        // Every series of both runs on one chart each, A and B named in
+        // the legend, so that a figure's difference is seen over the run.
+        std::size_t charts = 0;
+        if (can_render()) {
+            try {
+                charts = write_comparison_charts(results[0], results[1], names[0], names[1], dir + "/charts").size();
+            } catch (const std::exception& e) {
+                err << kProgram << " compare: " << e.what() << '\n';
+                rc = 1;
+            }
+        } else {
+            err << kProgram << " compare: no charts: " << cannot_render_reason() << '\n';
+        }
+        out << '\n'
+            << written.size() + charts << " files written to " << dir << " (" << written.size() << " tables and results"
+            << (charts ? ", " + std::to_string(charts) + " charts in charts/" : std::string()) << ")\n";
     }
     return rc;
 }

@@ -353,7 +353,8 @@ std::vector<PeerInfo> peer_list()
         "the kernel's lib/xarray.c (linux-source-6.12) in its userspace harness on liburcu" });
 #else
     peers.push_back({ "xarray", "rcu", false, true, true,
-        "not built: linux-source-6.12 was not installed at configure time (apt-get install linux-source-6.12)" });
+        "not built: apt-get install linux-source-6.12, then configure with -DPCL_BENCH_KERNEL_XARRAY=ON (its "
+        "harness is GPL-2.0-only: such a build is for measuring and is never installed)" });
 #endif
 #ifdef PCL_HAVE_LIBCDS
     peers.push_back({ "libcds_skiplist", "lock-free", true, true, false,

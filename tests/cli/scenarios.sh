@@ -15,6 +15,17 @@ expect 0 '"name": "2005-pft-split-page-table-lock"' "$cli" presets --format json
 expect 2 "--format: 'xml' is not one of: table, json, csv" "$cli" presets --format xml
 
 expect 0 'state +finished' "$cli" run 2002-radix-tree-per-file --set workload.operations_per_cpu=200
+# --format: the headline figures as CSV, the whole result as JSON; stdout
+# holds the result alone (what was written is said on stderr).
+out=$("$cli" run 2002-radix-tree-per-file --set workload.operations_per_cpu=200 --format csv 2>/dev/null)
+[ "$(printf '%s\n' "$out" | head -n 1)" = "figure,unit,value" ] || fail "run --format csv: header: $out"
+printf '%s\n' "$out" | grep -q '^operations,,800$' || fail "run --format csv: 4 CPUs x 200 operations: $out"
+out=$("$cli" run 2002-radix-tree-per-file --set workload.operations_per_cpu=200 --format json \
+  --out "$dir/json-run" 2>/dev/null)
+[ "$(printf '%s\n' "$out" | head -c 1)" = "{" ] || fail "run --format json: not a JSON object first: $out"
+printf '%s\n' "$out" | grep -q '"ended_by": "finished"' || fail "run --format json: ended_by"
+printf '%s\n' "$out" | grep -q 'written to' && fail "run --format json: a note on stdout"
+expect 2 "--format: 'yaml' is not one of: table, json, csv" "$cli" run 2002-radix-tree-per-file --format yaml
 expect 0 'trace :/traces/python-random.strace replayed' "$cli" run 2026-trace-python-random.json \
   --set pacing.ops_per_second=0 --set device.time_scale=1
 expect 2 "no-such-preset: no such file, and no preset of that name \('pagecache-lab-cli presets' lists them: 2002-global-hash-lock" \

@@ -69,6 +69,12 @@ expect 0 '^contentions_per_1000_ops ' "$cli" compare 2002-global-hash-lock 2002-
   --set-b index.kind=radix --set-b index.scheme=spinlock --out "$dir/cmp"
 head -n 1 "$dir/cmp/compare.csv" | grep -q '^figure,unit,A,B,B/A$' || fail "compare.csv header"
 grep -q '"version": 1' "$dir/cmp/b/summary.json" || fail "compare's b/summary.json"
+# Every series of both runs overlaid, each as PNG, SVG and PDF, A and B in its legend.
+for ext in png svg pdf; do
+  [ -s "$dir/cmp/charts/compare_operations-per-s.$ext" ] || fail "compare's overlaid operations chart as $ext"
+done
+grep -q 'B: 2002-global-hash-lock (B)' "$dir/cmp/charts/compare_operations-per-s.svg" \
+  || fail "compare's chart names B in its legend"
 expect 2 "B: 2002-global-hash-lock: index.scheme: 'global' is not a scheme of the radix index" \
   "$cli" compare 2002-global-hash-lock 2002-global-hash-lock --set-b index.kind=radix
 expect 2 "compare what\?" "$cli" compare 2002-global-hash-lock

@@ -186,7 +186,11 @@ private Q_SLOTS:
         QCOMPARE(window.viewPictureFileName(), stem + QStringLiteral("_hash-table.png"));
         auto* charts = window.findChild<pcl::ui::ChartsView*>();
         QVERIFY(charts);
+        // The lock-wait histogram by class and the lock-wait time series
+        // are two charts with two names, as run --out names them.
         QCOMPARE(charts->chartFileName(pcl::ui::ChartsView::kLockWaitId, QStringLiteral("svg")),
+            stem + QStringLiteral("_lock-wait-by-class.svg"));
+        QCOMPARE(charts->chartFileName(QStringLiteral("lock_wait"), QStringLiteral("svg")),
             stem + QStringLiteral("_lock-wait.svg"));
 
         // A lesson's files are named after the lesson.

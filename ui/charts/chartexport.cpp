@@ -2,7 +2,9 @@
 
 #include "charts/chartstyle.h"
 #include "charts/seriescatalog.h"
+#include "kit/savefile.h"
 
+#include <QBuffer>
 #include <QChart>
 #include <QFileInfo>
 #include <QFontMetricsF>
@@ -13,7 +15,6 @@
 #include <QPageSize>
 #include <QPainter>
 #include <QPdfWriter>
-#include <QSaveFile>
 #include <QScreen>
 #include <QSvgGenerator>
 #include <QTextStream>
@@ -175,23 +176,22 @@ bool exportChart(QChart* chart, const QString& path, QString* error, const Chart
     if (suffix != QStringLiteral("png") && suffix != QStringLiteral("svg") && suffix != QStringLiteral("pdf"))
         return fail(error, QObject::tr("Cannot export a chart as \"%1\": use .png, .svg or .pdf.").arg(suffix));
 
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly))
-        return fail(error, QObject::tr("Cannot write %1: %2").arg(path, file.errorString()));
+    // Drawn in memory, then written whole (every byte checked) or not at
+    // all: a full disk never leaves half a chart in place of the old one.
+    QBuffer buffer;
+    buffer.open(QIODevice::WriteOnly);
     QString why;
-    if (!writeChart(chart, &file, suffix, &why, options))
+    if (!writeChart(chart, &buffer, suffix, &why, options))
         return fail(error, QObject::tr("Cannot write %1: %2").arg(path, why));
-    if (!file.commit())
-        return fail(error, QObject::tr("Cannot write %1: %2").arg(path, file.errorString()));
+    if (!writeFileAtomically(path, buffer.data(), &why))
+        return fail(error, QObject::tr("Cannot write %1: %2").arg(path, why));
     return true;
 }
 
 bool exportSamplesCsv(const std::vector<MetricsSample>& samples, const QString& path, QString* error)
 {
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly | QIODevice::Text))
-        return fail(error, QObject::tr("Cannot write %1: %2").arg(path, file.errorString()));
-    QTextStream out(&file);
+    QByteArray bytes;
+    QTextStream out(&bytes, QIODevice::WriteOnly);
     const auto& metrics = SeriesCatalog::metrics();
     out << "time_s,interval_s";
     for (const Metric& m : metrics)
@@ -208,8 +208,9 @@ bool exportSamplesCsv(const std::vector<MetricsSample>& samples, const QString& 
         out << '\n';
     }
     out.flush();
-    if (out.status() != QTextStream::Ok || !file.commit())
-        return fail(error, QObject::tr("Cannot write %1: %2").arg(path, file.errorString()));
+    QString why;
+    if (!writeFileAtomically(path, bytes, &why))
+        return fail(error, QObject::tr("Cannot write %1: %2").arg(path, why));
     return true;
 }
 

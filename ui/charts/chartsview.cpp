@@ -325,8 +325,9 @@ void ChartsView::showChartMenu(const QString& id, const QPoint& globalPos)
 
 QString ChartsView::chartFileName(const QString& id, const QString& suffix) const
 {
-    // The lock wait chart is by class: "lock-wait" says it.
-    QString what = id == kLockWaitId ? QStringLiteral("lock-wait") : id;
+    // The histogram of lock waits is by class, apart from the time series
+    // of lock wait ("lock_wait"): named as run --out names it.
+    QString what = id == kLockWaitId ? QStringLiteral("lock-wait-by-class") : id;
     what.replace(QLatin1Char('_'), QLatin1Char('-'));
     return sim_.fileStem() + QLatin1Char('_') + what + QLatin1Char('.') + suffix;
 }

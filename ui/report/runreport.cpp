@@ -4,6 +4,7 @@
 #include "charts/chartstyle.h"
 #include "charts/seriescatalog.h"
 #include "compare/comparechart.h"
+#include "kit/savefile.h"
 #include "report/reportcharts.h"
 #include "report/reportmarkup.h"
 #include "report/reportpages.h"
@@ -14,7 +15,6 @@
 #include <QCoreApplication>
 #include <QDir>
 #include <QLegend>
-#include <QSaveFile>
 #include <QXmlStreamReader>
 #include <QXmlStreamWriter>
 
@@ -95,11 +95,9 @@ bool copySvg(QXmlStreamWriter& xml, const QByteArray& svg, QString* error)
 
 bool writeFile(const QString& path, const QByteArray& bytes, QString* error)
 {
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly))
-        return fail(error, tr("Cannot write %1: %2").arg(path, file.errorString()));
-    if (file.write(bytes) != bytes.size() || !file.commit())
-        return fail(error, tr("Cannot write %1: %2").arg(path, file.errorString()));
+    QString why;
+    if (!writeFileAtomically(path, bytes, &why))
+        return fail(error, tr("Cannot write %1: %2").arg(path, why));
     return true;
 }
 
@@ -164,15 +162,14 @@ bool writeReportPdf(const ReportSubject& subject, const QString& path, QString* 
 {
     if (!checkSubject(subject, error))
         return false;
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly))
-        return fail(error, tr("Cannot write %1: %2").arg(path, file.errorString()));
+    // Printed in memory, then written whole or not at all (writeFile).
+    QBuffer buffer;
+    buffer.open(QIODevice::WriteOnly);
     QString why;
-    if (printReport(subject, &file, &why) <= 0)
+    if (printReport(subject, &buffer, &why) <= 0)
         return fail(error, tr("Cannot write %1: %2").arg(path, why));
-    if (!file.commit())
-        return fail(error, tr("Cannot write %1: %2").arg(path, file.errorString()));
-    return true;
+    buffer.close();
+    return writeFile(path, buffer.data(), error);
 }
 
 int reportPageCount(const ReportSubject& subject)

@@ -234,10 +234,10 @@ int run_validate_command(const std::vector<std::string>& args, std::ostream& out
 {
     ArgParser p("validate");
     p.allow_operands();
-    p.describe("FILE|PRESET...",
+    p.describe("FILE|PRESET|LESSON...",
         "Checks scenario and lesson files without running them, and reports every problem of each,\n"
-        "naming its field (a lesson is a file with steps or claims). A preset's name checks the\n"
-        "bundled scenario.",
+        "naming its field (a lesson is a file with steps or claims). A preset's or a lesson's name\n"
+        "checks the bundled scenario or lesson.",
         "exit codes: 0 every file is valid, 2 a file has a problem or cannot be read, or bad command line");
     if (const auto code = p.parse_command(args, out, err, [](const ArgParser& a) {
             if (a.operands().empty())
@@ -250,9 +250,19 @@ int run_validate_command(const std::vector<std::string>& args, std::ostream& out
         try {
             in = read_scenario_input(operand);
         } catch (const std::exception& e) {
-            out << e.what() << '\n';
-            all_valid = false;
-            continue;
+            // A bundled lesson by its name, as 'experiment NAME' takes it.
+            const std::string name = preset_name(operand);
+            const auto lesson
+                = name.find('/') == std::string::npos ? bundled_file("lessons/" + name + ".json") : std::nullopt;
+            if (!lesson) {
+                out << e.what() << "; nor is it a lesson ('" << kProgram << " experiments' lists them)\n";
+                all_valid = false;
+                continue;
+            }
+            in.text = std::string(*lesson);
+            in.origin = name;
+            in.base_dir = std::string(kBundleRoot) + "lessons";
+            in.preset = true;
         }
         json::Value doc;
         try {

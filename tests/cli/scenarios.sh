@@ -95,6 +95,8 @@ for line in "colour: unknown field" "workload.pattern: 'sequentail' is not one o
   printf '%s\n' "$out" | grep -Eq -- "$line" || fail "validate did not report '$line': $out"
 done
 expect 0 '^2002-global-hash-lock: valid scenario' "$cli" validate 2002-global-hash-lock
+expect 0 '^2002-one-global-hash-lock: valid lesson' "$cli" validate 2002-one-global-hash-lock
+expect 2 "nor is it a lesson \('pagecache-lab-cli experiments' lists them\)" "$cli" validate no-such-thing
 cat > "$dir/two-problems-lesson.json" <<'JSON'
 {"version": 1, "title": "T", "thread": "radix-tree pagecache (2002)", "citation": "C", "question": "Q?",
  "summary": "S.", "arguments": [{"who": "A", "said": "B"}],

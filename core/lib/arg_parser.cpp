@@ -19,6 +19,35 @@ namespace {
 
 constexpr std::uint64_t kMax = std::numeric_limits<std::uint64_t>::max();
 
+/// The width of the help's lines.
+constexpr std::size_t kLineWidth = 100;
+
+/// @line followed by @text's words, broken at word boundaries so that no
+/// line passes kLineWidth (a longer word stands alone), each new line
+/// indented by @indent; without a final newline. A line break in @text is
+/// a space like any other: the wrapping places the breaks.
+std::string wrap_words(std::string line, std::string_view text, std::size_t indent)
+{
+    std::string s;
+    bool first_word = true; // the first word goes on @line whatever its length
+    std::size_t at = 0;
+    while (at < text.size()) {
+        const std::size_t end = std::min(text.find_first_of(" \n", at), text.size());
+        const std::string_view word = text.substr(at, end - at);
+        at = end + 1;
+        if (word.empty())
+            continue;
+        if (!first_word && line.size() + 1 + word.size() > kLineWidth) {
+            s += line + "\n";
+            line = std::string(indent, ' ');
+            first_word = true;
+        }
+        line += (first_word ? "" : " ") + std::string(word);
+        first_word = false;
+    }
+    return s + line;
+}
+
 std::string quoted(std::string_view s)
 {
     return "'" + std::string(s) + "'";
@@ -288,8 +317,17 @@ void ArgParser::describe(std::string synopsis, std::string description, std::str
 std::string ArgParser::help() const
 {
     std::string s = "usage: " + std::string(kProgram) + ' ' + command_ + ' ' + synopsis_ + "\n\n";
-    if (!description_.empty())
-        s += description_ + (description_.ends_with('\n') ? "\n" : "\n\n");
+    if (!description_.empty()) {
+        // The description's own lines, each wrapped if it is too long.
+        std::size_t at = 0;
+        while (at < description_.size()) {
+            const std::size_t end = std::min(description_.find('\n', at), description_.size());
+            const std::string_view line = std::string_view(description_).substr(at, end - at);
+            s += (line.size() > kLineWidth ? wrap_words("", line, 0) : std::string(line)) + "\n";
+            at = end + 1;
+        }
+        s += "\n";
+    }
     s += "options:\n" + usage();
     if (!epilogue_.empty())
         s += '\n' + epilogue_ + (epilogue_.ends_with('\n') ? "" : "\n");
@@ -367,29 +405,10 @@ std::string ArgParser::usage() const
     std::size_t width = 0;
     for (const auto& l : lines)
         width = std::max(width, l.first.size());
-    // The help from column width + 4, wrapped at word boundaries so that no
-    // line passes kLineWidth (a word longer than that stands alone).
-    constexpr std::size_t kLineWidth = 100;
-    const std::size_t indent = width + 4;
+    // The help from column width + 4, wrapped at word boundaries.
     std::string s;
-    for (const auto& [left, right] : lines) {
-        std::string line = "  " + left + std::string(width - left.size() + 2, ' ');
-        std::size_t at = 0;
-        bool first_word = true;
-        while (at < right.size()) {
-            const std::size_t end = std::min(right.find(' ', at), right.size());
-            const std::string_view word = std::string_view(right).substr(at, end - at);
-            if (!first_word && line.size() + 1 + word.size() > kLineWidth) {
-                s += line + "\n";
-                line = std::string(indent, ' ');
-                first_word = true;
-            }
-            line += (first_word ? "" : " ") + std::string(word);
-            first_word = false;
-            at = end + 1;
-        }
-        s += line + "\n";
-    }
+    for (const auto& [left, right] : lines)
+        s += wrap_words("  " + left + std::string(width - left.size() + 2, ' '), right, width + 4) + "\n";
     return s;
 }
 

@@ -379,3 +379,35 @@ TEST_CASE("usage wraps long help under its own column", "[bench_args]")
     REQUIRE(all.size() == 3); // the help in two lines, and --help
     CHECK(all[1].find_first_not_of(' ') == all[0].find('a'));
 }
+
+TEST_CASE("a line break in an option's help is a space: the wrapping places the breaks", "[bench_args]")
+{
+    ArgParser p("bench sample");
+    p.add_string("out", "", "DIR",
+        "write the files of the run into DIR, each atomically, and the charts\nas PNG, SVG and PDF; a line the\n"
+        "author broke early");
+    p.describe(
+        "[options]", std::string(150, 'x') + "\nshort line\n" + std::string(60, 'y') + ' ' + std::string(60, 'z'));
+    std::istringstream lines(p.help());
+    std::string line;
+    std::vector<std::string> all;
+    while (std::getline(lines, line)) {
+        CHECK(line.size() <= 150);
+        all.push_back(line);
+    }
+    // The description: the 150-letter word alone, the short line as given,
+    // the two 60-letter words on two lines.
+    REQUIRE(all.size() > 5);
+    CHECK(all[2] == std::string(150, 'x'));
+    CHECK(all[3] == "short line");
+    CHECK(all[4] == std::string(60, 'y'));
+    CHECK(all[5] == std::string(60, 'z'));
+    // The option's help: no line starts at column 0, and none passes 100.
+    const std::string u = p.usage();
+    std::istringstream usage(u);
+    while (std::getline(usage, line)) {
+        CHECK(line.size() <= 100);
+        CHECK(line.rfind("  ", 0) == 0);
+    }
+    CHECK(u.find("charts as PNG") != std::string::npos);
+}

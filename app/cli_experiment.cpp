@@ -1,6 +1,7 @@
 #include "cli_experiment.h"
 
 #include "cli_render.h"
+#include "cli_scenarios.h"
 
 #include "lesson/experiment.h"
 #include "lesson/lesson_library.h"
@@ -100,13 +101,8 @@ int run_experiment_command(const std::vector<std::string>& args, std::ostream& o
             if (parser.operands().size() > 1)
                 throw ArgError("unexpected argument '" + parser.operands()[1] + "' (one lesson per run)");
             // An output directory that cannot be written fails now, not after minutes of measuring.
-            if (const std::string& out = parser.get_string("out"); !out.empty()) {
-                std::error_code ec;
-                std::filesystem::create_directories(out, ec);
-                if (ec)
-                    throw ArgError("--out: cannot create directory '" + out + "': " + ec.message());
-                check_writable_path(out + "/verdicts.json", "--out");
-            }
+            if (const std::string& out = parser.get_string("out"); !out.empty())
+                prepare_out_dir(out, "verdicts.json");
         }))
         return *code;
 

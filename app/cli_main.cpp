@@ -154,6 +154,9 @@ pcl::ArgParser make_run_parser()
         "what is printed: table (the summary and the lock tables), json (the whole result, as --json "
         "writes it) or csv (each headline figure: figure,unit,value); with json or csv, what the run "
         "wrote is said on stderr, so that stdout holds the result alone");
+    p.add_flag("no-report",
+        "with --out, leave out report.html, report.pdf and charts/ (the cells of a sweep's --jobs lines need "
+        "only their results)");
     p.add_flag("progress", "print one line per metrics sample on stderr while running");
     p.allow_operands(); // the scenario file or preset
     p.describe("SCENARIO.json|PRESET [options]",
@@ -162,7 +165,8 @@ pcl::ArgParser make_run_parser()
         "ratio, insert races, PTE back-outs, page-lock waits, I/O, events) and lockstat-style tables of\n"
         "the named locks and the lock classes, sorted by contentions (times in microseconds).",
         "exit codes: 0 the run finished or reached its duration, 1 the run failed (the engine's\n"
-        "error is printed), 2 bad command line or bad scenario (the message names the field)");
+        "error is printed, or a file could not be written), 2 bad command line or bad scenario (the\n"
+        "message names the field), 130 stopped by Ctrl+C (the summary and files cover the run up to then)");
     return p;
 }
 
@@ -418,7 +422,9 @@ int run_command(const std::vector<std::string>& args)
         }
         if (!written.empty())
             notes << "\n" << written << " written to " << out << '\n';
-        if (!pcl::cli::can_render()) {
+        if (parser.get_flag("no-report")) {
+            // Asked for: nothing to say.
+        } else if (!pcl::cli::can_render()) {
             std::cerr << kProgram << " run: no report.html, report.pdf nor charts: " << pcl::cli::cannot_render_reason()
                       << '\n';
         } else {
@@ -433,7 +439,8 @@ int run_command(const std::vector<std::string>& args)
     }
     if (result.ended_by == "cancelled") {
         std::cerr << kProgram << " run: stopped by Ctrl+C; the summary and files above cover the run up to then\n";
-        return pcl::cli::kInterruptedExit;
+        // A file that could not be written is the failure to report: 1.
+        return rc ? rc : pcl::cli::kInterruptedExit;
     }
     return rc;
 }

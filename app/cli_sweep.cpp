@@ -701,7 +701,7 @@ int run_sweep_command(const std::vector<std::string>& args, std::ostream& out, s
                 line += " --set " + shell_quote(s);
             for (const std::string& a : plan.assignments(k / plan.repeat))
                 line += " --set " + shell_quote(a);
-            line += " --out " + shell_quote(cells_dir + "/cell-" + std::to_string(k)) + " > /dev/null\n";
+            line += " --out " + shell_quote(cells_dir + "/cell-" + std::to_string(k)) + " --no-report > /dev/null\n";
             text += line;
         }
         try {

@@ -335,10 +335,10 @@ std::vector<Row> measure(
     for (unsigned round = 0; round < plan.repeats; ++round) {
         for (const auto& w : workloads) {
             for (auto& t : targets) {
+                if (!t.failure.empty())
+                    continue; // failed in an earlier round: not run again
                 progress.step("round " + std::to_string(round + 1) + '/' + std::to_string(plan.repeats) + ' ' + w.layout
                     + ' ' + t.index + '/' + t.scheme);
-                if (!t.failure.empty())
-                    continue;
                 run_target_round(t, w, plan, registry, samples, cpu_share);
             }
         }

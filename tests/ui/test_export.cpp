@@ -287,7 +287,7 @@ private Q_SLOTS:
         QTemporaryDir dir;
         const QString html = dir.filePath(window.exportFileName(Export::ReportHtml));
         const QString pdf = dir.filePath(window.exportFileName(Export::ReportPdf));
-        QCOMPARE(html, dir.filePath(QStringLiteral("2002-global-hash-lock.html")));
+        QCOMPARE(html, dir.filePath(QStringLiteral("2002-global-hash-lock_report.html")));
         QCOMPARE(window.exportTo(Export::ReportHtml, html, &error), SaveResult::Saved);
         QCOMPARE(window.exportTo(Export::ReportPdf, pdf, &error), SaveResult::Saved);
         // One well-formed page naming the run, its charts inline.

@@ -126,11 +126,17 @@ bool writeFileAtomically(const QString& path, const QByteArray& bytes, QString* 
 void showSaveFailure(
     QWidget* parent, const QString& title, const QString& what, const QString& path, const QString& error)
 {
+    // A writer's reason may begin by naming the file, which the box
+    // names already.
+    QString why = error;
+    for (const QString& named : { path, QDir::toNativeSeparators(path) })
+        if (const QString prefix = QObject::tr("Cannot write %1: ").arg(named); why.startsWith(prefix))
+            why.remove(0, prefix.size());
     QMessageBox box(QMessageBox::Warning, title, QObject::tr("Page Cache Lab could not save %1.").arg(what),
         QMessageBox::Ok, parent);
     box.setInformativeText(QObject::tr("File: %1\nWhy: %2\n\nNothing was lost: a file already there is as it was, "
-                                       "and the run is still here to save somewhere else.")
-                               .arg(QDir::toNativeSeparators(path), error));
+                                       "and what you wanted to save is still here to save somewhere else.")
+                               .arg(QDir::toNativeSeparators(path), why));
     box.exec();
 }
 

@@ -385,8 +385,10 @@ bool LockView::exportCsv(const QString& path, QString* error) const
 
 void LockView::exportCsvInteractive()
 {
-    const QString base = model_->mode() == LockTableModel::Mode::PerLock ? QStringLiteral("locks.csv")
-                                                                         : QStringLiteral("lock-classes.csv");
+    // Named for the run and for what the table shows, as every export is.
+    const QString base = sim_.fileStem()
+        + (model_->mode() == LockTableModel::Mode::PerLock ? QStringLiteral("_locks.csv")
+                                                           : QStringLiteral("_lock-classes.csv"));
     const QString title = tr("Export lock statistics");
     const QString path = askSavePath(this, title, base, tr("CSV files (*.csv)"));
     if (path.isEmpty())

@@ -366,8 +366,8 @@ void EventLogView::exportWithDialog()
     const QString title = tr("Export the log");
     // askSavePath gives a name typed without an extension the chosen
     // filter's, so the extension says which format was asked for.
-    const QString path
-        = askSavePath(this, title, QStringLiteral("event-log.txt"), textFilter + QStringLiteral(";;") + csvFilter);
+    const QString path = askSavePath(
+        this, title, sim_.fileStem() + QStringLiteral("_event-log.txt"), textFilter + QStringLiteral(";;") + csvFilter);
     if (path.isEmpty())
         return;
     const ExportFormat format

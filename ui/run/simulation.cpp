@@ -119,6 +119,10 @@ std::optional<RunResult> Simulation::result()
     if (!hasResult())
         return std::nullopt;
     pause();
+    // Drain once more whatever the state: after step(), or when a CPU ended
+    // its operation after the pause's drain, the rings still hold records
+    // the totals count, and the trace would miss them.
+    tick();
     return loop_->result();
 }
 

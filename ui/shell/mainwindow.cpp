@@ -694,9 +694,9 @@ QString MainWindow::exportFileName(Export kind) const
     const QString stem = sim_.fileStem();
     switch (kind) {
     case Export::ReportHtml:
-        return stem + QStringLiteral(".html");
+        return stem + QStringLiteral("_report.html");
     case Export::ReportPdf:
-        return stem + QStringLiteral(".pdf");
+        return stem + QStringLiteral("_report.pdf");
     case Export::Result:
         return stem + QStringLiteral("_result.json");
     case Export::TimeSeries:

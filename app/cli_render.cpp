@@ -3,6 +3,7 @@
 #include "charts/chartexport.h"
 #include "charts/chartstyle.h"
 #include "report/runreport.h"
+#include "shell/runtimedir.h"
 
 #include <QApplication>
 #include <QCategoryAxis>
@@ -12,11 +13,8 @@
 #include <QValueAxis>
 
 #include <algorithm>
-#include <cerrno>
 #include <memory>
 #include <stdexcept>
-#include <sys/stat.h>
-#include <unistd.h>
 
 namespace pcl::cli {
 
@@ -31,17 +29,7 @@ void ensure_application()
         return;
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
-    // Without a login session (a batch job, ssh, a container) there is no
-    // XDG_RUNTIME_DIR, and Qt warns on stderr before it falls back to a
-    // private directory under /tmp. The same directory, made as Qt would
-    // make it (mode 0700), keeps a script's stderr to what it needs.
-    if (qEnvironmentVariableIsEmpty("XDG_RUNTIME_DIR")) {
-        const std::string dir = "/tmp/runtime-" + std::to_string(::getuid());
-        struct stat st { };
-        if ((::mkdir(dir.c_str(), 0700) == 0 || errno == EEXIST) && ::stat(dir.c_str(), &st) == 0 && S_ISDIR(st.st_mode)
-            && st.st_uid == ::getuid() && (st.st_mode & 0777) == 0700)
-            qputenv("XDG_RUNTIME_DIR", QByteArray::fromStdString(dir));
-    }
+    ui::prepareRuntimeDirectory();
     static int argc = 1;
     static char name[] = "pagecache-lab-cli";
     static char* argv[] = { name, nullptr };

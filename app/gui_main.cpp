@@ -10,6 +10,7 @@
 #include "lessons/lessonpanel.h"
 #include "shell/eventloopwatch.h"
 #include "shell/mainwindow.h"
+#include "shell/runtimedir.h"
 #include "shell/scenariolibrary.h"
 #include "sim/run_summary.h"
 #include "sim/runner.h"
@@ -287,6 +288,7 @@ int runViewBenchmark(const QString& csvPath)
 int main(int argc, char** argv)
 {
     setApplicationMetadata();
+    pcl::ui::prepareRuntimeDirectory();
 
     if (!displayAvailable()) {
         // Parse first (QCoreApplication needs no display), so that --help,

@@ -26,6 +26,12 @@ out=$("$cli" run 2002-radix-tree-per-file --set workload.operations_per_cpu=200 
 printf '%s\n' "$out" | grep -q '"ended_by": "finished"' || fail "run --format json: ended_by"
 printf '%s\n' "$out" | grep -q 'written to' && fail "run --format json: a note on stdout"
 expect 2 "--format: 'yaml' is not one of: table, json, csv" "$cli" run 2002-radix-tree-per-file --format yaml
+# A bad --set: no value, a value of the wrong type, a field that does not exist; each named.
+expect 2 "--set: expected PATH=VALUE, got 'workload.cpus'" "$cli" run 2002-global-hash-lock --set workload.cpus
+expect 2 "2002-global-hash-lock: workload.cpus: expected an integer, got string" \
+  "$cli" run 2002-global-hash-lock --set workload.cpus=lots
+expect 2 "2002-global-hash-lock: workload.nosuch: unknown field; allowed: pattern, access" \
+  "$cli" run 2002-global-hash-lock --set workload.nosuch=3
 expect 0 'trace :/traces/python-random.strace replayed' "$cli" run 2026-trace-python-random.json \
   --set pacing.ops_per_second=0 --set device.time_scale=1
 expect 2 "no-such-preset: no such file, and no preset of that name \('pagecache-lab-cli presets' lists them: 2002-global-hash-lock" \

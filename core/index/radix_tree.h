@@ -138,8 +138,8 @@ private:
     Result modify_from_root(Op op, pgoff_t index, unsigned tag, Page* page);
     bool try_optimistic(Op op, pgoff_t index, unsigned tag, Page* page, Result& result);
     Result modify_root_entry(Op op, pgoff_t index, unsigned tag, Page* page, std::uintptr_t root);
-    Result descend(Ladder& ladder, Op op, pgoff_t index, unsigned tag, Page* page, unsigned budget);
-    bool safe(radix::Node* node, Op op, pgoff_t index, unsigned tag) noexcept;
+    Result descend(Ladder& ladder, Op op, pgoff_t index, unsigned tag, Page* page, unsigned budget, unsigned height);
+    bool safe(radix::Node* node, unsigned height, Op op, pgoff_t index, unsigned tag) noexcept;
     void propagate(Ladder& ladder, Op op, pgoff_t index, unsigned tag, int depth, std::array<bool, kTagCount> cleared);
     bool grant_allocations(unsigned count) noexcept;
     bool preload_for(pgoff_t index) noexcept;

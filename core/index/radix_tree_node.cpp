@@ -1,6 +1,7 @@
 #include "index/radix_tree_node.h"
 
 #include <bit>
+#include <cstddef>
 #include <cstring>
 #include <memory>
 #include <new>
@@ -15,8 +16,14 @@ NodeLayout NodeLayout::make(unsigned shift, bool has_lock)
     l.fanout = 1u << shift;
     l.tag_words = (l.fanout + 63) / 64;
     l.has_lock = has_lock;
-    l.tags_offset = sizeof(Node) + std::size_t(l.fanout) * sizeof(std::uintptr_t);
-    std::size_t end = l.tags_offset + std::size_t(3) * l.tag_words * sizeof(std::uint64_t);
+    const std::size_t tag_bytes = std::size_t(3) * l.tag_words * sizeof(std::uint64_t);
+    std::size_t end = sizeof(Node) + std::size_t(l.fanout) * sizeof(std::uintptr_t);
+    if (tag_bytes <= Node::kHeaderTagBytes) {
+        l.tags_offset = offsetof(Node, header_tags);
+    } else {
+        l.tags_offset = end;
+        end += tag_bytes;
+    }
     if (has_lock) {
         end = (end + alignof(sync::SpinLock) - 1) / alignof(sync::SpinLock) * alignof(sync::SpinLock);
         l.lock_offset = end;
@@ -144,6 +151,7 @@ Node* node_from_preload(const NodeLayout& layout, unsigned height, sync::LockCla
     node->height = std::uint8_t(height);
     node->shift = std::uint8_t(layout.shift);
     node->tag_words = std::uint8_t(layout.tag_words);
+    node->tags_offset = std::uint32_t(layout.tags_offset);
     auto* slots = node->slots();
     for (unsigned i = 0; i < layout.fanout; ++i)
         new (&slots[i]) std::atomic<std::uintptr_t>(0);

@@ -4,9 +4,15 @@
 // pages; an interior node's slots hold child nodes. Beside the slots, one
 // bitmap per tag says which slots have that tag somewhere below them
 // ("tag propagated to the node"). The fanout is chosen at run time (shift
-// 2..7), so a node is one allocation: this header, then the slots, then the
-// tag bitmaps, then - for the per-node locking schemes of the concurrent pagecache (2007) only - the
-// node's lock.
+// 2..7), so a node is one allocation: this header (one cache line), then
+// the slots, then - for the per-node locking schemes of the concurrent
+// pagecache (2007) only - the node's lock.
+//
+// The three tag bitmaps of a node of up to 64 slots live in the header's
+// own cache line, beside the slot count, as Linux's radix_tree_node keeps
+// count and tags together: a leaf whose page is erased then costs two
+// lines (the header and the slot's), fetched at once, instead of three.
+// A 128-slot node's bitmaps (six words) follow its slots.
 //
 // Nodes are freed only after an RCU grace period, in every scheme, so that
 // lockless readers and snapshots may walk the tree at any time.
@@ -32,7 +38,7 @@ struct NodeLayout {
     unsigned fanout = 64;        ///< slots per node
     unsigned tag_words = 1;      ///< 64-bit words per tag bitmap
     bool has_lock = false;       ///< per-node lock present
-    std::size_t tags_offset = 0; ///< byte offset of the tag bitmaps
+    std::size_t tags_offset = 0; ///< byte offset of the tag bitmaps (in the header line up to 64 slots)
     std::size_t lock_offset = 0; ///< byte offset of the lock (if has_lock)
     std::size_t bytes = 0;       ///< whole allocation, a multiple of 64
 
@@ -47,6 +53,12 @@ struct alignas(64) Node {
     std::uint8_t tag_words = 0;
     std::atomic<bool> dead { false }; ///< unlinked from the tree; set under the node's and its parent's lock
     std::uint32_t lock_offset = 0;    ///< 0 if the node has no lock
+    std::uint32_t tags_offset = 0;    ///< byte offset of the tag bitmaps: header_tags, or after the slots
+    /// The tag bitmaps of a node of at most 64 slots (one word per tag).
+    std::atomic<std::uint64_t> header_tags[3] {};
+
+    /// Bytes of tag bitmaps the header line holds.
+    static constexpr std::size_t kHeaderTagBytes = sizeof(header_tags);
 
     std::atomic<std::uintptr_t>* slots() noexcept
     {
@@ -56,8 +68,7 @@ struct alignas(64) Node {
     /// Bitmap word @word of tag @tag.
     std::atomic<std::uint64_t>& tag_word(unsigned tag, unsigned word) noexcept
     {
-        auto* base = reinterpret_cast<std::atomic<std::uint64_t>*>(
-            reinterpret_cast<char*>(this) + sizeof(Node) + (std::size_t(1) << shift) * sizeof(std::uintptr_t));
+        auto* base = reinterpret_cast<std::atomic<std::uint64_t>*>(reinterpret_cast<char*>(this) + tags_offset);
         return base[tag * tag_words + word];
     }
     /// The node's lock; only for layouts with has_lock.
@@ -90,6 +101,8 @@ struct alignas(64) Node {
     /// First slot >= @offset carrying @tag, or the fanout if none.
     unsigned next_tagged(unsigned tag, unsigned offset) noexcept;
 };
+
+static_assert(sizeof(Node) == 64, "a node's header is one cache line");
 
 /// Takes a node from the calling thread's preload pool and initialises it
 /// (the pool must hold one: see preload()).

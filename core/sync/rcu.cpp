@@ -66,6 +66,7 @@ inline void ensure_registered() noexcept
 std::atomic<long> g_pending { 0 };
 
 static_assert(sizeof(Head::storage) >= sizeof(struct rcu_head), "Head::storage too small for rcu_head");
+static_assert(alignof(Head) >= alignof(struct rcu_head), "Head::storage misaligned for rcu_head");
 
 void trampoline(struct rcu_head* h) noexcept
 {

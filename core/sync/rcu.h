@@ -35,8 +35,11 @@ void synchronize() noexcept;
 
 /// Header to embed in an object whose free is deferred past a grace period.
 struct Head {
-    alignas(16) unsigned char storage[32]; ///< liburcu's struct rcu_head
-    void (*func)(Head*) = nullptr;         ///< called after the grace period
+    /// liburcu's struct rcu_head: its queue link and its callback, two
+    /// pointers. Kept this small so a radix tree node's header line has
+    /// room for its tag bitmaps (see radix_tree_node.h).
+    alignas(alignof(void*)) unsigned char storage[2 * sizeof(void*)];
+    void (*func)(Head*) = nullptr; ///< called after the grace period
 };
 
 /// Calls `func(head)` after a grace period, from liburcu's callback thread.

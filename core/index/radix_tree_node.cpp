@@ -1,5 +1,7 @@
 #include "index/radix_tree_node.h"
 
+#include "index/radix_node_slab.h"
+
 #include <bit>
 #include <cstddef>
 #include <cstring>
@@ -104,7 +106,7 @@ struct PreloadPools {
     static void release(Pool& p)
     {
         for (void* n : p.nodes)
-            ::operator delete(n, std::align_val_t(64));
+            slab_free(n, p.bytes);
         p.nodes.clear();
     }
     ~PreloadPools()
@@ -120,8 +122,9 @@ void destroy(Node* node) noexcept
 {
     if (node->lock_offset)
         std::destroy_at(&node->lock());
+    const std::size_t bytes = NodeLayout::make(node->shift, node->lock_offset != 0).bytes;
     node->~Node();
-    ::operator delete(static_cast<void*>(node), std::align_val_t(64));
+    slab_free(node, bytes);
 }
 
 } // namespace
@@ -133,10 +136,14 @@ bool preload(const NodeLayout& layout, unsigned count) noexcept
         return true;
     try {
         pool.nodes.reserve(count);
-        while (pool.nodes.size() < count)
-            pool.nodes.push_back(::operator new(layout.bytes, std::align_val_t(64)));
     } catch (const std::bad_alloc&) {
         return false;
+    }
+    while (pool.nodes.size() < count) {
+        void* mem = slab_alloc(layout.bytes);
+        if (!mem)
+            return false;
+        pool.nodes.push_back(mem);
     }
     return true;
 }

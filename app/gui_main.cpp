@@ -19,6 +19,7 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QDockWidget>
 #include <QPixmap>
 #include <QSaveFile>
 #include <QTimer>
@@ -41,15 +42,16 @@ constexpr double kMaxRunForSeconds = 1e6;
 const QString kDefaultScenario = QStringLiteral("2002-global-hash-lock");
 
 struct Options {
-    QString scenario;             ///< preset name or file to open and play, empty for the gallery
-    QString lesson;               ///< lesson name or file to open, empty for none
-    int step = 1;                 ///< --step: the lesson's step to open at, from 1
-    QStringList overrides;        ///< --set path=value, in order
-    QString screenshot;           ///< PNG to write, empty for none
-    QString view;                 ///< centre view to bring to the front, empty for the default
-    bool benchmarkViews = false;  ///< time the structure views' frames and exit
-    QString csv;                  ///< --csv: also write the benchmark as CSV
-    bool responsiveness = false;  ///< report event-loop stalls and memory on exit
+    QString scenario;            ///< preset name or file to open and play, empty for the gallery
+    QString lesson;              ///< lesson name or file to open, empty for none
+    int step = 1;                ///< --step: the lesson's step to open at, from 1
+    QStringList overrides;       ///< --set path=value, in order
+    QString screenshot;          ///< PNG to write, empty for none
+    QString view;                ///< centre view to bring to the front, empty for the default
+    bool benchmarkViews = false; ///< time the structure views' frames and exit
+    QString csv;                 ///< --csv: also write the benchmark (or the responsiveness intervals) as CSV
+    bool responsiveness = false; ///< report event-loop stalls, throughput and memory on exit
+    double reportInterval = pcl::ui::EventLoopWatch::kDefaultIntervalSeconds; ///< --report-interval, seconds
     std::optional<double> runFor; ///< seconds before the screenshot and exit; none: run until closed
 };
 
@@ -99,8 +101,15 @@ std::optional<Options> parseOptions(const QCoreApplication& app)
     const QCommandLineOption step(QStringLiteral("step"),
         QStringLiteral("With --lesson: open at step <n> (from 1) and play it."), QStringLiteral("n"));
     const QCommandLineOption responsiveness(QStringLiteral("report-responsiveness"),
-        QStringLiteral("On exit, print the longest time the window's event loop was busy (a stall a user would "
-                       "feel) and the process's memory at start, at most and at the end."));
+        QStringLiteral("Show every dock (the log beside the lock table, the parameters under the charts) and on "
+                       "exit print the longest time the window's event loop was busy (a stall a user would feel), "
+                       "the process's memory at start, at most and at the end, and per interval the run's "
+                       "throughput (operations per second, from the engine's counter), the events the CPUs "
+                       "recorded per second, the memory and the GUI thread's share of a CPU, with the ratio of "
+                       "the last interval's throughput to the first's."));
+    const QCommandLineOption reportInterval(QStringLiteral("report-interval"),
+        QStringLiteral("With --report-responsiveness: the length of an interval, in seconds (default 60)."),
+        QStringLiteral("seconds"));
     const QCommandLineOption set(QStringLiteral("set"),
         QStringLiteral("Change a field of the scenario (repeatable), as pagecache-lab-cli run does: "
                        "--set workload.cpus=8 --set pacing.ops_per_second=100."),
@@ -113,7 +122,9 @@ std::optional<Options> parseOptions(const QCoreApplication& app)
         QStringLiteral("Time the structure views (radix, hash, skiplist, readahead, pagetable) at 1K, 100K and 1M "
                        "pages: a live refresh and a paint per frame, offscreen at 1280x720; print a table and exit."));
     const QCommandLineOption csv(QStringLiteral("csv"),
-        QStringLiteral("With --benchmark-views: also write the results as CSV to <file>."), QStringLiteral("file"));
+        QStringLiteral("With --benchmark-views or --report-responsiveness: also write the results (the intervals) "
+                       "as CSV to <file>."),
+        QStringLiteral("file"));
     parser.addOption(scenario);
     parser.addOption(lesson);
     parser.addOption(step);
@@ -122,6 +133,7 @@ std::optional<Options> parseOptions(const QCoreApplication& app)
     parser.addOption(benchmark);
     parser.addOption(csv);
     parser.addOption(responsiveness);
+    parser.addOption(reportInterval);
     parser.addOption(screenshot);
     parser.addOption(runFor);
     parser.process(app);
@@ -154,11 +166,23 @@ std::optional<Options> parseOptions(const QCoreApplication& app)
     }
     options.benchmarkViews = parser.isSet(benchmark);
     options.csv = parser.value(csv);
-    if (parser.isSet(csv) && !options.benchmarkViews) {
-        std::fprintf(stderr, "pagecache-lab: --csv goes with --benchmark-views\n");
+    options.responsiveness = parser.isSet(responsiveness);
+    if (parser.isSet(csv) && !options.benchmarkViews && !options.responsiveness) {
+        std::fprintf(stderr, "pagecache-lab: --csv goes with --benchmark-views or --report-responsiveness\n");
         return std::nullopt;
     }
-    options.responsiveness = parser.isSet(responsiveness);
+    if (parser.isSet(reportInterval)) {
+        bool ok = false;
+        const double seconds = parser.value(reportInterval).toDouble(&ok);
+        if (!ok || !std::isfinite(seconds) || seconds < 1 || seconds > kMaxRunForSeconds || !options.responsiveness) {
+            std::fprintf(stderr,
+                "pagecache-lab: --report-interval wants a number of seconds from 1 to %.0f, with "
+                "--report-responsiveness; not '%s'\n",
+                kMaxRunForSeconds, qPrintable(parser.value(reportInterval)));
+            return std::nullopt;
+        }
+        options.reportInterval = seconds;
+    }
     options.screenshot = parser.value(screenshot);
     if (parser.isSet(screenshot) && options.screenshot.isEmpty()) {
         std::fprintf(stderr, "pagecache-lab: --screenshot needs a file name\n");
@@ -249,6 +273,19 @@ int measureHeadless(const QString& lesson, int argc, char** argv)
     }
 }
 
+/// Writes @text to @path, replacing the file only once it is complete.
+/// Returns false after saying why on stderr.
+bool writeTextFile(const QString& path, const QString& text)
+{
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || file.write(text.toUtf8()) < 0 || !file.commit()) {
+        std::fprintf(
+            stderr, "pagecache-lab: cannot write '%s': %s\n", qPrintable(path), qPrintable(file.errorString()));
+        return false;
+    }
+    return true;
+}
+
 /// --benchmark-views: the table docs/benchmarks.md quotes.
 int runViewBenchmark(const QString& csvPath)
 {
@@ -272,15 +309,31 @@ int runViewBenchmark(const QString& csvPath)
                    .arg(frame, 0, 'f', 3)
                    .arg(fps, 0, 'f', 1);
     }
-    if (!csvPath.isEmpty()) {
-        QSaveFile file(csvPath);
-        if (!file.open(QIODevice::WriteOnly) || file.write(csv.toUtf8()) < 0 || !file.commit()) {
-            std::fprintf(
-                stderr, "pagecache-lab: cannot write '%s': %s\n", qPrintable(csvPath), qPrintable(file.errorString()));
-            return 1;
-        }
+    return csvPath.isEmpty() || writeTextFile(csvPath, csv) ? 0 : 1;
+}
+
+/// --report-responsiveness: every dock of the run page on screen, none
+/// hidden behind another's tab, so that every view draws what it is fed.
+void showEveryDock(pcl::ui::MainWindow& window)
+{
+    auto dock = [&window](const char* name) { return window.findChild<QDockWidget*>(QLatin1String(name)); };
+    QDockWidget* locks = dock("locksDock");
+    QDockWidget* log = dock("logDock");
+    QDockWidget* charts = dock("chartsDock");
+    QDockWidget* parameters = dock("parametersDock");
+    // A dock added again is laid out beside the others of its area, no
+    // longer a tab of the group it was in (splitDockWidget would keep it
+    // there).
+    if (locks && log && locks->isVisible()) {
+        window.removeDockWidget(log);
+        window.addDockWidget(Qt::BottomDockWidgetArea, log, Qt::Horizontal);
+        log->show();
     }
-    return 0;
+    if (charts && parameters && charts->isVisible()) {
+        window.removeDockWidget(parameters);
+        window.addDockWidget(Qt::RightDockWidgetArea, parameters, Qt::Vertical);
+        parameters->show();
+    }
 }
 
 } // namespace
@@ -356,18 +409,35 @@ int main(int argc, char** argv)
     }
     window.show();
     std::unique_ptr<pcl::ui::EventLoopWatch> watch;
-    if (options->responsiveness)
+    if (options->responsiveness) {
+        showEveryDock(window);
         watch = std::make_unique<pcl::ui::EventLoopWatch>();
+        watch->setIntervalSeconds(options->reportInterval);
+        // The engine's own count of operations done, summed over its CPUs.
+        watch->setOperationsCounter([&window]() -> std::uint64_t {
+            const pcl::Engine* engine = window.simulation().engine();
+            return engine ? engine->operations() : 0;
+        });
+        watch->setEventsCounter([&window]() -> std::uint64_t { return window.simulation().eventsRecorded(); });
+    }
 
     if (scripted) {
         const int ms = int(std::lround(options->runFor.value_or(0.0) * 1000.0));
-        QTimer::singleShot(ms, &window, [&window, path = options->screenshot] {
+        QTimer::singleShot(ms, &window, [&window, &watch, path = options->screenshot] {
+            // The run's last interval ends here, not after the screenshot's
+            // pixmap has been drawn and counted in the memory.
+            if (watch)
+                watch->finish();
             const bool ok = path.isEmpty() || saveScreenshot(window, path);
             QCoreApplication::exit(ok ? 0 : 1);
         });
     }
-    const int status = QApplication::exec();
-    if (watch)
+    int status = QApplication::exec();
+    if (watch) {
+        watch->finish();
         std::printf("%s\n", qPrintable(watch->report()));
+        if (!options->csv.isEmpty() && !writeTextFile(options->csv, watch->intervalsCsv()))
+            status = status ? status : 1;
+    }
     return status;
 }

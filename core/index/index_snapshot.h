@@ -10,6 +10,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,9 +22,33 @@ inline constexpr unsigned kTagWriteback = 1;
 inline constexpr unsigned kTagTowrite = 2;
 inline constexpr unsigned kTagCount = 3;
 
+/// Radix tree: which nodes a snapshot lists one by one, for a picture that
+/// shows page indexes [first_index, last_index] at a given zoom. A node too
+/// narrow to draw on its own (one covering fewer than list_span indexes) is
+/// counted into its level's bins instead, and a leaf outside the range is
+/// not read at all, so a snapshot of a million-page tree costs what its
+/// picture shows. The defaults list every node.
+struct RadixDetail {
+    pgoff_t first_index = 0;
+    pgoff_t last_index = ~pgoff_t(0);
+    /// Nodes covering fewer indexes than this are binned, not listed (0: none are).
+    pgoff_t list_span = 0;
+    /// Indexes per bin; the snapshot rounds it up to a power of two and to
+    /// the span of its widest binned node, so that a node falls in one bin.
+    pgoff_t bin_span = 1;
+    /// The nodes on the path to this index are listed whatever their span
+    /// (the leaf a lesson points at).
+    std::optional<pgoff_t> path_index;
+
+    /// Lists every node.
+    bool full() const { return list_span == 0 && first_index == 0 && last_index == ~pgoff_t(0); }
+    bool operator==(const RadixDetail&) const = default;
+};
+
 struct SnapshotOptions {
     bool slot_detail = true;                      ///< fill Node::slot_bits
     std::size_t max_nodes = std::size_t(1) << 20; ///< stop (and set truncated) beyond this many nodes
+    RadixDetail detail;                           ///< radix tree only
 };
 
 struct IndexSnapshot {
@@ -32,8 +57,9 @@ struct IndexSnapshot {
     static constexpr std::uint8_t slot_tag_bit(unsigned tag) { return std::uint8_t(2u << tag); }
 
     struct Node {
-        std::uint64_t id = 0;       ///< stable identity while the node lives
-        std::int32_t parent = -1;   ///< position of the parent in `nodes`, -1 for a root or a bucket
+        std::uint64_t id = 0; ///< stable identity while the node lives
+        std::int32_t parent
+            = -1; ///< position of the parent in `nodes`, -1 for a root, a bucket, or a parent not listed
         std::uint32_t offset = 0;   ///< slot of this node in its parent
         int level = 0;              ///< radix: 0 = leaf, height-1 = root; skip list: tower height; hash: 0
         pgoff_t first_index = 0;    ///< lowest page index the node covers (radix) or holds (skip list)
@@ -58,9 +84,34 @@ struct IndexSnapshot {
     int height = 0;          ///< radix: tree height; skip list: highest level in use; hash: 0
     unsigned fanout = 0;     ///< radix: slots per node
     bool truncated = false;  ///< more nodes than SnapshotOptions::max_nodes
-    std::vector<Node> nodes; ///< radix: breadth first from the root; skip list: level-0 order
+    std::vector<Node> nodes; ///< radix: those detail lists, breadth first from the root; skip list: level-0 order
     std::vector<Lock> locks; ///< the locks drawn over the structure (mapping lock, hashed locks, held node locks)
     std::array<bool, kTagCount> root_tagged {}; ///< "any entry tagged?" per tag
+
+    /// Radix tree: the nodes of one level whose first index falls in one bin.
+    struct Bin {
+        std::uint32_t nodes = 0;
+        std::uint32_t occupied = 0;                     ///< their slots in use
+        std::array<std::uint32_t, kTagCount> tagged {}; ///< their slots carrying each tag
+        pgoff_t first_index = ~pgoff_t(0);              ///< lowest index they cover
+        pgoff_t last_index = 0;                         ///< highest index they cover
+    };
+    /// Radix tree: one level of the whole tree, [0] the leaves.
+    struct Level {
+        std::uint64_t nodes = 0; ///< in the whole tree (each counted by its parent's slot)
+        /// Their slots in use. Interior levels: counted on every node. The
+        /// leaves: counted when every leaf was read, else the tree's entry
+        /// count (every entry of a tree of height 1 or more is in a leaf).
+        std::uint64_t occupied = 0;
+        /// Its nodes in range are counted into bins, not listed in `nodes`
+        /// (but for those on the path to detail.path_index and those whose
+        /// lock is held, which are listed as well).
+        bool binned = false;
+        std::vector<Bin> bins; ///< binned levels: bin b covers indexes [bin_first + b * detail.bin_span, + bin_span)
+    };
+    std::vector<Level> levels; ///< radix: [level], empty below height 1
+    RadixDetail detail;        ///< radix: as asked, bin_span rounded (bins end at the root's last index)
+    pgoff_t bin_first = 0;     ///< detail.first_index rounded down to a bin
 
     /// Radix tree, optimistic scheme: where one CPU's last modifying walk took its first lock.
     struct Walk {

@@ -5,6 +5,7 @@
 #include "base/cpu.h"
 #include "index/radix_tree.h"
 #include "kit/colors.h"
+#include "kit/numberformat.h"
 #include "run/simulation.h"
 #include "sync/lock_stats.h"
 #include "ui_test_support.h"
@@ -86,6 +87,17 @@ int countFilled(const std::vector<RadixTreeLayout::Item>& items, const QColor& c
     int n = 0;
     for (const auto& it : items)
         n += it.fill == c;
+    return n;
+}
+
+/// Nodes of the whole tree a snapshot counts (a level-of-detail one lists fewer).
+std::uint64_t treeNodes(const IndexSnapshot& s)
+{
+    if (s.levels.empty())
+        return s.nodes.size();
+    std::uint64_t n = 0;
+    for (const auto& l : s.levels)
+        n += l.nodes;
     return n;
 }
 
@@ -348,6 +360,130 @@ private Q_SLOTS:
         l.fit();
         l.build(0);
         QCOMPARE(l.levelDetail(0), Detail::Bar);
+    }
+
+    void aBigTreeIsSnapshottedAtTheViewsDetail()
+    {
+        // 100,000 pages under 4-slot nodes (33,000 nodes), every 7th dirty.
+        // At the detail the fitted view needs, the snapshot lists the nodes
+        // wide enough to draw and bins the rest; the picture says what the
+        // full snapshot's says: the same titles and level labels, the same
+        // levels of detail, the same cells and slots of the levels it lists.
+        Tree t(2, RadixTree::Scheme::Rcu, 100000);
+        for (pcl::pgoff_t i = 0; i < 100000; ++i) {
+            t.insert(i);
+            if (i % 7 == 0)
+                QVERIFY(t.tree->set_tag(i, pcl::kTagDirty));
+        }
+        auto full = laidOut();
+        full.setSnapshot(t.tree->snapshot(), 0);
+        auto l = laidOut();
+        pcl::SnapshotOptions o;
+        o.detail = l.detailFor(t.tree->fanout(), int(t.tree->height()));
+        l.setSnapshot(t.tree->snapshot(o), 0);
+        QVERIFY(l.showsView());
+        QVERIFY(l.snapshot().nodes.size() < 1000);
+        QCOMPARE(treeNodes(l.snapshot()), t.tree->nodes());
+        QVERIFY(l.snapshot().levels[0].binned);
+        full.build(0);
+        l.build(0);
+        auto sameItems = [&](Role role, int level) {
+            const auto a = itemsOf(full, role, level);
+            const auto b = itemsOf(l, role, level);
+            QCOMPARE(b.size(), a.size());
+            for (std::size_t i = 0; i < a.size(); ++i) {
+                QCOMPARE(b[i].rect, a[i].rect);
+                QCOMPARE(b[i].fill, a[i].fill);
+                QCOMPARE(b[i].text, a[i].text);
+            }
+        };
+        sameItems(Role::Title, -2);
+        sameItems(Role::LevelLabel, -2);
+        for (int level = 0; level < l.snapshot().height; ++level) {
+            QCOMPARE(l.levelDetail(level), full.levelDetail(level));
+            if (!l.snapshot().levels[std::size_t(level)].binned) {
+                sameItems(Role::NodeCell, level);
+                sameItems(Role::Slot, level);
+            }
+        }
+        // A bin of the leaves' bar tells how many leaves it stands for, as
+        // the full snapshot counts them.
+        const auto bins = itemsOf(l, Role::NodeCell, 0);
+        QVERIFY(!bins.empty());
+        const auto hit = l.hitTest(bins[bins.size() / 2].rect.center(), 0);
+        QCOMPARE(hit.level, 0);
+        QVERIFY(hit.bin >= 0);
+        std::uint64_t leaves = 0, occupied = 0, dirty = 0;
+        for (const auto& n : full.snapshot().nodes)
+            if (n.level == 0 && n.first_index >= hit.first && n.first_index + n.span - 1 <= hit.last) {
+                ++leaves;
+                occupied += n.occupied;
+                dirty += n.tagged[pcl::kTagDirty];
+            }
+        QVERIFY(leaves > 0);
+        const QString tip = l.describe(hit);
+        QVERIFY2(
+            tip.startsWith(QStringLiteral("%1 leaves covering").arg(pcl::ui::groupedNumber(leaves))), qPrintable(tip));
+        QVERIFY2(tip.contains(QStringLiteral("%1 of %2 slots occupied")
+                                  .arg(pcl::ui::groupedNumber(occupied))
+                                  .arg(pcl::ui::groupedNumber(leaves * 4))),
+            qPrintable(tip));
+        QVERIFY2(tip.contains(QStringLiteral("dirty %1").arg(dirty)), qPrintable(tip));
+
+        // Zoomed in, the snapshot no longer holds what is shown; the next one
+        // lists the leaves in view, slot by slot, as the full snapshot.
+        for (auto* layout : { &full, &l })
+            layout->setView(50000, 100);
+        QVERIFY(!l.showsView());
+        o.detail = l.detailFor(t.tree->fanout(), int(t.tree->height()));
+        l.setSnapshot(t.tree->snapshot(o), 0);
+        QVERIFY(l.showsView());
+        full.build(0);
+        l.build(0);
+        QCOMPARE(l.levelDetail(0), Detail::Slots);
+        for (int level = 0; level < l.snapshot().height; ++level) {
+            QCOMPARE(l.levelDetail(level), full.levelDetail(level));
+            sameItems(Role::Slot, level);
+            sameItems(Role::SlotTag, level);
+            sameItems(Role::NodeCell, level);
+        }
+        QVERIFY(itemsOf(l, Role::SlotTag, 0).size() >= 100 / 7);
+        // Panned by a third of a view: still in the snapshot's margin.
+        l.panBy(l.treeRect().width() / 3, 0);
+        QVERIFY(l.showsView());
+        // Fitted again: the snapshot is too narrow.
+        l.fit();
+        QVERIFY(!l.showsView());
+    }
+
+    void theViewTakesTheDetailItsZoomNeeds()
+    {
+        Simulation sim;
+        RadixTreeView view(sim);
+        view.resize(900, 600);
+        view.benchmarkLoad(100000, 2);
+        QImage image(900, 600, QImage::Format_ARGB32_Premultiplied);
+        view.render(&image);
+        QVERIFY(view.layout().showsView());
+        QVERIFY(!view.layout().snapshot().detail.full());
+        QCOMPARE(view.layout().levelDetail(0), Detail::Bar);
+        // The paint after a zoom takes the snapshot the zoom needs.
+        view.layout().setView(70000, 120);
+        view.render(&image);
+        QVERIFY(view.layout().showsView());
+        QCOMPARE(view.layout().levelDetail(0), Detail::Slots);
+        const auto leaves = itemsOf(view.layout(), Role::Slot, 0);
+        QVERIFY(leaves.size() >= 120);
+        QCOMPARE(countFilled(leaves, view.layout().occupiedColor()), int(leaves.size()));
+        int dirty = 0;
+        for (const auto& t : itemsOf(view.layout(), Role::SlotTag, 0))
+            dirty += t.tag == int(pcl::kTagDirty);
+        QVERIFY(dirty >= int(leaves.size()) / 7 - 1 && dirty <= int(leaves.size()) / 7 + 1);
+        // A small tree is snapshotted whole.
+        view.benchmarkLoad(1000, 2);
+        view.render(&image);
+        QVERIFY(view.layout().snapshot().detail.full());
+        QCOMPARE(view.layout().snapshot().nodes.size(), std::size_t(view.layout().files()[0].nodes));
     }
 
     void heightGrowSlidesTheOldRootIntoSlotZero()
@@ -770,7 +906,7 @@ private Q_SLOTS:
             const auto& snap = view.layout().snapshot();
             QCOMPARE(snap.count, pages);
             QCOMPARE(view.layout().files().size(), std::size_t(1));
-            QCOMPARE(std::uint64_t(snap.nodes.size()), view.layout().files()[0].nodes);
+            QCOMPARE(treeNodes(snap), view.layout().files()[0].nodes);
             QImage image(900, 600, QImage::Format_ARGB32_Premultiplied);
             double worst = 0;
             for (int i = 0; i < 5; ++i) {
@@ -787,8 +923,11 @@ private Q_SLOTS:
         {
             QImage image(900, 600, QImage::Format_ARGB32_Premultiplied);
             view.render(&image);
-            qInfo("radix view, 1000000 pages at 4 slots a node (%zu nodes): snapshot %.2f ms, paint %.2f ms",
-                view.layout().snapshot().nodes.size(), view.lastSnapshotMs(), view.lastPaintMs());
+            qInfo("radix view, 1000000 pages at 4 slots a node (%llu nodes, %zu listed): snapshot %.2f ms, paint %.2f "
+                  "ms",
+                (unsigned long long)treeNodes(view.layout().snapshot()), view.layout().snapshot().nodes.size(),
+                view.lastSnapshotMs(), view.lastPaintMs());
+            QCOMPARE(treeNodes(view.layout().snapshot()), view.layout().files()[0].nodes);
         }
         view.benchmarkLoad(1000000);
         // A million pages: the leaves are one bar; zoomed in, single slots,

@@ -51,8 +51,8 @@ void RadixLevelLayout::slots(int level, std::int32_t begin, std::int32_t end, do
             bool known = true;
             const std::uint8_t b = bits_.bits(snap_, i, s, known);
             if (!known) {
-                // Leaf slots of a snapshot without detail: the view fetches
-                // them for the leaves in view; until then, the node's shade.
+                // Leaf slots of a snapshot without detail, until someone
+                // reads them from the tree (setLeafDetail): the node's shade.
                 const pgoff_t lo = n.first_index + s0;
                 const pgoff_t hi = n.first_index + s1;
                 bits_.addMissing(lo, hi);
@@ -145,20 +145,35 @@ void RadixLevelLayout::bar(int level, std::int32_t begin, std::int32_t end, doub
     std::vector<std::uint64_t> occupied(bins, 0), capacity(bins, 0);
     std::vector<std::uint8_t> tagged(bins, 0);
     const double binsPerIndex = frame_.tree.width() / RadixTreeLayout::kBinPx / frame_.span;
-    for (std::int32_t i = begin; i < end; ++i) {
-        const auto& n = snap_.nodes[std::size_t(i)];
-        const double b0 = (double(n.first_index) - frame_.first) * binsPerIndex;
-        const double b1 = (double(n.first_index) + double(n.span) - frame_.first) * binsPerIndex;
+    // Indexes [first, end) holding @slots slots, @used of them in use.
+    auto add = [&](double first, double end, std::uint64_t used, std::uint64_t slots,
+                   const std::array<std::uint32_t, kTagCount>& tags) {
+        const double b0 = (first - frame_.first) * binsPerIndex;
+        const double b1 = (end - frame_.first) * binsPerIndex;
         const std::size_t lo = std::size_t(std::clamp(b0, 0.0, double(bins - 1)));
         const std::size_t hi = std::size_t(std::clamp(std::ceil(b1) - 1, double(lo), double(bins - 1)));
         std::uint8_t t = 0;
         for (unsigned k = 0; k < kTagCount; ++k)
-            if (n.tagged[k])
+            if (tags[k])
                 t |= std::uint8_t(1u << k);
         for (std::size_t b = lo; b <= hi; ++b) {
-            occupied[b] += n.occupied;
-            capacity[b] += n.slots;
+            occupied[b] += used;
+            capacity[b] += slots;
             tagged[b] |= t;
+        }
+    };
+    if (std::size_t(level) < snap_.levels.size() && snap_.levels[std::size_t(level)].binned) {
+        // The snapshot counted this level into bins of at most a few pixels.
+        for (const IndexSnapshot::Bin& b : snap_.levels[std::size_t(level)].bins) {
+            const double first = double(b.first_index), end = double(b.last_index) + 1;
+            if (b.nodes == 0 || end <= frame_.first || first >= frame_.first + frame_.span)
+                continue;
+            add(first, end, b.occupied, std::uint64_t(b.nodes) * snap_.fanout, b.tagged);
+        }
+    } else {
+        for (std::int32_t i = begin; i < end; ++i) {
+            const auto& n = snap_.nodes[std::size_t(i)];
+            add(double(n.first_index), double(n.first_index) + double(n.span), n.occupied, n.slots, n.tagged);
         }
     }
     // One cell per run of bins with the same shade (16 steps), one mark per

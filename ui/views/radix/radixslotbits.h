@@ -2,14 +2,13 @@
 // and one bit per tag, as IndexSnapshot::Node::slot_bits), wherever that is
 // known.
 //
-// A snapshot taken with slot detail says it for every node. One taken
-// without (a big tree) says it for none, yet an interior node's slots are
-// still known from its children: slot i is occupied when a child sits at
-// offset i, and carries a tag when that child has the tag on any slot (tags
-// propagate up to the root). The leaves' slots come from the view, which
-// reads them with gang lookups over the leaves in view (setLeafDetail); the
-// leaf range a layout wanted and had no bits for is kept (missing()), for
-// the view to fetch.
+// A snapshot taken with slot detail says it for every node it lists (the
+// radix view takes every snapshot so). One taken without says it for none,
+// yet an interior node's slots are still known from its children: slot i is
+// occupied when a child sits at offset i, and carries a tag when that child
+// has the tag on any slot (tags propagate up to the root). The leaves' slots
+// then come from whoever reads them from the tree (setLeafDetail); the leaf
+// range a layout wanted and had no bits for is kept (missing()).
 #pragma once
 
 #include "index/index_snapshot.h"

@@ -144,8 +144,10 @@ void RadixTreeAnimation::advance(const IndexSnapshot& prev, const IndexSnapshot&
     expire(nowMs);
     // Fading a million nodes in and out is invisible at the level of detail
     // they are drawn with; the merge is cheap, the ghosts' copies are not.
+    // Snapshots taken at two levels of detail (a zoom, a pan) list different
+    // nodes: one listed by only one of them has neither appeared nor gone.
     constexpr std::size_t kMaxDiffNodes = 1u << 16;
-    if (prev.nodes.size() <= kMaxDiffNodes && next.nodes.size() <= kMaxDiffNodes)
+    if (prev.detail == next.detail && prev.nodes.size() <= kMaxDiffNodes && next.nodes.size() <= kMaxDiffNodes)
         diff(prev, next, nextLevels, nowMs);
     if (prev.height != next.height && prev.height > 0 && next.height > 0)
         anim_ = HeightAnim { nowMs, shownHeight, double(next.height), shownSpan, settledSpan };

@@ -29,6 +29,12 @@ QString bytes(std::uint64_t b)
     return QStringLiteral("%1 B").arg(b);
 }
 
+/// @x indexes as a page index, saturating.
+pgoff_t toIndex(double x)
+{
+    return x >= 18446744073709551615.0 ? ~pgoff_t(0) : pgoff_t(std::max(0.0, x));
+}
+
 } // namespace
 
 RadixTreeLayout::RadixTreeLayout() = default;
@@ -92,6 +98,7 @@ void RadixTreeLayout::clear()
     snap_ = {};
     hasSnap_ = false;
     levels_.clear();
+    levelNodes_.clear();
     levelOccupied_.clear();
     slotBits_.clear();
     animation_.clear();
@@ -134,10 +141,26 @@ bool RadixTreeLayout::animating(double nowMs) const
 void RadixTreeLayout::indexLevels()
 {
     levels_ = radixLevelRanges(snap_);
+    levelNodes_.assign(levels_.size(), 0);
     levelOccupied_.assign(levels_.size(), 0);
+    if (snap_.levels.size() == levels_.size()) {
+        // The tree's own totals: a level-of-detail snapshot lists only part of it.
+        for (std::size_t l = 0; l < levels_.size(); ++l) {
+            levelNodes_[l] = snap_.levels[l].nodes;
+            levelOccupied_[l] = snap_.levels[l].occupied;
+        }
+        return;
+    }
     for (const auto& n : snap_.nodes)
-        if (n.level >= 0 && std::size_t(n.level) < levelOccupied_.size())
+        if (n.level >= 0 && std::size_t(n.level) < levelOccupied_.size()) {
+            ++levelNodes_[std::size_t(n.level)];
             levelOccupied_[std::size_t(n.level)] += n.occupied;
+        }
+}
+
+bool RadixTreeLayout::binned(int level) const
+{
+    return level >= 0 && std::size_t(level) < snap_.levels.size() && snap_.levels[std::size_t(level)].binned;
 }
 
 void RadixTreeLayout::setSnapshot(IndexSnapshot snapshot, double nowMs, bool animate)
@@ -204,6 +227,64 @@ void RadixTreeLayout::panBy(double dx, double nowMs)
     if (fitted_ || tree_.width() <= 0)
         return;
     setView(viewFirst(nowMs) - dx / tree_.width() * viewSpan(nowMs), viewSpan(nowMs));
+}
+
+// ---- level of detail --------------------------------------------------------
+
+RadixDetail RadixTreeLayout::detailFor(unsigned fanout, int height) const
+{
+    RadixDetail d;
+    d.path_index = highlighted_;
+    if (height <= 0 || fanout < 2)
+        return d;
+    double span = std::pow(double(fanout), height); // the root's: the fitted view
+    if (!fitted_) {
+        span = span_;
+        // Half a view either side, so that a pan needs no new snapshot at once.
+        d.first_index = toIndex(first_ - span / 2);
+        d.last_index = toIndex(first_ + span * 1.5);
+    }
+    const double perPx = span / treeWidth();
+    d.list_span = std::max<pgoff_t>(1, toIndex(std::ceil(kListPx * perPx)));
+    d.bin_span = std::max<pgoff_t>(1, toIndex(kBinPx * perPx));
+    return d;
+}
+
+bool RadixTreeLayout::showsView() const
+{
+    if (!hasSnap_ || snap_.height == 0 || snap_.detail.full())
+        return true;
+    const RadixDetail& d = snap_.detail;
+    const double first = fitted_ ? 0 : first_;
+    const double span = fitted_ ? settledSpan() : span_;
+    if (first < double(d.first_index) || first + span > double(d.last_index) + 1)
+        return false;
+    const double width = treeWidth();
+    bool anyBinned = false;
+    for (int level = 0; level < snap_.height; ++level) {
+        if (!binned(level))
+            continue;
+        anyBinned = true;
+        if (std::pow(double(snap_.fanout), level + 1) / span * width >= kMinCellPx)
+            return false;
+    }
+    if (!anyBinned)
+        return true;
+    return double(d.bin_span) / span * width <= 2 * kBinPx && d.path_index == highlighted_;
+}
+
+double RadixTreeLayout::labelColumnWidth() const
+{
+    const QFontMetricsF fm(font_);
+    return kBracketColumn
+        + std::max(fm.horizontalAdvance(QStringLiteral("leaves · level 00")),
+            fm.horizontalAdvance(QStringLiteral("00 000 nodes · 100% full")))
+        + 10;
+}
+
+double RadixTreeLayout::treeWidth() const
+{
+    return std::max(10.0, rect_.width() - labelColumnWidth() - kRightPad);
 }
 
 double RadixTreeLayout::xOf(double index, double first, double span) const
@@ -308,12 +389,15 @@ void RadixTreeLayout::layoutHeader(double nowMs)
     // Title.
     QString title;
     if (hasSnap_) {
+        std::uint64_t nodes = 0;
+        for (auto n : levelNodes_)
+            nodes += n;
         title = QStringLiteral("file %1 · radix tree, %2 · %3 pages · height %4 · %5 nodes of %6 slots · %7")
                     .arg(snap_.file)
                     .arg(QLatin1String(index_scheme_name(snap_.scheme)))
                     .arg(groupedNumber(snap_.count))
                     .arg(snap_.height)
-                    .arg(groupedNumber(snap_.nodes.size()))
+                    .arg(groupedNumber(nodes))
                     .arg(snap_.fanout)
                     .arg(bytes(snap_.memory_bytes));
         if (snap_.truncated)
@@ -394,13 +478,9 @@ void RadixTreeLayout::layoutHeader(double nowMs)
     y += lh + 10;
 
     // Room above the top row for a lock's label.
-    labelColumn_ = kBracketColumn
-        + std::max(fm.horizontalAdvance(QStringLiteral("leaves · level 00")),
-            fm.horizontalAdvance(QStringLiteral("00 000 nodes · 100% full")))
-        + 10;
+    labelColumn_ = labelColumnWidth();
     y += lh;
-    tree_ = QRectF(rect_.left() + labelColumn_, y + 6, std::max(10.0, rect_.width() - labelColumn_ - kRightPad),
-        std::max(10.0, rect_.bottom() - y - 12));
+    tree_ = QRectF(rect_.left() + labelColumn_, y + 6, treeWidth(), std::max(10.0, rect_.bottom() - y - 12));
     const double hEff = effHeight(nowMs);
     rowH_ = std::min(kMaxRowPx, tree_.height() / std::max(hEff, 1.0));
     slotH_ = std::clamp(rowH_ * 0.36, 5.0, kMaxSlotPx);
@@ -445,7 +525,7 @@ void RadixTreeLayout::layoutLevels(double nowMs)
     for (int level = h - 1; level >= 0; --level) {
         const double top = rowTopEff(level, hEff);
         const auto [begin, end] = levels_[std::size_t(level)];
-        const std::uint64_t nodes = std::uint64_t(end - begin);
+        const std::uint64_t nodes = levelNodes_[std::size_t(level)];
         const double cap = double(nodes) * snap_.fanout;
         QString name = level == h - 1 ? QStringLiteral("root · level %1").arg(level)
             : level == 0              ? QStringLiteral("leaves · level 0")
@@ -475,9 +555,12 @@ void RadixTreeLayout::layoutLevels(double nowMs)
         const auto vb = std::int32_t(lo - ns.begin());
         const auto ve = std::int32_t(hi - ns.begin());
         const double nodePx = std::pow(double(snap_.fanout), level + 1) / span * tree_.width();
-        Detail d = nodePx / snap_.fanout >= kMinSlotPx ? Detail::Slots
-            : nodePx >= kMinCellPx                     ? Detail::Cells
-                                                       : Detail::Bar;
+        // A level the snapshot binned is a bar until the view's next
+        // snapshot lists it (showsView()).
+        Detail d = binned(level)                  ? Detail::Bar
+            : nodePx / snap_.fanout >= kMinSlotPx ? Detail::Slots
+            : nodePx >= kMinCellPx                ? Detail::Cells
+                                                  : Detail::Bar;
         details_[std::size_t(level)] = d;
         if (d == Detail::Slots)
             levelLayout.slots(level, vb, ve, top);
@@ -568,8 +651,23 @@ RadixTreeLayout::Hit RadixTreeLayout::hitTest(const QPointF& pos, double nowMs) 
         const auto& ns = snap_.nodes;
         auto it = std::partition_point(ns.begin() + begin, ns.begin() + end,
             [&](const IndexSnapshot::Node& n) { return double(n.first_index) + double(n.span) <= index; });
-        if (it == ns.begin() + end || double(it->first_index) > index)
+        if (it == ns.begin() + end || double(it->first_index) > index) {
+            // A binned level: the bin under the point, if it holds nodes there.
+            if (!binned(level) || index < double(snap_.bin_first))
+                return hit;
+            const auto& bins = snap_.levels[std::size_t(level)].bins;
+            const double b = (index - double(snap_.bin_first)) / double(snap_.detail.bin_span);
+            if (b >= double(bins.size()))
+                return hit;
+            const auto& bin = bins[std::size_t(b)];
+            if (bin.nodes == 0 || index < double(bin.first_index) || index >= double(bin.last_index) + 1)
+                return hit;
+            hit.level = level;
+            hit.bin = int(b);
+            hit.first = bin.first_index;
+            hit.last = bin.last_index;
             return hit;
+        }
         hit.level = level;
         hit.node = std::int32_t(it - ns.begin());
         hit.first = it->first_index;
@@ -597,6 +695,25 @@ QString RadixTreeLayout::describe(const Hit& hit) const
             .arg(groupedNumber(f.pages))
             .arg(f.height)
             .arg(groupedNumber(f.nodes));
+    }
+    if (hit.bin >= 0 && binned(hit.level) && std::size_t(hit.bin) < snap_.levels[std::size_t(hit.level)].bins.size()) {
+        const auto& b = snap_.levels[std::size_t(hit.level)].bins[std::size_t(hit.bin)];
+        QStringList tags;
+        for (unsigned t = 0; t < kTagCount; ++t)
+            tags << QStringLiteral("%1 %2").arg(tagName(t)).arg(b.tagged[t]);
+        return QStringList {
+            (hit.level == 0 ? QStringLiteral("%1 leaves covering indexes %2 - %3")
+                            : QStringLiteral("%1 level-%4 nodes covering indexes %2 - %3").arg(hit.level))
+                .arg(groupedNumber(b.nodes))
+                .arg(groupedNumber(b.first_index))
+                .arg(groupedNumber(b.last_index)),
+            QStringLiteral("%1 of %2 slots occupied")
+                .arg(groupedNumber(b.occupied))
+                .arg(groupedNumber(std::uint64_t(b.nodes) * snap_.fanout)),
+            QStringLiteral("tagged slots: %1").arg(tags.join(QStringLiteral(", "))),
+            QStringLiteral("Too narrow to draw one by one here: zoom in to see each node."),
+        }
+            .join(QLatin1Char('\n'));
     }
     if (hit.node < 0 || std::size_t(hit.node) >= snap_.nodes.size())
         return {};

@@ -16,7 +16,14 @@
 //   Bar    the level is one bar, binned per kBinPx pixels, each bin shaded
 //          by the occupancy of the nodes in it
 // So the cost of a frame is the visible nodes of the levels that show nodes
-// plus one pass over the nodes of each barred level, whatever the tree size.
+// plus one pass over the nodes (or the snapshot's bins) of each barred level.
+//
+// A big tree's snapshot is taken at the view's level of detail (detailFor():
+// RadixDetail): the nodes narrower than kListPx are not listed but counted
+// into bins per level, which the bars are drawn from, and the leaves outside
+// the view (with a margin of half a view each side) are not read. When the
+// view moves beyond what the snapshot holds (a zoom, a pan, another width),
+// showsView() says so and the view takes another.
 // RadixLevelLayout draws a level in each of the three; RadixSlotBits says
 // what a slot holds when the snapshot was taken without slot detail;
 // RadixLockLayout draws the locks over the tree.
@@ -128,6 +135,7 @@ public:
         int file = -1;          ///< position in files() (overview strip)
         int level = -1;         ///< tree level
         std::int32_t node = -1; ///< position in snapshot().nodes
+        int bin = -1;           ///< a bin of a level the snapshot binned: its position in the level's bins
         int slot = -1;          ///< slot offset, when the level shows slots
         pgoff_t first = 0;      ///< page indexes the slot (or the node) covers
         pgoff_t last = 0;
@@ -137,6 +145,10 @@ public:
     static constexpr double kMinSlotPx = 3;
     static constexpr double kMinCellPx = 3;
     static constexpr double kBinPx = 2;
+    /// A level-of-detail snapshot lists the nodes at least this wide: less
+    /// than kMinCellPx, so that a view zoomed in a little still finds every
+    /// node it draws as a cell listed.
+    static constexpr double kListPx = 1.5;
     /// Rows are at most this tall, their slots at most kMaxSlotPx.
     static constexpr double kMaxRowPx = 150;
     static constexpr double kMaxSlotPx = 36;
@@ -173,8 +185,8 @@ public:
     void setSkipHistogram(std::vector<std::uint64_t> levelsSkipped) { skips_ = std::move(levelsSkipped); }
 
     /// Slot bits of leaves for indexes [first, first + bits.size()), for a
-    /// snapshot taken without slot detail (the view reads them with gang
-    /// lookups over the leaves in view). Bits as IndexSnapshot::Node::slot_bits.
+    /// snapshot taken without slot detail (read from the tree with lookups
+    /// and test_tag). Bits as IndexSnapshot::Node::slot_bits.
     void setLeafDetail(pgoff_t first, std::vector<std::uint8_t> bits);
     /// The leaf index range whose slots the last build() would show but had
     /// no bits for (empty if none).
@@ -205,6 +217,15 @@ public:
     double viewSpan(double nowMs) const;
     /// The page indexes the whole tree spans once settled.
     double wholeSpan() const { return effSpan(1e300); }
+
+    // ---- level of detail ---------------------------------------------------
+    /// What a snapshot of a tree of @fanout and @height must list for the
+    /// view (once settled), at the width setRect() and setFont() leave the tree.
+    RadixDetail detailFor(unsigned fanout, int height) const;
+    /// Whether the snapshot holds all the view draws once settled: its range,
+    /// each level that is wide enough for cells listed, bins no coarser than
+    /// two of the bar's, and the highlighted leaf.
+    bool showsView() const;
 
     /// Lays everything out at @nowMs.
     const std::vector<Item>& build(double nowMs);
@@ -243,6 +264,12 @@ private:
     double effHeight(double nowMs) const;
     double effSpan(double nowMs) const;
     double xOf(double index, double first, double span) const;
+    /// The level column left of the tree, from the font.
+    double labelColumnWidth() const;
+    /// The tree's width at rect() and the font (what build() makes treeRect()).
+    double treeWidth() const;
+    /// Whether the snapshot counted @level into bins instead of listing it.
+    bool binned(int level) const;
     double rowTopEff(int level, double hEff) const;
     void indexLevels();
     void layoutHeader(double nowMs);
@@ -260,6 +287,7 @@ private:
     std::vector<std::uint64_t> skips_;
     /// [level] = [begin, end) of that level's nodes in snap_.nodes (BFS keeps levels contiguous and sorted by index).
     RadixLevelRanges levels_;
+    std::vector<std::uint64_t> levelNodes_; ///< [level] = its nodes in the whole tree
     std::vector<std::uint64_t> levelOccupied_;
     RadixSlotBits slotBits_;
     RadixTreeAnimation animation_;

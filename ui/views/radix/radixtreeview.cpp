@@ -3,6 +3,7 @@
 #include "views/radix/radixtreeview.h"
 
 #include "index/page_index.h"
+#include "index/radix_tree.h"
 #include "kit/colors.h"
 #include "kit/indexkindmessage.h"
 #include "kit/pageflags.h"
@@ -164,15 +165,7 @@ void RadixTreeView::refresh()
         return;
     }
     layout_.setMessage(QString());
-
-    const IndexShape shape = idx->shape();
-    SnapshotOptions options;
-    options.slot_detail = shape.nodes <= kSlotDetailMaxNodes;
-    timeSnapshot([&] {
-        IndexSnapshot snap = idx->snapshot(options);
-        const bool sameFile = layout_.hasSnapshot() && layout_.snapshot().file == snap.file;
-        layout_.setSnapshot(std::move(snap), nowMs(), sameFile);
-    });
+    takeSnapshot(*idx);
     paceSnapshots();
 
     // Optimistic scheme: where the locked part of each walk started, over
@@ -198,22 +191,21 @@ void RadixTreeView::benchmarkLoad(std::uint64_t pages, unsigned shift)
     refresh();
 }
 
-void RadixTreeView::fetchLeafDetail(pgoff_t first, pgoff_t end)
+void RadixTreeView::takeSnapshot(PageIndex& idx)
 {
-    PageIndex* idx = index();
-    if (!idx || end <= first || end - first > 4096)
-        return;
-    std::vector<std::uint8_t> bits(std::size_t(end - first), 0);
-    for (pgoff_t i = first; i < end; ++i) {
-        if (!idx->lookup(i))
-            continue;
-        std::uint8_t b = IndexSnapshot::kSlotOccupied;
-        for (unsigned t = 0; t < kTagCount; ++t)
-            if (idx->test_tag(i, t))
-                b |= IndexSnapshot::slot_tag_bit(t);
-        bits[std::size_t(i - first)] = b;
-    }
-    layout_.setLeafDetail(first, std::move(bits));
+    // The detail depends on the tree's width on screen.
+    layout_.setPalette(palette());
+    layout_.setFont(font());
+    layout_.setRect(layoutRect());
+    SnapshotOptions options;
+    const IndexShape shape = idx.shape();
+    if (const auto* tree = dynamic_cast<const RadixTree*>(&idx); tree && shape.nodes > kFullSnapshotMaxNodes)
+        options.detail = layout_.detailFor(tree->fanout(), shape.height);
+    timeSnapshot([&] {
+        IndexSnapshot snap = idx.snapshot(options);
+        const bool sameFile = layout_.hasSnapshot() && layout_.snapshot().file == snap.file;
+        layout_.setSnapshot(std::move(snap), nowMs(), sameFile);
+    });
 }
 
 void RadixTreeView::paintScene(QPainter& p)
@@ -223,11 +215,11 @@ void RadixTreeView::paintScene(QPainter& p)
     layout_.setFont(font());
     layout_.setRect(layoutRect());
     const double now = nowMs();
+    // A zoom, a pan or a new width can show more than the snapshot holds.
+    if (layout_.hasSnapshot() && layout_.snapshot().file == selected_ && !layout_.showsView())
+        if (PageIndex* idx = index(); idx && idx->kind() == IndexKind::Radix)
+            takeSnapshot(*idx);
     layout_.build(now);
-    if (auto missing = layout_.missingLeafDetail()) {
-        fetchLeafDetail(missing->first, missing->second);
-        layout_.build(now);
-    }
 
     const QRectF treeClip = layout_.treeRect().adjusted(-10, -24, 10, 10);
     using Role = RadixTreeLayout::Role;

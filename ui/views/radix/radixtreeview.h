@@ -7,11 +7,13 @@
 // changes. A combo box and the overview strip choose the file; Fit (or a
 // double-click) shows the whole tree again.
 //
-// Cost at a million pages: the snapshot walks every node (RadixTree::
-// snapshot), so above kSlotDetailMaxNodes nodes it is taken without per-slot
-// bits (interior slots are derived from the children; the leaves in view, a
-// few hundred slots at most, are read with lookup and test_tag when zoomed in
-// far enough to show them), and when one snapshot takes longer than
+// Cost at a million pages: a tree of more than kFullSnapshotMaxNodes nodes
+// is snapshotted at the view's level of detail (RadixTreeLayout::detailFor,
+// RadixDetail): the nodes too narrow to draw one by one are counted into
+// bins per level, and the leaves outside the view are not read, so a fitted
+// million-page tree of 4-slot nodes lists a few hundred nodes, not 333,000.
+// When a zoom, a pan or a resize shows what the snapshot does not hold, the
+// paint takes another first. When one snapshot takes longer than
 // kSnapshotBudgetMs the view skips ticks in proportion, so snapshots never
 // take more than about a quarter of the GUI thread.
 #pragma once
@@ -35,8 +37,9 @@ namespace pcl::ui {
 class RadixTreeView : public StructureView {
     Q_OBJECT
 public:
-    /// Snapshots of trees with more nodes than this carry no per-slot bits.
-    static constexpr std::uint64_t kSlotDetailMaxNodes = 4096;
+    /// Trees of up to this many nodes are snapshotted whole; bigger ones at
+    /// the view's level of detail.
+    static constexpr std::uint64_t kFullSnapshotMaxNodes = 4096;
 
     explicit RadixTreeView(Simulation& sim, QWidget* parent = nullptr);
     ~RadixTreeView() override;
@@ -87,7 +90,8 @@ private:
     PageIndex* index() const;
     std::vector<RadixFileInfo> fileInfos() const;
     void syncCombo(const std::vector<RadixFileInfo>& files);
-    void fetchLeafDetail(pgoff_t first, pgoff_t end);
+    /// A snapshot of @idx, the selected file's tree, at the view's level of detail.
+    void takeSnapshot(PageIndex& idx);
     QString pageText(pgoff_t index) const;
 
     RadixTreeLayout layout_;

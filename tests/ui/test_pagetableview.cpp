@@ -8,12 +8,15 @@
 #include "views/pagetable/pagetableview.h"
 
 #include "kit/colors.h"
+#include "kit/displaylist.h"
 #include "mm/page_table.h"
 #include "sim/scenario.h"
 #include "sync/lock_stats.h"
 
 #include <QElapsedTimer>
+#include <QPainter>
 #include <QTest>
+#include <QToolButton>
 
 using namespace pcl;
 using namespace pcl::ui;
@@ -213,6 +216,52 @@ private Q_SLOTS:
             QImage image(900, 600, QImage::Format_ARGB32);
             QVERIFY(test::reportFrames(view, image, "pagetable", n));
         }
+    }
+
+    void outlinesAreFilledWhereAPenWouldStrokeThem()
+    {
+        // The view paints each outline as four fills, not with a pen: the
+        // picture is the display list as QPainter strokes it, pixel for
+        // pixel, but for the outer corners of the wider outlines, which a
+        // stroke bevels and the fills square.
+        Simulation sim;
+        PageTableView view(sim);
+        view.resize(1280, 720);
+        view.benchmarkLoad(100000);
+        QImage filled(view.size(), QImage::Format_ARGB32_Premultiplied);
+        view.render(&filled);
+        QImage stroked(view.size(), QImage::Format_ARGB32_Premultiplied);
+        {
+            QPainter p(&stroked);
+            p.fillRect(stroked.rect(), view.palette().color(QPalette::Window));
+            QFont small = view.font();
+            small.setPointSizeF(std::max(7.0, small.pointSizeF() * 0.9));
+            p.setFont(small);
+            paintDisplayList(p, view.layoutModel().items());
+        }
+        std::vector<QPointF> corners;
+        int outlines = 0;
+        for (const auto& it : view.layoutModel().items()) {
+            if (it.kind != DisplayKind::Outline)
+                continue;
+            ++outlines;
+            const QRectF o = it.rect.adjusted(-it.width / 2, -it.width / 2, it.width / 2, it.width / 2);
+            corners.insert(corners.end(), { o.topLeft(), o.topRight(), o.bottomLeft(), o.bottomRight() });
+        }
+        QVERIFY(outlines > 100);
+        const QRect fit = view.fitButton()->geometry();
+        int differing = 0;
+        for (int y = 0; y < filled.height(); ++y)
+            for (int x = 0; x < filled.width(); ++x) {
+                if (filled.pixel(x, y) == stroked.pixel(x, y) || fit.contains(x, y))
+                    continue;
+                ++differing;
+                const QPointF c(x + 0.5, y + 0.5);
+                const bool atCorner = std::any_of(corners.begin(), corners.end(),
+                    [&](const QPointF& k) { return std::abs(k.x() - c.x()) <= 1.5 && std::abs(k.y() - c.y()) <= 1.5; });
+                QVERIFY2(atCorner, qPrintable(QStringLiteral("pixel %1,%2 is not an outline's corner").arg(x).arg(y)));
+            }
+        QVERIFY(differing < outlines);
     }
 
     void liveRunMatchesTheEngine()

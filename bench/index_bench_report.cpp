@@ -50,6 +50,8 @@ private:
 
 /// The flat array: one slot per index, the floor of a lookup (peers.cpp).
 constexpr const char* kFloorPeer = "flat_array";
+/// The least share of its CPU a lookup thread must get for a concurrent cell to count.
+constexpr double kValidCpuShare = 0.9;
 
 /// "2.31x": @ns over @base, "-" when either was not measured.
 std::string ratio(double ns, double base)
@@ -180,7 +182,7 @@ void print_report(std::ostream& out, const Plan& plan, const std::vector<Target>
         if (info.available && !info.ordered
             && std::any_of(targets.begin(), targets.end(), [&](const Target& t) { return t.index == info.name; }))
             out << "  " << info.name << ": no gang_lookup (unordered or no seek to a key)\n";
-    if (lowest_share < 0.9)
+    if (lowest_share < kValidCpuShare)
         out << "  the lookup threads got as little as " << fixed(100 * lowest_share, 0)
             << "% of the CPU they asked for (a busy machine, or more threads than\n"
             << "  CPUs): they partly took turns, so rows with a low cpu % have unreliable Mops/s and scaling\n";
@@ -214,7 +216,12 @@ void print_report(std::ostream& out, const Plan& plan, const std::vector<Target>
                 << "'s time\n";
         }
     }
-    out << "  lookup_hit scaling 1->" << max_threads << " threads (throughput ratio), dense / sparse:\n";
+    // A scaling figure means something only if every thread ran: on a
+    // busy machine, or with more threads than CPUs, they take turns and the
+    // ratio measures the scheduler. Each figure says whether its run was valid.
+    out << "  lookup_hit scaling 1->" << max_threads
+        << " threads (throughput ratio), dense / sparse; a run is valid when every\n"
+        << "  thread got at least " << fixed(100 * kValidCpuShare, 0) << "% of the CPU it asked for:\n";
     for (const auto& t : targets) {
         if (!t.concurrent)
             continue;
@@ -222,7 +229,15 @@ void print_report(std::ostream& out, const Plan& plan, const std::vector<Target>
         for (const std::string layout : kLayouts) {
             const double one = cells.ns(t, "lookup_hit", 1, layout);
             const double many = cells.ns(t, "lookup_hit", max_threads, layout);
-            out << ' ' << (one < 0 || many < 0 ? std::string("-") : fixed(one * max_threads / many, 2) + "x");
+            if (one < 0 || many < 0) {
+                out << " -";
+                continue;
+            }
+            out << ' ' << fixed(one * max_threads / many, 2) << 'x';
+            const double share = std::min(
+                cells.cpu_share(t, "lookup_hit", 1, layout), cells.cpu_share(t, "lookup_hit", max_threads, layout));
+            if (share >= 0 && share < kValidCpuShare)
+                out << " (not valid: cpu " << fixed(100 * share, 0) << "%)";
         }
         out << '\n';
     }

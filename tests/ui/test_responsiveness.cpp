@@ -1,0 +1,61 @@
+// The responsiveness report's intervals: each counts the operations and
+// records from the counters it was given, from the moment it was given
+// them, and a run too short to fill half an interval has nothing to compare.
+#include "shell/eventloopwatch.h"
+
+#include <QTest>
+
+using pcl::ui::EventLoopWatch;
+
+class TestResponsiveness : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void anIntervalCountsFromWhenTheCountersWereGiven()
+    {
+        EventLoopWatch watch;
+        watch.setIntervalSeconds(0.2);
+        QCOMPARE(watch.intervalSeconds(), 1.0); // a second at least
+        std::uint64_t ops = 5, events = 7;
+        watch.setOperationsCounter([&] { return ops; });
+        watch.setEventsCounter([&] { return events; });
+        ops = 905;
+        events = 1007;
+        QTRY_COMPARE_WITH_TIMEOUT(watch.intervals().size(), qsizetype(1), 10000);
+        const EventLoopWatch::Interval& first = watch.intervals().front();
+        QCOMPARE(first.operations, std::uint64_t(900));
+        QCOMPARE(first.events, std::uint64_t(1000));
+        QVERIFY(first.endSeconds - first.startSeconds >= 1.0);
+        QCOMPARE(first.operationsPerSecond, 900 / (first.endSeconds - first.startSeconds));
+
+        // Nothing more done: the next interval counts none, and the ratio says so.
+        QTRY_COMPARE_WITH_TIMEOUT(watch.intervals().size(), qsizetype(2), 10000);
+        QCOMPARE(watch.intervals().back().operations, std::uint64_t(0));
+        QCOMPARE(watch.throughputRatio(), 0.0);
+        watch.finish();
+        QVERIFY(watch.report().contains(QStringLiteral("throughput, last interval / first: 0.000")));
+        const QStringList csv = watch.intervalsCsv().split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QCOMPARE(csv.size(), watch.intervals().size() + 1);
+        QCOMPARE(csv.front(),
+            QStringLiteral("interval,start_s,end_s,operations,ops_per_s,events_per_s,rss_mib,gui_cpu_share"));
+        QVERIFY(csv.at(1).startsWith(QStringLiteral("1,")));
+        QCOMPARE(csv.at(1).split(QLatin1Char(',')).at(3), QStringLiteral("900"));
+    }
+
+    void aRunShorterThanHalfAnIntervalHasNothingToCompare()
+    {
+        EventLoopWatch watch;
+        watch.setIntervalSeconds(1000);
+        std::uint64_t ops = 0;
+        watch.setOperationsCounter([&] { return ops; });
+        ops = 1'000'000;
+        watch.finish();
+        QVERIFY(watch.intervals().isEmpty());
+        QCOMPARE(watch.throughputRatio(), 0.0);
+        QVERIFY(!watch.report().contains(QLatin1Char('\n')));
+        QCOMPARE(watch.intervalsCsv(),
+            QStringLiteral("interval,start_s,end_s,operations,ops_per_s,events_per_s,rss_mib,gui_cpu_share\n"));
+    }
+};
+
+QTEST_MAIN(TestResponsiveness)
+#include "test_responsiveness.moc"

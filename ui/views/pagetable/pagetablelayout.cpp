@@ -3,6 +3,9 @@
 #include "kit/colors.h"
 #include "kit/lockstate.h"
 
+#include <QFontMetricsF>
+#include <QGuiApplication>
+
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -244,13 +247,18 @@ void PageTableLayout::layout(const Input& in, const QSizeF& size, const QPalette
     for (std::uint64_t v : in.grew)
         if (int bi = boxOf(v); bi >= 0)
             grew[std::size_t(bi)] = true;
+    const QFontMetricsF labelMetrics(QGuiApplication::font());
     for (std::size_t i = 0; i < boxes_.size(); ++i) {
         const PteBox& b = boxes_[i];
         const int idx = int(i);
         add(ItemKind::Fill, b.rect, boxFill, QStringLiteral("pte"), {}, 0, 1, idx);
         // A PTE page is named by the first virtual page it maps (the hover
         // says the rest); "PTE 0x1000" would not fit a box at 1280 px.
-        const QString label = b.count == 1 ? hexVpn(b.firstVpn) : QStringLiteral("%1 PTE pages").arg(b.count);
+        QString label = b.count == 1 ? hexVpn(b.firstVpn) : QStringLiteral("%1 PTE pages").arg(b.count);
+        // A box of many PTE pages may be too narrow for the whole phrase:
+        // "11 pages" then, never a word cut short.
+        if (b.count > 1 && labelMetrics.horizontalAdvance(label) > b.rect.width() - 6)
+            label = QStringLiteral("%1 pages").arg(b.count);
         add(ItemKind::Text, QRectF(b.rect.left() + 3, b.rect.top() + 1, b.rect.width() - 6, 13), text,
             QStringLiteral("pte-label"), label, Qt::AlignLeft | Qt::AlignVCenter, 1, idx);
         const QRectF bar(b.rect.left() + 3, b.rect.top() + 16, b.rect.width() - 6, b.rect.height() - 20);

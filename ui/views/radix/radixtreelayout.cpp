@@ -278,7 +278,7 @@ double RadixTreeLayout::labelColumnWidth() const
     const QFontMetricsF fm(font_);
     return kBracketColumn
         + std::max(fm.horizontalAdvance(QStringLiteral("leaves · level 00")),
-            fm.horizontalAdvance(QStringLiteral("00 000 nodes · 100% full")))
+            fm.horizontalAdvance(QStringLiteral("00,000,000 nodes · 100% full")))
         + 10;
 }
 

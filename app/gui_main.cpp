@@ -42,16 +42,15 @@ constexpr double kMaxRunForSeconds = 1e6;
 const QString kDefaultScenario = QStringLiteral("2002-global-hash-lock");
 
 struct Options {
-    QString scenario;            ///< preset name or file to open and play, empty for the gallery
-    QString lesson;              ///< lesson name or file to open, empty for none
-    int step = 1;                ///< --step: the lesson's step to open at, from 1
-    QStringList overrides;       ///< --set path=value, in order
-    QString screenshot;          ///< PNG to write, empty for none
-    QString view;                ///< centre view to bring to the front, empty for the default
-    bool benchmarkViews = false; ///< time the structure views' frames and exit
-    QString csv;                 ///< --csv: also write the benchmark (or the responsiveness intervals) as CSV
-    bool responsiveness = false; ///< report event-loop stalls, throughput and memory on exit
-    double reportInterval = pcl::ui::EventLoopWatch::kDefaultIntervalSeconds; ///< --report-interval, seconds
+    QString scenario;             ///< preset name or file to open and play, empty for the gallery
+    QString lesson;               ///< lesson name or file to open, empty for none
+    int step = 1;                 ///< --step: the lesson's step to open at, from 1
+    QStringList overrides;        ///< --set path=value, in order
+    QString screenshot;           ///< PNG to write, empty for none
+    QString view;                 ///< centre view to bring to the front, empty for the default
+    bool benchmarkViews = false;  ///< time the structure views' frames and exit
+    QString csv;                  ///< --csv: also write the benchmark (or the responsiveness intervals) as CSV
+    bool responsiveness = false;  ///< report event-loop stalls, throughput and memory on exit
     std::optional<double> runFor; ///< seconds before the screenshot and exit; none: run until closed
 };
 
@@ -103,13 +102,10 @@ std::optional<Options> parseOptions(const QCoreApplication& app)
     const QCommandLineOption responsiveness(QStringLiteral("report-responsiveness"),
         QStringLiteral("Show every dock (the log beside the lock table, the parameters under the charts) and on "
                        "exit print the longest time the window's event loop was busy (a stall a user would feel), "
-                       "the process's memory at start, at most and at the end, and per interval the run's "
+                       "the process's memory at start, at most and at the end, and per minute the run's "
                        "throughput (operations per second, from the engine's counter), the events the CPUs "
                        "recorded per second, the memory and the GUI thread's share of a CPU, with the ratio of "
-                       "the last interval's throughput to the first's."));
-    const QCommandLineOption reportInterval(QStringLiteral("report-interval"),
-        QStringLiteral("With --report-responsiveness: the length of an interval, in seconds (default 60)."),
-        QStringLiteral("seconds"));
+                       "the last minute's throughput to the first's."));
     const QCommandLineOption set(QStringLiteral("set"),
         QStringLiteral("Change a field of the scenario (repeatable), as pagecache-lab-cli run does: "
                        "--set workload.cpus=8 --set pacing.ops_per_second=100."),
@@ -133,7 +129,6 @@ std::optional<Options> parseOptions(const QCoreApplication& app)
     parser.addOption(benchmark);
     parser.addOption(csv);
     parser.addOption(responsiveness);
-    parser.addOption(reportInterval);
     parser.addOption(screenshot);
     parser.addOption(runFor);
     parser.process(app);
@@ -170,18 +165,6 @@ std::optional<Options> parseOptions(const QCoreApplication& app)
     if (parser.isSet(csv) && !options.benchmarkViews && !options.responsiveness) {
         std::fprintf(stderr, "pagecache-lab: --csv goes with --benchmark-views or --report-responsiveness\n");
         return std::nullopt;
-    }
-    if (parser.isSet(reportInterval)) {
-        bool ok = false;
-        const double seconds = parser.value(reportInterval).toDouble(&ok);
-        if (!ok || !std::isfinite(seconds) || seconds < 1 || seconds > kMaxRunForSeconds || !options.responsiveness) {
-            std::fprintf(stderr,
-                "pagecache-lab: --report-interval wants a number of seconds from 1 to %.0f, with "
-                "--report-responsiveness; not '%s'\n",
-                kMaxRunForSeconds, qPrintable(parser.value(reportInterval)));
-            return std::nullopt;
-        }
-        options.reportInterval = seconds;
     }
     options.screenshot = parser.value(screenshot);
     if (parser.isSet(screenshot) && options.screenshot.isEmpty()) {
@@ -412,7 +395,6 @@ int main(int argc, char** argv)
     if (options->responsiveness) {
         showEveryDock(window);
         watch = std::make_unique<pcl::ui::EventLoopWatch>();
-        watch->setIntervalSeconds(options->reportInterval);
         // The engine's own count of operations done, summed over its CPUs.
         watch->setOperationsCounter([&window]() -> std::uint64_t {
             const pcl::Engine* engine = window.simulation().engine();

@@ -1,7 +1,5 @@
 #include "index/radix_tree_node.h"
 
-#include "index/radix_node_slab.h"
-
 #include <bit>
 #include <cstddef>
 #include <cstring>
@@ -106,7 +104,7 @@ struct PreloadPools {
     static void release(Pool& p)
     {
         for (void* n : p.nodes)
-            slab_free(n, p.bytes);
+            ::operator delete(n, std::align_val_t(64));
         p.nodes.clear();
     }
     ~PreloadPools()
@@ -122,9 +120,8 @@ void destroy(Node* node) noexcept
 {
     if (node->lock_offset)
         std::destroy_at(&node->lock());
-    const std::size_t bytes = NodeLayout::make(node->shift, node->lock_offset != 0).bytes;
     node->~Node();
-    slab_free(node, bytes);
+    ::operator delete(static_cast<void*>(node), std::align_val_t(64));
 }
 
 } // namespace
@@ -136,14 +133,10 @@ bool preload(const NodeLayout& layout, unsigned count) noexcept
         return true;
     try {
         pool.nodes.reserve(count);
+        while (pool.nodes.size() < count)
+            pool.nodes.push_back(::operator new(layout.bytes, std::align_val_t(64)));
     } catch (const std::bad_alloc&) {
         return false;
-    }
-    while (pool.nodes.size() < count) {
-        void* mem = slab_alloc(layout.bytes);
-        if (!mem)
-            return false;
-        pool.nodes.push_back(mem);
     }
     return true;
 }

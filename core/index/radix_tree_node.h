@@ -20,8 +20,7 @@
 // Preload (radix_tree_preload): an insert that holds a spinlock must not
 // allocate, so before taking any lock the inserting thread fills a per-thread
 // pool with as many nodes as the insert could possibly need; under the lock
-// it only takes nodes from that pool. The pool is filled from the slab
-// cache of the node size (radix_node_slab.h).
+// it only takes nodes from that pool.
 #pragma once
 
 #include "sync/rcu.h"

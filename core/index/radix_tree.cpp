@@ -7,7 +7,7 @@
 #include "index/index_factory.h"
 #include "lib/field_error.h"
 #include "sync/cpu_relax.h"
-#include "sync/rcu.h"
+#include "sync/rcu_read_fast.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -830,7 +830,7 @@ template <class Fn> auto read_side(RadixTree::Scheme scheme, sync::SpinLock* loc
         sync::RwLock::ReadGuard g(*rw);
         return fn();
     }
-    rcu::ReadGuard g;
+    rcu::FastReadGuard g;
     return fn();
 }
 } // namespace

@@ -7,7 +7,7 @@
 // of a dense lookup's 77-instruction walk. In the kernel, rcu_read_lock() is
 // preempt_disable(), an increment; liburcu's membarrier flavour is the
 // nearest userspace equivalent (a load and a store of the thread's counter,
-// no fence), and this header puts it inline where it is used: 31
+// no fence), and this header puts it inline where it is used: 27
 // instructions for both.
 //
 // It includes liburcu's own inline functions (_LGPL_SOURCE), which bring

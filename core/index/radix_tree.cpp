@@ -30,6 +30,27 @@ constexpr unsigned kSkipShards = 16;
     std::terminate();
 }
 
+// The lookup's walk from node @n of height @h down to the leaf slot of
+// @index. Linux compiles its fanout in (RADIX_TREE_MAP_SHIFT, 6 on a 64-bit
+// kernel), so a level of its walk is a shift, a mask and a load. Here the
+// fanout is chosen per tree; for the kernel's 64 slots the walk is compiled
+// with the shift as a constant (@kShift = 6), and for any other it is read
+// into a register once: the slots' acquire loads would otherwise make the
+// compiler read it from the tree again at every level. The shift count
+// starts at (h - 1) * shift, below 64 for any height a 64-bit index needs,
+// and drops by the shift per level down to the leaf's 0.
+template <unsigned kShift> Page* walk_down(Node* n, pgoff_t index, unsigned h, unsigned runtime_shift) noexcept
+{
+    const unsigned shift = kShift ? kShift : runtime_shift;
+    const pgoff_t mask = (pgoff_t(1) << shift) - 1;
+    for (unsigned bits = (h - 1) * shift;; bits -= shift) {
+        const std::uintptr_t c = n->slot(unsigned((index >> bits) & mask)).load(std::memory_order_acquire);
+        if (!c || bits == 0)
+            return to_page(c);
+        n = reinterpret_cast<Node*>(c);
+    }
+}
+
 } // namespace
 
 // The locks and path of one modifying operation, top-down.
@@ -763,15 +784,13 @@ Page* RadixTree::walk(pgoff_t index) noexcept
     Node* n = to_node(r);
     // A child's height is its parent's minus one, so only the root's header
     // is read: below it each level costs one cache line, the slot's.
-    unsigned h = n->height;
-    if (index > max_index(h, layout_.shift))
+    const unsigned h = n->height;
+    const unsigned shift = layout_.shift;
+    if (index > max_index(h, shift))
         return nullptr;
-    for (;; --h) {
-        const std::uintptr_t c = n->slot(offset(index, h)).load(std::memory_order_acquire);
-        if (!c || h == 1)
-            return to_page(c);
-        n = reinterpret_cast<Node*>(c);
-    }
+    if (shift == 6)
+        return walk_down<6>(n, index, h, shift);
+    return walk_down<0>(n, index, h, shift);
 }
 
 std::uintptr_t RadixTree::load_root(std::uint8_t& tags) const noexcept

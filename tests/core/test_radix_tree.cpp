@@ -74,6 +74,30 @@ TEST_CASE("radix tree height follows the largest index (shift 6)", "[radix][exac
     }
 }
 
+TEST_CASE("lookups reach the top of the index space at every fanout", "[radix][exact]")
+{
+    // The tallest tree a 64-bit index needs: its lookups shift the index by
+    // up to 62 (fanout 4), 60 (the kernel's 64, whose walk has the shift
+    // compiled in) or 63 bits (128) at the root.
+    for (unsigned shift : { 2u, 4u, 6u, 7u }) {
+        INFO("shift " << shift);
+        RadixTree tree(0, config(RadixTree::Scheme::Rcu, shift));
+        PagePool pool;
+        const pgoff_t top = ~pgoff_t(0);
+        const pgoff_t present[] = { 0, 1, pgoff_t(1) << 32, pgoff_t(1) << 63, top - 1, top };
+        for (pgoff_t i : present)
+            REQUIRE(tree.insert(i, pool.make(i)) == InsertResult::Inserted);
+        CHECK(tree.height() == (64 + shift - 1) / shift);
+        for (pgoff_t i : present) {
+            Page* p = tree.lookup(i);
+            REQUIRE(p != nullptr);
+            CHECK(p->index == i);
+        }
+        for (pgoff_t i : { pgoff_t(2), (pgoff_t(1) << 32) + 1, (pgoff_t(1) << 63) - 1, top - 2, pgoff_t(1) << 62 })
+            CHECK(tree.lookup(i) == nullptr);
+    }
+}
+
 TEST_CASE("a page at index 0 lives in the root at height 0 and moves into slot 0 on growth", "[radix][exact]")
 {
     RadixTree tree(0, config(RadixTree::Scheme::Rcu));

@@ -1,6 +1,7 @@
 // The responsiveness report's intervals: each counts the operations and
 // records from the counters it was given, from the moment it was given
-// them, and a run too short to fill half an interval has nothing to compare.
+// them, the line through them all gives the trend, and a run too short to
+// fill half an interval has nothing to compare.
 #include "shell/eventloopwatch.h"
 
 #include <QTest>
@@ -33,12 +34,52 @@ private Q_SLOTS:
         QCOMPARE(watch.throughputRatio(), 0.0);
         watch.finish();
         QVERIFY(watch.report().contains(QStringLiteral("throughput, last interval / first: 0.000")));
+        QVERIFY(!watch.report().contains(QStringLiteral("throughput trend"))); // two intervals: no line
         const QStringList csv = watch.intervalsCsv().split(QLatin1Char('\n'), Qt::SkipEmptyParts);
         QCOMPARE(csv.size(), watch.intervals().size() + 1);
         QCOMPARE(csv.front(),
             QStringLiteral("interval,start_s,end_s,operations,ops_per_s,events_per_s,rss_mib,gui_cpu_share"));
         QVERIFY(csv.at(1).startsWith(QStringLiteral("1,")));
         QCOMPARE(csv.at(1).split(QLatin1Char(',')).at(3), QStringLiteral("900"));
+    }
+
+    void theTrendIsTheLineThroughEveryInterval()
+    {
+        EventLoopWatch watch;
+        watch.setIntervalSeconds(1);
+        std::uint64_t ops = 0;
+        watch.setOperationsCounter([&] { return ops; });
+        ops = 3000;
+        QTRY_COMPARE_WITH_TIMEOUT(watch.intervals().size(), qsizetype(1), 10000);
+        ops += 1000;
+        QTRY_COMPARE_WITH_TIMEOUT(watch.intervals().size(), qsizetype(2), 10000);
+        ops += 2000;
+        QTRY_COMPARE_WITH_TIMEOUT(watch.intervals().size(), qsizetype(3), 10000);
+        watch.finish();
+        QCOMPARE(watch.intervals().size(), qsizetype(3));
+        QCOMPARE(watch.intervals().at(0).operations, std::uint64_t(3000));
+        QCOMPARE(watch.intervals().at(1).operations, std::uint64_t(1000));
+        QCOMPARE(watch.intervals().at(2).operations, std::uint64_t(2000));
+
+        // Through three points the line's slope is (y3 - y1) / 2 and it
+        // passes through their mean at the middle one.
+        const double y1 = watch.intervals().at(0).operationsPerSecond;
+        const double y2 = watch.intervals().at(1).operationsPerSecond;
+        const double y3 = watch.intervals().at(2).operationsPerSecond;
+        const double mean = (y1 + y2 + y3) / 3, slope = (y3 - y1) / 2;
+        const pcl::Trend t = watch.throughputTrend();
+        QCOMPARE(t.points, std::size_t(3));
+        QVERIFY(qAbs(t.ratio - (mean + slope) / (mean - slope)) < 1e-12);
+        // The last interval alone is 2/3 of the first; the line, pulled
+        // down at the middle by the slowest interval, about 0.6.
+        QVERIFY(qAbs(watch.throughputRatio() - y3 / y1) < 1e-12);
+        QVERIFY(t.ratio < watch.throughputRatio());
+        QVERIFY(t.ratio_low <= t.ratio && t.ratio <= t.ratio_high);
+        const QString report = watch.report();
+        QVERIFY2(report.contains(
+                     QStringLiteral("throughput trend, line through all 3 intervals: last / first %1 (95% interval ")
+                         .arg(t.ratio, 0, 'f', 3)),
+            qPrintable(report));
     }
 
     void aRunShorterThanHalfAnIntervalHasNothingToCompare()

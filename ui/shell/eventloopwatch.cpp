@@ -3,7 +3,9 @@
 #include <QFile>
 
 #include <algorithm>
+#include <cmath>
 #include <ctime>
+#include <vector>
 
 #include <unistd.h>
 
@@ -120,6 +122,15 @@ double EventLoopWatch::throughputRatio() const
     return intervals_.back().operationsPerSecond / intervals_.front().operationsPerSecond;
 }
 
+Trend EventLoopWatch::throughputTrend() const
+{
+    std::vector<double> ops;
+    ops.reserve(std::size_t(intervals_.size()));
+    for (const Interval& i : intervals_)
+        ops.push_back(i.operationsPerSecond);
+    return fit_trend(ops);
+}
+
 QString EventLoopWatch::report() const
 {
     QString out = QStringLiteral("event loop: max stall %1 ms (%2 over 100 ms) in %3 timer events of %4 ms; "
@@ -156,6 +167,18 @@ QString EventLoopWatch::report() const
                    .arg(intervals_.back().operationsPerSecond, 0, 'f', 0)
                    .arg(intervals_.front().operationsPerSecond, 0, 'f', 0)
                    .arg(intervalS_, 0, 'g', 6);
+    if (intervals_.size() >= 3) {
+        const Trend t = throughputTrend();
+        const QString high
+            = std::isinf(t.ratio_high) ? QStringLiteral("unbounded") : QString::number(t.ratio_high, 'f', 3);
+        out += QStringLiteral("\nthroughput trend, line through all %1 intervals: last / first %2 "
+                              "(95% interval %3 to %4); the intervals scatter %5% about the line")
+                   .arg(t.points)
+                   .arg(t.ratio, 0, 'f', 3)
+                   .arg(t.ratio_low, 0, 'f', 3)
+                   .arg(high)
+                   .arg(t.scatter * 100, 0, 'f', 1);
+    }
     return out;
 }
 

@@ -10,8 +10,12 @@
 // GUI thread spent on the CPU. On a machine with fewer cores than simulated
 // CPUs the GUI's time is taken from the CPUs: work per tick that grows with
 // the run's history shows here as a GUI share that rises while the
-// throughput falls, interval after interval.
+// throughput falls, interval after interval. On a shared machine single
+// intervals move by tens of percent with nothing in the program changing, so
+// the report also fits a line through all of them (lib/trend.h).
 #pragma once
+
+#include "lib/trend.h"
 
 #include <QElapsedTimer>
 #include <QList>
@@ -76,9 +80,12 @@ public:
     /// Throughput of the last closed interval over the first's; 0 without
     /// two intervals or when the first did nothing.
     double throughputRatio() const;
+    /// The least-squares line through every closed interval's throughput.
+    Trend throughputTrend() const;
 
     /// "event loop: max stall 12.3 ms (0 over 100 ms) in 120000 timer events; memory 80 -> 95 MiB (max 97)",
-    /// then a table of the intervals and the ratio of the last one's throughput to the first's.
+    /// then a table of the intervals, the ratio of the last one's throughput to the first's and,
+    /// from three intervals on, the same ratio of the line through them all with its 95% interval.
     QString report() const;
     /// The intervals as CSV with a header:
     /// interval,start_s,end_s,operations,ops_per_s,events_per_s,rss_mib,gui_cpu_share.

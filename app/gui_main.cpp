@@ -105,7 +105,8 @@ std::optional<Options> parseOptions(const QCoreApplication& app)
                        "the process's memory at start, at most and at the end, and per minute the run's "
                        "throughput (operations per second, from the engine's counter), the events the CPUs "
                        "recorded per second, the memory and the GUI thread's share of a CPU, with the ratio of "
-                       "the last minute's throughput to the first's."));
+                       "the last minute's throughput to the first's and the same ratio of a line fitted "
+                       "through every minute, with its 95% interval."));
     const QCommandLineOption set(QStringLiteral("set"),
         QStringLiteral("Change a field of the scenario (repeatable), as pagecache-lab-cli run does: "
                        "--set workload.cpus=8 --set pacing.ops_per_second=100."),

@@ -48,7 +48,10 @@ Trend fit_trend(const std::vector<double>& values)
     };
     t.first = line(t.slope, 1);
     t.last = line(t.slope, double(n));
-    t.ratio = n >= 2 && t.first > 0 ? ratio(t.slope) : 0;
+    // A line that starts at or below zero (a run that did nothing at
+    // first) has no ratio, and no interval either.
+    const bool has_ratio = n >= 2 && t.first > 0;
+    t.ratio = has_ratio ? ratio(t.slope) : 0;
     t.ratio_low = t.ratio_high = t.ratio;
     double sse = 0;
     for (std::size_t k = 0; k < n; ++k) {
@@ -57,7 +60,7 @@ Trend fit_trend(const std::vector<double>& values)
     }
     if (mean_y != 0)
         t.scatter = std::sqrt(sse / double(n)) / std::abs(mean_y);
-    if (n >= 3 && sxx > 0) {
+    if (has_ratio && n >= 3) {
         const double se = std::sqrt(sse / double(n - 2) / sxx);
         const double half = student_t95(n - 2) * se;
         const double a = ratio(t.slope - half), b = ratio(t.slope + half);

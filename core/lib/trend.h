@@ -19,20 +19,28 @@ struct Trend {
     double slope = 0;       ///< change per interval
     double first = 0;       ///< the line at the first interval
     double last = 0;        ///< the line at the last interval
-    /// last / first of the line; 0 without two points or when first <= 0.
+    /// last / first of the line; 0 without two points or when first <= 0
+    /// (has_ratio() says which).
     double ratio = 0;
     /// The ratio with the slope at the ends of its 95% confidence interval
     /// (Student's t on points - 2 degrees of freedom): the line's first
     /// interval at or below zero makes ratio_high infinite, a last one below
     /// zero makes ratio_low 0. Both equal ratio with fewer than three
-    /// points, where nothing is known of the scatter.
+    /// points, where nothing is known of the scatter, and where there is
+    /// no ratio.
     double ratio_low = 0;
     double ratio_high = 0;
-    /// Standard deviation of the values about the line over their mean.
+    /// Root mean square of the values' distances from the line (over n),
+    /// over the values' mean.
     double scatter = 0;
+
+    /// The line has a last / first ratio: two points or more, and the line
+    /// above zero at the first.
+    bool has_ratio() const noexcept { return points >= 2 && first > 0; }
 };
 
-/// Fits @values, one per interval (1, 2, ...), by least squares.
+/// Fits @values, one per interval (1, 2, ...), by least squares. The values
+/// are finite (operation counts, rates).
 Trend fit_trend(const std::vector<double>& values);
 
 /// Two-sided 95% quantile of Student's t with @dof degrees of freedom

@@ -77,9 +77,9 @@ TEST_CASE("radix tree height follows the largest index (shift 6)", "[radix][exac
 TEST_CASE("lookups reach the top of the index space at every fanout", "[radix][exact]")
 {
     // The tallest tree a 64-bit index needs: its lookups shift the index by
-    // up to 62 (fanout 4), 60 (the kernel's 64, whose walk has the shift
-    // compiled in) or 63 bits (128) at the root.
-    for (unsigned shift : { 2u, 4u, 6u, 7u }) {
+    // up to 62 (fanout 4), 63 (8), 60 (16, 32 and the kernel's 64, whose
+    // walk has the shift compiled in) or 63 bits (128) at the root.
+    for (unsigned shift : { 2u, 3u, 4u, 5u, 6u, 7u }) {
         INFO("shift " << shift);
         RadixTree tree(0, config(RadixTree::Scheme::Rcu, shift));
         PagePool pool;

@@ -29,7 +29,7 @@ TEST_CASE("the ratio's interval comes from the slope's standard error and Studen
 {
     // Means 2.5 and 11.5; Sxx 5, Sxy 4: slope 0.8, line 10.3 .. 12.7;
     // residuals -0.3, 0.9, -0.9, 0.3 (SSE 1.8); se = sqrt(1.8 / 2 / 5);
-    // t(0.975, 2) = 4.303, so the slope lies in 0.8 -+ 1.825609.
+    // t(0.975, 2) = 4.303, so the slope lies in 0.8 -+ 1.825608.
     const Trend t = fit_trend({ 10, 12, 11, 13 });
     CHECK(t.slope == Approx(0.8));
     CHECK(t.first == Approx(10.3));
@@ -60,6 +60,24 @@ TEST_CASE("too few points: no ratio, or no interval", "[trend]")
     CHECK(two.ratio_high == two.ratio);
     // A line that starts at or below zero has no ratio.
     CHECK(fit_trend({ 0, 3 }).ratio == 0.0);
+}
+
+TEST_CASE("a line that starts at or below zero has no ratio and no interval", "[trend]")
+{
+    for (const std::vector<double>& v : { std::vector<double> { 0, 100, 200 }, std::vector<double> { 0, 0, 0, 0 },
+             std::vector<double> { -5, 1, 2, 9 } }) {
+        const Trend t = fit_trend(v);
+        CHECK_FALSE(t.has_ratio());
+        CHECK(t.ratio == 0.0);
+        CHECK(t.ratio_low == 0.0);
+        CHECK(t.ratio_high == 0.0);
+    }
+    // Slope 99.5 through the mean 100.33: the line runs from 0.83 to 199.83,
+    // above zero at the first, so it has a ratio, however steep.
+    const Trend up = fit_trend({ 1, 100, 200 });
+    CHECK(up.has_ratio());
+    CHECK(up.first == Approx(301.0 / 3 - 99.5));
+    CHECK(up.ratio == Approx((301.0 / 3 + 99.5) / (301.0 / 3 - 99.5)));
 }
 
 TEST_CASE("Student's t quantiles", "[trend]")

@@ -169,6 +169,11 @@ QString EventLoopWatch::report() const
                    .arg(intervalS_, 0, 'g', 6);
     if (intervals_.size() >= 3) {
         const Trend t = throughputTrend();
+        if (!t.has_ratio())
+            return out
+                + QStringLiteral("\nthroughput trend, line through all %1 intervals: it starts at or below zero, "
+                                 "so it has no last / first ratio")
+                      .arg(t.points);
         const QString high
             = std::isinf(t.ratio_high) ? QStringLiteral("unbounded") : QString::number(t.ratio_high, 'f', 3);
         out += QStringLiteral("\nthroughput trend, line through all %1 intervals: last / first %2 "

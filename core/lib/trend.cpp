@@ -50,7 +50,7 @@ Trend fit_trend(const std::vector<double>& values)
     t.last = line(t.slope, double(n));
     // A line that starts at or below zero (a run that did nothing at
     // first) has no ratio, and no interval either.
-    const bool has_ratio = n >= 2 && t.first > 0;
+    const bool has_ratio = t.has_ratio();
     t.ratio = has_ratio ? ratio(t.slope) : 0;
     t.ratio_low = t.ratio_high = t.ratio;
     double sse = 0;

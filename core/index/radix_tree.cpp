@@ -31,23 +31,83 @@ constexpr unsigned kSkipShards = 16;
 }
 
 // The lookup's walk from node @n of height @h down to the leaf slot of
-// @index. Linux compiles its fanout in (RADIX_TREE_MAP_SHIFT, 6 on a 64-bit
-// kernel), so a level of its walk is a shift, a mask and a load. Here the
-// fanout is chosen per tree; for the kernel's 64 slots the walk is compiled
-// with the shift as a constant (@kShift = 6), and for any other it is read
-// into a register once: the slots' acquire loads would otherwise make the
-// compiler read it from the tree again at every level. The shift count
-// starts at (h - 1) * shift, below 64 for any height a 64-bit index needs,
-// and drops by the shift per level down to the leaf's 0.
-template <unsigned kShift> Page* walk_down(Node* n, pgoff_t index, unsigned h, unsigned runtime_shift) noexcept
+// @index, for any fanout: the shift is read into a register once (the
+// slots' acquire loads would otherwise make the compiler read it from the
+// tree again at every level). The shift count starts at (h - 1) * shift,
+// below 64 for any height a 64-bit index needs, and drops by the shift per
+// level down to the leaf's 0.
+Page* walk_down(Node* n, pgoff_t index, unsigned h, unsigned shift) noexcept
 {
-    const unsigned shift = kShift ? kShift : runtime_shift;
     const pgoff_t mask = (pgoff_t(1) << shift) - 1;
     for (unsigned bits = (h - 1) * shift;; bits -= shift) {
         const std::uintptr_t c = n->slot(unsigned((index >> bits) & mask)).load(std::memory_order_acquire);
         if (!c || bits == 0)
             return to_page(c);
         n = reinterpret_cast<Node*>(c);
+    }
+}
+
+// The same walk at the kernel's fanout. Linux compiles its fanout in
+// (RADIX_TREE_MAP_SHIFT, 6 on a 64-bit kernel), so a level of its walk is a
+// shift by a constant, a mask and a load. Here the height picks the entry
+// into a run of levels whose shift counts are constants, tallest first:
+// no loop counter, no shift count in a register, six instructions a level.
+// Heights run from 1 to 11 (ceil(64 / 6)).
+constexpr unsigned kKernelShift = 6;
+static_assert(RadixTree::kMaxShift >= kKernelShift && (64 + kKernelShift - 1) / kKernelShift == 11);
+
+[[gnu::always_inline]] inline Page* walk_down_kernel_fanout(Node* n, pgoff_t index, unsigned h) noexcept
+{
+    constexpr pgoff_t kMask = (pgoff_t(1) << kKernelShift) - 1;
+    // One interior level: follow the slot of @index at shift count @bits.
+    auto down = [&](unsigned bits) noexcept {
+        const std::uintptr_t c = n->slot(unsigned((index >> bits) & kMask)).load(std::memory_order_acquire);
+        n = reinterpret_cast<Node*>(c);
+        return c != 0;
+    };
+    switch (h) {
+    case 11:
+        if (!down(60))
+            return nullptr;
+        [[fallthrough]];
+    case 10:
+        if (!down(54))
+            return nullptr;
+        [[fallthrough]];
+    case 9:
+        if (!down(48))
+            return nullptr;
+        [[fallthrough]];
+    case 8:
+        if (!down(42))
+            return nullptr;
+        [[fallthrough]];
+    case 7:
+        if (!down(36))
+            return nullptr;
+        [[fallthrough]];
+    case 6:
+        if (!down(30))
+            return nullptr;
+        [[fallthrough]];
+    case 5:
+        if (!down(24))
+            return nullptr;
+        [[fallthrough]];
+    case 4:
+        if (!down(18))
+            return nullptr;
+        [[fallthrough]];
+    case 3:
+        if (!down(12))
+            return nullptr;
+        [[fallthrough]];
+    case 2:
+        if (!down(6))
+            return nullptr;
+        [[fallthrough]];
+    default: // the leaf, height 1
+        return to_page(n->slot(unsigned(index & kMask)).load(std::memory_order_acquire));
     }
 }
 
@@ -776,21 +836,28 @@ bool RadixTree::clear_tag(pgoff_t index, unsigned tag)
     return modify(Op::ClearTag, index, tag, nullptr).found;
 }
 
-Page* RadixTree::walk(pgoff_t index) noexcept
+// Inlined into the lookups: at the kernel's fanout a lookup is then one
+// function with no frame of its own (radix_tree_lookup is a leaf function
+// too), which lets the processor keep more independent lookups in flight.
+[[gnu::always_inline]] inline Page* RadixTree::walk(pgoff_t index) noexcept
 {
     const std::uintptr_t r = root_.load(std::memory_order_acquire);
-    if (!is_node(r))
+    if (!is_node(r)) [[unlikely]]
         return index == 0 ? to_page(r) : nullptr;
     Node* n = to_node(r);
     // A child's height is its parent's minus one, so only the root's header
     // is read: below it each level costs one cache line, the slot's.
     const unsigned h = n->height;
     const unsigned shift = layout_.shift;
+    if (shift == kKernelShift) [[likely]] {
+        // index > max_index(h): split in two shifts, each below 64.
+        if ((index >> ((h - 1) * kKernelShift)) >> kKernelShift)
+            return nullptr;
+        return walk_down_kernel_fanout(n, index, h);
+    }
     if (index > max_index(h, shift))
         return nullptr;
-    if (shift == 6)
-        return walk_down<6>(n, index, h, shift);
-    return walk_down<0>(n, index, h, shift);
+    return walk_down(n, index, h, shift);
 }
 
 std::uintptr_t RadixTree::load_root(std::uint8_t& tags) const noexcept
@@ -855,6 +922,18 @@ template <class Fn> auto read_side(RadixTree::Scheme scheme, sync::SpinLock* loc
 } // namespace
 
 Page* RadixTree::lookup(pgoff_t index)
+{
+    // find_get_page's lockless path (2.6.27) first, with its walk inline;
+    // the locked schemes' lookups are out of line so that their calls and
+    // saved registers stay out of it.
+    if (lockless_lookups()) [[likely]] {
+        rcu::FastReadGuard g;
+        return walk(index);
+    }
+    return lookup_under_tree_lock(index);
+}
+
+Page* RadixTree::lookup_under_tree_lock(pgoff_t index)
 {
     return read_side(config_.scheme, tree_lock_.get(), tree_rwlock_.get(), [&] { return walk(index); });
 }

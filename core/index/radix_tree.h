@@ -155,6 +155,8 @@ private:
     /// The root word and the root tags as one consistent pair (see root_seq_).
     std::uintptr_t load_root(std::uint8_t& tags) const noexcept;
     Page* walk(pgoff_t index) noexcept;
+    /// lookup() of the spinlock and rwlock schemes: the walk under tree_lock.
+    [[gnu::noinline]] Page* lookup_under_tree_lock(pgoff_t index);
     bool walk_tag(pgoff_t index, unsigned tag) noexcept;
     std::size_t gang(pgoff_t first, std::size_t max, Page** out, int tag) noexcept;
 

@@ -98,6 +98,45 @@ TEST_CASE("lookups reach the top of the index space at every fanout", "[radix][e
     }
 }
 
+TEST_CASE("lookups at every height find the last index it holds and miss the next", "[radix][exact]")
+{
+    // The walk picks its entry by height (the kernel's fanout) or loops
+    // over it (any other): at each height the largest index the tree holds
+    // is found through every level, and the first one above it is a miss
+    // before any slot is read. A page with distinct digits at every level
+    // checks that each level uses its own part of the index.
+    for (auto scheme : kSchemes)
+        for (unsigned shift : { 6u, 4u }) {
+            const unsigned tallest = (64 + shift - 1) / shift;
+            for (unsigned h = 1; h <= tallest; ++h) {
+                INFO("scheme " << RadixTree::scheme_name(scheme) << ", shift " << shift << ", height " << h);
+                RadixTree tree(0, config(scheme, shift));
+                PagePool pool;
+                const pgoff_t last = RadixTree::max_index(h, shift);
+                pgoff_t digits = 0; // digit d at level d: 1, 2, 3, ... (mod fanout)
+                for (unsigned level = 0; level < h; ++level)
+                    digits |= pgoff_t((level + 1) & ((1u << shift) - 1)) << (level * shift);
+                digits &= last;
+                for (pgoff_t i : { pgoff_t(0), digits, last })
+                    if (!tree.lookup(i))
+                        REQUIRE(tree.insert(i, pool.make(i)) == InsertResult::Inserted);
+                REQUIRE(tree.height() == h);
+                for (pgoff_t i : { pgoff_t(0), digits, last }) {
+                    Page* p = tree.lookup(i);
+                    REQUIRE(p != nullptr);
+                    CHECK(p->index == i);
+                }
+                // Below the top: the leaf's slot next to a present page.
+                CHECK(tree.lookup(digits + 1) == nullptr);
+                CHECK(tree.lookup(last - 1) == nullptr);
+                if (h < tallest) {
+                    CHECK(tree.lookup(last + 1) == nullptr);
+                    CHECK(tree.lookup(~pgoff_t(0)) == nullptr);
+                }
+            }
+        }
+}
+
 TEST_CASE("a page at index 0 lives in the root at height 0 and moves into slot 0 on growth", "[radix][exact]")
 {
     RadixTree tree(0, config(RadixTree::Scheme::Rcu));

@@ -201,10 +201,12 @@ LessonHighlight read_highlight(const json::Value& v, const std::string& path)
 
 LessonPause read_pause(const json::Value& v, const std::string& path)
 {
-    const Member m(v, path, { "tree_height", "lock_contentions", "readahead_wasted", "run_ends" });
-    if (v.as_object().size() != 1)
+    const Member m(v, path, { "tree_height", "lock_contentions", "readahead_wasted", "run_ends", "shown_seconds" });
+    const bool shown = m.find("shown_seconds") != nullptr;
+    if (v.as_object().size() != 1 + std::size_t(shown))
         throw_field_error(path, "names one condition: tree_height, lock_contentions, readahead_wasted or run_ends");
     LessonPause p;
+    p.shown_seconds = m.number("shown_seconds", LessonPause::kShownSeconds, 0, 600);
     if (m.find("tree_height")) {
         p.kind = LessonPause::Kind::TreeHeight;
         p.count = m.integer("tree_height", 1, 1, 32);
@@ -219,7 +221,10 @@ LessonPause read_pause(const json::Value& v, const std::string& path)
     } else {
         if (!m.flag("run_ends"))
             throw_field_error(m.at("run_ends"), "must be true (leave the condition out for none)");
+        if (shown)
+            throw_field_error(m.at("shown_seconds"), "has no use with run_ends: the run has ended");
         p.kind = LessonPause::Kind::RunEnds;
+        p.shown_seconds = 0;
     }
     return p;
 }

@@ -65,12 +65,18 @@ struct LessonHighlight {
     std::uint64_t number = 0; ///< File, Cpu, Bucket: its number; Node: the page index whose leaf it is
 };
 
-/// When a step's run pauses by itself.
+/// When a step's run pauses by itself: @shown_seconds of running time after
+/// its condition first holds, so that a class sees what the step names
+/// happen, and go on happening, before the run stops to let them look (a
+/// condition met by the first page would otherwise pause the run before
+/// anyone saw it move).
 struct LessonPause {
+    static constexpr double kShownSeconds = 5; ///< when the file does not say
     enum class Kind : std::uint8_t { None, TreeHeight, LockContentions, ReadaheadWasted, RunEnds };
     Kind kind = Kind::None;
     std::string lock;        ///< LockContentions: the lock class
     std::uint64_t count = 0; ///< TreeHeight: the height; LockContentions: contentions; ReadaheadWasted: pages
+    double shown_seconds = kShownSeconds; ///< running time from the condition holding to the pause (not RunEnds)
 };
 
 struct LessonStep {

@@ -35,4 +35,15 @@ bool pause_reached(const LessonPause& pause, Engine& engine, const sync::LockReg
     return false;
 }
 
+bool PauseWatch::due(Engine& engine, const sync::LockRegistry& registry, double running_s, bool ended)
+{
+    if (pause_.kind == LessonPause::Kind::None)
+        return false;
+    if (pause_.kind == LessonPause::Kind::RunEnds)
+        return ended;
+    if (!since_ && pause_reached(pause_, engine, registry, ended))
+        since_ = running_s;
+    return since_ && running_s - *since_ >= pause_.shown_seconds;
+}
+
 } // namespace pcl

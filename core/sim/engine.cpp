@@ -413,16 +413,20 @@ void Engine::await_background(unsigned cpu)
     if (cpus_[cpu].background)
         return;
     std::unique_lock l(control_);
+    ++waiting_cpus_;
     control_cv_.wait(l, [&] {
         const State s = state_.load();
         return background_unstarted_ == 0 || (s != State::Running && s != State::Paused);
     });
+    --waiting_cpus_;
 }
 
-bool Engine::may_proceed(unsigned cpu)
+bool Engine::may_proceed(unsigned cpu, bool& held)
 {
+    held = false;
     if (state_.load(std::memory_order_acquire) == State::Running)
         return true;
+    held = true;
     std::unique_lock l(control_);
     for (;;) {
         const State s = state_.load();
@@ -434,8 +438,16 @@ bool Engine::may_proceed(unsigned cpu)
             --cpus_[cpu].step_budget;
             return true;
         }
+        ++waiting_cpus_;
         control_cv_.wait(l);
+        --waiting_cpus_;
     }
+}
+
+bool Engine::held() const
+{
+    std::lock_guard g(control_);
+    return state_.load() == State::Paused && waiting_cpus_ == running_cpus_;
 }
 
 bool Engine::execute(const Operation& op)
@@ -503,8 +515,14 @@ void Engine::run_cpu(unsigned cpu)
     std::uint64_t next_slot = now_ns();
     unsigned cpu_id = cpu;
     Operation op;
+    bool was_held = false;
     await_background(cpu);
-    while (may_proceed(cpu)) {
+    while (may_proceed(cpu, was_held)) {
+        // Time spent held is not owed operations: after a pause (or between
+        // steps) the pace starts again from now, instead of running the
+        // missed slots back to back.
+        if (was_held)
+            next_slot = now_ns();
         // The speed may change while running (set_pacing): picked up
         // before each operation.
         if (const std::uint64_t g = pacing_generation_.load(std::memory_order_acquire); g != pacing_seen) {
@@ -543,8 +561,6 @@ void Engine::run_cpu(unsigned cpu)
                  && pacing_generation_.load(std::memory_order_relaxed) == pacing_seen;
                  now = now_ns())
                 std::this_thread::sleep_for(std::chrono::nanoseconds(std::min(next_slot - now, kPacingSliceNs)));
-            if (state() != State::Running)
-                next_slot = now_ns();
         }
     }
     sync::set_hold_stretch_ns(0);

@@ -119,6 +119,9 @@ public:
     void resume();
     /// Lets each CPU do @n more operations and hold again (pauses first if running).
     void step(std::uint64_t n = 1);
+    /// Paused, and every CPU still in the run is waiting to be let go: the
+    /// operations the last step() allowed are done.
+    bool held() const;
     /// Ends the run; returns once every CPU thread has left.
     void stop();
     /// Waits until the run has ended (finished, stopped or failed).
@@ -180,7 +183,8 @@ private:
     };
     void run_cpu(unsigned cpu);
     /// Waits until @cpu may do its next operation; false: the run is over.
-    bool may_proceed(unsigned cpu);
+    /// @held: the CPU was held (paused) before it was let go.
+    bool may_proceed(unsigned cpu, bool& held);
     bool execute(const Operation& op);
     /// The operation source of @cpu: its generator or its traced thread.
     std::unique_ptr<OperationSource> make_source(unsigned cpu) const;
@@ -220,6 +224,7 @@ private:
     mutable std::mutex control_; ///< protects the step budgets, done flags, error_, transitions of state_
     std::condition_variable control_cv_;
     unsigned running_cpus_ = 0;                   ///< under control_
+    unsigned waiting_cpus_ = 0;                   ///< under control_: running CPUs held in may_proceed or await_background
     unsigned foreground_cpus_ = 0;                ///< under control_: running CPUs that are not background
     std::atomic<bool> background_stop_ { false }; ///< every foreground CPU is done
     unsigned background_unstarted_ = 0;           ///< under control_: background CPUs yet to take their first operation

@@ -76,12 +76,12 @@ MetricsSample MetricsSampler::sample()
     return sample(std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count());
 }
 
-MetricsSample MetricsSampler::sample(double time_s)
+MetricsSample MetricsSampler::sample(double time_s, std::uint64_t clock_ns)
 {
     const Totals now = read_totals();
     MetricsSample s;
     s.time_s = time_s;
-    s.clock_ns = now_ns();
+    s.clock_ns = clock_ns ? clock_ns : now_ns();
     s.interval_s = std::max(0.0, time_s - last_time_s_);
 
     // Every total only grows (a sharded sum too: each shard only grows), so

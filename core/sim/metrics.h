@@ -25,8 +25,9 @@ class Engine;
 struct MetricsSample {
     double time_s = 0; ///< end of the interval: seconds since the sampler was created, or the time sample() was given
     double interval_s = 0; ///< length of the interval
-    /// now_ns() when it was taken: the events' clock, so that a trace can
-    /// place the sample among the run's events (pauses included).
+    /// When it was taken on the events' clock (now_ns(), or the run's clock
+    /// that the events were moved onto: sim/run_clock.h), so that a trace
+    /// can place the sample among the run's events.
     std::uint64_t clock_ns = 0;
 
     // Counts in the interval.
@@ -105,8 +106,9 @@ public:
     MetricsSample sample();
     /// The same, at @time_s on a clock of the caller's that starts at 0 with
     /// the sampler and only goes forward: a run's running time, which stands
-    /// still while the run is paused, so that no interval spans a pause.
-    MetricsSample sample(double time_s);
+    /// still while the run is paused, so that no interval spans a pause;
+    /// @clock_ns is the sample's place among the events (0: now_ns()).
+    MetricsSample sample(double time_s, std::uint64_t clock_ns = 0);
     /// The samples taken, oldest first. At most kMaxSeries are kept: when
     /// full, neighbouring pairs are merged (counts summed, rates and shares
     /// recomputed over the joined interval), so a long run keeps its whole

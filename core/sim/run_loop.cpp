@@ -1,5 +1,7 @@
 #include "sim/run_loop.h"
 
+#include "base/clock.h"
+
 #include <algorithm>
 
 namespace pcl {
@@ -38,13 +40,17 @@ RunLoop::~RunLoop() = default; // ~Engine stops and joins the CPUs first
 
 double RunLoop::running_seconds() const noexcept
 {
-    const double stretch = since_ ? std::chrono::duration<double>(Clock::now() - *since_).count() : 0.0;
-    return before_s_ + stretch;
+    return double(clock_.running_ns(now_ns())) / 1e9;
+}
+
+std::uint64_t RunLoop::clock_now_ns() const noexcept
+{
+    return clock_.to_run(now_ns());
 }
 
 std::optional<RunLoop::Clock::time_point> RunLoop::next_deadline() const noexcept
 {
-    if (phase_ != Phase::Running || !since_)
+    if (phase_ != Phase::Running || !clock_.running())
         return std::nullopt;
     double at = next_sample_s_;
     if (scenario_.duration_seconds > 0)
@@ -55,13 +61,18 @@ std::optional<RunLoop::Clock::time_point> RunLoop::next_deadline() const noexcep
 
 void RunLoop::play()
 {
-    if (phase_ == Phase::Ready)
+    if (phase_ == Phase::Ready) {
+        // The clock starts before the engine, so that no event is stamped
+        // before the run's start.
+        clock_.start(now_ns());
         engine_.start();
-    else if (phase_ == Phase::Paused)
+    } else if (phase_ == Phase::Paused) {
         engine_.resume();
-    else
+        clock_.go(now_ns());
+    } else {
         return;
-    since_ = Clock::now();
+    }
+    stepping_ = false;
     phase_ = Phase::Running;
 }
 
@@ -72,9 +83,8 @@ void RunLoop::pause()
     engine_.pause();
     // The clock stops first, so the sample closing the interval up to the
     // pause ends where the next interval will begin.
-    before_s_ = running_seconds();
-    since_.reset();
-    if (before_s_ > sampled_s_)
+    clock_.stop(now_ns());
+    if (running_seconds() > sampled_s_)
         take_sample();
     phase_ = Phase::Paused;
 }
@@ -85,9 +95,17 @@ void RunLoop::step(std::uint64_t n)
         return;
     if (phase_ == Phase::Running)
         pause();
-    if (phase_ == Phase::Ready)
+    // The step's operations are running time: the clock goes until the
+    // CPUs hold again (turn() sees them held), so that the events a step
+    // records keep their lengths on the timeline.
+    if (phase_ == Phase::Ready) {
+        clock_.start(now_ns());
         engine_.start(true);
+    } else {
+        clock_.go(now_ns());
+    }
     engine_.step(n);
+    stepping_ = true;
     phase_ = Phase::Paused;
 }
 
@@ -101,6 +119,8 @@ void RunLoop::set_pacing(double ops_per_second, std::uint64_t hold_stretch_ns)
 void RunLoop::drain(const EventSink& sink)
 {
     drained_ += engine_.events().drain_all(buffer_);
+    for (Event& e : buffer_)
+        e.time_ns = clock_.to_run(e.time_ns);
     if (sink && !buffer_.empty())
         sink(buffer_);
     buffer_.clear(); // keeps its capacity: one drain's worth at most
@@ -108,8 +128,9 @@ void RunLoop::drain(const EventSink& sink)
 
 void RunLoop::take_sample()
 {
-    const double now = running_seconds();
-    const MetricsSample s = sampler_.sample(now);
+    const std::uint64_t wall = now_ns();
+    const double now = double(clock_.running_ns(wall)) / 1e9;
+    const MetricsSample s = sampler_.sample(now, clock_.to_run(wall));
     sampled_s_ = now;
     if (on_sample_)
         on_sample_(s);
@@ -119,6 +140,10 @@ void RunLoop::turn(const EventSink& sink)
 {
     if (phase_ == Phase::Ended || phase_ == Phase::Ready)
         return;
+    if (stepping_ && engine_.held()) {
+        clock_.stop(now_ns());
+        stepping_ = false;
+    }
     drain(sink);
     if (phase_ == Phase::Running) {
         const double now = running_seconds();
@@ -156,9 +181,9 @@ void RunLoop::close(std::string why, const EventSink& sink)
     // the totals. A run that did not run since its last sample (ended while
     // paused) has no interval left to close.
     const bool was_running = phase_ == Phase::Running;
-    before_s_ = running_seconds();
-    since_.reset();
-    if (was_running && before_s_ > sampled_s_)
+    clock_.stop(now_ns());
+    stepping_ = false;
+    if (was_running && running_seconds() > sampled_s_)
         take_sample();
     phase_ = Phase::Ended;
     ended_by_ = std::move(why);

@@ -6,8 +6,9 @@
 // mix their lock counts), its engine and its sampler. Each turn drains the
 // event rings, samples the counters when a sample is due, ends the run at
 // its duration, and notices a run that has ended by itself. Time is running
-// time: a pause is not part of the run, so samples and the duration count
-// only the time the CPUs were let run. Draining keeps the rings from
+// time (sim/run_clock.h): a pause is not part of the run, so samples, the
+// duration and the events' stamps count only the time the CPUs were let
+// run, steps included. Draining keeps the rings from
 // overwriting, so the dropped count means what it says; what the caller
 // does with the events (a view shows them, the command line logs or only
 // counts them) is its own business.
@@ -16,6 +17,7 @@
 #include "events/event.h"
 #include "sim/engine.h"
 #include "sim/metrics.h"
+#include "sim/run_clock.h"
 #include "sim/run_result.h"
 #include "sim/scenario.h"
 #include "sync/lock_stats.h"
@@ -80,7 +82,8 @@ public:
     /// it (throws std::invalid_argument for values out of range).
     void set_pacing(double ops_per_second, std::uint64_t hold_stretch_ns);
 
-    /// One turn of the loop: drains the rings into @sink; while Running,
+    /// One turn of the loop: drains the rings into @sink, each event's stamp
+    /// moved onto the run's clock (RunClock::to_run); while Running,
     /// takes a sample when one is due and ends the run when its duration has
     /// run out; notices a run that ended by itself. When the run ends in this
     /// turn, the CPUs are let leave, the closing sample is taken and what is
@@ -90,8 +93,12 @@ public:
     /// as turn() ends one. Nothing happens to a run that has ended.
     void end(const std::string& why, const EventSink& sink);
 
-    /// Seconds the CPUs have been let run (pauses and steps excluded).
+    /// Seconds the CPUs have been let run: pauses excluded, the time the
+    /// CPUs took to do a step included.
     double running_seconds() const noexcept;
+    /// Now on the run's clock, as the events drained are stamped: a view's
+    /// live edge.
+    std::uint64_t clock_now_ns() const noexcept;
     /// When the next turn has more to do than drain: the next sample, or the
     /// end of the duration; nullopt unless Running.
     std::optional<Clock::time_point> next_deadline() const noexcept;
@@ -124,8 +131,9 @@ private:
     double interval_s_;                      ///< scenario.sample_interval_ms in seconds
     double next_sample_s_;                   ///< running time of the next sample
     double sampled_s_ = 0;                   ///< running time of the last sample
-    double before_s_ = 0;                    ///< running time before the current stretch of running
-    std::optional<Clock::time_point> since_; ///< when the current stretch of running began
+    RunClock clock_;
+    /// A step was let go while paused: the clock runs until the CPUs hold again.
+    bool stepping_ = false;
 };
 
 } // namespace pcl

@@ -106,9 +106,10 @@ TEST_CASE("a pause stops the clock and the samples; play goes on from there", "[
     CHECK(loop.ended_by() == "stopped");
 }
 
-TEST_CASE("steps are not running time: a stepped run to its end has no sample", "[sim][run_loop]")
+TEST_CASE("a stepped run to its end has no sample; the steps' own time is running time", "[sim][run_loop]")
 {
     RunLoop loop(scenario(3, 6));
+    const auto began = std::chrono::steady_clock::now();
     loop.step(4);
     CHECK(loop.phase() == RunLoop::Phase::Paused);
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
@@ -126,8 +127,58 @@ TEST_CASE("steps are not running time: a stepped run to its end has no sample", 
     turn_until_ended(loop);
     CHECK(loop.ended_by() == "finished");
     CHECK(loop.engine().operations() == 18);
-    CHECK(loop.running_seconds() == 0);
+    // The clock ran while the CPUs did their steps and stood while they
+    // held: less than the time the test took, which waited 30 ms with the
+    // CPUs held.
+    const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
+    CHECK(loop.running_seconds() > 0);
+    CHECK(loop.running_seconds() < took - 0.025);
     CHECK(loop.samples().empty());
+}
+
+TEST_CASE("after a pause the pace goes on from Play: the paused time owes no operations", "[sim][run_loop]")
+{
+    // 50 operations a second on each of 2 CPUs. A pace that counted its
+    // slots from before the pause would owe each CPU the paused time's 100
+    // operations and do them back to back after Play.
+    RunLoop loop(scenario(2, 1000000, 50));
+    std::vector<std::uint64_t> stamps;
+    auto keep = [&](std::vector<Event>& batch) {
+        for (const Event& e : batch)
+            stamps.push_back(e.time_ns);
+    };
+    auto turn_for = [&](std::chrono::milliseconds d) {
+        const auto until = std::chrono::steady_clock::now() + d;
+        while (std::chrono::steady_clock::now() < until) {
+            loop.turn(keep);
+            std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        }
+    };
+    loop.play();
+    turn_for(std::chrono::milliseconds(1000));
+    loop.pause();
+    const double at_pause = loop.running_seconds();
+    turn_for(std::chrono::milliseconds(2000));
+    const std::uint64_t before = loop.engine().operations();
+    loop.play();
+    turn_for(std::chrono::milliseconds(1000));
+    const std::uint64_t after = loop.engine().operations() - before;
+    // 2 CPUs x 50 a second x 1 s = 100, with room for a slow scheduler;
+    // owing the pause would give about 300.
+    CHECK(after >= 60);
+    CHECK(after <= 130);
+    loop.end("stopped", keep);
+    // One clock: the events are stamped in running time, so the pause is
+    // not a gap between them, and they all fall within the running time.
+    REQUIRE(stamps.size() > 100);
+    std::sort(stamps.begin(), stamps.end());
+    std::uint64_t widest = 0;
+    for (std::size_t i = 1; i < stamps.size(); ++i)
+        widest = std::max(widest, stamps[i] - stamps[i - 1]);
+    CHECK(widest < 500'000'000);
+    CHECK(double(stamps.back() - stamps.front()) / 1e9 <= loop.running_seconds());
+    CHECK(loop.running_seconds() > at_pause + 0.9);
+    CHECK(loop.running_seconds() < at_pause + 1.5);
 }
 
 TEST_CASE("the duration ends a run in running time; end() names why a run was cut", "[sim][run_loop]")

@@ -36,23 +36,33 @@ QString q(const std::string& s)
     return QString::fromStdString(s);
 }
 
-/// The step's condition in words: what pauses the run.
-QString pauseText(const LessonPause& p)
+/// The step's condition in words: "the tree reaches height 2".
+QString conditionText(const LessonPause& p)
 {
     switch (p.kind) {
     case LessonPause::Kind::None:
         return {};
     case LessonPause::Kind::TreeHeight:
-        return LessonPanel::tr("when the tree reaches height %1").arg(p.count);
+        return LessonPanel::tr("the tree reaches height %1").arg(p.count);
     case LessonPause::Kind::LockContentions:
-        return LessonPanel::tr("when %1 has been contended %2 times").arg(q(p.lock)).arg(p.count);
+        return LessonPanel::tr("%1 has been contended %2 times").arg(q(p.lock)).arg(p.count);
     case LessonPause::Kind::ReadaheadWasted:
-        return p.count == 1 ? LessonPanel::tr("when the first read-ahead page is evicted unused")
-                            : LessonPanel::tr("when %1 read-ahead pages have been evicted unused").arg(p.count);
+        return p.count == 1 ? LessonPanel::tr("the first read-ahead page is evicted unused")
+                            : LessonPanel::tr("%1 read-ahead pages have been evicted unused").arg(p.count);
     case LessonPause::Kind::RunEnds:
-        return LessonPanel::tr("when the run ends");
+        return LessonPanel::tr("the run ends");
     }
     return {};
+}
+
+/// When the run pauses, in words: "5 s after the tree reaches height 2".
+QString pauseText(const LessonPause& p)
+{
+    if (p.kind == LessonPause::Kind::None)
+        return {};
+    if (p.kind == LessonPause::Kind::RunEnds || p.shown_seconds <= 0)
+        return LessonPanel::tr("when %1").arg(conditionText(p));
+    return LessonPanel::tr("%1 s after %2").arg(QString::fromStdString(significant(p.shown_seconds)), conditionText(p));
 }
 
 } // namespace
@@ -233,6 +243,7 @@ void LessonPanel::showStep()
     back_->setEnabled(step_ > 0);
     next_->setEnabled(step_ + 1 < n);
     pausedByStep_ = false;
+    pauseWatch_ = PauseWatch(s.pause);
     ++probeGeneration_;
     const LessonRun& run = *lesson_->find_run(s.run);
     probeResults_->setCurrent(run.is_probe() ? run.name : std::string());
@@ -353,7 +364,7 @@ void LessonPanel::checkPause()
     const LessonPause& p = lesson_->steps[std::size_t(step_)].pause;
     if (p.kind == LessonPause::Kind::None || p.kind == LessonPause::Kind::RunEnds || !sim_.engine() || !sim_.registry())
         return;
-    if (!pause_reached(p, *sim_.engine(), *sim_.registry(), false))
+    if (!pauseWatch_.due(*sim_.engine(), *sim_.registry(), sim_.elapsedSeconds(), false))
         return;
     // Set first: pausing ticks the views once more, which comes back here.
     pausedByStep_ = true;

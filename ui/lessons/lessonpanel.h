@@ -12,6 +12,7 @@
 
 #include "lesson/experiment.h"
 #include "lesson/lesson.h"
+#include "lesson/lesson_pause.h"
 #include "lessons/proberesultsview.h"
 
 #include <QPointer>
@@ -122,6 +123,7 @@ private:
     std::optional<Lesson> lesson_;
     int step_ = 0;
     bool pausedByStep_ = false;
+    PauseWatch pauseWatch_; ///< the current step's condition, as its run goes on
     std::optional<ExperimentResult> result_;
     QThread* measurer_ = nullptr;
     QThread* prober_ = nullptr;

@@ -88,6 +88,11 @@ double Simulation::elapsedSeconds() const
     return loop_ ? loop_->running_seconds() : 0.0;
 }
 
+std::uint64_t Simulation::clockNowNs() const
+{
+    return loop_ ? loop_->clock_now_ns() : 0;
+}
+
 const std::vector<MetricsSample>& Simulation::samples() const
 {
     static const std::vector<MetricsSample> none;
@@ -185,6 +190,7 @@ void Simulation::setPacing(double opsPerSecond, std::uint64_t holdStretchNs)
         loop_->set_pacing(opsPerSecond, holdStretchNs);
     scenario_.engine.ops_per_second = opsPerSecond;
     scenario_.engine.hold_stretch_ns = holdStretchNs;
+    Q_EMIT pacingChanged(opsPerSecond, holdStretchNs);
 }
 
 void Simulation::followLoop()

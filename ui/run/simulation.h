@@ -61,6 +61,9 @@ public:
 
     /// Seconds the current run has been running (pauses excluded).
     double elapsedSeconds() const;
+    /// Now on the run's clock, the one the events it hands out are stamped
+    /// on (pauses left out): a view's live edge. 0 before a run.
+    std::uint64_t clockNowNs() const;
     /// The time series so far, oldest first (RunLoop::samples).
     const std::vector<MetricsSample>& samples() const;
     /// Events recorded and dropped by the rings; events drained but not
@@ -119,6 +122,8 @@ Q_SIGNALS:
     void eventsArrived(const std::vector<pcl::Event>& events);
     /// A sample was taken.
     void sampled(const pcl::MetricsSample& sample);
+    /// The speed changed (setPacing), from whichever control set it.
+    void pacingChanged(double opsPerSecond, std::uint64_t holdStretchNs);
 
 private:
     void build();

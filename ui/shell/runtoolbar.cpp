@@ -137,18 +137,25 @@ RunToolBar::RunToolBar(Simulation& simulation, QWidget* parent)
 
     connect(&sim_, &Simulation::stateChanged, this, &RunToolBar::updateActions);
     connect(&sim_, &Simulation::runReset, this, [this] {
-        const QSignalBlocker block(speed_);
-        speed_->setValue(positionFor(sim_.scenario().engine.ops_per_second));
-        // The scenario's own speed, which may lie between two stops.
-        speedLabel_->setText(speedText(sim_.scenario().engine.ops_per_second));
+        showSpeed(sim_.scenario().engine.ops_per_second);
         updateActions();
         updateFigures();
     });
+    // The Parameters panel and a lesson's step set the speed too: the
+    // slider says what the run does, whoever set it.
+    connect(&sim_, &Simulation::pacingChanged, this, [this](double ops) { showSpeed(ops); });
     connect(&sim_, &Simulation::ticked, this, &RunToolBar::updateFigures);
-    speed_->setValue(positionFor(sim_.scenario().engine.ops_per_second));
-    speedLabel_->setText(speedText(speeds()[std::size_t(speed_->value())]));
+    showSpeed(sim_.scenario().engine.ops_per_second);
     updateActions();
     updateFigures();
+}
+
+void RunToolBar::showSpeed(double opsPerSecond)
+{
+    const QSignalBlocker block(speed_);
+    speed_->setValue(positionFor(opsPerSecond));
+    // The speed itself, which may lie between two stops.
+    speedLabel_->setText(speedText(opsPerSecond));
 }
 
 void RunToolBar::speedChanged(int position)

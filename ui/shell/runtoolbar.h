@@ -39,6 +39,8 @@ private:
     void updateActions();
     void updateFigures();
     void speedChanged(int position);
+    /// Shows @opsPerSecond on the slider and its label without setting it again.
+    void showSpeed(double opsPerSecond);
 
     Simulation& sim_;
     QAction* play_;

@@ -3,7 +3,6 @@
 // from TimelineLayout.
 #include "views/timeline/timelineview.h"
 
-#include "base/clock.h"
 #include "kit/colors.h"
 #include "run/simulation.h"
 
@@ -143,7 +142,7 @@ void TimelineView::onTicked()
     if (sim_.state() != Simulation::State::Running || model_.empty())
         return;
     const std::uint64_t lag = 2'000'000'000ull / Simulation::kTicksPerSecond;
-    const std::uint64_t now = now_ns();
+    const std::uint64_t now = sim_.clockNowNs();
     liveEdgeNs_ = std::max(liveEdgeNs_, now > lag ? now - lag : 0);
     if (follow_)
         update();

@@ -380,6 +380,9 @@ void Engine::cpu_done(unsigned cpu, bool completed)
         // The last foreground CPU done ends the background ones too.
         if (!cpus_[cpu].background && --foreground_cpus_ == 0)
             background_stop_.store(true, std::memory_order_release);
+        // The others may all be waiting already: the last one working has left.
+        if (running_cpus_ > 1 && waiting_cpus_ == running_cpus_ - 1)
+            all_waiting_ns_ = now_ns();
         if (--running_cpus_ == 0) {
             last = true;
             const State s = state_.load();
@@ -413,7 +416,7 @@ void Engine::await_background(unsigned cpu)
     if (cpus_[cpu].background)
         return;
     std::unique_lock l(control_);
-    ++waiting_cpus_;
+    note_waiting();
     control_cv_.wait(l, [&] {
         const State s = state_.load();
         return background_unstarted_ == 0 || (s != State::Running && s != State::Paused);
@@ -438,16 +441,29 @@ bool Engine::may_proceed(unsigned cpu, bool& held)
             --cpus_[cpu].step_budget;
             return true;
         }
-        ++waiting_cpus_;
+        note_waiting();
         control_cv_.wait(l);
         --waiting_cpus_;
     }
 }
 
-bool Engine::held() const
+void Engine::note_waiting()
+{
+    if (++waiting_cpus_ == running_cpus_)
+        all_waiting_ns_ = now_ns();
+}
+
+std::optional<std::uint64_t> Engine::held_since() const
 {
     std::lock_guard g(control_);
-    return state_.load() == State::Paused && waiting_cpus_ == running_cpus_;
+    if (state_.load() != State::Paused || waiting_cpus_ != running_cpus_)
+        return std::nullopt;
+    // Just after a step() every CPU may still be waiting, not yet woken for
+    // the operations it was given: not held until they are done.
+    for (unsigned cpu = 0; cpu < ncpus_; ++cpu)
+        if (cpus_[cpu].step_budget > 0)
+            return std::nullopt;
+    return all_waiting_ns_;
 }
 
 bool Engine::execute(const Operation& op)

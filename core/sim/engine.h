@@ -48,6 +48,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -119,9 +120,10 @@ public:
     void resume();
     /// Lets each CPU do @n more operations and hold again (pauses first if running).
     void step(std::uint64_t n = 1);
-    /// Paused, and every CPU still in the run is waiting to be let go: the
-    /// operations the last step() allowed are done.
-    bool held() const;
+    /// Paused, and every CPU still in the run is waiting to be let go (the
+    /// operations the last step() allowed are done): since when, on
+    /// now_ns(). nullopt while a CPU still works.
+    std::optional<std::uint64_t> held_since() const;
     /// Ends the run; returns once every CPU thread has left.
     void stop();
     /// Waits until the run has ended (finished, stopped or failed).
@@ -225,6 +227,8 @@ private:
     std::condition_variable control_cv_;
     unsigned running_cpus_ = 0;                   ///< under control_
     unsigned waiting_cpus_ = 0;                   ///< under control_: running CPUs held in may_proceed or await_background
+    std::uint64_t all_waiting_ns_ = 0;            ///< under control_: now_ns() when the last of them began to wait
+    void note_waiting();                          ///< under control_: one more CPU waits
     unsigned foreground_cpus_ = 0;                ///< under control_: running CPUs that are not background
     std::atomic<bool> background_stop_ { false }; ///< every foreground CPU is done
     unsigned background_unstarted_ = 0;           ///< under control_: background CPUs yet to take their first operation

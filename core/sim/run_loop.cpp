@@ -140,10 +140,13 @@ void RunLoop::turn(const EventSink& sink)
 {
     if (phase_ == Phase::Ended || phase_ == Phase::Ready)
         return;
-    if (stepping_ && engine_.held()) {
-        clock_.stop(now_ns());
-        stepping_ = false;
-    }
+    if (stepping_)
+        if (const std::optional<std::uint64_t> held = engine_.held_since()) {
+            // The clock stops when the last CPU finished its step, not
+            // when this turn noticed.
+            clock_.stop(*held);
+            stepping_ = false;
+        }
     drain(sink);
     if (phase_ == Phase::Running) {
         const double now = running_seconds();

@@ -56,10 +56,13 @@ void play(PausedStep& step)
 
 Lesson parse(const std::string& pause_when)
 {
-    const std::string text = R"({"version": 1, "title": "t", "thread": "th", "citation": "c", "question": "q",
-        "summary": "s", "arguments": [], "runs": [{"name": "r", "scenario": "2002-global-hash-lock"}],
-        "steps": [{"title": "a", "text": "b", "run": "r", "pause_when": )"
-        + pause_when + R"(}], "claims": []})";
+    const std::string text = R"json({"version": 1, "title": "T", "thread": "radix-tree pagecache (2002)", "citation": "C",
+        "question": "Q?", "summary": "S.", "arguments": [{"who": "A", "said": "B"}],
+        "runs": [{"name": "a", "scenario": "2002-global-hash-lock", "label": "run a"}],
+        "steps": [{"title": "s", "text": "t", "run": "a", "view": "locks", "pause_when": )json"
+        + pause_when + R"json(}],
+        "claims": [{"statement": "x", "by": "y", "measure": {"metric": "ops_per_second", "run": "a"},
+                    "rule": {"at_least": 1}}]})json";
     return parse_lesson(text, "pauses.json");
 }
 

@@ -323,6 +323,46 @@ private Q_SLOTS:
         QCOMPARE(lineOf(panel, "workload.cpus")->text(), QStringLiteral("1"));
     }
 
+    void aChangedPresetSaysSoInItsTitle()
+    {
+        PanelOf under;
+        auto& [sim, panel] = under;
+        QComboBox* kind = comboOf(panel, "index.kind");
+        kind->setCurrentIndex(kind->findData(QStringLiteral("skiplist")));
+        const QString kindLabel = QString(pcl::ui::findParameter("index.kind")->label);
+        const QString skipList = pcl::ui::choiceText(*pcl::ui::findParameter("index.kind"), "skiplist", {});
+        panel.applyAndRestart();
+        QCOMPARE(sim.scenario().engine.index.kind, pcl::IndexKind::SkipList);
+        // What the saved file, the report and the captions are titled.
+        const QString title = QString::fromStdString(sim.scenario().title);
+        QVERIFY2(title.startsWith(QStringLiteral("Two readers (changed: ")), qPrintable(title));
+        QVERIFY2(title.contains(kindLabel + QStringLiteral(": ") + skipList), qPrintable(title));
+        QVERIFY(title.endsWith(QLatin1Char(')')));
+
+        // A second change joins the first, and a field changed again says
+        // only its latest value.
+        type(panel, "workload.cpus", QStringLiteral("3"));
+        panel.applyAndRestart();
+        kind->setCurrentIndex(kind->findData(QStringLiteral("hash")));
+        panel.applyAndRestart();
+        const QString again = QString::fromStdString(sim.scenario().title);
+        QCOMPARE(again.count(QStringLiteral("(changed: ")), 1);
+        QVERIFY2(again.contains(QString(pcl::ui::findParameter("workload.cpus")->label) + QStringLiteral(": 3")),
+            qPrintable(again));
+        QVERIFY2(!again.contains(skipList), qPrintable(again));
+        QCOMPARE(again.count(kindLabel + QStringLiteral(": ")), 1);
+
+        // A title typed by the user is the title.
+        type(panel, "title", QStringLiteral("Mine"));
+        type(panel, "workload.cpus", QStringLiteral("4"));
+        panel.applyAndRestart();
+        QCOMPARE(sim.scenario().title, std::string("Mine"));
+        // A speed set live is no change to the preset.
+        PanelOf live;
+        live.sim.setPacing(25, 0);
+        QCOMPARE(live.panel.pendingScenario().title, std::string("Two readers"));
+    }
+
     void theIndexKindChoosesTheSchemes()
     {
         PanelOf under;

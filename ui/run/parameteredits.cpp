@@ -12,6 +12,9 @@ namespace pcl::ui {
 
 namespace {
 
+/// Between a preset's title and the changes made to it.
+const QString kChangedMark = QStringLiteral(" (changed: ");
+
 QString tr(const char* text)
 {
     return QCoreApplication::translate("pcl::ui::ParametersPanel", text);
@@ -191,7 +194,38 @@ QStringList ParameterEdits::refusedPaths() const
 
 Scenario ParameterEdits::pendingScenario() const
 {
-    return scenario_from_json(pending_);
+    Scenario s = scenario_from_json(pending_);
+    // A preset changed here is no longer what its title names ("2002: a
+    // radix tree per file" run on a skip list): unless the title was edited
+    // too, it says what changed, so that the saved file, the report and
+    // every chart caption do not name what the run is not.
+    const QStringList paths = pendingPaths();
+    if (paths.contains(QStringLiteral("title")))
+        return s;
+    QString title = QString::fromStdString(s.title);
+    QStringList changes;
+    if (const qsizetype at = title.indexOf(kChangedMark); at >= 0 && title.endsWith(QLatin1Char(')'))) {
+        changes = title.mid(at + kChangedMark.size(), title.size() - at - kChangedMark.size() - 1)
+                      .split(QStringLiteral("; "));
+        title.truncate(at);
+    }
+    bool any = false;
+    for (const QString& path : paths) {
+        const ParameterSpec* spec = findParameter(path.toStdString());
+        if (!spec || path == QLatin1String("description"))
+            continue;
+        const json::Value& v = *valueAt(pending_, spec->path);
+        const QString value = spec->type == ParameterSpec::Type::Choice && v.is_string()
+            ? choiceText(*spec, v.as_string(), pending_)
+            : displayText(v) + (spec->unit.isEmpty() ? QString() : QLatin1Char(' ') + spec->unit);
+        // A field changed again replaces what an earlier change said of it.
+        changes.removeIf([&](const QString& c) { return c.startsWith(spec->label + QStringLiteral(": ")); });
+        changes << spec->label + QStringLiteral(": ") + value;
+        any = true;
+    }
+    if (any)
+        s.title = (title + kChangedMark + changes.join(QStringLiteral("; ")) + QLatin1Char(')')).toStdString();
+    return s;
 }
 
 } // namespace pcl::ui

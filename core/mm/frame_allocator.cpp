@@ -6,8 +6,10 @@
 #include "sync/rcu.h"
 
 #include <algorithm>
+#include <new>
 #include <stdexcept>
 #include <thread>
+#include <type_traits>
 
 namespace pcl {
 
@@ -66,12 +68,22 @@ FrameAllocator::FrameAllocator(std::uint64_t frames, sync::LockRegistry& registr
 {
     if (frames == 0)
         throw std::invalid_argument("memory_pages must be at least 1, got 0");
-    frames_ = std::make_unique<Page[]>(frames);
-    free_.reserve(frames);
-    // Lowest frames on top of the stack, so a fresh run hands out frames in order.
-    for (std::uint64_t i = frames; i-- > 0;)
-        free_.push_back(&frames_[i]);
+    // Memory this large comes from fresh anonymous mappings: not touched
+    // (and not paid for) until a frame is first handed out.
+    frames_.reset(static_cast<Page*>(::operator new(sizeof(Page) * frames, std::align_val_t(alignof(Page)))));
+    free_.reserve(frames); // reserved, not touched: no reallocation under zone.lock
     last_failure_.frames = frames;
+}
+
+void FrameAllocator::FreeMemMap::operator()(Page* map) const noexcept
+{
+    static_assert(std::is_trivially_destructible_v<Page>, "the mem_map's pages are not destroyed one by one");
+    ::operator delete(map, std::align_val_t(alignof(Page)));
+}
+
+Page* FrameAllocator::take_fresh() noexcept
+{
+    return new (frames_.get() + fresh_++) Page();
 }
 
 void FrameAllocator::configure(const Watermarks& marks, const PcpSizing& pcp, unsigned cpus)
@@ -100,11 +112,16 @@ FrameAllocator::Pcp* FrameAllocator::this_cpu_pcp() const noexcept
 Page* FrameAllocator::take_zone()
 {
     std::lock_guard g(zone_lock_);
-    if (free_.empty())
+    if (zone_free_count() == 0)
         return nullptr;
-    Page* page = free_.back();
-    free_.pop_back();
-    zone_free_.store(free_.size(), std::memory_order_relaxed);
+    Page* page = nullptr;
+    if (free_.empty()) {
+        page = take_fresh();
+    } else {
+        page = free_.back();
+        free_.pop_back();
+    }
+    zone_free_.store(zone_free_count(), std::memory_order_relaxed);
     in_transit_.add(1);
     return page;
 }
@@ -134,13 +151,19 @@ Page* FrameAllocator::rmqueue(std::uint64_t mark)
 void FrameAllocator::rmqueue_bulk(Pcp& pcp)
 {
     std::lock_guard g(zone_lock_);
-    const std::size_t n = std::min<std::size_t>(pcp_sizing_.batch, free_.size());
+    const std::size_t n = std::min<std::uint64_t>(pcp_sizing_.batch, zone_free_count());
     if (n == 0)
         return;
-    // The hottest frames of the zone, the hottest last.
-    pcp.list.insert(pcp.list.end(), free_.end() - std::ptrdiff_t(n), free_.end());
-    free_.resize(free_.size() - n);
-    zone_free_.store(free_.size(), std::memory_order_relaxed);
+    // The hottest frames of the zone, the hottest last: the top of its free
+    // stack, which ends in free_ and, below it, the frames never handed
+    // out, the lowest on top.
+    const std::size_t hot = std::min(n, free_.size());
+    for (std::size_t i = n - hot; i-- > 0;)
+        pcp.list.push_back(new (frames_.get() + fresh_ + i) Page());
+    fresh_ += n - hot;
+    pcp.list.insert(pcp.list.end(), free_.end() - std::ptrdiff_t(hot), free_.end());
+    free_.resize(free_.size() - hot);
+    zone_free_.store(zone_free_count(), std::memory_order_relaxed);
     pcp_free_.add(std::int64_t(n));
     pcp_refills_.fetch_add(1, std::memory_order_relaxed);
 }
@@ -154,7 +177,7 @@ void FrameAllocator::free_pcppages_bulk(Pcp& pcp, std::size_t n)
         // The coldest frames, at the list's front, go.
         std::lock_guard g(zone_lock_);
         free_.insert(free_.end(), pcp.list.begin(), pcp.list.begin() + std::ptrdiff_t(n));
-        zone_free_.store(free_.size(), std::memory_order_relaxed);
+        zone_free_.store(zone_free_count(), std::memory_order_relaxed);
     }
     pcp.list.erase(pcp.list.begin(), pcp.list.begin() + std::ptrdiff_t(n));
     pcp_free_.add(-std::int64_t(n));
@@ -298,7 +321,7 @@ FrameAllocator::Retry FrameAllocator::should_reclaim_retry(const ReclaimOutcome&
     // the second pass that out of memory needs.
     std::lock_guard g(zone_lock_);
     const Marks now = marks();
-    if (free_.size() > wmark_.min || pcp_free() > 0 || now.progress != before.progress)
+    if (zone_free_count() > wmark_.min || pcp_free() > 0 || now.progress != before.progress)
         return Retry::Now;
     if (rcu_done_.load(std::memory_order_acquire) < rcu_queued_.load(std::memory_order_acquire))
         return Retry::Wait;
@@ -424,7 +447,7 @@ void FrameAllocator::free_to(Page* page, Pcp* pcp)
     } else {
         std::lock_guard g(zone_lock_);
         free_.push_back(page);
-        zone_free_.store(free_.size(), std::memory_order_relaxed);
+        zone_free_.store(zone_free_count(), std::memory_order_relaxed);
         in_transit_.add(-1);
         progress_.add(1, std::memory_order_seq_cst);
     }

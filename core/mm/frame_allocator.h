@@ -255,12 +255,34 @@ private:
     bool wait_for_rcu_frees();
     Page* refuse(const ReclaimOutcome& o, bool stalled);
 
+    /// Frees the mem_map's memory (its pages are trivially destroyed).
+    struct FreeMemMap {
+        void operator()(Page* map) const noexcept;
+    };
+    /// The zone's free frames (free_, and the frames never handed out);
+    /// under zone.lock.
+    std::uint64_t zone_free_count() const noexcept { return free_.size() + (total_ - fresh_); }
+    /// The next frame never handed out, its struct page built now; under
+    /// zone.lock, with one there.
+    Page* take_fresh() noexcept;
+
     std::uint64_t total_;
-    std::unique_ptr<Page[]> frames_; ///< the mem_map
+    /// The mem_map, allocated but not touched: a frame's struct page is
+    /// built the first time the frame is handed out, so that a machine of
+    /// millions of frames costs nothing to set up (or to take down) beyond
+    /// the frames its run used. Linux's deferred struct page init
+    /// (CONFIG_DEFERRED_STRUCT_PAGE_INIT) defers the same work at boot.
+    std::unique_ptr<Page, FreeMemMap> frames_;
     sync::LockRegistry& registry_;
-    sync::SpinLock zone_lock_;               ///< "zone.lock": protects free_
-    std::vector<Page*> free_;                ///< free frames, most recently freed last (hot first)
-    std::atomic<std::uint64_t> zone_free_;   ///< free_.size(), for lockless watermark checks
+    sync::SpinLock zone_lock_; ///< "zone.lock": protects free_ and fresh_
+    /// Free frames handed out before, most recently freed last (hot first):
+    /// the top of the zone's free stack.
+    std::vector<Page*> free_;
+    /// Frames from here to total_ were never handed out: the bottom of the
+    /// zone's free stack, the lowest on top, so a fresh run hands out
+    /// frames in order.
+    std::uint64_t fresh_ = 0;
+    std::atomic<std::uint64_t> zone_free_; ///< zone_free_count(), for lockless watermark checks
     sync::PercpuCounter pcp_free_;           ///< frames on the CPUs' lists
     std::vector<std::unique_ptr<Pcp>> pcps_; ///< per simulated CPU; empty without per-CPU lists
     Watermarks wmark_;

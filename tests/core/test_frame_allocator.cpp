@@ -1,6 +1,8 @@
 // core/mm: the frame budget ("physical memory").
 #include "mm/frame_allocator.h"
 
+#include "base/cpu.h"
+
 #include <catch2/catch.hpp>
 
 #include <atomic>
@@ -51,6 +53,55 @@ TEST_CASE("frames run out, are counted, and come back", "[mm][frames]")
     CHECK(rows[0].name == "zone.lock");
     CHECK(rows[0].acquisitions == 4 + 2 * 2 + 1 + 1);
     CHECK(frames.memory_bytes() == 4 * sizeof(Page));
+}
+
+TEST_CASE("frames are handed out lowest first, a freed one first again, through the zone and a CPU's list",
+    "[mm][frames]")
+{
+    // The mem_map's struct pages are built when a frame is first handed out
+    // (frames never used are not touched): the order is the zone's free
+    // stack's all the same.
+    sync::LockRegistry registry;
+    FrameAllocator frames(1'000'000, registry);
+    auto pfn = [&](Page* p) { return p ? std::int64_t(frames.page_to_pfn(p)) : -1; };
+    Page* a = frames.alloc(1, 0);
+    Page* b = frames.alloc(1, 1);
+    Page* c = frames.alloc(1, 2);
+    CHECK(pfn(a) == 0);
+    CHECK(pfn(b) == 1);
+    CHECK(pfn(c) == 2);
+    frames.free(b);
+    CHECK(pfn(frames.alloc(1, 3)) == 1); // the hot frame
+    CHECK(pfn(frames.alloc(1, 4)) == 3); // then the next never used
+    CHECK(frames.free_frames() == 1'000'000 - 4);
+    CHECK(frames.zone_free() == 1'000'000 - 4);
+
+    // A CPU's list is filled a batch at a time from the top of the stack:
+    // the hot frames freed to the zone, then the next never used, lowest
+    // handed out first.
+    FrameAllocator listed(64, registry);
+    listed.configure({ 0, 0, 0 }, { 4, 8 }, 1);
+    const CpuScope cpu0(0);
+    std::vector<std::int64_t> got;
+    std::vector<Page*> pages;
+    for (int i = 0; i < 6; ++i) {
+        pages.push_back(listed.alloc(2, pgoff_t(i)));
+        got.push_back(std::int64_t(listed.page_to_pfn(pages.back())));
+    }
+    CHECK(got == std::vector<std::int64_t> { 0, 1, 2, 3, 4, 5 });
+    CHECK(listed.zone_free() == 64 - 8); // two batches of 4 left the zone
+    CHECK(listed.free_frames() == 64 - 6);
+    // Freed to the CPU's list and taken again, every frame is handed out
+    // once and only once, the never used ones included.
+    for (Page* p : pages)
+        listed.free(p);
+    CHECK(listed.free_frames() == 64);
+    std::set<Page*> all;
+    for (int i = 0; i < 64; ++i)
+        all.insert(listed.alloc(3, pgoff_t(i)));
+    CHECK(all.size() == 64);
+    CHECK(all.count(nullptr) == 0);
+    CHECK(listed.alloc(3, 64) == nullptr);
 }
 
 TEST_CASE("bad frame budgets and foreign pages are refused", "[mm][frames]")

@@ -15,7 +15,28 @@ Simulation::Simulation(QObject* parent)
     connect(&timer_, &QTimer::timeout, this, &Simulation::tick);
 }
 
-Simulation::~Simulation() = default; // ~RunLoop stops the CPUs before their registry goes
+Simulation::~Simulation()
+{
+    // ~RunLoop stops the CPUs before their registry goes; a run still being
+    // taken down is waited for, so that no thread outlives the window.
+    loop_.reset();
+    if (retiring_.valid())
+        retiring_.wait();
+}
+
+void Simulation::retire(std::unique_ptr<RunLoop> loop)
+{
+    if (!loop)
+        return;
+    // At most one old run at a time: a second reset waits for the first.
+    if (retiring_.valid())
+        retiring_.wait();
+    // The CPUs are stopped here, so the old run records nothing more; the
+    // views dropped what they held of it when the new run was announced,
+    // and nothing else reads it (no view reads a run from another thread).
+    loop->end("stopped", {});
+    retiring_ = std::async(std::launch::async, [old = std::move(loop)]() mutable { old.reset(); });
+}
 
 QString Simulation::stateName(State state)
 {
@@ -55,7 +76,7 @@ void Simulation::reset()
 void Simulation::build()
 {
     timer_.stop();
-    loop_.reset(); // stops and joins the old run's CPUs
+    retire(std::move(loop_));
     notShown_ = 0;
     trace_ = ChromeTrace();
     error_.clear();

@@ -17,6 +17,7 @@
 #include <QTimer>
 
 #include <cstdint>
+#include <future>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -136,6 +137,11 @@ private:
 
     Scenario scenario_;
     std::unique_ptr<RunLoop> loop_;
+    /// The last run, being taken down on a thread of its own: a run of
+    /// millions of pages takes seconds to free, which the window does not
+    /// wait for. Waited for before the next one goes, and on destruction.
+    std::future<void> retiring_;
+    void retire(std::unique_ptr<RunLoop> loop);
     State state_ = State::Empty;
     QString error_;
     QTimer timer_;

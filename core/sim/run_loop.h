@@ -75,8 +75,9 @@ public:
     /// Running: holds the CPUs and closes the running interval with a sample.
     void pause();
     /// Each CPU does @n more operations and holds; a Ready run starts held,
-    /// a Running one is paused first. Steps are not running time: a paused
-    /// run is not sampled.
+    /// a Running one is paused first. The run stays paused, so it is not
+    /// sampled; the time the CPUs take to do the step is running time, so
+    /// that the events it records keep their lengths on the run's clock.
     void step(std::uint64_t n = 1);
     /// Changes the speed of the running engine and the scenario's record of
     /// it (throws std::invalid_argument for values out of range).

@@ -52,7 +52,7 @@ QColor PageTableLayout::lockColor(const sync::LockState& s, const QPalette& pale
 
 QColor PageTableLayout::fillColor()
 {
-    return QColor(0x4c, 0x9a, 0xe6);
+    return colors::cached();
 }
 QColor PageTableLayout::faultColor()
 {

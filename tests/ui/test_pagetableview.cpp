@@ -245,6 +245,18 @@ private Q_SLOTS:
             }
         }
 
+        // The lines from the PMD pages to their first PTE pages cross no other page either.
+        const auto pmdLines = withRole(l, QStringLiteral("pmd-pte"));
+        QVERIFY(!pmdLines.empty());
+        for (const auto* line : pmdLines) {
+            QVERIFY(line->rect.width() == 0 || line->rect.height() == 0);
+            for (const QRectF& t : tables)
+                QVERIFY2(
+                    !crosses(line->rect, t) || line->rect.left() == t.right(), "a PMD line crosses a PGD or PMD page");
+            for (const auto& b : l.boxes())
+                QVERIFY2(!crosses(line->rect, b.rect), "a PMD line crosses a PTE page");
+        }
+
         // CPU 2 sleeps on file 0 page 42: on from its entry to the page.
         const auto wait = withRole(l, QStringLiteral("page-wait"));
         QCOMPARE(int(wait.size()), 1);
@@ -329,7 +341,9 @@ private Q_SLOTS:
         const auto& box = view.layoutModel().boxes()[0];
         // (A quarter along its bar: the faults' arrows come down at entries 0, 250 and 500.)
         const QPointF inBar = toView(QPointF(box.rect.left() + box.rect.width() / 4, box.rect.top() + 16 + 5));
-        QCOMPARE(QColor(view.grab().toImage().pixel(inBar.toPoint())), PageTableLayout::fillColor());
+        const QImage fitted = view.grab().toImage();
+        QCOMPARE(QColor(fitted.pixel(inBar.toPoint())), PageTableLayout::fillColor());
+        QVERIFY(fitted.save(test::screenshotDir() + QStringLiteral("/pagetable-fitted.png")));
 
         // Fitted, a new snapshot is fitted again; a zoom ends that.
         view.refresh();

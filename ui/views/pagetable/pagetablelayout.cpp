@@ -268,7 +268,10 @@ void PageTableLayout::layout(const Input& in, const QSizeF& size, const QPalette
         box.rect = QRectF(areaL + col * (bw + kGap), top + row * (boxH + kGap), bw, boxH);
         boxes_.push_back(box);
     }
-    // Lines from each PMD page to its first PTE box.
+    // Lines from each PMD page to its first PTE box, round the other PTE
+    // pages as the faults' arrows go (a lane left of the PTE pages, the gap
+    // above the box's row), so that a line to a box further on crosses none.
+    const double pmdLaneX = kPteX - 16;
     for (auto [pgdIndex, r] : pmdRects) {
         const int bi = boxOf(std::uint64_t(pgdIndex) * PageTable::kVpnsPerPmdPage);
         int target = bi;
@@ -278,11 +281,14 @@ void PageTableLayout::layout(const Input& in, const QSizeF& size, const QPalette
                     target = int(i);
                     break;
                 }
-        if (target >= 0)
-            add(ItemKind::Line,
-                QRectF(QPointF(r.right(), r.center().y()),
-                    QPointF(boxes_[std::size_t(target)].rect.left(), boxes_[std::size_t(target)].rect.center().y())),
-                quiet, QStringLiteral("pmd-pte"));
+        if (target < 0)
+            continue;
+        const QRectF& box = boxes_[std::size_t(target)].rect;
+        const double gapY = box.top() - kGap / 2;
+        const QPointF points[] = { QPointF(r.right(), r.center().y()), QPointF(pmdLaneX, r.center().y()),
+            QPointF(pmdLaneX, gapY), QPointF(box.left() + 6, gapY), QPointF(box.left() + 6, box.top()) };
+        for (std::size_t k = 0; k + 1 < std::size(points); ++k)
+            add(ItemKind::Line, QRectF(points[k], points[k + 1]), quiet, QStringLiteral("pmd-pte"));
     }
     std::vector<bool> grew(boxes_.size(), false);
     for (std::uint64_t v : in.grew)

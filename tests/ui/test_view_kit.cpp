@@ -9,6 +9,7 @@
 #include "kit/clickordrag.h"
 #include "kit/colors.h"
 #include "kit/colorscheme.h"
+#include "kit/colorschememenu.h"
 #include "kit/structureview.h"
 #include "kit/viewport.h"
 #include "run/simulation.h"
@@ -20,10 +21,14 @@
 #include "views/skiplist/skiplistview.h"
 #include "views/timeline/timelineview.h"
 
+#include <QAction>
 #include <QApplication>
+#include <QMenu>
 #include <QMouseEvent>
 #include <QSet>
+#include <QSettings>
 #include <QSignalSpy>
+#include <QStandardPaths>
 #include <QTest>
 #include <QWheelEvent>
 
@@ -257,6 +262,31 @@ private Q_SLOTS:
         QCOMPARE(int(read), int(ColorScheme::ColorBlindSafe));
         QVERIFY(!pcl::ui::colorSchemeFromKey(QStringLiteral("sepia"), &read));
         QCOMPARE(int(read), int(ColorScheme::ColorBlindSafe));
+    }
+
+    void theViewMenuChoosesTheSchemeAndRemembersIt()
+    {
+        StandardColoursAfter restore;
+        QStandardPaths::setTestModeEnabled(true); // the settings of the tests, not the user's
+        QSettings().remove(QStringLiteral("View/colours"));
+        pcl::ui::setColorScheme(pcl::ui::ColorScheme::Standard);
+        QMenu view;
+        QMenu* colours = pcl::ui::addColorSchemeMenu(&view);
+        auto* standard = colours->findChild<QAction*>(QStringLiteral("standardColoursAction"));
+        auto* safe = colours->findChild<QAction*>(QStringLiteral("colourBlindSafeAction"));
+        QVERIFY(standard && safe);
+        QVERIFY(standard->isChecked() && !safe->isChecked());
+        safe->trigger();
+        QCOMPARE(int(pcl::ui::colorScheme()), int(pcl::ui::ColorScheme::ColorBlindSafe));
+        QVERIFY(!standard->isChecked());
+        QCOMPARE(QSettings().value(QStringLiteral("View/colours")).toString(), QStringLiteral("colour-blind-safe"));
+        // The next session starts with it.
+        pcl::ui::setColorScheme(pcl::ui::ColorScheme::Standard);
+        QMenu next;
+        QMenu* again = pcl::ui::addColorSchemeMenu(&next);
+        QCOMPARE(int(pcl::ui::colorScheme()), int(pcl::ui::ColorScheme::ColorBlindSafe));
+        QVERIFY(again->findChild<QAction*>(QStringLiteral("colourBlindSafeAction"))->isChecked());
+        QSettings().remove(QStringLiteral("View/colours"));
     }
 
     void everyViewDrawsInTheSchemeChosen_data()

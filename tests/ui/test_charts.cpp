@@ -9,6 +9,8 @@
 #include "charts/lockwaitchart.h"
 #include "charts/seriescatalog.h"
 #include "charts/timeserieschart.h"
+#include "kit/colors.h"
+#include "kit/colorscheme.h"
 #include "run/simulation.h"
 #include "ui_test_support.h"
 
@@ -397,6 +399,53 @@ private Q_SLOTS:
         QCOMPARE(lines.size(), int(sim.samples().size()) + 2); // header, rows, final newline
         QVERIFY(lines[0].startsWith("time_s,interval_s,operations_per_s,minor_faults_per_s"));
         QCOMPARE(lines[1].count(','), lines[0].count(','));
+    }
+
+    void seriesAndExportsTakeTheColourSchemeChosen()
+    {
+        struct Restore {
+            ~Restore() { setColorScheme(ColorScheme::Standard); }
+        } restore;
+        setColorScheme(ColorScheme::Standard);
+        QTemporaryDir dir;
+        Simulation sim;
+        ChartsView view(sim);
+        view.resize(1280, 720);
+        view.show();
+        view.setChartShown(ChartsView::kLockWaitId, true);
+        sim.setScenario(shortBundled());
+        sim.play();
+        QTRY_COMPARE_WITH_TIMEOUT(sim.state(), Simulation::State::Finished, 20000);
+        QChart* chart = view.chart(QStringLiteral("operations"));
+        auto firstLine = [&] { return qobject_cast<QLineSeries*>(chart->series().first()); };
+        QCOMPARE(firstLine()->pen().color(), QColor(0x2f, 0x6f, 0xb5));
+        auto exportedPixels = [&](const QColor& colour) {
+            QString error;
+            const QString png = dir.filePath(QStringLiteral("ops.png"));
+            if (!exportChart(chart, png, &error))
+                return -1;
+            const QImage image(png);
+            int n = 0;
+            for (int y = 0; y < image.height(); ++y)
+                for (int x = 0; x < image.width(); ++x)
+                    n += QColor(image.pixel(x, y)) == colour;
+            return n;
+        };
+        const QColor okabeBlue = colors::okabeIto::blue();
+        QCOMPARE(exportedPixels(okabeBlue), 0);
+
+        // Switched after the run: the lines on screen, the bars of the
+        // histogram and a chart saved now are in Okabe and Ito's colours.
+        setColorScheme(ColorScheme::ColorBlindSafe);
+        QCOMPARE(firstLine()->pen().color(), okabeBlue);
+        QVERIFY(exportedPixels(okabeBlue) > 100);
+        if (view.lockWait()->rowCount() > 0)
+            QCOMPARE(view.lockWait()->set(0)->color(), colors::lockBlocked());
+        QCOMPARE(colors::lockBlocked(), colors::okabeIto::vermillion());
+        view.grab().toImage().save(screenshotDir() + QStringLiteral("/charts-colour-blind-safe.png"));
+
+        setColorScheme(ColorScheme::Standard);
+        QCOMPARE(firstLine()->pen().color(), QColor(0x2f, 0x6f, 0xb5));
     }
 
     void screenshotsLightAndDark()

@@ -6,6 +6,7 @@
 #include "charts/chartexport.h"
 #include "charts/chartsview.h"
 #include "kit/savefile.h"
+#include "kit/structureview.h"
 #include "lessons/lessonpanel.h"
 #include "lib/json.h"
 #include "run/simulation.h"
@@ -28,6 +29,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
+#include <QToolButton>
 #include <QXmlStreamReader>
 
 #include <csignal>
@@ -438,7 +440,7 @@ private Q_SLOTS:
         sim.play();
         QTRY_VERIFY_WITH_TIMEOUT(sim.state() != Simulation::State::Running, 60000);
         QTemporaryDir dir;
-        for (const QString& name : { QStringLiteral("cpus"), QStringLiteral("hash") }) {
+        for (const QString& name : { QStringLiteral("cpus"), QStringLiteral("hash"), QStringLiteral("pagetable") }) {
             QVERIFY(window.showView(name));
             QWidget* view = window.currentView();
             const QString png = dir.filePath(name + QStringLiteral(".png"));
@@ -449,6 +451,13 @@ private Q_SLOTS:
             const QImage image(png);
             QCOMPARE(image.size(), view->size() * view->devicePixelRatio());
             QVERIFY2(pcl::ui::test::distinctColours(image) > 20, qPrintable(name));
+            // The view's Fit button is on screen, not in the picture, and
+            // still on screen after it.
+            auto* structure = qobject_cast<pcl::ui::StructureView*>(view);
+            QVERIFY(structure);
+            QVERIFY(structure->fitButton()->isVisible());
+            const QRect fit = structure->fitButton()->geometry();
+            QVERIFY2(image.copy(fit) != view->grab().toImage().copy(fit), qPrintable(name));
             QVERIFY2(isSvg(svg), qPrintable(name));
             QCOMPARE(QSvgRenderer(svg).viewBox(), view->rect());
             // For a person to look at: the SVG as a slide program draws it.

@@ -207,6 +207,52 @@ private Q_SLOTS:
         QCOMPARE(HashLayout::chiSquareVerdict(0.05, 1048575), QStringLiteral("more even than random"));
     }
 
+    void nothingIsCutBesideALessonAt1280Pixels()
+    {
+        // 2.4's table as the 2002 lesson shows it, in the room the hash view
+        // has beside the lesson and the charts in a 1280 x 720 window: the
+        // title, the legend and the chi-square lines wrap, none runs past
+        // the view's right edge or under the Fit button.
+        IndexSnapshot snap;
+        snap.kind = pcl::IndexKind::Hash;
+        snap.scheme = pcl::HashScheme::Global;
+        snap.chain_lengths.assign(16384, 0);
+        for (std::uint64_t i = 0; i < 961; ++i)
+            snap.chain_lengths[(i * 2654435761u) % 16384] += 1;
+        snap.count = 961;
+        snap.chain_histogram = pcl::chain_histogram(snap.chain_lengths);
+        snap.chi_square = pcl::chi_square(snap.chain_lengths);
+        snap.locks = { { "pagecache_lock", test::held(1, 2) } };
+        const QSizeF size(674, 420);
+        HashLayout l = layoutFor(snap, size);
+        l.setFiles(4);
+        const HashLayout::Scene s = l.build();
+        QFont boldFont = QApplication::font();
+        boldFont.setBold(true);
+        QString title;
+        for (const auto& label : s.labels) {
+            const QFontMetricsF fm(label.bold ? boldFont : QApplication::font());
+            // A wrapped label stays in its rectangle; a one-line one is as wide as its text.
+            const double right = (label.flags & (Qt::AlignRight | Qt::TextWordWrap))
+                ? label.rect.right()
+                : label.rect.left() + fm.horizontalAdvance(label.text);
+            QVERIFY2(
+                right <= size.width() - 4, qPrintable(QStringLiteral("\"%1\" ends at %2").arg(label.text).arg(right)));
+            QVERIFY2(!label.text.contains(QChar(0x2026)), qPrintable(label.text)); // nothing elided
+            if (label.rect.top() < s.column.top() - 10 && label.bold)
+                title += (title.isEmpty() ? QString() : QStringLiteral(" ")) + label.text;
+        }
+        QCOMPARE(title,
+            QStringLiteral("Page hash table: 16,384 buckets, 961 pages from 4 files · one lock for the table "
+                           "(pagecache_lock)"));
+        QVERIFY(hasLabelContaining(s, QStringLiteral("χ² = ")));
+        QVERIFY(hasLabelContaining(s, QStringLiteral("per degree of freedom")));
+        QVERIFY(hasLabelContaining(s, QStringLiteral("held and wanted (×N waiting)")));
+        for (const auto& w : s.swatches)
+            QVERIFY(w.rect.right() <= size.width());
+        QVERIFY(s.histogram.height() >= 40);
+    }
+
     void manyBucketsAggregateByTheLongestChain()
     {
         IndexSnapshot snap;

@@ -1,6 +1,7 @@
 // The Locks view: the lock table model (exact cells for given rows, live
 // updates without resets), sorting and filtering through the view's proxy,
 // selection signals, CSV export, and a real run's table and screenshot.
+#include "kit/colors.h"
 #include "locks/locktablemodel.h"
 #include "locks/lockview.h"
 #include "run/simulation.h"
@@ -261,6 +262,110 @@ private Q_SLOTS:
         QCOMPARE(selected.last().first().toString(), QStringLiteral("c_lock"));
         view.model()->setRows({ row("a_lock", "x", 100, 90), row("b_lock", "x", 100, 50) });
         QCOMPARE(selected.last().first().toString(), QString());
+    }
+
+    void theHottestLockIsTheOneCpusWaitedForLongest()
+    {
+        // What a class should see first is the lock CPUs lost the most time
+        // queueing for: not a lock taken 16 times of which 12 waited (75 %),
+        // nor one contended more often for a microsecond each time.
+        Simulation sim;
+        LockView view(sim);
+        LockStatRow zone = row("zone.lock", "zone.lock", 16, 12);
+        zone.wait_total_ns = 12 * 900;
+        LockStatRow lru = row("zone.lru_lock", "zone.lru_lock", 4000, 80);
+        lru.wait_total_ns = 80 * 1000;
+        LockStatRow global = row("pagecache_lock", "pagecache_lock", 4200, 54);
+        global.wait_total_ns = 1'800'000'000;
+        view.model()->setRows({ zone, lru, global, row("hash_lock", "hash_lock", 900, 0) });
+        const LockTableModel& m = *view.model();
+        auto heat = [&](const char* name) {
+            return m.data(m.index(m.rowOf(QLatin1String(name)), 0), LockTableModel::HeatRole).toDouble();
+        };
+        QCOMPARE(heat("pagecache_lock"), 1.0);
+        QVERIFY(heat("zone.lock") < heat("zone.lru_lock"));
+        QVERIFY(heat("zone.lru_lock") < 0.01);
+        QCOMPARE(heat("hash_lock"), 0.0);
+        view.setFilterText(QString()); // the summary is written as the view updates it
+        QVERIFY2(view.summaryText().contains(QStringLiteral("hottest: pagecache_lock (CPUs waited 1.80 s for it, "
+                                                            "over 54 contentions)")),
+            qPrintable(view.summaryText()));
+        // The reddest row first.
+        QCOMPARE(namesInViewOrder(*view.proxy()),
+            QStringList({ "pagecache_lock", "zone.lru_lock", "zone.lock", "hash_lock" }));
+
+        // Damped by what the waits cost the run: 1.8 s of waiting in 4 CPUs
+        // x 0.7 s is fully hot; the same in 4 CPUs x 100 s (0.45 %) is not red.
+        view.model()->setCpuTimeNs(4 * 0.7e9);
+        QCOMPARE(heat("pagecache_lock"), 1.0);
+        view.model()->setCpuTimeNs(4 * 100e9);
+        QVERIFY(std::abs(heat("pagecache_lock") - (0.3 + 0.7 * (1.8 / 400) / 0.05)) < 1e-9);
+    }
+
+    void aLockNamedByALessonIsShownContendedNotSelected()
+    {
+        Simulation sim;
+        LockView view(sim);
+        view.resize(1100, 300);
+        view.show(); // before the rows: showing reads the (empty) registry
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.model()->setRows({ row("zone.lock", "zone.lock", 16, 12), row("pagecache_lock", "pagecache_lock", 400, 60),
+            row("hash_lock", "hash_lock", 900, 0) });
+        QTableView& table = *view.table();
+        const LockTableModel& m = *view.model();
+        // The style draws the selection in the active or the inactive
+        // group's highlight, as the window has the focus or not.
+        auto isSelection = [&](QRgb c) {
+            return c == table.palette().color(QPalette::Active, QPalette::Highlight).rgb()
+                || c == table.palette().color(QPalette::Inactive, QPalette::Highlight).rgb();
+        };
+        // Inside a row, left of a number (numbers are right-aligned), past the frame.
+        auto pixelOf = [&](const QString& name) {
+            const QModelIndex at = view.proxy()->mapFromSource(m.index(m.rowOf(name), LockTableModel::Acquisitions));
+            const QRect r = table.visualRect(at);
+            return QColor(table.viewport()->grab().toImage().pixel(r.left() + 4, r.center().y())).rgb();
+        };
+
+        // A step names pagecache_lock: selected (the other views follow
+        // it), drawn in its contention shade, bold.
+        view.selectLock(QStringLiteral("pagecache_lock"));
+        QCOMPARE(view.selectedLock(), QStringLiteral("pagecache_lock"));
+        const QModelIndex named = m.index(m.rowOf(QStringLiteral("pagecache_lock")), 0);
+        QVERIFY(m.data(named, LockTableModel::HighlightRole).toBool());
+        QVERIFY(m.data(named, Qt::FontRole).value<QFont>().bold());
+        const QColor shade = m.data(named, Qt::BackgroundRole).value<QColor>();
+        QCOMPARE(shade, pcl::ui::colors::heat(1.0, view.palette()));
+        QCOMPARE(pixelOf(QStringLiteral("pagecache_lock")), shade.rgb());
+        QVERIFY(!isSelection(shade.rgb()));
+        // Its shade is the contended end of the scale: redder than it is green or blue.
+        QVERIFY(shade.red() > shade.green() + 40 && shade.red() > shade.blue() + 40);
+        // Framed in the text colour at the row's top.
+        {
+            const QModelIndex at = view.proxy()->mapFromSource(
+                m.index(m.rowOf(QStringLiteral("pagecache_lock")), LockTableModel::Contentions));
+            const QRect r = table.visualRect(at);
+            QCOMPARE(table.viewport()->grab().toImage().pixel(r.left() + 4, r.top()),
+                table.palette().color(QPalette::Text).rgb());
+        }
+        // Rows nobody pointed at are not marked.
+        QVERIFY(!m.data(m.index(m.rowOf(QStringLiteral("zone.lock")), 0), LockTableModel::HighlightRole).toBool());
+
+        // The user picks another row: the usual selection colour, and the
+        // mark goes.
+        table.selectRow(view.proxy()->mapFromSource(m.index(m.rowOf(QStringLiteral("hash_lock")), 0)).row());
+        QCOMPARE(view.selectedLock(), QStringLiteral("hash_lock"));
+        QVERIFY(!m.data(named, LockTableModel::HighlightRole).toBool());
+        QVERIFY(isSelection(pixelOf(QStringLiteral("hash_lock"))));
+        QCOMPARE(pixelOf(QStringLiteral("pagecache_lock")), shade.rgb());
+        QVERIFY(view.grab().toImage().save(screenshotDir() + QStringLiteral("/locks-user-selected.png")));
+
+        // Named again, then cleared.
+        view.selectLock(QStringLiteral("pagecache_lock"));
+        QCOMPARE(pixelOf(QStringLiteral("pagecache_lock")), shade.rgb());
+        QVERIFY(view.grab().toImage().save(screenshotDir() + QStringLiteral("/locks-lesson-named.png")));
+        view.selectLock(QString());
+        QVERIFY(!m.data(named, LockTableModel::HighlightRole).toBool());
+        QCOMPARE(view.selectedLock(), QString());
     }
 
     void exportsTheRowsShownAsCsv()

@@ -13,10 +13,13 @@
 #include "sim/scenario.h"
 #include "sync/lock_stats.h"
 
+#include <QApplication>
 #include <QElapsedTimer>
+#include <QGuiApplication>
 #include <QPainter>
 #include <QTest>
 #include <QToolButton>
+#include <QWheelEvent>
 
 using namespace pcl;
 using namespace pcl::ui;
@@ -175,33 +178,183 @@ private Q_SLOTS:
         QVERIFY(view.faultsInFlight().empty());
     }
 
-    void arrowsGoToTheEntryAndThePage()
+    void arrowsGoRoundTheTablesToTheEntryAndThePage()
     {
+        // Two PMD pages, a dozen PTE pages in two rows, four CPUs faulting:
+        // every route starts at its CPU, is unbroken, ends at its entry (or
+        // on at the page slept on), and crosses no PGD or PMD page and no
+        // PTE page but its own.
+        PageTableLayout::Input in;
+        in.snapshot.scheme = pcl::PageTableScheme::Split;
+        for (std::uint64_t k = 0; k < 10; ++k)
+            in.snapshot.pte_pages.push_back(pte(k * 512, 300, true));
+        in.snapshot.pte_pages.push_back(pte(PageTable::kVpnsPerPmdPage, 12, true));
+        in.snapshot.pte_pages.push_back(pte(PageTable::kVpnsPerPmdPage + 512, 12, true));
+        in.cpus = 4;
+        const std::uint64_t vpns[] = { 256, 512 * 8 + 3, PageTable::kVpnsPerPmdPage + 512 + 256, 512 * 4 + 500 };
+        for (int cpu = 0; cpu < 4; ++cpu) {
+            PageTableLayout::Fault f;
+            f.cpu = cpu;
+            f.vpn = vpns[cpu];
+            f.waitsOnPage = cpu == 2;
+            f.file = 0;
+            f.index = 42;
+            in.faults.push_back(f);
+        }
+        PageTableLayout l;
+        l.layout(in, QSizeF(900, 600), QPalette());
+        QCOMPARE(int(withRole(l, QStringLiteral("pmd")).size()), 2);
+        QVERIFY(l.boxes().back().rect.top() > l.boxes().front().rect.bottom()); // two rows
+
+        std::vector<QRectF> tables;
+        for (const char* role : { "pgd", "pmd" })
+            for (const auto* it : withRole(l, QLatin1String(role)))
+                tables.push_back(it->rect);
+        // A leg is a horizontal or vertical line: it crosses a box when it runs through its inside.
+        auto crosses = [](const QRectF& leg, const QRectF& box) {
+            const QRectF inside = box.adjusted(1, 1, -1, -1);
+            const QRectF line = leg.normalized().adjusted(-0.01, -0.01, 0.01, 0.01);
+            return line.intersects(inside);
+        };
+        const auto arrows = withRole(l, QStringLiteral("fault"));
+        QCOMPARE(int(arrows.size()), 4);
+        for (const auto* arrow : arrows) {
+            const int cpu = arrow->index;
+            std::vector<QRectF> legs;
+            for (const auto* it : withRole(l, QStringLiteral("fault-route")))
+                if (it->index == cpu)
+                    legs.push_back(it->rect);
+            legs.push_back(arrow->rect);
+            QCOMPARE(legs.front().topLeft(), QPointF(l.cpuRect(cpu).right(), l.cpuRect(cpu).center().y()));
+            for (std::size_t k = 1; k < legs.size(); ++k)
+                QCOMPARE(legs[k].topLeft(), legs[k - 1].bottomRight());
+            const int own = l.boxOf(vpns[cpu]);
+            QVERIFY(own >= 0);
+            const auto& box = l.boxes()[std::size_t(own)];
+            const std::uint64_t entry = vpns[cpu] - box.firstVpn;
+            QVERIFY(std::abs(arrow->rect.right() - (box.rect.left() + 3 + (box.rect.width() - 6) * (entry + 0.5) / 512))
+                < 1e-9);
+            QVERIFY(box.rect.contains(arrow->rect.bottomRight()));
+            for (const QRectF& leg : legs) {
+                QVERIFY(leg.width() == 0 || leg.height() == 0);
+                for (const QRectF& t : tables)
+                    QVERIFY2(!crosses(leg, t), qPrintable(QStringLiteral("CPU %1 crosses a PGD or PMD page").arg(cpu)));
+                for (int b = 0; b < int(l.boxes().size()); ++b)
+                    QVERIFY2(b == own || !crosses(leg, l.boxes()[std::size_t(b)].rect),
+                        qPrintable(QStringLiteral("CPU %1 crosses PTE box %2").arg(cpu).arg(b)));
+            }
+        }
+
+        // The lines from the PMD pages to their first PTE pages cross no other page either.
+        const auto pmdLines = withRole(l, QStringLiteral("pmd-pte"));
+        QVERIFY(!pmdLines.empty());
+        for (const auto* line : pmdLines) {
+            QVERIFY(line->rect.width() == 0 || line->rect.height() == 0);
+            for (const QRectF& t : tables)
+                QVERIFY2(
+                    !crosses(line->rect, t) || line->rect.left() == t.right(), "a PMD line crosses a PGD or PMD page");
+            for (const auto& b : l.boxes())
+                QVERIFY2(!crosses(line->rect, b.rect), "a PMD line crosses a PTE page");
+        }
+
+        // CPU 2 sleeps on file 0 page 42: on from its entry to the page.
+        const auto wait = withRole(l, QStringLiteral("page-wait"));
+        QCOMPARE(int(wait.size()), 1);
+        std::vector<QRectF> legs;
+        for (const auto* it : withRole(l, QStringLiteral("page-wait-route")))
+            legs.push_back(it->rect);
+        legs.push_back(wait[0]->rect);
+        const auto* cpu2 = *std::find_if(arrows.begin(), arrows.end(), [](const auto* a) { return a->index == 2; });
+        QCOMPARE(legs.front().topLeft(), cpu2->rect.bottomRight());
+        for (std::size_t k = 1; k < legs.size(); ++k)
+            QCOMPARE(legs[k].topLeft(), legs[k - 1].bottomRight());
+        const auto pages = withRole(l, QStringLiteral("waited-page"));
+        QCOMPARE(int(pages.size()), 1);
+        QCOMPARE(legs.back().bottomRight(), QPointF(pages[0]->rect.left(), pages[0]->rect.center().y()));
+        const int own = l.boxOf(vpns[2]);
+        for (const QRectF& leg : legs)
+            for (int b = 0; b < int(l.boxes().size()); ++b)
+                QVERIFY2(b == own || !crosses(leg, l.boxes()[std::size_t(b)].rect),
+                    qPrintable(QStringLiteral("the page wait crosses PTE box %1").arg(b)));
+        QCOMPARE(withRole(l, QStringLiteral("waited-page-label"))[0]->text, QStringLiteral("file 0 page 42"));
+    }
+
+    void theTitleAndLegendWrapInANarrowView()
+    {
+        // The room the view has beside a lesson and the charts at 1280 x
+        // 720: the title's counts and every legend entry stay in view, and
+        // the title clear of the Fit button.
         PageTableLayout::Input in;
         in.snapshot.scheme = pcl::PageTableScheme::Split;
         in.snapshot.pte_pages = { pte(0, 300, true), pte(512, 12, true) };
-        in.cpus = 2;
-        PageTableLayout::Fault f;
-        f.cpu = 1;
-        f.vpn = 512 + 256;
-        f.waitsOnPage = true;
-        f.file = 0;
-        f.index = 42;
-        in.faults = { f };
-        PageTableLayout l;
-        l.layout(in, QSizeF(900, 600), QPalette());
-        const auto arrows = withRole(l, QStringLiteral("fault"));
-        QCOMPARE(int(arrows.size()), 1);
-        QCOMPARE(arrows[0]->rect.topLeft(), QPointF(l.cpuRect(1).right(), l.cpuRect(1).center().y()));
-        const auto& box = l.boxes()[1];
-        // Entry 256 of 512: the middle of the bar.
-        QVERIFY(
-            std::abs(arrows[0]->rect.right() - (box.rect.left() + 3 + (box.rect.width() - 6) * 256.5 / 512)) < 1e-9);
-        const auto wait = withRole(l, QStringLiteral("page-wait"));
-        QCOMPARE(int(wait.size()), 1);
-        QCOMPARE(wait[0]->rect.topLeft(), arrows[0]->rect.bottomRight());
-        const auto pages = withRole(l, QStringLiteral("waited-page-label"));
-        QCOMPARE(pages[0]->text, QStringLiteral("file 0 page 42"));
+        in.snapshot.mapped = 312;
+        in.snapshot.backouts = 17;
+        in.cpus = 4;
+        for (const double width : { 480.0, 674.0, 1600.0 }) {
+            PageTableLayout l;
+            l.layout(in, QSizeF(width, 420), QPalette());
+            const QFontMetricsF fm(QGuiApplication::font());
+            const QString whole = QStringLiteral(
+                "Page table (split lock: one pte_lock per PTE page): 2 PTE pages, 312 entries mapped, 17 back-outs");
+            QStringList title;
+            for (const auto* it : withRole(l, QStringLiteral("title"))) {
+                title << it->text;
+                QVERIFY2(it->rect.left() + fm.horizontalAdvance(it->text) <= width - 60, qPrintable(it->text));
+            }
+            QVERIFY(
+                title.join(QLatin1Char(' ')).contains(QStringLiteral("2 PTE pages, 312 entries mapped, 17 back-outs")));
+            QCOMPARE(title.size(), fm.horizontalAdvance(whole) > width - 16 - 60 ? 2 : 1);
+            const auto legend = withRole(l, QStringLiteral("legend-text"));
+            QCOMPARE(int(legend.size()), 6);
+            for (const auto* it : legend)
+                QVERIFY2(it->rect.left() + fm.horizontalAdvance(it->text) <= width - 8, qPrintable(it->text));
+            // The tables start below all of it.
+            QVERIFY(l.cpuRect(0).top() > legend.back()->rect.bottom());
+        }
+    }
+
+    void fitShowsTheTableAsLargeAsTheViewAllows()
+    {
+        Simulation sim;
+        PageTableView view(sim);
+        view.resize(1600, 900);
+        view.benchmarkLoad(2000); // four PTE pages, eight CPUs: the top of the view
+        QFont small = view.font();
+        small.setPointSizeF(std::max(7.0, small.pointSizeF() * 0.9));
+        const QRectF content = view.layoutModel().contentRect(QFontMetricsF(small));
+        QVERIFY2(content.width() < 1300 && content.height() < 700,
+            qPrintable(QStringLiteral("%1 x %2").arg(content.width()).arg(content.height())));
+        const Viewport before = view.viewport();
+        QCOMPARE(before.x.span, 1600.0);
+
+        view.fit();
+        const Viewport v = view.viewport();
+        const double sx = v.x.pixels / v.x.span, sy = v.y.pixels / v.y.span;
+        QVERIFY(std::abs(sx - sy) < 1e-9); // one scale: nothing stretched
+        QVERIFY2(sx > 1.2, qPrintable(QString::number(sx)));
+        // All of the drawing in view, and one side of it (nearly) filling the view.
+        auto toView = [&](QPointF p) { return QPointF((p.x() - v.x.first) * sx, (p.y() - v.y.first) * sy); };
+        const QRectF shown(toView(content.topLeft()), toView(content.bottomRight()));
+        QVERIFY(QRectF(view.rect()).adjusted(-0.5, -0.5, 0.5, 0.5).contains(shown));
+        QVERIFY(shown.width() > 1600 - 40 || shown.height() > 900 - 40);
+        // The picture is the drawing enlarged: the first PTE box's fill where Fit put it.
+        const auto& box = view.layoutModel().boxes()[0];
+        // (A quarter along its bar: the faults' arrows come down at entries 0, 250 and 500.)
+        const QPointF inBar = toView(QPointF(box.rect.left() + box.rect.width() / 4, box.rect.top() + 16 + 5));
+        const QImage fitted = view.grab().toImage();
+        QCOMPARE(QColor(fitted.pixel(inBar.toPoint())), PageTableLayout::fillColor());
+        QVERIFY(fitted.save(test::screenshotDir() + QStringLiteral("/pagetable-fitted.png")));
+
+        // Fitted, a new snapshot is fitted again; a zoom ends that.
+        view.refresh();
+        QCOMPARE(view.viewport().x.span, v.x.span);
+        QWheelEvent wheel(QPointF(800, 450), view.mapToGlobal(QPointF(800, 450)), QPoint(), QPoint(0, 120),
+            Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+        QApplication::sendEvent(&view, &wheel);
+        const double zoomedSpan = view.viewport().x.span;
+        QVERIFY(zoomedSpan < v.x.span);
+        view.refresh();
+        QCOMPARE(view.viewport().x.span, zoomedSpan);
     }
 
     void benchmarkSnapshotsARealTable()

@@ -1,7 +1,9 @@
 // The CPUs timeline: spans built from synthetic event sequences (exact
 // values), the view's markers and tooltips, and a real paced run.
+#include "kit/colors.h"
 #include "run/simulation.h"
 #include "ui_test_support.h"
+#include "views/timeline/timelinelayout.h"
 #include "views/timeline/timelinemodel.h"
 #include "views/timeline/timelineview.h"
 
@@ -357,6 +359,106 @@ private Q_SLOTS:
                                    .arg(n)
                                    .arg(cols[c].share)
                                    .arg(*best / w)));
+            }
+        }
+    }
+
+    void aMostlyWaitingLaneIsMostlyWaitColourAtAnyZoom()
+    {
+        // A lane's share of each colour in the view, and of the highlight.
+        struct Shares {
+            double wait = 0, running = 0, highlight = 0;
+        };
+        auto shares = [](TimelineView& view) {
+            const QImage image = view.grab().toImage();
+            const pcl::ui::TimelineLayout l(
+                view.fontMetrics(), view.size(), view.model().laneCount(), view.viewStartNs(), view.viewSpanNs());
+            const QRect lane = l.lane(0).toAlignedRect().adjusted(1, 1, -1, -1);
+            // As the image holds them: 8 bits a channel.
+            const QRgb running = pcl::ui::colors::cpuRunning().rgb();
+            const QRgb spinning = pcl::ui::colors::cpuSpinning().rgb();
+            const QRgb blocked = pcl::ui::colors::cpuBlocked().rgb();
+            const QRgb highlight = view.palette().color(QPalette::Highlight).rgb();
+            int wait = 0, run = 0, marked = 0, all = 0;
+            for (int y = lane.top(); y <= lane.bottom(); ++y)
+                for (int x = lane.left(); x <= lane.right(); ++x) {
+                    const QRgb c = image.pixel(x, y);
+                    wait += c == spinning || c == blocked;
+                    run += c == running;
+                    marked += c == highlight;
+                    ++all;
+                }
+            return std::pair { Shares { double(wait) / all, double(run) / all, double(marked) / all }, image };
+        };
+
+        {
+            // CPU 0 waits 62 % of its time, but no single state covers most
+            // of it: every 400 us it runs 152 us (38 %), spins three times
+            // 40 us (30 %, each under the spin limit), then sleeps 128 us on
+            // the lock (32 %). Zoomed out, a pixel column holds several such
+            // cycles; drawn in the state that covers the most of it, the
+            // lane would be running blue from end to end.
+            Simulation sim;
+            TimelineView view(sim);
+            view.model().reset(1);
+            std::vector<Event> events;
+            for (std::uint64_t t = 1000; t < 4'000'000'000; t += 400'000) {
+                std::uint64_t at = t + 152'000;
+                for (const std::uint64_t wait : { 40'000, 40'000, 40'000, 128'000 }) {
+                    events.push_back(ev(EventKind::LockWaitBegin, 0, at, 0xa0, 0, 3, 1, 1));
+                    events.push_back(ev(EventKind::LockAcquired, 0, at += wait, 0xa0, 0, 3, std::int64_t(wait), 1));
+                }
+            }
+            view.model().addEvents(events);
+            view.resize(1280, 400);
+            // At Fit (a pixel column over eight cycles), and zoomed in a
+            // thousandfold (each span a dozen columns wide or more).
+            for (const double zoom : { 1.0, 0.001 }) {
+                view.fit();
+                if (zoom < 1)
+                    view.setViewRange(view.viewStartNs() + view.viewSpanNs() / 2, view.viewSpanNs() * zoom);
+                const auto [s, image] = shares(view);
+                qInfo("spinning and sleeping, zoom %.3f: %.1f %% of the lane in wait colours, %.1f %% running", zoom,
+                    100 * s.wait, 100 * s.running);
+                QVERIFY2(s.wait > 0.55 && s.wait < 0.68, qPrintable(QString::number(s.wait)));
+                QVERIFY2(s.running > 0.30 && s.running < 0.42, qPrintable(QString::number(s.running)));
+                QVERIFY(image.save(screenshotDir() + QStringLiteral("/timeline-62-percent-waiting-%1.png").arg(zoom)));
+            }
+        }
+        {
+            // A lesson's step highlights the lock, as the 2002 hash lock
+            // lesson does: every 40 ms CPU 0 runs 15.2 ms and sleeps 24.8 ms
+            // on it, for 10 s. At Fit a wait is three pixels wide: outlined
+            // round each, the lane would be the highlight colour throughout.
+            Simulation sim;
+            TimelineView view(sim);
+            view.model().reset(1);
+            view.model().setLockNamer([](const Event&) { return QStringLiteral("pagecache_lock"); });
+            // Paced, as a lesson runs: the 15 ms between waits are work, not idleness.
+            view.model().setIdleGapNs(20'000'000);
+            std::vector<Event> events;
+            for (std::uint64_t t = 1000; t < 10'000'000'000; t += 40'000'000) {
+                events.push_back(ev(EventKind::LockWaitBegin, 0, t + 15'200'000, 0xa0, 0, 3, 1, 1));
+                events.push_back(ev(EventKind::LockAcquired, 0, t + 40'000'000, 0xa0, 0, 3, 24'800'000, 1));
+            }
+            view.model().addEvents(events);
+            view.resize(1280, 400);
+            view.setHighlightedLock(QStringLiteral("pagecache_lock"));
+            for (const double zoom : { 1.0, 0.01 }) {
+                view.fit();
+                if (zoom < 1)
+                    view.setViewRange(view.viewStartNs() + view.viewSpanNs() / 2, view.viewSpanNs() * zoom);
+                const auto [s, image] = shares(view);
+                qInfo("sleeping, lock highlighted, zoom %.2f: %.1f %% of the lane in wait colours, %.1f %% running, "
+                      "%.1f %% highlight",
+                    zoom, 100 * s.wait, 100 * s.running, 100 * s.highlight);
+                // The outlines take a little of the waits' own area, zoomed
+                // in; never the running time's.
+                QVERIFY2(s.wait + s.highlight > 0.57 && s.wait > 0.5, qPrintable(QString::number(s.wait)));
+                QVERIFY2(s.running > 0.33 && s.running < 0.41, qPrintable(QString::number(s.running)));
+                QVERIFY2(s.highlight < 0.12, qPrintable(QString::number(s.highlight)));
+                QVERIFY(image.save(
+                    screenshotDir() + QStringLiteral("/timeline-62-percent-waiting-highlighted-%1.png").arg(zoom)));
             }
         }
     }

@@ -2,11 +2,18 @@
 // zooms by Viewport::kZoomPerNotch around the cursor, a press that moves
 // less than ClickOrDrag::kThreshold is a click, one that moves farther pans
 // by the distance moved, and a double-click fits. Every view is checked
-// with real content, so a view whose gestures drift apart fails here.
+// with real content, so a view whose gestures drift apart fails here. And
+// the colours they share: the colour-blind-safe scheme keeps the CPU states
+// apart under simulated red-green colour blindness, and every view draws in
+// the scheme chosen as soon as it is chosen.
 #include "kit/clickordrag.h"
+#include "kit/colors.h"
+#include "kit/colorscheme.h"
+#include "kit/colorschememenu.h"
 #include "kit/structureview.h"
 #include "kit/viewport.h"
 #include "run/simulation.h"
+#include "ui_test_support.h"
 #include "views/hash/hashview.h"
 #include "views/pagestate/pagestateview.h"
 #include "views/pagetable/pagetableview.h"
@@ -14,12 +21,18 @@
 #include "views/skiplist/skiplistview.h"
 #include "views/timeline/timelineview.h"
 
+#include <QAction>
 #include <QApplication>
+#include <QMenu>
 #include <QMouseEvent>
+#include <QSet>
+#include <QSettings>
 #include <QSignalSpy>
+#include <QStandardPaths>
 #include <QTest>
 #include <QWheelEvent>
 
+#include <array>
 #include <cmath>
 #include <functional>
 #include <memory>
@@ -139,11 +152,176 @@ double slack(const ViewAxis& a)
     return std::max(1.0, a.unitsPerPixel());
 }
 
+/// Okabe and Ito's colours, as colors.h names them.
+QList<QColor> okabeIto()
+{
+    namespace oi = pcl::ui::colors::okabeIto;
+    return { oi::orange(), oi::skyBlue(), oi::bluishGreen(), oi::yellow(), oi::blue(), oi::vermillion(),
+        oi::reddishPurple() };
+}
+
+/// Pixels of @image in one of @colours.
+int pixelsIn(const QImage& image, const QList<QColor>& colours)
+{
+    QSet<QRgb> wanted;
+    for (const QColor& c : colours)
+        wanted.insert(c.rgb());
+    int n = 0;
+    for (int y = 0; y < image.height(); ++y)
+        for (int x = 0; x < image.width(); ++x)
+            n += wanted.contains(image.pixel(x, y));
+    return n;
+}
+
+// Colour-vision deficiency, simulated as Machado, Oliveira and Fernandes
+// do it ("A Physiologically-based Model for Simulation of Color Vision
+// Deficiency", IEEE TVCG 2009), at full severity, on linear sRGB; the
+// colours compared in CIELAB (D65).
+using Matrix = std::array<std::array<double, 3>, 3>;
+constexpr Matrix kNormal { { { 1, 0, 0 }, { 0, 1, 0 }, { 0, 0, 1 } } };
+constexpr Matrix kProtanopia { { { 0.152286, 1.052583, -0.204868 }, { 0.114503, 0.786281, 0.099216 },
+    { -0.003882, -0.048116, 1.051998 } } };
+constexpr Matrix kDeuteranopia { { { 0.367322, 0.860646, -0.227968 }, { 0.280085, 0.672501, 0.047413 },
+    { -0.011820, 0.042940, 0.968881 } } };
+
+std::array<double, 3> labAsSeen(const QColor& c, const Matrix& m)
+{
+    auto linear = [](double v) { return v <= 0.04045 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4); };
+    const double in[3] = { linear(c.redF()), linear(c.greenF()), linear(c.blueF()) };
+    double rgb[3];
+    for (int i = 0; i < 3; ++i)
+        rgb[i] = std::clamp(m[i][0] * in[0] + m[i][1] * in[1] + m[i][2] * in[2], 0.0, 1.0);
+    const double x = (0.4124 * rgb[0] + 0.3576 * rgb[1] + 0.1805 * rgb[2]) / 0.95047;
+    const double y = 0.2126 * rgb[0] + 0.7152 * rgb[1] + 0.0722 * rgb[2];
+    const double z = (0.0193 * rgb[0] + 0.1192 * rgb[1] + 0.9505 * rgb[2]) / 1.08883;
+    auto f = [](double t) { return t > 0.008856 ? std::cbrt(t) : 7.787 * t + 16.0 / 116; };
+    return { 116 * f(y) - 16, 500 * (f(x) - f(y)), 200 * (f(y) - f(z)) };
+}
+
+/// The smallest CIELAB distance between two of the five CPU states' colours as seen through @m.
+double closestCpuStates(const Matrix& m)
+{
+    namespace c = pcl::ui::colors;
+    const QColor states[] = { c::cpuRunning(), c::cpuSpinning(), c::cpuBlocked(), c::cpuPageWait(), c::cpuInIo() };
+    double closest = 1e9;
+    for (std::size_t i = 0; i < std::size(states); ++i)
+        for (std::size_t j = i + 1; j < std::size(states); ++j) {
+            const auto a = labAsSeen(states[i], m), b = labAsSeen(states[j], m);
+            closest = std::min(closest, std::hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]));
+        }
+    return closest;
+}
+
+/// The smallest difference in lightness (L*) between two of the five CPU states.
+double closestCpuLightness()
+{
+    namespace c = pcl::ui::colors;
+    const QColor states[] = { c::cpuRunning(), c::cpuSpinning(), c::cpuBlocked(), c::cpuPageWait(), c::cpuInIo() };
+    double closest = 1e9;
+    for (std::size_t i = 0; i < std::size(states); ++i)
+        for (std::size_t j = i + 1; j < std::size(states); ++j)
+            closest = std::min(closest, std::abs(labAsSeen(states[i], kNormal)[0] - labAsSeen(states[j], kNormal)[0]));
+    return closest;
+}
+
+/// The scheme back to the standard one when a test ends, passed or not.
+struct StandardColoursAfter {
+    ~StandardColoursAfter() { pcl::ui::setColorScheme(pcl::ui::ColorScheme::Standard); }
+};
+
 } // namespace
 
 class TestViewKit : public QObject {
     Q_OBJECT
 private Q_SLOTS:
+    void theColourBlindSafeSchemeKeepsTheCpuStatesApart()
+    {
+        using pcl::ui::ColorScheme;
+        StandardColoursAfter restore;
+        // The standard colours: "waiting on a page" and "in I/O" come out
+        // nearly alike without red-green vision, and two states share a lightness.
+        pcl::ui::setColorScheme(ColorScheme::Standard);
+        qInfo("standard: closest states %.1f (normal), %.1f (protanopia), %.1f (deuteranopia), lightness %.1f",
+            closestCpuStates(kNormal), closestCpuStates(kProtanopia), closestCpuStates(kDeuteranopia),
+            closestCpuLightness());
+        QVERIFY(closestCpuStates(kProtanopia) < 15);
+        QVERIFY(closestCpuStates(kDeuteranopia) < 15);
+        QVERIFY(closestCpuLightness() < 3);
+        // Okabe and Ito's: apart for everyone, and in lightness alone.
+        pcl::ui::setColorScheme(ColorScheme::ColorBlindSafe);
+        qInfo("colour-blind safe: closest states %.1f (normal), %.1f (protanopia), %.1f (deuteranopia), "
+              "lightness %.1f",
+            closestCpuStates(kNormal), closestCpuStates(kProtanopia), closestCpuStates(kDeuteranopia),
+            closestCpuLightness());
+        for (const Matrix* m : { &kNormal, &kProtanopia, &kDeuteranopia })
+            QVERIFY(closestCpuStates(*m) >= 20);
+        QVERIFY(closestCpuLightness() >= 6);
+        // The settings' names go both ways, and a wrong one changes nothing.
+        ColorScheme read = ColorScheme::Standard;
+        QVERIFY(pcl::ui::colorSchemeFromKey(pcl::ui::colorSchemeKey(ColorScheme::ColorBlindSafe), &read));
+        QCOMPARE(int(read), int(ColorScheme::ColorBlindSafe));
+        QVERIFY(!pcl::ui::colorSchemeFromKey(QStringLiteral("sepia"), &read));
+        QCOMPARE(int(read), int(ColorScheme::ColorBlindSafe));
+    }
+
+    void theViewMenuChoosesTheSchemeAndRemembersIt()
+    {
+        StandardColoursAfter restore;
+        QStandardPaths::setTestModeEnabled(true); // the settings of the tests, not the user's
+        QSettings().remove(QStringLiteral("View/colours"));
+        pcl::ui::setColorScheme(pcl::ui::ColorScheme::Standard);
+        QMenu view;
+        QMenu* colours = pcl::ui::addColorSchemeMenu(&view);
+        auto* standard = colours->findChild<QAction*>(QStringLiteral("standardColoursAction"));
+        auto* safe = colours->findChild<QAction*>(QStringLiteral("colourBlindSafeAction"));
+        QVERIFY(standard && safe);
+        QVERIFY(standard->isChecked() && !safe->isChecked());
+        safe->trigger();
+        QCOMPARE(int(pcl::ui::colorScheme()), int(pcl::ui::ColorScheme::ColorBlindSafe));
+        QVERIFY(!standard->isChecked());
+        QCOMPARE(QSettings().value(QStringLiteral("View/colours")).toString(), QStringLiteral("colour-blind-safe"));
+        // The next session starts with it.
+        pcl::ui::setColorScheme(pcl::ui::ColorScheme::Standard);
+        QMenu next;
+        QMenu* again = pcl::ui::addColorSchemeMenu(&next);
+        QCOMPARE(int(pcl::ui::colorScheme()), int(pcl::ui::ColorScheme::ColorBlindSafe));
+        QVERIFY(again->findChild<QAction*>(QStringLiteral("colourBlindSafeAction"))->isChecked());
+        QSettings().remove(QStringLiteral("View/colours"));
+    }
+
+    void everyViewDrawsInTheSchemeChosen_data()
+    {
+        QTest::addColumn<int>("which");
+        const auto all = views();
+        for (int i = 0; i < int(all.size()); ++i)
+            QTest::newRow(qPrintable(all[std::size_t(i)].first)) << i;
+    }
+
+    void everyViewDrawsInTheSchemeChosen()
+    {
+        QFETCH(int, which);
+        StandardColoursAfter restore;
+        pcl::ui::setColorScheme(pcl::ui::ColorScheme::Standard);
+        Simulation sim;
+        std::unique_ptr<StructureView> view = views()[std::size_t(which)].second(sim);
+        view->resize(1100, 640);
+        view->show();
+        QVERIFY(QTest::qWaitForWindowExposed(view.get()));
+        const QImage standard = view->grab().toImage();
+        QCOMPARE(pixelsIn(standard, okabeIto()), 0);
+        // Switched while shown, with nothing else happening: the view draws
+        // in Okabe and Ito's colours at once.
+        pcl::ui::setColorScheme(pcl::ui::ColorScheme::ColorBlindSafe);
+        const QImage safe = view->grab().toImage();
+        const int drawn = pixelsIn(safe, okabeIto());
+        qInfo("%s: %d pixels in Okabe and Ito's colours", qPrintable(views()[std::size_t(which)].first), drawn);
+        QVERIFY(drawn >= 100);
+        QVERIFY(safe.save(pcl::ui::test::screenshotDir()
+            + QStringLiteral("/colour-blind-safe-%1.png").arg(views()[std::size_t(which)].first)));
+        pcl::ui::setColorScheme(pcl::ui::ColorScheme::Standard);
+        QCOMPARE(pixelsIn(view->grab().toImage(), okabeIto()), 0);
+    }
+
     void viewportArithmetic()
     {
         Viewport v;

@@ -1,16 +1,27 @@
 #include "charts/chartstyle.h"
 
+#include "kit/colors.h"
+
 #include <QAbstractAxis>
 #include <QAbstractBarSeries>
 #include <QBarSet>
 #include <QChart>
 #include <QLegend>
 #include <QVariant>
+#include <QXYSeries>
 
 namespace pcl::ui {
 
 namespace {
 constexpr const char* kPaletteProperty = "pclChartPalette";
+constexpr const char* kSeriesColourProperty = "pclSeriesColour";
+} // namespace
+
+void setSeriesColour(QXYSeries* series, int index)
+{
+    series->setProperty(kSeriesColourProperty, index);
+    series->setPen(QPen(colors::series(index), 2));
+    series->setColor(colors::series(index));
 }
 
 void styleChart(QChart* chart, const QPalette& palette, double fontScale)
@@ -59,6 +70,8 @@ void styleChart(QChart* chart, const QPalette& palette, double fontScale)
     // Value labels of bar charts sit on the background, not on the bars.
     const auto series = chart->series();
     for (QAbstractSeries* s : series) {
+        if (auto* xy = qobject_cast<QXYSeries*>(s); xy && xy->property(kSeriesColourProperty).isValid())
+            setSeriesColour(xy, xy->property(kSeriesColourProperty).toInt());
         if (auto* bars = qobject_cast<QAbstractBarSeries*>(s)) {
             const auto sets = bars->barSets();
             for (QBarSet* set : sets) {

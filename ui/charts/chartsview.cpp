@@ -9,6 +9,7 @@
 #include "charts/lockwaitchart.h"
 #include "charts/seriescatalog.h"
 #include "charts/timeserieschart.h"
+#include "kit/colorscheme.h"
 #include "kit/savefile.h"
 #include "run/simulation.h"
 #include "sim/run_figures.h"
@@ -106,6 +107,11 @@ ChartsView::ChartsView(Simulation& simulation, QWidget* parent)
     restyle();
     relayout();
 
+    // Another colour scheme: the series and bars take its colours.
+    connect(&ColorSchemeNotifier::instance(), &ColorSchemeNotifier::changed, this, [this] {
+        restyle();
+        refreshHistograms();
+    });
     connect(&sim_, &Simulation::sampled, this, &ChartsView::addSample);
     connect(&sim_, &Simulation::runReset, this, &ChartsView::clear);
     connect(&sim_, &Simulation::ticked, this, &ChartsView::onTicked);

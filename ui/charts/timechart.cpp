@@ -1,6 +1,6 @@
 #include "charts/timechart.h"
 
-#include "kit/colors.h"
+#include "charts/chartstyle.h"
 
 #include <QCategoryAxis>
 #include <QLineSeries>
@@ -30,8 +30,7 @@ TimeChart::TimeChart(
 QLineSeries* TimeChart::addLine(int colour)
 {
     auto* s = new QLineSeries(this);
-    s->setPen(QPen(colors::series(colour), 2));
-    s->setColor(colors::series(colour));
+    setSeriesColour(s, colour);
     addSeries(s);
     s->attachAxis(timeAxis_);
     s->attachAxis(valueAxis_);

@@ -152,8 +152,13 @@ void StructureView::mouseReleaseEvent(QMouseEvent* e)
 
 void StructureView::changeEvent(QEvent* e)
 {
-    if (e->type() == QEvent::PaletteChange || e->type() == QEvent::FontChange)
+    if (e->type() == QEvent::PaletteChange || e->type() == QEvent::FontChange) {
         styleChanged();
+        // A layout holds the colours it was laid out with: laid out again,
+        // in view; a hidden view is when it is shown (showEvent).
+        if (isVisible())
+            refresh();
+    }
     QWidget::changeEvent(e);
 }
 

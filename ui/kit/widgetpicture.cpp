@@ -1,7 +1,9 @@
 #include "kit/widgetpicture.h"
 
 #include "kit/savefile.h"
+#include "kit/structureview.h"
 
+#include <QAbstractButton>
 #include <QBuffer>
 #include <QFileInfo>
 #include <QGuiApplication>
@@ -10,6 +12,8 @@
 #include <QScreen>
 #include <QSvgGenerator>
 #include <QWidget>
+
+#include <vector>
 
 namespace pcl::ui {
 
@@ -31,6 +35,26 @@ bool saveWidgetPicture(QWidget* widget, const QString& path, QString* error)
         return fail(error, QObject::tr("a picture is saved as .png or .svg, not as \"%1\"").arg(suffix));
     if (!widget || widget->size().isEmpty())
         return fail(error, QObject::tr("the view has no size: there is nothing on screen to save"));
+
+    // A structure view's own buttons (Fit, Follow) are for the screen, not
+    // for the slide: left out of the picture, and back at once.
+    std::vector<QWidget*> controls;
+    if (qobject_cast<StructureView*>(widget)) {
+        const auto buttons = widget->findChildren<QAbstractButton*>(QString(), Qt::FindDirectChildrenOnly);
+        for (QAbstractButton* b : buttons)
+            if (b->isVisible()) {
+                b->hide();
+                controls.push_back(b);
+            }
+    }
+    struct ShowAgain {
+        std::vector<QWidget*>& controls;
+        ~ShowAgain()
+        {
+            for (QWidget* w : controls)
+                w->show();
+        }
+    } showAgain { controls };
 
     // Encoded in memory first, then written whole (writeFileAtomically).
     QBuffer encoded;

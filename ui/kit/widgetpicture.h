@@ -1,6 +1,7 @@
 // A picture of a widget as it is on screen, for a report or a slide: PNG
 // (its pixels, at the screen's pixel ratio) or SVG (what it paints, drawn
-// again as vector shapes and text), chosen by the file's extension.
+// again as vector shapes and text), chosen by the file's extension. A
+// structure view's own buttons (Fit, Follow) are left out.
 #pragma once
 
 #include <QString>

@@ -2,6 +2,7 @@
 
 #include "kit/colors.h"
 
+#include <QFont>
 #include <QGuiApplication>
 #include <QLocale>
 
@@ -116,8 +117,7 @@ void LockTableModel::setMode(Mode mode)
     rows_.clear();
     lastFed_.clear();
     index_.clear();
-    maxContentions_ = 0;
-    hottestRatio_ = 0;
+    maxWaitNs_ = 0;
     endResetModel();
     Q_EMIT headerDataChanged(Qt::Horizontal, 0, ColumnCount - 1);
 }
@@ -138,8 +138,7 @@ void LockTableModel::clear()
     rows_.clear();
     lastFed_.clear();
     index_.clear();
-    maxContentions_ = 0;
-    hottestRatio_ = 0;
+    maxWaitNs_ = 0;
     endResetModel();
 }
 
@@ -203,8 +202,8 @@ void LockTableModel::setRows(std::vector<sync::LockStatRow> rows)
     rebuildIndex();
 
     // Updates in place.
-    const std::uint64_t oldMax = maxContentions_;
-    const double oldRatio = hottestRatio_;
+    const std::uint64_t oldMax = maxWaitNs_;
+    const double oldScale = shownScale_;
     std::vector<bool> seen(rows.size(), false);
     int firstChanged = -1;
     int lastChanged = -1;
@@ -237,15 +236,16 @@ void LockTableModel::setRows(std::vector<sync::LockStatRow> rows)
             index_.insert(qs(rows[i].name), static_cast<int>(rows_.size()));
             rows_.push_back(std::move(rows[i]));
         }
-        updateMaxContentions();
+        updateHeatScale();
         endInsertRows();
     } else {
-        updateMaxContentions();
+        updateHeatScale();
     }
 
     // The heat scale is relative to the hottest row: when it moves, every
     // row's shade changes.
-    if ((maxContentions_ != oldMax || hottestRatio_ != oldRatio) && !rows_.empty()) {
+    shownScale_ = heatScale();
+    if ((maxWaitNs_ != oldMax || shownScale_ != oldScale) && !rows_.empty()) {
         const int existing = static_cast<int>(rows_.size() - added.size());
         if (existing > 0) {
             firstChanged = 0;
@@ -264,15 +264,24 @@ void LockTableModel::rebuildIndex()
         index_.insert(qs(rows_[r].name), static_cast<int>(r));
 }
 
-void LockTableModel::updateMaxContentions()
+void LockTableModel::updateHeatScale()
 {
-    maxContentions_ = 0;
-    hottestRatio_ = 0;
+    maxWaitNs_ = 0;
     for (const auto& r : rows_)
-        if (r.contentions > maxContentions_) {
-            maxContentions_ = r.contentions;
-            hottestRatio_ = r.contention_ratio();
-        }
+        maxWaitNs_ = std::max(maxWaitNs_, r.wait_total_ns);
+}
+
+void LockTableModel::setCpuTimeNs(double ns)
+{
+    // Signalled with the next rows (setRows), as the live table is fed
+    // right after: one dataChanged per refresh, not two.
+    cpuTimeNs_ = ns;
+}
+
+double LockTableModel::heatScale() const
+{
+    const double share = cpuTimeNs_ > 0 && maxWaitNs_ ? double(maxWaitNs_) / cpuTimeNs_ : kFullHeatWaitShare;
+    return 0.3 + 0.7 * std::min(1.0, share / kFullHeatWaitShare);
 }
 
 void LockTableModel::setPalette(const QPalette& palette)
@@ -281,6 +290,17 @@ void LockTableModel::setPalette(const QPalette& palette)
     if (!rows_.empty())
         Q_EMIT dataChanged(
             index(0, 0), index(rowCount() - 1, ColumnCount - 1), { Qt::BackgroundRole, Qt::ForegroundRole });
+}
+
+void LockTableModel::setHighlighted(const QString& name)
+{
+    if (name == highlighted_)
+        return;
+    const int before = rowOf(highlighted_);
+    highlighted_ = name;
+    for (const int r : { before, rowOf(name) })
+        if (r >= 0)
+            Q_EMIT dataChanged(index(r, 0), index(r, ColumnCount - 1), { HighlightRole, Qt::FontRole });
 }
 
 int LockTableModel::rowCount(const QModelIndex& parent) const
@@ -295,14 +315,13 @@ int LockTableModel::columnCount(const QModelIndex& parent) const
 
 double LockTableModel::heat(const sync::LockStatRow& r) const
 {
-    if (!maxContentions_)
+    if (!maxWaitNs_)
         return 0.0;
-    // Relative to the hottest row, so that the table reads at a glance; but
-    // damped when even the hottest row rarely waits (below kFullHeatRatio of
-    // its acquisitions), so that five contentions in 100 000 acquisitions do
-    // not paint the table red.
-    const double scale = 0.3 + 0.7 * std::min(1.0, hottestRatio_ / kFullHeatRatio);
-    return scale * double(r.contentions) / double(maxContentions_);
+    // Relative to the most waited-for row, so that the table reads at a
+    // glance; but damped when even that row cost the run little of its CPU
+    // time (below kFullHeatWaitShare), so that five waits of a microsecond
+    // do not paint the table red.
+    return heatScale() * double(r.wait_total_ns) / double(maxWaitNs_);
 }
 
 QVariant LockTableModel::raw(const sync::LockStatRow& r, int column)
@@ -378,6 +397,15 @@ QVariant LockTableModel::data(const QModelIndex& index, int role) const
         return qs(r.name) + QChar('\n') + qs(r.lock_class);
     case HeatRole:
         return heat(r);
+    case HighlightRole:
+        return !highlighted_.isEmpty() && qs(r.name) == highlighted_;
+    case Qt::FontRole: {
+        if (highlighted_.isEmpty() || qs(r.name) != highlighted_)
+            return {};
+        QFont bold;
+        bold.setBold(true);
+        return bold;
+    }
     case Qt::TextAlignmentRole:
         return column == Name || column == Class ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
                                                  : QVariant(Qt::AlignRight | Qt::AlignVCenter);

@@ -10,9 +10,13 @@
 // Roles: DisplayRole is for reading (times with a unit chosen for the
 // magnitude, counts grouped); SortRole holds the raw number (ns, counts, a
 // percentage) for sorting and export; FilterRole holds the name and class
-// for filtering; BackgroundRole shades a row by heat, its contentions
-// relative to the most contended row (damped while that row itself rarely
-// contends), and ForegroundRole keeps text readable on that shade.
+// for filtering; BackgroundRole shades a row by heat, the time CPUs spent
+// waiting for it relative to the most waited-for row (damped while even
+// that row cost the run little of its CPU time), and ForegroundRole keeps
+// text readable on that shade. Time lost waiting is what a class sees on
+// the CPUs timeline: a lock taken 16 times of which 12 waited a microsecond
+// is not the one to watch, and a lock contended on 1 % of thousands of
+// acquisitions but holding CPUs for most of the run is.
 #pragma once
 
 #include "sync/lock_stats.h"
@@ -53,6 +57,7 @@ public:
         SortRole = Qt::UserRole, ///< raw value: ns for times, a count, or a percentage (double)
         FilterRole,              ///< "name\nclass", for filtering on both at once
         HeatRole,                ///< the row's heat in [0, 1] (double)
+        HighlightRole,           ///< whether another view points at the row (bool): setHighlighted
     };
 
     explicit LockTableModel(QObject* parent = nullptr);
@@ -75,6 +80,16 @@ public:
     void update(const sync::LockRegistry* registry);
     /// Drops every row (a new run).
     void clear();
+
+    /// The row another view points at (a lesson's step names its lock):
+    /// drawn in its shade, bold and framed (LockRowDelegate); "" for none.
+    void setHighlighted(const QString& name);
+    QString highlighted() const { return highlighted_; }
+
+    /// CPU time the run has had so far (CPUs times running time), the
+    /// yardstick of the heat's damping; 0 (the default): unknown, no damping.
+    /// The shades it changes are signalled with the next setRows().
+    void setCpuTimeNs(double ns);
 
     /// The palette the heat colours are blended into (the view's).
     void setPalette(const QPalette& palette);
@@ -108,19 +123,23 @@ private:
     static QVariant raw(const sync::LockStatRow& r, int column);
     double heat(const sync::LockStatRow& r) const;
     void rebuildIndex();
-    void updateMaxContentions();
+    void updateHeatScale();
+    /// What the hottest row's heat is: 1, damped while its waits cost the run little.
+    double heatScale() const;
 
     Mode mode_ = Mode::PerLock;
     bool hideIdle_ = true;
     std::vector<sync::LockStatRow> rows_;
     QHash<QString, int> index_;              ///< name -> row in rows_
     std::vector<sync::LockStatRow> lastFed_; ///< the last rows fed, idle ones included (for setHideIdle)
-    /// A hottest row contended this often (of its acquisitions) is shown fully hot.
-    static constexpr double kFullHeatRatio = 0.10;
+    /// A hottest row whose waits took this share of the run's CPU time is shown fully hot.
+    static constexpr double kFullHeatWaitShare = 0.05;
 
-    std::uint64_t maxContentions_ = 0; ///< of the rows shown: the heat scale
-    double hottestRatio_ = 0;          ///< contention ratio of the row with maxContentions_
+    std::uint64_t maxWaitNs_ = 0; ///< of the rows shown: the heat scale
+    double cpuTimeNs_ = 0;        ///< setCpuTimeNs
+    double shownScale_ = 1;       ///< heatScale() when the rows were last signalled
     QPalette palette_;
+    QString highlighted_;
 };
 
 } // namespace pcl::ui

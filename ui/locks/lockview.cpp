@@ -1,6 +1,7 @@
 #include "locks/lockview.h"
 
 #include "kit/savefile.h"
+#include "locks/lockrowdelegate.h"
 #include "run/simulation.h"
 
 #include <QButtonGroup>
@@ -12,6 +13,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QLocale>
 #include <QMenu>
 #include <QSortFilterProxyModel>
 #include <QStackedWidget>
@@ -117,8 +119,10 @@ LockView::LockView(Simulation& simulation, QWidget* parent)
         onSelectionChanged();
     });
     table_->setModel(proxy_);
+    table_->setItemDelegate(new LockRowDelegate(table_));
     table_->setSortingEnabled(true);
-    table_->sortByColumn(LockTableModel::Contentions, Qt::DescendingOrder);
+    // The most waited-for first: the reddest row at the top.
+    table_->sortByColumn(LockTableModel::WaitTotal, Qt::DescendingOrder);
     table_->setSelectionBehavior(QAbstractItemView::SelectRows);
     table_->setSelectionMode(QAbstractItemView::SingleSelection);
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -246,6 +250,7 @@ void LockView::refresh()
 {
     pending_.stop();
     lastRefresh_.start();
+    model_->setCpuTimeNs(sim_.elapsedSeconds() * 1e9 * double(sim_.scenario().engine.workload.cpus));
     model_->update(sim_.registry());
     if (!sized_ && model_->rowCount() > 0) {
         table_->resizeColumnToContents(LockTableModel::Class);
@@ -289,7 +294,10 @@ void LockView::updateSummary()
     for (const auto& r : rows) {
         contentions += r.contentions;
         acquisitions += r.acquisitions;
-        if (r.contentions > 0 && (!hottest || r.contentions > hottest->contentions))
+        // The hottest is the one CPUs lost the most time waiting for (the
+        // reddest row), not the one with the highest share of contended
+        // acquisitions.
+        if (r.contentions > 0 && (!hottest || r.wait_total_ns > hottest->wait_total_ns))
             hottest = &r;
     }
     const int n = static_cast<int>(rows.size());
@@ -303,9 +311,10 @@ void LockView::updateSummary()
         parts << tr("no contention");
     } else {
         parts << tr("%1 contentions").arg(LockTableModel::formatCountShort(contentions));
-        parts << tr("hottest: %1 (%2 of its acquisitions contended)")
+        parts << tr("hottest: %1 (CPUs waited %2 for it, over %3 contentions)")
                      .arg(QString::fromStdString(hottest->name),
-                         LockTableModel::formatPercent(hottest->contention_ratio() * 100.0));
+                         LockTableModel::formatDuration(double(hottest->wait_total_ns)),
+                         QLocale().toString(qulonglong(hottest->contentions)));
     }
     if (!proxy_->filterRegularExpression().pattern().isEmpty())
         parts << tr("%1 of %2 shown").arg(proxy_->rowCount()).arg(n);
@@ -331,6 +340,10 @@ void LockView::onSelectionChanged()
     const QString name = selectedLock();
     if (selecting_ || name == lastEmitted_)
         return;
+    // The user chose another row: the other views follow it, and so does
+    // the table's mark.
+    if (name != model_->highlighted())
+        model_->setHighlighted(QString());
     lastEmitted_ = name;
     Q_EMIT lockSelected(name);
 }
@@ -347,6 +360,9 @@ void LockView::selectLock(const QString& name)
                 break;
             }
     }
+    // The row named is marked as well as selected: the selection colour
+    // would hide the shade a lesson asks the class to watch.
+    model_->setHighlighted(row < 0 ? QString() : QString::fromStdString(model_->rowAt(row).name));
     selecting_ = true;
     const QModelIndex at = row < 0 ? QModelIndex() : proxy_->mapFromSource(model_->index(row, 0));
     if (at.isValid()) {

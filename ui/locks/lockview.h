@@ -58,8 +58,11 @@ public:
 public Q_SLOTS:
     /// Reads the registry now (the throttle's work; tests call it directly).
     void refresh();
-    /// Selects the row of the lock named @name ("" clears the selection).
-    /// Per class, a lock's name selects its class. Does not emit lockSelected.
+    /// Selects the row of the lock named @name ("" clears the selection)
+    /// and marks it as the one pointed at: drawn in its contention shade,
+    /// bold and framed, never in the selection colour, until the user
+    /// selects another row. Per class, a lock's name selects its class.
+    /// Does not emit lockSelected.
     void selectLock(const QString& name);
     /// Asks for a file and exports the table there.
     void exportCsvInteractive();

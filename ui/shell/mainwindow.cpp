@@ -2,6 +2,7 @@
 
 #include "charts/chartsview.h"
 #include "compare/comparewindow.h"
+#include "kit/colorschememenu.h"
 #include "kit/indexkindmessage.h"
 #include "kit/widgetpicture.h"
 #include "lesson/lesson_library.h"
@@ -459,6 +460,7 @@ void MainWindow::createMenus()
     savePictureAction_->setObjectName(QStringLiteral("savePictureAction"));
     savePictureAction_->setStatusTip(tr("Save the view in front as it is on screen, as PNG or SVG, for a slide"));
     connect(savePictureAction_, &QAction::triggered, this, &MainWindow::saveViewPictureAs);
+    addColorSchemeMenu(viewMenu_);
     viewMenu_->addSeparator();
     for (QDockWidget* dock : docks_)
         viewMenu_->addAction(dock->toggleViewAction());

@@ -44,6 +44,27 @@ struct Geometry {
     double lineHeight = 0;
 };
 
+/// @text broken at its spaces into lines no wider than @width as @fm writes
+/// them (a word wider than that stands alone on its line).
+QStringList wrapped(const QString& text, const QFontMetricsF& fm, double width)
+{
+    QStringList lines;
+    QString line;
+    const QStringList words = text.split(QLatin1Char(' '), Qt::SkipEmptyParts);
+    for (const QString& word : words) {
+        const QString longer = line.isEmpty() ? word : line + QLatin1Char(' ') + word;
+        if (!line.isEmpty() && fm.horizontalAdvance(longer) > width) {
+            lines << line;
+            line = word;
+        } else {
+            line = longer;
+        }
+    }
+    if (!line.isEmpty())
+        lines << line;
+    return lines;
+}
+
 } // namespace
 
 void HashLayout::setSnapshot(IndexSnapshot snapshot)
@@ -117,7 +138,62 @@ HashLayout::Scene HashLayout::build() const
     const double w = size_.width();
     const double h = size_.height();
     const double margin = 10;
-    g.header = QRectF(margin, 6, w - 2 * margin, g.lineHeight * 2 + 6);
+
+    // The header: the title, wrapped rather than cut where the view is
+    // narrow (beside a lesson at 1280 pixels), and the legend's entries in
+    // as many rows as they need.
+    const std::uint64_t m = buckets();
+    const std::uint64_t pages = tablePages();
+    QString scheme;
+    if (snap_.scheme == HashScheme::Global)
+        scheme = QStringLiteral("one lock for the table (pagecache_lock)");
+    else if (snap_.scheme == HashScheme::Hashed)
+        scheme = QStringLiteral("%1 hashed locks × %2 buckets")
+                     .arg(groupedNumber(snap_.locks.size()), groupedNumber(snap_.buckets_per_lock));
+    else if (snap_.scheme == HashScheme::Bucket)
+        scheme = QStringLiteral("a lock per bucket");
+    QFont boldFont = font_;
+    boldFont.setBold(true);
+    const QString title = QStringLiteral("Page hash table: %1 buckets, %2 pages from %3 file%4 · %5")
+                              .arg(groupedNumber(m), groupedNumber(pages), QString::number(files_),
+                                  files_ == 1 ? QString() : QStringLiteral("s"), scheme);
+    // Clear of the Fit button in the top right corner.
+    const QStringList titleLines = wrapped(title, QFontMetricsF(boldFont), w - 2 * margin - 60);
+    s.scaleMax = std::max<std::uint32_t>(longest_, 4);
+    auto heatOf = [&](std::uint32_t len) {
+        if (len == 0)
+            return palette_.color(QPalette::Base);
+        return colors::heat(0.2 + 0.8 * std::min(1.0, double(len) / double(s.scaleMax)), palette_);
+    };
+    std::vector<std::pair<QColor, QString>> legend;
+    legend.emplace_back(heatOf(0), QStringLiteral("empty"));
+    const std::uint32_t mid = std::max<std::uint32_t>(1, s.scaleMax / 2);
+    legend.emplace_back(heatOf(1), QStringLiteral("1"));
+    if (mid > 1)
+        legend.emplace_back(heatOf(mid), QString::number(mid));
+    legend.emplace_back(heatOf(s.scaleMax), QStringLiteral("%1+ pages in the chain").arg(s.scaleMax));
+    legend.emplace_back(colors::lockHeld(), QStringLiteral("lock held"));
+    legend.emplace_back(colors::lockWanted(), QStringLiteral("held and wanted (×N waiting)"));
+    legend.emplace_back(palette_.color(QPalette::Highlight), QStringLiteral("insert / erase (flash)"));
+    const double sw = g.lineHeight * 0.8;
+    // Each entry's place: its row and its x.
+    std::vector<std::pair<int, double>> places;
+    {
+        int row = 0;
+        double x = margin;
+        for (const auto& entry : legend) {
+            const double entryW = sw + 4 + fm.horizontalAdvance(entry.second) + 2;
+            if (x > margin && x + entryW > w - margin) {
+                ++row;
+                x = margin;
+            }
+            places.emplace_back(row, x);
+            x += entryW + 12;
+        }
+    }
+    const int legendRows = places.empty() ? 0 : places.back().first + 1;
+    g.header
+        = QRectF(margin, 6, w - 2 * margin, g.lineHeight * double(titleLines.size() + std::size_t(legendRows)) + 6);
     const double top = g.header.bottom() + 10;
     const double bottom = h - margin - g.lineHeight - 4;
     const double axisW = fm.horizontalAdvance(QStringLiteral("1,048,576")) + 6;
@@ -139,7 +215,6 @@ HashLayout::Scene HashLayout::build() const
     g.histogram.setBottom(g.histText.top() - 4);
 
     // The visible buckets, in whole rows.
-    const std::uint64_t m = buckets();
     g.first = std::uint64_t(first_);
     g.count = std::uint64_t(std::llround(viewCount()));
     g.count = std::min(g.count, m - std::min(m, g.first));
@@ -161,61 +236,25 @@ HashLayout::Scene HashLayout::build() const
     s.histogram = g.histogram;
     s.chain = g.chain;
     s.bucketsPerCell = g.perCell;
-    s.scaleMax = std::max<std::uint32_t>(longest_, 4);
 
     const QColor text = palette_.color(QPalette::WindowText);
     const QColor dim = palette_.color(QPalette::PlaceholderText);
     auto label = [&](const QRectF& r, const QString& t, int flags, const QColor& c = QColor(), bool bold = false) {
         s.labels.push_back({ r, t, flags, c.isValid() ? c : text, bold });
     };
-    auto heatOf = [&](std::uint32_t len) {
-        if (len == 0)
-            return palette_.color(QPalette::Base);
-        return colors::heat(0.2 + 0.8 * std::min(1.0, double(len) / double(s.scaleMax)), palette_);
-    };
-
     // ---- header: title and legend ----
-    const std::uint64_t pages = tablePages();
-    QString scheme;
-    if (snap_.scheme == HashScheme::Global)
-        scheme = QStringLiteral("one lock for the table (pagecache_lock)");
-    else if (snap_.scheme == HashScheme::Hashed)
-        scheme = QStringLiteral("%1 hashed locks × %2 buckets")
-                     .arg(groupedNumber(snap_.locks.size()), groupedNumber(snap_.buckets_per_lock));
-    else if (snap_.scheme == HashScheme::Bucket)
-        scheme = QStringLiteral("a lock per bucket");
-    {
-        // In a narrow view the title ends in "…" rather than being cut
-        // mid-word at the Fit button (the lock scheme comes last).
-        const QRectF r(g.header.left(), g.header.top(), g.header.width() - 60, g.lineHeight);
-        QFont bold = font_;
-        bold.setBold(true);
-        const QString title = QStringLiteral("Page hash table: %1 buckets, %2 pages from %3 file%4 · %5")
-                                  .arg(groupedNumber(m), groupedNumber(pages), QString::number(files_),
-                                      files_ == 1 ? QString() : QStringLiteral("s"), scheme);
-        label(r, QFontMetricsF(bold).elidedText(title, Qt::ElideRight, r.width()), Qt::AlignLeft | Qt::AlignVCenter,
-            text, true);
-    }
-    double lx = g.header.left();
-    const double ly = g.header.top() + g.lineHeight + 4;
-    const double sw = g.lineHeight * 0.8;
-    auto swatch = [&](const QColor& c, const QString& t) {
-        s.swatches.push_back({ QRectF(lx, ly + (g.lineHeight - sw) / 2, sw, sw), c });
+    for (int i = 0; i < int(titleLines.size()); ++i)
+        label(QRectF(g.header.left(), g.header.top() + i * g.lineHeight, g.header.width() - 60, g.lineHeight),
+            titleLines[i], Qt::AlignLeft | Qt::AlignVCenter, text, true);
+    const double legendTop = g.header.top() + double(titleLines.size()) * g.lineHeight + 4;
+    for (std::size_t i = 0; i < legend.size(); ++i) {
+        const auto& [colour, t] = legend[i];
+        const double ly = legendTop + places[i].first * g.lineHeight;
+        double lx = places[i].second;
+        s.swatches.push_back({ QRectF(lx, ly + (g.lineHeight - sw) / 2, sw, sw), colour });
         lx += sw + 4;
-        const double tw = fm.horizontalAdvance(t) + 2;
-        label(QRectF(lx, ly, tw, g.lineHeight), t, Qt::AlignLeft | Qt::AlignVCenter);
-        lx += tw + 12;
-    };
-    swatch(heatOf(0), QStringLiteral("empty"));
-    const std::uint32_t mid = std::max<std::uint32_t>(1, s.scaleMax / 2);
-    swatch(heatOf(1), QStringLiteral("1"));
-    if (mid > 1)
-        swatch(heatOf(mid), QString::number(mid));
-    swatch(heatOf(s.scaleMax), QStringLiteral("%1+ pages in the chain").arg(s.scaleMax));
-    swatch(colors::lockHeld(), QStringLiteral("lock held"));
-    swatch(colors::lockWanted(), QStringLiteral("held and wanted (×N waiting)"));
-    QColor flash = palette_.color(QPalette::Highlight);
-    swatch(flash, QStringLiteral("insert / erase (flash)"));
+        label(QRectF(lx, ly, fm.horizontalAdvance(t) + 2, g.lineHeight), t, Qt::AlignLeft | Qt::AlignVCenter);
+    }
 
     buildColumn(s);
     {
@@ -451,28 +490,68 @@ void HashLayout::buildHistogram(Scene& s) const
     const QColor text = palette_.color(QPalette::WindowText);
     const QColor dim = palette_.color(QPalette::PlaceholderText);
     const double lh = fm.height();
-    const QRectF plot = s.histogram;
     // Wide enough for the largest count, the bucket count.
     const double axisW = fm.horizontalAdvance(groupedNumber(std::max<std::uint64_t>(buckets(), 10))) + 6;
-    s.labels.push_back({ QRectF(plot.left() - axisW, plot.top() - 3 * lh, plot.width() + axisW, lh),
-        QStringLiteral("Chain lengths"), Qt::AlignLeft | Qt::AlignVCenter, text, true });
-    s.labels.push_back({ QRectF(plot.left() - axisW, plot.top() - 2 * lh, plot.width() + axisW, lh),
-        QStringLiteral("bars: buckets per length · marks: if uniform"), Qt::AlignLeft | Qt::AlignVCenter, dim, false });
     const std::vector<std::uint64_t>& hist = snap_.chain_histogram;
-    if (hist.empty() || plot.width() < 20 || plot.height() < 20)
-        return;
     std::uint64_t m = 0;
     std::uint64_t n = 0;
     for (std::size_t k = 0; k < hist.size(); ++k) {
         m += hist[k];
         n += hist[k] * k;
     }
+    const double lambda = m ? double(n) / double(m) : 0;
+
+    // Statistics and chi-square under the plot, each wrapped to the panel's
+    // width rather than cut at the view's edge (beside a lesson at 1280
+    // pixels the panel is narrow): the plot gives up the lines they need.
+    struct Line {
+        QString text;
+        bool bold = false;
+        bool dim = false;
+    };
+    std::vector<Line> lines;
+    const double x0 = s.histogram.left() - axisW;
+    const double tw = s.histogram.right() - x0;
+    if (!hist.empty()) {
+        const std::uint64_t dof = m > 1 ? m - 1 : 1;
+        const double perDegree = snap_.chi_square / double(dof);
+        const double emptyPct = m ? 100.0 * double(hist[0]) / double(m) : 0;
+        const Line stats[] = {
+            { QStringLiteral("chain length (pages per bucket)"), false, true },
+            { QStringLiteral("n/m = %1 · longest %2 · %3% empty")
+                    .arg(QString::number(lambda, 'f', 2), QString::number(hist.size() - 1),
+                        QString::number(emptyPct, 'f', 0)) },
+            { QStringLiteral("χ² = %1 over %2 degrees of freedom")
+                    .arg(groupedNumber(std::uint64_t(std::llround(snap_.chi_square))), groupedNumber(dof)),
+                true },
+            { QStringLiteral("= %1 per degree of freedom: %2")
+                    .arg(QString::number(perDegree, 'f', 2),
+                        n ? chiSquareVerdict(perDegree, dof) : QStringLiteral("no pages yet")),
+                true },
+            { QStringLiteral("≈ 1 per degree: spread uniformly"), false, true },
+            { QStringLiteral("≫ 1: piled on few chains, long walks"), false, true },
+        };
+        QFont boldFont = font_;
+        boldFont.setBold(true);
+        for (const Line& l : stats)
+            for (const QString& part : wrapped(l.text, l.bold ? QFontMetricsF(boldFont) : fm, tw))
+                lines.push_back({ part, l.bold, l.dim });
+    }
+    // The text block ends where the seven lines build() set aside for it end.
+    const double textBottom = s.histogram.bottom() + 4 + 7 * lh;
+    s.histogram.setBottom(std::min(s.histogram.bottom(), textBottom - double(lines.size() + 1) * lh - 2));
+    const QRectF plot = s.histogram;
+    s.labels.push_back({ QRectF(plot.left() - axisW, plot.top() - 3 * lh, plot.width() + axisW, lh),
+        QStringLiteral("Chain lengths"), Qt::AlignLeft | Qt::AlignVCenter, text, true });
+    s.labels.push_back({ QRectF(plot.left() - axisW, plot.top() - 2 * lh, plot.width() + axisW, lh),
+        QStringLiteral("bars: buckets per length · marks: if uniform"), Qt::AlignLeft | Qt::AlignVCenter, dim, false });
+    if (hist.empty() || plot.width() < 20 || plot.height() < 20)
+        return;
     const std::size_t lengths = hist.size();
     const std::uint32_t binW = std::uint32_t((lengths + kMaxHistogramBars - 1) / kMaxHistogramBars);
     const std::size_t bins = (lengths + binW - 1) / binW;
     // Expected buckets per length if the hash spread n pages uniformly over
     // m buckets: Poisson(n/m), the yardstick chi-square measures against.
-    const double lambda = m ? double(n) / double(m) : 0;
     std::vector<double> expected(bins, 0.0);
     std::vector<std::uint64_t> counts(bins, 0);
     double logp = -lambda; // log P(k) at k = 0
@@ -519,33 +598,10 @@ void HashLayout::buildHistogram(Scene& s) const
         s.labels.push_back({ QRectF(b.rect.center().x() - labelW / 2, plot.bottom() + 2, labelW, lh), t,
             Qt::AlignHCenter | Qt::AlignTop, dim, false });
     }
-    // Statistics and chi-square under the plot.
     const double y0 = plot.bottom() + lh + 2;
-    const double x0 = plot.left() - axisW;
-    const double tw = plot.right() - x0;
-    auto line = [&](int i, const QString& t, bool bold = false, const QColor& c = QColor()) {
-        s.labels.push_back(
-            { QRectF(x0, y0 + i * lh, tw, lh), t, Qt::AlignLeft | Qt::AlignVCenter, c.isValid() ? c : text, bold });
-    };
-    line(0, QStringLiteral("chain length (pages per bucket)"), false, dim);
-    const std::uint64_t dof = m > 1 ? m - 1 : 1;
-    const double perDegree = snap_.chi_square / double(dof);
-    const double emptyPct = m ? 100.0 * double(hist[0]) / double(m) : 0;
-    line(1,
-        QStringLiteral("n/m = %1 · longest %2 · %3% empty")
-            .arg(QString::number(lambda, 'f', 2), QString::number(lengths - 1), QString::number(emptyPct, 'f', 0)));
-    line(2,
-        QStringLiteral("χ² = %1 over %2 degrees of freedom")
-            .arg(groupedNumber(std::uint64_t(std::llround(snap_.chi_square))), groupedNumber(dof)),
-        true);
-    line(3,
-        QStringLiteral("= %1 per degree of freedom: %2")
-            .arg(QString::number(perDegree, 'f', 2),
-                n ? chiSquareVerdict(perDegree, dof) : QStringLiteral("no pages yet")),
-        true);
-    // Short enough for the panel beside the bucket column at 1280 pixels.
-    line(4, QStringLiteral("≈ 1 per degree: spread uniformly"), false, dim);
-    line(5, QStringLiteral("≫ 1: piled on few chains, long walks"), false, dim);
+    for (std::size_t i = 0; i < lines.size(); ++i)
+        s.labels.push_back({ QRectF(x0, y0 + double(i) * lh, tw, lh), lines[i].text, Qt::AlignLeft | Qt::AlignVCenter,
+            lines[i].dim ? dim : text, lines[i].bold });
 }
 
 std::optional<QRectF> HashLayout::rowOf(const Scene& scene, std::uint64_t bucket)

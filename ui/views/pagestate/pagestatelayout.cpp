@@ -103,7 +103,7 @@ QColor PageStateLayout::color(PageVisual v, const QPalette& palette)
         return colors::isDark(palette) ? palette.color(QPalette::Base).lighter(160)
                                        : palette.color(QPalette::Base).darker(112);
     case PageVisual::Cached:
-        return QColor(0x4c, 0x9a, 0xe6);
+        return colors::cached();
     case PageVisual::UnderIo:
         return colors::cpuPageWait();
     case PageVisual::Locked:
@@ -115,7 +115,7 @@ QColor PageStateLayout::color(PageVisual v, const QPalette& palette)
     case PageVisual::Readahead:
         return colors::series(3);
     case PageVisual::Evicted:
-        return QColor(0x9a, 0x86, 0x5c);
+        return colors::evicted();
     case PageVisual::Wasted:
         return colors::lockBlocked();
     }

@@ -17,12 +17,16 @@ namespace {
 constexpr double kMargin = 8;
 constexpr double kTitleH = 18;
 constexpr double kLegendH = 18;
+/// Room left for the view's Fit button at the title's right.
+constexpr double kFitButtonW = 60;
 constexpr double kCpuX = 8, kCpuW = 60;
 constexpr double kPgdX = 100, kPgdW = 52;
 constexpr double kPmdX = 176, kPmdW = 64;
 constexpr double kPteX = 268;
 constexpr double kPageColW = 124;
 constexpr double kGap = 6;
+/// Room above the tables for the routes of the faults' arrows.
+constexpr double kChannelH = 8;
 
 QColor withAlpha(QColor c, double a)
 {
@@ -52,7 +56,7 @@ QColor PageTableLayout::lockColor(const sync::LockState& s, const QPalette& pale
 
 QColor PageTableLayout::fillColor()
 {
-    return QColor(0x4c, 0x9a, 0xe6);
+    return colors::cached();
 }
 QColor PageTableLayout::faultColor()
 {
@@ -108,6 +112,27 @@ QRectF PageTableLayout::cpuRect(int cpu) const
     return cpu >= 0 && cpu < int(cpus_.size()) ? cpus_[std::size_t(cpu)] : QRectF();
 }
 
+QRectF PageTableLayout::contentRect(const QFontMetricsF& fm) const
+{
+    QRectF all;
+    for (const Item& it : items_) {
+        QRectF r = it.rect.normalized();
+        if (it.kind == ItemKind::Text) {
+            const double tw = std::min(r.width(), fm.horizontalAdvance(it.text));
+            if (it.align & Qt::AlignRight)
+                r.setLeft(r.right() - tw);
+            else if (it.align & Qt::AlignHCenter)
+                r = QRectF(r.center().x() - tw / 2, r.top(), tw, r.height());
+            else
+                r.setWidth(tw);
+        } else if (it.kind == ItemKind::Outline) {
+            r.adjust(-it.width / 2, -it.width / 2, it.width / 2, it.width / 2);
+        }
+        all = all.isNull() ? r : all.united(r);
+    }
+    return all;
+}
+
 void PageTableLayout::layout(const Input& in, const QSizeF& size, const QPalette& palette)
 {
     items_.clear();
@@ -122,21 +147,36 @@ void PageTableLayout::layout(const Input& in, const QSizeF& size, const QPalette
                                                    : palette.color(QPalette::Base).darker(106);
     const double w = size.width(), h = size.height();
 
-    add(ItemKind::Text, QRectF(kMargin, 4, w - 2 * kMargin, kTitleH), text, QStringLiteral("title"),
-        QStringLiteral("Page table (%1 lock%2): %3 PTE pages, %4 entries mapped, %5 back-outs")
-            .arg(split ? QStringLiteral("split") : QStringLiteral("single"))
-            .arg(
-                split ? QStringLiteral(": one pte_lock per PTE page") : QStringLiteral(": mm->page_table_lock for all"))
-            .arg(s.pte_pages.size())
-            .arg(s.mapped)
-            .arg(s.backouts),
-        Qt::AlignLeft | Qt::AlignVCenter);
+    // The title in one line where it fits beside the Fit button, else the
+    // scheme on one and the counts on the next: cut at the view's edge, or
+    // under the button, it would lose the counts a picture is saved for.
+    const QFontMetricsF metrics(QGuiApplication::font());
+    const QString scheme = split ? QStringLiteral("Page table (split lock: one pte_lock per PTE page)")
+                                 : QStringLiteral("Page table (single lock: mm->page_table_lock for all)");
+    const QString counts = QStringLiteral("%1 PTE pages, %2 entries mapped, %3 back-outs")
+                               .arg(s.pte_pages.size())
+                               .arg(s.mapped)
+                               .arg(s.backouts);
+    const double titleW = w - 2 * kMargin - kFitButtonW;
+    QStringList titleLines { scheme + QStringLiteral(": ") + counts };
+    if (metrics.horizontalAdvance(titleLines.front()) > titleW)
+        titleLines = { scheme, counts };
+    double y = 4;
+    for (const QString& line : titleLines) {
+        add(ItemKind::Text, QRectF(kMargin, y, titleW, kTitleH), text, QStringLiteral("title"), line,
+            Qt::AlignLeft | Qt::AlignVCenter);
+        y += kTitleH;
+    }
 
-    // Legend.
+    // Legend, in as many rows as the width needs.
     {
         double x = kMargin;
-        const double y = 4 + kTitleH + 2;
+        y += 2;
         auto key = [&](const QColor& c, bool outline, const QString& label, double width) {
+            if (x > kMargin && x + width > w - kMargin) {
+                x = kMargin;
+                y += kLegendH;
+            }
             if (outline)
                 add(ItemKind::Outline, QRectF(x + 1, y + 3, 12, 12), c, QStringLiteral("legend"), label, 0, 2.5);
             else
@@ -151,9 +191,10 @@ void PageTableLayout::layout(const Input& in, const QSizeF& size, const QPalette
         key(fillColor(), false, QStringLiteral("PTEs set (of 512)"), 134);
         key(faultColor(), false, QStringLiteral("fault in flight"), 112);
         key(pageWaitColor(), false, QStringLiteral("sleeping on a page lock"), 170);
+        y += kLegendH;
     }
 
-    const double top = 4 + kTitleH + 2 + kLegendH + 10;
+    const double top = y + 10 + kChannelH;
     const double bottom = std::max(top + 40, h - kMargin);
 
     // CPUs.
@@ -227,7 +268,10 @@ void PageTableLayout::layout(const Input& in, const QSizeF& size, const QPalette
         box.rect = QRectF(areaL + col * (bw + kGap), top + row * (boxH + kGap), bw, boxH);
         boxes_.push_back(box);
     }
-    // Lines from each PMD page to its first PTE box.
+    // Lines from each PMD page to its first PTE box, round the other PTE
+    // pages as the faults' arrows go (a lane left of the PTE pages, the gap
+    // above the box's row), so that a line to a box further on crosses none.
+    const double pmdLaneX = kPteX - 16;
     for (auto [pgdIndex, r] : pmdRects) {
         const int bi = boxOf(std::uint64_t(pgdIndex) * PageTable::kVpnsPerPmdPage);
         int target = bi;
@@ -237,11 +281,14 @@ void PageTableLayout::layout(const Input& in, const QSizeF& size, const QPalette
                     target = int(i);
                     break;
                 }
-        if (target >= 0)
-            add(ItemKind::Line,
-                QRectF(QPointF(r.right(), r.center().y()),
-                    QPointF(boxes_[std::size_t(target)].rect.left(), boxes_[std::size_t(target)].rect.center().y())),
-                quiet, QStringLiteral("pmd-pte"));
+        if (target < 0)
+            continue;
+        const QRectF& box = boxes_[std::size_t(target)].rect;
+        const double gapY = box.top() - kGap / 2;
+        const QPointF points[] = { QPointF(r.right(), r.center().y()), QPointF(pmdLaneX, r.center().y()),
+            QPointF(pmdLaneX, gapY), QPointF(box.left() + 6, gapY), QPointF(box.left() + 6, box.top()) };
+        for (std::size_t k = 0; k + 1 < std::size(points); ++k)
+            add(ItemKind::Line, QRectF(points[k], points[k + 1]), quiet, QStringLiteral("pmd-pte"));
     }
     std::vector<bool> grew(boxes_.size(), false);
     for (std::uint64_t v : in.grew)
@@ -304,25 +351,55 @@ void PageTableLayout::layout(const Input& in, const QSizeF& size, const QPalette
             Qt::AlignLeft | Qt::AlignVCenter);
     }
 
-    // Faults in flight and the pages they sleep on.
+    // Faults in flight and the pages they sleep on. A straight arrow from a
+    // CPU to its entry would cross the PGD and PMD pages (and, on to the
+    // page slept on, the PTE pages on its way): each goes round them
+    // instead, in the free lanes between the columns and the rows, as a
+    // route of lines that ends in the arrow. Out of its CPU to a lane of its
+    // own between the CPUs and the PGD (so that several faults' routes stay
+    // apart), up to the channel above the tables, along it past the PMD
+    // pages, down the lane left of the PTE pages to the gap above the
+    // entry's row, along that gap, and down into the entry.
     std::map<std::pair<FileId, pgoff_t>, QRectF> waited;
-    const double pageX = w - kMargin - kPageColW + 14;
+    // The pages slept on in a column after the PTE pages (not pinned to
+    // the view's right edge, so that Fit can enlarge a small table).
+    double usedRight = boxes_.empty() ? areaR : areaL;
+    for (const PteBox& b : boxes_)
+        usedRight = std::max(usedRight, b.rect.right());
+    const double pageX = std::min(w - kMargin - kPageColW + 14, usedRight + 24);
+    const QColor faultInk = withAlpha(faultColor(), 0.85);
+    auto route = [&](const std::vector<QPointF>& points, const QColor& c, const QString& role, int cpu) {
+        for (std::size_t k = 0; k + 2 < points.size(); ++k)
+            add(ItemKind::Line, QRectF(points[k], points[k + 1]), c, role + QStringLiteral("-route"), {}, 0, 1.6, cpu);
+    };
+    const double channelY = top - kChannelH / 2 - 6;
+    const double pteLaneX = kPteX - 11;
     for (const Fault& f : in.faults) {
         if (f.cpu < 0 || f.cpu >= int(cpus_.size()))
             continue;
         const QRectF c = cpus_[std::size_t(f.cpu)];
         const QPointF from(c.right(), c.center().y());
+        const double laneX = kCpuX + kCpuW + 6 + double(f.cpu % 7) * 3;
+        std::vector<QPointF> points { from };
         QPointF to;
         const int bi = boxOf(f.vpn);
-        if (bi >= 0) {
-            const PteBox& b = boxes_[std::size_t(bi)];
-            const double span = double(b.lastVpn - b.firstVpn + 1);
-            const double x = b.rect.left() + 3 + (b.rect.width() - 6) * (double(f.vpn - b.firstVpn) + 0.5) / span;
-            to = QPointF(x, b.rect.top() + 16 + (b.rect.height() - 20) / 2);
+        const PteBox* box = bi >= 0 ? &boxes_[std::size_t(bi)] : nullptr;
+        if (box) {
+            const double span = double(box->lastVpn - box->firstVpn + 1);
+            const double x
+                = box->rect.left() + 3 + (box->rect.width() - 6) * (double(f.vpn - box->firstVpn) + 0.5) / span;
+            to = QPointF(x, box->rect.top() + 16 + (box->rect.height() - 20) / 2);
+            const double gapY = box->rect.top() - kGap / 2;
+            points.insert(points.end(),
+                { QPointF(laneX, from.y()), QPointF(laneX, channelY), QPointF(pteLaneX, channelY),
+                    QPointF(pteLaneX, gapY), QPointF(to.x(), gapY), to });
         } else {
-            to = QPointF(pgd.left(), pgd.center().y()); // its tables are being allocated
+            // Its tables are being allocated: to the PGD, the next column.
+            to = QPointF(pgd.left(), std::clamp(from.y(), pgd.top() + 4, pgd.bottom() - 4));
+            points.insert(points.end(), { QPointF(laneX, from.y()), QPointF(laneX, to.y()), to });
         }
-        add(ItemKind::Arrow, QRectF(from, to), withAlpha(faultColor(), 0.85), QStringLiteral("fault"),
+        route(points, faultInk, QStringLiteral("fault"), f.cpu);
+        add(ItemKind::Arrow, QRectF(points[points.size() - 2], to), faultInk, QStringLiteral("fault"),
             QStringLiteral("vpn %1").arg(hexVpn(f.vpn)), 0, 1.6, f.cpu);
         if (!f.waitsOnPage)
             continue;
@@ -336,9 +413,21 @@ void PageTableLayout::layout(const Input& in, const QSizeF& size, const QPalette
             add(ItemKind::Text, r, text, QStringLiteral("waited-page-label"),
                 QStringLiteral("file %1 page %2").arg(f.file).arg(f.index), Qt::AlignCenter);
         }
-        if (it != waited.end())
-            add(ItemKind::Arrow, QRectF(to, QPointF(it->second.left(), it->second.center().y())), pageWaitColor(),
-                QStringLiteral("page-wait"), {}, 0, 1.6, f.cpu);
+        if (it == waited.end())
+            continue;
+        // From the entry down to the gap under its row, along it to the
+        // lane right of the PTE pages, and across to the page.
+        const QPointF page(it->second.left(), it->second.center().y());
+        std::vector<QPointF> wait { to };
+        if (box) {
+            const double gapY = box->rect.bottom() + kGap / 2;
+            const double laneRight = pageX - 7;
+            wait.insert(wait.end(), { QPointF(to.x(), gapY), QPointF(laneRight, gapY), QPointF(laneRight, page.y()) });
+        }
+        wait.push_back(page);
+        route(wait, pageWaitColor(), QStringLiteral("page-wait"), f.cpu);
+        add(ItemKind::Arrow, QRectF(wait[wait.size() - 2], page), pageWaitColor(), QStringLiteral("page-wait"), {}, 0,
+            1.6, f.cpu);
     }
     if (!waited.empty())
         add(ItemKind::Text, QRectF(pageX, top - 16, kPageColW - 18, 14), withAlpha(text, 0.8),

@@ -11,7 +11,9 @@
 // pte_lock) and mm->page_table_lock goes round the PGD and PMD pages only,
 // which is all it guards there. Faults in flight are arrows from their CPU
 // to the PTE page (vpn / 512) at the entry's position (vpn % 512), and on to
-// the page they sleep on when they wait for a page lock.
+// the page they sleep on when they wait for a page lock, each routed round
+// the tables in the gaps between them (lines, then the arrow's head) so
+// that none crosses a PGD, PMD or PTE page.
 //
 // Level of detail: when there are more PTE pages than boxes fit, runs of
 // consecutive PTE pages share one box (its bar shows their entries over
@@ -24,6 +26,7 @@
 #include "kit/displaylist.h"
 
 #include <QColor>
+#include <QFontMetricsF>
 #include <QPalette>
 #include <QRectF>
 #include <QString>
@@ -37,8 +40,10 @@ class PageTableLayout {
 public:
     using ItemKind = DisplayKind;
     /// Roles: "cpu", "pgd", "pmd", "pte", "pte-fill", "pte-lock",
-    /// "mm-lock", "waiters", "fault", "page-wait", "waited-page", "legend"
-    /// ...; index: for "pte*" the box, for "cpu" and "fault" the CPU.
+    /// "mm-lock", "waiters", "fault" and "page-wait" (the arrows' last
+    /// legs), "fault-route" and "page-wait-route" (the lines before them),
+    /// "waited-page", "legend" ...; index: for "pte*" the box, for "cpu",
+    /// "fault*" and "page-wait*" the CPU.
     using Item = DisplayItem;
 
     /// A fault in flight: its CPU, the virtual page and, while it sleeps on
@@ -85,6 +90,10 @@ public:
     int boxAt(const QPointF& p) const;
     int cpuAt(const QPointF& p) const;
     QRectF cpuRect(int cpu) const;
+
+    /// What the items cover, text as wide as @fm writes it (not its box):
+    /// what Fit brings to the whole view.
+    QRectF contentRect(const QFontMetricsF& fm) const;
 
     /// Outline colour and width of a lock in @state (free: a quiet line).
     static QColor lockColor(const sync::LockState& state, const QPalette& palette);

@@ -84,6 +84,9 @@ void PageTableView::refresh()
     for (const auto& [cpu, f] : faults_)
         input_.faults.push_back(f);
     layout_.layout(input_, size(), palette());
+    // Fitted, the view keeps the table whole as it grows.
+    if (fitted_)
+        applyFit();
     update();
 }
 
@@ -200,7 +203,8 @@ QString PageTableView::toolTipAt(const QPoint& pos) const
 void PageTableView::resizeEvent(QResizeEvent* e)
 {
     StructureView::resizeEvent(e);
-    // The layout is laid out again for the new size: what was in view is not there any more.
+    // The layout is laid out again for the new size: what was in view is
+    // not there any more (fitted, it is fitted again).
     zoomSpan_[0] = zoomSpan_[1] = 0;
     refresh();
 }
@@ -224,6 +228,7 @@ Viewport PageTableView::viewport() const
 
 void PageTableView::setViewport(const Viewport& v)
 {
+    fitted_ = false;
     const ViewAxis* axes[2] = { &v.x, &v.y };
     for (int i = 0; i < 2; ++i) {
         zoomFirst_[i] = axes[i]->first;
@@ -234,8 +239,37 @@ void PageTableView::setViewport(const Viewport& v)
 
 void PageTableView::fit()
 {
-    zoomSpan_[0] = zoomSpan_[1] = 0;
+    fitted_ = true;
+    applyFit();
     update();
+}
+
+void PageTableView::applyFit()
+{
+    // The page table as large as the view allows: a few CPUs and PTE pages
+    // fill a corner of a large window, and a projector wants them big. One
+    // scale for both axes, so that boxes and text keep their proportions.
+    zoomSpan_[0] = zoomSpan_[1] = 0;
+    const QRectF content
+        = layout_.contentRect(QFontMetricsF(paintFont())).adjusted(-kFitMargin, -kFitMargin, kFitMargin, kFitMargin);
+    if (!content.isEmpty() && width() > 0 && height() > 0) {
+        const double scale = std::min({ width() / content.width(), height() / content.height(), kMaxFitScale });
+        if (scale > 1.01) {
+            const double extent[2] = { double(width()), double(height()) };
+            const double centre[2] = { content.center().x(), content.center().y() };
+            for (int i = 0; i < 2; ++i) {
+                zoomSpan_[i] = extent[i] / scale;
+                zoomFirst_[i] = std::clamp(centre[i] - zoomSpan_[i] / 2, 0.0, extent[i] - zoomSpan_[i]);
+            }
+        }
+    }
+}
+
+QFont PageTableView::paintFont() const
+{
+    QFont small = font();
+    small.setPointSizeF(std::max(7.0, small.pointSizeF() * 0.9));
+    return small;
 }
 
 QTransform PageTableView::zoom() const
@@ -251,9 +285,7 @@ void PageTableView::paintScene(QPainter& p)
 {
     p.fillRect(rect(), palette().color(QPalette::Window));
     p.setTransform(zoom());
-    QFont small = font();
-    small.setPointSizeF(std::max(7.0, small.pointSizeF() * 0.9));
-    p.setFont(small);
+    p.setFont(paintFont());
     paintItems(p, layout_.items());
 }
 

@@ -12,7 +12,8 @@
 // ring).
 //
 // The wheel zooms the drawing around the cursor, a drag pans it, a
-// double-click or Fit shows it whole again.
+// double-click or Fit shows it whole, as large as the view allows, and
+// keeps it so as the table grows, until the next zoom or drag.
 #pragma once
 
 #include "views/pagetable/pagetablelayout.h"
@@ -67,7 +68,15 @@ protected:
     void resizeEvent(QResizeEvent* e) override;
 
 private:
+    /// Margin round the drawing when it is fitted, and how far Fit enlarges it at most.
+    static constexpr double kFitMargin = 6;
+    static constexpr double kMaxFitScale = 4;
+
     PageTable* table() const;
+    /// The font the drawing is written in (a little smaller than the view's).
+    QFont paintFont() const;
+    /// Zooms to the drawing's content, as large as the view allows (none if it does not grow it).
+    void applyFit();
     /// Layout coordinates to widget coordinates.
     QTransform zoom() const;
     void onRunReset() override;
@@ -77,6 +86,7 @@ private:
     /// The part of the layout in view; a span of 0: all of it.
     double zoomFirst_[2] = { 0, 0 };
     double zoomSpan_[2] = { 0, 0 };
+    bool fitted_ = false; ///< Fit was the last view change: refreshes fit again
     PageTableLayout::Input input_;
     std::map<int, PageTableLayout::Fault> faults_;
     std::map<int, std::uint64_t> faultBeginNs_;

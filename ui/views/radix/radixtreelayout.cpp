@@ -41,6 +41,8 @@ RadixTreeLayout::RadixTreeLayout() = default;
 
 QColor RadixTreeLayout::occupiedColor() const
 {
+    if (colors::safe())
+        return colors::isDark(palette_) ? colors::okabeIto::skyBlue() : colors::okabeIto::blue();
     return colors::isDark(palette_) ? QColor(0x5b, 0x9b, 0xe0) : QColor(0x2f, 0x6f, 0xb5);
 }
 
@@ -54,11 +56,11 @@ QColor RadixTreeLayout::tagColor(unsigned tag)
 {
     switch (tag) {
     case kTagDirty:
-        return QColor(0xe0, 0x7b, 0x39);
+        return colors::safe() ? colors::okabeIto::orange() : QColor(0xe0, 0x7b, 0x39);
     case kTagWriteback:
-        return QColor(0x9b, 0x6b, 0xd6);
+        return colors::safe() ? colors::okabeIto::reddishPurple() : QColor(0x9b, 0x6b, 0xd6);
     default:
-        return QColor(0xc8, 0x3e, 0x8c);
+        return colors::safe() ? colors::okabeIto::vermillion() : QColor(0xc8, 0x3e, 0x8c);
     }
 }
 

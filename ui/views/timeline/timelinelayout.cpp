@@ -232,18 +232,54 @@ void TimelineLayout::runs(
     columns.resize(std::size_t(cols));
     const QRectF r = lane(i);
     model.columns(i, start_, start_ + span_, columns);
-    // Runs of equal columns are one rectangle each.
-    int c = 0;
-    while (c < cols) {
-        const auto col = columns[std::size_t(c)];
-        int e = c + 1;
-        while (
-            e < cols && columns[std::size_t(e)].state == col.state && columns[std::size_t(e)].in_fault == col.in_fault)
-            ++e;
-        if (col.state >= 0)
-            out.push_back({ QRectF(r.left() + c, r.top(), e - c, r.height()), CpuState(col.state), col.in_fault });
-        c = e;
+    // Each column is a stack of its states, each as tall as its part of the
+    // column's time, in the legend's order from the top: zoomed out, a
+    // lane that waited 62 % of the time is 62 % wait colour in every
+    // column, where the state that covered the most of each column would
+    // show running everywhere as soon as the wait is split between
+    // spinning and sleeping, or between columns. Zoomed in, a column lies
+    // inside one span and is that span's colour. Heights are whole pixels,
+    // so that columns of equal shares are equal and merge into one
+    // rectangle per state.
+    struct Open {
+        int from = -1; ///< first column of the run, -1: none open
+        int y0 = 0;
+        int y1 = 0;
+        bool inFault = false;
+    };
+    std::array<Open, kCpuStateCount> open {};
+    const double height = r.height();
+    auto flush = [&](int st, int to) {
+        Open& o = open[std::size_t(st)];
+        if (o.from >= 0)
+            out.push_back(
+                { QRectF(r.left() + o.from, r.top() + o.y0, to - o.from, o.y1 - o.y0), CpuState(st), o.inFault });
+        o.from = -1;
+    };
+    for (int c = 0; c < cols; ++c) {
+        const TimelineModel::Column& col = columns[std::size_t(c)];
+        float total = 0;
+        for (float share : col.shares)
+            total += share;
+        double cumulative = 0;
+        int y = 0;
+        for (int st = 0; st < kCpuStateCount; ++st) {
+            const float share = total > 0 && col.state >= 0 ? col.shares[std::size_t(st)] : 0.0f;
+            cumulative += share;
+            const int y1 = share > 0 ? int(std::lround(cumulative / total * height)) : y;
+            // The last state of the stack carries the fault band along the lane's bottom.
+            const bool bottom = y1 >= int(std::lround(height)) && y1 > y;
+            const bool inFault = col.in_fault && bottom;
+            Open& o = open[std::size_t(st)];
+            if (o.from >= 0 && (o.y0 != y || o.y1 != y1 || o.inFault != inFault))
+                flush(st, c);
+            if (y1 > y && o.from < 0)
+                o = { c, y, y1, inFault };
+            y = y1;
+        }
     }
+    for (int st = 0; st < kCpuStateCount; ++st)
+        flush(st, cols);
 }
 
 std::vector<TimelineLayout::LockLabel> TimelineLayout::lockLabels(const TimelineModel& model, int i) const
@@ -289,7 +325,7 @@ std::vector<QRectF> TimelineLayout::highlights(const TimelineModel& model, const
                 continue;
             const double x0 = std::max(xAt(double(s.start_ns)), r.left());
             const double x1 = std::min(xAt(double(s.end_ns)), r.right());
-            outlines.push_back(QRectF(x0, r.top() + 1, std::max(2.0, x1 - x0), r.height() - 2));
+            outlines.push_back(QRectF(x0, r.top() + 1, std::max(1.0, x1 - x0), r.height() - 2));
         }
     }
     return outlines;

@@ -8,9 +8,10 @@
 //            before it would run into the markers, and leaves out the
 //            entries that would still run under the buttons
 //   labels   the lane names, left of the lanes
-//   lanes    one row per lane (CPU, then disk), in runs of pixel columns of
-//            one state (TimelineModel::columns), the fault band under those
-//            inside a page fault, the lock's name on a wait wide enough to
+//   lanes    one row per lane (CPU, then disk), each pixel column a stack
+//            of the states it covers, each as tall as its part of the
+//            column's time (TimelineModel::columns), equal columns merged
+//            into runs, the fault band under those inside a page fault, the lock's name on a wait wide enough to
 //            carry it, and the outlines of the highlighted lock's waits
 //   axis     time ticks, 1, 2 or 5 times a power of ten about kTickSpacing
 //            pixels apart, labelled since the model's origin
@@ -94,11 +95,11 @@ public:
     static QString laneName(const TimelineModel& model, int lane);
     QRectF laneNameRect(int lane) const;
 
-    /// A run of pixel columns of one state.
+    /// A run of pixel columns drawing one state at the same height in each.
     struct Run {
         QRectF rect;
         CpuState state = CpuState::Idle;
-        bool inFault = false;
+        bool inFault = false; ///< the bottom of its columns, which were mostly inside a fault
     };
     /// The runs of lane @lane, into @out; @columns is scratch (one per pixel column).
     void runs(
@@ -115,7 +116,11 @@ public:
         CpuState state = CpuState::Spinning;
     };
     std::vector<LockLabel> lockLabels(const TimelineModel& model, int lane) const;
-    /// The outlines of the waits for lock @name in view.
+    /// A wait for the highlighted lock at least this wide is outlined; a
+    /// narrower one is marked along its top edge only, so that zoomed out
+    /// the outlines of thousands of waits do not cover the lanes' colours.
+    static constexpr double kMinOutlinedPx = 6;
+    /// The waits for lock @name in view (each at least a pixel wide).
     std::vector<QRectF> highlights(const TimelineModel& model, const QString& name) const;
 
     struct Tick {

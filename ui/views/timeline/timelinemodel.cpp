@@ -501,6 +501,7 @@ void TimelineModel::columns(int lane, double t0, double t1, std::vector<Column>&
         int best = -1;
         for (int st = 0; st < kCpuStateCount; ++st) {
             total += acc[c][st];
+            out[c].shares[std::size_t(st)] = std::min(1.0f, acc[c][st] / float(w));
             if (acc[c][st] > 0 && (best < 0 || acc[c][st] > acc[c][best]))
                 best = st;
         }

@@ -123,13 +123,16 @@ public:
     std::optional<TimelineSpan> openSpan(int lane) const;
 
     /// Per pixel column: the state that covers most of [t0 + i*w, t0 + (i+1)*w), w = (t1 - t0) / columns,
-    /// and whether most of it was inside a fault. Columns nothing covers get -1. Work is proportional to
-    /// the columns plus the spans in the range, or a sixteenth of them where whole blocks of spans fall
-    /// into one column (zoomed out): a block's time per state is kept as spans are added and dropped.
+    /// the part of it each state covers, and whether most of it was inside a fault. Columns nothing covers get -1. Work
+    /// is proportional to the columns plus the spans in the range, or a sixteenth of them where whole blocks of spans
+    /// fall into one column (zoomed out): a block's time per state is kept as spans are added and dropped.
     struct Column {
         std::int8_t state = -1; ///< CpuState, -1 for nothing
         bool in_fault = false;
         float share = 0; ///< the part of the column's time that state covers, 0..1
+        /// The part of the column's time each state covers (CpuState order), 0..1: what a column that
+        /// covers many spans is drawn with, each state in proportion.
+        std::array<float, kCpuStateCount> shares {};
     };
     void columns(int lane, double t0, double t1, std::vector<Column>& out) const;
 

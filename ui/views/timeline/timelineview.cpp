@@ -454,13 +454,22 @@ void TimelineView::paintHighlight(QPainter& p, const TimelineLayout& l)
     }
     if (highlighted_.isEmpty() || model_.empty())
         return;
+    // Inside each wait, never beyond it: zoomed out, a wait is a few
+    // pixels wide, and outlines drawn round such waits would paint the
+    // whole lane in the highlight colour (its blue reads as "in I/O" or
+    // running), hiding the red of the very waits they mark. A wait too
+    // narrow for an outline is marked along its top edge only.
     QPen pen(highlight, 2);
     pen.setJoinStyle(Qt::MiterJoin);
     p.save();
     p.setPen(pen);
     p.setBrush(Qt::NoBrush);
-    for (const QRectF& outline : l.highlights(model_, highlighted_))
-        p.drawRect(outline);
+    for (const QRectF& wait : l.highlights(model_, highlighted_)) {
+        if (wait.width() >= TimelineLayout::kMinOutlinedPx)
+            p.drawRect(wait.adjusted(1, 1, -1, -1));
+        else
+            p.fillRect(QRectF(wait.left(), wait.top(), wait.width(), 2), highlight);
+    }
     p.restore();
 }
 

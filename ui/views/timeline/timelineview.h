@@ -7,9 +7,11 @@
 // the header shows the time between them. Hovering a span says what it was:
 // which lock and who held it, which page, which fault.
 //
-// Drawing is level-of-detail: each lane is drawn per pixel column, in the
-// state that covers most of the column (TimelineModel::columns), so the cost
-// is the width plus the spans in view, however many events a window holds.
+// Drawing is level-of-detail: each lane is drawn per pixel column, each
+// state it covers as tall as its part of the column's time
+// (TimelineModel::columns), so that a lane reads as what its CPU mostly did
+// at any zoom, and the cost is the width plus the spans in view, however
+// many events a window holds.
 // TimelineLayout says what goes where; this widget keeps the range in view
 // and the markers, paints, and turns the mouse into view changes. It
 // repaints when events arrive, at most once per Simulation tick.

@@ -57,6 +57,10 @@ struct ClaimResult {
     std::string over_label;                      ///< the run it is divided by ("" for a count)
     std::vector<double> values;                  ///< the claim's figure, one per repeat
     std::vector<double> run_values, over_values; ///< the metric of each run, per repeat
+    /// For a contention count, the mean wait of a contended acquisition of
+    /// each run's lock, per repeat, in ns (NaN when never contended): what
+    /// the count depends on (lesson_metric.h).
+    std::vector<double> run_wait_ns, over_wait_ns;
     double median = 0;
     double spread = 0; ///< (max - min) / median of the repeats; 0 for one, or when they agree
     LessonVerdict verdict = LessonVerdict::Inconclusive;
@@ -96,9 +100,10 @@ std::string repeats_range(const ClaimResult& result);
 void print_verdicts(std::ostream& out, const ExperimentResult& result);
 
 /// {"experiment", "title", "thread", "quick", "machine_cpus", "verdicts": [{"claim", "source",
-/// "thread_figure", "our_figure", "values", "run_values", "over_values", "median", "spread", "result",
-/// "why"}]}: values are the claim's figure per repeat, run_values and over_values the two runs' (over_values
-/// empty for a count).
+/// "thread_figure", "our_figure", "values", "run_values", "over_values", "run_wait_ns", "over_wait_ns",
+/// "median", "spread", "result", "why"}]}: values are the claim's figure per repeat, run_values and
+/// over_values the two runs' (over_values empty for a count), run_wait_ns and over_wait_ns a contention
+/// count's mean contended wait per run and repeat (null when never contended; empty for other claims).
 json::Value to_json(const ExperimentResult& result);
 
 /// The verdict table as CSV, one row per claim: claim, source,

@@ -313,7 +313,36 @@ TEST_CASE("a verdict's figure divides as shown: one repeat's ratio with its own 
     CHECK_THAT(
         r.why, StartsWith("run a against run b: unbounded (run b measured none), and the claim needs at least 10x. "));
     // What a contention count depends on is said with it.
-    CHECK_THAT(r.why, Contains("how many of the run's threads this machine's 2 CPUs run at the same moment"));
+    CHECK_THAT(r.why,
+        Contains("they depend on how many of the run's threads ran at the same moment. When other "
+                 "programs keep the machine busy the threads take turns"));
+    // With the mean wait of a contended acquisition: a few microseconds,
+    // two CPUs were at the lock at once, and the wait is said; a scheduler's
+    // time slice, the holder had been preempted and the count measured the
+    // machine's other programs, not the lock.
+    r.claim.min_cpus = 2;
+    r.run_wait_ns = { 3100 };
+    r.over_wait_ns = { std::numeric_limits<double>::quiet_NaN() };
+    judge(r, 2);
+    CHECK(r.verdict == LessonVerdict::Held);
+    CHECK_THAT(r.why, Contains("ran at the same moment: here a contended acquisition waited 3.1 µs on average. "));
+    r.run_wait_ns = { 2.4e6 };
+    judge(r, 2);
+    CHECK(r.verdict == LessonVerdict::Inconclusive);
+    CHECK(r.why
+        == "the threads took turns instead of running together: a contended acquisition waited 2.4 ms on average, a "
+           "scheduler's time slice, so the waiters waited for a holder the kernel had preempted (other programs kept "
+           "this machine busy), not for one running beside them. Measure again when the machine is quieter.");
+    // Either side's lock: the longer wait decides.
+    r.run_wait_ns = { 3100 };
+    r.over_wait_ns = { 1.5e6 };
+    judge(r, 2);
+    CHECK(r.verdict == LessonVerdict::Inconclusive);
+    // Not a claim about contentions: judged whatever the waits were.
+    r.claim.metric = LessonMetric::BouncesPer1000Ops;
+    judge(r, 2);
+    CHECK(r.verdict == LessonVerdict::Held);
+    CHECK(r.why.find("waited") == std::string::npos);
 
     // Two runs that measured none: no ratio, and the two zeros shown.
     r = claim_of({ std::numeric_limits<double>::quiet_NaN(), 2 }, 1);

@@ -181,10 +181,10 @@ bool counts_contentions(const LessonClaim& c)
 
 /// A contended wait this long is a scheduler time slice: the waiter
 /// waited for a holder the kernel had preempted, not for one running on
-/// another CPU. Measured on this 2-CPU machine for pagecache_lock: 2 to 4
-/// us a contention with two cores free, 1.9 to 4.7 ms with the run's four
-/// threads on one core (pinned, or the other core busy with a build), 15
-/// to 110 us in between.
+/// another CPU. Measured on a 2-CPU machine for pagecache_lock: 2 to 4 us
+/// a contention with two cores free, 1.9 to 11 ms with the run's four
+/// threads on one core (pinned, or the other core busy with a build), 10
+/// to 120 us in between.
 constexpr double kPreemptedWaitNs = 1e6;
 
 /// The longer of the two runs' mean contended waits in repeat @i (NaN when
@@ -209,9 +209,9 @@ std::string wait_text(double ns)
 /// many of the run's threads ran at the same moment. With more simulated
 /// CPUs than the machine has free cores the kernel gives them time slices;
 /// on a machine busy with other programs they take turns, and the lock is
-/// contended only when its holder is preempted: 0.05 to 0.3 contentions of
-/// pagecache_lock per 1000 reads on one core of this machine, 100 to 170 on
-/// two.
+/// contended only when its holder is preempted: 0.035 to 0.3 contentions
+/// of pagecache_lock per 1000 reads on one core of a 2-CPU machine, 36 to
+/// 185 on two.
 std::string contention_note(double wait_ns)
 {
     std::string note = ". Contentions count the times a CPU found the lock taken, so they depend on how many of the "

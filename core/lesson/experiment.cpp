@@ -1,5 +1,6 @@
 #include "lesson/experiment.h"
 
+#include "lesson/figure_text.h"
 #include "lesson/lesson_probe.h"
 #include "lib/field_table.h"
 #include "lib/report.h"
@@ -35,12 +36,6 @@ std::string run_path(const Lesson& lesson, const LessonRun& run)
         if (&lesson.runs[i] == &run)
             return "runs[" + std::to_string(i) + "]";
     return "runs";
-}
-
-/// "12.5 ns / lookup", or "12.5" for a figure without a unit (a count).
-std::string with_unit(const std::string& value, const std::string& unit)
-{
-    return unit.empty() ? value : value + " " + unit;
 }
 
 /// What one run of a repeat left: a scenario run's result (and its
@@ -119,58 +114,242 @@ void check_lesson_scenarios(const Lesson& lesson, const ScenarioTexts& texts)
     }
 }
 
+namespace {
+
+/// A ratio as a verdict writes it: "2.23x", or "unbounded" for one over a
+/// run that measured none.
+std::string times_text(double v)
+{
+    return std::isinf(v) ? std::string("unbounded") : readable_number(v) + "x";
+}
+
+/// How a claim's figures read: their unit, and for a lock metric the lock
+/// classes (" of pagecache_lock vs mapping.tree_lock").
+struct ClaimWords {
+    std::string unit;
+    std::string of;
+    bool ratio = false;
+};
+
+ClaimWords words_of(const LessonClaim& c)
+{
+    ClaimWords w;
+    const bool named = !c.figure.empty();
+    w.unit = named ? c.figure_unit : std::string(lesson_metric_info(c.metric).unit);
+    if (!named && lesson_metric_info(c.metric).needs_lock)
+        w.of = " of " + c.lock + (c.over_lock.empty() || c.over_lock == c.lock ? "" : " vs " + c.over_lock);
+    w.ratio = !c.over.empty();
+    return w;
+}
+
+/// Repeat @i's figure, a ratio with the two numbers it divides ("2.23x
+/// (2.62 vs 1.17 contentions / 1000 ops of pagecache_lock)", @note added
+/// inside the brackets), or a count.
+std::string repeat_text(const ClaimResult& r, const ClaimWords& w, std::size_t i, const std::string& note = "")
+{
+    if (!w.ratio)
+        return figure_text(r.values[i], w.unit) + w.of;
+    if (i >= r.run_values.size() || i >= r.over_values.size())
+        return times_text(r.values[i]);
+    const std::string numbers = readable_number(r.run_values[i]) + " vs " + readable_number(r.over_values[i]);
+    return times_text(r.values[i]) + " (" + (w.unit.empty() ? numbers : numbers + " " + w.unit) + w.of + note + ")";
+}
+
+/// A figure of the claim's kind alone: "2.23x" or "0.138 contentions / 1000 ops".
+std::string value_text(const ClaimWords& w, double v)
+{
+    return w.ratio ? times_text(v) : figure_text(v, w.unit);
+}
+
+/// "half their median", "their median", "3 times their median".
+std::string share_of_median(double share)
+{
+    if (share == 0.5)
+        return "half their median";
+    if (share == 0.25)
+        return "a quarter of their median";
+    if (share == 1)
+        return "their median";
+    return readable_number(share) + " times their median";
+}
+
+/// Whether @c counts contentions: a CPU finding the lock already taken.
+bool counts_contentions(const LessonClaim& c)
+{
+    return c.figure.empty() && c.metric == LessonMetric::ContentionsPer1000Ops;
+}
+
+/// A contended wait this long is a scheduler time slice: the waiter
+/// waited for a holder the kernel had preempted, not for one running on
+/// another CPU. Measured on a 2-CPU machine for pagecache_lock: 2 to 4 us
+/// a contention with two cores free, 1.9 to 11 ms with the run's four
+/// threads on one core (pinned, or the other core busy with a build), 10
+/// to 120 us in between.
+constexpr double kPreemptedWaitNs = 1e6;
+
+/// The longer of the two runs' mean contended waits in repeat @i (NaN when
+/// neither lock was contended there).
+double contended_wait_of(const ClaimResult& r, std::size_t i)
+{
+    double wait = std::numeric_limits<double>::quiet_NaN();
+    for (const std::vector<double>* side : { &r.run_wait_ns, &r.over_wait_ns })
+        if (i < side->size() && !std::isnan((*side)[i]))
+            wait = std::isnan(wait) ? (*side)[i] : std::max(wait, (*side)[i]);
+    return wait;
+}
+
+/// "3.1 µs", "2.4 ms".
+std::string wait_text(double ns)
+{
+    return ns >= 1e6 ? readable_number(ns / 1e6) + " ms" : readable_number(ns / 1e3) + " µs";
+}
+
+/// What a contention count depends on, said beside its verdict: a
+/// contention is a CPU finding the lock taken, so the count follows how
+/// many of the run's threads ran at the same moment. With more simulated
+/// CPUs than the machine has free cores the kernel gives them time slices;
+/// on a machine busy with other programs they take turns, and the lock is
+/// contended only when its holder is preempted: 0.035 to 0.3 contentions
+/// of pagecache_lock per 1000 reads on one core of a 2-CPU machine, 36 to
+/// 185 on two.
+std::string contention_note(double wait_ns)
+{
+    std::string note = ". Contentions count the times a CPU found the lock taken, so they depend on how many of the "
+                       "run's threads ran at the same moment";
+    if (!std::isnan(wait_ns))
+        note += ": here a contended acquisition waited " + wait_text(wait_ns) + " on average";
+    return note
+        + ". When other programs keep the machine busy the threads take turns, a contention waits for a "
+          "preempted holder (a millisecond or more) and the count falls a thousandfold; a lock never "
+          "contended stays at 0 either way";
+}
+
+} // namespace
+
 void judge(ClaimResult& r, unsigned machine_cpus)
 {
     const LessonClaim& c = r.claim;
-    const bool named = !c.figure.empty();
-    const std::string unit = named ? c.figure_unit : std::string(lesson_metric_info(c.metric).unit);
-    std::string of;
-    if (!named && lesson_metric_info(c.metric).needs_lock)
-        of = " of " + c.lock + (c.over_lock.empty() || c.over_lock == c.lock ? "" : " vs " + c.over_lock);
-    const bool ratio = !c.over.empty();
+    const ClaimWords w = words_of(c);
+    const std::size_t n = r.values.size();
     const bool any_nan = std::any_of(r.values.begin(), r.values.end(), [](double v) { return std::isnan(v); });
     r.median = any_nan ? std::numeric_limits<double>::quiet_NaN() : median(r.values);
     r.spread = 0;
-    if (!any_nan && r.values.size() > 1) {
-        const auto [lo, hi] = std::minmax_element(r.values.begin(), r.values.end());
-        // Repeats that agree spread 0 (unbounded ones too); an unbounded
-        // repeat among bounded ones spreads without bound.
-        if (*lo != *hi)
-            r.spread = std::isfinite(*hi) && r.median != 0 ? (*hi - *lo) / std::fabs(r.median)
-                                                           : std::numeric_limits<double>::infinity();
-    }
-    // A ratio over a run that measured none is unbounded: said so, not "infx".
-    const std::string times = std::isinf(r.median) ? std::string("unbounded") : significant(r.median) + "x";
-    if (ratio)
-        r.our_figure = times + " ("
-            + with_unit(significant(median(r.run_values)) + " vs " + significant(median(r.over_values)), unit) + of
-            + ")";
-    else
-        r.our_figure = with_unit(significant(r.median), unit) + of;
-    const std::string rule = std::string(c.at_most ? "at most " : "at least ")
-        + (ratio ? significant(c.threshold) + "x" : with_unit(significant(c.threshold), unit));
+    // The repeats in the order of their figures: the middle one (or two)
+    // is what the figure shows, the ends are what a spread is made of.
+    std::vector<std::size_t> order(n);
+    for (std::size_t i = 0; i < n; ++i)
+        order[i] = i;
+    if (!any_nan)
+        std::stable_sort(
+            order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return r.values[a] < r.values[b]; });
+    const double lo = n && !any_nan ? r.values[order.front()] : 0;
+    const double hi = n && !any_nan ? r.values[order.back()] : 0;
+    // Repeats that agree spread 0, zeros and unbounded ones too; differing
+    // ones around a median of 0, or an unbounded one among bounded ones,
+    // spread without bound.
+    if (!any_nan && lo != hi)
+        r.spread = std::isfinite(hi) && r.median != 0 ? (hi - lo) / std::fabs(r.median)
+                                                      : std::numeric_limits<double>::infinity();
+    const std::string repeats = std::to_string(n) + " repeat" + (n == 1 ? "" : "s");
+    auto repeat_no = [&](std::size_t i) { return "repeat " + std::to_string(i + 1); };
 
-    if (r.values.empty()) {
+    // The figure shown divides as printed: a ratio is the median of the
+    // repeats' own ratios (the runs of a repeat were made side by side), so
+    // it is shown with the two numbers of the repeat it comes from, not
+    // with the medians of each side, which need not divide to it.
+    if (n == 0)
+        r.our_figure = "nothing measured";
+    else if (any_nan) {
+        const std::size_t i = std::size_t(
+            std::find_if(r.values.begin(), r.values.end(), [](double v) { return std::isnan(v); }) - r.values.begin());
+        std::string numbers;
+        if (i < r.run_values.size() && i < r.over_values.size())
+            numbers = ": " + readable_number(r.run_values[i]) + " vs " + readable_number(r.over_values[i])
+                + (w.unit.empty() ? "" : " " + w.unit) + w.of;
+        r.our_figure = "no ratio" + numbers;
+        if (n > 1)
+            r.our_figure += " in " + repeat_no(i) + " of " + std::to_string(n);
+    } else if (!w.ratio)
+        r.our_figure = figure_text(r.median, w.unit) + w.of;
+    else if (n == 1)
+        r.our_figure = repeat_text(r, w, 0);
+    else if (n % 2 || r.values[order[n / 2 - 1]] == r.values[order[n / 2]]) {
+        // An odd count has one middle repeat; an even one whose middle two
+        // agree, either of them.
+        const std::size_t mid = order[(n - 1) / 2];
+        r.our_figure
+            = repeat_text(r, w, mid, ", " + repeat_no(mid) + " of " + std::to_string(n) + ", the middle ratio");
+    } else
+        r.our_figure = times_text(r.median) + ", the mean of the middle two of " + repeats + ": "
+            + repeat_no(order[n / 2 - 1]) + "'s " + repeat_text(r, w, order[n / 2 - 1]) + " and "
+            + repeat_no(order[n / 2]) + "'s " + repeat_text(r, w, order[n / 2]);
+
+    const std::string rule = std::string(c.at_most ? "at most " : "at least ")
+        + (w.ratio ? readable_number(c.threshold) + "x" : figure_text(c.threshold, w.unit));
+    const std::string again = "Measure again when the machine is quieter, or with more repeats.";
+    if (n == 0) {
         r.verdict = LessonVerdict::Inconclusive;
         r.why = "nothing was measured";
     } else if (machine_cpus < c.min_cpus) {
         r.verdict = LessonVerdict::Inconclusive;
         r.why = "the claim is about " + std::to_string(c.min_cpus) + " CPUs or more; this machine has "
             + std::to_string(machine_cpus) + ", so its simulated CPUs share cores";
-    } else if (std::isnan(r.median)) {
+    } else if (any_nan) {
         r.verdict = LessonVerdict::Inconclusive;
-        r.why = "neither run measured any " + (unit.empty() ? c.figure : unit) + of;
+        r.why = "neither run measured any " + (w.unit.empty() ? c.figure : w.unit) + w.of
+            + (n > 1 ? " in one of the " + repeats : std::string()) + ", so there is no ratio to judge";
+    } else if (counts_contentions(c) && machine_cpus >= 2 && c.min_cpus >= 2
+        && contended_wait_of(r, order[(n - 1) / 2]) >= kPreemptedWaitNs) {
+        // Threads that took turns contend only when a holder is preempted:
+        // the figure measured the machine's other programs, not the lock.
+        r.verdict = LessonVerdict::Inconclusive;
+        r.why = "the threads took turns instead of running together: a contended acquisition waited "
+            + wait_text(contended_wait_of(r, order[(n - 1) / 2]))
+            + " on average, a scheduler's time slice, so the waiters waited for a holder the kernel had preempted "
+              "(other programs kept this machine busy), not for one running beside them. Measure again when the "
+              "machine is quieter.";
+    } else if (c.race && !c.at_most && hi == 0) {
+        r.verdict = LessonVerdict::Inconclusive;
+        r.why = "none seen: " + figure_text(0, w.unit) + (n > 1 ? " in each of the " + repeats : std::string())
+            + ". What it counts happens only when the threads race, running at the very same moment, and a "
+              "machine busy with other programs may never run them so: not seeing it does not show that it "
+              "cannot happen. "
+            + again;
     } else if (r.spread > c.max_spread) {
         r.verdict = LessonVerdict::Inconclusive;
-        r.why = "the " + std::to_string(r.values.size()) + " repeats spread over " + significant(100 * r.spread)
-            + "% of their median, more than the " + significant(100 * c.max_spread) + "% the claim allows";
+        const std::string ends = "the lowest gave " + value_text(w, lo) + " (" + repeat_no(order.front())
+            + "), the highest " + value_text(w, hi) + " (" + repeat_no(order.back()) + ")";
+        if (r.median == 0)
+            r.why = "the " + repeats + " disagreed about whether it happens at all: " + ends
+                + ", around a median of 0. " + again;
+        else if (std::isinf(hi))
+            r.why = "the " + repeats + " disagreed too much to judge: " + ends + ", where " + r.over_label
+                + " measured none. " + again;
+        else
+            r.why = "the " + repeats + " disagreed too much to judge: " + ends
+                + ". The claim is judged when they lie within " + readable_number(c.max_spread * std::fabs(r.median))
+                + (w.ratio ? "" : " " + w.unit) + " of each other (" + share_of_median(c.max_spread) + ", "
+                + value_text(w, r.median) + "). " + again;
     } else {
         const bool held = c.at_most ? r.median <= c.threshold : r.median >= c.threshold;
         r.verdict = held ? LessonVerdict::Held : LessonVerdict::DidNotHold;
-        r.why = (ratio ? r.run_label + " against " + r.over_label : r.run_label) + ": "
-            + (ratio ? times : with_unit(significant(r.median), unit))
-            + (held ? ", and the claim needs " : ", but the claim needs ") + rule;
+        r.why = (w.ratio ? r.run_label + " against " + r.over_label : r.run_label) + ": " + value_text(w, r.median)
+            + (std::isinf(r.median) ? " (" + r.over_label + " measured none)" : std::string())
+            + (held ? ", and the claim needs " : ", but the claim needs ") + rule
+            + (counts_contentions(c) ? contention_note(contended_wait_of(r, order[(n - 1) / 2])) : "");
     }
+}
+
+std::string repeats_range(const ClaimResult& r)
+{
+    const std::size_t n = r.values.size();
+    if (n < 2 || std::any_of(r.values.begin(), r.values.end(), [](double v) { return std::isnan(v); }))
+        return std::to_string(n) + " repeat" + (n == 1 ? "" : "s");
+    const ClaimWords w = words_of(r.claim);
+    const auto [lo, hi] = std::minmax_element(r.values.begin(), r.values.end());
+    if (*lo == *hi)
+        return n == 2 ? std::string("the same in both repeats") : "the same in all " + std::to_string(n) + " repeats";
+    return std::to_string(n) + " repeats from " + value_text(w, *lo) + " to " + value_text(w, *hi);
 }
 
 ExperimentResult run_experiment(const Lesson& lesson, const ScenarioTexts& texts, const ExperimentOptions& options)
@@ -226,12 +405,17 @@ ExperimentResult run_experiment(const Lesson& lesson, const ScenarioTexts& texts
         for (unsigned rep = 0; rep < repeats_of(c); ++rep) {
             const double a = claim_value(c, results.at({ c.run, rep }), c.lock);
             cr.run_values.push_back(a);
+            if (counts_contentions(c))
+                cr.run_wait_ns.push_back(mean_contended_wait_ns(results.at({ c.run, rep }).result, c.lock));
             if (c.over.empty()) {
                 cr.values.push_back(a);
                 continue;
             }
             const double b = claim_value(c, results.at({ c.over, rep }), c.over_lock.empty() ? c.lock : c.over_lock);
             cr.over_values.push_back(b);
+            if (counts_contentions(c))
+                cr.over_wait_ns.push_back(mean_contended_wait_ns(
+                    results.at({ c.over, rep }).result, c.over_lock.empty() ? c.lock : c.over_lock));
             // A run that never contended divides into an unbounded ratio;
             // two that never did say nothing (NaN).
             cr.values.push_back(b != 0 ? a / b
@@ -255,10 +439,9 @@ void print_verdicts(std::ostream& out, const ExperimentResult& result)
         out << '\n'
             << i + 1 << ". " << c.claim.by << ": " << q << c.claim.statement << q << '\n'
             << "   thread:  " << (c.claim.thread_figure.empty() ? "no figure posted" : c.claim.thread_figure) << '\n'
-            << "   ours:    " << c.our_figure << ", median of " << c.values.size() << " repeat"
-            << (c.values.size() == 1 ? "" : "s");
+            << "   ours:    " << c.our_figure;
         if (c.values.size() > 1)
-            out << ", spread " << significant(100 * c.spread) << "%";
+            out << "; " << repeats_range(c);
         out << '\n' << "   verdict: " << lesson_verdict_name(c.verdict) << ": " << c.why << '\n';
     }
 }
@@ -269,15 +452,22 @@ json::Value to_json(const ExperimentResult& result)
     auto number = [](double v) { return std::isfinite(v) ? json::Value(v) : json::Value(nullptr); };
     json::Array verdicts;
     for (const ClaimResult& c : result.claims) {
-        json::Array values;
-        for (double v : c.values)
-            values.push_back(number(v));
+        auto numbers = [&](const std::vector<double>& from) {
+            json::Array a;
+            for (double v : from)
+                a.push_back(number(v));
+            return a;
+        };
         verdicts.push_back(json::Object {
             { "claim", c.claim.statement },
             { "source", c.claim.by },
             { "thread_figure", c.claim.thread_figure },
             { "our_figure", c.our_figure },
-            { "values", std::move(values) },
+            { "values", numbers(c.values) },
+            { "run_values", numbers(c.run_values) },
+            { "over_values", numbers(c.over_values) },
+            { "run_wait_ns", numbers(c.run_wait_ns) },
+            { "over_wait_ns", numbers(c.over_wait_ns) },
             { "median", number(c.median) },
             { "spread", number(c.spread) },
             { "result", std::string(lesson_verdict_name(c.verdict)) },

@@ -57,11 +57,19 @@ struct ClaimResult {
     std::string over_label;                      ///< the run it is divided by ("" for a count)
     std::vector<double> values;                  ///< the claim's figure, one per repeat
     std::vector<double> run_values, over_values; ///< the metric of each run, per repeat
+    /// For a contention count, the mean wait of a contended acquisition of
+    /// each run's lock, per repeat, in ns (NaN when never contended): what
+    /// the count depends on (lesson_metric.h).
+    std::vector<double> run_wait_ns, over_wait_ns;
     double median = 0;
-    double spread = 0; ///< (max - min) / median of the repeats; 0 for one
+    double spread = 0; ///< (max - min) / median of the repeats; 0 for one, or when they agree
     LessonVerdict verdict = LessonVerdict::Inconclusive;
-    std::string our_figure; ///< the median in words: "812x (35.2 vs 0.04 contentions / 1000 ops)"
-    std::string why;        ///< the verdict in words
+    /// The median in words, a ratio with the two figures of the repeat it
+    /// comes from, so that it divides as shown: "2.23x (2.62 vs 1.17
+    /// contentions / 1000 ops of pagecache_lock, repeat 2 of 3, the middle
+    /// ratio)"; for an even number of repeats, the middle two.
+    std::string our_figure;
+    std::string why; ///< the verdict in words
 };
 
 struct ExperimentResult {
@@ -79,15 +87,23 @@ ExperimentResult run_experiment(
     const Lesson& lesson, const ScenarioTexts& texts, const ExperimentOptions& options = {});
 
 /// The verdict the rule of @claim gives to @values (one per repeat) on a
-/// machine of @machine_cpus CPUs; fills median, spread, verdict and why.
+/// machine of @machine_cpus CPUs (@run_values and @over_values are the two
+/// runs' figures per repeat); fills median, spread, our_figure, verdict and why.
 void judge(ClaimResult& result, unsigned machine_cpus);
+
+/// The repeats of @result in words: "3 repeats from 1.9x to 2.6x", "the
+/// same in all 3 repeats", "1 repeat".
+std::string repeats_range(const ClaimResult& result);
 
 /// The verdict table as text: per claim, who said it, the thread's figure,
 /// ours and the verdict with its reason.
 void print_verdicts(std::ostream& out, const ExperimentResult& result);
 
 /// {"experiment", "title", "thread", "quick", "machine_cpus", "verdicts": [{"claim", "source",
-/// "thread_figure", "our_figure", "values", "median", "spread", "result", "why"}]}.
+/// "thread_figure", "our_figure", "values", "run_values", "over_values", "run_wait_ns", "over_wait_ns",
+/// "median", "spread", "result", "why"}]}: values are the claim's figure per repeat, run_values and
+/// over_values the two runs' (over_values empty for a count), run_wait_ns and over_wait_ns a contention
+/// count's mean contended wait per run and repeat (null when never contended; empty for other claims).
 json::Value to_json(const ExperimentResult& result);
 
 /// The verdict table as CSV, one row per claim: claim, source,

@@ -255,7 +255,8 @@ LessonStep read_step(const json::Value& v, const std::string& path)
 
 LessonClaim read_claim(const json::Value& v, const std::string& path)
 {
-    const Member m(v, path, { "statement", "by", "quoted", "thread_figure", "measure", "repeats", "rule", "min_cpus" });
+    const Member m(
+        v, path, { "statement", "by", "quoted", "thread_figure", "measure", "repeats", "rule", "min_cpus", "race" });
     LessonClaim c;
     c.statement = m.text("statement");
     c.by = m.text("by");
@@ -301,6 +302,11 @@ LessonClaim read_claim(const json::Value& v, const std::string& path)
     c.at_most = rule.find("at_most") != nullptr;
     c.threshold = rule.number(c.at_most ? "at_most" : "at_least", 1, 0, 1e18);
     c.max_spread = rule.number("max_spread", 0.5, 0, 100);
+    c.race = m.flag("race");
+    // Not seeing a race proves nothing, which only matters to a claim that
+    // it happens: one that it never does is simply held when none is seen.
+    if (c.race && (c.at_most || !c.over.empty()))
+        throw_field_error(m.at("race"), "is only for a count that must reach at_least (a race that happens)");
     return c;
 }
 

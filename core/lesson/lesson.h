@@ -122,6 +122,11 @@ struct LessonClaim {
     double max_spread = 0.5;
     /// Inconclusive on a machine with fewer CPUs: the claim is about them.
     unsigned min_cpus = 1;
+    /// The event counted happens only when threads race (a torn read on
+    /// real threads): none seen in any repeat is inconclusive, not a claim
+    /// that did not hold, since a busy machine may never run the racing
+    /// threads at the same moment.
+    bool race = false;
 };
 
 struct Lesson {

@@ -1,5 +1,6 @@
 #include "lesson/lesson_metric.h"
 
+#include <limits>
 #include <stdexcept>
 
 namespace pcl {
@@ -93,6 +94,12 @@ double measure(LessonMetric metric, const RunResult& r, const std::string& lock)
         return double(r.device_requests);
     }
     throw std::logic_error("measure: unknown metric");
+}
+
+double mean_contended_wait_ns(const RunResult& r, const std::string& lock)
+{
+    const sync::LockStatRow* row = lock_class_row(r, lock);
+    return row && row->contentions ? row->wait_avg_ns() : std::numeric_limits<double>::quiet_NaN();
 }
 
 } // namespace pcl

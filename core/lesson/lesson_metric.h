@@ -44,4 +44,10 @@ std::optional<LessonMetric> parse_lesson_metric(std::string_view name);
 /// pagecache_lock: it was never contended).
 double measure(LessonMetric metric, const RunResult& result, const std::string& lock = "");
 
+/// The mean wait of a contended acquisition of lock class @lock in
+/// @result, in ns; NaN when it was never contended. About a scheduler time
+/// slice (milliseconds), the waiters waited for a holder the kernel had
+/// preempted; a few microseconds, for a holder running on another CPU.
+double mean_contended_wait_ns(const RunResult& result, const std::string& lock);
+
 } // namespace pcl

@@ -3,11 +3,13 @@
 // branch; and each bundled lesson's quick form run once, with the counts
 // that do not depend on timing asserted exactly.
 #include "lesson/experiment.h"
+#include "lesson/figure_text.h"
 #include "lesson/lesson.h"
 #include "lesson/lesson_library.h"
 #include "lesson/lesson_probe.h"
 #include "lib/bundle.h"
 #include "sim/runner.h"
+#include "verdict_figures_check.h"
 
 #include <catch2/catch.hpp>
 
@@ -205,7 +207,11 @@ TEST_CASE("the verdict rule: held, did not hold, and each way to be inconclusive
     r = claim_of({ 4, 12, 20 }, 10);
     judge(r, 2);
     CHECK(r.verdict == LessonVerdict::Inconclusive);
-    CHECK_THAT(r.why, Contains("spread over 133%"));
+    CHECK(r.spread == Approx(16.0 / 12));
+    CHECK(r.why
+        == "the 3 repeats disagreed too much to judge: the lowest gave 4x (repeat 1), the highest 20x (repeat 3). "
+           "The claim is judged when they lie within 6 of each other (half their median, 12x). Measure again when "
+           "the machine is quieter, or with more repeats.");
 
     r = claim_of({ 12, 12, 12 }, 10, false, 0.5, 16);
     judge(r, 2);
@@ -221,6 +227,7 @@ TEST_CASE("the verdict rule: held, did not hold, and each way to be inconclusive
     r = claim_of({ inf, 12, 12 }, 10);
     judge(r, 2);
     CHECK(r.verdict == LessonVerdict::Inconclusive);
+    CHECK_THAT(r.why, Contains("the highest unbounded (repeat 1), where run b measured none"));
 
     r = claim_of({ std::numeric_limits<double>::quiet_NaN(), 12 }, 10);
     judge(r, 2);
@@ -235,6 +242,221 @@ TEST_CASE("the verdict rule: held, did not hold, and each way to be inconclusive
     judge(r, 2);
     CHECK(r.verdict == LessonVerdict::Held);
     CHECK(r.spread == 0);
+}
+
+TEST_CASE("a verdict's figure divides as shown: one repeat's ratio with its own two figures", "[lesson][verdict]")
+{
+    // One repeat: its ratio and the two figures it divides.
+    ClaimResult r = claim_of({ 12 }, 10);
+    r.run_values = { 24 };
+    r.over_values = { 2 };
+    judge(r, 2);
+    CHECK(r.our_figure == "12x (24 vs 2 ops/s)");
+    CHECK(test::figure_problems(r.our_figure).empty());
+
+    // Three repeats whose medians divide differently from the median of
+    // their ratios: the ratios are 9, 0.5 and 1.5; the medians of each
+    // side, 6 and 2, would make 3x. The figure is the middle ratio, with
+    // the figures of the repeat it comes from.
+    r = claim_of({ 9, 0.5, 1.5 }, 1, false, 10);
+    r.run_values = { 9, 1, 6 };
+    r.over_values = { 1, 2, 4 };
+    judge(r, 2);
+    CHECK(r.median == 1.5);
+    CHECK(r.our_figure == "1.5x (6 vs 4 ops/s, repeat 3 of 3, the middle ratio)");
+    CHECK(r.verdict == LessonVerdict::Held);
+    CHECK(r.why == "run a against run b: 1.5x, and the claim needs at least 1x");
+    CHECK(repeats_range(r) == "3 repeats from 0.5x to 9x");
+    CHECK(test::figure_problems(r.our_figure).empty());
+
+    // Four: the median is the mean of the middle two, both shown.
+    r = claim_of({ 9, 0.5, 1.5, 2 }, 1, false, 10);
+    r.run_values = { 9, 1, 6, 2 };
+    r.over_values = { 1, 2, 4, 1 };
+    judge(r, 2);
+    CHECK(r.median == 1.75);
+    CHECK(r.our_figure
+        == "1.75x, the mean of the middle two of 4 repeats: repeat 3's 1.5x (6 vs 4 ops/s) and repeat 4's 2x (2 vs 1 "
+           "ops/s)");
+    std::size_t ratios = 0;
+    CHECK(test::figure_problems(r.our_figure, &ratios).empty());
+    CHECK(ratios == 2);
+    // Two whose middle two agree: one of them is the figure.
+    r = claim_of({ 2, 2 }, 1);
+    r.run_values = { 4, 6 };
+    r.over_values = { 2, 3 };
+    judge(r, 2);
+    CHECK(r.our_figure == "2x (4 vs 2 ops/s, repeat 1 of 2, the middle ratio)");
+    CHECK(repeats_range(r) == "the same in both repeats");
+
+    // Large counts are grouped by thousands, and still divide.
+    r = claim_of({ 14201502.0 / 6873366 }, 1);
+    r.claim.metric = LessonMetric::FaultsPerSecond;
+    r.run_values = { 14201502 };
+    r.over_values = { 6873366 };
+    judge(r, 2);
+    CHECK(r.our_figure == "2.07x (14,201,502 vs 6,873,366 faults/s)");
+    CHECK(test::figure_problems(r.our_figure).empty());
+
+    // Over a run that measured none: unbounded, and the verdict says why.
+    const double inf = std::numeric_limits<double>::infinity();
+    r = claim_of({ inf }, 10);
+    r.claim.metric = LessonMetric::ContentionsPer1000Ops;
+    r.claim.lock = "pagecache_lock";
+    r.claim.over_lock = "mapping.tree_lock";
+    r.run_values = { 0.138 };
+    r.over_values = { 0 };
+    judge(r, 2);
+    CHECK(r.our_figure == "unbounded (0.138 vs 0 contentions / 1000 ops of pagecache_lock vs mapping.tree_lock)");
+    CHECK(test::figure_problems(r.our_figure).empty());
+    CHECK(r.verdict == LessonVerdict::Held);
+    CHECK_THAT(
+        r.why, StartsWith("run a against run b: unbounded (run b measured none), and the claim needs at least 10x. "));
+    // What a contention count depends on is said with it.
+    CHECK_THAT(r.why,
+        Contains("they depend on how many of the run's threads ran at the same moment. When other "
+                 "programs keep the machine busy the threads take turns"));
+    // With the mean wait of a contended acquisition: a few microseconds,
+    // two CPUs were at the lock at once, and the wait is said; a scheduler's
+    // time slice, the holder had been preempted and the count measured the
+    // machine's other programs, not the lock.
+    r.claim.min_cpus = 2;
+    r.run_wait_ns = { 3100 };
+    r.over_wait_ns = { std::numeric_limits<double>::quiet_NaN() };
+    judge(r, 2);
+    CHECK(r.verdict == LessonVerdict::Held);
+    CHECK_THAT(r.why, Contains("ran at the same moment: here a contended acquisition waited 3.1 µs on average. "));
+    r.run_wait_ns = { 2.4e6 };
+    judge(r, 2);
+    CHECK(r.verdict == LessonVerdict::Inconclusive);
+    CHECK(r.why
+        == "the threads took turns instead of running together: a contended acquisition waited 2.4 ms on average, a "
+           "scheduler's time slice, so the waiters waited for a holder the kernel had preempted (other programs kept "
+           "this machine busy), not for one running beside them. Measure again when the machine is quieter.");
+    // Either side's lock: the longer wait decides.
+    r.run_wait_ns = { 3100 };
+    r.over_wait_ns = { 1.5e6 };
+    judge(r, 2);
+    CHECK(r.verdict == LessonVerdict::Inconclusive);
+    // Not a claim about contentions: judged whatever the waits were.
+    r.claim.metric = LessonMetric::BouncesPer1000Ops;
+    judge(r, 2);
+    CHECK(r.verdict == LessonVerdict::Held);
+    CHECK(r.why.find("waited") == std::string::npos);
+
+    // Two runs that measured none: no ratio, and the two zeros shown.
+    r = claim_of({ std::numeric_limits<double>::quiet_NaN(), 2 }, 1);
+    r.run_values = { 0, 4 };
+    r.over_values = { 0, 2 };
+    judge(r, 2);
+    CHECK(r.our_figure == "no ratio: 0 vs 0 ops/s in repeat 1 of 2");
+    CHECK(r.why == "neither run measured any ops/s in one of the 2 repeats, so there is no ratio to judge");
+}
+
+TEST_CASE("the figure check finds a ratio shown with figures that do not divide to it", "[lesson][verdict]")
+{
+    // The figures of the medians of each side beside the median of the
+    // ratios, as the verdicts once showed them.
+    CHECK(test::figure_problems("2.23x (2.62 vs 18.7 contentions / 1000 ops)").size() == 1);
+    CHECK(test::figure_problems("1.63x (14201502 vs 6873366 faults/s)").size() == 1);
+    CHECK(test::figure_problems("1.06x (38811 vs 32304 ops/s)").size() == 1);
+    CHECK(test::figure_problems("12x (1 vs 0 ops/s)").size() == 1);
+    CHECK(test::figure_problems("unbounded (0 vs 0 ops/s)").size() == 1);
+    CHECK(test::figure_problems("1.9x, the mean of the middle two of 4 repeats: repeat 3's 1.5x (6 vs 4 ops/s) and "
+                                "repeat 4's 2x (2 vs 1 ops/s)")
+              .size()
+        == 1);
+    // Within rounding: each side to three significant digits.
+    CHECK(test::figure_problems("4,029x (4096 vs 1.02 entries / lookup)").empty());
+    CHECK(test::figure_problems("0.00147x (0.0748 vs 51 contentions / 1000 ops)").empty());
+    CHECK(test::figure_problems("33x (2048 vs 62 requests)").empty());
+}
+
+TEST_CASE("zero in every repeat, an event never seen, and repeats that disagree about it", "[lesson][verdict]")
+{
+    // A figure of zero in every repeat agrees with itself: no spread.
+    ClaimResult r = claim_of({ 0, 0, 0 }, 1);
+    r.claim.over.clear();
+    r.claim.figure = "torn_per_million";
+    r.claim.figure_unit = "reads / million reads";
+    r.over_values.clear();
+    judge(r, 2);
+    CHECK(r.spread == 0);
+    CHECK(r.verdict == LessonVerdict::DidNotHold);
+    CHECK(r.our_figure == "0 reads / million reads");
+    CHECK(r.why == "run a: 0 reads / million reads, but the claim needs at least 1 read / million reads");
+    CHECK(repeats_range(r) == "the same in all 3 repeats");
+
+    // The same count of a race the threads may not catch: inconclusive.
+    r.claim.race = true;
+    judge(r, 2);
+    CHECK(r.verdict == LessonVerdict::Inconclusive);
+    CHECK_THAT(r.why,
+        StartsWith("none seen: 0 reads / million reads in each of the 3 repeats. What it counts happens "
+                   "only when the threads race"));
+    r.values = r.run_values = { 0 };
+    judge(r, 2);
+    CHECK(r.verdict == LessonVerdict::Inconclusive);
+    CHECK_THAT(r.why, StartsWith("none seen: 0 reads / million reads. "));
+    // Seen once is enough for the race to be judged by the rule.
+    r.values = r.run_values = { 2 };
+    judge(r, 2);
+    CHECK(r.verdict == LessonVerdict::Held);
+    // A race claim that it never happens holds when none is seen.
+    r.claim.at_most = true;
+    r.claim.threshold = 0;
+    r.values = r.run_values = { 0, 0, 0 };
+    judge(r, 2);
+    CHECK(r.verdict == LessonVerdict::Held);
+
+    // Seen in one repeat of three: the median is 0 and the repeats
+    // disagree about whether it happens at all.
+    r.claim.at_most = false;
+    r.claim.threshold = 1;
+    r.claim.max_spread = 100;
+    r.values = r.run_values = { 0, 3, 0 };
+    judge(r, 2);
+    CHECK(r.verdict == LessonVerdict::Inconclusive);
+    CHECK(r.why
+        == "the 3 repeats disagreed about whether it happens at all: the lowest gave 0 reads / million reads (repeat "
+           "1), the highest 3 reads / million reads (repeat 2), around a median of 0. Measure again when the machine "
+           "is quieter, or with more repeats.");
+    CHECK(r.why.find("inf") == std::string::npos);
+
+    // A ratio of zero in every repeat: 0x, no spread.
+    r = claim_of({ 0, 0, 0 }, 1);
+    r.run_values = { 0, 0, 0 };
+    r.over_values = { 5, 6, 7 };
+    judge(r, 2);
+    CHECK(r.spread == 0);
+    CHECK(r.our_figure == "0x (0 vs 6 ops/s, repeat 2 of 3, the middle ratio)");
+    CHECK(r.verdict == LessonVerdict::DidNotHold);
+
+    // "race" is only for a count that must reach at_least.
+    CHECK(error_of(lesson_text(", \"race\": true")).field() == "claims[0].race");
+}
+
+TEST_CASE("a figure reads with its unit in the singular for one, and its thousands grouped", "[lesson][verdict]")
+{
+    CHECK(readable_number(0) == "0");
+    CHECK(readable_number(0.0412) == "0.0412");
+    CHECK(readable_number(38.81) == "38.8");
+    CHECK(readable_number(999.6) == "1,000");
+    CHECK(readable_number(14201502) == "14,201,502");
+    CHECK(readable_number(-1500) == "-1,500");
+    CHECK(readable_number(1234567890) == "1,234,567,890");
+    CHECK(readable_number(std::numeric_limits<double>::infinity()) == "inf");
+    CHECK(figure_text(1, "reads / million reads") == "1 read / million reads");
+    CHECK(figure_text(1, "retries") == "1 retry");
+    CHECK(figure_text(1, "entries / lookup") == "1 entry / lookup");
+    CHECK(figure_text(1, "bounces / migration") == "1 bounce / migration");
+    CHECK(figure_text(1, "ops/s") == "1 op/s");
+    CHECK(figure_text(1, "ns / lookup") == "1 ns / lookup");
+    CHECK(figure_text(1, "s") == "1 s");
+    CHECK(figure_text(1, "chi-square / (buckets - 1)") == "1 chi-square / (buckets - 1)");
+    CHECK(figure_text(2, "reads") == "2 reads");
+    CHECK(figure_text(1.5, "reads") == "1.5 reads");
+    CHECK(figure_text(7, "") == "7");
 }
 
 TEST_CASE("the reader that changes CPUs: each file's lock moves over once per migration", "[lesson][experiment]")
@@ -298,6 +520,7 @@ TEST_CASE("one global hash lock: the quick form's exact counts and verdicts", "[
         INFO(c.claim.statement << ": " << c.why);
         CHECK(c.values.size() == 1);
         CHECK_FALSE(c.why.empty());
+        CHECK(test::figure_problems(c.our_figure).empty());
     }
     const json::Value doc = to_json(result);
     CHECK(doc.find("experiment")->as_string() == "2002-one-global-hash-lock");

@@ -107,7 +107,7 @@ private Q_SLOTS:
         QCOMPARE(*s.contentionsRatio(), 0.0);
         QCOMPARE(s.text(),
             QStringLiteral("B vs A: throughput 1.74x (ops/s over the run: 5.4 M/s vs 3.1 M/s) · lock contentions "
-                           "0.00x (0 vs 3 M) · lock wait 0.0 % vs 25 % of CPU time"));
+                           "0x (0 vs 3,000,000) · lock wait 0.0 % vs 25 % of CPU time"));
 
         // Incremental totals are the same as totals of the whole series.
         RunTotals inc;
@@ -144,7 +144,9 @@ private Q_SLOTS:
         ComparisonSummary zeroB { zeroA.b, zeroA.a };
         QCOMPARE(*zeroB.throughputRatio(), 0.0);
         QCOMPARE(*zeroB.contentionsRatio(), 0.0);
-        QCOMPARE(ComparisonSummary::ratioText(zeroB.throughputRatio()), QStringLiteral("0.00x"));
+        QCOMPARE(ComparisonSummary::ratioText(zeroB.throughputRatio()), QStringLiteral("0x"));
+        // Far below 1: significant digits, not "0.00x" (491 against 464,000).
+        QCOMPARE(ComparisonSummary::ratioText(491.0 / 464'000), QStringLiteral("0.00106x"));
         QCOMPARE(ComparisonSummary::ratioText(12.345), QStringLiteral("12.3x"));
         QCOMPARE(ComparisonSummary::ratioText(250.4), QStringLiteral("250x"));
         QCOMPARE(ComparisonSummary::ratioText(std::nan("")), QStringLiteral("—"));

@@ -1,6 +1,8 @@
 #include "compare/comparisonsummary.h"
 
 #include "charts/axisscale.h"
+#include "kit/numberformat.h"
+#include "lib/report.h"
 
 #include <cmath>
 
@@ -67,6 +69,12 @@ QString ComparisonSummary::ratioText(std::optional<double> ratio)
 {
     if (!ratio || !std::isfinite(*ratio))
         return QStringLiteral("—");
+    // Below 0.01 two decimals would say "0.00x" of 491 contentions against
+    // 464,000: three significant digits say 0.00106x, which divides.
+    if (*ratio != 0 && *ratio < 0.01)
+        return QString::fromStdString(significant(*ratio)) + QStringLiteral("x");
+    if (*ratio == 0)
+        return QStringLiteral("0x");
     const int decimals = *ratio >= 100 ? 0 : *ratio >= 10 ? 1 : 2;
     return QString::number(*ratio, 'f', decimals) + QStringLiteral("x");
 }
@@ -80,7 +88,8 @@ QString ComparisonSummary::rateText(std::optional<double> perSecond)
 
 QString ComparisonSummary::countText(std::uint64_t n)
 {
-    return axisCountLabel(double(n));
+    // Whole, so that the ratio beside it can be checked by division.
+    return groupedNumber(n);
 }
 
 QString ComparisonSummary::percentText(std::optional<double> fraction)

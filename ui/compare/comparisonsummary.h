@@ -52,17 +52,17 @@ struct ComparisonSummary {
     /// B's contentions / A's; nullopt when A had none.
     std::optional<double> contentionsRatio() const;
 
-    /// "B vs A: throughput 1.76x (ops/s over the run: 5.4 M/s vs 3.1 M/s) · lock contentions 0.00x (0 vs 3 M) ·
+    /// "B vs A: throughput 1.76x (ops/s over the run: 5.4 M/s vs 3.1 M/s) · lock contentions 0x (0 vs 3,000,000) ·
     /// lock wait 0.0 % vs 25 % of CPU time".
     QString text() const;
     /// The same words for a label: the ratios in bold.
     QString richText() const;
 
-    /// "1.76x", "12.5x", "0.00x"; "—" for nullopt.
+    /// "1.76x", "12.5x", "0.00106x", "0x"; "—" for nullopt.
     static QString ratioText(std::optional<double> ratio);
     /// "5.4 M/s"; "—" for nullopt.
     static QString rateText(std::optional<double> perSecond);
-    /// "3 M", "0", "950".
+    /// "3,000,000", "0", "950": whole, so that a ratio beside it divides.
     static QString countText(std::uint64_t n);
     /// A fraction as a percentage: "0.0 %", "4.2 %", "25 %"; "—" for nullopt.
     static QString percentText(std::optional<double> fraction);

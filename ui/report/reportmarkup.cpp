@@ -64,9 +64,9 @@ th, td { border: 1px solid #c8c8c8; padding: 0.2em 0.5em; vertical-align: top; }
 th { background: #eef1f5; text-align: left; }
 td.n { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 td.name { white-space: nowrap; }
-td.held { background: #dff3e3; }
-td.did-not-hold { background: #f9dcdc; }
-td.inconclusive { background: #f6efd6; }
+td.held { background: #dff3e3; white-space: nowrap; }
+td.did-not-hold { background: #f9dcdc; white-space: nowrap; }
+td.inconclusive { background: #e8e8e8; white-space: nowrap; }
 code { font-size: 0.9em; }
 figure { margin: 1.2em 0; page-break-inside: avoid; break-inside: avoid; }
 figure svg { width: 100%; height: auto; display: block; }
@@ -86,9 +86,9 @@ th { background-color: #eef1f5; font-size: 7.5pt; text-align: left; white-space:
 td { font-size: 7.5pt; }
 td.n { text-align: right; white-space: nowrap; }
 td.name { white-space: nowrap; }
-td.held { background-color: #dff3e3; }
-td.did-not-hold { background-color: #f9dcdc; }
-td.inconclusive { background-color: #f6efd6; }
+td.held { background-color: #dff3e3; white-space: nowrap; }
+td.did-not-hold { background-color: #f9dcdc; white-space: nowrap; }
+td.inconclusive { background-color: #e8e8e8; white-space: nowrap; }
 )";
 
 class Markup {
@@ -341,7 +341,7 @@ void Markup::verdicts()
             .arg(r.quick ? tr("quick form") : tr("full form")),
         "note");
     startTable({ tr("#"), tr("Claim"), tr("The thread's figure"), tr("Ours (median)"), tr("Verdict"), tr("Why") },
-        { 3, 33, 20, 18, 8, 18 });
+        { 3, 30, 19, 19, 10, 19 });
     for (std::size_t i = 0; i < r.claims.size(); ++i) {
         const ClaimResult& c = r.claims[i];
         const QString quote = c.claim.quoted ? QStringLiteral("“") : QString();
@@ -350,9 +350,11 @@ void Markup::verdicts()
         element("td", QString::number(i + 1), "n");
         element("td", q(c.claim.by) + QStringLiteral(": ") + quote + q(c.claim.statement) + unquote);
         element("td", c.claim.thread_figure.empty() ? tr("none posted") : q(c.claim.thread_figure));
+        // The figure, then how far its repeats lay apart, in the figure's
+        // own terms ("3 repeats from 1.9x to 2.6x").
         QString ours = q(c.our_figure);
         if (c.values.size() > 1)
-            ours += tr(", %1 repeats, spread %2 %").arg(c.values.size()).arg(q(significant(100 * c.spread)));
+            ours += QStringLiteral("; ") + q(repeats_range(c));
         element("td", ours);
         const QString verdict = q(lesson_verdict_name(c.verdict));
         QString cls = verdict;

@@ -175,11 +175,11 @@ LessonProbe move_pages_probe()
             {}, 1, 1000 },
     };
     p.figures = {
-        { "us_per_call", "us / call", "one move_pages call over the whole array, wall clock: the median of the calls" },
-        { "cpu_us_per_call", "us / call",
+        { "us_per_call", "µs / call", "one move_pages call over the whole array, wall clock: the median of the calls" },
+        { "cpu_us_per_call", "µs / call",
             "the CPU time the calling thread spent in one call, without the time other programs ran: the median of "
             "the calls" },
-        { "ns_per_page", "ns / page", "us_per_call over the pages of the buffer" },
+        { "ns_per_page", "ns / page", "one call's wall-clock time over the pages of the buffer" },
         { "pages", "pages", "pages in the buffer" },
         { "moved", "pages", "entries answered with the node the page moved to, in one call" },
         { "ebusy", "entries", "entries answered -EBUSY (a page named twice), in one call" },

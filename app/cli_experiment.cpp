@@ -77,7 +77,8 @@ int run_experiment_command(const std::vector<std::string>& args, std::ostream& o
         "repeat", 0, 0, 100, "N", "repeat every claim's runs N times (0: as many times as each claim asks, usually 3)");
     p.add_output("json", "FILE",
         "also write the verdicts as JSON to FILE, atomically: experiment, thread and verdicts (claim, source, "
-        "thread_figure, our_figure, spread, result, why)");
+        "thread_figure, our_figure, values, run_values, over_values, run_wait_ns, over_wait_ns, median, "
+        "spread, result, why)");
     p.add_output("csv", "FILE",
         "also write the verdict table as CSV to FILE, atomically: claim, source, thread_figure, our_figure, median, "
         "spread, result, why");
@@ -91,8 +92,9 @@ int run_experiment_command(const std::vector<std::string>& args, std::ostream& o
     p.describe("NAME|LESSON.json [options]",
         "Runs the measurement of a lesson (a bundled one by name, see 'experiments', or a lesson file):\n"
         "each claim's runs, unpaced and repeated, then prints each claim beside the thread's own figure,\n"
-        "ours (the median of the repeats and their spread) and the verdict: held, did not hold, or\n"
-        "inconclusive (repeats spread too wide, or a claim about more CPUs than this machine has).",
+        "ours (the middle repeat's ratio with the two figures it divides) and the verdict: held, did not\n"
+        "hold, or inconclusive (the repeats disagreed, a race was never seen, or a claim about more CPUs\n"
+        "than this machine has).",
         "exit codes: 0 the runs worked (whatever the verdicts), 1 a run failed or a file could not be\n"
         "written, 2 bad command line or bad lesson (the message names the member)");
     if (const auto code = p.parse_command(args, out, err, [](const ArgParser& parser) {

@@ -14,10 +14,13 @@
 #include "run/parameterspanel.h"
 #include "shell/aboutdialog.h"
 #include "shell/appicon.h"
+#include "shell/keyrouting.h"
 #include "shell/resources.h"
 #include "shell/runtoolbar.h"
 #include "shell/scenariolibrary.h"
+#include "shell/stepcaption.h"
 #include "shell/welcomepage.h"
+#include "shell/zoom.h"
 #include "sim/debugfs.h"
 #include "sim/run_tables.h"
 #include "views/hash/hashview.h"
@@ -50,6 +53,7 @@
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QTextBrowser>
+#include <QToolBar>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -124,6 +128,7 @@ MainWindow::MainWindow(QWidget* parent)
     toolBar_ = new RunToolBar(sim_, this);
     addToolBar(Qt::TopToolBarArea, toolBar_);
     createRunPage();
+    createPresentation();
     createMenus();
     connect(&sim_, &Simulation::stateChanged, this, &MainWindow::updateTitle);
     connect(&sim_, &Simulation::stateChanged, this, [this](Simulation::State s) {
@@ -141,6 +146,10 @@ MainWindow::~MainWindow()
     // The views, docks and toolbar watch sim_, and some let go of it in
     // their destructors: they go first, while it is still there (members
     // are destroyed before QWidget deletes the children).
+    // The application's font goes back to its size: another window (a
+    // test's next) starts from the desktop's, and the saved scale stays.
+    zoom_->setRemember(false);
+    zoom_->reset();
     qDeleteAll(findChildren<QWidget*>(QString(), Qt::FindDirectChildrenOnly));
 }
 
@@ -236,17 +245,22 @@ void MainWindow::createRunPage()
         verdictDock_->raise();
     });
     connect(lessonPanel_, &LessonPanel::viewRequested, this, [this, chartsDock, locksDock](const QString& view) {
-        if (view == QLatin1String("charts"))
+        // A dock's step shows the CPUs in the centre, whatever an earlier
+        // step or run left there: who holds, who waits.
+        if (view == QLatin1String("charts")) {
             chartsDock->raise();
-        else if (view == QLatin1String("locks"))
+            showView(QStringLiteral("cpus"));
+        } else if (view == QLatin1String("locks")) {
             locksDock->raise();
-        else if (view == QLatin1String("probe")) {
+            showView(QStringLiteral("cpus"));
+        } else if (view == QLatin1String("probe")) {
             // The measurements are what the step is about: room for them.
             measurementsDock_->show();
             measurementsDock_->raise();
             resizeDocks({ measurementsDock_ }, { height() / 2 }, Qt::Vertical);
-        } else
+        } else {
             showView(view);
+        }
     });
     // A lesson names lock classes; their rows exist once the run has taken
     // them, so the selection is tried again on each tick until it holds.
@@ -460,6 +474,8 @@ void MainWindow::createMenus()
     savePictureAction_->setStatusTip(tr("Save the view in front as it is on screen, as PNG or SVG, for a slide"));
     connect(savePictureAction_, &QAction::triggered, this, &MainWindow::saveViewPictureAs);
     viewMenu_->addSeparator();
+    addPresentationActions(viewMenu_);
+    viewMenu_->addSeparator();
     for (QDockWidget* dock : docks_)
         viewMenu_->addAction(dock->toggleViewAction());
 
@@ -521,7 +537,16 @@ void MainWindow::updateTraceNote()
 
 void MainWindow::updateTitle()
 {
-    if (showingRun() && sim_.state() != Simulation::State::Empty) {
+    if (showingRun() && lessonPanel_->hasLesson()) {
+        // The lesson's, not the scenario's its step runs: a step that
+        // measures the structures runs no scenario at all.
+        const QString lesson = QString::fromStdString(lessonPanel_->lesson().title);
+        const QString step
+            = tr("step %1 of %2").arg(lessonPanel_->stepIndex() + 1).arg(lessonPanel_->lesson().steps.size());
+        setWindowTitle(lessonPanel_->probeStep() || sim_.state() == Simulation::State::Empty
+                ? tr("%1 — %2 — Page Cache Lab").arg(lesson, step)
+                : tr("%1 — %2 — %3 — Page Cache Lab").arg(lesson, step, Simulation::stateName(sim_.state())));
+    } else if (showingRun() && sim_.state() != Simulation::State::Empty) {
         const QString title = QString::fromStdString(sim_.scenario().title);
         setWindowTitle(
             tr("%1 — %2 — Page Cache Lab")
@@ -554,6 +579,7 @@ bool MainWindow::openScenario(const ScenarioEntry& entry, QString* error)
     // Its files are named after the preset or the file it came from.
     sim_.setFileStem(fileNameStem(QFileInfo(entry.id).fileName().section(QStringLiteral(".json"), 0, 0)));
     lessonPanel_->clearLesson();
+    updateCaption();
     lessonDock_->hide();
     verdictDock_->hide();
     measurementsDock_->hide();
@@ -575,6 +601,11 @@ bool MainWindow::openLesson(const QString& nameOrPath, QString* error)
         return false;
     }
     sim_.setFileStem(fileNameStem(QString::fromStdString(lessonPanel_->lesson().name)));
+    // A first step that measures the structures sets no run of its own: the
+    // run of what was open before starts again, its figures and charts
+    // empty, so that nothing of it passes for the lesson's.
+    if (lessonPanel_->probeStep())
+        sim_.reset();
     showRun();
     lessonDock_->show();
     lessonDock_->raise();
@@ -598,6 +629,7 @@ void MainWindow::showGallery()
     sim_.pause();
     stack_->setCurrentWidget(galleryPage_);
     toolBar_->hide();
+    captionBar_->hide();
     for (QDockWidget* dock : docks_)
         dock->hide();
     // The window's minimum size follows what is shown now (the layout sets
@@ -632,7 +664,7 @@ void MainWindow::showRun()
     verdictDock_->setVisible(lessonPanel_->hasLesson() && lessonPanel_->verdicts().has_value());
     saveAction_->setEnabled(true);
     savePictureAction_->setEnabled(true);
-    updateTitle();
+    updateCaption();
 }
 
 void MainWindow::openFile()
@@ -920,6 +952,7 @@ void MainWindow::showAbout()
 
 bool MainWindow::restoreSettings()
 {
+    zoom_->restore();
     const QSettings settings;
     const QByteArray geometry = settings.value(kGeometryKey).toByteArray();
     if (geometry.isEmpty() || !restoreGeometry(geometry))
@@ -935,6 +968,12 @@ void MainWindow::saveSettings() const
     QSettings settings;
     settings.setValue(kGeometryKey, saveGeometry());
     settings.setValue(kStateKey, showingRun() ? saveState() : runDockState_);
+}
+
+void MainWindow::setRememberGeometry(bool remember)
+{
+    rememberGeometry_ = remember;
+    zoom_->setRemember(remember);
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)

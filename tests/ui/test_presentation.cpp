@@ -386,11 +386,21 @@ private Q_SLOTS:
         QCOMPARE(table->steps(), QList<int>({ 0 }));
         // A CPU in an operation at the pause finishes it: read the totals
         // once they hold still; leaving the step writes them.
-        QTest::qWait(300);
-        std::uint64_t contentions = 0;
-        for (const sync::LockStatRow& row : window.simulation().registry()->classes())
-            contentions += row.contentions;
-        const std::uint64_t operations = window.simulation().engine()->operations();
+        const auto totals = [&window] {
+            std::uint64_t contentions = 0;
+            for (const sync::LockStatRow& row : window.simulation().registry()->classes())
+                contentions += row.contentions;
+            return std::pair { contentions, window.simulation().engine()->operations() };
+        };
+        std::pair<std::uint64_t, std::uint64_t> settled = totals();
+        for (int i = 0; i < 40; ++i) {
+            QTest::qWait(250);
+            const auto now = totals();
+            if (now == settled)
+                break;
+            settled = now;
+        }
+        const auto [contentions, operations] = settled;
         QVERIFY(contentions >= 50);
         const QString expected = QString::fromStdString(significant(1000.0 * double(contentions) / double(operations)));
         panel.next();

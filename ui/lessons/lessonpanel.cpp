@@ -212,6 +212,8 @@ void LessonPanel::goToStep(int index)
 {
     if (!lesson_)
         return;
+    // The step left keeps what its run showed last.
+    recordFigures();
     step_ = std::clamp(index, 0, int(lesson_->steps.size()) - 1);
     showStep();
 }
@@ -285,8 +287,6 @@ bool LessonPanel::probeStep() const
 
 void LessonPanel::showStep()
 {
-    // The step left keeps what its run showed last.
-    recordFigures();
     stepRuns_ = false;
     setUpStep();
     Q_EMIT stepShown(step_);

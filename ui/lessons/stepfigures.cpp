@@ -7,6 +7,7 @@
 
 #include <QHeaderView>
 #include <QScrollBar>
+#include <QTimer>
 
 #include <cmath>
 
@@ -43,10 +44,20 @@ StepFiguresTable::StepFiguresTable(QWidget* parent)
     : QTableWidget(RowCount, 0, parent)
 {
     setObjectName(QStringLiteral("stepFigures"));
-    setVerticalHeaderLabels({ tr("Operations a second"), tr("Contentions per 1000 operations"),
-        tr("Lock wait, share of the CPUs' time"), tr("Hit ratio") });
-    verticalHeaderItem(ContentionsPer1000)
-        ->setToolTip(tr("Lock acquisitions that had to wait, every lock counted, per 1000 operations of the CPUs"));
+    // Short names, so that four steps' columns fit beside them in the
+    // lesson's column; what each means in its tooltip.
+    const std::pair<QString, QString> kRows[RowCount] = {
+        { tr("Operations/s"), tr("Operations a second, all CPUs, over the step's run so far") },
+        { tr("Contentions/1000 ops"),
+            tr("Lock acquisitions that had to wait, every lock counted, per 1000 operations of the CPUs") },
+        { tr("Lock wait"), tr("The share of the CPUs' time spent waiting for locks, over the step's run so far") },
+        { tr("Hit ratio"), tr("The share of page-cache lookups that found the page") },
+    };
+    for (int r = 0; r < RowCount; ++r) {
+        auto* header = new QTableWidgetItem(kRows[r].first);
+        header->setToolTip(kRows[r].second);
+        setVerticalHeaderItem(r, header);
+    }
     setEditTriggers(QAbstractItemView::NoEditTriggers);
     setSelectionMode(QAbstractItemView::NoSelection);
     setFocusPolicy(Qt::NoFocus);
@@ -54,8 +65,17 @@ StepFiguresTable::StepFiguresTable(QWidget* parent)
     setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
+    // As wide as the lesson's column, scrolling beyond: never wider.
+    setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
     fitHeight();
+}
+
+void StepFiguresTable::changeEvent(QEvent* event)
+{
+    QTableWidget::changeEvent(event);
+    // The rows grow with the window's zoom; their headers learn it later.
+    if (event->type() == QEvent::FontChange)
+        QTimer::singleShot(0, this, &StepFiguresTable::fitHeight);
 }
 
 void StepFiguresTable::setFigures(int step, const QString& title, const StepFigures& f)
@@ -126,7 +146,7 @@ void StepFiguresTable::fitHeight()
 {
     int h = horizontalHeader()->sizeHint().height() + 2 * frameWidth();
     for (int r = 0; r < rowCount(); ++r)
-        h += std::max(verticalHeader()->sectionSize(r), verticalHeader()->sectionSizeHint(r));
+        h += std::max(verticalHeader()->sectionSizeHint(r), fontMetrics().height() + 6);
     // Room for the scroll bar a long lesson's columns may need.
     h += horizontalScrollBar()->sizeHint().height();
     setFixedHeight(h);

@@ -47,6 +47,9 @@ public:
 
     QSize sizeHint() const override;
 
+protected:
+    void changeEvent(QEvent* event) override;
+
 private:
     /// The table's height for its rows, so that it never scrolls.
     void fitHeight();

@@ -11,6 +11,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QMenu>
+#include <QTimer>
 #include <QToolBar>
 
 namespace pcl::ui {
@@ -95,13 +96,15 @@ void MainWindow::setPresenting(bool on)
         return;
     presenting_ = on;
     presentationAction_->setChecked(on);
-    if (on) {
-        statesBeforePresenting_ = windowState();
-        setWindowState(windowState() | Qt::WindowFullScreen);
-    } else {
-        setWindowState(statesBeforePresenting_ & ~Qt::WindowFullScreen);
-    }
     updateCaption();
+    if (on)
+        statesBeforePresenting_ = windowState() & ~Qt::WindowActive;
+    // From the event loop: a state the platform reports for the window's
+    // showing, still queued, would otherwise undo the first request.
+    QTimer::singleShot(0, this, [this] {
+        const Qt::WindowStates normal = statesBeforePresenting_ & ~Qt::WindowFullScreen;
+        setWindowState(presenting_ ? normal | Qt::WindowFullScreen : normal);
+    });
 }
 
 void MainWindow::updateCaption()

@@ -17,6 +17,7 @@
 #include <QScrollArea>
 #include <QTableWidget>
 #include <QThread>
+#include <QTimer>
 #include <QVBoxLayout>
 
 namespace pcl::ui {
@@ -98,6 +99,9 @@ LessonPanel::LessonPanel(Simulation& sim, QWidget* parent)
     verdictTable_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
     verdictTable_->setWordWrap(true);
     verdictTable_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    // A claim's words wrap: its row grows or shrinks with the table's width
+    // and the window's zoom, once the columns have taken their new widths.
+    verdictTable_->viewport()->installEventFilter(this);
 
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(back_);
@@ -228,6 +232,16 @@ void LessonPanel::back()
 {
     if (hasBack())
         goToStep(step_ - 1);
+}
+
+bool LessonPanel::eventFilter(QObject* watched, QEvent* event)
+{
+    if (verdictTable_ && watched == verdictTable_->viewport() && event->type() == QEvent::Resize)
+        QTimer::singleShot(0, verdictTable_, [table = verdictTable_] {
+            if (table)
+                table->resizeRowsToContents();
+        });
+    return QWidget::eventFilter(watched, event);
 }
 
 void LessonPanel::changeEvent(QEvent* event)

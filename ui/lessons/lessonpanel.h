@@ -91,6 +91,8 @@ public:
     /// then left as it was.
     bool saveVerdicts(const QString& path, QString* error = nullptr) const;
 
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
 public Q_SLOTS:
     /// The next step, or the one before; nothing past either end (the step
     /// shown is not set up again).

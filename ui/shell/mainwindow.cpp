@@ -243,6 +243,8 @@ void MainWindow::createRunPage()
     connect(lessonPanel_, &LessonPanel::measured, this, [this] {
         verdictDock_->show();
         verdictDock_->raise();
+        // Room for every claim's row, not the lock table's few lines.
+        resizeDocks({ verdictDock_ }, { height() / 2 }, Qt::Vertical);
     });
     connect(lessonPanel_, &LessonPanel::viewRequested, this, [this, chartsDock, locksDock](const QString& view) {
         // A dock's step shows the CPUs in the centre, whatever an earlier

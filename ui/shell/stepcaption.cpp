@@ -50,6 +50,7 @@ StepCaption::StepCaption(QWidget* parent)
     words->setSpacing(4);
     words->addWidget(title_);
     words->addWidget(text_);
+    words->addStretch(1);
     auto* row = new QHBoxLayout(this);
     row->setContentsMargins(12, 8, 12, 8);
     row->setSpacing(18);

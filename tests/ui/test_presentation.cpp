@@ -14,6 +14,8 @@
 #include "shell/mainwindow.h"
 #include "shell/runtoolbar.h"
 #include "shell/stepcaption.h"
+#include "shell/welcomecard.h"
+#include "shell/welcomepage.h"
 #include "shell/zoom.h"
 #include "sim/engine.h"
 #include "sync/lock_stats.h"
@@ -32,6 +34,7 @@
 #include <QTabWidget>
 #include <QTableView>
 #include <QTableWidget>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QToolBar>
 
@@ -424,6 +427,36 @@ private Q_SLOTS:
         QVERIFY(window.openLesson(QStringLiteral("2002-read-write-lock-does-not-help")));
         QVERIFY(table->steps().isEmpty());
         window.simulation().pause();
+    }
+
+    void recentFilesComeBeforeTheGallery()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString path = dir.filePath(QStringLiteral("my-scenario.json"));
+        {
+            MainWindow window;
+            QVERIFY(window.openScenario(QStringLiteral("2002-global-hash-lock")));
+            window.simulation().pause();
+            QCOMPARE(window.exportTo(MainWindow::Export::Scenario, path), SaveResult::Saved);
+            QVERIFY(window.openScenario(path));
+        }
+        MainWindow window;
+        window.resize(1280, 720);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        WelcomePage* welcome = window.welcomePage();
+        QPushButton* recent = nullptr;
+        for (QPushButton* b : welcome->findChildren<QPushButton*>())
+            if (b->toolTip() == QStringLiteral("Open %1").arg(path))
+                recent = b;
+        QVERIFY(recent);
+        QVERIFY(recent->isVisible());
+        // Above every lesson's and every experiment's card, on the first screen.
+        const int recentY = recent->mapTo(welcome, QPoint(0, 0)).y();
+        for (const WelcomeCard* card : welcome->findChildren<WelcomeCard*>())
+            QVERIFY2(recentY < card->mapTo(welcome, QPoint(0, 0)).y(), qPrintable(card->objectName()));
+        QVERIFY(recentY + recent->height() < window.height());
     }
 
     void eachStepBringsItsViewForward()

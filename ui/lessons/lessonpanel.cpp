@@ -17,6 +17,7 @@
 #include <QScrollArea>
 #include <QTableWidget>
 #include <QThread>
+#include <QTimer>
 #include <QVBoxLayout>
 
 namespace pcl::ui {
@@ -84,19 +85,13 @@ LessonPanel::LessonPanel(Simulation& sim, QWidget* parent)
     , save_(new QPushButton(tr("Save the verdicts..."), this))
     , fullForm_(new QCheckBox(tr("Full length (minutes, not seconds)"), this))
     , measureNote_(wrapped(this))
+    , figuresTitle_(wrapped(this))
+    , stepFigures_(new StepFiguresTable(this))
     , probeResults_(new ProbeResultsView)
     , verdictTable_(new QTableWidget(0, 4))
 {
     setObjectName(QStringLiteral("lessonPanel"));
-    // Room for a step's text beside the views at 1280 x 720.
-    setMinimumWidth(360);
-    QFont big = title_->font();
-    big.setPointSizeF(big.pointSizeF() * 1.3);
-    big.setBold(true);
-    title_->setFont(big);
-    QFont bold = stepTitle_->font();
-    bold.setBold(true);
-    stepTitle_->setFont(bold);
+    restyle();
     arguments_->setWordWrap(true);
     arguments_->setTextFormat(Qt::RichText);
     back_->setObjectName(QStringLiteral("lessonBack"));
@@ -114,6 +109,9 @@ LessonPanel::LessonPanel(Simulation& sim, QWidget* parent)
     verdictTable_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
     verdictTable_->setWordWrap(true);
     verdictTable_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    // A claim's words wrap: its row grows or shrinks with the table's width
+    // and the window's zoom, once the columns have taken their new widths.
+    verdictTable_->viewport()->installEventFilter(this);
 
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(back_);
@@ -131,6 +129,13 @@ LessonPanel::LessonPanel(Simulation& sim, QWidget* parent)
     layout->addWidget(stepText_);
     layout->addWidget(speed_);
     layout->addLayout(buttons);
+    // What each step's run has shown so far, to compare across steps.
+    layout->addSpacing(6);
+    figuresTitle_->setText(tr("What each step's run showed (all locks counted):"));
+    layout->addWidget(figuresTitle_);
+    layout->addWidget(stepFigures_);
+    figuresTitle_->hide();
+    stepFigures_->hide();
     layout->addSpacing(6);
     auto* measureRow = new QHBoxLayout;
     measureRow->addWidget(measure_);
@@ -158,6 +163,12 @@ LessonPanel::LessonPanel(Simulation& sim, QWidget* parent)
     connect(measure_, &QPushButton::clicked, this, &LessonPanel::measure);
     connect(save_, &QPushButton::clicked, this, &LessonPanel::saveVerdictsAs);
     connect(&sim_, &Simulation::ticked, this, &LessonPanel::checkPause);
+    connect(&sim_, &Simulation::ticked, this, [this] {
+        if (++ticks_ % Simulation::kTicksPerSecond == 0)
+            recordFigures();
+    });
+    // A pause (the step's own, or Space) and the run's end show the figures it stopped at.
+    connect(&sim_, &Simulation::stateChanged, this, &LessonPanel::recordFigures);
 }
 
 LessonPanel::~LessonPanel()
@@ -178,6 +189,10 @@ LessonPanel::~LessonPanel()
 void LessonPanel::setLesson(const Lesson& lesson)
 {
     lesson_ = lesson;
+    stepRuns_ = false;
+    stepFigures_->clearSteps();
+    figuresTitle_->hide();
+    stepFigures_->hide();
     result_.reset();
     save_->setEnabled(false);
     verdictTable_->setRowCount(0);
@@ -199,6 +214,7 @@ void LessonPanel::setLesson(const Lesson& lesson)
 void LessonPanel::clearLesson()
 {
     lesson_.reset();
+    stepRuns_ = false;
     step_ = 0;
     pausedByStep_ = false;
     // The scenario opened instead is not the lesson's: nothing of the last
@@ -210,18 +226,54 @@ void LessonPanel::goToStep(int index)
 {
     if (!lesson_)
         return;
+    // The step left keeps what its run showed last.
+    recordFigures();
     step_ = std::clamp(index, 0, int(lesson_->steps.size()) - 1);
     showStep();
 }
 
 void LessonPanel::next()
 {
-    goToStep(step_ + 1);
+    if (hasNext())
+        goToStep(step_ + 1);
 }
 
 void LessonPanel::back()
 {
-    goToStep(step_ - 1);
+    if (hasBack())
+        goToStep(step_ - 1);
+}
+
+bool LessonPanel::eventFilter(QObject* watched, QEvent* event)
+{
+    if (verdictTable_ && watched == verdictTable_->viewport() && event->type() == QEvent::Resize)
+        QTimer::singleShot(0, verdictTable_, [table = verdictTable_] {
+            if (table)
+                table->resizeRowsToContents();
+        });
+    return QWidget::eventFilter(watched, event);
+}
+
+void LessonPanel::changeEvent(QEvent* event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::FontChange)
+        restyle();
+}
+
+void LessonPanel::restyle()
+{
+    // Room for a step's text beside the views at 1280 x 720, as wide again
+    // as the text when the window is zoomed.
+    setMinimumWidth(fontMetrics().averageCharWidth() * 52);
+    QFont big = font();
+    if (big.pointSizeF() > 0)
+        big.setPointSizeF(big.pointSizeF() * 1.3);
+    big.setBold(true);
+    title_->setFont(big);
+    QFont bold = font();
+    bold.setBold(true);
+    stepTitle_->setFont(bold);
 }
 
 void LessonPanel::resetStep()
@@ -234,7 +286,37 @@ QString LessonPanel::stepText() const
     return stepTitle_->text() + QLatin1Char('\n') + stepText_->text();
 }
 
+QString LessonPanel::stepTitle() const
+{
+    return stepTitle_->text();
+}
+
+QString LessonPanel::stepBody() const
+{
+    return stepText_->text();
+}
+
+QString LessonPanel::stepView() const
+{
+    return lesson_ ? q(lesson_->steps[std::size_t(step_)].view) : QString();
+}
+
+bool LessonPanel::probeStep() const
+{
+    if (!lesson_)
+        return false;
+    const LessonRun* run = lesson_->find_run(lesson_->steps[std::size_t(step_)].run);
+    return run && run->is_probe();
+}
+
 void LessonPanel::showStep()
+{
+    stepRuns_ = false;
+    setUpStep();
+    Q_EMIT stepShown(step_);
+}
+
+void LessonPanel::setUpStep()
 {
     const LessonStep& s = lesson_->steps[std::size_t(step_)];
     const int n = int(lesson_->steps.size());
@@ -276,6 +358,8 @@ void LessonPanel::showStep()
         showHighlight(LessonHighlight {});
         return;
     }
+    stepRuns_ = true;
+    ticks_ = 0;
     Q_EMIT viewRequested(q(s.view));
     showHighlight(s.highlight);
 }
@@ -355,6 +439,18 @@ void LessonPanel::probeStep(const LessonRun& run)
         prober_->wait();
     prober_ = thread;
     thread->start();
+}
+
+void LessonPanel::recordFigures()
+{
+    if (!lesson_ || !stepRuns_)
+        return;
+    const std::optional<StepFigures> figures = StepFigures::of(sim_);
+    if (!figures)
+        return;
+    stepFigures_->setFigures(step_, q(lesson_->steps[std::size_t(step_)].title), *figures);
+    figuresTitle_->show();
+    stepFigures_->show();
 }
 
 void LessonPanel::checkPause()

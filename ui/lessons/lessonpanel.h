@@ -14,6 +14,7 @@
 #include "lesson/lesson.h"
 #include "lesson/lesson_pause.h"
 #include "lessons/proberesultsview.h"
+#include "lessons/stepfigures.h"
 
 #include <QPointer>
 #include <QTableWidget>
@@ -61,6 +62,10 @@ public:
     /// Whether the step's probe is being measured.
     bool probing() const { return prober_ != nullptr; }
 
+    /// Each step's headline figures, one column per step that ran the
+    /// machine, kept as the lesson goes on.
+    StepFiguresTable* stepFigures() const { return stepFigures_; }
+
     /// The verdicts of the last measurement, if one finished.
     const std::optional<ExperimentResult>& verdicts() const { return result_; }
     /// Whether a measurement is running.
@@ -70,6 +75,16 @@ public:
     QTableWidget* verdictTable() const { return verdictTable_; }
     /// What the step box says (title and text), as shown.
     QString stepText() const;
+    /// The step's title as shown ("Step 2 of 4: ..."), and its text.
+    QString stepTitle() const;
+    QString stepBody() const;
+    /// The view the step shows ("radix", "locks", "tornpte"...), empty without a lesson.
+    QString stepView() const;
+    /// Whether there is a step before and after the one shown.
+    bool hasBack() const { return lesson_ && step_ > 0; }
+    bool hasNext() const { return lesson_ && step_ + 1 < int(lesson_->steps.size()); }
+    /// Whether the step measures the structures (a probe) rather than runs the machine.
+    bool probeStep() const;
     /// Writes the last measurement's verdicts to @path atomically: JSON
     /// when it ends in ".json" (as `pagecache-lab-cli experiment --json`
     /// writes them), CSV otherwise. False, with @error set, when there is
@@ -77,7 +92,11 @@ public:
     /// then left as it was.
     bool saveVerdicts(const QString& path, QString* error = nullptr) const;
 
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
 public Q_SLOTS:
+    /// The next step, or the one before; nothing past either end (the step
+    /// shown is not set up again).
     void next();
     void back();
     /// Sets the step's run up again from the start.
@@ -88,6 +107,8 @@ public Q_SLOTS:
     void saveVerdictsAs();
 
 Q_SIGNALS:
+    /// Step @index (from 0) is shown: set up anew, or another step.
+    void stepShown(int index);
     /// The step brings @view to the front ("radix", "locks", ...).
     void viewRequested(const QString& view);
     /// The step outlines the lock or lock class @name ("" : none).
@@ -111,12 +132,22 @@ Q_SIGNALS:
     /// one as "name=value".
     void probeViewRequested(const QString& view, const QStringList& settings);
 
+protected:
+    void changeEvent(QEvent* event) override;
+
 private:
+    /// The title's and the panel's sizes, from the panel's font (the
+    /// application's, which the window's zoom scales).
+    void restyle();
+    /// Shows the step and sets its run up (setUpStep), then says so.
     void showStep();
+    void setUpStep();
     /// Emits what @highlight outlines, and clears every other kind.
     void showHighlight(const LessonHighlight& highlight);
     void probeStep(const LessonRun& run);
     void checkPause();
+    /// Writes the step's run's figures so far into its column.
+    void recordFigures();
     void showVerdicts();
 
     Simulation& sim_;
@@ -128,6 +159,8 @@ private:
     QThread* measurer_ = nullptr;
     QThread* prober_ = nullptr;
     unsigned probeGeneration_ = 0; ///< which step's probe a finished one belongs to
+    bool stepRuns_ = false;        ///< the simulation holds the step's own run
+    unsigned ticks_ = 0;           ///< ticks of the step's run, to record its figures once a second
 
     QLabel* title_;
     QLabel* source_;
@@ -143,6 +176,8 @@ private:
     QPushButton* save_;
     QCheckBox* fullForm_;
     QLabel* measureNote_;
+    QLabel* figuresTitle_;
+    StepFiguresTable* stepFigures_;
     QPointer<ProbeResultsView> probeResults_; ///< the window may delete it before the panel
     QPointer<QTableWidget> verdictTable_;     ///< the window's dock may delete it before the panel
 };

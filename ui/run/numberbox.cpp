@@ -2,6 +2,7 @@
 // step within the field's range, the unit inside the box.
 #include "run/numberbox.h"
 
+#include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
 #include <QRegularExpression>
@@ -61,6 +62,46 @@ void NumberBox::stepBy(int steps)
         setNumber(QString::number(steppedReal(steps), 'g', 12));
     stepping_ = false;
     selectAll();
+}
+
+bool NumberBox::admits(const QString& text) const
+{
+    for (const QChar c : text) {
+        const bool real = spec_.type == Type::Double
+            && (c == QLatin1Char('.') || c == QLatin1Char('e') || c == QLatin1Char('E') || c == QLatin1Char('+')
+                || c == QLatin1Char('-'));
+        if (!c.isDigit() && !real)
+            return false;
+    }
+    return true;
+}
+
+bool NumberBox::event(QEvent* event)
+{
+    // The line inside takes every key that types text before the window's
+    // shortcuts see it; a key that types nothing a number holds is left to
+    // them, so Space pauses the run instead of blanking the value.
+    if (event->type() == QEvent::ShortcutOverride) {
+        const auto* key = static_cast<QKeyEvent*>(event);
+        const bool chord = key->modifiers() & (Qt::ControlModifier | Qt::AltModifier | Qt::MetaModifier);
+        if (!chord && !key->text().isEmpty() && key->text().at(0).isPrint() && !admits(key->text())) {
+            event->ignore();
+            return true;
+        }
+    }
+    return QAbstractSpinBox::event(event);
+}
+
+void NumberBox::keyPressEvent(QKeyEvent* event)
+{
+    // No shortcut took it (the gallery has no Play): a space typed still
+    // does not replace the number.
+    if (!event->text().isEmpty() && event->text().at(0).isPrint() && !admits(event->text())
+        && !(event->modifiers() & (Qt::ControlModifier | Qt::AltModifier | Qt::MetaModifier))) {
+        event->ignore();
+        return;
+    }
+    QAbstractSpinBox::keyPressEvent(event);
 }
 
 QSize NumberBox::sizeHint() const

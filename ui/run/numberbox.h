@@ -39,7 +39,14 @@ public:
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;
 
+    /// Whether @text, typed, could be part of this field's number: a digit,
+    /// and for a real a point, an exponent or its sign. Space and letters
+    /// are not, and go to the window's shortcuts (Space plays and pauses).
+    bool admits(const QString& text) const;
+
 protected:
+    bool event(QEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
     StepEnabled stepEnabled() const override;
     void resizeEvent(QResizeEvent* event) override;
 

@@ -186,8 +186,11 @@ void ParametersPanel::buildForm()
             f.editor->setObjectName(QString::fromStdString(spec.path));
             f.editor->setToolTip(spec.toolTip());
             f.editor->installEventFilter(this);
-            // Narrow docks shrink the editors, never push the reset buttons out of view.
-            f.editor->setMinimumWidth(fontMetrics().averageCharWidth() * 10);
+            // Narrow docks shrink the editors, never push the reset buttons out
+            // of view, yet keep room for a value with its unit ("1000 ops/s",
+            // "sequential"): the labels wrap first.
+            f.editor->setMinimumWidth(fontMetrics().averageCharWidth() * 15);
+            f.label->setWordWrap(true);
             f.label->setBuddy(f.editor);
 
             f.reset = new QToolButton;
@@ -238,6 +241,9 @@ void ParametersPanel::buildForm()
     int labelWidth = 0;
     for (const Field& f : fields_)
         labelWidth = std::max(labelWidth, bold.horizontalAdvance(f.spec->label + QStringLiteral(" \u2022")));
+    // Never so wide that the values are cut in a projector's narrow dock:
+    // a longer label wraps onto a second line.
+    labelWidth = std::min(labelWidth, fontMetrics().averageCharWidth() * 14);
     for (QGridLayout* grid : grids)
         grid->setColumnMinimumWidth(0, labelWidth);
 

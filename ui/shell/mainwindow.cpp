@@ -4,23 +4,22 @@
 #include "compare/comparewindow.h"
 #include "kit/colorschememenu.h"
 #include "kit/indexkindmessage.h"
-#include "kit/widgetpicture.h"
 #include "lesson/lesson_library.h"
 #include "lessons/lessonpanel.h"
 #include "lessons/proberesultsview.h"
-#include "lib/json.h"
 #include "locks/lockview.h"
 #include "log/eventlogview.h"
-#include "report/runreport.h"
 #include "run/parameterspanel.h"
 #include "shell/aboutdialog.h"
 #include "shell/appicon.h"
+#include "shell/keyrouting.h"
 #include "shell/resources.h"
 #include "shell/runtoolbar.h"
 #include "shell/scenariolibrary.h"
+#include "shell/stepcaption.h"
 #include "shell/welcomepage.h"
+#include "shell/zoom.h"
 #include "sim/debugfs.h"
-#include "sim/run_tables.h"
 #include "views/hash/hashview.h"
 #include "views/pagestate/pagestateview.h"
 #include "views/pagetable/pagetableview.h"
@@ -51,6 +50,7 @@
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QTextBrowser>
+#include <QToolBar>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -76,14 +76,6 @@ public:
         }
         return QTextBrowser::loadResource(type, name);
     }
-};
-/// The wait cursor while a file is written: a long run's trace is tens of
-/// megabytes, and the window does not answer until it is out.
-struct BusyCursor {
-    BusyCursor() { QGuiApplication::setOverrideCursor(Qt::WaitCursor); }
-    ~BusyCursor() { QGuiApplication::restoreOverrideCursor(); }
-    BusyCursor(const BusyCursor&) = delete;
-    BusyCursor& operator=(const BusyCursor&) = delete;
 };
 } // namespace
 
@@ -125,6 +117,7 @@ MainWindow::MainWindow(QWidget* parent)
     toolBar_ = new RunToolBar(sim_, this);
     addToolBar(Qt::TopToolBarArea, toolBar_);
     createRunPage();
+    createPresentation();
     createMenus();
     connect(&sim_, &Simulation::stateChanged, this, &MainWindow::updateTitle);
     connect(&sim_, &Simulation::stateChanged, this, [this](Simulation::State s) {
@@ -142,6 +135,10 @@ MainWindow::~MainWindow()
     // The views, docks and toolbar watch sim_, and some let go of it in
     // their destructors: they go first, while it is still there (members
     // are destroyed before QWidget deletes the children).
+    // The application's font goes back to its size: another window (a
+    // test's next) starts from the desktop's, and the saved scale stays.
+    zoom_->setRemember(false);
+    zoom_->reset();
     qDeleteAll(findChildren<QWidget*>(QString(), Qt::FindDirectChildrenOnly));
 }
 
@@ -235,19 +232,26 @@ void MainWindow::createRunPage()
     connect(lessonPanel_, &LessonPanel::measured, this, [this] {
         verdictDock_->show();
         verdictDock_->raise();
+        // Room for every claim's row, not the lock table's few lines.
+        resizeDocks({ verdictDock_ }, { height() / 2 }, Qt::Vertical);
     });
     connect(lessonPanel_, &LessonPanel::viewRequested, this, [this, chartsDock, locksDock](const QString& view) {
-        if (view == QLatin1String("charts"))
+        // A dock's step shows the CPUs in the centre, whatever an earlier
+        // step or run left there: who holds, who waits.
+        if (view == QLatin1String("charts")) {
             chartsDock->raise();
-        else if (view == QLatin1String("locks"))
+            showView(QStringLiteral("cpus"));
+        } else if (view == QLatin1String("locks")) {
             locksDock->raise();
-        else if (view == QLatin1String("probe")) {
+            showView(QStringLiteral("cpus"));
+        } else if (view == QLatin1String("probe")) {
             // The measurements are what the step is about: room for them.
             measurementsDock_->show();
             measurementsDock_->raise();
             resizeDocks({ measurementsDock_ }, { height() / 2 }, Qt::Vertical);
-        } else
+        } else {
             showView(view);
+        }
     });
     // A lesson names lock classes; their rows exist once the run has taken
     // them, so the selection is tried again on each tick until it holds.
@@ -462,6 +466,8 @@ void MainWindow::createMenus()
     connect(savePictureAction_, &QAction::triggered, this, &MainWindow::saveViewPictureAs);
     addColorSchemeMenu(viewMenu_);
     viewMenu_->addSeparator();
+    addPresentationActions(viewMenu_);
+    viewMenu_->addSeparator();
     for (QDockWidget* dock : docks_)
         viewMenu_->addAction(dock->toggleViewAction());
 
@@ -523,7 +529,16 @@ void MainWindow::updateTraceNote()
 
 void MainWindow::updateTitle()
 {
-    if (showingRun() && sim_.state() != Simulation::State::Empty) {
+    if (showingRun() && lessonPanel_->hasLesson()) {
+        // The lesson's, not the scenario's its step runs: a step that
+        // measures the structures runs no scenario at all.
+        const QString lesson = QString::fromStdString(lessonPanel_->lesson().title);
+        const QString step
+            = tr("step %1 of %2").arg(lessonPanel_->stepIndex() + 1).arg(lessonPanel_->lesson().steps.size());
+        setWindowTitle(lessonPanel_->probeStep() || sim_.state() == Simulation::State::Empty
+                ? tr("%1 — %2 — Page Cache Lab").arg(lesson, step)
+                : tr("%1 — %2 — %3 — Page Cache Lab").arg(lesson, step, Simulation::stateName(sim_.state())));
+    } else if (showingRun() && sim_.state() != Simulation::State::Empty) {
         const QString title = QString::fromStdString(sim_.scenario().title);
         setWindowTitle(
             tr("%1 — %2 — Page Cache Lab")
@@ -556,6 +571,7 @@ bool MainWindow::openScenario(const ScenarioEntry& entry, QString* error)
     // Its files are named after the preset or the file it came from.
     sim_.setFileStem(fileNameStem(QFileInfo(entry.id).fileName().section(QStringLiteral(".json"), 0, 0)));
     lessonPanel_->clearLesson();
+    updateCaption();
     lessonDock_->hide();
     verdictDock_->hide();
     measurementsDock_->hide();
@@ -577,6 +593,11 @@ bool MainWindow::openLesson(const QString& nameOrPath, QString* error)
         return false;
     }
     sim_.setFileStem(fileNameStem(QString::fromStdString(lessonPanel_->lesson().name)));
+    // A first step that measures the structures sets no run of its own: the
+    // run of what was open before starts again, its figures and charts
+    // empty, so that nothing of it passes for the lesson's.
+    if (lessonPanel_->probeStep())
+        sim_.reset();
     showRun();
     lessonDock_->show();
     lessonDock_->raise();
@@ -600,6 +621,7 @@ void MainWindow::showGallery()
     sim_.pause();
     stack_->setCurrentWidget(galleryPage_);
     toolBar_->hide();
+    captionBar_->hide();
     for (QDockWidget* dock : docks_)
         dock->hide();
     // The window's minimum size follows what is shown now (the layout sets
@@ -634,7 +656,7 @@ void MainWindow::showRun()
     verdictDock_->setVisible(lessonPanel_->hasLesson() && lessonPanel_->verdicts().has_value());
     saveAction_->setEnabled(true);
     savePictureAction_->setEnabled(true);
-    updateTitle();
+    updateCaption();
 }
 
 void MainWindow::openFile()
@@ -665,207 +687,6 @@ void MainWindow::saveFile()
         break;
     case SaveResult::Failed:
         showSaveFailure(this, tr("Save scenario"), exportWhat(Export::Scenario), path, error);
-        break;
-    case SaveResult::Declined:
-        break;
-    }
-}
-
-QString MainWindow::exportWhat(Export kind) const
-{
-    switch (kind) {
-    case Export::ReportHtml:
-    case Export::ReportPdf:
-        return tr("the report");
-    case Export::Result:
-        return tr("the run's result");
-    case Export::TimeSeries:
-        return tr("the time series");
-    case Export::Locks:
-        return tr("the lock table");
-    case Export::Trace:
-        return tr("the trace");
-    case Export::Scenario:
-        return tr("the scenario");
-    }
-    return {};
-}
-
-QString MainWindow::exportFileName(Export kind) const
-{
-    const QString stem = sim_.fileStem();
-    switch (kind) {
-    case Export::ReportHtml:
-        return stem + QStringLiteral("_report.html");
-    case Export::ReportPdf:
-        return stem + QStringLiteral("_report.pdf");
-    case Export::Result:
-        return stem + QStringLiteral("_result.json");
-    case Export::TimeSeries:
-        return stem + QStringLiteral("_timeseries.csv");
-    case Export::Locks:
-        return stem + QStringLiteral("_locks.csv");
-    case Export::Trace:
-        return stem + QStringLiteral("_trace.json");
-    case Export::Scenario:
-        return stem + QStringLiteral(".json");
-    }
-    return stem;
-}
-
-QString MainWindow::exportUnavailable(Export kind) const
-{
-    if (sim_.state() == Simulation::State::Empty)
-        return tr("Open an experiment or a lesson first: there is nothing to export yet.");
-    if (kind == Export::Scenario || sim_.hasResult())
-        return {};
-    // A lesson's report may hold only its steps and verdicts.
-    const bool report = kind == Export::ReportHtml || kind == Export::ReportPdf;
-    if (report && lessonPanel_->hasLesson() && lessonPanel_->verdicts())
-        return {};
-    if (sim_.state() == Simulation::State::Failed)
-        return tr("This run could not start, so it measured nothing: change the parameters the message names.");
-    return tr("Play or step the run first: it has measured nothing yet.");
-}
-
-void MainWindow::updateExportActions()
-{
-    // What each file holds while it can be saved; why not while it cannot.
-    const std::pair<Export, QString> kMeaning[] = {
-        { Export::ReportHtml,
-            tr("One page for a browser: the scenario, its figures, charts, lock table and latencies, and a lesson's "
-               "steps and verdicts") },
-        { Export::ReportPdf, tr("The same report as a PDF, for print") },
-        { Export::Result, tr("Every figure of the run so far: totals, locks, latencies and the time series") },
-        { Export::TimeSeries, tr("The run's figures sampled over time, one row per sample, for a spreadsheet") },
-        { Export::Locks, tr("Each lock and lock class: acquisitions, contentions, wait and hold times") },
-        { Export::Trace,
-            tr("What each CPU and disk did, on a time line: open it in Perfetto (ui.perfetto.dev) or "
-               "chrome://tracing") },
-        { Export::Scenario, tr("The scenario as it is set now, to open again or run from the command line") },
-    };
-    for (const auto& [kind, meaning] : kMeaning) {
-        QAction* a = exportActions_.at(kind);
-        const QString why = exportUnavailable(kind);
-        a->setEnabled(why.isEmpty());
-        a->setToolTip(why.isEmpty() ? meaning : why);
-        a->setStatusTip(a->toolTip());
-    }
-}
-
-SaveResult MainWindow::exportTo(Export kind, const QString& path, QString* error)
-{
-    if (const QString why = exportUnavailable(kind); !why.isEmpty()) {
-        if (error)
-            *error = why;
-        return SaveResult::Failed;
-    }
-    return ui::saveFile(
-        this, path,
-        [this, kind](const QString& to, QString* why) {
-            const BusyCursor busy;
-            if (kind == Export::ReportHtml || kind == Export::ReportPdf) {
-                const std::optional<RunResult> result = sim_.result();
-                ReportSubject subject;
-                subject.run = result ? &*result : nullptr;
-                subject.stem = sim_.fileStem();
-                if (lessonPanel_->hasLesson()) {
-                    subject.lesson = &lessonPanel_->lesson();
-                    if (lessonPanel_->verdicts())
-                        subject.verdicts = &*lessonPanel_->verdicts();
-                }
-                return kind == Export::ReportHtml ? writeReportHtml(subject, to, why)
-                                                  : writeReportPdf(subject, to, why);
-            }
-            std::string text;
-            if (kind == Export::Scenario) {
-                text = json::write(scenario_to_json(sim_.scenario())) + "\n";
-            } else {
-                // The files `pagecache-lab-cli run --out` writes, from the
-                // same functions, so that both read alike.
-                const std::optional<RunResult> result = sim_.result();
-                if (!result) {
-                    *why = tr("the run has measured nothing yet");
-                    return false;
-                }
-                if (kind == Export::Result)
-                    text = json::write(to_json(*result)) + "\n";
-                else if (kind == Export::TimeSeries)
-                    text = series_csv(*result);
-                else if (kind == Export::Locks)
-                    text = locks_csv(*result);
-                else
-                    text = sim_.trace().json(*result);
-            }
-            return writeFileAtomically(to, QByteArray::fromStdString(text), why);
-        },
-        error);
-}
-
-void MainWindow::exportAs(Export kind)
-{
-    const QString suffix = QFileInfo(exportFileName(kind)).suffix();
-    const QString filter = suffix == QLatin1String("csv") ? tr("CSV, for a spreadsheet (*.csv)")
-        : suffix == QLatin1String("html")                 ? tr("Web page (*.html)")
-        : suffix == QLatin1String("pdf")                  ? tr("PDF document (*.pdf)")
-                                                          : tr("JSON (*.json)");
-    const QString title = tr("Export %1").arg(exportWhat(kind));
-    const QString path = askSavePath(this, title, exportFileName(kind), filter);
-    if (path.isEmpty())
-        return;
-    QString error;
-    const bool playing = sim_.state() == Simulation::State::Running;
-    switch (exportTo(kind, path, &error)) {
-    case SaveResult::Saved:
-        statusBar()->showMessage(
-            (playing && sim_.state() == Simulation::State::Paused
-                    ? tr("Saved %1 to %2. The run was paused so that its figures held still: press Space to go on.")
-                    : tr("Saved %1 to %2."))
-                .arg(exportWhat(kind), QDir::toNativeSeparators(path)),
-            10000);
-        break;
-    case SaveResult::Failed:
-        showSaveFailure(this, title, exportWhat(kind), path, error);
-        break;
-    case SaveResult::Declined:
-        break;
-    }
-}
-
-SaveResult MainWindow::saveViewPicture(const QString& path, QString* error)
-{
-    QWidget* view = showingRun() ? currentView() : nullptr;
-    if (!view) {
-        if (error)
-            *error = tr("no view is shown: open an experiment or a lesson first");
-        return SaveResult::Failed;
-    }
-    return ui::saveFile(
-        this, path, [view](const QString& to, QString* why) { return saveWidgetPicture(view, to, why); }, error);
-}
-
-QString MainWindow::viewPictureFileName() const
-{
-    // Named by its tab, as the student knows it: "..._hash-table.png".
-    return sim_.fileStem() + QLatin1Char('_') + fileNameStem(views_->tabText(views_->currentIndex()))
-        + QStringLiteral(".png");
-}
-
-void MainWindow::saveViewPictureAs()
-{
-    if (!showingRun())
-        return;
-    const QString path = askSavePath(this, tr("Save picture of this view"), viewPictureFileName(),
-        tr("PNG image, as on screen (*.png);;SVG drawing, for slides and print (*.svg)"));
-    if (path.isEmpty())
-        return;
-    QString error;
-    switch (saveViewPicture(path, &error)) {
-    case SaveResult::Saved:
-        statusBar()->showMessage(tr("Saved the picture to %1").arg(QDir::toNativeSeparators(path)), 8000);
-        break;
-    case SaveResult::Failed:
-        showSaveFailure(this, tr("Save picture of this view"), tr("the picture"), path, error);
         break;
     case SaveResult::Declined:
         break;
@@ -922,6 +743,7 @@ void MainWindow::showAbout()
 
 bool MainWindow::restoreSettings()
 {
+    zoom_->restore();
     const QSettings settings;
     const QByteArray geometry = settings.value(kGeometryKey).toByteArray();
     if (geometry.isEmpty() || !restoreGeometry(geometry))
@@ -937,6 +759,12 @@ void MainWindow::saveSettings() const
     QSettings settings;
     settings.setValue(kGeometryKey, saveGeometry());
     settings.setValue(kStateKey, showingRun() ? saveState() : runDockState_);
+}
+
+void MainWindow::setRememberGeometry(bool remember)
+{
+    rememberGeometry_ = remember;
+    zoom_->setRemember(remember);
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)

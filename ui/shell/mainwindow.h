@@ -18,16 +18,20 @@ class QMenu;
 class QScrollArea;
 class QStackedWidget;
 class QTabWidget;
+class QToolBar;
 
 namespace pcl::ui {
 
 class AboutDialog;
 class CompareWindow;
+class KeyRouting;
 class LessonPanel;
 class LockView;
 class RunToolBar;
+class StepCaption;
 class TornPteView;
 class WelcomePage;
+class Zoom;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -57,7 +61,8 @@ public:
     /// Whether closing the window saves its geometry (default true). Scripted
     /// runs (--screenshot, --run-for) turn it off so they leave the user's
     /// settings alone.
-    void setRememberGeometry(bool remember) { rememberGeometry_ = remember; }
+    /// The zoom is saved with it.
+    void setRememberGeometry(bool remember);
     bool remembersGeometry() const { return rememberGeometry_; }
 
     /// The size the window opens at when nothing was saved.
@@ -123,6 +128,19 @@ public:
     /// The About dialog once it has been shown, nullptr before.
     AboutDialog* aboutDialog() const { return about_; }
 
+    /// Presentation mode (View > Presentation mode, F11): the window full
+    /// screen and the lesson's step as a large caption across its bottom.
+    bool presenting() const { return presenting_; }
+    QAction* presentationAction() const { return presentationAction_; }
+    /// The window's one scale of text and drawing (View > Zoom in, Zoom
+    /// out, Actual size), kept in the settings.
+    Zoom* zoom() const { return zoom_; }
+    QAction* zoomInAction() const { return zoomInAction_; }
+    QAction* zoomOutAction() const { return zoomOutAction_; }
+    QAction* zoomResetAction() const { return zoomResetAction_; }
+    /// The step's caption shown in presentation mode.
+    StepCaption* stepCaption() const { return caption_; }
+
 public Q_SLOTS:
     /// Shows Help > About (window-modal; returns at once).
     void showAbout();
@@ -138,12 +156,24 @@ public Q_SLOTS:
     void showUserGuide();
     /// File > Compare: a window running two scenarios side by side.
     CompareWindow* showCompare();
+    /// Enters or leaves presentation mode.
+    void setPresenting(bool on);
+    /// What a presentation clicker's Next and Back do: the lesson's next
+    /// step or the one before, except in the torn PTE picture, which they
+    /// walk operation by operation first (as a slide's animations).
+    void presentNext();
+    void presentBack();
 
 protected:
     void closeEvent(QCloseEvent* event) override;
 
 private:
     void createMenus();
+    /// The caption, the zoom and the keys of presentation mode
+    /// (mainwindowpresentation.cpp), and their View menu entries.
+    void createPresentation();
+    void addPresentationActions(QMenu* view);
+    void updateCaption();
     void createRunPage();
     QDockWidget* addDock(QWidget* view, const QString& title, const QString& objectName, Qt::DockWidgetArea area);
     void updateRecentMenu();
@@ -190,6 +220,16 @@ private:
     std::map<Export, QAction*> exportActions_;
     AboutDialog* about_ = nullptr;
     bool rememberGeometry_ = true;
+    Zoom* zoom_ = nullptr;
+    KeyRouting* keys_ = nullptr;
+    StepCaption* caption_ = nullptr;
+    QToolBar* captionBar_ = nullptr;
+    bool presenting_ = false;
+    Qt::WindowStates statesBeforePresenting_; ///< maximised or not, to go back to
+    QAction* presentationAction_ = nullptr;
+    QAction* zoomInAction_ = nullptr;
+    QAction* zoomOutAction_ = nullptr;
+    QAction* zoomResetAction_ = nullptr;
 };
 
 } // namespace pcl::ui

@@ -244,14 +244,16 @@ WelcomePage::WelcomePage(const QList<ScenarioEntry>& presets, QWidget* parent)
     content->addSpacing(14);
     content->addWidget(intro_);
     content->addSpacing(18);
+    // What was opened last, and a file of one's own, above the gallery: the
+    // gallery is screens long, and a returning user comes back for these.
+    content->addWidget(recent_);
+    content->addSpacing(12);
+    content->addLayout(openRow);
+    content->addSpacing(18);
     content->addLayout(lessons_);
     content->addWidget(sectionTitle_);
     content->addSpacing(8);
     content->addLayout(grid_);
-    content->addSpacing(16);
-    content->addWidget(recent_);
-    content->addSpacing(12);
-    content->addLayout(openRow);
 
     auto* column = new QWidget;
     column->setMaximumWidth(kMaxContentWidth);

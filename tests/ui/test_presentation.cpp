@@ -1,0 +1,484 @@
+// Presentation mode and the keys of a lecture: the clicker's Page Down,
+// Page Up and arrows step the lesson whichever widget has the focus (a text
+// field being typed in keeps its arrows), the torn PTE picture is walked
+// first; the one zoom scales the application font, the lesson's and the
+// caption's text and the views' with it, and is kept in the settings;
+// Space and Ctrl+E win over a parameter's field; a lesson opening leaves
+// nothing of the run before it, and each step brings its view forward.
+#include "lessons/lessonpanel.h"
+#include "lessons/proberesultsview.h"
+#include "lessons/stepfigures.h"
+#include "lib/report.h"
+#include "run/parameterspanel.h"
+#include "run/simulation.h"
+#include "shell/mainwindow.h"
+#include "shell/runtoolbar.h"
+#include "shell/stepcaption.h"
+#include "shell/welcomecard.h"
+#include "shell/welcomepage.h"
+#include "shell/zoom.h"
+#include "sim/engine.h"
+#include "sync/lock_stats.h"
+#include "views/tornpte/tornpteview.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QComboBox>
+#include <QDockWidget>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QToolBar>
+
+using namespace pcl;
+using namespace pcl::ui;
+
+namespace {
+
+/// A window on screen and active, so that focus and shortcuts work as a
+/// user's keys do.
+void showActive(MainWindow& window)
+{
+    window.resize(1280, 720);
+    window.show();
+    QApplication::setActiveWindow(&window);
+    QVERIFY(QTest::qWaitForWindowActive(&window));
+}
+
+/// Gives @w the focus, as a click would.
+void focus(QWidget* w)
+{
+    QVERIFY(w);
+    w->setFocus(Qt::MouseFocusReason);
+    QTRY_VERIFY(w->hasFocus() || (w->focusProxy() && w->focusProxy()->hasFocus()));
+}
+
+QLineEdit* lineOf(QWidget* w)
+{
+    return qobject_cast<QLineEdit*>(w) ? qobject_cast<QLineEdit*>(w) : w->findChild<QLineEdit*>();
+}
+
+} // namespace
+
+class TestPresentation : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("pagecache-lab-tests"));
+        QCoreApplication::setApplicationName(QStringLiteral("test_presentation"));
+        QSettings().clear();
+    }
+
+    void clickerKeysStepTheLessonWhateverHasTheFocus()
+    {
+        MainWindow window;
+        showActive(window);
+        QString error;
+        QVERIFY2(window.openLesson(QStringLiteral("2002-one-global-hash-lock"), &error), qPrintable(error));
+        LessonPanel& panel = *window.lessonPanel();
+        auto* parameters = window.findChild<ParametersPanel*>();
+        QVERIFY(parameters);
+        window.findChild<QDockWidget*>(QStringLiteral("parametersDock"))->raise();
+        auto* locksDock = window.findChild<QDockWidget*>(QStringLiteral("locksDock"));
+        locksDock->raise();
+        QTableView* lockTable = locksDock->findChild<QTableView*>();
+        QVERIFY(lockTable);
+
+        // Each widget a click may have left the focus in: a table, a number
+        // field (a spin box), a choice, the lesson's own button, the centre.
+        const QList<QPair<QString, QWidget*>> focused = {
+            { QStringLiteral("lock table"), lockTable },
+            { QStringLiteral("speed field"), parameters->editor(QStringLiteral("pacing.ops_per_second")) },
+            { QStringLiteral("index choice"), parameters->editor(QStringLiteral("index.kind")) },
+            { QStringLiteral("lesson's Next"), panel.findChild<QPushButton*>(QStringLiteral("lessonNext")) },
+            { QStringLiteral("centre tabs"), window.findChild<QTabWidget*>(QStringLiteral("centreViews"))->tabBar() },
+        };
+        for (const auto& [what, w] : focused) {
+            focus(w);
+            auto* kind = qobject_cast<QComboBox*>(parameters->editor(QStringLiteral("index.kind")));
+            const int kindIndex = kind->currentIndex();
+            const QString speed = lineOf(parameters->editor(QStringLiteral("pacing.ops_per_second")))->text();
+            QCOMPARE(panel.stepIndex(), 0);
+            QTest::keyClick(QApplication::focusWidget(), Qt::Key_PageDown);
+            QVERIFY2(panel.stepIndex() == 1, qPrintable(what + QStringLiteral(": Page Down")));
+            QTest::keyClick(QApplication::focusWidget(), Qt::Key_Right);
+            QVERIFY2(panel.stepIndex() == 2, qPrintable(what + QStringLiteral(": Right")));
+            QTest::keyClick(QApplication::focusWidget(), Qt::Key_PageUp);
+            QVERIFY2(panel.stepIndex() == 1, qPrintable(what + QStringLiteral(": Page Up")));
+            QTest::keyClick(QApplication::focusWidget(), Qt::Key_Left);
+            QVERIFY2(panel.stepIndex() == 0, qPrintable(what + QStringLiteral(": Left")));
+            QTest::keyClick(QApplication::focusWidget(), Qt::Key_Down);
+            QVERIFY2(panel.stepIndex() == 1, qPrintable(what + QStringLiteral(": Down")));
+            QTest::keyClick(QApplication::focusWidget(), Qt::Key_Up);
+            QVERIFY2(panel.stepIndex() == 0, qPrintable(what + QStringLiteral(": Up")));
+            // The keys went to the lesson, not to the field: no value moved.
+            QCOMPARE(kind->currentIndex(), kindIndex);
+            QCOMPARE(lineOf(parameters->editor(QStringLiteral("pacing.ops_per_second")))->text(), speed);
+        }
+        // At either end a key does not set the step up again.
+        QSignalSpy shown(&panel, &LessonPanel::stepShown);
+        QTest::keyClick(QApplication::focusWidget(), Qt::Key_PageUp);
+        QCOMPARE(panel.stepIndex(), 0);
+        QCOMPARE(shown.size(), 0);
+        // A held key steps once, not once per repeat.
+        QTest::keyClick(QApplication::focusWidget(), Qt::Key_PageDown);
+        QCOMPARE(panel.stepIndex(), 1);
+        QKeyEvent repeat(QEvent::KeyPress, Qt::Key_PageDown, Qt::NoModifier, QString(), true);
+        QApplication::sendEvent(QApplication::focusWidget(), &repeat);
+        QCOMPARE(panel.stepIndex(), 1);
+        QTest::keyClick(QApplication::focusWidget(), Qt::Key_PageDown);
+        QCOMPARE(panel.stepIndex(), 2);
+        window.simulation().pause();
+    }
+
+    void aFieldBeingTypedInKeepsItsArrows()
+    {
+        MainWindow window;
+        showActive(window);
+        QVERIFY(window.openLesson(QStringLiteral("2002-one-global-hash-lock")));
+        LessonPanel& panel = *window.lessonPanel();
+        auto* parameters = window.findChild<ParametersPanel*>();
+        window.findChild<QDockWidget*>(QStringLiteral("parametersDock"))->raise();
+        QWidget* speed = parameters->editor(QStringLiteral("pacing.ops_per_second"));
+        focus(speed);
+        QLineEdit* line = lineOf(speed);
+        line->selectAll();
+        QTest::keyClicks(QApplication::focusWidget(), QStringLiteral("25"));
+        QCOMPARE(line->text(), QStringLiteral("25"));
+        // Typing: Left moves the cursor, the lesson stays.
+        QCOMPARE(line->cursorPosition(), 2);
+        QTest::keyClick(QApplication::focusWidget(), Qt::Key_Left);
+        QCOMPARE(line->cursorPosition(), 1);
+        QCOMPARE(panel.stepIndex(), 0);
+        // Page Down is the clicker's, even there.
+        QTest::keyClick(QApplication::focusWidget(), Qt::Key_PageDown);
+        QCOMPARE(panel.stepIndex(), 1);
+        window.simulation().pause();
+
+        // The description, several lines, keeps its arrows.
+        QWidget* description = parameters->editor(QStringLiteral("description"));
+        focus(description);
+        QTest::keyClick(QApplication::focusWidget(), Qt::Key_Right);
+        QCOMPARE(panel.stepIndex(), 1);
+    }
+
+    void theTornPtePictureIsWalkedBeforeTheNextStep()
+    {
+        MainWindow window;
+        showActive(window);
+        QVERIFY(window.openLesson(QStringLiteral("2005-the-torn-pte-read")));
+        LessonPanel& panel = *window.lessonPanel();
+        auto* view = qobject_cast<TornPteView*>(window.currentView());
+        QVERIFY(view);
+        // The focus in the Measurements table, where the arrows scrolled it.
+        QTableWidget* table = panel.probeResults()->table();
+        QTRY_VERIFY(table->isVisible());
+        focus(table);
+        QCOMPARE(view->step(), 0);
+        QTest::keyClick(QApplication::focusWidget(), Qt::Key_Right);
+        QCOMPARE(view->step(), 1);
+        QCOMPARE(panel.stepIndex(), 0);
+        QTest::keyClick(QApplication::focusWidget(), Qt::Key_PageUp);
+        QCOMPARE(view->step(), 0);
+        QCOMPARE(panel.stepIndex(), 0);
+        const int steps = view->stepCount();
+        QVERIFY(steps > 2);
+        for (int i = 1; i < steps; ++i)
+            QTest::keyClick(QApplication::focusWidget(), Qt::Key_PageDown);
+        QVERIFY(view->atEnd());
+        QCOMPARE(panel.stepIndex(), 0);
+        // At the picture's end, the lesson's next step.
+        QTest::keyClick(QApplication::focusWidget(), Qt::Key_PageDown);
+        QCOMPARE(panel.stepIndex(), 1);
+        QCOMPARE(window.currentView(), view);
+        QCOMPARE(view->step(), 0);
+        // Back at its start goes to the step before.
+        QTest::keyClick(QApplication::focusWidget(), Qt::Key_Left);
+        QCOMPARE(panel.stepIndex(), 0);
+        QTRY_VERIFY_WITH_TIMEOUT(!panel.probing(), 60000);
+    }
+
+    void presentationModeShowsTheStepAsACaption()
+    {
+        MainWindow window;
+        showActive(window);
+        QVERIFY(window.openLesson(QStringLiteral("2002-one-global-hash-lock")));
+        LessonPanel& panel = *window.lessonPanel();
+        QToolBar* bar = window.findChild<QToolBar*>(QStringLiteral("stepCaptionBar"));
+        QVERIFY(bar);
+        QVERIFY(!bar->isVisible());
+        QVERIFY(!window.presenting());
+        window.presentationAction()->trigger();
+        QVERIFY(window.presenting());
+        // The platform tells the window its new state from the event loop.
+        QTRY_VERIFY(window.windowState() & Qt::WindowFullScreen);
+        QTRY_VERIFY(bar->isVisible());
+        StepCaption* caption = window.stepCaption();
+        QCOMPARE(caption->title(), panel.stepTitle());
+        QVERIFY(caption->title().startsWith(QStringLiteral("Step 1 of 4: ")));
+        QCOMPARE(caption->text(), panel.stepBody());
+        QVERIFY(!caption->backButton()->isEnabled());
+        // Its Next goes on, and the caption follows.
+        caption->nextButton()->click();
+        QCOMPARE(panel.stepIndex(), 1);
+        QVERIFY(caption->title().startsWith(QStringLiteral("Step 2 of 4: ")));
+        QVERIFY(caption->backButton()->isEnabled());
+        // The caption's text is larger than the window's.
+        const QLabel* title = caption->findChild<QLabel*>(QStringLiteral("stepCaptionTitle"));
+        QCOMPARE(title->font().pointSizeF(), QApplication::font().pointSizeF() * StepCaption::kTitleScale);
+        // Not over the gallery; F11's action again leaves it.
+        window.showGallery();
+        QVERIFY(!bar->isVisible());
+        window.showRun();
+        QVERIFY(bar->isVisible());
+        window.presentationAction()->trigger();
+        QVERIFY(!window.presenting());
+        QTRY_VERIFY(!(window.windowState() & Qt::WindowFullScreen));
+        QVERIFY(!bar->isVisible());
+        window.simulation().pause();
+    }
+
+    void zoomScalesTheTextAndIsRemembered()
+    {
+        const double desktop = QApplication::font().pointSizeF();
+        QVERIFY(desktop > 0);
+        {
+            MainWindow window;
+            showActive(window);
+            QVERIFY(window.openLesson(QStringLiteral("2002-one-global-hash-lock")));
+            window.setPresenting(true);
+            QWidget* timeline = window.currentView();
+            QCOMPARE(timeline->objectName(), QStringLiteral("cpus"));
+            const int lineBefore = timeline->fontMetrics().height();
+            const QLabel* title = window.stepCaption()->findChild<QLabel*>(QStringLiteral("stepCaptionTitle"));
+            const double captionBefore = title->font().pointSizeF();
+            const int panelBefore = window.lessonPanel()->minimumWidth();
+
+            QTest::keyClick(&window, Qt::Key_Equal, Qt::ControlModifier);
+            QCOMPARE(window.zoom()->scale(), 1.1);
+            window.zoomInAction()->trigger();
+            window.zoomInAction()->trigger();
+            QCOMPARE(window.zoom()->scale(), 1.5);
+            QCOMPARE(QApplication::font().pointSizeF(), desktop * 1.5);
+            // What follows the application font (Qt hands it to the widgets
+            // from the event loop): the views' text, the caption's, the
+            // lesson's (its title's too).
+            QTRY_VERIFY2(timeline->fontMetrics().height() > lineBefore * 1.3,
+                qPrintable(QStringLiteral("%1 -> %2").arg(lineBefore).arg(timeline->fontMetrics().height())));
+            QTRY_COMPARE(title->font().pointSizeF(), captionBefore * 1.5);
+            QTRY_VERIFY(window.lessonPanel()->minimumWidth() > panelBefore * 1.3);
+            QCOMPARE(QSettings().value(QLatin1String(Zoom::settingsKey())).toDouble(), 1.5);
+
+            QTest::keyClick(&window, Qt::Key_Minus, Qt::ControlModifier);
+            QCOMPARE(window.zoom()->scale(), 1.25);
+            window.simulation().pause();
+        }
+        // The window gone, the font is the desktop's again until the next
+        // start reads the scale back.
+        QCOMPARE(QApplication::font().pointSizeF(), desktop);
+        {
+            MainWindow window;
+            window.restoreSettings();
+            QCOMPARE(window.zoom()->scale(), 1.25);
+            QCOMPARE(QApplication::font().pointSizeF(), desktop * 1.25);
+            window.zoomResetAction()->trigger();
+            QCOMPARE(QApplication::font().pointSizeF(), desktop);
+            QCOMPARE(QSettings().value(QLatin1String(Zoom::settingsKey())).toDouble(), 1.0);
+        }
+        // A scripted run leaves the saved scale alone.
+        {
+            MainWindow window;
+            window.setRememberGeometry(false);
+            window.zoomInAction()->trigger();
+            QCOMPARE(QSettings().value(QLatin1String(Zoom::settingsKey())).toDouble(), 1.0);
+        }
+    }
+
+    void spaceAndCtrlEWinOverAFieldWithNoUseForThem()
+    {
+        MainWindow window;
+        showActive(window);
+        QVERIFY(window.openScenario(QStringLiteral("2002-global-hash-lock")));
+        auto* parameters = window.findChild<ParametersPanel*>();
+        window.findChild<QDockWidget*>(QStringLiteral("parametersDock"))->raise();
+        QWidget* speed = parameters->editor(QStringLiteral("pacing.ops_per_second"));
+        focus(speed);
+        QLineEdit* line = lineOf(speed);
+        line->selectAll();
+        const QString value = line->text();
+        QCOMPARE(window.simulation().state(), Simulation::State::Ready);
+        // Space: the run plays, the value stays.
+        QTest::keyClick(QApplication::focusWidget(), Qt::Key_Space);
+        QCOMPARE(window.simulation().state(), Simulation::State::Running);
+        QCOMPARE(line->text(), value);
+        QTest::keyClick(QApplication::focusWidget(), Qt::Key_Space);
+        QCOMPARE(window.simulation().state(), Simulation::State::Paused);
+        QCOMPARE(line->text(), value);
+        // S and R are the window's too (Step, Reset); digits are the field's.
+        QTest::keyClick(QApplication::focusWidget(), Qt::Key_5);
+        QCOMPARE(line->text(), QStringLiteral("5"));
+        QVERIFY(parameters->editor(QStringLiteral("pacing.ops_per_second"))->hasFocus());
+
+        // The title's field types a space: it has a use for it.
+        QWidget* title = parameters->editor(QStringLiteral("title"));
+        focus(title);
+        lineOf(title)->end(false);
+        const QString titleBefore = lineOf(title)->text();
+        QTest::keyClick(QApplication::focusWidget(), Qt::Key_Space);
+        QCOMPARE(lineOf(title)->text(), titleBefore + QLatin1Char(' '));
+        QCOMPARE(window.simulation().state(), Simulation::State::Paused);
+        // Ctrl+A still selects the field's text.
+        QTest::keyClick(QApplication::focusWidget(), Qt::Key_A, Qt::ControlModifier);
+        QCOMPARE(lineOf(title)->selectedText(), lineOf(title)->text());
+
+        // Ctrl+E from the speed field: back to the gallery.
+        focus(speed);
+        QVERIFY(window.showingRun());
+        QTest::keyClick(QApplication::focusWidget(), Qt::Key_E, Qt::ControlModifier);
+        QVERIFY(!window.showingRun());
+    }
+
+    void aLessonOpensWithNothingOfTheRunBefore()
+    {
+        MainWindow window;
+        showActive(window);
+        QVERIFY(window.openScenario(QStringLiteral("2002-global-hash-lock")));
+        window.showView(QStringLiteral("readahead"));
+        window.simulation().play();
+        QTRY_VERIFY_WITH_TIMEOUT(window.simulation().samples().size() >= 2, 20000);
+        QVERIFY(window.windowTitle().contains(QString::fromStdString(window.simulation().scenario().title)));
+
+        // A lesson of probes only: no run of its own.
+        QVERIFY(window.openLesson(QStringLiteral("2008-do-move-pages-in-linear-time")));
+        const QString lessonTitle = QString::fromStdString(window.lessonPanel()->lesson().title);
+        QVERIFY2(window.windowTitle().startsWith(lessonTitle), qPrintable(window.windowTitle()));
+        QVERIFY(window.windowTitle().contains(QStringLiteral("step 1 of 8")));
+        QVERIFY(window.simulation().samples().empty());
+        QCOMPARE(window.simulation().elapsedSeconds(), 0.0);
+        QVERIFY(window.simulation().state() != Simulation::State::Running);
+        const QStringList figures = window.runToolBar()->figures();
+        for (int i = 1; i < figures.size(); ++i)
+            QVERIFY2(figures[i].contains(QStringLiteral("—")), qPrintable(figures[i]));
+        QTRY_VERIFY_WITH_TIMEOUT(!window.lessonPanel()->probing(), 60000);
+    }
+
+    void eachStepKeepsItsFigures()
+    {
+        MainWindow window;
+        showActive(window);
+        QVERIFY(window.openLesson(QStringLiteral("2002-one-global-hash-lock")));
+        LessonPanel& panel = *window.lessonPanel();
+        StepFiguresTable* table = panel.stepFigures();
+        QVERIFY(table->steps().isEmpty());
+        QVERIFY(!table->isVisible());
+        // Step 1 runs until its lock has been contended 50 times.
+        window.simulation().play();
+        QTRY_VERIFY_WITH_TIMEOUT(panel.pausedByStep(), 30000);
+        QTRY_VERIFY(table->isVisible());
+        QCOMPARE(table->steps(), QList<int>({ 0 }));
+        // A CPU in an operation at the pause finishes it: read the totals
+        // once they hold still; leaving the step writes them.
+        const auto totals = [&window] {
+            std::uint64_t contentions = 0;
+            for (const sync::LockStatRow& row : window.simulation().registry()->classes())
+                contentions += row.contentions;
+            return std::pair { contentions, window.simulation().engine()->operations() };
+        };
+        std::pair<std::uint64_t, std::uint64_t> settled = totals();
+        for (int i = 0; i < 40; ++i) {
+            QTest::qWait(250);
+            const auto now = totals();
+            if (now == settled)
+                break;
+            settled = now;
+        }
+        const auto [contentions, operations] = settled;
+        QVERIFY(contentions >= 50);
+        const QString expected = QString::fromStdString(significant(1000.0 * double(contentions) / double(operations)));
+        panel.next();
+        QCOMPARE(table->text(0, StepFiguresTable::ContentionsPer1000), expected);
+
+        // Step 2, a tree per file: its own column beside the first, which stays.
+        window.simulation().play();
+        QTRY_VERIFY_WITH_TIMEOUT(table->steps().size() == 2, 10000);
+        QCOMPARE(table->steps(), QList<int>({ 0, 1 }));
+        window.simulation().pause();
+        QCOMPARE(table->text(0, StepFiguresTable::ContentionsPer1000), expected);
+        QVERIFY(!table->text(1, StepFiguresTable::ContentionsPer1000).isEmpty());
+        // Back to step 1 and on: the columns stay in step order.
+        panel.goToStep(3);
+        window.simulation().play();
+        QTRY_VERIFY_WITH_TIMEOUT(table->steps().size() == 3, 10000);
+        window.simulation().pause();
+        QCOMPARE(table->steps(), QList<int>({ 0, 1, 3 }));
+        QCOMPARE(table->horizontalHeaderItem(2)->text(), QStringLiteral("Step 4"));
+        // A new lesson starts with none.
+        QVERIFY(window.openLesson(QStringLiteral("2002-read-write-lock-does-not-help")));
+        QVERIFY(table->steps().isEmpty());
+        window.simulation().pause();
+    }
+
+    void recentFilesComeBeforeTheGallery()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString path = dir.filePath(QStringLiteral("my-scenario.json"));
+        {
+            MainWindow window;
+            QVERIFY(window.openScenario(QStringLiteral("2002-global-hash-lock")));
+            window.simulation().pause();
+            QCOMPARE(window.exportTo(MainWindow::Export::Scenario, path), SaveResult::Saved);
+            QVERIFY(window.openScenario(path));
+        }
+        MainWindow window;
+        window.resize(1280, 720);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        WelcomePage* welcome = window.welcomePage();
+        QPushButton* recent = nullptr;
+        for (QPushButton* b : welcome->findChildren<QPushButton*>())
+            if (b->toolTip() == QStringLiteral("Open %1").arg(path))
+                recent = b;
+        QVERIFY(recent);
+        QVERIFY(recent->isVisible());
+        // Above every lesson's and every experiment's card, on the first screen.
+        const int recentY = recent->mapTo(welcome, QPoint(0, 0)).y();
+        for (const WelcomeCard* card : welcome->findChildren<WelcomeCard*>())
+            QVERIFY2(recentY < card->mapTo(welcome, QPoint(0, 0)).y(), qPrintable(card->objectName()));
+        QVERIFY(recentY + recent->height() < window.height());
+    }
+
+    void eachStepBringsItsViewForward()
+    {
+        MainWindow window;
+        showActive(window);
+        QVERIFY(window.openScenario(QStringLiteral("2002-readahead-thrashing-ondemand")));
+        window.showView(QStringLiteral("readahead"));
+        QVERIFY(window.openLesson(QStringLiteral("2002-one-global-hash-lock")));
+        LessonPanel& panel = *window.lessonPanel();
+        // Step 1 is about the lock table: the centre shows who holds and who waits.
+        QCOMPARE(window.currentView()->objectName(), QStringLiteral("cpus"));
+        panel.next();
+        QCOMPARE(window.currentView()->objectName(), QStringLiteral("radix"));
+        panel.goToStep(3);
+        QCOMPARE(window.currentView()->objectName(), QStringLiteral("cpus"));
+        window.showView(QStringLiteral("readahead"));
+        panel.goToStep(0);
+        QCOMPARE(window.currentView()->objectName(), QStringLiteral("cpus"));
+        window.simulation().pause();
+    }
+};
+
+QTEST_MAIN(TestPresentation)
+#include "test_presentation.moc"

@@ -1,0 +1,142 @@
+// The main window's presentation mode: full screen, the step as a caption,
+// the one zoom, and the keys a presentation clicker sends.
+#include "lessons/lessonpanel.h"
+#include "shell/keyrouting.h"
+#include "shell/mainwindow.h"
+#include "shell/runtoolbar.h"
+#include "shell/stepcaption.h"
+#include "shell/zoom.h"
+#include "views/tornpte/tornpteview.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QMenu>
+#include <QTimer>
+#include <QToolBar>
+
+namespace pcl::ui {
+
+void MainWindow::createPresentation()
+{
+    zoom_ = new Zoom(this);
+    zoom_->setRemember(rememberGeometry_);
+    // The toolbar's icons are drawn at a size in pixels: they grow with the text.
+    const QSize icons = toolBar_->iconSize();
+    connect(zoom_, &Zoom::scaleChanged, this, [this, icons](double scale) {
+        toolBar_->setIconSize(icons * scale);
+        updateCaption();
+    });
+
+    // Across the bottom of the window, under the docks: the buttons keep
+    // their place whatever the width of the lesson beside the views.
+    caption_ = new StepCaption;
+    captionBar_ = new QToolBar(tr("Step caption"), this);
+    captionBar_->setObjectName(QStringLiteral("stepCaptionBar"));
+    captionBar_->setMovable(false);
+    captionBar_->setFloatable(false);
+    captionBar_->toggleViewAction()->setVisible(false);
+    captionBar_->addWidget(caption_);
+    addToolBar(Qt::BottomToolBarArea, captionBar_);
+    captionBar_->hide();
+    connect(caption_, &StepCaption::nextClicked, this, &MainWindow::presentNext);
+    connect(caption_, &StepCaption::backClicked, this, &MainWindow::presentBack);
+    connect(lessonPanel_, &LessonPanel::stepShown, this, &MainWindow::updateCaption);
+
+    keys_ = new KeyRouting(this, this);
+    keys_->setLessonShown([this] { return showingRun() && lessonPanel_->hasLesson(); });
+    keys_->setStepping([this] { presentNext(); }, [this] { presentBack(); });
+    qApp->installEventFilter(keys_);
+}
+
+void MainWindow::addPresentationActions(QMenu* view)
+{
+    presentationAction_ = view->addAction(tr("P&resentation mode"));
+    presentationAction_->setObjectName(QStringLiteral("presentationAction"));
+    presentationAction_->setCheckable(true);
+    presentationAction_->setShortcut(QKeySequence(Qt::Key_F11));
+    presentationAction_->setStatusTip(tr("Full screen, with the lesson's step in large print across the bottom; "
+                                         "Page Down and Page Up (a presenter's clicker) step the lesson. F11 or "
+                                         "Escape leaves it."));
+    connect(presentationAction_, &QAction::toggled, this, &MainWindow::setPresenting);
+    // Escape leaves it too, as it leaves a slide show; only while presenting,
+    // so that it goes on closing what it closes elsewhere.
+    auto* leave = new QAction(this);
+    leave->setObjectName(QStringLiteral("leavePresentationAction"));
+    leave->setShortcut(QKeySequence(Qt::Key_Escape));
+    leave->setEnabled(false);
+    connect(leave, &QAction::triggered, this, [this] { setPresenting(false); });
+    connect(presentationAction_, &QAction::toggled, leave, &QAction::setEnabled);
+    addAction(leave);
+
+    zoomInAction_ = view->addAction(tr("Zoom &in"));
+    zoomInAction_->setObjectName(QStringLiteral("zoomInAction"));
+    zoomInAction_->setShortcuts({ QKeySequence::ZoomIn, QKeySequence(Qt::CTRL | Qt::Key_Equal) });
+    zoomInAction_->setStatusTip(tr("Larger text and drawings, for the back of a lecture hall"));
+    connect(zoomInAction_, &QAction::triggered, zoom_, &Zoom::zoomIn);
+    zoomOutAction_ = view->addAction(tr("Zoom &out"));
+    zoomOutAction_->setObjectName(QStringLiteral("zoomOutAction"));
+    zoomOutAction_->setShortcut(QKeySequence::ZoomOut);
+    connect(zoomOutAction_, &QAction::triggered, zoom_, &Zoom::zoomOut);
+    zoomResetAction_ = view->addAction(tr("&Actual size"));
+    zoomResetAction_->setObjectName(QStringLiteral("zoomResetAction"));
+    zoomResetAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
+    connect(zoomResetAction_, &QAction::triggered, zoom_, &Zoom::reset);
+    const auto updateZoomActions = [this](double scale) {
+        zoomInAction_->setEnabled(scale < Zoom::stops().back());
+        zoomOutAction_->setEnabled(scale > Zoom::stops().front());
+        zoomResetAction_->setText(tr("&Actual size (now %1%)").arg(std::lround(scale * 100)));
+    };
+    connect(zoom_, &Zoom::scaleChanged, this, updateZoomActions);
+    updateZoomActions(zoom_->scale());
+}
+
+void MainWindow::setPresenting(bool on)
+{
+    if (on == presenting_)
+        return;
+    presenting_ = on;
+    presentationAction_->setChecked(on);
+    updateCaption();
+    if (on)
+        statesBeforePresenting_ = windowState() & ~Qt::WindowActive;
+    // From the event loop: a state the platform reports for the window's
+    // showing, still queued, would otherwise undo the first request.
+    QTimer::singleShot(0, this, [this] {
+        const Qt::WindowStates normal = statesBeforePresenting_ & ~Qt::WindowFullScreen;
+        setWindowState(presenting_ ? normal | Qt::WindowFullScreen : normal);
+    });
+}
+
+void MainWindow::updateCaption()
+{
+    const bool lesson = lessonPanel_->hasLesson();
+    if (lesson)
+        caption_->setStep(
+            lessonPanel_->stepTitle(), lessonPanel_->stepBody(), lessonPanel_->hasBack(), lessonPanel_->hasNext());
+    captionBar_->setVisible(presenting_ && lesson && showingRun());
+    updateTitle();
+}
+
+void MainWindow::presentNext()
+{
+    if (!lessonPanel_->hasLesson())
+        return;
+    if (lessonPanel_->stepView() == QLatin1String("tornpte") && currentView() == tornPte_ && !tornPte_->atEnd()) {
+        tornPte_->next();
+        return;
+    }
+    lessonPanel_->next();
+}
+
+void MainWindow::presentBack()
+{
+    if (!lessonPanel_->hasLesson())
+        return;
+    if (lessonPanel_->stepView() == QLatin1String("tornpte") && currentView() == tornPte_ && tornPte_->step() > 0) {
+        tornPte_->back();
+        return;
+    }
+    lessonPanel_->back();
+}
+
+} // namespace pcl::ui

@@ -1,0 +1,73 @@
+#include "shell/zoom.h"
+
+#include <QApplication>
+#include <QSettings>
+
+#include <algorithm>
+#include <cmath>
+
+namespace pcl::ui {
+
+Zoom::Zoom(QObject* parent)
+    : QObject(parent)
+    , base_(QApplication::font())
+{
+}
+
+const std::vector<double>& Zoom::stops()
+{
+    // Steps a reader notices, up to three times the desktop's size: 9 pt
+    // becomes 27 pt, readable across a lecture hall on a 1080p projector.
+    static const std::vector<double> kStops { 0.8, 0.9, 1.0, 1.1, 1.25, 1.5, 1.75, 2.0, 2.5, 3.0 };
+    return kStops;
+}
+
+void Zoom::setScale(double scale)
+{
+    const auto& s = stops();
+    const auto nearest = std::min_element(
+        s.begin(), s.end(), [scale](double a, double b) { return std::abs(a - scale) < std::abs(b - scale); });
+    if (*nearest == scale_)
+        return;
+    scale_ = *nearest;
+    QFont f = base_;
+    // A font given in pixels (some desktops hand one) scales in pixels.
+    if (base_.pointSizeF() > 0)
+        f.setPointSizeF(base_.pointSizeF() * scale_);
+    else if (base_.pixelSize() > 0)
+        f.setPixelSize(std::max(1, int(std::lround(base_.pixelSize() * scale_))));
+    QApplication::setFont(f);
+    if (remember_)
+        QSettings().setValue(QLatin1String(settingsKey()), scale_);
+    Q_EMIT scaleChanged(scale_);
+}
+
+void Zoom::restore()
+{
+    bool ok = false;
+    const double saved = QSettings().value(QLatin1String(settingsKey()), 1.0).toDouble(&ok);
+    setScale(ok && std::isfinite(saved) ? saved : 1.0);
+}
+
+void Zoom::zoomIn()
+{
+    const auto& s = stops();
+    const auto next = std::upper_bound(s.begin(), s.end(), scale_ + 1e-9);
+    if (next != s.end())
+        setScale(*next);
+}
+
+void Zoom::zoomOut()
+{
+    const auto& s = stops();
+    const auto below = std::lower_bound(s.begin(), s.end(), scale_ - 1e-9);
+    if (below != s.begin())
+        setScale(*(below - 1));
+}
+
+void Zoom::reset()
+{
+    setScale(1.0);
+}
+
+} // namespace pcl::ui

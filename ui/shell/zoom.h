@@ -1,0 +1,55 @@
+// The one scale of the window: every text, and what is drawn to the text's
+// measure (the views lay themselves out from their font), grows and shrinks
+// with it, so that a lecture hall's back row can read the run (View > Zoom
+// in, Ctrl+plus; Zoom out, Ctrl+minus; Actual size, Ctrl+0).
+//
+// It scales the application font: widgets that take the application's
+// font follow at once (Qt sends them FontChange). The scale is kept in the
+// settings and applied again on the next start.
+#pragma once
+
+#include <QFont>
+#include <QObject>
+
+#include <vector>
+
+namespace pcl::ui {
+
+class Zoom : public QObject {
+    Q_OBJECT
+public:
+    /// Takes the application font as it is now as the font at 100%.
+    explicit Zoom(QObject* parent = nullptr);
+
+    /// The scales offered, smallest first: 1.0 is the desktop's own size.
+    static const std::vector<double>& stops();
+    double scale() const { return scale_; }
+    /// The application font at 100%.
+    const QFont& baseFont() const { return base_; }
+    /// The stop nearest @scale becomes the window's scale.
+    void setScale(double scale);
+
+    /// Reads the scale saved last (1.0 when none) and applies it.
+    void restore();
+    /// Whether a change of scale is saved (default false: a scripted run or
+    /// a test leaves the user's settings alone).
+    void setRemember(bool remember) { remember_ = remember; }
+
+    /// The settings key the scale is saved under.
+    static const char* settingsKey() { return "View/zoom"; }
+
+public Q_SLOTS:
+    void zoomIn();
+    void zoomOut();
+    void reset();
+
+Q_SIGNALS:
+    void scaleChanged(double scale);
+
+private:
+    QFont base_;
+    double scale_ = 1.0;
+    bool remember_ = false;
+};
+
+} // namespace pcl::ui

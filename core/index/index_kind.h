@@ -38,4 +38,19 @@ constexpr std::optional<IndexKind> parse_index_kind(std::string_view name) noexc
     return std::nullopt;
 }
 
+/// The lock classes the page indexes take to find and insert a page (2.4's
+/// pagecache_lock and the hashed locks, the mapping's tree or skip-list
+/// lock, the per-node locks): what a lesson compares when it asks whether
+/// CPUs fight over the index, apart from the allocator's and the LRU's.
+inline constexpr std::array<std::string_view, 7> kIndexLockClasses { "pagecache_lock", "hash_lock", "hash_bucket_lock",
+    "mapping.tree_lock", "radix_node", "mapping.skiplist_lock", "skiplist_node" };
+
+constexpr bool is_index_lock_class(std::string_view lock_class) noexcept
+{
+    for (const std::string_view name : kIndexLockClasses)
+        if (name == lock_class)
+            return true;
+    return false;
+}
+
 } // namespace pcl

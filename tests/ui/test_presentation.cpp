@@ -5,6 +5,7 @@
 // caption's text and the views' with it, and is kept in the settings;
 // Space and Ctrl+E win over a parameter's field; a lesson opening leaves
 // nothing of the run before it, and each step brings its view forward.
+#include "index/index_kind.h"
 #include "lessons/lessonpanel.h"
 #include "lessons/proberesultsview.h"
 #include "lessons/stepfigures.h"
@@ -392,7 +393,8 @@ private Q_SLOTS:
         const auto totals = [&window] {
             std::uint64_t contentions = 0;
             for (const sync::LockStatRow& row : window.simulation().registry()->classes())
-                contentions += row.contentions;
+                if (is_index_lock_class(row.name))
+                    contentions += row.contentions;
             return std::pair { contentions, window.simulation().engine()->operations() };
         };
         std::pair<std::uint64_t, std::uint64_t> settled = totals();
@@ -415,7 +417,9 @@ private Q_SLOTS:
         QCOMPARE(table->steps(), QList<int>({ 0, 1 }));
         window.simulation().pause();
         QCOMPARE(table->text(0, StepFiguresTable::ContentionsPer1000), expected);
-        QVERIFY(!table->text(1, StepFiguresTable::ContentionsPer1000).isEmpty());
+        // Each CPU reads its own file under its own tree lock: the index's
+        // locks are never contended, whatever the allocator's locks do.
+        QCOMPARE(table->text(1, StepFiguresTable::ContentionsPer1000), QStringLiteral("0"));
         // Back to step 1 and on: the columns stay in step order.
         panel.goToStep(3);
         window.simulation().play();

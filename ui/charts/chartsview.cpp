@@ -236,7 +236,10 @@ void ChartsView::restyle()
 
 void ChartsView::changeEvent(QEvent* event)
 {
-    if (event->type() == QEvent::PaletteChange || event->type() == QEvent::StyleChange)
+    // A font change is the presentation zoom: the charts' titles, axes and
+    // legends are sized from the application font.
+    if (event->type() == QEvent::PaletteChange || event->type() == QEvent::StyleChange
+        || event->type() == QEvent::FontChange)
         restyle();
     QWidget::changeEvent(event);
 }

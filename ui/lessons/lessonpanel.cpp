@@ -56,6 +56,19 @@ QString conditionText(const LessonPause& p)
     return {};
 }
 
+/// The step's speed in words: "40 operations a second on each CPU, every
+/// lock held 5 ms longer so that the waiting shows".
+QString paceText(const LessonStep& s)
+{
+    QString speed = s.ops_per_second > 0
+        ? LessonPanel::tr("%1 operations a second on each CPU").arg(significant(s.ops_per_second).c_str())
+        : LessonPanel::tr("Unpaced: the machine's full speed, as the measurement runs");
+    if (s.hold_stretch_ns > 0)
+        speed += LessonPanel::tr(", every lock held %1 ms longer so that the waiting shows")
+                     .arg(significant(double(s.hold_stretch_ns) / 1e6).c_str());
+    return speed;
+}
+
 /// When the run pauses, in words: "5 s after the tree reaches height 2".
 QString pauseText(const LessonPause& p)
 {
@@ -169,6 +182,12 @@ LessonPanel::LessonPanel(Simulation& sim, QWidget* parent)
     });
     // A pause (the step's own, or Space) and the run's end show the figures it stopped at.
     connect(&sim_, &Simulation::stateChanged, this, &LessonPanel::recordFigures);
+    // Played on after the step's own pause: the note that it paused is over.
+    connect(&sim_, &Simulation::stateChanged, this, [this](Simulation::State state) {
+        if (lesson_ && pausedByStep_ && state == Simulation::State::Running)
+            speed_->setText(tr("%1; it paused once, as the step meant, and now runs until you pause it.")
+                                .arg(paceText(lesson_->steps[std::size_t(step_)])));
+    });
 }
 
 LessonPanel::~LessonPanel()
@@ -336,12 +355,7 @@ void LessonPanel::setUpStep()
         return;
     }
 
-    QString speed = s.ops_per_second > 0
-        ? tr("%1 operations a second on each CPU").arg(significant(s.ops_per_second).c_str())
-        : tr("Unpaced: the machine's full speed, as the measurement runs");
-    if (s.hold_stretch_ns > 0)
-        speed += tr(", every lock held %1 ms longer so that the waiting shows")
-                     .arg(significant(double(s.hold_stretch_ns) / 1e6).c_str());
+    QString speed = paceText(s);
     if (s.pause.kind != LessonPause::Kind::None)
         speed += tr("; it pauses by itself %1").arg(pauseText(s.pause));
     speed_->setText(speed + QLatin1Char('.'));
@@ -555,10 +569,9 @@ void LessonPanel::showVerdicts()
         const QString claim
             = c.claim.quoted ? QStringLiteral("\u201c%1\u201d").arg(q(c.claim.statement)) : q(c.claim.statement);
         const QString thread = c.claim.thread_figure.empty() ? tr("no figure posted") : q(c.claim.thread_figure);
-        const QString ours = q(c.our_figure)
-            + (c.values.size() > 1
-                    ? tr(", median of %1, spread %2%").arg(c.values.size()).arg(significant(100 * c.spread).c_str())
-                    : QString());
+        // The figure, then how the repeats spread, in words: a student
+        // reads "3 repeats from 1.9x to 2.6x", not a percentage of a median.
+        const QString ours = q(c.our_figure) + (c.values.size() > 1 ? QStringLiteral("; ") + q(repeats_range(c)) : QString());
         const QStringList cells = { claim + QStringLiteral(" (") + q(c.claim.by) + QLatin1Char(')'), thread, ours,
             q(std::string(lesson_verdict_name(c.verdict))) + QStringLiteral(": ") + q(c.why) };
         for (int col = 0; col < 4; ++col) {

@@ -19,7 +19,7 @@ class Simulation;
 struct StepFigures {
     std::uint64_t operations = 0;  ///< done by all CPUs
     double seconds = 0;            ///< running time, pauses excluded
-    std::uint64_t contentions = 0; ///< acquisitions that waited, every lock class
+    std::uint64_t contentions = 0; ///< acquisitions of the index's locks that waited (is_index_lock_class)
     double lockWait = 0;           ///< share of the CPUs' time spent waiting for locks
     double hitRatio = 0;           ///< page-cache lookups that found the page; NaN with no lookup
 

@@ -448,6 +448,10 @@ void LockView::changeEvent(QEvent* event)
         updateSegments();
     }
     QWidget::changeEvent(event);
+    // The presentation zoom: rows as tall as the new text (the table takes
+    // this widget's font, which has already changed).
+    if (event->type() == QEvent::FontChange)
+        table_->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 8);
 }
 
 void LockView::resizeEvent(QResizeEvent* event)

@@ -20,6 +20,20 @@ namespace pcl::ui {
 
 namespace {
 
+/// A lesson's citation up to the ": " that leads into who replied, not one
+/// inside the quoted subject ("[PATCH] mm: use a radix-tree ...").
+std::string citationHead(const std::string& citation)
+{
+    bool quoted = false;
+    for (std::size_t i = 0; i + 1 < citation.size(); ++i) {
+        if (citation[i] == '"')
+            quoted = !quoted;
+        else if (!quoted && citation[i] == ':' && citation[i + 1] == ' ')
+            return citation.substr(0, i);
+    }
+    return citation;
+}
+
 constexpr int kIconSize = 72;
 constexpr int kMaxContentWidth = 1120;
 
@@ -308,7 +322,7 @@ void WelcomePage::setLessons(const std::vector<Lesson>& lessons)
         const Lesson& l = *lesson;
         if (!grid || l.thread != thread) {
             thread = l.thread;
-            const std::string subject = l.citation.substr(0, l.citation.find(": "));
+            const std::string subject = citationHead(l.citation);
             QString head = QStringLiteral("<b>%1</b> · %2")
                                .arg(QString::fromStdString(l.thread).toHtmlEscaped(),
                                    QString::fromStdString(subject).toHtmlEscaped());

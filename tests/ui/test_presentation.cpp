@@ -26,6 +26,7 @@
 #include <QApplication>
 #include <QComboBox>
 #include <QDockWidget>
+#include <QFile>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
@@ -427,6 +428,19 @@ private Q_SLOTS:
         window.simulation().pause();
         QCOMPARE(table->steps(), QList<int>({ 0, 1, 3 }));
         QCOMPARE(table->horizontalHeaderItem(2)->text(), QStringLiteral("Step 4"));
+        // The report keeps them side by side too.
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString report = dir.filePath(QStringLiteral("lesson.html"));
+        QCOMPARE(window.exportTo(MainWindow::Export::ReportHtml, report), SaveResult::Saved);
+        QFile html(report);
+        QVERIFY(html.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(html.readAll());
+        QVERIFY(text.contains(QStringLiteral("What each step&apos;s run showed"))
+            || text.contains(QStringLiteral("What each step's run showed")));
+        for (const QString& step : { QStringLiteral("Step 1"), QStringLiteral("Step 2"), QStringLiteral("Step 4") })
+            QVERIFY2(text.contains(QStringLiteral(">") + step + QStringLiteral("<")), qPrintable(step));
+        QVERIFY(text.contains(QStringLiteral(">") + expected + QStringLiteral("<")));
         // A new lesson starts with none.
         QVERIFY(window.openLesson(QStringLiteral("2002-read-write-lock-does-not-help")));
         QVERIFY(table->steps().isEmpty());

@@ -143,6 +143,24 @@ QString StepFiguresTable::text(int step, Row row) const
     return item ? item->text() : QString();
 }
 
+QList<QStringList> StepFiguresTable::rows() const
+{
+    if (columns_.empty())
+        return {};
+    QList<QStringList> out;
+    QStringList heading { QString() };
+    for (const auto& [step, column] : columns_)
+        heading << horizontalHeaderItem(column)->text();
+    out << heading;
+    for (int r = 0; r < RowCount; ++r) {
+        QStringList cells { verticalHeaderItem(r)->text() };
+        for (const auto& [step, column] : columns_)
+            cells << text(step, Row(r));
+        out << cells;
+    }
+    return out;
+}
+
 QSize StepFiguresTable::sizeHint() const
 {
     return { QTableWidget::sizeHint().width(), minimumHeight() };

@@ -44,6 +44,9 @@ public:
     QList<int> steps() const;
     /// The text of @row in step @step's column, empty when it has none.
     QString text(int step, Row row) const;
+    /// The table as a report writes it: the heading row ("", "Step 1",
+    /// ...) first, then a row per figure, its name first; empty with no step.
+    QList<QStringList> rows() const;
 
     QSize sizeHint() const override;
 

@@ -328,6 +328,17 @@ void Markup::lesson()
         }
         xml_.writeEndElement();
     }
+    if (s_.stepFigures.size() > 1) {
+        element("h2", tr("What each step's run showed"));
+        startTable(s_.stepFigures.front());
+        for (qsizetype i = 1; i < s_.stepFigures.size(); ++i) {
+            QStringList cells = s_.stepFigures[i];
+            for (qsizetype c = 1; c < cells.size(); ++c)
+                cells[c] = num(cells[c]);
+            row(cells);
+        }
+        endTable();
+    }
 }
 
 void Markup::verdicts()

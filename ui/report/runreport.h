@@ -26,6 +26,10 @@ struct ReportSubject {
     QString stem;                                    ///< file-name stem, e.g. "2002-global-hash-lock"
     const pcl::Lesson* lesson = nullptr;             ///< optional: a lesson's steps
     const pcl::ExperimentResult* verdicts = nullptr; ///< optional: its verdict table
+    /// Optional: what each step's run showed, side by side, as the lesson
+    /// panel kept it: the heading row ("", "Step 1", ...) first, then a row
+    /// per figure, its name first.
+    QList<QStringList> stepFigures;
 };
 
 bool writeReportHtml(const ReportSubject& subject, const QString& path, QString* error);

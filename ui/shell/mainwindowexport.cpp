@@ -5,6 +5,7 @@
 #include "kit/savefile.h"
 #include "kit/widgetpicture.h"
 #include "lessons/lessonpanel.h"
+#include "lessons/stepfigures.h"
 #include "lib/json.h"
 #include "report/runreport.h"
 #include "sim/run_tables.h"
@@ -131,6 +132,7 @@ SaveResult MainWindow::exportTo(Export kind, const QString& path, QString* error
                     subject.lesson = &lessonPanel_->lesson();
                     if (lessonPanel_->verdicts())
                         subject.verdicts = &*lessonPanel_->verdicts();
+                    subject.stepFigures = lessonPanel_->stepFigures()->rows();
                 }
                 return kind == Export::ReportHtml ? writeReportHtml(subject, to, why)
                                                   : writeReportPdf(subject, to, why);

@@ -214,14 +214,12 @@ std::string wait_text(double ns)
 /// 185 on two.
 std::string contention_note(double wait_ns)
 {
-    std::string note = ". Contentions count the times a CPU found the lock taken, so they depend on how many of the "
-                       "run's threads ran at the same moment";
+    std::string note = ". The count depends on how many threads ran at once";
     if (!std::isnan(wait_ns))
-        note += ": here a contended acquisition waited " + wait_text(wait_ns) + " on average";
+        note += ": here a wait took " + wait_text(wait_ns) + " on average";
     return note
-        + ". When other programs keep the machine busy the threads take turns, a contention waits for a "
-          "preempted holder (a millisecond or more) and the count falls a thousandfold; a lock never "
-          "contended stays at 0 either way";
+        + "; on a busy machine the threads take turns, each wait lasts a millisecond or more and the count "
+          "falls a thousandfold (a lock never contended stays at 0)";
 }
 
 } // namespace

@@ -82,10 +82,16 @@ void RunLoop::pause()
         return;
     engine_.pause();
     // The clock stops first, so the sample closing the interval up to the
-    // pause ends where the next interval will begin.
+    // pause ends where the next interval will begin. A sliver of an
+    // interval is not closed: its few operations over a few milliseconds
+    // would read as a collapse of the rate at every pause (the CPUs were
+    // mid-operation); the running clock stood still, so the next interval
+    // takes it in, and the run's last sample does if it ends paused.
     clock_.stop(now_ns());
-    if (running_seconds() > sampled_s_)
+    if (running_seconds() - sampled_s_ >= interval_s_ / 2)
         take_sample();
+    else
+        unsampled_ = running_seconds() > sampled_s_;
     phase_ = Phase::Paused;
 }
 
@@ -132,6 +138,7 @@ void RunLoop::take_sample()
     const double now = double(clock_.running_ns(wall)) / 1e9;
     const MetricsSample s = sampler_.sample(now, clock_.to_run(wall));
     sampled_s_ = now;
+    unsampled_ = false;
     if (on_sample_)
         on_sample_(s);
 }
@@ -186,7 +193,7 @@ void RunLoop::close(std::string why, const EventSink& sink)
     const bool was_running = phase_ == Phase::Running;
     clock_.stop(now_ns());
     stepping_ = false;
-    if (was_running && running_seconds() > sampled_s_)
+    if ((was_running || unsampled_) && running_seconds() > sampled_s_)
         take_sample();
     phase_ = Phase::Ended;
     ended_by_ = std::move(why);

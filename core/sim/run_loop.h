@@ -72,7 +72,9 @@ public:
 
     /// Ready: starts the CPUs. Paused: lets them run again.
     void play();
-    /// Running: holds the CPUs and closes the running interval with a sample.
+    /// Running: holds the CPUs and closes the running interval with a
+    /// sample, unless less than half an interval has run since the last one
+    /// (the next sample, or the run's last, takes it in).
     void pause();
     /// Each CPU does @n more operations and holds; a Ready run starts held,
     /// a Running one is paused first. The run stays paused, so it is not
@@ -135,6 +137,8 @@ private:
     RunClock clock_;
     /// A step was let go while paused: the clock runs until the CPUs hold again.
     bool stepping_ = false;
+    /// A pause left a sliver of running time unsampled (pause()).
+    bool unsampled_ = false;
 };
 
 } // namespace pcl

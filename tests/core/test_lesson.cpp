@@ -314,8 +314,7 @@ TEST_CASE("a verdict's figure divides as shown: one repeat's ratio with its own 
         r.why, StartsWith("run a against run b: unbounded (run b measured none), and the claim needs at least 10x. "));
     // What a contention count depends on is said with it.
     CHECK_THAT(r.why,
-        Contains("they depend on how many of the run's threads ran at the same moment. When other "
-                 "programs keep the machine busy the threads take turns"));
+        Contains("The count depends on how many threads ran at once; on a busy machine the threads take turns"));
     // With the mean wait of a contended acquisition: a few microseconds,
     // two CPUs were at the lock at once, and the wait is said; a scheduler's
     // time slice, the holder had been preempted and the count measured the
@@ -325,7 +324,7 @@ TEST_CASE("a verdict's figure divides as shown: one repeat's ratio with its own 
     r.over_wait_ns = { std::numeric_limits<double>::quiet_NaN() };
     judge(r, 2);
     CHECK(r.verdict == LessonVerdict::Held);
-    CHECK_THAT(r.why, Contains("ran at the same moment: here a contended acquisition waited 3.1 µs on average. "));
+    CHECK_THAT(r.why, Contains("ran at once: here a wait took 3.1 µs on average; "));
     r.run_wait_ns = { 2.4e6 };
     judge(r, 2);
     CHECK(r.verdict == LessonVerdict::Inconclusive);

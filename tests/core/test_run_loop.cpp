@@ -106,6 +106,50 @@ TEST_CASE("a pause stops the clock and the samples; play goes on from there", "[
     CHECK(loop.ended_by() == "stopped");
 }
 
+TEST_CASE("a pause right after a sample closes no sliver; the counts still add up", "[sim][run_loop]")
+{
+    Scenario sc = scenario(2, 1000000, 400);
+    sc.sample_interval_ms = 200;
+    RunLoop loop(sc);
+    loop.play();
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    while (loop.samples().empty() && std::chrono::steady_clock::now() < deadline) {
+        loop.turn({});
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    REQUIRE(loop.samples().size() == 1);
+    // A few milliseconds after the sample: no interval of a few operations
+    // over a few milliseconds, which would read as the rate collapsing.
+    loop.pause();
+    CHECK(loop.samples().size() == 1);
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    loop.play();
+    while (loop.samples().size() < 2 && std::chrono::steady_clock::now() < deadline) {
+        loop.turn({});
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    REQUIRE(loop.samples().size() == 2);
+    // The second interval took the sliver in: a whole interval of running
+    // time, its rate the pace's (2 CPUs x 400 a second), not a collapse.
+    CHECK(loop.samples()[1].interval_s >= 0.19);
+    CHECK(loop.samples()[1].operations_per_s > 400);
+    // Half an interval or more before a pause is closed by a sample of its own.
+    std::this_thread::sleep_for(std::chrono::milliseconds(120));
+    loop.turn({});
+    loop.pause();
+    CHECK(loop.samples().size() == 3);
+    // Ended while paused after a sliver: the last sample takes it in, and
+    // the samples add up to the totals.
+    loop.play();
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    loop.turn({});
+    loop.pause();
+    const std::size_t before_end = loop.samples().size();
+    loop.end("stopped", {});
+    CHECK(loop.samples().size() == before_end + 1);
+    CHECK(sampled_operations(loop) == loop.engine().operations());
+}
+
 TEST_CASE("a stepped run to its end has no sample; the steps' own time is running time", "[sim][run_loop]")
 {
     RunLoop loop(scenario(3, 6));

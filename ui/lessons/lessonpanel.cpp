@@ -144,7 +144,7 @@ LessonPanel::LessonPanel(Simulation& sim, QWidget* parent)
     layout->addLayout(buttons);
     // What each step's run has shown so far, to compare across steps.
     layout->addSpacing(6);
-    figuresTitle_->setText(tr("What each step's run showed (all locks counted):"));
+    figuresTitle_->setText(tr("What each step's run showed:"));
     layout->addWidget(figuresTitle_);
     layout->addWidget(stepFigures_);
     figuresTitle_->hide();

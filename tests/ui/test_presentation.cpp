@@ -27,6 +27,7 @@
 #include <QComboBox>
 #include <QDockWidget>
 #include <QFile>
+#include <QKeySequence>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
@@ -112,18 +113,14 @@ private Q_SLOTS:
             const int kindIndex = kind->currentIndex();
             const QString speed = lineOf(parameters->editor(QStringLiteral("pacing.ops_per_second")))->text();
             QCOMPARE(panel.stepIndex(), 0);
-            QTest::keyClick(QApplication::focusWidget(), Qt::Key_PageDown);
-            QVERIFY2(panel.stepIndex() == 1, qPrintable(what + QStringLiteral(": Page Down")));
-            QTest::keyClick(QApplication::focusWidget(), Qt::Key_Right);
-            QVERIFY2(panel.stepIndex() == 2, qPrintable(what + QStringLiteral(": Right")));
-            QTest::keyClick(QApplication::focusWidget(), Qt::Key_PageUp);
-            QVERIFY2(panel.stepIndex() == 1, qPrintable(what + QStringLiteral(": Page Up")));
-            QTest::keyClick(QApplication::focusWidget(), Qt::Key_Left);
-            QVERIFY2(panel.stepIndex() == 0, qPrintable(what + QStringLiteral(": Left")));
-            QTest::keyClick(QApplication::focusWidget(), Qt::Key_Down);
-            QVERIFY2(panel.stepIndex() == 1, qPrintable(what + QStringLiteral(": Down")));
-            QTest::keyClick(QApplication::focusWidget(), Qt::Key_Up);
-            QVERIFY2(panel.stepIndex() == 0, qPrintable(what + QStringLiteral(": Up")));
+            // Each key a clicker sends, and the step it leads to.
+            const std::pair<Qt::Key, int> presses[] = { { Qt::Key_PageDown, 1 }, { Qt::Key_Right, 2 },
+                { Qt::Key_PageUp, 1 }, { Qt::Key_Left, 0 }, { Qt::Key_Down, 1 }, { Qt::Key_Up, 0 } };
+            for (const auto& [key, step] : presses) {
+                QTest::keyClick(QApplication::focusWidget(), key);
+                QVERIFY2(panel.stepIndex() == step,
+                    qPrintable(what + QStringLiteral(": ") + QKeySequence(key).toString()));
+            }
             // The keys went to the lesson, not to the field: no value moved.
             QCOMPARE(kind->currentIndex(), kindIndex);
             QCOMPARE(lineOf(parameters->editor(QStringLiteral("pacing.ops_per_second")))->text(), speed);

@@ -69,6 +69,18 @@ QLineEdit* lineOf(QWidget* w)
     return qobject_cast<QLineEdit*>(w) ? qobject_cast<QLineEdit*>(w) : w->findChild<QLineEdit*>();
 }
 
+/// The Parameters panel brought forward in @window and its speed field
+/// clicked into, all of its text selected, as a user about to type.
+QLineEdit* selectSpeedField(MainWindow& window)
+{
+    window.findChild<QDockWidget*>(QStringLiteral("parametersDock"))->raise();
+    QWidget* speed = window.findChild<ParametersPanel*>()->editor(QStringLiteral("pacing.ops_per_second"));
+    focus(speed);
+    QLineEdit* line = lineOf(speed);
+    line->selectAll();
+    return line;
+}
+
 } // namespace
 
 class TestPresentation : public QObject {
@@ -148,11 +160,7 @@ private Q_SLOTS:
         QVERIFY(window.openLesson(QStringLiteral("2002-one-global-hash-lock")));
         LessonPanel& panel = *window.lessonPanel();
         auto* parameters = window.findChild<ParametersPanel*>();
-        window.findChild<QDockWidget*>(QStringLiteral("parametersDock"))->raise();
-        QWidget* speed = parameters->editor(QStringLiteral("pacing.ops_per_second"));
-        focus(speed);
-        QLineEdit* line = lineOf(speed);
-        line->selectAll();
+        QLineEdit* line = selectSpeedField(window);
         QTest::keyClicks(QApplication::focusWidget(), QStringLiteral("25"));
         QCOMPARE(line->text(), QStringLiteral("25"));
         // Typing: Left moves the cursor, the lesson stays.
@@ -310,11 +318,7 @@ private Q_SLOTS:
         showActive(window);
         QVERIFY(window.openScenario(QStringLiteral("2002-global-hash-lock")));
         auto* parameters = window.findChild<ParametersPanel*>();
-        window.findChild<QDockWidget*>(QStringLiteral("parametersDock"))->raise();
-        QWidget* speed = parameters->editor(QStringLiteral("pacing.ops_per_second"));
-        focus(speed);
-        QLineEdit* line = lineOf(speed);
-        line->selectAll();
+        QLineEdit* line = selectSpeedField(window);
         const QString value = line->text();
         QCOMPARE(window.simulation().state(), Simulation::State::Ready);
         // Space: the run plays, the value stays.
@@ -342,7 +346,7 @@ private Q_SLOTS:
         QCOMPARE(lineOf(title)->selectedText(), lineOf(title)->text());
 
         // Ctrl+E from the speed field: back to the gallery.
-        focus(speed);
+        focus(parameters->editor(QStringLiteral("pacing.ops_per_second")));
         QVERIFY(window.showingRun());
         QTest::keyClick(QApplication::focusWidget(), Qt::Key_E, Qt::ControlModifier);
         QVERIFY(!window.showingRun());

@@ -21,7 +21,7 @@ std::string readable_number(double v)
     if (end == std::string::npos)
         end = s.size();
     for (std::size_t at = end; at > first + 3; at -= 3)
-        s.insert(at - 3, ",");
+        s.insert(at - 3, 1, ',');
     return s;
 }
 

@@ -3,17 +3,13 @@
 
 #include <thread>
 
-#if defined(__x86_64__) || defined(__i386__)
-#include <immintrin.h>
-#endif
-
 namespace pcl::sync {
 
 /// The pause instruction: tells the core this is a spin-wait loop.
 inline void cpu_relax() noexcept
 {
 #if defined(__x86_64__) || defined(__i386__)
-    _mm_pause();
+    __builtin_ia32_pause(); // _mm_pause, without <immintrin.h>'s 50,000 lines
 #else
     std::this_thread::yield();
 #endif

@@ -11,6 +11,7 @@
 #include "lesson/lesson_probe.h"
 #include "lib/field_table.h"
 #include "lib/json.h"
+#include "sim/engine_fields.h"
 #include "sim/run_figures.h"
 
 #include <algorithm>
@@ -238,10 +239,13 @@ LessonStep read_step(const json::Value& v, const std::string& path)
     s.run = m.text("run");
     s.set = m.overrides("set");
     if (const json::Value* p = m.find("pacing")) {
-        // The scenario's own bounds (engine_fields): 0 is unpaced.
+        // The bounds of the scenario's own pacing fields, read from their
+        // table so that the two cannot differ: 0 is unpaced.
         const Member pacing(*p, m.at("pacing"), { "ops_per_second", "hold_stretch_ns" });
-        s.ops_per_second = pacing.number("ops_per_second", 0, 0, 1e9);
-        s.hold_stretch_ns = pacing.integer("hold_stretch_ns", 0, 0, 1000000000);
+        const Field<EngineConfig>& speed = *pacing_fields().find("ops_per_second");
+        const Field<EngineConfig>& stretch = *pacing_fields().find("hold_stretch_ns");
+        s.ops_per_second = pacing.number("ops_per_second", 0, speed.min_real, speed.max_real);
+        s.hold_stretch_ns = pacing.integer("hold_stretch_ns", 0, stretch.min_int, stretch.max_int);
     }
     s.view = m.text("view");
     if (std::find(lesson_views().begin(), lesson_views().end(), s.view) == lesson_views().end())

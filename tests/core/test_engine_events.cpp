@@ -7,6 +7,7 @@
 #include "events/event.h"
 #include "events/event_ring.h"
 #include "events/tracepoint.h"
+#include "eventually.h"
 #include "index/page_index.h"
 #include "mm/block_device.h"
 #include "mm/fault.h"
@@ -30,6 +31,7 @@
 #include <vector>
 
 using namespace pcl;
+using test::eventually;
 
 namespace {
 
@@ -60,20 +62,6 @@ std::vector<Event> without(const std::vector<Event>& events, bool (*drop)(EventK
         if (!drop(e.kind))
             out.push_back(e);
     return out;
-}
-
-// Spins (yielding) until @pred holds; a generous guard so that a broken
-// implementation fails instead of hanging. Not a timing assertion: the
-// condition is reached as soon as the other thread gets to run.
-template <class Pred> bool eventually(Pred pred)
-{
-    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(30);
-    while (!pred()) {
-        if (std::chrono::steady_clock::now() > until)
-            return false;
-        std::this_thread::yield();
-    }
-    return true;
 }
 
 using test::EngineRun;

@@ -4,6 +4,7 @@
 // kswapd giving up and coming back, the per-CPU lists' batches counted in
 // zone.lock acquisitions, a starved CPU draining the others' lists, and in
 // an engine run, reclaim done by kswapd instead of the faulting CPU.
+#include "eventually.h"
 #include "mm/frame_allocator.h"
 #include "mm/kswapd.h"
 #include "mm/reclaim_config.h"
@@ -25,19 +26,9 @@
 #include <vector>
 
 using namespace pcl;
+using test::eventually;
 
 namespace {
-
-template <typename F> bool eventually(F done, std::chrono::milliseconds limit = std::chrono::seconds(20))
-{
-    const auto until = std::chrono::steady_clock::now() + limit;
-    while (!done()) {
-        if (std::chrono::steady_clock::now() > until)
-            return false;
-        std::this_thread::sleep_for(std::chrono::microseconds(200));
-    }
-    return true;
-}
 
 std::uint64_t acquisitions(sync::LockRegistry& registry, const char* cls)
 {

@@ -8,6 +8,7 @@
 #include "lesson/lesson_library.h"
 #include "lesson/lesson_probe.h"
 #include "lib/bundle.h"
+#include "sim/engine_fields.h"
 #include "sim/runner.h"
 #include "verdict_figures_check.h"
 
@@ -91,6 +92,32 @@ TEST_CASE("every bundled lesson reads, and its runs and steps are valid scenario
         CHECK_THAT(l.question + l.summary, !Contains(".json") && !Contains("seed"));
     }
     CHECK(find_lesson("2002-one-global-hash-lock").title == "One global hash lock, or a tree per file");
+}
+
+TEST_CASE("a step's pacing has the scenario's bounds", "[lesson][errors]")
+{
+    // The scenario's pacing fields give the bounds; a step is refused past
+    // them, naming its member, and accepted at them.
+    const Field<EngineConfig>& speed = *pacing_fields().find("ops_per_second");
+    const Field<EngineConfig>& stretch = *pacing_fields().find("hold_stretch_ns");
+    const auto with_pacing = [](const std::string& pacing) {
+        std::string t = lesson_text();
+        const std::string step = "\"run\": \"a\", \"view\": \"locks\"";
+        t.replace(t.find(step), step.size(), step + ", \"pacing\": {" + pacing + "}");
+        return t;
+    };
+    const Lesson ok = parse_lesson(with_pacing("\"ops_per_second\": " + std::to_string(std::uint64_t(speed.max_real))
+                                       + ", \"hold_stretch_ns\": " + std::to_string(stretch.max_int)),
+        "lessons/ok.json");
+    CHECK(ok.steps[0].ops_per_second == speed.max_real);
+    CHECK(ok.steps[0].hold_stretch_ns == stretch.max_int);
+
+    LessonError e = error_of(with_pacing("\"ops_per_second\": " + std::to_string(std::uint64_t(speed.max_real) * 2)));
+    CHECK(e.field() == "steps[0].pacing.ops_per_second");
+    CHECK_THAT(e.what(), Contains("must be in [0, "));
+    e = error_of(with_pacing("\"hold_stretch_ns\": " + std::to_string(stretch.max_int + 1)));
+    CHECK(e.field() == "steps[0].pacing.hold_stretch_ns");
+    CHECK_THAT(e.what(), Contains("must be in [0, " + std::to_string(stretch.max_int) + "]"));
 }
 
 TEST_CASE("a bad lesson file is refused with the path of the member", "[lesson][errors]")
@@ -313,8 +340,8 @@ TEST_CASE("a verdict's figure divides as shown: one repeat's ratio with its own 
     CHECK_THAT(
         r.why, StartsWith("run a against run b: unbounded (run b measured none), and the claim needs at least 10x. "));
     // What a contention count depends on is said with it.
-    CHECK_THAT(r.why,
-        Contains("The count depends on how many threads ran at once; on a busy machine the threads take turns"));
+    CHECK_THAT(
+        r.why, Contains("The count depends on how many threads ran at once; on a busy machine the threads take turns"));
     // With the mean wait of a contended acquisition: a few microseconds,
     // two CPUs were at the lock at once, and the wait is said; a scheduler's
     // time slice, the holder had been preempted and the count measured the

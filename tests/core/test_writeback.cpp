@@ -2,6 +2,7 @@
 // balance_dirty_pages, fsync, and reclaim waiting for writeback; the
 // tiny-memory matrix of every access kind and readahead policy.
 #include "engine_test_support.h"
+#include "eventually.h"
 #include "mm/block_device.h"
 #include "mm/fault.h"
 #include "mm/frame_allocator.h"
@@ -19,6 +20,7 @@
 #include <thread>
 
 using namespace pcl;
+using test::eventually;
 
 namespace {
 
@@ -113,16 +115,6 @@ WritebackConfig quiet()
     WritebackConfig c;
     c.writeback_interval_ms = 0;
     return c;
-}
-
-template <class Pred> bool eventually(Pred pred)
-{
-    for (int i = 0; i < 10000; ++i) {
-        if (pred())
-            return true;
-        std::this_thread::sleep_for(std::chrono::milliseconds(1));
-    }
-    return pred();
 }
 
 } // namespace

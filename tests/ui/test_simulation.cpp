@@ -92,7 +92,8 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(sim.engine()->operations() > 0, 10000);
         sim.pause();
         QCOMPARE(sim.state(), Simulation::State::Paused);
-        QTest::qWait(50); // a CPU finishing the operation it was in
+        // Every CPU has finished the operation it was in and waits.
+        QTRY_VERIFY_WITH_TIMEOUT(sim.engine()->held_since().has_value(), 10000);
         const std::uint64_t held = sim.engine()->operations();
         const double elapsed = sim.elapsedSeconds();
         QTest::qWait(200);

@@ -1,5 +1,6 @@
 #include "sim/chrome_trace.h"
 
+#include "events/lanes.h"
 #include "lib/json.h"
 #include "mm/fault.h"
 #include "mm/readahead.h"
@@ -36,16 +37,29 @@ std::string lock_label(const RunResult& r, std::uint32_t lock_id, std::uint32_t 
     return "lock #" + std::to_string(lock_id);
 }
 
+/// The lanes of @r (events/lanes.h).
+LaneLayout lanes_of(const RunResult& r)
+{
+    return LaneLayout(unsigned(r.cpus.size()), unsigned(r.devices.size()));
+}
+
 /// What the lanes of @r are called: its CPUs, its disks, then kswapd.
 std::string lane_name(const RunResult& r, unsigned lane)
 {
-    const std::size_t cpus = r.cpus.size(), disks = r.devices.size();
-    if (lane < cpus)
-        return "CPU " + std::to_string(lane);
-    if (lane < cpus + disks)
-        return "disk " + std::to_string(lane - cpus) + " (" + r.devices[lane - cpus].model + ")";
-    if (lane == cpus + disks && r.kswapd_on)
-        return "kswapd";
+    const LaneLayout lanes = lanes_of(r);
+    const unsigned index = lanes.index(lane);
+    switch (lanes.kind(lane)) {
+    case LaneKind::Cpu:
+        return "CPU " + std::to_string(index);
+    case LaneKind::Disk:
+        return "disk " + std::to_string(index) + " (" + r.devices[index].model + ")";
+    case LaneKind::Kswapd:
+        if (r.kswapd_on)
+            return "kswapd";
+        break;
+    case LaneKind::Beyond:
+        break;
+    }
     return "lane " + std::to_string(lane);
 }
 
@@ -250,7 +264,7 @@ std::string ChromeTrace::json(const RunResult& r) const
     std::vector<std::string> lines;
     auto emit = [&lines](const json::Value& v) { lines.push_back(json::write(v, -1)); };
     std::map<unsigned, std::uint32_t> threads_of_lane;
-    const unsigned known_lanes = unsigned(r.cpus.size() + r.devices.size() + (r.kswapd_on ? 1 : 0));
+    const unsigned known_lanes = r.kswapd_on ? lanes_of(r).lanes() : lanes_of(r).kswapd_lane();
     for (unsigned lane = 0; lane < known_lanes; ++lane)
         threads_of_lane[lane] = 1;
     struct LaneItems {
@@ -330,7 +344,7 @@ std::string ChromeTrace::json(const RunResult& r) const
     for (const auto& [lane, threads] : threads_of_lane)
         for (std::uint32_t t = 0; t < threads; ++t) {
             const std::uint64_t tid = tid_of(lane, t);
-            const bool disk = lane >= r.cpus.size() && lane < r.cpus.size() + r.devices.size();
+            const bool disk = lanes_of(r).kind(lane) == LaneKind::Disk;
             const bool requests = disk && !not_only_requests.count({ lane, t });
             const std::string name = lane_name(r, lane)
                 + (t ? (requests ? ", request " : ", overlapping ") + std::to_string(t + 1) : std::string());

@@ -2,6 +2,7 @@
 
 #include "base/clock.h"
 #include "base/cpu.h"
+#include "events/lanes.h"
 #include "events/tracepoint.h"
 #include "lib/field_error.h"
 #include "sync/hold_stretch.h"
@@ -122,7 +123,7 @@ unsigned EngineConfig::disks() const
 
 unsigned EngineConfig::rings() const
 {
-    return (trace ? trace->threads() : workload.cpus) + 2 * disks() + 1;
+    return LaneLayout(trace ? trace->threads() : workload.cpus, disks()).rings();
 }
 
 Engine::Engine(const EngineConfig& config, sync::LockRegistry& registry)
@@ -138,11 +139,8 @@ Engine::Engine(const EngineConfig& config, sync::LockRegistry& registry)
     ncpus_ = config_.workload.cpus;
     const WorkloadSpec& w = config_.workload;
     const std::vector<pgoff_t> sizes = file_sizes(config_);
-    const unsigned disks = config_.disks();
-    const bool second_disk = disks == 2;
-    // One ring per CPU, one for each device thread's lane (after them), one
-    // for each disk's flusher, which records on its disk's lane, and
-    // kswapd's, on a lane after the disks'.
+    const LaneLayout lanes(ncpus_, config_.disks());
+    const bool second_disk = lanes.disks() == 2;
     events_ = std::make_unique<EventStream>(config_.rings(), config_.event_ring_capacity);
     frames_ = std::make_unique<FrameAllocator>(config_.memory_pages, registry);
     const Watermarks marks = config_.reclaim.watermarks(config_.memory_pages);
@@ -152,22 +150,23 @@ Engine::Engine(const EngineConfig& config, sync::LockRegistry& registry)
     if (config_.reclaim.kswapd) {
         kswapd_ = std::make_unique<Kswapd>(*frames_, [cache = cache_.get()] { return cache->kswapd_shrink(); });
         if (config_.events)
-            kswapd_->set_trace(&events_->ring(ncpus_ + 2 * disks), static_cast<int>(ncpus_ + disks));
+            kswapd_->set_trace(&events_->ring(lanes.kswapd_ring()), static_cast<int>(lanes.kswapd_lane()));
         frames_->set_kswapd(kswapd_.get());
     }
     page_table_ = std::make_unique<PageTable>(PageTable::Config { config_.page_table_lock, 0 }, registry);
     device_ = std::make_unique<BlockDevice>(config_.device, cache_->page_locks(),
-        config_.events ? &events_->ring(ncpus_) : nullptr, static_cast<int>(ncpus_));
+        config_.events ? &events_->ring(lanes.device_ring(0)) : nullptr, static_cast<int>(lanes.disk_lane(0)));
     if (second_disk)
         device2_ = std::make_unique<BlockDevice>(config_.device, cache_->page_locks(),
-            config_.events ? &events_->ring(ncpus_ + 1) : nullptr, static_cast<int>(ncpus_ + 1));
+            config_.events ? &events_->ring(lanes.device_ring(1)) : nullptr, static_cast<int>(lanes.disk_lane(1)));
     readahead_ = make_readahead_policy(config_.readahead, config_.device.ra_pages);
     faults_ = std::make_unique<FaultHandler>(*cache_, *page_table_, *device_, *readahead_, config_.fault);
     writeback_ = std::make_unique<Writeback>(*cache_, *device_, config_.writeback);
     if (config_.events) {
-        writeback_->set_trace(*device_, &events_->ring(ncpus_ + disks), static_cast<int>(ncpus_));
+        writeback_->set_trace(*device_, &events_->ring(lanes.flusher_ring(0)), static_cast<int>(lanes.disk_lane(0)));
         if (device2_)
-            writeback_->set_trace(*device2_, &events_->ring(ncpus_ + disks + 1), static_cast<int>(ncpus_ + 1));
+            writeback_->set_trace(
+                *device2_, &events_->ring(lanes.flusher_ring(1)), static_cast<int>(lanes.disk_lane(1)));
     }
     faults_->set_writeback(writeback_.get());
     const MmapHint hint = w.madvise == "sequential" ? MmapHint::Sequential

@@ -159,10 +159,8 @@ public:
     BlockDevice* second_device() noexcept { return device2_.get(); }
     FrameAllocator& frames() noexcept { return *frames_; }
     const EngineConfig& config() const noexcept { return config_; }
-    /// The event stream: one ring per simulated CPU, one (ring cpus) for the
-    /// block device's completions and, with a second disk, one more (ring
-    /// cpus + 1) for its; then one per disk's flusher, whose records carry
-    /// its disk's lane (cpus, cpus + 1). Drain from one thread.
+    /// The event stream, a ring for each CPU, disk, flusher and kswapd as
+    /// LaneLayout (events/lanes.h) orders them. Drain from one thread.
     EventStream& events() noexcept { return *events_; }
     /// The lock registry the engine's locks count into.
     sync::LockRegistry& registry() noexcept { return registry_; }
@@ -225,11 +223,11 @@ private:
     std::atomic<State> state_ { State::Idle };
     mutable std::mutex control_; ///< protects the step budgets, done flags, error_, transitions of state_
     std::condition_variable control_cv_;
-    unsigned running_cpus_ = 0;                   ///< under control_
-    unsigned waiting_cpus_ = 0;                   ///< under control_: running CPUs held in may_proceed or await_background
-    std::uint64_t all_waiting_ns_ = 0;            ///< under control_: now_ns() when the last of them began to wait
-    void note_waiting();                          ///< under control_: one more CPU waits
-    unsigned foreground_cpus_ = 0;                ///< under control_: running CPUs that are not background
+    unsigned running_cpus_ = 0;        ///< under control_
+    unsigned waiting_cpus_ = 0;        ///< under control_: running CPUs held in may_proceed or await_background
+    std::uint64_t all_waiting_ns_ = 0; ///< under control_: now_ns() when the last of them began to wait
+    void note_waiting();               ///< under control_: one more CPU waits
+    unsigned foreground_cpus_ = 0;     ///< under control_: running CPUs that are not background
     std::atomic<bool> background_stop_ { false }; ///< every foreground CPU is done
     unsigned background_unstarted_ = 0;           ///< under control_: background CPUs yet to take their first operation
     void background_started();

@@ -1,6 +1,7 @@
 // core/sim: event records, the per-CPU rings and the merged stream.
 #include "events/event.h"
 #include "events/event_ring.h"
+#include "events/lanes.h"
 
 #include <catch2/catch.hpp>
 
@@ -273,4 +274,39 @@ TEST_CASE("rings filled concurrently drain as one time-ordered stream", "[sim][e
     CHECK(wrong_cpu.load() == 0);
     CHECK(stream.pushed() == kCpus * kPerCpu);
     CHECK(drained.load() + stream.dropped() == kCpus * kPerCpu);
+}
+
+TEST_CASE("the lanes: every actor has a ring of its own, and the lanes are the CPUs, the disks, kswapd", "[events]")
+{
+    for (unsigned cpus : { 1u, 4u, 64u })
+        for (unsigned disks : { 1u, 2u }) {
+            const LaneLayout l(cpus, disks);
+            INFO(cpus << " CPUs, " << disks << " disks");
+            // One writer a ring: the rings are all different and cover [0, rings()).
+            std::vector<unsigned> rings;
+            for (unsigned c = 0; c < cpus; ++c)
+                rings.push_back(l.cpu_ring(c));
+            for (unsigned d = 0; d < disks; ++d) {
+                rings.push_back(l.device_ring(d));
+                rings.push_back(l.flusher_ring(d));
+            }
+            rings.push_back(l.kswapd_ring());
+            std::sort(rings.begin(), rings.end());
+            REQUIRE(rings.size() == l.rings());
+            for (unsigned i = 0; i < rings.size(); ++i)
+                CHECK(rings[i] == i);
+            // Each lane says what it is and which one.
+            for (unsigned c = 0; c < cpus; ++c) {
+                CHECK(l.kind(l.cpu_lane(c)) == LaneKind::Cpu);
+                CHECK(l.index(l.cpu_lane(c)) == c);
+            }
+            for (unsigned d = 0; d < disks; ++d) {
+                CHECK(l.kind(l.disk_lane(d)) == LaneKind::Disk);
+                CHECK(l.index(l.disk_lane(d)) == d);
+                CHECK(l.disk_lane(d) >= cpus);
+            }
+            CHECK(l.kind(l.kswapd_lane()) == LaneKind::Kswapd);
+            CHECK(l.kswapd_lane() == l.lanes() - 1);
+            CHECK(l.kind(l.lanes()) == LaneKind::Beyond);
+        }
 }

@@ -35,8 +35,9 @@ TimelineModel::TimelineModel()
 
 void TimelineModel::reset(unsigned cpus, unsigned disks)
 {
-    cpus_ = cpus;
-    lanes_.assign(cpus + std::max(disks, 1u), Lane {});
+    layout_ = LaneLayout(cpus, std::max(disks, 1u));
+    // The CPUs' lanes and the disks': kswapd's (after them) is not drawn.
+    lanes_.assign(layout_.kswapd_lane(), Lane {});
     inFlight_.clear();
     lockIds_.clear();
     lockNames_.clear();

@@ -22,6 +22,7 @@
 #pragma once
 
 #include "events/event.h"
+#include "events/lanes.h"
 #include "mm/fault.h"
 
 #include <QString>
@@ -77,14 +78,14 @@ public:
     TimelineModel();
 
     /// Drops every span and sets the number of simulated CPUs and disks;
-    /// the lanes are the CPUs then the disks (a run's second disk records
-    /// as CPU cpus + 1).
+    /// the lanes are the CPUs then the disks, as the run records them
+    /// (events/lanes.h).
     void reset(unsigned cpus, unsigned disks = 1);
-    unsigned cpus() const { return cpus_; }
+    unsigned cpus() const { return layout_.cpus(); }
     int laneCount() const { return static_cast<int>(lanes_.size()); }
-    bool isDiskLane(int lane) const { return lane >= static_cast<int>(cpus_); }
+    bool isDiskLane(int lane) const { return layout_.kind(unsigned(lane)) == LaneKind::Disk; }
     /// Which disk a disk lane shows (0, 1).
-    int diskOf(int lane) const { return lane - static_cast<int>(cpus_); }
+    int diskOf(int lane) const { return static_cast<int>(layout_.index(unsigned(lane))); }
 
     /// Names locks for the spans (Simulation::lockName); called once per
     /// distinct lock. Without one, a lock is named by its registry number.
@@ -190,7 +191,7 @@ private:
     std::uint32_t internLock(const Event& e);
     void evict();
 
-    unsigned cpus_ = 0;
+    LaneLayout layout_ { 0, 1 };
     std::vector<Lane> lanes_;
     std::unordered_map<std::uint64_t, Submitted> inFlight_; ///< request id -> submit, for the disk lane
     std::function<QString(const Event&)> namer_;

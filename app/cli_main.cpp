@@ -9,6 +9,7 @@
 // kBench and kProbe below: the help, the dispatch and the messages naming
 // them all come from there. Exit codes: 0 success, 1 failure while running
 // (or a probe that cannot measure), 2 bad command line or bad scenario.
+#include "cli_compare.h"
 #include "cli_experiment.h"
 #include "cli_progress.h"
 #include "cli_render.h"

@@ -205,8 +205,8 @@ int run_compare_command(const std::vector<std::string>& args, std::ostream& out,
     }
     if (interrupted().load()) {
         err << kProgram << " compare: stopped by Ctrl+C: "
-            << (results[0].ended_by == "cancelled" ? "A did not finish; nothing was compared"
-                                                   : "B did not finish; nothing was compared")
+            << (results[0].ended_by == RunEnd::Cancelled ? "A did not finish; nothing was compared"
+                                                         : "B did not finish; nothing was compared")
             << '\n';
         return kInterruptedExit;
     }

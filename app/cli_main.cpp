@@ -438,7 +438,7 @@ int run_command(const std::vector<std::string>& args)
             }
         }
     }
-    if (result.ended_by == "cancelled") {
+    if (result.ended_by == pcl::RunEnd::Cancelled) {
         std::cerr << kProgram << " run: stopped by Ctrl+C; the summary and files above cover the run up to then\n";
         // A file that could not be written is the failure to report: 1.
         return rc ? rc : pcl::cli::kInterruptedExit;

@@ -303,7 +303,7 @@ private:
             if (const json::Value* figures = doc.find("figures"))
                 take_figures(r, *figures);
         } catch (const std::exception& e) {
-            r.ended_by = "failed";
+            r.ended_by = RunEnd::Failed;
             r.error = e.what();
         }
         // Each run's whole result, as 'run --out' writes it: a failed or

@@ -52,14 +52,20 @@ SweepRun read_cell(const SweepPlan& plan, std::size_t k, const std::string& dir,
     const std::string path = dir + "/cell-" + std::to_string(k) + "/summary.json";
     try {
         const json::Value doc = json::parse(read_file(path));
-        const json::Value* ended = doc.find("ended_by");
-        r.ended_by = ended && ended->is_string() ? ended->as_string() : "missing";
         if (const json::Value* error = doc.find("error"); error && error->is_string())
             r.error = error->as_string();
+        r.ended_by = RunEnd::Missing;
+        if (const json::Value* ended = doc.find("ended_by"); ended && ended->is_string()) {
+            if (const std::optional<RunEnd> end = parse_run_end(ended->as_string()))
+                r.ended_by = *end;
+            else
+                r.error = path + ": ended_by: '" + ended->as_string()
+                    + "' is not how a run ends (finished, duration, cancelled, stopped or failed)";
+        }
         if (const json::Value* figures = doc.find("figures"))
             take_figures(r, *figures);
         if (r.figures.empty()) {
-            r.ended_by = "missing";
+            r.ended_by = RunEnd::Missing;
             r.error = path + ": no figures (not a result of 'run --out')";
         }
         // The caption from the first run whose scenario reads back; one
@@ -71,7 +77,7 @@ SweepRun read_cell(const SweepPlan& plan, std::size_t k, const std::string& dir,
                 } catch (const std::exception&) {
                 }
     } catch (const std::exception& e) {
-        r.ended_by = "missing";
+        r.ended_by = RunEnd::Missing;
         r.error = std::string(e.what()) + " (not run yet, or its run failed to start)";
     }
     return r;

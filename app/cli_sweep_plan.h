@@ -6,6 +6,7 @@
 #pragma once
 
 #include "lib/json.h"
+#include "sim/run_end.h"
 
 #include <cstddef>
 #include <string>
@@ -48,11 +49,11 @@ struct SweepRun {
     std::size_t index = 0;
     std::size_t cell = 0;
     unsigned repeat = 0;
-    std::string ended_by = "not run"; ///< the result's ended_by, "not run", or "missing" (--collect)
+    RunEnd ended_by = RunEnd::NotRun; ///< the result's, NotRun, or Missing (--collect)
     std::string error;
     std::vector<std::pair<std::string, double>> figures;
 
-    bool finished() const { return ended_by == "finished" || ended_by == "duration"; }
+    bool finished() const { return run_completed(ended_by); }
 };
 
 /// Run @k of @plan, not run yet: its cell and repeat.

@@ -48,7 +48,7 @@ Report runs_table(const SweepPlan& p, const std::vector<SweepRun>& runs)
         t.set("cell", std::uint64_t(r.cell));
         t.set("repeat", std::uint64_t(r.repeat));
         set_axes(t, p, r.cell);
-        t.set("ended_by", r.ended_by);
+        t.set("ended_by", std::string(run_end_name(r.ended_by)));
         for (const auto& [name, value] : r.figures)
             if (std::find(columns.begin(), columns.end(), name) != columns.end())
                 t.set(name, csv_number(value));
@@ -251,9 +251,9 @@ int report_sweep(const SweepPlan& p, const std::vector<SweepRun>& runs, const st
         if (!r.finished()) {
             ++unfinished;
             err << kProgram << " sweep: run " << r.index << " (cell " << r.cell << ": " << p.describe_cell(r.cell)
-                << ", repeat " << r.repeat << ") " << (r.ended_by == "failed" ? "failed" : "did not finish") << ": "
-                << (r.error.empty() ? r.ended_by : r.error) << '\n';
-            if (r.ended_by != "not run" && r.ended_by != "cancelled")
+                << ", repeat " << r.repeat << ") " << (r.ended_by == RunEnd::Failed ? "failed" : "did not finish")
+                << ": " << (r.error.empty() ? std::string(run_end_name(r.ended_by)) : r.error) << '\n';
+            if (r.ended_by != RunEnd::NotRun && r.ended_by != RunEnd::Cancelled)
                 rc = 1;
         }
     if (unfinished)

@@ -9,6 +9,7 @@
 // kBench and kProbe below: the help, the dispatch and the messages naming
 // them all come from there. Exit codes: 0 success, 1 failure while running
 // (or a probe that cannot measure), 2 bad command line or bad scenario.
+#include "cli_compare.h"
 #include "cli_experiment.h"
 #include "cli_progress.h"
 #include "cli_render.h"
@@ -437,7 +438,7 @@ int run_command(const std::vector<std::string>& args)
             }
         }
     }
-    if (result.ended_by == "cancelled") {
+    if (result.ended_by == pcl::RunEnd::Cancelled) {
         std::cerr << kProgram << " run: stopped by Ctrl+C; the summary and files above cover the run up to then\n";
         // A file that could not be written is the failure to report: 1.
         return rc ? rc : pcl::cli::kInterruptedExit;

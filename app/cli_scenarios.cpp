@@ -106,6 +106,11 @@ ScenarioInput read_scenario_input(const std::string& operand)
         + " presets' lists them: " + join_names(bundled_names("scenarios")) + ")");
 }
 
+std::string scenario_name(const ScenarioInput& in)
+{
+    return in.preset ? in.origin : std::filesystem::path(in.origin).stem().string();
+}
+
 ScenarioSource load_scenario_source(const std::string& operand)
 {
     ScenarioSource source;

@@ -29,6 +29,10 @@ struct ScenarioInput {
 /// then on (a preset's trace is bundled with it).
 ScenarioInput read_scenario_input(const std::string& operand);
 
+/// What a run of @in is named in file names and legends: the preset's name,
+/// or the file's name without its directory and extension.
+std::string scenario_name(const ScenarioInput& in);
+
 /// A scenario given to a command, read and parsed but not yet checked, so
 /// that each run of a sweep can apply its own fields to it.
 struct ScenarioSource {

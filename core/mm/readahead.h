@@ -22,6 +22,7 @@
 #pragma once
 
 #include "base/page.h"
+#include "mm/mmap_hint.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -86,8 +87,6 @@ struct ReadaheadWindow {
 
 /// How the page is being accessed.
 enum class RaAccess : std::uint8_t { Read, MmapFault };
-/// The madvise hint of the mapping (VM_SEQ_READ, VM_RAND_READ); read(2) ignores it.
-enum class MmapHint : std::uint8_t { Normal, Sequential, Random };
 
 /// One access, as the caller describes it to the policy.
 struct ReadaheadRequest {

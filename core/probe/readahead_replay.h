@@ -6,7 +6,7 @@
 // each access (windows_of_read) - so the two can be set side by side.
 #pragma once
 
-#include "probe/readahead_probe.h"
+#include "probe/host_windows.h"
 
 #include <cstdint>
 #include <string_view>

@@ -371,7 +371,7 @@ std::string ChromeTrace::json(const RunResult& r) const
         { "slices", slices },
         { "instants", instants },
         { "not_drawn", "index node and tag changes, hash chain lengths (see the event log)" },
-        { "ended_by", r.ended_by },
+        { "ended_by", std::string(run_end_name(r.ended_by)) },
         { "parameters", scenario_to_json(r.scenario, true) },
     };
 

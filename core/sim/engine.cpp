@@ -169,9 +169,6 @@ Engine::Engine(const EngineConfig& config, sync::LockRegistry& registry)
                 *device2_, &events_->ring(lanes.flusher_ring(1)), static_cast<int>(lanes.disk_lane(1)));
     }
     faults_->set_writeback(writeback_.get());
-    const MmapHint hint = w.madvise == "sequential" ? MmapHint::Sequential
-        : w.madvise == "random"                     ? MmapHint::Random
-                                                    : MmapHint::Normal;
     // Each file mapped on its own PTE pages, the anonymous region after them.
     std::uint64_t base = 0;
     for (std::size_t f = 0; f < sizes.size(); ++f) {
@@ -183,7 +180,7 @@ Engine::Engine(const EngineConfig& config, sync::LockRegistry& registry)
             faults_->set_device(id, *device2_);
             writeback_->set_device(id, *device2_);
         }
-        faults_->set_hint(id, hint);
+        faults_->set_hint(id, w.madvise);
     }
     anon_base_ = base;
     // Reclaim's reverse map: each file is mapped once, linearly, so page

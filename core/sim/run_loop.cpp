@@ -13,9 +13,12 @@ bool engine_ended(Engine::State s) noexcept
     return s == Engine::State::Finished || s == Engine::State::Stopped || s == Engine::State::Failed;
 }
 
-const char* end_name(Engine::State s) noexcept
+/// How a run whose engine ended in @s ended.
+RunEnd end_of(Engine::State s) noexcept
 {
-    return s == Engine::State::Failed ? "failed" : s == Engine::State::Finished ? "finished" : "stopped";
+    return s == Engine::State::Failed  ? RunEnd::Failed
+        : s == Engine::State::Finished ? RunEnd::Finished
+                                       : RunEnd::Stopped;
 }
 
 /// @scenario, checked before anything is built from it.
@@ -165,22 +168,22 @@ void RunLoop::turn(const EventSink& sink)
                 next_sample_s_ = now + interval_s_;
         }
         if (scenario_.duration_seconds > 0 && now >= scenario_.duration_seconds) {
-            close("duration", sink);
+            close(RunEnd::Duration, sink);
             return;
         }
     }
     // Paused runs end by themselves too: the steps may finish the sequences.
     if (const Engine::State s = engine_.state(); engine_ended(s))
-        close(end_name(s), sink);
+        close(end_of(s), sink);
 }
 
-void RunLoop::end(const std::string& why, const EventSink& sink)
+void RunLoop::end(RunEnd why, const EventSink& sink)
 {
     if (phase_ != Phase::Ended)
         close(why, sink);
 }
 
-void RunLoop::close(std::string why, const EventSink& sink)
+void RunLoop::close(RunEnd why, const EventSink& sink)
 {
     if (engine_ended(engine_.state()))
         engine_.wait();
@@ -196,7 +199,7 @@ void RunLoop::close(std::string why, const EventSink& sink)
     if ((was_running || unsampled_) && running_seconds() > sampled_s_)
         take_sample();
     phase_ = Phase::Ended;
-    ended_by_ = std::move(why);
+    ended_by_ = why;
     drain(sink);
 }
 

@@ -18,6 +18,7 @@
 #include "sim/engine.h"
 #include "sim/metrics.h"
 #include "sim/run_clock.h"
+#include "sim/run_end.h"
 #include "sim/run_result.h"
 #include "sim/scenario.h"
 #include "sync/lock_stats.h"
@@ -61,11 +62,11 @@ public:
     const sync::LockRegistry& registry() const noexcept { return registry_; }
 
     Phase phase() const noexcept { return phase_; }
-    /// Why the run ended: "finished" (every CPU did its sequence), "failed"
-    /// (Engine::error says why), "stopped" (the engine was stopped),
-    /// "duration" (duration_seconds ran out) or what end() was given; empty
-    /// while the run goes on.
-    const std::string& ended_by() const noexcept { return ended_by_; }
+    /// Why the run ended: Finished (every CPU did its sequence), Failed
+    /// (Engine::error says why), Stopped (the engine was stopped), Duration
+    /// (duration_seconds ran out) or what end() was given; None while the
+    /// run goes on.
+    RunEnd ended_by() const noexcept { return ended_by_; }
 
     /// Called with every sample as it is taken (the closing one included).
     void set_sample_callback(std::function<void(const MetricsSample&)> callback) { on_sample_ = std::move(callback); }
@@ -92,9 +93,9 @@ public:
     /// turn, the CPUs are let leave, the closing sample is taken and what is
     /// left in the rings reaches @sink too.
     void turn(const EventSink& sink);
-    /// Ends a run that still goes on, saying @why ("cancelled", "stopped"),
-    /// as turn() ends one. Nothing happens to a run that has ended.
-    void end(const std::string& why, const EventSink& sink);
+    /// Ends a run that still goes on, saying @why (Cancelled, Stopped), as
+    /// turn() ends one. Nothing happens to a run that has ended.
+    void end(RunEnd why, const EventSink& sink);
 
     /// Seconds the CPUs have been let run: pauses excluded, the time the
     /// CPUs took to do a step included.
@@ -119,7 +120,7 @@ private:
     void drain(const EventSink& sink);
     void take_sample();
     /// The closing steps of a run whose engine has ended or been stopped.
-    void close(std::string why, const EventSink& sink);
+    void close(RunEnd why, const EventSink& sink);
 
     Scenario scenario_;
     // Declared before the engine, so it outlives every lock that counts into it.
@@ -128,12 +129,12 @@ private:
     MetricsSampler sampler_;
     std::function<void(const MetricsSample&)> on_sample_;
     Phase phase_ = Phase::Ready;
-    std::string ended_by_;
+    RunEnd ended_by_ = RunEnd::None;
     std::vector<Event> buffer_;
     std::uint64_t drained_ = 0;
-    double interval_s_;                      ///< scenario.sample_interval_ms in seconds
-    double next_sample_s_;                   ///< running time of the next sample
-    double sampled_s_ = 0;                   ///< running time of the last sample
+    double interval_s_;    ///< scenario.sample_interval_ms in seconds
+    double next_sample_s_; ///< running time of the next sample
+    double sampled_s_ = 0; ///< running time of the last sample
     RunClock clock_;
     /// A step was let go while paused: the clock runs until the CPUs hold again.
     bool stepping_ = false;

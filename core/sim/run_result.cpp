@@ -373,7 +373,7 @@ json::Value to_json(const RunResult& r)
         { "version", RunResult::kVersion },
         { "scenario", scenario_to_json(r.scenario) },
         { "state", r.state },
-        { "ended_by", r.ended_by },
+        { "ended_by", std::string(run_end_name(r.ended_by)) },
         { "error", r.error },
         { "wall_time_s", r.wall_seconds },
         { "figures", std::move(figures) },

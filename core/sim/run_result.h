@@ -13,6 +13,7 @@
 #include "mm/page_lock.h"
 #include "sim/engine.h"
 #include "sim/metrics.h"
+#include "sim/run_end.h"
 #include "sim/scenario.h"
 #include "sync/lock_stats.h"
 
@@ -74,11 +75,11 @@ struct FileMemorySummary {
 struct RunResult {
     static constexpr int kVersion = 1; ///< version of the JSON form
 
-    Scenario scenario;       ///< as given to the run
-    std::string state;       ///< Engine::state_name of the final state: finished, stopped, failed
-    std::string ended_by;    ///< "finished", "duration", "cancelled" or "failed"
-    std::string error;       ///< the engine's error, for failed runs
-    double wall_seconds = 0; ///< from start to the last CPU leaving
+    Scenario scenario;              ///< as given to the run
+    std::string state;              ///< Engine::state_name of the final state: finished, stopped, failed
+    RunEnd ended_by = RunEnd::None; ///< Finished, Duration, Cancelled, Stopped or Failed; written by its name
+    std::string error;              ///< the engine's error, for failed runs
+    double wall_seconds = 0;        ///< from start to the last CPU leaving
     /// CPU time the whole process spent from start to end, every thread's
     /// (run_scenario only; 0 otherwise): what pft's "faults per CPU second"
     /// divides by, which spinning on a contended lock costs even when the

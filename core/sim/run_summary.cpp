@@ -121,9 +121,9 @@ void print_run_summary(std::ostream& out, const pcl::RunResult& r, const std::st
                 + with_commas(w.file_pages) + " pages per " + (w.pattern == "pft" ? "region" : "file") + ", " + index);
     }
     std::string state = r.state;
-    if (r.ended_by == "duration")
+    if (r.ended_by == RunEnd::Duration)
         state += " at its duration";
-    else if (r.ended_by == "cancelled")
+    else if (r.ended_by == RunEnd::Cancelled)
         state += " (cancelled)";
     line("state", state);
     if (!r.error.empty())

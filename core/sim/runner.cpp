@@ -39,7 +39,7 @@ RunResult run_scenario(const Scenario& scenario, const RunOptions& options)
     loop.play();
     while (loop.phase() != RunLoop::Phase::Ended) {
         if (options.cancel && options.cancel->load(std::memory_order_relaxed)) {
-            loop.end("cancelled", sink);
+            loop.end(RunEnd::Cancelled, sink);
             break;
         }
         loop.turn(sink);

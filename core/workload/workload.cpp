@@ -50,8 +50,6 @@ void WorkloadSpec::validate() const
         throw_not_one_of("access", kWorkloadAccesses, access);
     if (!one_of(kWorkloadFileModes, files))
         throw_not_one_of("files", kWorkloadFileModes, files);
-    if (!one_of(kWorkloadMadvise, madvise))
-        throw_not_one_of("madvise", kWorkloadMadvise, madvise);
     if (file_pages < 1 || file_pages > kMaxFilePages)
         throw_range("file_pages", "[1, 2^40]", std::to_string(file_pages));
     if (cpus < 1 || cpus > kMaxCpus)

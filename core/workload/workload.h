@@ -46,6 +46,7 @@
 
 #include "base/page.h"
 #include "base/splitmix64.h"
+#include "mm/mmap_hint.h"
 #include "workload/operation.h"
 
 #include <array>
@@ -59,7 +60,6 @@ inline constexpr std::array<std::string_view, 9> kWorkloadPatterns { "sequential
     "interleaved", "pft", "mixed", "two_streams", "morton" };
 inline constexpr std::array<std::string_view, 4> kWorkloadAccesses { "read", "mmap_read", "mmap_write", "write" };
 inline constexpr std::array<std::string_view, 2> kWorkloadFileModes { "separate", "shared" };
-inline constexpr std::array<std::string_view, 3> kWorkloadMadvise { "normal", "sequential", "random" };
 
 struct WorkloadSpec {
     static constexpr pgoff_t kMaxFilePages = pgoff_t(1) << 40; ///< 4 PiB of 4 KiB pages: no offset arithmetic overflows
@@ -77,7 +77,7 @@ struct WorkloadSpec {
     unsigned cpus = 1;
     std::uint64_t seed = 1;
     std::uint64_t operations_per_cpu = 1000; ///< length of each CPU's sequence (pft stops earlier; morton ignores it)
-    std::string madvise = "normal";          ///< one of kWorkloadMadvise: the mappings' hint
+    MmapHint madvise = MmapHint::Normal;     ///< the mappings' hint; in a file, one of kMmapHintNames
     unsigned nfiles = 40;                    ///< morton: files process A reads round-robin (Morton's N)
     pgoff_t stream_pages = 262144;           ///< morton: size of process B's file (1 GiB, as in Morton's test)
     double write_fraction = 0;               ///< share of reads turned into write(2) calls of the same pages

@@ -6,6 +6,25 @@ namespace {
 
 constexpr std::uint64_t kU64Max = std::numeric_limits<std::uint64_t>::max();
 
+json::Value get_madvise(const WorkloadSpec& w)
+{
+    return std::string(mmap_hint_name(w.madvise));
+}
+
+void set_madvise(WorkloadSpec& w, const json::Value& v, const std::string& path)
+{
+    std::string name;
+    field_io::read(v, path, name);
+    const std::optional<MmapHint> hint = parse_mmap_hint(name);
+    if (!hint) {
+        std::string allowed;
+        for (const std::string_view n : kMmapHintNames)
+            allowed += (allowed.empty() ? "" : ", ") + std::string(n);
+        throw_field_error(path, "'" + name + "' is not one of: " + allowed);
+    }
+    w.madvise = *hint;
+}
+
 FieldTable<WorkloadSpec> build()
 {
     using W = WorkloadSpec;
@@ -41,9 +60,10 @@ FieldTable<WorkloadSpec> build()
             .allowed = "1..2^64-1",
             .meaning = "Length of each CPU's sequence (pft stops after its share; morton's process A reads its files to the end).",
             .min_int = 1, .max_int = kU64Max }),
-        field<&W::madvise>({ .name = "madvise", .label = "madvise hint",
+        custom_field<W>({ .name = "madvise", .label = "madvise hint",
             .meaning = "The hint of every mapping, as the readahead policy sees it on mmap faults: normal (read-around), sequential (MADV_SEQUENTIAL: full windows ahead), random (MADV_RANDOM: no readahead).",
-            .choices = kWorkloadMadvise }),
+            .type = FieldType::Choice, .choices = kMmapHintNames },
+            get_madvise, set_madvise),
         field<&W::nfiles>({ .name = "nfiles", .label = "Morton files", .unit = "files", .allowed = "1..4096",
             .meaning = "morton only: N, the files process A reads round-robin, one request from each in turn (Morton's runtime cliff came between N = 40 and 60).",
             .min_int = 1, .max_int = W::kMaxMortonFiles }),

@@ -2,8 +2,9 @@
 # pagecache-lab-cli sweep and compare end to end: a 2 x 2 grid with 2
 # repeats writes 8 rows, a summary of 4 cells and its chart (PNG, SVG,
 # PDF); the same grid as job lines, run and collected, gives the same
-# tables; bad --vary values and bad cells are refused before anything runs,
-# each named; compare prints both runs and the ratio B/A.
+# tables; a result that does not say how its run ended is missing; bad
+# --vary values and bad cells are refused before anything runs, each
+# named; compare prints both runs and the ratio B/A.
 # Usage: sweep.sh CLI SCRATCH_DIR
 set -u
 cli=$1
@@ -44,6 +45,14 @@ expect 0 'collected 8 runs of 2002-global-hash-lock' "$cli" sweep --collect "$di
 # --figure chooses what --collect tabulates and charts.
 expect 0 '^migrations by cell' "$cli" sweep --collect "$dir/farm" --figure migrations
 [ -s "$dir/farm/charts/2002-global-hash-lock_migrations-vs-workload.cpus.svg" ] || fail "--collect --figure: its chart"
+# A result whose ended_by is no way a run ends, or that has none, is
+# missing from the tables, and the message says why.
+sed -i 's/"ended_by": "finished"/"ended_by": "exploded"/' "$dir/farm/cell-0/summary.json"
+sed -i '/"ended_by": "finished",/d' "$dir/farm/cell-1/summary.json"
+expect 1 "run 0 \(cell 0: .*\) did not finish: .*cell-0/summary.json: ended_by: 'exploded' is not how a run ends" \
+  "$cli" sweep --collect "$dir/farm"
+expect 1 'run 1 \(cell 0: .*\) did not finish: missing$' "$cli" sweep --collect "$dir/farm"
+grep -q '^0,0,0,1,separate,missing,' "$dir/farm/runs.csv" || fail "runs.csv: an unknown ended_by is missing"
 # A new grid into the same directory drops the old grid's results: until its
 # own runs have run, --collect finds nothing to take for them.
 expect 0 '2 run commands' "$cli" sweep 2002-global-hash-lock $short --vary workload.cpus=2,1 \

@@ -49,9 +49,9 @@ void play(PausedStep& step)
         std::this_thread::sleep_for(std::chrono::milliseconds(33));
     }
     step.held_at = watch.held_since();
-    if (loop.phase() == RunLoop::Phase::Ended && loop.ended_by() != "duration")
-        step.error = "the run ended (" + loop.ended_by() + ") before it paused";
-    loop.end("stopped", {});
+    if (loop.phase() == RunLoop::Phase::Ended && loop.ended_by() != RunEnd::Duration)
+        step.error = "the run ended (" + std::string(run_end_name(loop.ended_by())) + ") before it paused";
+    loop.end(RunEnd::Stopped, {});
 }
 
 Lesson parse(const std::string& pause_when)

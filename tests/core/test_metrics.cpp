@@ -66,7 +66,7 @@ TEST_CASE("pft: P pages over T CPUs are exactly P anonymous faults, in the total
         s.engine.page_table_lock = scheme;
         const RunResult r = run_scenario(s);
         CHECK(r.state == "finished");
-        CHECK(r.ended_by == "finished");
+        CHECK(run_end_name(r.ended_by) == "finished");
         CHECK(r.error.empty());
         CHECK(r.operations == 4096);
         CHECK(r.faults_of(FaultKind::Anon) == 4096);
@@ -216,7 +216,7 @@ TEST_CASE("a run ends at its duration, on cancel, or failed with the engine's re
         RunOptions options;
         options.progress = [&](const MetricsSample&) { ++progress_calls; };
         const RunResult r = run_scenario(s, options);
-        CHECK(r.ended_by == "duration");
+        CHECK(run_end_name(r.ended_by) == "duration");
         CHECK(r.state == "stopped");
         CHECK(r.wall_seconds >= 0.3);
         CHECK(r.wall_seconds < 2.0);
@@ -234,7 +234,7 @@ TEST_CASE("a run ends at its duration, on cancel, or failed with the engine's re
         options.cancel = &cancel;
         options.progress = [&](const MetricsSample&) { cancel = true; };
         const RunResult r = run_scenario(s, options);
-        CHECK(r.ended_by == "cancelled");
+        CHECK(run_end_name(r.ended_by) == "cancelled");
         CHECK(r.state == "stopped");
         CHECK(r.wall_seconds < 2.0);
     }
@@ -243,7 +243,7 @@ TEST_CASE("a run ends at its duration, on cancel, or failed with the engine's re
         Scenario s = make("pft", "read", 1, 4096, 1'000'000);
         s.engine.memory_pages = 100;
         const RunResult r = run_scenario(s);
-        CHECK(r.ended_by == "failed");
+        CHECK(run_end_name(r.ended_by) == "failed");
         CHECK(r.state == "failed");
         // Every frame but the reserve under the min watermark (3 of 100).
         CHECK_THAT(r.error,

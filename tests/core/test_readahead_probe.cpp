@@ -1,6 +1,8 @@
 // bench/readahead_probe: the window inference (exact oracles), the read
 // patterns, the CSV, the command line's errors, and one real probe of the
 // host kernel that must either measure or name why it cannot.
+#include "probe/host_windows.h"
+#include "probe/read_pattern.h"
 #include "probe/readahead_probe.h"
 #include "probe/readahead_replay.h"
 

@@ -56,7 +56,7 @@ TEST_CASE(
     CHECK(loop.phase() == RunLoop::Phase::Running);
     const std::uint64_t seen = turn_until_ended(loop);
     REQUIRE(loop.phase() == RunLoop::Phase::Ended);
-    CHECK(loop.ended_by() == "finished");
+    CHECK(run_end_name(loop.ended_by()) == "finished");
     CHECK(loop.engine().operations() == 600);
     CHECK(sampled_operations(loop) == 600);
     REQUIRE(times.size() == loop.samples().size());
@@ -67,7 +67,7 @@ TEST_CASE(
     CHECK(seen == loop.engine().events().pushed());
 
     const RunResult r = loop.result();
-    CHECK(r.ended_by == "finished");
+    CHECK(run_end_name(r.ended_by) == "finished");
     CHECK(r.operations == 600);
     CHECK(r.events_drained == seen);
     CHECK(r.wall_seconds == loop.running_seconds());
@@ -102,8 +102,8 @@ TEST_CASE("a pause stops the clock and the samples; play goes on from there", "[
     for (const MetricsSample& s : loop.samples())
         intervals += s.interval_s;
     CHECK(intervals <= loop.running_seconds() + 1e-9);
-    loop.end("stopped", {});
-    CHECK(loop.ended_by() == "stopped");
+    loop.end(RunEnd::Stopped, {});
+    CHECK(run_end_name(loop.ended_by()) == "stopped");
 }
 
 TEST_CASE("a pause right after a sample closes no sliver; the counts still add up", "[sim][run_loop]")
@@ -145,7 +145,7 @@ TEST_CASE("a pause right after a sample closes no sliver; the counts still add u
     loop.turn({});
     loop.pause();
     const std::size_t before_end = loop.samples().size();
-    loop.end("stopped", {});
+    loop.end(RunEnd::Stopped, {});
     CHECK(loop.samples().size() == before_end + 1);
     CHECK(sampled_operations(loop) == loop.engine().operations());
 }
@@ -169,7 +169,7 @@ TEST_CASE("a stepped run to its end has no sample; the steps' own time is runnin
     // operations, finds its sequence done, and the run ends while paused.
     loop.step(3);
     turn_until_ended(loop);
-    CHECK(loop.ended_by() == "finished");
+    CHECK(run_end_name(loop.ended_by()) == "finished");
     CHECK(loop.engine().operations() == 18);
     // The clock ran while the CPUs did their steps and stood while they
     // held: less than the time the test took, which waited 30 ms with the
@@ -211,7 +211,7 @@ TEST_CASE("after a pause the pace goes on from Play: the paused time owes no ope
     // owing the pause would give about 300.
     CHECK(after >= 60);
     CHECK(after <= 130);
-    loop.end("stopped", keep);
+    loop.end(RunEnd::Stopped, keep);
     // One clock: the events are stamped in running time, so the pause is
     // not a gap between them, and they all fall within the running time.
     REQUIRE(stamps.size() > 100);
@@ -232,18 +232,18 @@ TEST_CASE("the duration ends a run in running time; end() names why a run was cu
     RunLoop timed(s);
     timed.play();
     turn_until_ended(timed);
-    CHECK(timed.ended_by() == "duration");
+    CHECK(run_end_name(timed.ended_by()) == "duration");
     CHECK(timed.running_seconds() >= 0.1);
-    CHECK(timed.result().ended_by == "duration");
+    CHECK(run_end_name(timed.result().ended_by) == "duration");
 
     RunLoop cancelled(scenario(1, 1000000, 100));
     cancelled.play();
     cancelled.turn({});
-    cancelled.end("cancelled", {});
+    cancelled.end(RunEnd::Cancelled, {});
     CHECK(cancelled.phase() == RunLoop::Phase::Ended);
-    CHECK(cancelled.ended_by() == "cancelled");
-    cancelled.end("stopped", {}); // an ended run stays as it ended
-    CHECK(cancelled.ended_by() == "cancelled");
+    CHECK(run_end_name(cancelled.ended_by()) == "cancelled");
+    cancelled.end(RunEnd::Stopped, {}); // an ended run stays as it ended
+    CHECK(run_end_name(cancelled.ended_by()) == "cancelled");
     cancelled.play(); // and does not start again
     CHECK(cancelled.phase() == RunLoop::Phase::Ended);
 }

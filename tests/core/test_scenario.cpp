@@ -52,7 +52,7 @@ Scenario everything_changed()
     w.cpus = 3;
     w.seed = 18446744073709551615ull;
     w.operations_per_cpu = 12345;
-    w.madvise = "random";
+    w.madvise = MmapHint::Random;
     w.nfiles = 77;
     w.stream_pages = 99999;
     w.write_fraction = 0.25;

@@ -1,5 +1,6 @@
 // core/workload: seeded operation generators.
 #include "workload/workload.h"
+#include "workload/workload_fields.h"
 
 #include <catch2/catch.hpp>
 
@@ -400,7 +401,31 @@ TEST_CASE("morton: process A reads N files round-robin to the end, process B str
     bad = spec;
     bad.nfiles = 0;
     CHECK_THROWS_WITH(bad.validate(), Catch::Contains("nfiles"));
+    // A hint that is none of madvise's is refused as the file is read.
     bad = spec;
-    bad.madvise = "willneed";
-    CHECK_THROWS_WITH(bad.validate(), Catch::Contains("madvise") && Catch::Contains("sequential"));
+    CHECK_THROWS_WITH(workload_fields().find("madvise")->set(bad, json::Value("willneed"), "workload.madvise"),
+        Catch::Contains("madvise") && Catch::Contains("sequential"));
+}
+
+TEST_CASE("workload: each madvise hint is read and written by its word", "[workload][fields]")
+{
+    const Field<WorkloadSpec>* field = workload_fields().find("madvise");
+    REQUIRE(field);
+    CHECK(field->type == FieldType::Choice);
+    CHECK(std::vector<std::string_view>(field->choices.begin(), field->choices.end())
+        == std::vector<std::string_view> { "normal", "sequential", "random" });
+    CHECK(WorkloadSpec {}.madvise == MmapHint::Normal);
+    for (const MmapHint hint : kMmapHints) {
+        WorkloadSpec w;
+        field->set(w, json::Value(std::string(mmap_hint_name(hint))), "workload.madvise");
+        CHECK(w.madvise == hint);
+        CHECK(field->get(w).as_string() == std::string(mmap_hint_name(hint)));
+    }
+    WorkloadSpec w;
+    w.madvise = MmapHint::Random;
+    CHECK_THROWS_WITH(field->set(w, json::Value("willneed"), "workload.madvise"),
+        "workload.madvise: 'willneed' is not one of: normal, sequential, random");
+    CHECK_THROWS_WITH(
+        field->set(w, json::Value(3), "workload.madvise"), "workload.madvise: expected a string, got integer");
+    CHECK(w.madvise == MmapHint::Random); // a refused word leaves the hint as it was
 }

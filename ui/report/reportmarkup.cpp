@@ -424,11 +424,11 @@ void Markup::counters()
     const PageCacheStats& pc = r.page_cache;
     element("h2", tr("What happened"));
     QString ended = q(r.state);
-    if (r.ended_by == "duration")
+    if (r.ended_by == RunEnd::Duration)
         ended = tr("ran for its set duration");
-    else if (r.ended_by == "cancelled")
+    else if (r.ended_by == RunEnd::Cancelled)
         ended = tr("cancelled before its end");
-    else if (r.ended_by == "finished")
+    else if (r.ended_by == RunEnd::Finished)
         ended = tr("every CPU finished its operations");
     startTable({ tr("Counter"), tr("Value"), tr("What it counts") }, { 20, 12, 68 });
     row({ tr("Running time"), num(QString::number(r.wall_seconds, 'f', 3) + QStringLiteral(" s")),

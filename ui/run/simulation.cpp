@@ -34,7 +34,7 @@ void Simulation::retire(std::unique_ptr<RunLoop> loop)
     // The CPUs are stopped here, so the old run records nothing more; the
     // views dropped what they held of it when the new run was announced,
     // and nothing else reads it (no view reads a run from another thread).
-    loop->end("stopped", {});
+    loop->end(RunEnd::Stopped, {});
     retiring_ = std::async(std::launch::async, [old = std::move(loop)]() mutable { old.reset(); });
 }
 
@@ -218,10 +218,10 @@ void Simulation::followLoop()
 {
     if (loop_->phase() != RunLoop::Phase::Ended)
         return;
-    const std::string& why = loop_->ended_by();
-    if (why == "finished") {
+    const RunEnd why = loop_->ended_by();
+    if (why == RunEnd::Finished) {
         setState(State::Finished);
-    } else if (why == "failed") {
+    } else if (why == RunEnd::Failed) {
         error_ = QString::fromStdString(loop_->engine().error());
         setState(State::Failed);
     } else {

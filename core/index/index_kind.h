@@ -3,6 +3,8 @@
 // "radix", "hash" and "skiplist", and only reading and printing meet the name.
 #pragma once
 
+#include "base/enum_words.h"
+
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -25,17 +27,13 @@ inline constexpr std::array<std::string_view, 3> kIndexKindNames { "radix", "has
 /// "radix", "hash" or "skiplist"; "?" for a value outside the enumeration.
 constexpr std::string_view index_kind_name(IndexKind kind) noexcept
 {
-    const auto i = static_cast<std::size_t>(kind);
-    return i < kIndexKindNames.size() ? kIndexKindNames[i] : "?";
+    return enum_word(kIndexKindNames, kind);
 }
 
 /// The family named @name, or nothing for a name that is none of them.
 constexpr std::optional<IndexKind> parse_index_kind(std::string_view name) noexcept
 {
-    for (const IndexKind kind : kIndexKinds)
-        if (index_kind_name(kind) == name)
-            return kind;
-    return std::nullopt;
+    return parse_enum_word<IndexKind>(kIndexKindNames, name);
 }
 
 /// The lock classes the page indexes take to find and insert a page (2.4's

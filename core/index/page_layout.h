@@ -13,6 +13,7 @@
 //           offset lies in the same block, half a block away from the page
 #pragma once
 
+#include "base/enum_words.h"
 #include "base/page.h"
 #include "base/splitmix64.h"
 
@@ -37,17 +38,13 @@ inline constexpr pgoff_t kSparseStride = 64;
 /// "dense" or "sparse"; "?" for a value outside the enumeration.
 constexpr std::string_view page_layout_name(PageLayout layout) noexcept
 {
-    const auto i = static_cast<std::size_t>(layout);
-    return i < kPageLayoutNames.size() ? kPageLayoutNames[i] : "?";
+    return enum_word(kPageLayoutNames, layout);
 }
 
 /// The layout named @name, or nothing.
 constexpr std::optional<PageLayout> parse_page_layout(std::string_view name) noexcept
 {
-    for (std::size_t i = 0; i < kPageLayoutNames.size(); ++i)
-        if (kPageLayoutNames[i] == name)
-            return static_cast<PageLayout>(i);
-    return std::nullopt;
+    return parse_enum_word<PageLayout>(kPageLayoutNames, name);
 }
 
 /// One file's cached offsets under a layout, and as many offsets that are

@@ -7,6 +7,8 @@
 // (workload.madvise); only reading and writing meet the word.
 #pragma once
 
+#include "base/enum_words.h"
+
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -30,17 +32,13 @@ inline constexpr std::array<std::string_view, 3> kMmapHintNames { "normal", "seq
 /// "normal", "sequential" or "random"; "?" for a value outside the enumeration.
 constexpr std::string_view mmap_hint_name(MmapHint hint) noexcept
 {
-    const auto i = static_cast<std::size_t>(hint);
-    return i < kMmapHintNames.size() ? kMmapHintNames[i] : "?";
+    return enum_word(kMmapHintNames, hint);
 }
 
 /// The hint named @name, or nothing for a word that is none of them.
 constexpr std::optional<MmapHint> parse_mmap_hint(std::string_view name) noexcept
 {
-    for (const MmapHint hint : kMmapHints)
-        if (mmap_hint_name(hint) == name)
-            return hint;
-    return std::nullopt;
+    return parse_enum_word<MmapHint>(kMmapHintNames, name);
 }
 
 } // namespace pcl

@@ -9,6 +9,8 @@
 // two words of its own for the runs of its grid that have no result.
 #pragma once
 
+#include "base/enum_words.h"
+
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -38,17 +40,13 @@ inline constexpr std::array<std::string_view, 8> kRunEndNames { "", "finished", 
 /// The word for @end; "?" for a value outside the enumeration.
 constexpr std::string_view run_end_name(RunEnd end) noexcept
 {
-    const auto i = static_cast<std::size_t>(end);
-    return i < kRunEndNames.size() ? kRunEndNames[i] : "?";
+    return enum_word(kRunEndNames, end);
 }
 
 /// The value whose word is @name, or nothing for a word that is none of them.
 constexpr std::optional<RunEnd> parse_run_end(std::string_view name) noexcept
 {
-    for (const RunEnd end : kRunEnds)
-        if (run_end_name(end) == name)
-            return end;
-    return std::nullopt;
+    return parse_enum_word<RunEnd>(kRunEndNames, name);
 }
 
 /// Whether a run that ended so has its whole figures: it ran its sequences

@@ -34,6 +34,7 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QTabBar>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTableWidget>
@@ -79,6 +80,16 @@ QLineEdit* selectSpeedField(MainWindow& window)
     QLineEdit* line = lineOf(speed);
     line->selectAll();
     return line;
+}
+
+/// The title of the tab in front in the dock group that holds @dock.
+QString frontTab(MainWindow& window, QDockWidget* dock)
+{
+    for (QTabBar* bar : window.findChildren<QTabBar*>(QString(), Qt::FindDirectChildrenOnly))
+        for (int i = 0; i < bar->count(); ++i)
+            if (bar->tabText(i) == dock->windowTitle())
+                return bar->tabText(bar->currentIndex());
+    return QString();
 }
 
 } // namespace
@@ -130,8 +141,8 @@ private Q_SLOTS:
                 { Qt::Key_PageUp, 1 }, { Qt::Key_Left, 0 }, { Qt::Key_Down, 1 }, { Qt::Key_Up, 0 } };
             for (const auto& [key, step] : presses) {
                 QTest::keyClick(QApplication::focusWidget(), key);
-                QVERIFY2(panel.stepIndex() == step,
-                    qPrintable(what + QStringLiteral(": ") + QKeySequence(key).toString()));
+                QVERIFY2(
+                    panel.stepIndex() == step, qPrintable(what + QStringLiteral(": ") + QKeySequence(key).toString()));
             }
             // The keys went to the lesson, not to the field: no value moved.
             QCOMPARE(kind->currentIndex(), kindIndex);
@@ -214,6 +225,41 @@ private Q_SLOTS:
         QTest::keyClick(QApplication::focusWidget(), Qt::Key_Left);
         QCOMPARE(panel.stepIndex(), 0);
         QTRY_VERIFY_WITH_TIMEOUT(!panel.probing(), 60000);
+    }
+
+    void theTornPteLessonOpensOnItsMeasurementsFresh()
+    {
+        // As the application starts with --lesson: the lesson opened before
+        // the window is first shown, the lock table's tab raised last when
+        // the docks were made.
+        MainWindow window;
+        window.setRememberGeometry(false);
+        QVERIFY(window.openLesson(QStringLiteral("2005-the-torn-pte-read")));
+        window.resize(1280, 720);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        auto* measurements = window.findChild<QDockWidget*>(QStringLiteral("measurementsDock"));
+        auto* locks = window.findChild<QDockWidget*>(QStringLiteral("locksDock"));
+        QCOMPARE(window.currentView()->objectName(), QStringLiteral("tornpte"));
+        QCOMPARE(frontTab(window, measurements), measurements->windowTitle());
+        QTRY_VERIFY(measurements->isVisible() && !measurements->visibleRegion().isEmpty());
+        QVERIFY(locks->visibleRegion().isEmpty());
+        // The reader's method in full beside the lesson's docks.
+        auto* method = window.findChild<QComboBox*>(QStringLiteral("tornPteMethod"));
+        QVERIFY(method->isVisible());
+        QVERIFY2(method->width() >= method->sizeHint().width(),
+            qPrintable(QStringLiteral("%1 of %2").arg(method->width()).arg(method->sizeHint().width())));
+        QVERIFY(window.currentView()->rect().contains(
+            QRect(method->mapTo(window.currentView(), QPoint()), method->size())));
+        // Raised before, then another dock in front, then raised again: the
+        // step brings its dock forward each time.
+        window.lessonPanel()->goToStep(1);
+        QCOMPARE(frontTab(window, measurements), measurements->windowTitle());
+        locks->raise();
+        QCOMPARE(frontTab(window, measurements), locks->windowTitle());
+        window.lessonPanel()->goToStep(0);
+        QCOMPARE(frontTab(window, measurements), measurements->windowTitle());
+        QTRY_VERIFY_WITH_TIMEOUT(!window.lessonPanel()->probing(), 60000);
     }
 
     void presentationModeShowsTheStepAsACaption()

@@ -12,6 +12,7 @@
 #include "run/parameterspanel.h"
 #include "shell/aboutdialog.h"
 #include "shell/appicon.h"
+#include "shell/dockforward.h"
 #include "shell/keyrouting.h"
 #include "shell/resources.h"
 #include "shell/runtoolbar.h"
@@ -230,8 +231,7 @@ void MainWindow::createRunPage()
     tabifyDockWidget(locksDock, measurementsDock_);
     measurementsDock_->hide();
     connect(lessonPanel_, &LessonPanel::measured, this, [this] {
-        verdictDock_->show();
-        verdictDock_->raise();
+        bringForward(verdictDock_);
         // Room for every claim's row, not the lock table's few lines.
         resizeDocks({ verdictDock_ }, { height() / 2 }, Qt::Vertical);
     });
@@ -239,15 +239,14 @@ void MainWindow::createRunPage()
         // A dock's step shows the CPUs in the centre, whatever an earlier
         // step or run left there: who holds, who waits.
         if (view == QLatin1String("charts")) {
-            chartsDock->raise();
+            bringForward(chartsDock);
             showView(QStringLiteral("cpus"));
         } else if (view == QLatin1String("locks")) {
-            locksDock->raise();
+            bringForward(locksDock);
             showView(QStringLiteral("cpus"));
         } else if (view == QLatin1String("probe")) {
             // The measurements are what the step is about: room for them.
-            measurementsDock_->show();
-            measurementsDock_->raise();
+            bringForward(measurementsDock_);
             resizeDocks({ measurementsDock_ }, { height() / 2 }, Qt::Vertical);
         } else {
             showView(view);
@@ -284,8 +283,7 @@ void MainWindow::createRunPage()
                     interleaving = s.section(QLatin1Char('='), 1);
             }
             views_->setTabVisible(views_->indexOf(tornPte_), true);
-            measurementsDock_->show();
-            measurementsDock_->raise();
+            bringForward(measurementsDock_);
             tornPte_->setScript(parse_pte_read_method(method.toStdString()), interleaving.toStdString());
         });
     connect(lessonPanel_, &LessonPanel::fileHighlighted, this, [radix, skiplist, pagestate](FileId f) {

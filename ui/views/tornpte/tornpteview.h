@@ -22,6 +22,7 @@
 
 #include <string_view>
 
+class QBoxLayout;
 class QComboBox;
 class QLabel;
 class QPushButton;
@@ -60,6 +61,10 @@ public:
 
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;
+    /// Below this the lanes have room for too few rows to follow a script
+    /// and the headings are cut; narrow enough to sit beside the lesson and
+    /// the charts at 1280 pixels.
+    static constexpr QSize kMinCanvas { 580, 330 };
 
 public Q_SLOTS:
     void next();
@@ -79,6 +84,10 @@ protected:
 
 private:
     void relayout();
+    /// The bar in one, two or three rows, as the width allows.
+    void arrangeBar();
+    /// The bar's least size: each choice and the stepping on a row each.
+    QSize narrowestBar() const;
     void syncBar();
     void choose();
 
@@ -86,6 +95,8 @@ private:
     int step_ = 0;
     TornPteLayout layout_;
     QWidget* bar_;
+    QBoxLayout* rows_ = nullptr;    ///< the choices, then the stepping
+    QBoxLayout* choices_ = nullptr; ///< the reader's choice, then the writer's
     QComboBox* methodBox_;
     QComboBox* interleavingBox_;
     QLabel* stepLabel_;

@@ -207,42 +207,38 @@ QRect TornPteView::canvasRect() const
     return QRect(0, top, width(), std::max(0, height() - top));
 }
 
+TornPteView::BarRows TornPteView::barRowsAt(int width) const
+{
+    // From the rows' own least sizes, so that the answer does not depend on
+    // how the bar is arranged now.
+    const QSize reader = choices_->itemAt(0)->minimumSize();
+    const QSize writer = choices_->itemAt(1)->minimumSize();
+    const QSize stepping = rows_->itemAt(1)->minimumSize();
+    const QMargins m = rows_->contentsMargins();
+    const int choicesAcross = reader.width() + choices_->spacing() + writer.width();
+    BarRows rows;
+    if (m.left() + choicesAcross + rows_->spacing() + stepping.width() + m.right() <= width) {
+        rows.count = 1;
+        rows.height = std::max({ reader.height(), writer.height(), stepping.height() });
+    } else if (m.left() + choicesAcross + m.right() <= width) {
+        rows.count = 2;
+        rows.height = std::max(reader.height(), writer.height()) + rows_->spacing() + stepping.height();
+    } else {
+        rows.count = 3;
+        rows.height = reader.height() + choices_->spacing() + writer.height() + rows_->spacing() + stepping.height();
+    }
+    rows.height += m.top() + m.bottom();
+    rows.narrowest = m.left() + std::max({ reader.width(), writer.width(), stepping.width() }) + m.right();
+    return rows;
+}
+
 void TornPteView::arrangeBar()
 {
     // One row where the choices and the stepping fit side by side; else the
     // stepping under the choices; else each choice on a row of its own.
-    const auto across = [](QBoxLayout* l) {
-        l->setDirection(QBoxLayout::LeftToRight);
-        l->invalidate();
-        return l->minimumSize().width();
-    };
-    choices_->setDirection(QBoxLayout::LeftToRight);
-    const bool oneRow = across(rows_) <= width();
-    rows_->setDirection(oneRow ? QBoxLayout::LeftToRight : QBoxLayout::TopToBottom);
-    const QMargins m = rows_->contentsMargins();
-    const bool choicesInRow = across(choices_) + m.left() + m.right() <= width();
-    choices_->setDirection(choicesInRow ? QBoxLayout::LeftToRight : QBoxLayout::TopToBottom);
-    rows_->invalidate();
-}
-
-QSize TornPteView::narrowestBar() const
-{
-    // Each choice and the stepping on a row of its own: the widest row is
-    // the bar's least width, and the rows' heights and the spacing between
-    // them add up.
-    const QMargins m = rows_->contentsMargins();
-    QSize bar(0, m.top() + m.bottom());
-    int choices = 0;
-    for (int i = 0; i < choices_->count(); ++i)
-        if (QLayout* row = choices_->itemAt(i)->layout()) {
-            bar = QSize(std::max(bar.width(), row->minimumSize().width()),
-                bar.height() + row->minimumSize().height() + (choices++ ? choices_->spacing() : 0));
-        }
-    if (QLayoutItem* stepping = rows_->itemAt(1))
-        bar = QSize(std::max(bar.width(), stepping->minimumSize().width()),
-            bar.height() + rows_->spacing() + stepping->minimumSize().height());
-    bar.rwidth() += m.left() + m.right();
-    return bar;
+    const int count = barRowsAt(width()).count;
+    rows_->setDirection(count == 1 ? QBoxLayout::LeftToRight : QBoxLayout::TopToBottom);
+    choices_->setDirection(count == 3 ? QBoxLayout::TopToBottom : QBoxLayout::LeftToRight);
 }
 
 void TornPteView::relayout()
@@ -262,9 +258,9 @@ QSize TornPteView::sizeHint() const
 
 QSize TornPteView::minimumSizeHint() const
 {
-    // The picture's least area under the bar at its narrowest (three rows).
-    const QSize bar = narrowestBar();
-    return QSize(std::max(kMinCanvas.width(), bar.width()), kMinCanvas.height() + bar.height());
+    // The picture's least area under the bar as it is arranged at that width.
+    const int width = std::max(kMinCanvas.width(), barRowsAt(0).narrowest);
+    return QSize(width, kMinCanvas.height() + barRowsAt(width).height);
 }
 
 void TornPteView::paintEvent(QPaintEvent*)

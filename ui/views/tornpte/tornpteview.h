@@ -84,10 +84,17 @@ protected:
 
 private:
     void relayout();
+    /// How the bar is laid out at a width: in one row (the choices, then
+    /// the stepping), two (the stepping under the choices) or three (each
+    /// choice on its own row); its height then, and its least width.
+    struct BarRows {
+        int count = 1;
+        int height = 0;
+        int narrowest = 0;
+    };
+    BarRows barRowsAt(int width) const;
     /// The bar in one, two or three rows, as the width allows.
     void arrangeBar();
-    /// The bar's least size: each choice and the stepping on a row each.
-    QSize narrowestBar() const;
     void syncBar();
     void choose();
 

@@ -5,12 +5,14 @@
 #include "compare/comparewindow.h"
 #include "compare/comparisonsummary.h"
 #include "kit/colors.h"
+#include "kit/colorscheme.h"
 #include "shell/scenariolibrary.h"
 #include "ui_test_support.h"
 
 #include <QApplication>
 #include <QComboBox>
 #include <QImage>
+#include <QLabel>
 #include <QLineSeries>
 #include <QSet>
 #include <QStyleFactory>
@@ -180,6 +182,48 @@ private Q_SLOTS:
         QCOMPARE(w.right().state(), Simulation::State::Ready);
         QCOMPARE(w.chartCount(), 4);
         QVERIFY(w.summaryText().contains(QStringLiteral("throughput —")));
+    }
+
+    void switchingTheColourSchemeRecoloursTheWindow()
+    {
+        using pcl::ui::ColorScheme;
+        struct StandardAfter {
+            ~StandardAfter() { pcl::ui::setColorScheme(ColorScheme::Standard); }
+        } restore;
+        pcl::ui::setColorScheme(ColorScheme::Standard);
+        CompareWindow w;
+        w.setAttribute(Qt::WA_DeleteOnClose, false);
+        w.setScenarios(shortPreset(QStringLiteral("2002-global-hash-lock")),
+            shortPreset(QStringLiteral("2002-radix-tree-per-file")));
+        w.resize(1280, 720);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        const QColor standard[2] = { pcl::ui::colors::series(0), pcl::ui::colors::series(1) };
+        // Switched while the window is open (View > Colours in the main
+        // window): the lines and the columns' swatches take the new colours.
+        pcl::ui::setColorScheme(ColorScheme::ColorBlindSafe);
+        for (int side = 0; side < 2; ++side) {
+            const QColor safe = pcl::ui::colors::series(side);
+            QVERIFY(safe != standard[side]);
+            for (int i = 0; i < w.chartCount(); ++i)
+                QCOMPARE(w.chart(i)->line(side)->pen().color(), safe);
+            QCOMPARE(w.column(side)->colour(), safe);
+            auto* header = w.column(side)->findChild<QLabel*>(QStringLiteral("compareHeader"));
+            QVERIFY(header);
+            QVERIFY2(header->text().contains(safe.name()), qPrintable(header->text()));
+            // Drawn so: the swatch's colour is on screen, the old one gone.
+            const QImage image = header->grab().toImage();
+            int now = 0, before = 0;
+            for (int y = 0; y < image.height(); ++y)
+                for (int x = 0; x < image.width(); ++x) {
+                    now += image.pixelColor(x, y) == safe;
+                    before += image.pixelColor(x, y) == standard[side];
+                }
+            QVERIFY2(now >= 20 && before == 0, qPrintable(QStringLiteral("%1 %2").arg(now).arg(before)));
+        }
+        pcl::ui::setColorScheme(ColorScheme::Standard);
+        QCOMPARE(w.chart(0)->line(1)->pen().color(), standard[1]);
+        QCOMPARE(w.column(1)->colour(), standard[1]);
     }
 
     void realComparisonSideBySide()

@@ -5,11 +5,13 @@
 // caption's text and the views' with it, and is kept in the settings;
 // Space and Ctrl+E win over a parameter's field; a lesson opening leaves
 // nothing of the run before it, and each step brings its view forward.
+#include "charts/chartsview.h"
 #include "index/index_kind.h"
 #include "lessons/lessonpanel.h"
 #include "lessons/proberesultsview.h"
 #include "lessons/stepfigures.h"
 #include "lib/report.h"
+#include "locks/locktablemodel.h"
 #include "run/parameterspanel.h"
 #include "run/simulation.h"
 #include "shell/mainwindow.h"
@@ -24,9 +26,12 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QChart>
+#include <QChartView>
 #include <QComboBox>
 #include <QDockWidget>
 #include <QFile>
+#include <QHeaderView>
 #include <QKeySequence>
 #include <QLabel>
 #include <QLineEdit>
@@ -34,6 +39,8 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QStatusBar>
+#include <QTabBar>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTableWidget>
@@ -79,6 +86,16 @@ QLineEdit* selectSpeedField(MainWindow& window)
     QLineEdit* line = lineOf(speed);
     line->selectAll();
     return line;
+}
+
+/// The title of the tab in front in the dock group that holds @dock.
+QString frontTab(MainWindow& window, QDockWidget* dock)
+{
+    for (QTabBar* bar : window.findChildren<QTabBar*>(QString(), Qt::FindDirectChildrenOnly))
+        for (int i = 0; i < bar->count(); ++i)
+            if (bar->tabText(i) == dock->windowTitle())
+                return bar->tabText(bar->currentIndex());
+    return QString();
 }
 
 } // namespace
@@ -130,8 +147,8 @@ private Q_SLOTS:
                 { Qt::Key_PageUp, 1 }, { Qt::Key_Left, 0 }, { Qt::Key_Down, 1 }, { Qt::Key_Up, 0 } };
             for (const auto& [key, step] : presses) {
                 QTest::keyClick(QApplication::focusWidget(), key);
-                QVERIFY2(panel.stepIndex() == step,
-                    qPrintable(what + QStringLiteral(": ") + QKeySequence(key).toString()));
+                QVERIFY2(
+                    panel.stepIndex() == step, qPrintable(what + QStringLiteral(": ") + QKeySequence(key).toString()));
             }
             // The keys went to the lesson, not to the field: no value moved.
             QCOMPARE(kind->currentIndex(), kindIndex);
@@ -214,6 +231,170 @@ private Q_SLOTS:
         QTest::keyClick(QApplication::focusWidget(), Qt::Key_Left);
         QCOMPARE(panel.stepIndex(), 0);
         QTRY_VERIFY_WITH_TIMEOUT(!panel.probing(), 60000);
+    }
+
+    void theTornPteLessonOpensOnItsMeasurementsFresh()
+    {
+        // As the application starts with --lesson: the lesson opened before
+        // the window is first shown, the lock table's tab raised last when
+        // the docks were made.
+        MainWindow window;
+        window.setRememberGeometry(false);
+        QVERIFY(window.openLesson(QStringLiteral("2005-the-torn-pte-read")));
+        window.resize(1280, 720);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        auto* measurements = window.findChild<QDockWidget*>(QStringLiteral("measurementsDock"));
+        auto* locks = window.findChild<QDockWidget*>(QStringLiteral("locksDock"));
+        QCOMPARE(window.currentView()->objectName(), QStringLiteral("tornpte"));
+        QCOMPARE(frontTab(window, measurements), measurements->windowTitle());
+        QTRY_VERIFY(measurements->isVisible() && !measurements->visibleRegion().isEmpty());
+        QVERIFY(locks->visibleRegion().isEmpty());
+        // The reader's method in full beside the lesson's docks.
+        auto* method = window.findChild<QComboBox*>(QStringLiteral("tornPteMethod"));
+        QVERIFY(method->isVisible());
+        QVERIFY2(method->width() >= method->sizeHint().width(),
+            qPrintable(QStringLiteral("%1 of %2").arg(method->width()).arg(method->sizeHint().width())));
+        QVERIFY(window.currentView()->rect().contains(
+            QRect(method->mapTo(window.currentView(), QPoint()), method->size())));
+        // Raised before, then another dock in front, then raised again: the
+        // step brings its dock forward each time.
+        window.lessonPanel()->goToStep(1);
+        QCOMPARE(frontTab(window, measurements), measurements->windowTitle());
+        locks->raise();
+        QCOMPARE(frontTab(window, measurements), locks->windowTitle());
+        window.lessonPanel()->goToStep(0);
+        QCOMPARE(frontTab(window, measurements), measurements->windowTitle());
+        QTRY_VERIFY_WITH_TIMEOUT(!window.lessonPanel()->probing(), 60000);
+    }
+
+    void theDocksFollowTheZoom_data()
+    {
+        QTest::addColumn<QSize>("size");
+        QTest::newRow("1920x1080") << QSize(1920, 1080);
+        QTest::newRow("3840x2160") << QSize(3840, 2160);
+    }
+
+    void theDocksFollowTheZoom()
+    {
+        QFETCH(QSize, size);
+        MainWindow window;
+        window.setRememberGeometry(false);
+        window.resize(size);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(window.openLesson(QStringLiteral("2005-split-page-table-locks")));
+        auto* chartsDock = window.findChild<QDockWidget*>(QStringLiteral("chartsDock"));
+        auto* locksDock = window.findChild<QDockWidget*>(QStringLiteral("locksDock"));
+        auto* charts = window.findChild<ChartsView*>();
+        auto* table = locksDock->findChild<QTableView*>();
+        QVERIFY(charts && table);
+        window.simulation().play();
+        QTRY_VERIFY_WITH_TIMEOUT(table->model()->rowCount() >= 3, 20000);
+        window.simulation().pause();
+        QCoreApplication::processEvents();
+        const int chartsAt100 = chartsDock->width();
+        const int locksAt100 = locksDock->height();
+        for (double scale : Zoom::stops()) {
+            window.zoom()->setScale(scale);
+            // The docks follow once the new font has reached them.
+            QTest::qWait(50);
+            const QString at
+                = QStringLiteral("%1x%2 at %3%: ").arg(size.width()).arg(size.height()).arg(std::lround(scale * 100));
+            // Every chart title whole.
+            for (const QString& id : charts->shownCharts()) {
+                const QChart* c = charts->chart(id);
+                const auto* view = charts->findChild<QChartView*>(QStringLiteral("chart_") + id);
+                const int title = QFontMetrics(c->titleFont()).horizontalAdvance(c->title());
+                QVERIFY2(title + ChartsView::kTitleRoom <= view->width(),
+                    qPrintable(
+                        at + QStringLiteral("'%1' needs %2 px, has %3").arg(c->title()).arg(title).arg(view->width())));
+            }
+            // Several lock rows, each name whole.
+            const int rows = table->viewport()->height() / table->verticalHeader()->defaultSectionSize();
+            QVERIFY2(rows >= 3, qPrintable(at + QStringLiteral("%1 rows").arg(rows)));
+            const int name = table->horizontalHeader()->sectionSize(LockTableModel::Name);
+            for (int r = 0; r < table->model()->rowCount(); ++r) {
+                const QString text = table->model()->index(r, LockTableModel::Name).data().toString();
+                QVERIFY2(table->fontMetrics().horizontalAdvance(text) < name,
+                    qPrintable(at + QStringLiteral("'%1' in %2 px").arg(text).arg(name)));
+            }
+            // Where the window has room, the docks grow with the zoom itself.
+            if (scale == 1.5) {
+                // Within the few pixels a table's rows, grown a step later, move it.
+                QVERIFY2(std::abs(chartsDock->width() - chartsAt100 * 1.5) <= 8,
+                    qPrintable(at + QString::number(chartsDock->width())));
+                QVERIFY2(std::abs(locksDock->height() - locksAt100 * 1.5) <= 8,
+                    qPrintable(at + QString::number(locksDock->height())));
+            }
+        }
+    }
+
+    void leavingPresentationGivesTheLayoutBack()
+    {
+        MainWindow window;
+        window.setRememberGeometry(false);
+        showActive(window);
+        QVERIFY(window.openLesson(QStringLiteral("2005-split-page-table-locks")));
+        window.simulation().pause();
+        QCoreApplication::processEvents();
+        // The dock layout: each dock shown, its area, whether its tab is in
+        // front, and its size across the window (a side dock's width, a
+        // bottom dock's height). The centre takes what the platform gives
+        // the window (offscreen, a few pixels more than asked after full screen).
+        const auto layout = [&window] {
+            QMap<QString, QString> docks;
+            for (QDockWidget* d : window.docks())
+                if (!d->isHidden()) {
+                    const Qt::DockWidgetArea area = window.dockWidgetArea(d);
+                    const bool front = window.rect().contains(d->geometry().center());
+                    const bool side = area == Qt::LeftDockWidgetArea || area == Qt::RightDockWidgetArea;
+                    docks[d->objectName()] = QStringLiteral("area %1 %2 %3")
+                                                 .arg(int(area))
+                                                 .arg(front ? QStringLiteral("front") : QStringLiteral("behind"))
+                                                 .arg(front ? (side ? d->width() : d->height()) : 0);
+                }
+            return docks;
+        };
+        const QMap<QString, QString> before = layout();
+        for (int round = 0; round < 2; ++round) {
+            window.presentationAction()->trigger();
+            QTRY_VERIFY(window.windowState() & Qt::WindowFullScreen);
+            // Zoomed in while presenting; the first time back to where it was,
+            // the second time left at 150%.
+            for (int i = 0; i < 3; ++i)
+                window.zoomInAction()->trigger();
+            QTest::qWait(50);
+            QVERIFY(layout() != before);
+            if (round == 0)
+                for (int i = 0; i < 3; ++i)
+                    window.zoomOutAction()->trigger();
+            QTest::qWait(50);
+            window.presentationAction()->trigger();
+            QTRY_VERIFY(!(window.windowState() & Qt::WindowFullScreen));
+            // The offscreen platform does not give a window its size from
+            // before full screen back (X11 under a window manager does).
+            window.resize(1280, 720);
+            QTest::qWait(50);
+            if (round == 0)
+                QCOMPARE(layout(), before);
+        }
+        // Left at 150%: the same docks, tabs and places, each 1.5 times as
+        // large as before (within what the window has room for).
+        QCOMPARE(window.zoom()->scale(), 1.5);
+        QCOMPARE(layout().keys(), before.keys());
+        auto* charts = window.findChild<QDockWidget*>(QStringLiteral("chartsDock"));
+        auto* locks = window.findChild<QDockWidget*>(QStringLiteral("locksDock"));
+        QVERIFY2(layout().value(QStringLiteral("chartsDock")) != before.value(QStringLiteral("chartsDock")),
+            qPrintable(QString::number(charts->width())));
+        QVERIFY2(layout().value(QStringLiteral("locksDock")) != before.value(QStringLiteral("locksDock")),
+            qPrintable(QString::number(locks->height())));
+        QCOMPARE(window.dockWidgetArea(charts), Qt::RightDockWidgetArea);
+        QCOMPARE(window.dockWidgetArea(locks), Qt::BottomDockWidgetArea);
+        // And back to 100%: the layout from before, exactly.
+        window.zoomResetAction()->trigger();
+        QTest::qWait(50);
+        QCOMPARE(layout(), before);
     }
 
     void presentationModeShowsTheStepAsACaption()

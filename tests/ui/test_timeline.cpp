@@ -636,6 +636,14 @@ private Q_SLOTS:
         QCOMPARE(QColor(image.pixel(left)), highlight);
         QCOMPARE(QColor(image.pixel(QPointF(outline.right(), outline.center().y()).toPoint())), highlight);
         QVERIFY(image.save(screenshotDir() + QStringLiteral("/timeline-cpu-outlined.png")));
+        // In the colour-blind-safe scheme the outline is the scheme's, set
+        // apart from every state's colour, not the desktop's selection blue.
+        pcl::ui::setColorScheme(pcl::ui::ColorScheme::ColorBlindSafe);
+        const QColor safe = pcl::ui::colors::highlight(view.palette());
+        QVERIFY(safe != highlight);
+        QCOMPARE(QColor(view.grab().toImage().pixel(left)), safe);
+        pcl::ui::setColorScheme(pcl::ui::ColorScheme::Standard);
+        QCOMPARE(QColor(view.grab().toImage().pixel(left)), highlight);
         view.setHighlightedCpu(std::nullopt);
         QVERIFY(QColor(view.grab().toImage().pixel(left)) != highlight);
     }

@@ -253,6 +253,7 @@ private Q_SLOTS:
         QFETCH(QSize, size);
         TornPteView view;
         view.resize(size);
+        view.resize(size);
         for (const PteReadMethod m : kPteReadMethods)
             for (const PteInterleaving& i : pte_interleavings()) {
                 view.setScript(m, i.name);
@@ -263,6 +264,45 @@ private Q_SLOTS:
                     QVERIFY(view.layoutModel().firstRow() <= s && s <= view.layoutModel().lastRow());
                 }
             }
+    }
+
+    void theChoicesReadInFullAtEveryWidth()
+    {
+        // Beside a lesson's docks at 1280 pixels the centre is a few hundred
+        // pixels wide: the bar goes to two or three rows rather than cut the
+        // reader's method to its first letters.
+        TornPteView view;
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        const auto* method = view.findChild<QComboBox*>(QStringLiteral("tornPteMethod"));
+        const auto* writer = view.findChild<QComboBox*>(QStringLiteral("tornPteInterleaving"));
+        const auto* next = view.findChild<QPushButton*>(QStringLiteral("tornPteNext"));
+        QVERIFY(method && writer && next);
+        int rowsWide = 0, rowsNarrow = 0;
+        for (int width = view.minimumSizeHint().width(); width <= 1280; width += 20) {
+            view.resize(width, 600);
+            QCoreApplication::processEvents();
+            for (const QWidget* w : { static_cast<const QWidget*>(method), static_cast<const QWidget*>(writer),
+                     static_cast<const QWidget*>(next) }) {
+                const QRect r(w->mapTo(&view, QPoint(0, 0)), w->size());
+                QVERIFY2(view.rect().contains(r) && r.bottom() < view.canvasRect().top(),
+                    qPrintable(QStringLiteral("%1 at width %2").arg(w->objectName()).arg(width)));
+                QVERIFY2(w->width() >= w->sizeHint().width(),
+                    qPrintable(QStringLiteral("%1 at width %2: %3 of %4")
+                                   .arg(w->objectName())
+                                   .arg(width)
+                                   .arg(w->width())
+                                   .arg(w->sizeHint().width())));
+            }
+            // Every choice's text fits the box, not only the one shown.
+            for (int i = 0; i < method->count(); ++i)
+                QVERIFY(method->fontMetrics().horizontalAdvance(method->itemText(i)) < method->width());
+            const int rows = next->mapTo(&view, QPoint(0, 0)).y() > method->mapTo(&view, QPoint(0, 0)).y() ? 2 : 1;
+            (width == 1280 ? rowsWide : rowsNarrow) = std::max(width == 1280 ? rowsWide : rowsNarrow, rows);
+        }
+        // One row where all fits; more where it does not.
+        QCOMPARE(rowsWide, 1);
+        QCOMPARE(rowsNarrow, 2);
     }
 
     void screenshots_data() { test::addThemeRows(); }

@@ -264,6 +264,46 @@ private Q_SLOTS:
         QCOMPARE(int(read), int(ColorScheme::ColorBlindSafe));
     }
 
+    void theColourBlindSafeHighlightStandsApartFromEveryState()
+    {
+        using pcl::ui::ColorScheme;
+        namespace c = pcl::ui::colors;
+        StandardColoursAfter restore;
+        // The five states' colours in both schemes: a teacher switches
+        // between them, and an outline must never read as a state.
+        std::vector<std::pair<QString, QColor>> states;
+        for (const ColorScheme scheme : { ColorScheme::Standard, ColorScheme::ColorBlindSafe }) {
+            pcl::ui::setColorScheme(scheme);
+            const QString in = pcl::ui::colorSchemeKey(scheme);
+            states.push_back({ QStringLiteral("running (%1)").arg(in), c::cpuRunning() });
+            states.push_back({ QStringLiteral("spinning (%1)").arg(in), c::cpuSpinning() });
+            states.push_back({ QStringLiteral("blocked (%1)").arg(in), c::cpuBlocked() });
+            states.push_back({ QStringLiteral("page wait (%1)").arg(in), c::cpuPageWait() });
+            states.push_back({ QStringLiteral("in I/O (%1)").arg(in), c::cpuInIo() });
+        }
+        pcl::ui::setColorScheme(ColorScheme::ColorBlindSafe);
+        // The application's palette (the desktop's light one, its selection
+        // blue close to the running and in-I/O blues) and a dark theme's.
+        const QPalette light = QApplication::palette();
+        const QPalette dark = pcl::ui::test::darkPalette();
+        QVERIFY(!c::isDark(light) && c::isDark(dark));
+        for (const QPalette& palette : { light, dark }) {
+            const QColor highlight = c::highlight(palette);
+            for (const Matrix* m : { &kNormal, &kProtanopia, &kDeuteranopia })
+                for (const auto& [name, state] : states) {
+                    const auto a = labAsSeen(highlight, *m), b = labAsSeen(state, *m);
+                    const double distance = std::hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
+                    // The margin the scheme keeps between two states (above).
+                    QVERIFY2(distance >= 20,
+                        qPrintable(
+                            QStringLiteral("%1 against %2: %3").arg(highlight.name(), name).arg(distance, 0, 'f', 1)));
+                }
+        }
+        // The standard scheme keeps the desktop's selection colour.
+        pcl::ui::setColorScheme(ColorScheme::Standard);
+        QCOMPARE(c::highlight(light), light.color(QPalette::Highlight));
+    }
+
     void theViewMenuChoosesTheSchemeAndRemembersIt()
     {
         StandardColoursAfter restore;

@@ -15,6 +15,7 @@
 #include "sim/run_figures.h"
 
 #include <QAction>
+#include <QChart>
 #include <QChartView>
 #include <QEvent>
 #include <QGridLayout>
@@ -23,6 +24,7 @@
 #include <QMenu>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QStyle>
 #include <QVBoxLayout>
 
 #include <cmath>
@@ -162,6 +164,7 @@ void ChartsView::setChartShown(const QString& id, bool shown)
     if (QAction* a = pickerMenu_->findChild<QAction*>(QStringLiteral("show_") + id))
         a->setChecked(shown);
     relayout();
+    updateGeometry();
     if (shown && (id == kFaultLatencyId || id == kLockWaitId))
         refreshHistograms();
 }
@@ -190,10 +193,38 @@ void ChartsView::resizeEvent(QResizeEvent* event)
     hint_->setVisible(room >= hint_->sizeHint().width());
 }
 
-int ChartsView::columnsFor(int width)
+int ChartsView::columnWidthNeeded() const
 {
-    // Two charts side by side only where each keeps room for its legend.
-    return width >= kTwoColumnWidth ? 2 : 1;
+    // Two charts side by side only where each keeps room for its legend and
+    // its whole title, in the font they are drawn in now: zoomed to 175%,
+    // two columns that fit at 100% cut every title short.
+    int needed = fontMetrics().averageCharWidth() * kColumnChars;
+    for (const QString& id : shownCharts()) {
+        const QChart* c = chart(id);
+        needed = std::max(needed, QFontMetrics(c->titleFont()).horizontalAdvance(c->title()) + kTitleRoom);
+    }
+    return needed;
+}
+
+QSize ChartsView::minimumSizeHint() const
+{
+    // One column as wide as the widest title shown, with the grid's margins,
+    // a scroll bar and the frames around: a dock narrowed to less cuts the
+    // titles short.
+    int widest = 0;
+    for (const QString& id : shownCharts()) {
+        const QChart* c = chart(id);
+        widest = std::max(widest, QFontMetrics(c->titleFont()).horizontalAdvance(c->title()) + kTitleRoom);
+    }
+    const QSize least = QWidget::minimumSizeHint();
+    return QSize(std::max(least.width(), widest + 8 + 8 + style()->pixelMetric(QStyle::PM_ScrollBarExtent) + 12),
+        least.height());
+}
+
+int ChartsView::columnsFor(int width) const
+{
+    // The grid's margins and the spacing between the columns.
+    return (width - 8 - 8 - 8) / 2 >= columnWidthNeeded() ? 2 : 1;
 }
 
 void ChartsView::relayout()
@@ -239,8 +270,12 @@ void ChartsView::changeEvent(QEvent* event)
     // A font change is the presentation zoom: the charts' titles, axes and
     // legends are sized from the application font.
     if (event->type() == QEvent::PaletteChange || event->type() == QEvent::StyleChange
-        || event->type() == QEvent::FontChange)
+        || event->type() == QEvent::FontChange) {
         restyle();
+        updateGeometry();
+        if (columnsFor(width()) != columns_)
+            relayout();
+    }
     QWidget::changeEvent(event);
 }
 

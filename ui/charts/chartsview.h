@@ -64,6 +64,10 @@ public:
     TimeSeriesChart* timeSeries(const QString& id) const;
     FaultLatencyChart* faultLatency() const { return faultLatency_; }
     LockWaitChart* lockWait() const { return lockWait_; }
+    /// A chart's margins and padding either side of its title.
+    static constexpr int kTitleRoom = 48;
+    /// How many columns the charts are laid out in (1 or 2).
+    int columns() const { return columns_; }
     /// The upper end of the shared time axis.
     double timeRange() const { return timeMax_; }
 
@@ -92,6 +96,9 @@ public Q_SLOTS:
     /// Re-reads the histograms now.
     void refreshHistograms();
 
+    /// No narrower than the widest title of the charts shown.
+    QSize minimumSizeHint() const override;
+
 protected:
     void changeEvent(QEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
@@ -99,8 +106,12 @@ protected:
 private:
     QChartView* addChart(const QString& id, QChart* chart);
     void relayout();
-    static int columnsFor(int width);
-    static constexpr int kTwoColumnWidth = 760;
+    /// Two columns at @width, or one.
+    int columnsFor(int width) const;
+    /// The least width of a column: the widest title shown, and room for a
+    /// legend (kColumnChars characters), in the charts' font now.
+    int columnWidthNeeded() const;
+    static constexpr int kColumnChars = 56;
     int columns_ = 2;
     void extendTimeRange(double seconds);
     void restyle();

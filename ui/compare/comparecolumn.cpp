@@ -25,11 +25,11 @@ QString caption(const QString& name, const QString& value)
 
 } // namespace
 
-CompareColumn::CompareColumn(Simulation& simulation, const QString& letter, const QColor& color, QWidget* parent)
+CompareColumn::CompareColumn(Simulation& simulation, const QString& letter, int colour, QWidget* parent)
     : QWidget(parent)
     , sim_(simulation)
     , letter_(letter)
-    , color_(color)
+    , colour_(colour)
     , header_(new QLabel)
     , figures_(new QLabel)
     , table_(new QTableWidget(0, 4))
@@ -38,6 +38,7 @@ CompareColumn::CompareColumn(Simulation& simulation, const QString& letter, cons
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(4);
 
+    header_->setObjectName(QStringLiteral("compareHeader"));
     header_->setTextFormat(Qt::RichText);
     QFont big = header_->font();
     big.setPointSizeF(big.pointSizeF() * 1.2);
@@ -119,7 +120,12 @@ void CompareColumn::updateHeader()
     // both themes); the title in the palette's text colour, as every label.
     header_->setText(QStringLiteral("<span style='background-color:%1; color:white'>&nbsp;<b>%2</b>&nbsp;</span>"
                                     "&nbsp;<b>%3</b>")
-                         .arg(color_.name(), letter_, title));
+                         .arg(colour().name(), letter_, title));
+}
+
+QColor CompareColumn::colour() const
+{
+    return colors::series(colour_);
 }
 
 void CompareColumn::updateFigures()

@@ -24,8 +24,9 @@ public:
     /// Locks listed at most.
     static constexpr int kTopLocks = 5;
 
-    /// @letter ("A") and @color name the run everywhere in the window.
-    CompareColumn(Simulation& simulation, const QString& letter, const QColor& color, QWidget* parent = nullptr);
+    /// @letter ("A") and the chart series colour @colour (colors::series, in
+    /// the colour scheme in use) name the run everywhere in the window.
+    CompareColumn(Simulation& simulation, const QString& letter, int colour, QWidget* parent = nullptr);
 
     /// The @n most contended of @locks (ties: more acquisitions first, then
     /// by name), leaving out locks never acquired.
@@ -33,6 +34,8 @@ public:
 
     /// The figures as shown (for tests): state, time, ops, faults, hits, lock wait.
     QString figuresText() const;
+    /// The swatch's colour, the run's line colour in the scheme in use.
+    QColor colour() const;
     QTableWidget* lockTable() const { return table_; }
 
     /// Reads the run again (a tick, a new run).
@@ -48,7 +51,7 @@ private:
 
     Simulation& sim_;
     QString letter_;
-    QColor color_;
+    int colour_;
     QLabel* header_;
     QLabel* figures_;
     QTableWidget* table_;

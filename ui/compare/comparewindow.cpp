@@ -3,7 +3,6 @@
 #include "charts/chartstyle.h"
 #include "compare/comparechart.h"
 #include "compare/comparecolumn.h"
-#include "kit/colors.h"
 #include "shell/runtoolbar.h"
 
 #include <QAction>
@@ -124,7 +123,7 @@ CompareWindow::CompareWindow(QWidget* parent)
         row->addWidget(label);
         row->addWidget(pickers_[side], 1);
         grid->addLayout(row, 0, side);
-        columns_[side] = new CompareColumn(*sims_[side], letter, colors::series(side));
+        columns_[side] = new CompareColumn(*sims_[side], letter, side);
         grid->addWidget(columns_[side], 1, side);
     }
     layout->addWidget(toolBar_);

@@ -104,6 +104,27 @@ inline QColor cpuIdle(const QPalette& p)
     return p.color(QPalette::Window).darker(108);
 }
 
+/// Whether @p is a dark theme (light text on a dark base).
+inline bool isDark(const QPalette& p)
+{
+    return p.color(QPalette::Base).lightness() < 128;
+}
+
+/// What the timeline outlines: the lane of the CPU a step names, the waits
+/// for the lock selected. The standard scheme keeps the desktop's selection
+/// colour. Okabe and Ito's palette has no hue left that stays apart from the
+/// five states' under protanopia and deuteranopia (their orange reads as
+/// the spinning yellow, and as the standard scheme's), so the outline is
+/// their black, which every state is far lighter than: it differs in
+/// lightness, what every colour-vision deficiency and a grey projector keep.
+/// On a dark theme, where black would vanish into the background, white.
+inline QColor highlight(const QPalette& p)
+{
+    if (!safe())
+        return p.color(QPalette::Highlight);
+    return isDark(p) ? QColor(Qt::white) : QColor(Qt::black);
+}
+
 // Pages and entries.
 /// A page in the cache, a page-table entry set: present, nothing happening.
 inline QColor cached()
@@ -126,12 +147,6 @@ inline QColor series(int i)
     static const QColor kSafe[] = { okabeIto::blue(), okabeIto::orange(), okabeIto::bluishGreen(),
         okabeIto::reddishPurple(), okabeIto::vermillion(), okabeIto::skyBlue(), okabeIto::grey(), okabeIto::yellow() };
     return (safe() ? kSafe : kStandard)[i % 8];
-}
-
-/// Whether @p is a dark theme (light text on a dark base).
-inline bool isDark(const QPalette& p)
-{
-    return p.color(QPalette::Base).lightness() < 128;
 }
 
 /// Heat: @t in [0, 1] from the background (cold) through yellow to red, for

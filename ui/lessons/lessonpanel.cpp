@@ -283,8 +283,10 @@ void LessonPanel::changeEvent(QEvent* event)
 void LessonPanel::restyle()
 {
     // Room for a step's text beside the views at 1280 x 720, as wide again
-    // as the text when the window is zoomed.
-    setMinimumWidth(fontMetrics().averageCharWidth() * 52);
+    // as the text when the window is zoomed; no wider, so that zoomed to
+    // 300% on a 1920-pixel projector the charts beside it keep room for
+    // their titles (its text wraps, and the caption has it in large print).
+    setMinimumWidth(fontMetrics().averageCharWidth() * 30);
     QFont big = font();
     if (big.pointSizeF() > 0)
         big.setPointSizeF(big.pointSizeF() * 1.3);
@@ -571,7 +573,8 @@ void LessonPanel::showVerdicts()
         const QString thread = c.claim.thread_figure.empty() ? tr("no figure posted") : q(c.claim.thread_figure);
         // The figure, then how the repeats spread, in words: a student
         // reads "3 repeats from 1.9x to 2.6x", not a percentage of a median.
-        const QString ours = q(c.our_figure) + (c.values.size() > 1 ? QStringLiteral("; ") + q(repeats_range(c)) : QString());
+        const QString ours
+            = q(c.our_figure) + (c.values.size() > 1 ? QStringLiteral("; ") + q(repeats_range(c)) : QString());
         const QStringList cells = { claim + QStringLiteral(" (") + q(c.claim.by) + QLatin1Char(')'), thread, ours,
             q(std::string(lesson_verdict_name(c.verdict))) + QStringLiteral(": ") + q(c.why) };
         for (int col = 0; col < 4; ++col) {

@@ -137,12 +137,15 @@ LockView::LockView(Simulation& simulation, QWidget* parent)
     QHeaderView* header = table_->horizontalHeader();
     header->setHighlightSections(false);
     header->setSectionsMovable(true);
-    header->setStretchLastSection(false);
     // Numbers grow as the run goes on: their columns follow their contents,
-    // measured on the rows in view only so that the cost stays bounded.
+    // measured on the rows in view only so that the cost stays bounded. So
+    // do the names: a name column left to stretch was what the numbers
+    // left over, and zoomed for a lecture hall that made "page...lock" of
+    // a page's lock. The last column takes the room to spare; where there
+    // is none, the table scrolls sideways and the names stay whole.
     header->setResizeContentsPrecision(0);
     header->setSectionResizeMode(QHeaderView::ResizeToContents);
-    header->setSectionResizeMode(LockTableModel::Name, QHeaderView::Stretch);
+    header->setStretchLastSection(true);
     header->setSectionResizeMode(LockTableModel::Class, QHeaderView::Interactive);
     table_->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(table_, &QWidget::customContextMenuRequested, this, [this](const QPoint& pos) {
@@ -450,8 +453,12 @@ void LockView::changeEvent(QEvent* event)
     QWidget::changeEvent(event);
     // The presentation zoom: rows as tall as the new text (the table takes
     // this widget's font, which has already changed).
-    if (event->type() == QEvent::FontChange)
+    if (event->type() == QEvent::FontChange) {
         table_->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 8);
+        // The class column is sized once to its names: again in the new font.
+        if (sized_)
+            table_->resizeColumnToContents(LockTableModel::Class);
+    }
 }
 
 void LockView::resizeEvent(QResizeEvent* event)

@@ -12,6 +12,7 @@
 #include "run/parameterspanel.h"
 #include "shell/aboutdialog.h"
 #include "shell/appicon.h"
+#include "shell/dockforward.h"
 #include "shell/keyrouting.h"
 #include "shell/resources.h"
 #include "shell/runtoolbar.h"
@@ -230,8 +231,7 @@ void MainWindow::createRunPage()
     tabifyDockWidget(locksDock, measurementsDock_);
     measurementsDock_->hide();
     connect(lessonPanel_, &LessonPanel::measured, this, [this] {
-        verdictDock_->show();
-        verdictDock_->raise();
+        bringForward(verdictDock_);
         // Room for every claim's row, not the lock table's few lines.
         resizeDocks({ verdictDock_ }, { height() / 2 }, Qt::Vertical);
     });
@@ -239,15 +239,14 @@ void MainWindow::createRunPage()
         // A dock's step shows the CPUs in the centre, whatever an earlier
         // step or run left there: who holds, who waits.
         if (view == QLatin1String("charts")) {
-            chartsDock->raise();
+            bringForward(chartsDock);
             showView(QStringLiteral("cpus"));
         } else if (view == QLatin1String("locks")) {
-            locksDock->raise();
+            bringForward(locksDock);
             showView(QStringLiteral("cpus"));
         } else if (view == QLatin1String("probe")) {
             // The measurements are what the step is about: room for them.
-            measurementsDock_->show();
-            measurementsDock_->raise();
+            bringForward(measurementsDock_);
             resizeDocks({ measurementsDock_ }, { height() / 2 }, Qt::Vertical);
         } else {
             showView(view);
@@ -284,8 +283,7 @@ void MainWindow::createRunPage()
                     interleaving = s.section(QLatin1Char('='), 1);
             }
             views_->setTabVisible(views_->indexOf(tornPte_), true);
-            measurementsDock_->show();
-            measurementsDock_->raise();
+            bringForward(measurementsDock_);
             tornPte_->setScript(parse_pte_read_method(method.toStdString()), interleaving.toStdString());
         });
     connect(lessonPanel_, &LessonPanel::fileHighlighted, this, [radix, skiplist, pagestate](FileId f) {
@@ -603,7 +601,7 @@ bool MainWindow::openLesson(const QString& nameOrPath, QString* error)
     lessonDock_->raise();
     // The lesson, the views and the charts side by side on a projector's
     // 1280 pixels: the charts give up some of their width to the views.
-    resizeDocks({ lessonDock_, chartsDock_ }, { 380, 400 }, Qt::Horizontal);
+    dockZoom_->resize({ lessonDock_, chartsDock_ }, { 380, 400 });
     // The step asked for its view before the run page was shown.
     lessonPanel_->resetStep();
     return true;
@@ -617,7 +615,7 @@ bool MainWindow::showingRun() const
 void MainWindow::showGallery()
 {
     if (showingRun())
-        runDockState_ = saveState();
+        runDockState_ = dockZoom_->current();
     sim_.pause();
     stack_->setCurrentWidget(galleryPage_);
     toolBar_->hide();
@@ -637,11 +635,14 @@ void MainWindow::showRun()
 {
     stack_->setCurrentWidget(runPage_);
     toolBar_->show();
-    if (!runDockState_.isEmpty())
-        restoreState(runDockState_);
-    else
+    if (runDockState_.state.isEmpty()) {
+        // First shown: the docks as createRunPage sized them, at 100%.
         for (QDockWidget* dock : docks_)
             dock->show();
+        runDockState_ = dockZoom_->current();
+        runDockState_.scale = 1.0;
+    }
+    dockZoom_->restore(runDockState_);
     // The lesson's docks only beside a lesson, the verdict once measured;
     // its measurements' view only for a lesson that makes some.
     lessonDock_->setVisible(lessonPanel_->hasLesson());
@@ -653,6 +654,9 @@ void MainWindow::showRun()
         && std::any_of(lessonPanel_->lesson().steps.begin(), lessonPanel_->lesson().steps.end(),
             [](const LessonStep& s) { return s.view == "tornpte"; });
     views_->setTabVisible(views_->indexOf(tornPte_), tornPte);
+    // A tab hidden asks for no room: its least height took the lock table's.
+    tornPte_->setSizePolicy(tornPte ? QSizePolicy(QSizePolicy::Preferred, QSizePolicy::Preferred)
+                                    : QSizePolicy(QSizePolicy::Ignored, QSizePolicy::Ignored));
     verdictDock_->setVisible(lessonPanel_->hasLesson() && lessonPanel_->verdicts().has_value());
     saveAction_->setEnabled(true);
     savePictureAction_->setEnabled(true);
@@ -748,9 +752,10 @@ bool MainWindow::restoreSettings()
     const QByteArray geometry = settings.value(kGeometryKey).toByteArray();
     if (geometry.isEmpty() || !restoreGeometry(geometry))
         return false;
-    runDockState_ = settings.value(kStateKey).toByteArray();
+    // Saved with the zoom just restored.
+    runDockState_ = { settings.value(kStateKey).toByteArray(), zoom_->scale(), {} };
     if (showingRun())
-        restoreState(runDockState_);
+        dockZoom_->restore(runDockState_);
     return true;
 }
 
@@ -758,7 +763,7 @@ void MainWindow::saveSettings() const
 {
     QSettings settings;
     settings.setValue(kGeometryKey, saveGeometry());
-    settings.setValue(kStateKey, showingRun() ? saveState() : runDockState_);
+    settings.setValue(kStateKey, showingRun() ? saveState() : runDockState_.state);
 }
 
 void MainWindow::setRememberGeometry(bool remember)

@@ -5,11 +5,13 @@
 
 #include "kit/savefile.h"
 #include "run/simulation.h"
+#include "shell/dockzoom.h"
 #include "shell/scenariolibrary.h"
 
 #include <QMainWindow>
 
 #include <map>
+#include <memory>
 
 class QAction;
 class QDockWidget;
@@ -208,7 +210,7 @@ private:
     QDockWidget* verdictDock_ = nullptr;
     QDockWidget* measurementsDock_ = nullptr;
     TornPteView* tornPte_ = nullptr;
-    QByteArray runDockState_; ///< dock layout while the gallery hides the docks
+    DockZoom::Layout runDockState_; ///< dock layout while the gallery hides the docks
     QMenu* recentMenu_ = nullptr;
     QMenu* viewMenu_ = nullptr;
     QAction* quitAction_ = nullptr;
@@ -221,6 +223,9 @@ private:
     AboutDialog* about_ = nullptr;
     bool rememberGeometry_ = true;
     Zoom* zoom_ = nullptr;
+    std::unique_ptr<DockZoom> dockZoom_; ///< the docks' sizes follow the zoom
+    DockZoom::Layout beforePresenting_;  ///< given back on leaving presentation mode
+    QSize sizeBeforePresenting_;
     KeyRouting* keys_ = nullptr;
     StepCaption* caption_ = nullptr;
     QToolBar* captionBar_ = nullptr;

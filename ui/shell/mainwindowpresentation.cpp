@@ -1,6 +1,7 @@
 // The main window's presentation mode: full screen, the step as a caption,
 // the one zoom, and the keys a presentation clicker sends.
 #include "lessons/lessonpanel.h"
+#include "shell/dockzoom.h"
 #include "shell/keyrouting.h"
 #include "shell/mainwindow.h"
 #include "shell/runtoolbar.h"
@@ -20,11 +21,17 @@ void MainWindow::createPresentation()
 {
     zoom_ = new Zoom(this);
     zoom_->setRemember(rememberGeometry_);
+    dockZoom_ = std::make_unique<DockZoom>(*this, docks_, zoom_->scale());
     // The toolbar's icons are drawn at a size in pixels: they grow with the text.
     const QSize icons = toolBar_->iconSize();
     connect(zoom_, &Zoom::scaleChanged, this, [this, icons](double scale) {
         toolBar_->setIconSize(icons * scale);
         updateCaption();
+        // The docks with their content, once the new font has reached it.
+        QTimer::singleShot(0, this, [this, scale] {
+            if (zoom_->scale() == scale)
+                dockZoom_->setScale(scale);
+        });
     });
 
     // Across the bottom of the window, under the docks: the buttons keep
@@ -94,16 +101,23 @@ void MainWindow::setPresenting(bool on)
 {
     if (on == presenting_)
         return;
+    // The layout as it is, before the caption's bar is shown.
+    if (on) {
+        statesBeforePresenting_ = windowState() & ~Qt::WindowActive;
+        beforePresenting_ = dockZoom_->current();
+        sizeBeforePresenting_ = size();
+    }
     presenting_ = on;
     presentationAction_->setChecked(on);
     updateCaption();
-    if (on)
-        statesBeforePresenting_ = windowState() & ~Qt::WindowActive;
     // From the event loop: a state the platform reports for the window's
     // showing, still queued, would otherwise undo the first request.
     QTimer::singleShot(0, this, [this] {
         const Qt::WindowStates normal = statesBeforePresenting_ & ~Qt::WindowFullScreen;
         setWindowState(presenting_ ? normal | Qt::WindowFullScreen : normal);
+        // The layout from before, at the zoom chosen while presenting.
+        if (!presenting_)
+            dockZoom_->restoreAtSize(beforePresenting_, sizeBeforePresenting_);
     });
 }
 

@@ -4,6 +4,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
+#include <QResizeEvent>
 #include <QVBoxLayout>
 
 namespace pcl::ui {
@@ -69,6 +70,20 @@ void StepCaption::setStep(const QString& title, const QString& text, bool canBac
     text_->setText(text);
     back_->setEnabled(canBack);
     next_->setEnabled(canNext);
+    fitHeight();
+}
+
+void StepCaption::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    fitHeight();
+}
+
+void StepCaption::fitHeight()
+{
+    const int height = layout()->heightForWidth(width());
+    if (height > 0 && height != maximumHeight())
+        setFixedHeight(height);
 }
 
 QString StepCaption::title() const
@@ -84,8 +99,10 @@ QString StepCaption::text() const
 void StepCaption::changeEvent(QEvent* event)
 {
     QWidget::changeEvent(event);
-    if (event->type() == QEvent::FontChange)
+    if (event->type() == QEvent::FontChange) {
         restyle();
+        fitHeight();
+    }
 }
 
 void StepCaption::restyle()

@@ -37,8 +37,13 @@ Q_SIGNALS:
 
 protected:
     void changeEvent(QEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
 
 private:
+    /// As tall as the wrapped text at the width it has, no taller: the
+    /// toolbar it sits in asks a wrapping label for its height at a narrow
+    /// width, and kept the docks above from a third of a 1080-line screen.
+    void fitHeight();
     /// The labels' and buttons' fonts, from the caption's own (the
     /// application's, zoomed).
     void restyle();

@@ -433,7 +433,7 @@ void TimelineView::setHighlightedCpu(std::optional<unsigned> cpu)
 
 void TimelineView::paintHighlight(QPainter& p, const TimelineLayout& l)
 {
-    const QColor highlight = palette().color(QPalette::Highlight);
+    const QColor highlight = colors::highlight(palette());
     // The CPU's lane, before the run has events too: the step names the
     // CPU to watch before anything happens on it.
     if (highlightedCpu_ && int(*highlightedCpu_) < int(model_.cpus())) {

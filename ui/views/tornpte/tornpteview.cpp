@@ -1,6 +1,7 @@
 #include "views/tornpte/tornpteview.h"
 
 #include <QAbstractItemView>
+#include <QBoxLayout>
 #include <QComboBox>
 #include <QEvent>
 #include <QHBoxLayout>
@@ -101,30 +102,39 @@ TornPteView::TornPteView(QWidget* parent)
             interleavingBox_->count() - 1, QString::fromStdString(i.meaning), Qt::ToolTipRole);
     }
     interleavingBox_->setToolTip(tr("What the writer writes while the reader reads"));
-    // The boxes give up width beside a lesson's docks (their lists still
-    // open at full width): the centre must fit a 1280-pixel projector.
-    for (QComboBox* box : { methodBox_, interleavingBox_ }) {
-        box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-        box->setMinimumContentsLength(6);
-        box->view()->setMinimumWidth(box->view()->sizeHintForColumn(0) + 24);
-    }
+    // Each box as wide as its longest choice, so that the reader's method
+    // always reads in full: a box cut to "Read pte_lo" hides what the
+    // picture is about. Where the centre is narrow (beside a lesson's docks
+    // at 1280 pixels, or zoomed) the bar takes two or three rows instead
+    // (arrangeBar).
+    for (QComboBox* box : { methodBox_, interleavingBox_ })
+        box->setSizeAdjustPolicy(QComboBox::AdjustToContents);
 
-    auto* row = new QHBoxLayout(bar_);
-    row->setContentsMargins(12, 8, 12, 4);
-    row->addWidget(new QLabel(tr("Reader:"), bar_));
-    row->addWidget(methodBox_);
-    row->addSpacing(8);
-    row->addWidget(new QLabel(tr("Writer:"), bar_));
-    row->addWidget(interleavingBox_);
-    row->addStretch(1);
+    auto* readerRow = new QHBoxLayout;
+    readerRow->addWidget(new QLabel(tr("Reader:"), bar_));
+    readerRow->addWidget(methodBox_);
+    auto* writerRow = new QHBoxLayout;
+    writerRow->addWidget(new QLabel(tr("Writer:"), bar_));
+    writerRow->addWidget(interleavingBox_);
+    choices_ = new QBoxLayout(QBoxLayout::LeftToRight);
+    choices_->setSpacing(16);
+    choices_->addLayout(readerRow);
+    choices_->addLayout(writerRow);
+    choices_->addStretch(1);
+    auto* stepping = new QHBoxLayout;
+    stepping->addStretch(1);
     // As wide as the widest count it will show, so that the buttons beside
     // it stay put from step to step.
     stepLabel_->setMinimumWidth(stepLabel_->fontMetrics().horizontalAdvance(tr("Step 888 of 888")));
     stepLabel_->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
-    row->addWidget(stepLabel_);
-    row->addSpacing(4);
-    row->addWidget(back_);
-    row->addWidget(next_);
+    stepping->addWidget(stepLabel_);
+    stepping->addSpacing(4);
+    stepping->addWidget(back_);
+    stepping->addWidget(next_);
+    rows_ = new QBoxLayout(QBoxLayout::LeftToRight, bar_);
+    rows_->setContentsMargins(12, 8, 12, 4);
+    rows_->addLayout(choices_, 1);
+    rows_->addLayout(stepping);
 
     connect(back_, &QPushButton::clicked, this, &TornPteView::back);
     connect(next_, &QPushButton::clicked, this, &TornPteView::next);
@@ -197,10 +207,45 @@ QRect TornPteView::canvasRect() const
     return QRect(0, top, width(), std::max(0, height() - top));
 }
 
+TornPteView::BarRows TornPteView::barRowsAt(int width) const
+{
+    // From the rows' own least sizes, so that the answer does not depend on
+    // how the bar is arranged now.
+    const QSize reader = choices_->itemAt(0)->minimumSize();
+    const QSize writer = choices_->itemAt(1)->minimumSize();
+    const QSize stepping = rows_->itemAt(1)->minimumSize();
+    const QMargins m = rows_->contentsMargins();
+    const int choicesAcross = reader.width() + choices_->spacing() + writer.width();
+    BarRows rows;
+    if (m.left() + choicesAcross + rows_->spacing() + stepping.width() + m.right() <= width) {
+        rows.count = 1;
+        rows.height = std::max({ reader.height(), writer.height(), stepping.height() });
+    } else if (m.left() + choicesAcross + m.right() <= width) {
+        rows.count = 2;
+        rows.height = std::max(reader.height(), writer.height()) + rows_->spacing() + stepping.height();
+    } else {
+        rows.count = 3;
+        rows.height = reader.height() + choices_->spacing() + writer.height() + rows_->spacing() + stepping.height();
+    }
+    rows.height += m.top() + m.bottom();
+    rows.narrowest = m.left() + std::max({ reader.width(), writer.width(), stepping.width() }) + m.right();
+    return rows;
+}
+
+void TornPteView::arrangeBar()
+{
+    // One row where the choices and the stepping fit side by side; else the
+    // stepping under the choices; else each choice on a row of its own.
+    const int count = barRowsAt(width()).count;
+    rows_->setDirection(count == 1 ? QBoxLayout::LeftToRight : QBoxLayout::TopToBottom);
+    choices_->setDirection(count == 3 ? QBoxLayout::TopToBottom : QBoxLayout::LeftToRight);
+}
+
 void TornPteView::relayout()
 {
     // Placed here rather than by a layout so that the picture's area is
     // known before the widget is first shown, and follows a font change.
+    arrangeBar();
     bar_->setGeometry(0, 0, width(), bar_->sizeHint().height());
     layout_.layout(script_, step_, canvasRect().size(), palette(), font());
     update();
@@ -213,9 +258,9 @@ QSize TornPteView::sizeHint() const
 
 QSize TornPteView::minimumSizeHint() const
 {
-    // Below this the lanes have room for too few rows to follow a script;
-    // narrow enough to sit beside the lesson and the charts at 1280 pixels.
-    return QSize(std::max(420, bar_->minimumSizeHint().width()), 360);
+    // The picture's least area under the bar as it is arranged at that width.
+    const int width = std::max(kMinCanvas.width(), barRowsAt(0).narrowest);
+    return QSize(width, kMinCanvas.height() + barRowsAt(width).height);
 }
 
 void TornPteView::paintEvent(QPaintEvent*)

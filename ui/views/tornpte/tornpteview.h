@@ -22,6 +22,7 @@
 
 #include <string_view>
 
+class QBoxLayout;
 class QComboBox;
 class QLabel;
 class QPushButton;
@@ -60,6 +61,10 @@ public:
 
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;
+    /// Below this the lanes have room for too few rows to follow a script
+    /// and the headings are cut; narrow enough to sit beside the lesson and
+    /// the charts at 1280 pixels.
+    static constexpr QSize kMinCanvas { 580, 330 };
 
 public Q_SLOTS:
     void next();
@@ -79,6 +84,17 @@ protected:
 
 private:
     void relayout();
+    /// How the bar is laid out at a width: in one row (the choices, then
+    /// the stepping), two (the stepping under the choices) or three (each
+    /// choice on its own row); its height then, and its least width.
+    struct BarRows {
+        int count = 1;
+        int height = 0;
+        int narrowest = 0;
+    };
+    BarRows barRowsAt(int width) const;
+    /// The bar in one, two or three rows, as the width allows.
+    void arrangeBar();
     void syncBar();
     void choose();
 
@@ -86,6 +102,8 @@ private:
     int step_ = 0;
     TornPteLayout layout_;
     QWidget* bar_;
+    QBoxLayout* rows_ = nullptr;    ///< the choices, then the stepping
+    QBoxLayout* choices_ = nullptr; ///< the reader's choice, then the writer's
     QComboBox* methodBox_;
     QComboBox* interleavingBox_;
     QLabel* stepLabel_;

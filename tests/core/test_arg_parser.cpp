@@ -386,8 +386,9 @@ TEST_CASE("a line break in an option's help is a space: the wrapping places the 
     p.add_string("out", "", "DIR",
         "write the files of the run into DIR, each atomically, and the charts\nas PNG, SVG and PDF; a line the\n"
         "author broke early");
-    p.describe(
-        "[options]", std::string(150, 'x') + "\nshort line\n" + std::string(60, 'y') + ' ' + std::string(60, 'z'));
+    std::string text(150, 'x');
+    text.append("\nshort line\n").append(60, 'y').append(1, ' ').append(60, 'z');
+    p.describe("[options]", text);
     std::istringstream lines(p.help());
     std::string line;
     std::vector<std::string> all;

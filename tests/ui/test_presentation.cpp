@@ -98,6 +98,14 @@ QString frontTab(MainWindow& window, QDockWidget* dock)
     return QString();
 }
 
+/// The offscreen platform's screen is 800 x 600, which has room for no
+/// zoom (Zoom::maximumFor): these tests check the layouts of a screen that
+/// has room for every stop, as a 4K one has.
+void roomyScreen(MainWindow& window)
+{
+    window.zoom()->setMaximum(Zoom::stops().back());
+}
+
 } // namespace
 
 class TestPresentation : public QObject {
@@ -279,6 +287,7 @@ private Q_SLOTS:
     {
         QFETCH(QSize, size);
         MainWindow window;
+        roomyScreen(window);
         window.setRememberGeometry(false);
         window.resize(size);
         window.show();
@@ -323,7 +332,11 @@ private Q_SLOTS:
             if (scale == 1.5) {
                 // Within the few pixels a table's rows, grown a step later, move it.
                 QVERIFY2(std::abs(chartsDock->width() - chartsAt100 * 1.5) <= 8,
-                    qPrintable(at + QString::number(chartsDock->width())));
+                    qPrintable(at
+                        + QStringLiteral("%1, at 100% %2, the lesson's %3")
+                              .arg(chartsDock->width())
+                              .arg(chartsAt100)
+                              .arg(window.lessonPanel()->width())));
                 QVERIFY2(std::abs(locksDock->height() - locksAt100 * 1.5) <= 8,
                     qPrintable(at + QString::number(locksDock->height())));
             }
@@ -333,6 +346,7 @@ private Q_SLOTS:
     void leavingPresentationGivesTheLayoutBack()
     {
         MainWindow window;
+        roomyScreen(window);
         window.setRememberGeometry(false);
         showActive(window);
         QVERIFY(window.openLesson(QStringLiteral("2005-split-page-table-locks")));
@@ -437,12 +451,43 @@ private Q_SLOTS:
         window.simulation().pause();
     }
 
+    void theZoomStopsWhereTheScreenHasNoRoom()
+    {
+        // 960 x 540 of the text's measure at least: 200% on a 1080p
+        // projector, 300% on a 4K screen, 125% on a 1280 x 720 one.
+        QCOMPARE(Zoom::maximumFor(QSize(1920, 1080)), 2.0);
+        QCOMPARE(Zoom::maximumFor(QSize(3840, 2160)), 3.0);
+        QCOMPARE(Zoom::maximumFor(QSize(1280, 720)), 1.25);
+        QCOMPARE(Zoom::maximumFor(QSize(2560, 1440)), 2.5);
+        QCOMPARE(Zoom::maximumFor(QSize(800, 600)), 1.0);
+
+        MainWindow window;
+        window.setRememberGeometry(false);
+        window.zoom()->setMaximum(2.0);
+        // Zoom in is offered as far as the limit, whatever the scale was when it changed.
+        QVERIFY(window.zoomInAction()->isEnabled());
+        window.zoom()->setScale(1.75);
+        QVERIFY(window.zoomInAction()->isEnabled());
+        window.zoomInAction()->trigger();
+        QCOMPARE(window.zoom()->scale(), 2.0);
+        QVERIFY(!window.zoomInAction()->isEnabled());
+        window.zoomInAction()->trigger();
+        QCOMPARE(window.zoom()->scale(), 2.0);
+        // A scale saved on a larger screen comes down to this one's.
+        window.zoom()->setScale(3.0);
+        QCOMPARE(window.zoom()->scale(), 2.0);
+        window.zoom()->setMaximum(1.5);
+        QCOMPARE(window.zoom()->scale(), 1.5);
+        window.zoomResetAction()->trigger();
+    }
+
     void zoomScalesTheTextAndIsRemembered()
     {
         const double desktop = QApplication::font().pointSizeF();
         QVERIFY(desktop > 0);
         {
             MainWindow window;
+            roomyScreen(window);
             showActive(window);
             QVERIFY(window.openLesson(QStringLiteral("2002-one-global-hash-lock")));
             window.setPresenting(true);
@@ -477,6 +522,7 @@ private Q_SLOTS:
         QCOMPARE(QApplication::font().pointSizeF(), desktop);
         {
             MainWindow window;
+            roomyScreen(window);
             window.restoreSettings();
             QCOMPARE(window.zoom()->scale(), 1.25);
             QCOMPARE(QApplication::font().pointSizeF(), desktop * 1.25);
@@ -487,6 +533,7 @@ private Q_SLOTS:
         // A scripted run leaves the saved scale alone.
         {
             MainWindow window;
+            roomyScreen(window);
             window.setRememberGeometry(false);
             window.zoomInAction()->trigger();
             QCOMPARE(QSettings().value(QLatin1String(Zoom::settingsKey())).toDouble(), 1.0);

@@ -12,6 +12,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QMenu>
+#include <QScreen>
 #include <QTimer>
 #include <QToolBar>
 
@@ -21,6 +22,10 @@ void MainWindow::createPresentation()
 {
     zoom_ = new Zoom(this);
     zoom_->setRemember(rememberGeometry_);
+    // No more than the screen has room for (a window moved to another
+    // screen keeps the limit of the one it opened on).
+    if (const QScreen* screen = this->screen())
+        zoom_->setMaximum(Zoom::maximumFor(screen->size()));
     dockZoom_ = std::make_unique<DockZoom>(*this, docks_, zoom_->scale());
     // The toolbar's icons are drawn at a size in pixels: they grow with the text.
     const QSize icons = toolBar_->iconSize();
@@ -89,11 +94,12 @@ void MainWindow::addPresentationActions(QMenu* view)
     zoomResetAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
     connect(zoomResetAction_, &QAction::triggered, zoom_, &Zoom::reset);
     const auto updateZoomActions = [this](double scale) {
-        zoomInAction_->setEnabled(scale < Zoom::stops().back());
+        zoomInAction_->setEnabled(scale < zoom_->maximum() - 1e-9);
         zoomOutAction_->setEnabled(scale > Zoom::stops().front());
         zoomResetAction_->setText(tr("&Actual size (now %1%)").arg(std::lround(scale * 100)));
     };
     connect(zoom_, &Zoom::scaleChanged, this, updateZoomActions);
+    connect(zoom_, &Zoom::maximumChanged, this, [this, updateZoomActions] { updateZoomActions(zoom_->scale()); });
     updateZoomActions(zoom_->scale());
 }
 

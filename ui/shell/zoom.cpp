@@ -11,6 +11,7 @@ namespace pcl::ui {
 Zoom::Zoom(QObject* parent)
     : QObject(parent)
     , base_(QApplication::font())
+    , maximum_(stops().back())
 {
 }
 
@@ -22,8 +23,30 @@ const std::vector<double>& Zoom::stops()
     return kStops;
 }
 
+double Zoom::maximumFor(QSize screen)
+{
+    double best = 1.0;
+    for (const double stop : stops())
+        if (stop > best && screen.width() / stop >= kMinimumRoom.width()
+            && screen.height() / stop >= kMinimumRoom.height())
+            best = stop;
+    return best;
+}
+
+void Zoom::setMaximum(double maximum)
+{
+    maximum = std::max(1.0, maximum);
+    if (maximum == maximum_)
+        return;
+    maximum_ = maximum;
+    if (scale_ > maximum_ + 1e-9)
+        setScale(maximum_);
+    Q_EMIT maximumChanged(maximum_);
+}
+
 void Zoom::setScale(double scale)
 {
+    scale = std::min(scale, maximum_);
     const auto& s = stops();
     const auto nearest = std::min_element(
         s.begin(), s.end(), [scale](double a, double b) { return std::abs(a - scale) < std::abs(b - scale); });
@@ -53,7 +76,7 @@ void Zoom::zoomIn()
 {
     const auto& s = stops();
     const auto next = std::upper_bound(s.begin(), s.end(), scale_ + 1e-9);
-    if (next != s.end())
+    if (next != s.end() && *next <= maximum_ + 1e-9)
         setScale(*next);
 }
 

@@ -10,6 +10,7 @@
 
 #include <QFont>
 #include <QObject>
+#include <QSize>
 
 #include <vector>
 
@@ -26,8 +27,19 @@ public:
     double scale() const { return scale_; }
     /// The application font at 100%.
     const QFont& baseFont() const { return base_; }
-    /// The stop nearest @scale becomes the window's scale.
+    /// The stop nearest @scale, up to maximum(), becomes the window's scale.
     void setScale(double scale);
+
+    /// The largest scale the screen has room for: the largest stop at which
+    /// a screen of @screen pixels still holds kMinimumRoom of the text's
+    /// measure (2.0 on a 1080p projector, 3.0 on a 4K one), 1.0 at least.
+    /// Beyond it the run's views and the step's caption no longer fit.
+    static double maximumFor(QSize screen);
+    static constexpr QSize kMinimumRoom { 960, 540 };
+    /// The largest scale offered (default: the largest stop); a scale above
+    /// it comes down to it.
+    void setMaximum(double maximum);
+    double maximum() const { return maximum_; }
 
     /// Reads the scale saved last (1.0 when none) and applies it.
     void restore();
@@ -45,10 +57,12 @@ public Q_SLOTS:
 
 Q_SIGNALS:
     void scaleChanged(double scale);
+    void maximumChanged(double maximum);
 
 private:
     QFont base_;
     double scale_ = 1.0;
+    double maximum_;
     bool remember_ = false;
 };
 

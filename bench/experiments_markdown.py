@@ -1,0 +1,68 @@
+#!/usr/bin/env python3
+"""Rewrites the verdict tables of docs/experiments.md from measured verdicts.
+
+Each lesson's table is replaced by the rows of the verdicts JSON that
+
+    pagecache-lab-cli experiment NAME --json DIR/NAME.json
+
+wrote (one file per lesson, named after it); the text around the tables,
+and the tables of lessons with no file in DIR, stay as they are.
+
+    bench/experiments_markdown.py DIR [docs/experiments.md]
+"""
+import json
+import os
+import re
+import sys
+
+HEADER = "| claim | in the thread | on this machine | verdict |\n|---|---|---|---|\n"
+
+
+def cell(text):
+    """A table cell: one line, its pipes escaped."""
+    return " ".join(str(text).split()).replace("|", "\\|")
+
+
+def table(verdicts):
+    rows = []
+    for v in verdicts:
+        claim = cell(v["claim"])
+        if v.get("source"):
+            claim += f" ({cell(v['source'])})"
+        rows.append(f"| {claim} | {cell(v.get('thread_figure', ''))} | {cell(v['our_figure'])} "
+                    f"| **{cell(v['result'])}**: {cell(v['why'])} |\n")
+    return HEADER + "".join(rows)
+
+
+def main(argv):
+    if len(argv) not in (2, 3):
+        sys.stderr.write(__doc__)
+        return 2
+    measured, doc = argv[1], argv[2] if len(argv) == 3 else "docs/experiments.md"
+    with open(doc, encoding="utf-8") as f:
+        text = f.read()
+    replaced = []
+    for name in sorted(os.listdir(measured)):
+        if not name.endswith(".json"):
+            continue
+        with open(os.path.join(measured, name), encoding="utf-8") as f:
+            result = json.load(f)
+        lesson = result["experiment"]
+        # The lesson's table: the first one after the line that names it.
+        section = re.search(r"^`" + re.escape(lesson) + r"`.*?\n\n(\| claim .*?\n)(?:\n|\Z)", text,
+                            re.S | re.M)
+        if not section:
+            sys.stderr.write(f"{doc}: no table under `{lesson}` (from {name})\n")
+            return 1
+        text = text[:section.start(1)] + table(result["verdicts"]) + text[section.end(1):]
+        replaced.append(lesson)
+    tmp = doc + ".tmp"
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write(text)
+    os.replace(tmp, doc)
+    print(f"{doc}: {len(replaced)} tables rewritten: {', '.join(replaced)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -479,6 +479,18 @@ private Q_SLOTS:
         window.zoom()->setMaximum(1.5);
         QCOMPARE(window.zoom()->scale(), 1.5);
         window.zoomResetAction()->trigger();
+
+        // Saved at 300% on a 4K screen, opened on a 1080p one: 200% here,
+        // and 300% stays saved for the 4K screen.
+        QSettings().setValue(QLatin1String(Zoom::settingsKey()), 3.0);
+        {
+            MainWindow small;
+            small.zoom()->setMaximum(2.0);
+            small.restoreSettings();
+            QCOMPARE(small.zoom()->scale(), 2.0);
+            QCOMPARE(QSettings().value(QLatin1String(Zoom::settingsKey())).toDouble(), 3.0);
+        }
+        QSettings().setValue(QLatin1String(Zoom::settingsKey()), 1.0);
     }
 
     void zoomScalesTheTextAndIsRemembered()

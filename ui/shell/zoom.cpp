@@ -69,7 +69,12 @@ void Zoom::restore()
 {
     bool ok = false;
     const double saved = QSettings().value(QLatin1String(settingsKey()), 1.0).toDouble(&ok);
+    // A scale chosen on a larger screen stays saved for it, however far
+    // this screen brings it down.
+    const bool remember = remember_;
+    remember_ = false;
     setScale(ok && std::isfinite(saved) ? saved : 1.0);
+    remember_ = remember;
 }
 
 void Zoom::zoomIn()

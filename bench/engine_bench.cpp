@@ -1,6 +1,7 @@
 #include "engine_bench.h"
 
 #include "bench_progress.h"
+#include "engine_run.h"
 
 #include "base/clock.h"
 #include "events/tracepoint.h"
@@ -11,7 +12,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <ctime>
 #include <memory>
 #include <ostream>
 #include <thread>
@@ -33,14 +33,6 @@ double posted_pft(unsigned threads)
         if (t == threads)
             return f;
     return 0;
-}
-
-/// CPU time of the whole process, in ns.
-std::uint64_t process_cpu_ns()
-{
-    timespec ts {};
-    ::clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return std::uint64_t(ts.tv_sec) * 1'000'000'000ull + std::uint64_t(ts.tv_nsec);
 }
 
 /// What watching a CPU costs: its ring, drained every 10 ms by a reader
@@ -133,19 +125,12 @@ PftRun pft(unsigned threads, std::uint64_t pages_per_thread, PageTable::Scheme s
     // Room beside the region for the reserve under the min watermark and
     // the CPUs' free lists: anonymous pages are never reclaimed.
     c.memory_pages = c.workload.file_pages + 16384;
-    sync::LockRegistry registry;
-    Engine engine(c, registry);
-    const std::uint64_t cpu0 = process_cpu_ns();
-    const std::uint64_t t0 = now_ns();
-    engine.start();
-    engine.wait();
-    const std::uint64_t ns = std::max<std::uint64_t>(now_ns() - t0, 1);
-    const std::uint64_t cpu_ns = std::max<std::uint64_t>(process_cpu_ns() - cpu0, 1);
+    EngineRun run(c);
     PftRun r;
-    r.ok = engine.state() == Engine::State::Finished && engine.page_table().mapped_count() == c.workload.file_pages;
-    r.faults_per_s = double(c.workload.file_pages) * 1e9 / double(ns);
-    r.faults_per_cpu_s = double(c.workload.file_pages) * 1e9 / double(cpu_ns);
-    r.cpus_used = double(cpu_ns) / double(ns);
+    r.ok = run.finished() && run.engine.page_table().mapped_count() == c.workload.file_pages;
+    r.faults_per_s = double(c.workload.file_pages) * 1e9 / double(run.wall_ns);
+    r.faults_per_cpu_s = double(c.workload.file_pages) * 1e9 / double(run.cpu_ns);
+    r.cpus_used = double(run.cpu_ns) / double(run.wall_ns);
     return r;
 }
 
@@ -174,14 +159,11 @@ SharingRun sharing(
     c.index.hash_buckets = 1 << 14;
     c.memory_pages = 4096 * (cpus + 1);
     c.device = { 0, 0, 0.0 }; // an instant disk: the locks are what is measured
-    sync::LockRegistry registry;
-    Engine engine(c, registry);
-    engine.start();
-    engine.wait();
+    EngineRun run(c);
     SharingRun r;
-    r.ok = engine.state() == Engine::State::Finished;
-    r.operations = engine.operations();
-    for (const auto& row : registry.classes())
+    r.ok = run.finished();
+    r.operations = run.engine.operations();
+    for (const auto& row : run.registry.classes())
         if (row.name == lock_class)
             r.lock = row;
     return r;
@@ -212,14 +194,11 @@ WritebackRun writeback_run(unsigned cpus, std::uint64_t pages, std::uint64_t fra
     c.memory_pages = frames;
     c.device = { 0, 0, 0.0 };
     c.events = false;
-    sync::LockRegistry registry;
-    Engine engine(c, registry);
-    const std::uint64_t t0 = now_ns();
-    engine.start();
-    engine.wait();
+    EngineRun run(c);
+    Engine& engine = run.engine;
     WritebackRun r;
-    r.seconds = double(now_ns() - t0) / 1e9;
-    r.ok = engine.state() == Engine::State::Finished;
+    r.seconds = double(run.wall_ns) / 1e9;
+    r.ok = run.finished();
     const PageCacheStats s = engine.page_cache().stats();
     r.dirtied = s.dirtied;
     r.written = engine.device().pages_written();

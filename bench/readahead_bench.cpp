@@ -1,6 +1,7 @@
 #include "readahead_bench.h"
 
-#include "base/clock.h"
+#include "engine_run.h"
+
 #include "lib/arg_parser.h"
 #include "lib/report.h"
 #include "sim/engine.h"
@@ -76,12 +77,10 @@ MortonRun morton_run(const MortonSetup& m, unsigned nfiles, const std::string& p
     c.device.ra_pages = m.ra_pages;
     c.events = false;
     MortonRun r;
-    sync::LockRegistry registry;
-    Engine engine(c, registry);
-    engine.start();
-    engine.wait();
+    EngineRun run(c);
+    Engine& engine = run.engine;
     const auto cpus = engine.cpu_counters();
-    r.ok = engine.state() == Engine::State::Finished && cpus[0].finished_ns > 0;
+    r.ok = run.finished() && cpus[0].finished_ns > 0;
     r.error = engine.error();
     r.a_seconds = double(cpus[0].finished_ns) / 1e9;
     r.a_reads = cpus[0].operations;
@@ -133,13 +132,9 @@ ReplayRun replay_speed(const std::string& path, unsigned replays)
         c.readahead = "ondemand";
         c.device.time_scale = 0; // the replay's own speed, not the disk's
         c.events = false;
-        sync::LockRegistry registry;
-        Engine engine(c, registry);
-        const std::uint64_t t0 = now_ns();
-        engine.start();
-        engine.wait();
-        ns += now_ns() - t0;
-        ops += engine.operations();
+        EngineRun run(c);
+        ns += run.wall_ns;
+        ops += run.engine.operations();
     }
     r.events_per_s = double(r.events) * replays * 1e9 / double(std::max<std::uint64_t>(ns, 1));
     r.ops_per_s = double(ops) * 1e9 / double(std::max<std::uint64_t>(ns, 1));

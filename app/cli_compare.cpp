@@ -143,10 +143,11 @@ Report ratio_table(const RunResult (&results)[2], const std::string& format)
     return table;
 }
 
-/// Writes compare.csv, a/ and b/, and charts/ into @dir; false if any
-/// failed (each failure said on @err).
-bool write_comparison(const std::string& dir, const Report& table, const ComparedPair& pair,
-    const RunResult (&results)[2], std::ostream& out, std::ostream& err)
+/// Writes compare.csv (every figure exact, whatever the terminal shows), a/
+/// and b/, and charts/ into @dir; says what it wrote on @notes; false if
+/// any failed (each failure said on @err).
+bool write_comparison(const std::string& dir, const ComparedPair& pair, const RunResult (&results)[2],
+    std::ostream& notes, std::ostream& err)
 {
     bool ok = true;
     std::vector<std::string> written;
@@ -160,7 +161,7 @@ bool write_comparison(const std::string& dir, const Report& table, const Compare
             ok = false;
         }
     };
-    write("compare.csv", table.csv());
+    write("compare.csv", ratio_table(results, "csv").csv());
     for (int i = 0; i < 2; ++i) {
         const std::string sub = i ? "b/" : "a/";
         write(sub + "summary.json", json::write(to_json(results[i])) + "\n");
@@ -181,9 +182,9 @@ bool write_comparison(const std::string& dir, const Report& table, const Compare
     } else {
         err << kProgram << " compare: no charts: " << cannot_render_reason() << '\n';
     }
-    out << '\n'
-        << written.size() + charts << " files written to " << dir << " (" << written.size() << " tables and results"
-        << (charts ? ", " + std::to_string(charts) + " charts in charts/" : std::string()) << ")\n";
+    notes << '\n'
+          << written.size() + charts << " files written to " << dir << " (" << written.size() << " tables and results"
+          << (charts ? ", " + std::to_string(charts) + " charts in charts/" : std::string()) << ")\n";
     return ok;
 }
 
@@ -224,7 +225,7 @@ int run_compare_command(const std::vector<std::string>& args, std::ostream& out,
             rc = 1;
         }
     if (const std::string& dir = parser.get_string("out"); !dir.empty())
-        if (!write_comparison(dir, table, pair, results, out, err))
+        if (!write_comparison(dir, pair, results, notes_stream(format, out, err), err))
             rc = 1;
     return rc;
 }

@@ -162,6 +162,11 @@ void check_format(const std::string& format)
         throw ArgError("--format: '" + format + "' is not one of: " + kFormats);
 }
 
+std::ostream& notes_stream(const std::string& format, std::ostream& out, std::ostream& err)
+{
+    return format == "table" ? out : err;
+}
+
 void print_table(std::ostream& out, const Report& table, const std::string& format)
 {
     if (format == "csv") {

@@ -60,6 +60,10 @@ void check_format(const std::string& format);
 /// A number as a CSV or JSON cell: a count as an integer, anything else in
 /// the fewest digits that read back.
 std::string csv_number(double v);
+/// Where a command says what it wrote and what it collected: beside a table
+/// on stdout; with json or csv on stderr, so that stdout is the data alone
+/// and a script's JSON or CSV reader takes it whole.
+std::ostream& notes_stream(const std::string& format, std::ostream& out, std::ostream& err);
 /// @table in @format: aligned columns, a JSON array of objects (numbers as
 /// numbers), or CSV.
 void print_table(std::ostream& out, const Report& table, const std::string& format);

@@ -1,5 +1,6 @@
 #include "cli_sweep_collect.h"
 
+#include "cli_scenarios.h"
 #include "cli_sweep_plan.h"
 #include "cli_sweep_report.h"
 #include "lib/file_io.h"
@@ -98,7 +99,7 @@ int collect_sweep(
     std::string caption;
     for (std::size_t k = 0; k < p.runs(); ++k)
         runs.push_back(read_cell(p, k, dir, caption));
-    out << "collected " << p.runs() << " runs of " << p.name << " from " << dir << '\n';
+    notes_stream(format, out, err) << "collected " << p.runs() << " runs of " << p.name << " from " << dir << '\n';
     int rc = report_sweep(p, runs, dir, caption, format, out, err);
     // Every run of the grid was to have finished: one that is missing, or
     // that its job's Ctrl+C cancelled, leaves the grid incomplete.

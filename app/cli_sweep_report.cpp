@@ -190,9 +190,10 @@ LineChart sweep_chart(const SweepPlan& p, const std::vector<SweepRun>& runs, con
     return chart;
 }
 
-/// Writes runs.csv, summary.csv and the chart into @dir; false if any failed.
+/// Writes runs.csv, summary.csv and the chart into @dir, says what it wrote
+/// on @notes; false if any failed.
 bool write_outputs(const SweepPlan& p, const std::vector<SweepRun>& runs, const std::string& dir,
-    const std::string& caption, std::ostream& out, std::ostream& err)
+    const std::string& caption, std::ostream& notes, std::ostream& err)
 {
     bool ok = true;
     std::vector<std::string> written;
@@ -223,7 +224,7 @@ bool write_outputs(const SweepPlan& p, const std::vector<SweepRun>& runs, const 
     for (const std::string& w : written)
         list += (list.empty() ? "" : ", ") + w;
     if (!list.empty())
-        out << '\n' << list << " written to " << dir << '\n';
+        notes << '\n' << list << " written to " << dir << '\n';
     return ok;
 }
 
@@ -259,7 +260,7 @@ int report_sweep(const SweepPlan& p, const std::vector<SweepRun>& runs, const st
     if (unfinished)
         err << kProgram << " sweep: " << unfinished << " of " << runs.size()
             << " runs are missing from the tables; the others are in them\n";
-    if (!out_dir.empty() && !write_outputs(p, runs, out_dir, caption, out, err))
+    if (!out_dir.empty() && !write_outputs(p, runs, out_dir, caption, notes_stream(format, out, err), err))
         rc = 1;
     return rc;
 }

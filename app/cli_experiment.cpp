@@ -128,15 +128,19 @@ int run_experiment_command(const std::vector<std::string>& args, std::ostream& o
         err << kProgram << " experiment: " << lesson.name << ": " << e.what() << '\n';
         return 1;
     }
-    print_verdicts(out, result);
+    // An output named "-" takes stdout for itself; the verdicts' table and
+    // the notes then go to stderr.
+    const bool stdout_taken = p.get_string("json") == kStdoutPath || p.get_string("csv") == kStdoutPath;
+    std::ostream& shown = stdout_taken ? err : out;
+    print_verdicts(shown, result);
     const std::string json_text = json::write(to_json(result)) + "\n";
     const std::string csv_text = verdicts_csv(result);
     const std::pair<const char*, const std::string*> files[] = { { "json", &json_text }, { "csv", &csv_text } };
     for (const auto& [option, text] : files)
         if (const std::string& file = p.get_string(option); !file.empty()) {
             try {
-                write_file_atomically(file, *text);
-                out << "\nverdicts written to " << file << '\n';
+                write_output(file, *text, out);
+                shown << "\nverdicts written to " << output_name(file) << '\n';
             } catch (const std::exception& e) {
                 err << kProgram << " experiment: " << e.what() << '\n';
                 return 1;
@@ -146,7 +150,7 @@ int run_experiment_command(const std::vector<std::string>& args, std::ostream& o
         try {
             write_file_atomically(dir + "/verdicts.json", json_text);
             write_file_atomically(dir + "/verdicts.csv", csv_text);
-            out << "\nverdicts.json, verdicts.csv written to " << dir << '\n';
+            shown << "\nverdicts.json, verdicts.csv written to " << dir << '\n';
             if (!can_render()) {
                 err << kProgram << " experiment: no report.html nor report.pdf: " << cannot_render_reason() << '\n';
                 return 0;
@@ -154,7 +158,7 @@ int run_experiment_command(const std::vector<std::string>& args, std::ostream& o
             std::string names;
             for (const std::string& f : write_lesson_report(lesson, result, dir))
                 names += (names.empty() ? "" : ", ") + std::filesystem::path(f).filename().string();
-            out << names << " written to " << dir << '\n';
+            shown << names << " written to " << dir << '\n';
         } catch (const std::exception& e) {
             err << kProgram << " experiment: " << e.what() << '\n';
             return 1;

@@ -360,13 +360,16 @@ int run_command(const std::vector<std::string>& args)
     }
     bar.finish();
     // The result in the format asked for on stdout; with json or csv, the
-    // notes on what was written go to stderr, so that stdout parses.
+    // notes on what was written go to stderr, so that stdout parses. An
+    // output named "-" takes stdout for itself, and the rest goes to stderr.
     const std::string format = parser.get_string("format");
-    std::ostream& notes = format == "table" ? std::cout : std::cerr;
+    const bool stdout_taken = json_path == pcl::kStdoutPath || ra_log_path == pcl::kStdoutPath;
+    std::ostream& shown = stdout_taken ? std::cerr : std::cout;
+    std::ostream& notes = pcl::cli::notes_stream(format, shown, std::cerr);
     if (format == "table") {
-        pcl::print_run_summary(std::cout, result, path);
+        pcl::print_run_summary(shown, result, path);
     } else if (format == "json") {
-        std::cout << pcl::json::write(pcl::to_json(result)) << '\n';
+        shown << pcl::json::write(pcl::to_json(result)) << '\n';
     } else {
         pcl::Report figures({ "figure", "unit", "value" });
         for (const pcl::RunFigure& f : pcl::run_figures(result)) {
@@ -375,7 +378,7 @@ int run_command(const std::vector<std::string>& args)
             figures.set("unit", f.unit);
             figures.set("value", pcl::cli::csv_number(f.value));
         }
-        pcl::cli::print_table(std::cout, figures, format);
+        pcl::cli::print_table(shown, figures, format);
     }
 
     int rc = result.state == "failed" ? 1 : 0;
@@ -383,8 +386,9 @@ int run_command(const std::vector<std::string>& args)
         std::cerr << kProgram << " run: the run failed: " << result.error << '\n';
     if (!ra_log_path.empty()) {
         try {
-            pcl::write_file_atomically(ra_log_path, ra_log);
-            notes << "\n" << ra_windows << " readahead windows written to " << ra_log_path << '\n';
+            pcl::cli::write_output(ra_log_path, ra_log, std::cout);
+            notes << "\n"
+                  << ra_windows << " readahead windows written to " << pcl::cli::output_name(ra_log_path) << '\n';
             if (result.events_dropped)
                 std::cerr << kProgram << " run: the event rings dropped " << result.events_dropped
                           << " records (an unpaced run outran the reader); windows among them are missing from "
@@ -396,8 +400,8 @@ int run_command(const std::vector<std::string>& args)
     }
     if (!json_path.empty()) {
         try {
-            pcl::write_file_atomically(json_path, pcl::json::write(pcl::to_json(result)) + "\n");
-            notes << "\nresult written to " << json_path << '\n';
+            pcl::cli::write_output(json_path, pcl::json::write(pcl::to_json(result)) + "\n", std::cout);
+            notes << "\nresult written to " << pcl::cli::output_name(json_path) << '\n';
         } catch (const std::exception& e) {
             std::cerr << kProgram << " run: " << e.what() << '\n';
             rc = 1;

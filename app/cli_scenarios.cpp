@@ -167,6 +167,19 @@ std::ostream& notes_stream(const std::string& format, std::ostream& out, std::os
     return format == "table" ? out : err;
 }
 
+void write_output(const std::string& path, const std::string& text, std::ostream& out)
+{
+    if (path == kStdoutPath)
+        out << text << std::flush;
+    else
+        write_file_atomically(path, text);
+}
+
+std::string output_name(const std::string& path)
+{
+    return path == kStdoutPath ? "stdout" : path;
+}
+
 void print_table(std::ostream& out, const Report& table, const std::string& format)
 {
     if (format == "csv") {
@@ -181,8 +194,10 @@ void print_table(std::ostream& out, const Report& table, const std::string& form
     for (const std::vector<std::string>& row : table.rows()) {
         json::Object o;
         for (std::size_t i = 0; i < row.size() && i < table.columns().size(); ++i) {
-            // A cell that is a JSON number is written as one.
-            json::Value v = row[i];
+            // A cell that is a JSON number is written as one; an empty cell
+            // (a ratio over zero, a figure a run does not have) is null, as a
+            // reader expects of a value that does not exist.
+            json::Value v = row[i].empty() ? json::Value(nullptr) : json::Value(row[i]);
             try {
                 if (const json::Value n = json::parse(row[i]); n.is_number())
                     v = n;

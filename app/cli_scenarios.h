@@ -64,6 +64,11 @@ std::string csv_number(double v);
 /// on stdout; with json or csv on stderr, so that stdout is the data alone
 /// and a script's JSON or CSV reader takes it whole.
 std::ostream& notes_stream(const std::string& format, std::ostream& out, std::ostream& err);
+/// Writes @text into the file @path whole or not at all, or onto @out
+/// when @path is "-" (kStdoutPath).
+void write_output(const std::string& path, const std::string& text, std::ostream& out);
+/// @path as a note names it: "stdout" for "-".
+std::string output_name(const std::string& path);
 /// @table in @format: aligned columns, a JSON array of objects (numbers as
 /// numbers), or CSV.
 void print_table(std::ostream& out, const Report& table, const std::string& format);

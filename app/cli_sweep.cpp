@@ -220,14 +220,19 @@ int write_jobs(
         text += line;
     }
     try {
-        write_file_atomically(jobs, text);
+        write_output(jobs, text, out);
     } catch (const std::exception& e) {
         err << kProgram << " sweep: " << e.what() << '\n';
         return 1;
     }
-    out << plan.runs() << " run commands (" << plan.cells() << " cells x " << plan.repeat << ") written to " << jobs
-        << "; run them, e.g. 'parallel -j 4 < " << jobs << "', then '" << kProgram << " sweep --collect " << out_dir
-        << "'\n";
+    // Runs that share a machine's CPUs disturb each other's timings (the
+    // help's advice): one at a time here, or one a machine elsewhere.
+    const std::string run_them = jobs == kStdoutPath ? std::string("run them")
+                                                     : "run them one at a time here ('sh " + shell_quote(jobs) + "')";
+    (jobs == kStdoutPath ? err : out) << plan.runs() << " run commands (" << plan.cells() << " cells x " << plan.repeat
+                                      << ") written to " << output_name(jobs) << "; " << run_them
+                                      << " or one a machine (GNU parallel --sshlogin, a Slurm array), then '"
+                                      << kProgram << " sweep --collect " << shell_quote(out_dir) << "'\n";
     return 0;
 }
 

@@ -302,9 +302,20 @@ void ArgParser::parse(const std::vector<std::string>& args)
     }
     if (help_)
         return;
-    for (const auto& o : options_)
-        if (o.output && o.given)
+    // "-" names standard output, as it does for every Unix tool; one output
+    // at most can be it, or the two would arrive mixed.
+    const Option* to_stdout = nullptr;
+    for (const auto& o : options_) {
+        if (!o.output || !o.given)
+            continue;
+        if (o.sval != kStdoutPath) {
             check_writable_path(o.sval, "--" + o.name);
+        } else if (to_stdout) {
+            throw ArgError("--" + to_stdout->name + " and --" + o.name + ": only one output can be '-' (stdout)");
+        } else {
+            to_stdout = &o;
+        }
+    }
 }
 
 void ArgParser::describe(std::string synopsis, std::string description, std::string epilogue)

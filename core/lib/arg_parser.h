@@ -49,6 +49,9 @@ std::uint64_t parse_uint(std::string_view text, std::string_view what);
 /// (1048576 -> "1M", 3072 -> "3k", 1000 -> "1000"), so parse_uint reads it back.
 std::string format_uint(std::uint64_t v);
 
+/// The name of an output file that means standard output.
+inline constexpr const char* kStdoutPath = "-";
+
 class ArgParser {
 public:
     /// @command names the command in messages and usage, e.g. "bench indexes".
@@ -63,9 +66,10 @@ public:
     void add_string(std::string name, std::string def, std::string metavar, std::string help);
     /// `--name`: a flag, false when not given.
     void add_flag(std::string name, std::string help);
-    /// `--name FILE`: a file the command writes ("" when not given); parse()
-    /// checks that it can be created (check_writable_path), so that a long
-    /// run does not fail at its end.
+    /// `--name FILE`: a file the command writes ("" when not given), or "-"
+    /// for standard output (at most one output of a command); parse() checks
+    /// that a file can be created (check_writable_path), so that a long run
+    /// does not fail at its end.
     void add_output(std::string name, std::string metavar, std::string help);
     /// `--name S`, repeatable: every occurrence adds its (non-empty) value,
     /// in order; an empty list when not given.

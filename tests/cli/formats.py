@@ -9,12 +9,14 @@ Usage: formats.py CLI SCRATCH_DIR
 import csv
 import io
 import json
+import os
 import shutil
 import subprocess
 import sys
 
-cli, scratch = sys.argv[1], sys.argv[2]
+cli, scratch = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
 shutil.rmtree(scratch, ignore_errors=True)
+os.makedirs(scratch)
 short = ["--set", "workload.operations_per_cpu=300"]
 failures = []
 
@@ -66,6 +68,36 @@ check_both(grid, out="grid")
 check_both(["sweep", "--collect", f"{scratch}/grid-json"])
 check_both(["compare", "2002-global-hash-lock", "2002-global-hash-lock"] + short
            + ["--set-b", "index.kind=radix", "--set-b", "index.scheme=spinlock"], out="cmp")
+
+# "-" as an output file is stdout, which it then has to itself.
+p = subprocess.run([cli, "run", "2002-global-hash-lock"] + short + ["--json", "-"], capture_output=True, text=True,
+                   timeout=300, cwd=scratch)
+try:
+    if "figures" not in json.loads(p.stdout):
+        failures.append("run --json -: the result on stdout has no figures")
+except json.JSONDecodeError as e:
+    failures.append(f"run --json -: stdout is not the result alone ({e}): {p.stdout[:200]!r}")
+if os.path.exists(f"{scratch}/-"):
+    failures.append("run --json -: wrote a file named '-'")
+p = subprocess.run([cli, "sweep", "2002-global-hash-lock"] + short + ["--vary", "workload.cpus=1,2", "--jobs", "-",
+                    "--out", f"{scratch}/jobs"], capture_output=True, text=True, timeout=60)
+lines = p.stdout.splitlines()
+if len(lines) != 2 or not all(" run " in line and "/cell-" in line for line in lines):
+    failures.append(f"sweep --jobs -: expected the two run commands alone on stdout: {p.stdout!r}")
+p = subprocess.run([cli, "run", "2002-global-hash-lock", "--json", "-", "--readahead-log", "-"], capture_output=True,
+                   text=True, timeout=60)
+if p.returncode != 2 or "only one output can be '-'" not in p.stderr:
+    failures.append(f"run with two outputs on stdout: exit {p.returncode}, {p.stderr!r}")
+
+# A ratio that does not exist is null in JSON and empty in CSV.
+doc = check_json(["compare", "2002-global-hash-lock", "2002-global-hash-lock"] + short)
+if doc is not None:
+    over_zero = [row for row in doc if row["A"] == 0]
+    if not over_zero:
+        failures.append("compare: expected a figure that is 0 in A (a ratio that does not exist)")
+    for row in over_zero:
+        if row["B/A"] is not None:
+            failures.append(f"compare --format json: {row['figure']}: B/A over a zero A is {row['B/A']!r}, not null")
 
 # compare.csv in --out holds every figure as exactly as the JSON does,
 # whatever the terminal's table rounds.

@@ -44,7 +44,7 @@ int run_experiments_command(const std::vector<std::string>& args, std::ostream& 
     p.add_flag("probes",
         "list instead the probes a lesson's run may name (measurements of the structures themselves), "
         "with their parameters and figures");
-    p.describe("",
+    p.describe("[--probes]",
         "Lists the bundled lessons: each one's name, the thread it comes from and what it shows.\n"
         "'experiment NAME' measures a lesson's claims on this machine.");
     if (const auto code = p.parse_command(args, out, err))

@@ -180,20 +180,22 @@ void print_usage(std::ostream& out)
         << "       " << kProgram << " --help | --version\n\n"
         << "Page Cache Lab, headless: runs scenarios and benchmarks, prints tables and writes JSON and CSV.\n\n"
         << "commands:\n"
-        << "  run SCENARIO.json|PRESET [--set PATH=VALUE]... [--json FILE] [--out DIR]\n"
+        << "  run SCENARIO.json|PRESET [--set PATH=VALUE]... [--format F] [--json FILE] [--readahead-log FILE]\n"
+        << "      [--out DIR]\n"
         << "                            run a scenario file or a bundled preset and print its summary\n"
         << "                            and lock tables; 'run --help' describes its options\n"
         << "  presets [--format table|json|csv]\n"
         << "                            list the bundled scenarios, one line each\n"
         << "  validate FILE|PRESET...   check scenario and lesson files without running them: every\n"
         << "                            problem of each, with its field (exit 2 if any)\n"
-        << "  sweep SCENARIO|PRESET --vary FIELD=v1,v2,... [--repeat N] [--out DIR] [--jobs FILE]\n"
+        << "  sweep SCENARIO|PRESET --vary FIELD=v1,v2,... [--repeat N] [--format F] [--out DIR] [--jobs FILE]\n"
         << "                            run a grid of parameter values; one CSV row per run, the median\n"
         << "                            and spread per cell, the chart; 'sweep --help' describes it\n"
-        << "  sweep --collect DIR       tabulate and chart a grid whose runs a batch scheduler ran\n"
-        << "  compare A B [--set-b PATH=VALUE]... [--out DIR]\n"
+        << "  sweep --collect DIR [--format F]\n"
+        << "                            tabulate and chart a grid whose runs a batch scheduler ran\n"
+        << "  compare A B [--set-b PATH=VALUE]... [--format F] [--out DIR]\n"
         << "                            run two scenarios and print each figure of both and B/A\n"
-        << "  experiments               list the lessons: each argument of the mailing-list threads\n"
+        << "  experiments [--probes]    list the lessons: each argument of the mailing-list threads\n"
         << "  experiment NAME [--quick] [--repeat N] [--json FILE] [--out DIR]\n"
         << "                            measure a lesson's claims on this machine and print the verdicts\n"
         << "                            (with --out, its report as HTML and PDF too);\n"
@@ -205,7 +207,9 @@ void print_usage(std::ostream& out)
         for (const Subcommand& c : group->commands)
             if (c.usage)
                 out << "\noptions of " << group->word << ' ' << c.name << ":\n" << c.usage();
-    out << "\nglobal options:\n"
+    out << "\nF is table (aligned columns, the default), json or csv: the data alone on stdout, notes on\n"
+        << "stderr; an output FILE of - is stdout. 'help COMMAND' is 'COMMAND --help'.\n"
+        << "\nglobal options:\n"
         << "  -h, --help   show this help\n"
         << "  --version    print the version\n";
 }
@@ -467,6 +471,13 @@ int run(const std::vector<std::string>& args)
         return 0;
     }
     const std::vector<std::string> rest(args.begin() + 1, args.end());
+    // `help COMMAND...` is `COMMAND... --help`, as git's and perf's is;
+    // `help` alone is --help.
+    if (command == "help") {
+        std::vector<std::string> asked = rest;
+        asked.push_back("--help");
+        return asked.size() == 1 || asked[0] == "help" ? run({ "--help" }) : run(asked);
+    }
     if (command == "run")
         return run_command(rest);
     if (command == "presets")

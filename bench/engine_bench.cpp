@@ -213,7 +213,7 @@ WritebackRun writeback_run(unsigned cpus, std::uint64_t pages, std::uint64_t fra
 int run_engine_bench(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
 {
     ArgParser p("bench engine");
-    p.add_uint("pages", 1 << 18, 1024, 1 << 24, "N", "pages faulted per measurement (per thread for pft)");
+    p.add_uint("pages", 1 << 18, 1000, 1 << 24, "N", "pages faulted per measurement (per thread for pft)");
     p.add_uint("max-threads", 4, 1, 64, "T", "pft runs at 1, 2, 4 ... up to T threads");
     p.add_uint("repeats", 5, 1, 100, "R",
         "rounds of the minor-fault measurements (event stream off and on) and of the pft sweep, alternated; medians");

@@ -219,7 +219,7 @@ ArgParser make_parser()
     ArgParser p("bench locks");
     p.add_uint("threads", std::clamp(hw, 2u, kMaxThreads), 2, kMaxThreads, "T",
         "threads sharing one lock in the contended runs; max(2, hardware threads) unless given");
-    p.add_uint("iters", std::uint64_t(1) << 20, 1024, std::uint64_t(1) << 30, "N", "lock+unlock pairs per thread");
+    p.add_uint("iters", std::uint64_t(1) << 20, 1000, std::uint64_t(1) << 30, "N", "lock+unlock pairs per thread");
     p.add_output("csv", "FILE", "also write the results as CSV to FILE");
     p.add_uint("repeats", 5, 1, 15, "R", "runs per cell; the median is reported");
     p.add_flag("quiet", "no progress lines on stderr");

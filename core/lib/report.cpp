@@ -105,21 +105,22 @@ void Report::print(std::ostream& out) const
         for (const auto& r : rows_)
             width[c] = std::max(width[c], r[c].size());
     }
-    for (std::size_t c = 0; c < columns_.size(); ++c)
-        out << (c ? "  " : "") << std::left << std::setw(int(width[c])) << columns_[c];
-    out << '\n';
-    for (const auto& r : rows_) {
-        for (std::size_t c = 0; c < columns_.size(); ++c) {
-            out << (c ? "  " : "");
-            if (numeric(r[c]))
-                out << std::right;
-            else
-                out << std::left;
-            out << std::setw(int(width[c])) << r[c];
+    // Numbers right-aligned, text left-aligned, and no padding after a
+    // line's last cell: a line ends where its text does.
+    auto print_line = [&](const std::vector<std::string>& cells, bool header) {
+        std::string line;
+        for (std::size_t c = 0; c < cells.size(); ++c) {
+            if (c)
+                line += "  ";
+            const std::string pad(width[c] - std::min(width[c], cells[c].size()), ' ');
+            line += !header && numeric(cells[c]) ? pad + cells[c] : cells[c] + pad;
         }
-        out << '\n';
-    }
-    out << std::left;
+        line.erase(line.find_last_not_of(' ') + 1);
+        out << line << '\n';
+    };
+    print_line(columns_, true);
+    for (const auto& r : rows_)
+        print_line(r, false);
 }
 
 std::string Report::csv() const

@@ -13,6 +13,12 @@ expect 0 '^2002-global-hash-lock +2002 +radix-tree pagecache \(2002\) +2002: fou
 expect 0 '^2007-twelve-dd-writers,2007,' "$cli" presets --format csv
 expect 0 '"name": "2005-pft-split-page-table-lock"' "$cli" presets --format json
 expect 2 "--format: 'xml' is not one of: table, json, csv" "$cli" presets --format xml
+"$cli" presets | grep -n ' $' && fail "presets: a line ends in spaces"
+# help COMMAND is COMMAND --help; help alone is --help.
+expect 0 '^usage: pagecache-lab-cli run SCENARIO.json\|PRESET' "$cli" help run
+expect 0 '^usage: pagecache-lab-cli bench locks' "$cli" help bench locks
+expect 0 '^usage: pagecache-lab-cli <command>' "$cli" help
+expect 2 "unknown command 'nothing'" "$cli" help nothing
 
 expect 0 'state +finished' "$cli" run 2002-radix-tree-per-file --set workload.operations_per_cpu=200
 # --format: the headline figures as CSV, the whole result as JSON; stdout

@@ -149,16 +149,12 @@ void SpanModel::measure(const Event& e, std::uint64_t record, const std::optiona
     }
 }
 
-LaneSpan SpanModel::piece(const Lane& l, LaneState state, std::uint64_t start, std::uint64_t end) const
+LaneSpan SpanModel::within_fault(const Lane& l, LaneSpan s)
 {
-    LaneSpan s;
-    s.start_ns = start;
-    s.end_ns = end;
-    s.state = state;
     if (l.fault) {
         s.in_fault = true;
         s.fault_start_ns = l.fault->start;
-        if (state == LaneState::Running) {
+        if (s.state == LaneState::Running) {
             s.file = l.fault->file;
             s.page = l.fault->page;
         }
@@ -166,15 +162,13 @@ LaneSpan SpanModel::piece(const Lane& l, LaneState state, std::uint64_t start, s
     return s;
 }
 
-LaneSpan SpanModel::wait_span(LaneSpan s, const OpenWait& w)
+LaneSpan SpanModel::piece(const Lane& l, LaneState state, std::uint64_t start, std::uint64_t end) const
 {
-    s.lock = w.lock;
-    s.holder = w.holder;
-    s.file = w.file;
-    s.page = w.page;
-    s.request = w.request;
-    s.pages = w.pages;
-    return s;
+    LaneSpan s;
+    s.start_ns = start;
+    s.end_ns = end;
+    s.state = state;
+    return within_fault(l, s);
 }
 
 void SpanModel::append(unsigned lane, LaneSpan span)
@@ -246,62 +240,62 @@ void SpanModel::partition(const Event& e, const std::optional<Submitted>& reques
         return start;
     };
     // A wait begins: one whose end was lost ends here.
-    auto begin_wait = [&](const OpenWait& w) {
+    auto begin_wait = [&](LaneState state) {
         advance(lane, t);
         if (l.wait)
-            append(lane, piece(l, l.wait->state, l.wait->start, t));
-        l.wait = w;
+            append(lane, piece(l, l.wait->state, l.wait->start_ns, t));
+        l.wait = LaneSpan {};
+        l.wait->start_ns = t;
+        l.wait->state = state;
     };
-    // A wait ends at t: the open one if it is of @kinds, else one the ending record measured (@lost).
-    auto end_wait = [&](std::initializer_list<LaneState> kinds, auto&& lost) {
-        std::optional<OpenWait> w;
+    // A wait of @kinds ends at t: the open one, or one the ending record
+    // measured (@lost: its start and what it waited for). Appended in @state.
+    auto end_wait = [&](std::initializer_list<LaneState> kinds, auto&& lost, auto&& state) {
+        std::optional<LaneSpan> w;
         if (l.wait && std::find(kinds.begin(), kinds.end(), l.wait->state) != kinds.end()) {
             w = l.wait;
             l.wait.reset();
         } else if (!l.wait) {
             w = lost();
         }
-        if (!w)
+        if (!w) {
             advance(lane, t);
-        return w;
+            return;
+        }
+        w->end_ns = t;
+        w->state = state(*w);
+        append(lane, within_fault(l, *w));
     };
 
     switch (e.kind) {
     case EventKind::LockWaitBegin: {
-        OpenWait w;
-        w.state = LaneState::Spinning;
-        w.start = t;
-        w.lock = intern_lock(e);
+        const std::uint32_t lock = intern_lock(e);
         const int holder = ev::LockWaitBegin { e }.holder_cpu();
-        w.holder = static_cast<std::int16_t>(holder >= 0 && holder < 32768 ? holder : -1);
-        begin_wait(w);
+        begin_wait(LaneState::Spinning);
+        l.wait->lock = lock;
+        l.wait->holder = static_cast<std::int16_t>(holder >= 0 && holder < 32768 ? holder : -1);
         break;
     }
-    case EventKind::LockAcquired: {
-        const auto w = end_wait({ LaneState::Spinning, LaneState::Blocked }, [&]() -> std::optional<OpenWait> {
-            const std::uint64_t wait = ev::LockAcquired { e }.wait_ns();
-            if (wait == 0)
-                return std::nullopt;
-            OpenWait lost;
-            lost.start = startFromDuration(wait);
-            lost.lock = intern_lock(e);
-            return lost;
-        });
-        if (w) {
-            LaneSpan s = piece(l, t - w->start < kSpinLimitNs ? LaneState::Spinning : LaneState::Blocked, w->start, t);
-            s.lock = w->lock;
-            s.holder = w->holder;
-            append(lane, s);
-        }
+    case EventKind::LockAcquired:
+        end_wait(
+            { LaneState::Spinning, LaneState::Blocked },
+            [&]() -> std::optional<LaneSpan> {
+                const std::uint64_t wait = ev::LockAcquired { e }.wait_ns();
+                if (wait == 0)
+                    return std::nullopt;
+                LaneSpan lost;
+                lost.start_ns = startFromDuration(wait);
+                lost.lock = intern_lock(e);
+                return lost;
+            },
+            [&](const LaneSpan& w) {
+                return t - w.start_ns < kSpinLimitNs ? LaneState::Spinning : LaneState::Blocked;
+            });
         break;
-    }
     case EventKind::PageLockWait: {
-        OpenWait w;
-        w.state = LaneState::PageWait;
-        w.start = t;
-        w.file = e.file;
-        w.page = e.index;
-        begin_wait(w);
+        begin_wait(LaneState::PageWait);
+        l.wait->file = e.file;
+        l.wait->page = e.index;
         // Asleep on a page of its own read: the CPU is in I/O from the
         // submit on (a major fault), not waiting on someone else's read.
         auto own = std::find_if(l.submitted.begin(), l.submitted.end(),
@@ -319,33 +313,27 @@ void SpanModel::partition(const Event& e, const std::optional<Submitted>& reques
                 else
                     l.spans.set_back_end(own->time);
             }
-            l.wait->start = l.spans.empty() ? std::min(own->time, t) : l.spans.back().end_ns;
-            l.cursor = l.wait->start;
+            l.wait->start_ns = l.spans.empty() ? std::min(own->time, t) : l.spans.back().end_ns;
+            l.cursor = l.wait->start_ns;
         }
         break;
     }
-    case EventKind::PageLockWoken: {
-        const auto w = end_wait({ LaneState::PageWait, LaneState::InIo }, [&]() -> std::optional<OpenWait> {
-            const ev::PageLockWoken woken { e };
-            if (woken.slept_ns() == 0)
-                return std::nullopt;
-            OpenWait lost;
-            lost.state = LaneState::PageWait;
-            lost.start = startFromDuration(woken.slept_ns());
-            lost.file = woken.file();
-            lost.page = woken.page();
-            return lost;
-        });
-        if (w) {
-            LaneSpan s = piece(l, w->state, w->start, t);
-            s.file = w->file;
-            s.page = w->page;
-            s.request = w->request;
-            s.pages = w->pages;
-            append(lane, s);
-        }
+    case EventKind::PageLockWoken:
+        end_wait(
+            { LaneState::PageWait, LaneState::InIo },
+            [&]() -> std::optional<LaneSpan> {
+                const ev::PageLockWoken woken { e };
+                if (woken.slept_ns() == 0)
+                    return std::nullopt;
+                LaneSpan lost;
+                lost.state = LaneState::PageWait;
+                lost.start_ns = startFromDuration(woken.slept_ns());
+                lost.file = woken.file();
+                lost.page = woken.page();
+                return lost;
+            },
+            [](const LaneSpan& w) { return w.state; });
         break;
-    }
     case EventKind::FaultBegin:
         advance(lane, t);
         if (l.fault) // its end was lost
@@ -357,7 +345,7 @@ void SpanModel::partition(const Event& e, const std::optional<Submitted>& reques
         const auto kind = static_cast<FaultKind>(fault.fault_kind());
         if (l.fault) {    // faults do not nest: an end ends the open one
             if (l.wait) { // a wait whose end was lost ends with the fault
-                append(lane, piece(l, l.wait->state, l.wait->start, t));
+                append(lane, piece(l, l.wait->state, l.wait->start_ns, t));
                 l.wait.reset();
             }
             end_fault(lane, t, kind, l.fault->start);
@@ -431,13 +419,13 @@ std::optional<LaneSpan> SpanModel::open_span(unsigned lane, std::uint64_t until)
     const Lane& l = lanes_[lane];
     if (!until)
         until = latest_;
-    if (!l.wait || until < l.wait->start)
+    if (!l.wait || until < l.wait->start_ns)
         return std::nullopt;
-    const OpenWait& w = *l.wait;
-    LaneState state = w.state;
-    if (state == LaneState::Spinning && until - w.start >= kSpinLimitNs)
-        state = LaneState::Blocked;
-    return wait_span(piece(l, state, w.start, until), w);
+    LaneSpan s = *l.wait;
+    s.end_ns = until;
+    if (s.state == LaneState::Spinning && until - s.start_ns >= kSpinLimitNs)
+        s.state = LaneState::Blocked;
+    return within_fault(l, s);
 }
 
 std::optional<LaneSpan> SpanModel::span_at(unsigned lane, std::uint64_t t) const

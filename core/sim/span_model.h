@@ -106,16 +106,6 @@ public:
     const std::vector<Activity>& activities() const noexcept { return activities_; }
 
 private:
-    struct OpenWait {
-        LaneState state = LaneState::Spinning; ///< Spinning (a lock; finalised at acquire), PageWait or InIo
-        std::uint64_t start = 0;
-        std::uint32_t lock = 0;
-        std::int16_t holder = -1;
-        FileId file = 0;
-        std::uint64_t page = 0;
-        std::uint64_t request = 0;
-        std::uint32_t pages = 0;
-    };
     struct OpenFault {
         std::uint64_t start = 0;
         FileId file = 0;
@@ -132,7 +122,9 @@ private:
     struct Lane {
         LaneSpans spans;
         std::uint64_t cursor = 0; ///< 0: nothing recorded yet
-        std::optional<OpenWait> wait;
+        /// The wait the lane is in: its start, state (Spinning for any lock
+        /// wait until it ends), and what it waits for; its end is not known yet.
+        std::optional<LaneSpan> wait;
         std::optional<OpenFault> fault;
         std::vector<Submitted> submitted; ///< this CPU's reads in flight (few: bounded)
     };
@@ -148,7 +140,8 @@ private:
     void advance(unsigned lane, std::uint64_t t, bool busy = false);
     void append(unsigned lane, LaneSpan span);
     LaneSpan piece(const Lane& l, LaneState state, std::uint64_t start, std::uint64_t end) const;
-    static LaneSpan wait_span(LaneSpan s, const OpenWait& w);
+    /// @s as a piece of the fault @l is in, if any.
+    static LaneSpan within_fault(const Lane& l, LaneSpan s);
     void end_fault(unsigned lane, std::uint64_t t, FaultKind kind, std::uint64_t start);
     std::uint32_t intern_lock(const Event& e);
 

@@ -45,6 +45,7 @@ public:
     /// (events/lanes.h).
     void reset(unsigned cpus, unsigned disks = 1);
     unsigned cpus() const { return spans_.layout().cpus(); }
+    unsigned disks() const { return spans_.layout().disks(); }
     int laneCount() const { return static_cast<int>(spans_.layout().kswapd_lane()); }
     bool isDiskLane(int lane) const { return spans_.layout().kind(unsigned(lane)) == LaneKind::Disk; }
     /// Which disk a disk lane shows (0, 1).

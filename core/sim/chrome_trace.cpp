@@ -4,6 +4,7 @@
 #include "lib/json.h"
 #include "mm/fault.h"
 #include "mm/readahead.h"
+#include "sim/span_model.h"
 
 #include <algorithm>
 #include <limits>
@@ -35,6 +36,22 @@ std::string lock_label(const RunResult& r, std::uint32_t lock_id, std::uint32_t 
     if (class_id && class_id <= r.class_names.size())
         return r.class_names[class_id - 1];
     return "lock #" + std::to_string(lock_id);
+}
+
+/// The records drawn as instants; begins (their ends carry the duration),
+/// node and tag changes are not drawn (see the metadata).
+bool is_instant(EventKind kind)
+{
+    switch (kind) {
+    case EventKind::ReadaheadWindow:
+    case EventKind::PageEvicted:
+    case EventKind::PageRefault:
+    case EventKind::IndexHeightGrow:
+    case EventKind::IndexHeightShrink:
+        return true;
+    default:
+        return false;
+    }
 }
 
 /// The lanes of @r (events/lanes.h).
@@ -183,66 +200,24 @@ void ChromeTrace::add(const std::vector<Event>& batch)
 
 std::string ChromeTrace::json(const RunResult& r) const
 {
-    // The items, from the records that end something (a wait, a hold, a
-    // fault, a sleep, a request) and the instants; a request is a slice from
-    // its submission, found by its number, file and first page.
-    std::map<std::tuple<std::uint64_t, FileId, pgoff_t>, std::uint64_t> submitted;
-    // Locks each lane has begun waiting for: its next acquisition of one is
-    // the end of a wait, even one too short to measure.
-    std::map<std::pair<std::uint16_t, std::uint64_t>, unsigned> waiting;
+    // The items: the activities the span model reads out of the records
+    // (a wait, a hold, a fault, a sleep, a request), and the instants.
+    SpanModel model(SpanModel::Keep { .spans = false, .activities = true });
+    model.reset(lanes_of(r));
     std::vector<Item> items;
     std::uint64_t origin = std::numeric_limits<std::uint64_t>::max();
+    std::size_t ended = 0;
     for (std::uint32_t i = 0; i < events_.size(); ++i) {
         const Event& e = events_[i];
+        model.add(e);
         origin = std::min(origin, e.time_ns);
-        auto slice = [&](std::uint64_t duration_ns) {
-            const std::uint64_t start = e.time_ns >= duration_ns ? e.time_ns - duration_ns : 0;
-            origin = std::min(origin, start);
-            items.push_back(Item { start, e.time_ns, i, e.cpu, true });
-        };
-        switch (e.kind) {
-        case EventKind::LockWaitBegin:
-            ++waiting[{ e.cpu, e.object }];
-            break;
-        case EventKind::LockAcquired: {
-            const auto it = waiting.find({ e.cpu, e.object });
-            const bool waited = it != waiting.end();
-            if (waited && --it->second == 0)
-                waiting.erase(it);
-            if (const std::uint64_t wait = ev::LockAcquired { e }.wait_ns(); wait || waited)
-                slice(wait);
-            break;
+        for (; ended < model.activities().size(); ++ended) {
+            const Activity& a = model.activities()[ended];
+            origin = std::min(origin, a.start_ns);
+            items.push_back(Item { a.start_ns, a.end_ns, i, a.lane, true });
         }
-        case EventKind::LockReleased:
-            slice(ev::LockReleased { e }.hold_ns());
-            break;
-        case EventKind::FaultEnd:
-            slice(ev::FaultEnd { e }.duration_ns());
-            break;
-        case EventKind::PageLockWoken:
-            slice(ev::PageLockWoken { e }.slept_ns());
-            break;
-        case EventKind::IoSubmit:
-            submitted[{ e.object, e.file, e.index }] = e.time_ns;
-            break;
-        case EventKind::IoComplete: {
-            const auto it = submitted.find({ e.object, e.file, e.index });
-            const std::uint64_t start = it != submitted.end() ? it->second : e.time_ns;
-            if (it != submitted.end())
-                submitted.erase(it);
-            items.push_back(Item { start, e.time_ns, i, e.cpu, true });
-            break;
-        }
-        case EventKind::ReadaheadWindow:
-        case EventKind::PageEvicted:
-        case EventKind::PageRefault:
-        case EventKind::IndexHeightGrow:
-        case EventKind::IndexHeightShrink:
+        if (is_instant(e.kind))
             items.push_back(Item { e.time_ns, e.time_ns, i, e.cpu, false });
-            break;
-        default:
-            break; // begins (the ends carry the duration), node and tag changes: see the metadata
-        }
     }
     for (const MetricsSample& s : r.series)
         if (s.clock_ns) {

@@ -1,5 +1,6 @@
 #include "log/eventtext.h"
 
+#include "events/lanes.h"
 #include "index/index_snapshot.h"
 #include "mm/fault.h"
 
@@ -227,14 +228,14 @@ QString EventText::actor(const Event& e) const
 {
     // The device's completions come from its own thread, on its disk's
     // lane after the CPUs'; the disk's flusher records its writes on the
-    // same lane, and kswapd on the lane after the disks'.
+    // same lane, and kswapd on the lane after the disks' (events/lanes.h).
     if (e.kind == EventKind::IoComplete)
         return tr("disk");
-    if (cpus_ == 0 || e.cpu < cpus_)
+    const LaneLayout lanes(cpus_, disks_);
+    if (cpus_ == 0 || lanes.kind(e.cpu) == LaneKind::Cpu)
         return cpuName(e.cpu);
-    const unsigned disk = e.cpu - cpus_;
-    if (disk < disks_)
-        return disks_ > 1 ? tr("flusher of disk %1").arg(disk) : tr("flusher");
+    if (lanes.kind(e.cpu) == LaneKind::Disk)
+        return disks_ > 1 ? tr("flusher of disk %1").arg(lanes.index(e.cpu)) : tr("flusher");
     return QStringLiteral("kswapd");
 }
 

@@ -203,7 +203,7 @@ QRectF TimelineLayout::chipBand(const QRectF& box)
 QString TimelineLayout::laneName(const TimelineModel& model, int lane)
 {
     if (model.isDiskLane(lane))
-        return model.laneCount() - int(model.cpus()) > 1 ? tr("disk %1").arg(model.diskOf(lane)) : tr("disk");
+        return model.disks() > 1 ? tr("disk %1").arg(model.diskOf(lane)) : tr("disk");
     return tr("CPU %1").arg(lane);
 }
 

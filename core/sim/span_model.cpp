@@ -7,9 +7,11 @@ namespace pcl {
 
 namespace {
 
-/// Reads a CPU has in flight at once are few (one fault, one readahead
-/// window); more means completions were lost, and the oldest go.
-constexpr std::size_t kMaxSubmittedPerLane = 16;
+/// Reads a CPU has in flight at once: a fault's read and the requests of
+/// its readahead windows, one per contiguous run of missing pages (Morton's
+/// thrashing test keeps about 50 in flight for each reader). Past this
+/// many, completions were lost, and the oldest go.
+constexpr std::size_t kMaxSubmittedPerLane = 256;
 /// Requests whose completion was never seen are forgotten past this many.
 constexpr std::size_t kMaxInFlight = 65536;
 

@@ -293,19 +293,16 @@ TEST_CASE("a long series is thinned, keeping its span and its sums", "[sim][metr
 
 TEST_CASE("merging two samples sums counts and recomputes rates over the joined interval", "[sim][metrics]")
 {
-    MetricsSample a, b;
-    a.interval_s = 1;
-    a.operations = 100;
-    a.lookups = 10;
-    a.lookup_hits = 5;
-    a.lock_wait_fraction = 0.5;
-    b.interval_s = 3;
-    b.time_s = 4;
-    b.operations = 200;
-    b.lookups = 10;
-    b.lookup_hits = 10;
-    b.lock_wait_fraction = 0.1;
-    b.pages_cached = 77;
+    const MetricsSample a {
+        .interval_s = 1, .operations = 100, .lookups = 10, .lookup_hits = 5, .lock_wait_fraction = 0.5
+    };
+    const MetricsSample b { .time_s = 4,
+        .interval_s = 3,
+        .operations = 200,
+        .lookups = 10,
+        .lookup_hits = 10,
+        .lock_wait_fraction = 0.1,
+        .pages_cached = 77 };
     const MetricsSample m = MetricsSampler::merge(a, b);
     CHECK(m.interval_s == 4);
     CHECK(m.time_s == 4);

@@ -55,7 +55,7 @@ void Kswapd::wakeup() noexcept
             return;
         woken_ = true;
     }
-    wakeups_.fetch_add(1, std::memory_order_relaxed);
+    count_.wakeups.fetch_add(1, std::memory_order_relaxed);
     cv_.notify_one();
 }
 
@@ -82,18 +82,18 @@ void Kswapd::run()
 
 void Kswapd::balance_pgdat()
 {
-    runs_.fetch_add(1, std::memory_order_relaxed);
+    count_.runs.fetch_add(1, std::memory_order_relaxed);
     while (!stop_.load(std::memory_order_relaxed) && !frames_.zone_watermark_ok(frames_.watermarks().high)) {
         const ReclaimOutcome o = shrink_();
-        passes_.fetch_add(1, std::memory_order_relaxed);
-        scanned_.fetch_add(o.scanned, std::memory_order_relaxed);
-        reclaimed_.fetch_add(o.reclaimed, std::memory_order_relaxed);
+        count_.passes.fetch_add(1, std::memory_order_relaxed);
+        count_.scanned.fetch_add(o.scanned, std::memory_order_relaxed);
+        count_.reclaimed.fetch_add(o.reclaimed, std::memory_order_relaxed);
         if (o.reclaimed) {
             failures_.store(0, std::memory_order_relaxed);
             continue;
         }
         if (failures_.fetch_add(1, std::memory_order_relaxed) + 1 >= kMaxReclaimRetries) {
-            gave_up_.fetch_add(1, std::memory_order_relaxed);
+            count_.gave_up.fetch_add(1, std::memory_order_relaxed);
             return;
         }
         // Nothing could be freed now: wait for writeback, a put-back or a
@@ -105,13 +105,20 @@ void Kswapd::balance_pgdat()
 KswapdStats Kswapd::stats() const noexcept
 {
     KswapdStats s;
-    s.wakeups = wakeups_.load(std::memory_order_relaxed);
-    s.runs = runs_.load(std::memory_order_relaxed);
-    s.passes = passes_.load(std::memory_order_relaxed);
-    s.scanned = scanned_.load(std::memory_order_relaxed);
-    s.reclaimed = reclaimed_.load(std::memory_order_relaxed);
-    s.gave_up = gave_up_.load(std::memory_order_relaxed);
+#define PCL_KSWAPD_READ(member, label, unit, meaning) s.member = count_.member.load(std::memory_order_relaxed);
+    PCL_KSWAPD_COUNTERS(PCL_KSWAPD_READ)
+#undef PCL_KSWAPD_READ
     return s;
+}
+
+#define PCL_KSWAPD_COUNTER_ROW(member, label, unit, meaning)                                                           \
+    Counter<KswapdStats> { #member, &KswapdStats::member, CounterKind::Count, "kswapd", label, unit, meaning },
+constexpr Counter<KswapdStats> kKswapdCounters[] { PCL_KSWAPD_COUNTERS(PCL_KSWAPD_COUNTER_ROW) };
+#undef PCL_KSWAPD_COUNTER_ROW
+
+std::span<const Counter<KswapdStats>> kswapd_counters() noexcept
+{
+    return kKswapdCounters;
 }
 
 } // namespace pcl

@@ -20,6 +20,7 @@
 // is really exhausted.
 #pragma once
 
+#include "lib/counter_table.h"
 #include "mm/frame_allocator.h"
 
 #include <atomic>
@@ -27,22 +28,42 @@
 #include <cstdint>
 #include <functional>
 #include <mutex>
+#include <span>
 #include <thread>
 
 namespace pcl {
 
 class EventRing;
 
-/// What kswapd did, since it was created.
+/// What kswapd did, since it was created: each counter declared once
+/// (lib/counter_table.h), written in the result's totals.reclaim.kswapd.
+/// To add one: a line here, then count it where it happens
+/// (count_.name.fetch_add in Kswapd).
+// clang-format off
+#define PCL_KSWAPD_COUNTERS(X) \
+    X(wakeups, "wakeups", "", \
+        "Times kswapd was woken: by an allocation that found memory low, or by itself finding it low again.") \
+    X(runs, "runs", "", /* pageoutrun */ \
+        "Times kswapd set out to bring free memory back above its high mark.") \
+    X(passes, "passes", "", \
+        "Reclaim passes kswapd made over the page lists.") \
+    X(scanned, "pages scanned", "pages", /* pgscan_kswapd */ \
+        "Pages on the inactive list kswapd's passes looked at.") \
+    X(reclaimed, "pages reclaimed", "pages", /* pgsteal_kswapd */ \
+        "Pages kswapd's passes freed.") \
+    X(gave_up, "gave up", "", \
+        "Times kswapd stopped after many passes in a row that freed nothing.")
+// clang-format on
+
 struct KswapdStats {
-    std::uint64_t wakeups
-        = 0; ///< times it was woken from sleep (by an allocation, or by itself finding the zone low again)
-    std::uint64_t runs = 0;      ///< balance_pgdat runs (pageoutrun)
-    std::uint64_t passes = 0;    ///< reclaim passes
-    std::uint64_t scanned = 0;   ///< inactive pages its passes looked at (pgscan_kswapd)
-    std::uint64_t reclaimed = 0; ///< pages its passes freed (pgsteal_kswapd)
-    std::uint64_t gave_up = 0;   ///< times it stopped after kMaxReclaimRetries passes freed nothing
+#define PCL_KSWAPD_STATS_MEMBER(member, label, unit, meaning) std::uint64_t member = 0;
+    PCL_KSWAPD_COUNTERS(PCL_KSWAPD_STATS_MEMBER)
+#undef PCL_KSWAPD_STATS_MEMBER
 };
+
+/// The table of PCL_KSWAPD_COUNTERS, in its order (all counts, in the
+/// group "kswapd").
+std::span<const Counter<KswapdStats>> kswapd_counters() noexcept;
 
 class Kswapd {
 public:
@@ -93,8 +114,11 @@ private:
     std::atomic<bool> stop_ { false };
     std::atomic<bool> awake_ { false };
     std::atomic<unsigned> failures_ { 0 };
-    std::atomic<std::uint64_t> wakeups_ { 0 }, runs_ { 0 }, passes_ { 0 }, scanned_ { 0 }, reclaimed_ { 0 },
-        gave_up_ { 0 };
+    struct Counts {
+#define PCL_KSWAPD_ATOMIC(member, label, unit, meaning) std::atomic<std::uint64_t> member { 0 };
+        PCL_KSWAPD_COUNTERS(PCL_KSWAPD_ATOMIC)
+#undef PCL_KSWAPD_ATOMIC
+    } count_;
 };
 
 } // namespace pcl

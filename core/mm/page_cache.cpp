@@ -73,13 +73,13 @@ std::size_t PageCache::file_count() const
 Page* PageCache::find_get_page(FileId file_id, pgoff_t index)
 {
     AddressSpace& as = file(file_id);
-    lookups_.fetch_add(1, std::memory_order_relaxed);
+    count_.lookups.fetch_add(1, std::memory_order_relaxed);
     if (!as.index->lockless_lookups()) {
         // 2.4 and 2.6.0: the reference is taken under the lock the lookup
         // holds anyway, one round trip of pagecache_lock or tree_lock.
         Page* page = as.index->lookup_get_locked(index);
         if (page)
-            hits_.fetch_add(1, std::memory_order_relaxed);
+            count_.hits.fetch_add(1, std::memory_order_relaxed);
         return page;
     }
     // The speculative get of the lockless pagecache (2.6.27): a page found
@@ -96,7 +96,7 @@ Page* PageCache::find_get_page(FileId file_id, pgoff_t index)
         if (!page->get_unless_zero())
             continue;
         if (as.index->lookup(index) == page) {
-            hits_.fetch_add(1, std::memory_order_relaxed);
+            count_.hits.fetch_add(1, std::memory_order_relaxed);
             return page;
         }
         put_page(page);
@@ -114,7 +114,7 @@ PageCache::AddResult PageCache::find_or_create_page(FileId file_id, pgoff_t inde
         Page* page = frames_.alloc(file_id, index, gfp);
         if (!page) {
             // A readahead page not had is a window cut short, not an error.
-            (gfp == Gfp::NoRetry ? readahead_cut_ : no_memory_).fetch_add(1, std::memory_order_relaxed);
+            (gfp == Gfp::NoRetry ? count_.readahead_cut : count_.no_memory).fetch_add(1, std::memory_order_relaxed);
             return { nullptr, AddStatus::NoMemory };
         }
         // Locked before anyone can see it: whoever finds it waits for the
@@ -125,18 +125,18 @@ PageCache::AddResult PageCache::find_or_create_page(FileId file_id, pgoff_t inde
             before_insert(file_id, index);
         switch (as.index->insert(index, page)) {
         case InsertResult::Inserted:
-            adds_.fetch_add(1, std::memory_order_relaxed);
+            count_.adds.fetch_add(1, std::memory_order_relaxed);
             lru_cache_add(*page);
             return { page, AddStatus::Created };
         case InsertResult::Exists:
             // Another CPU's page got there first: ours was never visible,
             // so its frame goes straight back; use the winner's.
-            races_.fetch_add(1, std::memory_order_relaxed);
+            count_.insert_races.fetch_add(1, std::memory_order_relaxed);
             page->count.store(0, std::memory_order_relaxed);
             frames_.free(page);
             continue;
         case InsertResult::NoMemory:
-            no_memory_.fetch_add(1, std::memory_order_relaxed);
+            count_.no_memory.fetch_add(1, std::memory_order_relaxed);
             page->count.store(0, std::memory_order_relaxed);
             frames_.free(page);
             return { nullptr, AddStatus::NoMemory };
@@ -168,13 +168,13 @@ bool PageCache::remove(FileId file_id, pgoff_t index)
         if (page->test_and_clear(PG_dirty)) {
             as.index->clear_tag(index, kTagDirty);
             account_page_cleaned(as);
-            cancelled_dirty_.fetch_add(1, std::memory_order_relaxed);
+            count_.cancelled_dirty.fetch_add(1, std::memory_order_relaxed);
         }
         ours = as.index->erase(index) == page;
     }
     page_locks_.unlock_page(*page);
     if (ours) {
-        removes_.fetch_add(1, std::memory_order_relaxed);
+        count_.removes.fetch_add(1, std::memory_order_relaxed);
         put_page(page); // the cache's reference
     }
     put_page(page); // find_get_page's
@@ -225,10 +225,10 @@ void PageCache::lru_cache_add(Page& page)
     }
     frames_.settle(); // where reclaim can find it
     if (refault) {
-        refaults_.fetch_add(1, std::memory_order_relaxed);
+        count_.refaults.fetch_add(1, std::memory_order_relaxed);
         file(page.mapping).refaults.fetch_add(1, std::memory_order_relaxed);
         if (activate)
-            refault_activations_.fetch_add(1, std::memory_order_relaxed);
+            count_.refault_activations.fetch_add(1, std::memory_order_relaxed);
         trace::emit(EventKind::PageRefault, reinterpret_cast<std::uintptr_t>(&page), page.mapping, page.index,
             static_cast<std::int64_t>(distance), activate ? 1 : 0);
     }
@@ -247,7 +247,7 @@ void PageCache::activate_page(Page& page)
         }
     }
     if (moved)
-        activations_.fetch_add(1, std::memory_order_relaxed);
+        count_.activations.fetch_add(1, std::memory_order_relaxed);
 }
 
 void PageCache::mark_page_accessed(Page& page)
@@ -291,34 +291,13 @@ std::uint64_t PageCache::nr_shadows()
 PageCacheStats PageCache::stats() const noexcept
 {
     PageCacheStats s;
-    s.lookups = lookups_.load(std::memory_order_relaxed);
-    s.hits = hits_.load(std::memory_order_relaxed);
-    s.adds = adds_.load(std::memory_order_relaxed);
-    s.insert_races = races_.load(std::memory_order_relaxed);
-    s.removes = removes_.load(std::memory_order_relaxed);
-    s.no_memory = no_memory_.load(std::memory_order_relaxed);
-    s.direct_reclaims = direct_reclaims_.load(std::memory_order_relaxed);
-    s.scanned = scanned_.load(std::memory_order_relaxed);
-    s.evictions = evictions_.load(std::memory_order_relaxed);
-    s.activations = activations_.load(std::memory_order_relaxed);
-    s.deactivations = deactivations_.load(std::memory_order_relaxed);
-    s.rotated = rotated_.load(std::memory_order_relaxed);
-    s.refaults = refaults_.load(std::memory_order_relaxed);
-    s.refault_activations = refault_activations_.load(std::memory_order_relaxed);
-    s.wasted_readahead = wasted_readahead_.load(std::memory_order_relaxed);
-    s.dirty_skipped = dirty_skipped_.load(std::memory_order_relaxed);
-    s.mapped_evictions = mapped_evictions_.load(std::memory_order_relaxed);
-    s.reclaim_throttled = reclaim_throttled_.load(std::memory_order_relaxed);
-    s.readahead_cut = readahead_cut_.load(std::memory_order_relaxed);
-    s.shadows_dropped = shadows_dropped_.load(std::memory_order_relaxed);
-    s.nr_active = nr_active();
-    s.nr_inactive = nr_inactive();
-    s.dirtied = dirtied_.load(std::memory_order_relaxed);
-    s.written = written_.load(std::memory_order_relaxed);
-    s.cancelled_dirty = cancelled_dirty_.load(std::memory_order_relaxed);
-    s.reclaim_rotated_written = reclaim_rotated_written_.load(std::memory_order_relaxed);
-    s.nr_dirty = nr_dirty();
-    s.nr_writeback = nr_writeback();
+#define PCL_PAGE_CACHE_READ_Count(member) s.member = count_.member.load(std::memory_order_relaxed);
+#define PCL_PAGE_CACHE_READ_Gauge(member) s.member = member();
+#define PCL_PAGE_CACHE_READ(kind, member, name, group, label, unit, meaning) PCL_PAGE_CACHE_READ_##kind(member)
+    PCL_PAGE_CACHE_COUNTERS(PCL_PAGE_CACHE_READ)
+#undef PCL_PAGE_CACHE_READ
+#undef PCL_PAGE_CACHE_READ_Gauge
+#undef PCL_PAGE_CACHE_READ_Count
     return s;
 }
 

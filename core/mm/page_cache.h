@@ -43,6 +43,7 @@
 #include "mm/address_space.h"
 #include "mm/frame_allocator.h"
 #include "mm/lru.h"
+#include "mm/page_cache_stats.h"
 #include "mm/page_lock.h"
 #include "mm/workingset.h"
 #include "sync/lock_stats.h"
@@ -60,47 +61,6 @@
 namespace pcl {
 
 class HashIndex;
-
-/// Counters of a page cache, since it was created.
-struct PageCacheStats {
-    std::uint64_t lookups = 0;      ///< find_get_page calls (including those inside find_or_create_page and remove)
-    std::uint64_t hits = 0;         ///< lookups that found the page
-    std::uint64_t adds = 0;         ///< pages added
-    std::uint64_t insert_races = 0; ///< adds lost to another CPU's insert of the same page
-    std::uint64_t removes = 0;      ///< pages removed
-    std::uint64_t no_memory = 0;    ///< adds refused: no free frame, or the index could not allocate
-    std::uint64_t readahead_cut
-        = 0; ///< readahead pages not added: no frame without waiting, so the window stopped there
-
-    // Memory pressure, named as in /proc/vmstat where Linux counts the same.
-    std::uint64_t direct_reclaims = 0; ///< try_to_free_pages runs (allocstall)
-    std::uint64_t scanned = 0;         ///< inactive pages reclaim looked at (pgscan)
-    std::uint64_t evictions = 0;       ///< pages reclaimed: out of the cache, frame freed (pgsteal)
-    std::uint64_t activations = 0;     ///< inactive pages moved to the active list (pgactivate)
-    std::uint64_t deactivations = 0;   ///< active pages moved to the inactive list (pgdeactivate)
-    std::uint64_t rotated = 0;         ///< referenced inactive pages given a second chance (pgrotated)
-    std::uint64_t refaults = 0;        ///< evicted pages read in again while their shadow lasted (workingset_refault)
-    std::uint64_t refault_activations = 0; ///< of which refaulted within the active list's size (workingset_activate)
-    std::uint64_t wasted_readahead = 0;    ///< readahead pages evicted before their first use
-    std::uint64_t dirty_skipped = 0;       ///< dirty or writeback pages reclaim met and left for writeback (nr_dirty +
-                                           ///< nr_writeback of shrink_page_list)
-    std::uint64_t mapped_evictions = 0;    ///< evicted pages that were mapped and had to be unmapped first
-    std::uint64_t reclaim_throttled
-        = 0;                           ///< reclaimers that found too many pages isolated and waited (too_many_isolated)
-    std::uint64_t shadows_dropped = 0; ///< shadow entries dropped, oldest first, to keep within the bound
-    std::uint64_t nr_active = 0;       ///< pages on the active list now
-    std::uint64_t nr_inactive = 0;     ///< pages on the inactive list now
-
-    // Dirty pages and writeback (/proc/vmstat's nr_dirty, nr_writeback,
-    // nr_dirtied, nr_written).
-    std::uint64_t dirtied = 0;         ///< pages that went from clean to dirty (nr_dirtied)
-    std::uint64_t written = 0;         ///< pages whose writeback completed (nr_written)
-    std::uint64_t cancelled_dirty = 0; ///< dirty pages truncated before they were written (cancel_dirty_page)
-    std::uint64_t reclaim_rotated_written
-        = 0;                        ///< pages reclaim wanted that were written and moved to the inactive tail
-    std::uint64_t nr_dirty = 0;     ///< pages dirty now
-    std::uint64_t nr_writeback = 0; ///< pages under writeback now
-};
 
 class PageCache {
 public:
@@ -238,7 +198,7 @@ public:
     void set_wakeup_flusher(std::function<bool(std::uint64_t)> hook) { wakeup_flusher_ = std::move(hook); }
     bool has_flusher() const noexcept { return bool(wakeup_flusher_); }
     /// Pages whose writeback completed, ever (nr_written).
-    std::uint64_t written() const noexcept { return written_.load(std::memory_order_seq_cst); }
+    std::uint64_t written() const noexcept { return count_.written.load(std::memory_order_seq_cst); }
     /// Sleeps until a page's writeback completes after written() was
     /// @seen, or @timeout passes (a throttled writer's pause).
     void wait_writeback_completion(std::uint64_t seen, std::chrono::nanoseconds timeout);
@@ -302,8 +262,7 @@ private:
     std::shared_ptr<HashIndex> hash_; ///< the one global table, for IndexKind::Hash
     std::deque<AddressSpace> files_;
     PageWaitTable page_locks_;
-    std::atomic<std::uint64_t> lookups_ { 0 }, hits_ { 0 }, adds_ { 0 }, races_ { 0 }, removes_ { 0 }, no_memory_ { 0 },
-        readahead_cut_ { 0 };
+    PageCacheCounts count_; ///< stats()'s counts (written with seq_cst: see written())
 
     LruLists lru_;
     ShadowTable shadows_;                           ///< under lru_.lock()
@@ -317,14 +276,10 @@ private:
     std::function<bool(Page&)> try_to_unmap_;
     std::function<void(FileId)> on_thrash_;
     std::function<bool(std::uint64_t)> wakeup_flusher_;
-    std::atomic<std::uint64_t> nr_dirty_ { 0 }, nr_writeback_ { 0 }, dirtied_ { 0 }, written_ { 0 },
-        cancelled_dirty_ { 0 }, reclaim_rotated_written_ { 0 };
+    std::atomic<std::uint64_t> nr_dirty_ { 0 }, nr_writeback_ { 0 };
     std::mutex written_mutex_; ///< the writeback-completion wait queue
     std::condition_variable written_cv_;
     std::atomic<int> written_waiters_ { 0 };
-    std::atomic<std::uint64_t> direct_reclaims_ { 0 }, scanned_ { 0 }, evictions_ { 0 }, activations_ { 0 },
-        deactivations_ { 0 }, rotated_ { 0 }, refaults_ { 0 }, refault_activations_ { 0 }, wasted_readahead_ { 0 },
-        dirty_skipped_ { 0 }, mapped_evictions_ { 0 }, reclaim_throttled_ { 0 }, shadows_dropped_ { 0 };
 };
 
 } // namespace pcl

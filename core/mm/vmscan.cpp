@@ -71,7 +71,7 @@ bool PageCache::too_many_isolated(std::uint64_t own) const noexcept
 
 ReclaimOutcome PageCache::try_to_free_pages()
 {
-    direct_reclaims_.fetch_add(1, std::memory_order_relaxed);
+    count_.direct_reclaims.fetch_add(1, std::memory_order_relaxed);
     return do_try_to_free_pages();
 }
 
@@ -133,7 +133,7 @@ void PageCache::shrink_active_list(std::uint64_t n)
             lru_.move_locked(*page, LruList::Inactive);
         }
     }
-    deactivations_.fetch_add(moved, std::memory_order_relaxed);
+    count_.deactivations.fetch_add(moved, std::memory_order_relaxed);
 }
 
 void PageCache::shrink_inactive_list(std::uint64_t n, ReclaimOutcome& sc, std::vector<Page*>& evicted)
@@ -142,7 +142,7 @@ void PageCache::shrink_inactive_list(std::uint64_t n, ReclaimOutcome& sc, std::v
     if (too_many_isolated(evicted_before)) {
         // Others hold the pages: wait for a putback, once, then leave it
         // to the allocator (which waits for them in its turn).
-        reclaim_throttled_.fetch_add(1, std::memory_order_relaxed);
+        count_.reclaim_throttled.fetch_add(1, std::memory_order_relaxed);
         isolated_waiters_.fetch_add(1, std::memory_order_seq_cst);
         {
             std::unique_lock lock(isolated_mutex_);
@@ -188,7 +188,7 @@ void PageCache::shrink_inactive_list(std::uint64_t n, ReclaimOutcome& sc, std::v
         isolated_.store(isolated_.load(std::memory_order_relaxed) + isolated.size(), std::memory_order_seq_cst);
     }
     sc.scanned += looked;
-    scanned_.fetch_add(looked, std::memory_order_relaxed);
+    count_.scanned.fetch_add(looked, std::memory_order_relaxed);
 
     std::vector<Page*> keep;        // back to the inactive list
     std::vector<Page*> keep_active; // to the active list (PAGEREF_ACTIVATE)
@@ -217,7 +217,7 @@ void PageCache::shrink_inactive_list(std::uint64_t n, ReclaimOutcome& sc, std::v
         }
         if (page->test(PG_writeback) || page->test(PG_dirty)) {
             // Written first, then taken: the completion rotates it to the tail.
-            dirty_skipped_.fetch_add(1, std::memory_order_relaxed);
+            count_.dirty_skipped.fetch_add(1, std::memory_order_relaxed);
             ++(page->test(PG_writeback) ? sc.writeback : sc.dirty);
             page->set(PG_reclaim);
             keep_locked();
@@ -229,7 +229,7 @@ void PageCache::shrink_inactive_list(std::uint64_t n, ReclaimOutcome& sc, std::v
         const bool referenced_pte = page->test_and_clear(PG_young) && page->count.load(std::memory_order_acquire) > 2;
         if (!page_check_references_ && (referenced_page || referenced_pte)) {
             // Before 2.6.34: any reference, a second chance.
-            rotated_.fetch_add(1, std::memory_order_relaxed);
+            count_.rotated.fetch_add(1, std::memory_order_relaxed);
             ++sc.rotated;
             keep_locked();
             continue;
@@ -237,13 +237,13 @@ void PageCache::shrink_inactive_list(std::uint64_t n, ReclaimOutcome& sc, std::v
         if (referenced_pte) {
             page->set(PG_referenced);
             if (referenced_page) {
-                activations_.fetch_add(1, std::memory_order_relaxed);
+                count_.activations.fetch_add(1, std::memory_order_relaxed);
                 ++sc.rotated;
                 page_locks_.unlock_page(*page);
                 keep_active.push_back(page);
                 continue;
             }
-            rotated_.fetch_add(1, std::memory_order_relaxed);
+            count_.rotated.fetch_add(1, std::memory_order_relaxed);
             ++sc.rotated;
             keep_locked();
             continue;
@@ -277,19 +277,19 @@ void PageCache::shrink_inactive_list(std::uint64_t n, ReclaimOutcome& sc, std::v
             const std::uint64_t age = inactive_age_.load(std::memory_order_relaxed) + 1;
             inactive_age_.store(age, std::memory_order_relaxed);
             if (shadows_.remember(page->mapping, page->index, age))
-                shadows_dropped_.fetch_add(1, std::memory_order_relaxed);
+                count_.shadows_dropped.fetch_add(1, std::memory_order_relaxed);
         }
         as.index->erase(page->index); // the page lock keeps remove() off it: it is ours
         page_locks_.unlock_page(*page);
         evicted.push_back(page);
-        evictions_.fetch_add(1, std::memory_order_relaxed);
+        count_.evictions.fetch_add(1, std::memory_order_relaxed);
         as.evictions.fetch_add(1, std::memory_order_relaxed);
         if (mapped)
-            mapped_evictions_.fetch_add(1, std::memory_order_relaxed);
+            count_.mapped_evictions.fetch_add(1, std::memory_order_relaxed);
         trace::emit(EventKind::PageEvicted, reinterpret_cast<std::uintptr_t>(page), page->mapping, page->index,
             wasted ? 1 : 0, mapped ? 1 : 0);
         if (wasted) {
-            wasted_readahead_.fetch_add(1, std::memory_order_relaxed);
+            count_.wasted_readahead.fetch_add(1, std::memory_order_relaxed);
             as.wasted_readahead.fetch_add(1, std::memory_order_relaxed);
             if (on_thrash_)
                 on_thrash_(page->mapping);

@@ -17,52 +17,125 @@ MetricsSampler::MetricsSampler(Engine& engine)
 
 namespace {
 
+using S = MetricsSample;
+
+constexpr SampleColumn time(std::string_view name, double S::*m)
+{
+    return { name, SampleKind::Time, nullptr, m };
+}
+constexpr SampleColumn count(std::string_view name, std::uint64_t S::*m, double S::*per_s = nullptr,
+    std::uint64_t PageCacheStats::*cache_total = nullptr)
+{
+    return { name, SampleKind::Count, m, nullptr, nullptr, per_s, cache_total };
+}
+constexpr SampleColumn rate(std::string_view name, double S::*m)
+{
+    return { name, SampleKind::Rate, nullptr, m };
+}
+constexpr SampleColumn share(std::string_view name, double S::*m)
+{
+    return { name, SampleKind::Share, nullptr, m };
+}
+constexpr SampleColumn gauge(std::string_view name, std::uint64_t S::*m)
+{
+    return { name, SampleKind::Gauge, m };
+}
+
+using P = PageCacheStats;
+
+// The order of the JSON form, which the CSV's columns and the schema follow.
+constexpr SampleColumn kColumns[] = {
+    time("time_s", &S::time_s),
+    time("interval_s", &S::interval_s),
+    count("operations", &S::operations, &S::operations_per_s),
+    count("minor_faults", &S::minor_faults, &S::minor_faults_per_s),
+    count("major_faults", &S::major_faults, &S::major_faults_per_s),
+    count("wait_io_faults", &S::wait_io_faults, &S::wait_io_faults_per_s),
+    count("anon_faults", &S::anon_faults, &S::anon_faults_per_s),
+    count("lookups", &S::lookups),
+    count("lookup_hits", &S::lookup_hits, nullptr, &P::hits),
+    count("lookup_misses", &S::lookup_misses),
+    rate("operations_per_s", &S::operations_per_s),
+    rate("minor_faults_per_s", &S::minor_faults_per_s),
+    rate("major_faults_per_s", &S::major_faults_per_s),
+    rate("wait_io_faults_per_s", &S::wait_io_faults_per_s),
+    rate("anon_faults_per_s", &S::anon_faults_per_s),
+    rate("hit_ratio", &S::hit_ratio),
+    share("lock_wait_fraction", &S::lock_wait_fraction),
+    share("page_wait_fraction", &S::page_wait_fraction),
+    gauge("io_in_flight", &S::io_in_flight),
+    gauge("io_queued", &S::io_queued),
+    count("evictions", &S::evictions, &S::evictions_per_s, &P::evictions),
+    rate("evictions_per_s", &S::evictions_per_s),
+    count("refaults", &S::refaults, &S::refaults_per_s, &P::refaults),
+    rate("refaults_per_s", &S::refaults_per_s),
+    count("wasted_readahead", &S::wasted_readahead, &S::wasted_readahead_per_s, &P::wasted_readahead),
+    rate("wasted_readahead_per_s", &S::wasted_readahead_per_s),
+    count("pages_dirtied", &S::pages_dirtied, &S::pages_dirtied_per_s, &P::dirtied),
+    rate("pages_dirtied_per_s", &S::pages_dirtied_per_s),
+    count("pages_written", &S::pages_written, &S::pages_written_per_s, &P::written),
+    rate("pages_written_per_s", &S::pages_written_per_s),
+    count("kswapd_reclaimed", &S::kswapd_reclaimed, &S::kswapd_reclaimed_per_s),
+    rate("kswapd_reclaimed_per_s", &S::kswapd_reclaimed_per_s),
+    rate("direct_reclaimed_per_s", &S::direct_reclaimed_per_s),
+    count("direct_reclaims", &S::direct_reclaims, &S::direct_reclaims_per_s, &P::direct_reclaims),
+    rate("direct_reclaims_per_s", &S::direct_reclaims_per_s),
+    gauge("nr_dirty", &S::nr_dirty),
+    gauge("nr_writeback", &S::nr_writeback),
+    gauge("nr_active", &S::nr_active),
+    gauge("nr_inactive", &S::nr_inactive),
+    gauge("pages_cached", &S::pages_cached),
+    gauge("frames_used", &S::frames_used),
+    gauge("frames_free", &S::frames_free),
+    gauge("frames_pcp", &S::frames_pcp),
+    gauge("wmark_min", &S::wmark_min),
+    gauge("wmark_low", &S::wmark_low),
+    gauge("wmark_high", &S::wmark_high),
+    gauge("index_nodes", &S::index_nodes),
+    { "index_height", SampleKind::Gauge, nullptr, nullptr, &S::index_height },
+};
+
 /// The rates and the hit ratio of @s, from its counts and its interval.
 void set_rates(MetricsSample& s)
 {
     const double dt = s.interval_s;
     auto rate = [dt](std::uint64_t n) { return dt > 0 ? double(n) / dt : 0.0; };
-    s.operations_per_s = rate(s.operations);
-    s.minor_faults_per_s = rate(s.minor_faults);
-    s.major_faults_per_s = rate(s.major_faults);
-    s.wait_io_faults_per_s = rate(s.wait_io_faults);
-    s.anon_faults_per_s = rate(s.anon_faults);
-    s.evictions_per_s = rate(s.evictions);
-    s.refaults_per_s = rate(s.refaults);
-    s.wasted_readahead_per_s = rate(s.wasted_readahead);
-    s.pages_dirtied_per_s = rate(s.pages_dirtied);
-    s.pages_written_per_s = rate(s.pages_written);
-    s.kswapd_reclaimed_per_s = rate(s.kswapd_reclaimed);
+    for (const SampleColumn& c : kColumns)
+        if (c.per_s)
+            s.*c.per_s = rate(s.*c.count);
     s.direct_reclaimed_per_s = rate(s.evictions > s.kswapd_reclaimed ? s.evictions - s.kswapd_reclaimed : 0);
-    s.direct_reclaims_per_s = rate(s.direct_reclaims);
     s.hit_ratio = s.lookups ? std::min(1.0, double(s.lookup_hits) / double(s.lookups))
                             : std::numeric_limits<double>::quiet_NaN();
 }
 
 } // namespace
 
+std::span<const SampleColumn> sample_columns() noexcept
+{
+    return kColumns;
+}
+
 MetricsSampler::Totals MetricsSampler::read_totals() const
 {
     Totals t;
-    t.operations = engine_.operations();
+    MetricsSample& c = t.counts;
+    c.operations = engine_.operations();
     const FaultHandler& faults = engine_.faults();
-    t.minor = faults.faults(FaultKind::Minor);
-    t.major = faults.faults(FaultKind::Major);
-    t.wait_io = faults.faults(FaultKind::WaitIo);
-    t.anon = faults.faults(FaultKind::Anon);
+    c.minor_faults = faults.faults(FaultKind::Minor);
+    c.major_faults = faults.faults(FaultKind::Major);
+    c.wait_io_faults = faults.faults(FaultKind::WaitIo);
+    c.anon_faults = faults.faults(FaultKind::Anon);
     const PageCacheStats cache = engine_.page_cache().stats();
+    for (const SampleColumn& column : kColumns)
+        if (column.cache_total)
+            c.*column.count = cache.*column.cache_total;
     // The two are read one after the other while CPUs look pages up: never
-    // let the hits of a moment outnumber its lookups (both stay monotonic).
-    t.hits = cache.hits;
-    t.lookups = std::max(cache.lookups, cache.hits);
-    t.evictions = cache.evictions;
-    t.refaults = cache.refaults;
-    t.wasted = cache.wasted_readahead;
-    t.dirtied = cache.dirtied;
-    t.written = cache.written;
-    t.direct_reclaims = cache.direct_reclaims;
+    // let the hits of a moment outnumber its lookups (both stay monotonic,
+    // and so do the misses: an interval's are its lookups less its hits).
+    c.lookups = std::max(cache.lookups, cache.hits);
+    c.lookup_misses = c.lookups - c.lookup_hits;
     if (const Kswapd* k = engine_.kswapd())
-        t.kswapd_reclaimed = k->stats().reclaimed;
+        c.kswapd_reclaimed = k->stats().reclaimed;
     // Every lock counts into its class (named locks too), so the classes
     // hold all the waiting there was.
     for (const auto& row : engine_.registry().classes())
@@ -87,21 +160,9 @@ MetricsSample MetricsSampler::sample(double time_s, std::uint64_t clock_ns)
     // Every total only grows (a sharded sum too: each shard only grows), so
     // the guard is for the unsigned arithmetic, not a correction.
     auto delta = [](std::uint64_t now, std::uint64_t before) { return now > before ? now - before : 0; };
-    s.operations = delta(now.operations, last_.operations);
-    s.minor_faults = delta(now.minor, last_.minor);
-    s.major_faults = delta(now.major, last_.major);
-    s.wait_io_faults = delta(now.wait_io, last_.wait_io);
-    s.anon_faults = delta(now.anon, last_.anon);
-    s.lookups = delta(now.lookups, last_.lookups);
-    s.lookup_hits = delta(now.hits, last_.hits);
-    s.lookup_misses = s.lookups > s.lookup_hits ? s.lookups - s.lookup_hits : 0;
-    s.evictions = delta(now.evictions, last_.evictions);
-    s.refaults = delta(now.refaults, last_.refaults);
-    s.wasted_readahead = delta(now.wasted, last_.wasted);
-    s.pages_dirtied = delta(now.dirtied, last_.dirtied);
-    s.pages_written = delta(now.written, last_.written);
-    s.kswapd_reclaimed = delta(now.kswapd_reclaimed, last_.kswapd_reclaimed);
-    s.direct_reclaims = delta(now.direct_reclaims, last_.direct_reclaims);
+    for (const SampleColumn& c : kColumns)
+        if (c.kind == SampleKind::Count)
+            s.*c.count = delta(now.counts.*c.count, last_.counts.*c.count);
 
     set_rates(s);
     const double dt = s.interval_s;
@@ -163,19 +224,16 @@ MetricsSample MetricsSampler::merge(const MetricsSample& a, const MetricsSample&
     MetricsSample m = b; // the gauges (in flight, cached, nodes) as at the end
     m.interval_s = a.interval_s + b.interval_s;
     // The counts of the interval, summed.
-    for (std::uint64_t MetricsSample::*count :
-        { &MetricsSample::operations, &MetricsSample::minor_faults, &MetricsSample::major_faults,
-            &MetricsSample::wait_io_faults, &MetricsSample::anon_faults, &MetricsSample::lookups,
-            &MetricsSample::lookup_hits, &MetricsSample::lookup_misses, &MetricsSample::evictions,
-            &MetricsSample::refaults, &MetricsSample::wasted_readahead, &MetricsSample::pages_dirtied,
-            &MetricsSample::pages_written, &MetricsSample::kswapd_reclaimed, &MetricsSample::direct_reclaims })
-        m.*count = a.*count + b.*count;
+    for (const SampleColumn& c : kColumns)
+        if (c.kind == SampleKind::Count)
+            m.*c.count = a.*c.count + b.*c.count;
     set_rates(m);
     const double dt = m.interval_s;
     // Shares of CPU time, weighted by the time each interval covered.
     auto weighted = [&](double x, double y) { return dt > 0 ? (x * a.interval_s + y * b.interval_s) / dt : 0.0; };
-    m.lock_wait_fraction = weighted(a.lock_wait_fraction, b.lock_wait_fraction);
-    m.page_wait_fraction = weighted(a.page_wait_fraction, b.page_wait_fraction);
+    for (const SampleColumn& c : kColumns)
+        if (c.kind == SampleKind::Share)
+            m.*c.real = weighted(a.*c.real, b.*c.real);
     return m;
 }
 

@@ -11,8 +11,12 @@
 // add up to the run's totals.
 #pragma once
 
+#include "mm/page_cache_stats.h"
+
 #include <chrono>
 #include <cstdint>
+#include <span>
+#include <string_view>
 #include <vector>
 
 namespace pcl {
@@ -94,6 +98,34 @@ struct MetricsSample {
     int index_height = 0;           ///< tallest index of any file (IndexShape)
 };
 
+/// How a column of the series is taken, and how two intervals' values
+/// combine into one (MetricsSampler::merge).
+enum class SampleKind : std::uint8_t {
+    Time,  ///< time_s (the later's), interval_s (the sum)
+    Count, ///< the interval's share of a total of the engine's (now - before); summed
+    Rate,  ///< per second of the interval, or a ratio of counts: recomputed from the counts
+    Share, ///< a share of the CPUs' time: averaged, weighted by each interval's length
+    Gauge, ///< a value at the end of the interval: the later's
+};
+
+/// One column of the series, declared once: its name (in the JSON's
+/// "series" and the CSV's header), its kind and its member.
+struct SampleColumn {
+    std::string_view name {};
+    SampleKind kind = SampleKind::Count;
+    std::uint64_t MetricsSample::*count = nullptr; ///< Count, Gauge (but index_height)
+    double MetricsSample::*real = nullptr;         ///< Time, Rate, Share
+    int MetricsSample::*integer = nullptr;         ///< index_height
+    double MetricsSample::*per_s = nullptr;        ///< Count: its rate column, if it has one
+    /// Count: the page-cache counter it is the interval's share of, if it is one.
+    std::uint64_t PageCacheStats::*cache_total = nullptr;
+};
+
+/// Every column of MetricsSample, in the order of its JSON form (and CSV).
+/// To add one: the member in MetricsSample, a row here (metrics.cpp), and
+/// for a count not read from the page cache, a line in read_totals.
+std::span<const SampleColumn> sample_columns() noexcept;
+
 class MetricsSampler {
 public:
     /// Samples @engine, which must outlive the sampler. The first interval
@@ -120,16 +152,12 @@ public:
     static MetricsSample merge(const MetricsSample& a, const MetricsSample& b);
 
 private:
-    /// The cumulative counters a sample is the difference of.
+    /// The cumulative counters a sample is the difference of: the
+    /// columns of kind Count, holding the engine's totals, and the waits.
     struct Totals {
-        std::uint64_t operations = 0;
-        std::uint64_t minor = 0, major = 0, wait_io = 0, anon = 0;
-        std::uint64_t lookups = 0, hits = 0;
+        MetricsSample counts;
         std::uint64_t lock_wait_ns = 0;
         std::uint64_t page_wait_ns = 0;
-        std::uint64_t evictions = 0, refaults = 0, wasted = 0;
-        std::uint64_t dirtied = 0, written = 0;
-        std::uint64_t kswapd_reclaimed = 0, direct_reclaims = 0;
     };
     Totals read_totals() const;
 

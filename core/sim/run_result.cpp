@@ -1,5 +1,6 @@
 #include "sim/run_result.h"
 
+#include "lib/counter_json.h"
 #include "sim/run_figures.h"
 
 #include <algorithm>
@@ -145,56 +146,16 @@ json::Value to_json(const HistogramSummary& h)
 
 json::Value to_json(const MetricsSample& s)
 {
-    return json::Object {
-        { "time_s", s.time_s },
-        { "interval_s", s.interval_s },
-        { "operations", s.operations },
-        { "minor_faults", s.minor_faults },
-        { "major_faults", s.major_faults },
-        { "wait_io_faults", s.wait_io_faults },
-        { "anon_faults", s.anon_faults },
-        { "lookups", s.lookups },
-        { "lookup_hits", s.lookup_hits },
-        { "lookup_misses", s.lookup_misses },
-        { "operations_per_s", s.operations_per_s },
-        { "minor_faults_per_s", s.minor_faults_per_s },
-        { "major_faults_per_s", s.major_faults_per_s },
-        { "wait_io_faults_per_s", s.wait_io_faults_per_s },
-        { "anon_faults_per_s", s.anon_faults_per_s },
-        { "hit_ratio", s.hit_ratio },
-        { "lock_wait_fraction", s.lock_wait_fraction },
-        { "page_wait_fraction", s.page_wait_fraction },
-        { "io_in_flight", s.io_in_flight },
-        { "io_queued", s.io_queued },
-        { "evictions", s.evictions },
-        { "evictions_per_s", s.evictions_per_s },
-        { "refaults", s.refaults },
-        { "refaults_per_s", s.refaults_per_s },
-        { "wasted_readahead", s.wasted_readahead },
-        { "wasted_readahead_per_s", s.wasted_readahead_per_s },
-        { "pages_dirtied", s.pages_dirtied },
-        { "pages_dirtied_per_s", s.pages_dirtied_per_s },
-        { "pages_written", s.pages_written },
-        { "pages_written_per_s", s.pages_written_per_s },
-        { "kswapd_reclaimed", s.kswapd_reclaimed },
-        { "kswapd_reclaimed_per_s", s.kswapd_reclaimed_per_s },
-        { "direct_reclaimed_per_s", s.direct_reclaimed_per_s },
-        { "direct_reclaims", s.direct_reclaims },
-        { "direct_reclaims_per_s", s.direct_reclaims_per_s },
-        { "nr_dirty", s.nr_dirty },
-        { "nr_writeback", s.nr_writeback },
-        { "nr_active", s.nr_active },
-        { "nr_inactive", s.nr_inactive },
-        { "pages_cached", s.pages_cached },
-        { "frames_used", s.frames_used },
-        { "frames_free", s.frames_free },
-        { "frames_pcp", s.frames_pcp },
-        { "wmark_min", s.wmark_min },
-        { "wmark_low", s.wmark_low },
-        { "wmark_high", s.wmark_high },
-        { "index_nodes", s.index_nodes },
-        { "index_height", s.index_height },
-    };
+    json::Object o;
+    for (const SampleColumn& c : sample_columns()) {
+        if (c.count)
+            o.emplace_back(std::string(c.name), s.*c.count);
+        else if (c.real)
+            o.emplace_back(std::string(c.name), s.*c.real);
+        else
+            o.emplace_back(std::string(c.name), s.*c.integer);
+    }
+    return o;
 }
 
 json::Value to_json(const RunResult& r)
@@ -235,7 +196,40 @@ json::Value to_json(const RunResult& r)
             { "pages_writeback", f.pages_writeback },
         });
     const PageCacheStats& pc = r.page_cache;
-    const double hit_ratio = pc.lookups ? double(pc.hits) / double(pc.lookups) : 0.0;
+    const std::span page_cache = page_cache_counters();
+    // Each object lists its counters (mm/page_cache_stats.h), with the
+    // figures derived from them beside the counters they come from.
+    json::Object cache = counters_json(page_cache, "page_cache", pc);
+    insert_after(cache, "hits",
+        {
+            { "misses", pc.lookups - pc.hits },
+            { "hit_ratio", pc.lookups ? double(pc.hits) / double(pc.lookups) : 0.0 },
+        });
+    cache.emplace_back("pages_cached", r.pages_cached);
+    json::Object reclaim = counters_json(page_cache, "reclaim", pc);
+    insert_after(reclaim, "direct_reclaims",
+        {
+            { "kswapd_reclaimed", r.kswapd.reclaimed },
+            { "direct_reclaimed", pc.evictions - std::min(pc.evictions, r.kswapd.reclaimed) },
+            { "kswapd",
+                r.kswapd_on ? json::Value(counters_json(kswapd_counters(), "kswapd", r.kswapd)) : json::Value() },
+        });
+    reclaim.emplace_back("files", std::move(files));
+    json::Object writeback = counters_json(page_cache, "writeback", pc);
+    append(writeback,
+        {
+            { "pages_submitted", r.writeback.pages_submitted },
+            { "submissions", r.writeback.submissions },
+            { "background_runs", r.writeback.runs[unsigned(WbReason::Background)] },
+            { "vmscan_runs", r.writeback.runs[unsigned(WbReason::Vmscan)] },
+            { "periodic_runs", r.writeback.runs[unsigned(WbReason::Periodic)] },
+            { "fsyncs", r.writeback.fsyncs },
+            { "syncs", r.writeback.syncs },
+            { "throttled", r.writeback.throttled },
+            { "throttle_ns", r.writeback.throttle_ns },
+            { "background_thresh_pages", r.dirty_background_thresh },
+            { "dirty_thresh_pages", r.dirty_thresh },
+        });
 
     json::Object totals {
         { "operations", r.operations },
@@ -243,69 +237,9 @@ json::Value to_json(const RunResult& r)
         { "cpus", std::move(cpus) },
         { "faults", std::move(faults) },
         { "fault_around_mapped", r.fault_around_mapped },
-        { "page_cache",
-            json::Object {
-                { "lookups", pc.lookups },
-                { "hits", pc.hits },
-                { "misses", pc.lookups - pc.hits },
-                { "hit_ratio", hit_ratio },
-                { "adds", pc.adds },
-                { "insert_races", pc.insert_races },
-                { "removes", pc.removes },
-                { "no_memory", pc.no_memory },
-                { "pages_cached", r.pages_cached },
-            } },
-        { "reclaim",
-            json::Object {
-                { "direct_reclaims", pc.direct_reclaims },
-                { "kswapd_reclaimed", r.kswapd.reclaimed },
-                { "direct_reclaimed", pc.evictions - std::min(pc.evictions, r.kswapd.reclaimed) },
-                { "kswapd",
-                    r.kswapd_on ? json::Value(json::Object {
-                        { "wakeups", r.kswapd.wakeups },
-                        { "runs", r.kswapd.runs },
-                        { "passes", r.kswapd.passes },
-                        { "scanned", r.kswapd.scanned },
-                        { "reclaimed", r.kswapd.reclaimed },
-                        { "gave_up", r.kswapd.gave_up },
-                    })
-                                : json::Value() },
-                { "scanned", pc.scanned },
-                { "evictions", pc.evictions },
-                { "activations", pc.activations },
-                { "deactivations", pc.deactivations },
-                { "rotated", pc.rotated },
-                { "refaults", pc.refaults },
-                { "refault_activations", pc.refault_activations },
-                { "wasted_readahead", pc.wasted_readahead },
-                { "dirty_skipped", pc.dirty_skipped },
-                { "mapped_evictions", pc.mapped_evictions },
-                { "throttled", pc.reclaim_throttled },
-                { "readahead_cut", pc.readahead_cut },
-                { "nr_active", pc.nr_active },
-                { "nr_inactive", pc.nr_inactive },
-                { "files", std::move(files) },
-            } },
-        { "writeback",
-            json::Object {
-                { "dirtied", pc.dirtied },
-                { "written", pc.written },
-                { "cancelled_dirty", pc.cancelled_dirty },
-                { "nr_dirty", pc.nr_dirty },
-                { "nr_writeback", pc.nr_writeback },
-                { "reclaim_rotated_written", pc.reclaim_rotated_written },
-                { "pages_submitted", r.writeback.pages_submitted },
-                { "submissions", r.writeback.submissions },
-                { "background_runs", r.writeback.runs[unsigned(WbReason::Background)] },
-                { "vmscan_runs", r.writeback.runs[unsigned(WbReason::Vmscan)] },
-                { "periodic_runs", r.writeback.runs[unsigned(WbReason::Periodic)] },
-                { "fsyncs", r.writeback.fsyncs },
-                { "syncs", r.writeback.syncs },
-                { "throttled", r.writeback.throttled },
-                { "throttle_ns", r.writeback.throttle_ns },
-                { "background_thresh_pages", r.dirty_background_thresh },
-                { "dirty_thresh_pages", r.dirty_thresh },
-            } },
+        { "page_cache", std::move(cache) },
+        { "reclaim", std::move(reclaim) },
+        { "writeback", std::move(writeback) },
         { "page_table",
             json::Object {
                 { "pte_backouts", r.pte_backouts },

@@ -27,6 +27,17 @@ std::string micros(std::uint64_t ns)
     return fixed(double(ns) / 1e3, 2);
 }
 
+/// "label value, label value...": every counter of @group, in the table's order.
+template <class Stats>
+std::string counter_list(std::span<const Counter<Stats>> table, std::string_view group, const Stats& s)
+{
+    std::string out;
+    for_each_counter(table, group, [&](const Counter<Stats>& c) {
+        out += (out.empty() ? "" : ", ") + std::string(c.label) + " " + with_commas(s.*c.member);
+    });
+    return out;
+}
+
 } // namespace
 
 void print_lock_table(std::ostream& out, std::vector<pcl::sync::LockStatRow> rows, bool classes)
@@ -143,10 +154,10 @@ void print_run_summary(std::ostream& out, const pcl::RunResult& r, const std::st
             + with_commas(r.faults_of(FaultKind::Mapped)) + ", fault-around mapped "
             + with_commas(r.fault_around_mapped));
     const auto& pc = r.page_cache;
+    const std::span cache = page_cache_counters();
     line("page cache",
-        "lookups " + with_commas(pc.lookups) + ", hits " + with_commas(pc.hits) + " (hit ratio "
-            + (pc.lookups ? fixed(double(pc.hits) / double(pc.lookups), 3) : std::string("-")) + "), adds "
-            + with_commas(pc.adds) + ", insert races " + with_commas(pc.insert_races) + ", cached "
+        counter_list(cache, "page_cache", pc) + "; hit ratio "
+            + (pc.lookups ? fixed(double(pc.hits) / double(pc.lookups), 3) : std::string("-")) + ", cached "
             + with_commas(r.pages_cached));
     line("page table", "PTE back-outs " + with_commas(r.pte_backouts) + ", PTEs mapped " + with_commas(r.ptes_mapped));
     line("page lock",
@@ -166,14 +177,12 @@ void print_run_summary(std::ostream& out, const pcl::RunResult& r, const std::st
                             + with_commas(dev.pages_dirty) + ", being written " + with_commas(dev.pages_writeback)
                                                           : std::string()));
     }
-    if (pc.dirtied) {
+    if (any_count(cache, "writeback", pc)) {
         const WritebackStats& wb = r.writeback;
         line("writeback",
-            "dirtied " + with_commas(pc.dirtied) + ", written " + with_commas(pc.written) + ", dirty at the end "
-                + with_commas(pc.nr_dirty)
-                + (pc.nr_writeback ? " (+" + with_commas(pc.nr_writeback) + " being written)" : std::string())
-                + "; flusher runs: background " + with_commas(wb.runs[unsigned(WbReason::Background)])
-                + ", for reclaim " + with_commas(wb.runs[unsigned(WbReason::Vmscan)]) + ", periodic "
+            counter_list(cache, "writeback", pc) + "; flusher runs: background "
+                + with_commas(wb.runs[unsigned(WbReason::Background)]) + ", for reclaim "
+                + with_commas(wb.runs[unsigned(WbReason::Vmscan)]) + ", periodic "
                 + with_commas(wb.runs[unsigned(WbReason::Periodic)]) + "; writers throttled "
                 + with_commas(wb.throttled) + " times (" + fixed(double(wb.throttle_ns) / 1e6, 1) + " ms), fsyncs "
                 + with_commas(wb.fsyncs));
@@ -185,16 +194,10 @@ void print_run_summary(std::ostream& out, const pcl::RunResult& r, const std::st
             + (r.pcp.high ? "; per-CPU lists of " + with_commas(r.pcp.high) + " (batches of " + with_commas(r.pcp.batch)
                         + "), " + with_commas(r.pcp_refills) + " refills"
                           : std::string("; no per-CPU lists")));
-    if (pc.evictions || pc.refaults) {
-        line("reclaim",
-            "evictions " + with_commas(pc.evictions) + " (wasted readahead " + with_commas(pc.wasted_readahead)
-                + ", were mapped " + with_commas(pc.mapped_evictions) + "), refaults " + with_commas(pc.refaults)
-                + " (activated " + with_commas(pc.refault_activations) + "), direct reclaims "
-                + with_commas(pc.direct_reclaims)
-                + (r.kswapd_on ? ", by kswapd " + with_commas(r.kswapd.reclaimed) + " pages in "
-                            + with_commas(r.kswapd.runs) + " wakeups"
-                               : std::string(", no kswapd"))
-                + ", LRU active " + with_commas(pc.nr_active) + " / inactive " + with_commas(pc.nr_inactive));
+    if (reclaim_evicted(pc)) {
+        line("reclaim", counter_list(cache, "reclaim", pc) + (r.kswapd_on ? "" : "; no kswapd"));
+        if (r.kswapd_on)
+            line("kswapd", counter_list(kswapd_counters(), "kswapd", r.kswapd));
         std::string worst;
         for (std::size_t i = 0; i < r.file_memory.size() && i < 3 && r.file_memory[i].wasted_readahead; ++i)
             worst += (worst.empty() ? "" : ", ") + std::string("file ") + std::to_string(r.file_memory[i].file) + " "

@@ -16,6 +16,14 @@ namespace pcl {
 /// left out. @classes: rows are lock classes (with their lock count).
 void print_lock_table(std::ostream& out, std::vector<sync::LockStatRow> rows, bool classes);
 
+/// Whether reclaim took anything out of the cache, or a page came back:
+/// the summary and the report show the reclaim counters only then (the LRU
+/// lists move without memory pressure too).
+inline bool reclaim_evicted(const PageCacheStats& s) noexcept
+{
+    return s.evictions || s.refaults;
+}
+
 /// The run's summary (state, operations, faults, page cache, page table,
 /// page locks, I/O, frames, events), then its lock tables per lock and per
 /// class. @path names the scenario when it has no title.

@@ -32,22 +32,13 @@ Scenario make(const char* pattern, const char* access, unsigned cpus, pgoff_t pa
     return s;
 }
 
-struct SeriesSums {
-    std::uint64_t operations = 0, minor = 0, major = 0, wait_io = 0, anon = 0, lookups = 0, hits = 0;
-};
-
-SeriesSums sum(const std::vector<MetricsSample>& series)
+/// The whole of @series as one sample: its counts summed, as merging
+/// neighbours sums them.
+MetricsSample sum(const std::vector<MetricsSample>& series)
 {
-    SeriesSums t;
-    for (const auto& s : series) {
-        t.operations += s.operations;
-        t.minor += s.minor_faults;
-        t.major += s.major_faults;
-        t.wait_io += s.wait_io_faults;
-        t.anon += s.anon_faults;
-        t.lookups += s.lookups;
-        t.hits += s.lookup_hits;
-    }
+    MetricsSample t;
+    for (const auto& s : series)
+        t = MetricsSampler::merge(t, s);
     return t;
 }
 
@@ -81,10 +72,10 @@ TEST_CASE("pft: P pages over T CPUs are exactly P anonymous faults, in the total
 
         // The last sample is taken after the CPUs left: the series adds up.
         REQUIRE_FALSE(r.series.empty());
-        const SeriesSums t = sum(r.series);
+        const MetricsSample t = sum(r.series);
         CHECK(t.operations == 4096);
-        CHECK(t.anon == 4096);
-        CHECK(t.major + t.minor + t.wait_io == 0);
+        CHECK(t.anon_faults == 4096);
+        CHECK(t.major_faults + t.minor_faults + t.wait_io_faults == 0);
         for (std::size_t i = 1; i < r.series.size(); ++i)
             CHECK(r.series[i].time_s >= r.series[i - 1].time_s);
 
@@ -120,10 +111,10 @@ TEST_CASE("a sequential mmap reader: N major faults, then a second pass finds ev
     CHECK(r1.page_cache.adds == kPages);
     CHECK(r1.page_cache.insert_races == 0);
     CHECK(r1.pte_backouts == 0);
-    const SeriesSums t1 = sum(r1.series);
-    CHECK(t1.major == kPages);
+    const MetricsSample t1 = sum(r1.series);
+    CHECK(t1.major_faults == kPages);
     CHECK(t1.lookups == r1.page_cache.lookups);
-    CHECK(t1.hits == r1.page_cache.hits);
+    CHECK(t1.lookup_hits == r1.page_cache.hits);
     // The index: a radix tree of fanout 64 over 256 pages is a root over 4 leaves.
     CHECK(r1.series.back().pages_cached == kPages);
     CHECK(r1.series.back().index_nodes == 5);
@@ -147,9 +138,9 @@ TEST_CASE("read(2) through the hash: lookups in the series add up to the cache's
     CHECK(r.state == "finished");
     CHECK(r.operations == 1024);
     CHECK(r.pages_cached == 128);
-    const SeriesSums t = sum(r.series);
+    const MetricsSample t = sum(r.series);
     CHECK(t.lookups == r.page_cache.lookups);
-    CHECK(t.hits == r.page_cache.hits);
+    CHECK(t.lookup_hits == r.page_cache.hits);
     CHECK(r.series.back().index_nodes == 0); // a hash has no nodes
     CHECK(r.series.back().index_height == 0);
     CHECK(row_named(r.locks, "pagecache_lock") != nullptr);
@@ -302,19 +293,16 @@ TEST_CASE("a long series is thinned, keeping its span and its sums", "[sim][metr
 
 TEST_CASE("merging two samples sums counts and recomputes rates over the joined interval", "[sim][metrics]")
 {
-    MetricsSample a, b;
-    a.interval_s = 1;
-    a.operations = 100;
-    a.lookups = 10;
-    a.lookup_hits = 5;
-    a.lock_wait_fraction = 0.5;
-    b.interval_s = 3;
-    b.time_s = 4;
-    b.operations = 200;
-    b.lookups = 10;
-    b.lookup_hits = 10;
-    b.lock_wait_fraction = 0.1;
-    b.pages_cached = 77;
+    const MetricsSample a {
+        .interval_s = 1, .operations = 100, .lookups = 10, .lookup_hits = 5, .lock_wait_fraction = 0.5
+    };
+    const MetricsSample b { .time_s = 4,
+        .interval_s = 3,
+        .operations = 200,
+        .lookups = 10,
+        .lookup_hits = 10,
+        .lock_wait_fraction = 0.1,
+        .pages_cached = 77 };
     const MetricsSample m = MetricsSampler::merge(a, b);
     CHECK(m.interval_s == 4);
     CHECK(m.time_s == 4);

@@ -38,14 +38,8 @@ sync::LockStatRow row(std::string name, std::uint64_t acquisitions, std::uint64_
 TEST_CASE("the time series as CSV: a header of the JSON's names and one row per sample", "[sim][result]")
 {
     RunResult r;
-    MetricsSample a, b;
-    a.time_s = 0.1;
-    a.interval_s = 0.1;
-    a.operations = 7;
-    b.time_s = 0.2;
-    b.interval_s = 0.1;
-    b.operations = 9;
-    r.series = { a, b };
+    r.series = { { .time_s = 0.1, .interval_s = 0.1, .operations = 7 },
+        { .time_s = 0.2, .interval_s = 0.1, .operations = 9 } };
     const std::vector<std::string> lines = lines_of(series_csv(r));
     REQUIRE(lines.size() == 3);
     CHECK(lines[0].rfind("time_s,interval_s,operations,minor_faults,", 0) == 0);

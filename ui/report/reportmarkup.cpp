@@ -7,6 +7,7 @@
 #include "lib/report.h"
 #include "sim/run_figures.h"
 #include "sim/run_result.h"
+#include "sim/run_summary.h"
 #include "sim/scenario_fields.h"
 
 #include <QCoreApplication>
@@ -204,6 +205,16 @@ private:
     bool charts(QString* error);
     void locks();
     void lockTable(const std::vector<sync::LockStatRow>& rows, bool classes);
+    /// A row per counter of @group (lib/counter_table.h): its label, value and meaning.
+    template <class Stats>
+    void counterRows(std::span<const Counter<Stats>> table, std::string_view group, const Stats& s)
+    {
+        for_each_counter(table, group, [&](const Counter<Stats>& c) {
+            QString label = q(c.label);
+            label[0] = label[0].toUpper();
+            row({ label, num(s.*c.member), q(c.meaning) });
+        });
+    }
     void histograms();
 
     const ReportSubject& s_;
@@ -453,13 +464,6 @@ void Markup::counters()
     if (r.fault_around_mapped)
         row({ tr("Mapped by fault-around"), num(r.fault_around_mapped),
             tr("Cached neighbours mapped ahead of their own fault.") });
-    row({ tr("Page-cache lookups"), num(pc.lookups), tr("Searches of the page index for a page.") });
-    row({ tr("Hit ratio"), num(pc.lookups ? percent(double(pc.hits) / double(pc.lookups)) : QStringLiteral("-")),
-        tr("Lookups that found the page cached (%1 hits).").arg(groupedNumber(pc.hits)) });
-    row({ tr("Pages added"), num(pc.adds), tr("Pages inserted into the page index.") });
-    row({ tr("Insert races"), num(pc.insert_races),
-        tr("Adds that lost to another CPU inserting the same page at the same time.") });
-    row({ tr("Pages cached at the end"), num(r.pages_cached), tr("Pages in the page cache when the run stopped.") });
     row({ tr("PTE back-outs"), num(r.pte_backouts),
         tr("Faults that found their page table entry set meanwhile and backed out.") });
     row({ tr("Page-lock sleeps"), num(r.page_locks.waits),
@@ -474,23 +478,37 @@ void Markup::counters()
                 .arg(q(dev.model), groupedNumber(dev.submitted), groupedNumber(dev.merged), groupedNumber(dev.pages),
                     groupedNumber(dev.pages_written), QString::number(double(dev.busy_ns) / 1e9, 'f', 3)) });
     }
-    if (pc.dirtied)
-        row({ tr("Pages dirtied"), num(pc.dirtied),
-            tr("Pages written to in memory; %1 reached the disk, %2 were still dirty at the end.")
-                .arg(groupedNumber(pc.written), groupedNumber(pc.nr_dirty)) });
     row({ tr("Frames in use"), num(r.frames_used),
         tr("Of %1 page frames of memory; reclaim starts below %2 free (the low watermark).")
             .arg(groupedNumber(r.frames_total), groupedNumber(r.watermarks.low)) });
-    if (pc.evictions || pc.refaults) {
-        row({ tr("Evictions"), num(pc.evictions),
-            tr("Pages reclaim took out of the cache; %1 of them readahead never used.")
-                .arg(groupedNumber(pc.wasted_readahead)) });
-        row({ tr("Refaults"), num(pc.refaults), tr("Evicted pages needed again soon after.") });
-    }
     row({ tr("Events"), num(r.events_pushed),
         tr("Trace records the CPUs wrote; %1 dropped because the reader fell behind.")
             .arg(groupedNumber(r.events_dropped)) });
     endTable();
+
+    // The page cache's own counters, a table for each part of it; reclaim
+    // and kswapd only when reclaim evicted pages, writeback only when the
+    // run dirtied any.
+    const auto counterTable = [&](const QString& title, const auto& rows) {
+        element("h3", title);
+        startTable({ tr("Counter"), tr("Value"), tr("What it counts") }, { 20, 12, 68 });
+        rows();
+        endTable();
+    };
+    const std::span cache = page_cache_counters();
+    counterTable(tr("The page cache"), [&] {
+        counterRows(cache, "page_cache", pc);
+        row({ tr("Hit ratio"), num(pc.lookups ? percent(double(pc.hits) / double(pc.lookups)) : QStringLiteral("-")),
+            tr("Lookups that found the page cached.") });
+        row({ tr("Pages cached at the end"), num(r.pages_cached),
+            tr("Pages in the page cache when the run stopped.") });
+    });
+    if (reclaim_evicted(pc))
+        counterTable(tr("Reclaim"), [&] { counterRows(cache, "reclaim", pc); });
+    if (r.kswapd_on && any_count(kswapd_counters(), "kswapd", r.kswapd))
+        counterTable(tr("The background reclaimer"), [&] { counterRows(kswapd_counters(), "kswapd", r.kswapd); });
+    if (any_count(cache, "writeback", pc))
+        counterTable(tr("Writeback"), [&] { counterRows(cache, "writeback", pc); });
 }
 
 bool Markup::charts(QString* error)

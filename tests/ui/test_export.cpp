@@ -9,9 +9,9 @@
 #include "kit/structureview.h"
 #include "lessons/lessonpanel.h"
 #include "lib/json.h"
+#include "run/scenariolibrary.h"
 #include "run/simulation.h"
 #include "shell/mainwindow.h"
-#include "shell/scenariolibrary.h"
 #include "sim/scenario.h"
 #include "ui_test_support.h"
 

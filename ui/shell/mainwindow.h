@@ -4,9 +4,9 @@
 #pragma once
 
 #include "kit/savefile.h"
+#include "run/scenariolibrary.h"
 #include "run/simulation.h"
 #include "shell/dockzoom.h"
-#include "shell/scenariolibrary.h"
 
 #include <QMainWindow>
 

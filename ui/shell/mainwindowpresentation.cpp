@@ -1,10 +1,10 @@
 // The main window's presentation mode: full screen, the step as a caption,
 // the one zoom, and the keys a presentation clicker sends.
 #include "lessons/lessonpanel.h"
+#include "run/runtoolbar.h"
 #include "shell/dockzoom.h"
 #include "shell/keyrouting.h"
 #include "shell/mainwindow.h"
-#include "shell/runtoolbar.h"
 #include "shell/stepcaption.h"
 #include "shell/zoom.h"
 #include "views/tornpte/tornpteview.h"

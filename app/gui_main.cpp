@@ -369,9 +369,9 @@ int main(int argc, char** argv)
             std::fprintf(stderr, "pagecache-lab: %s\n", qPrintable(error));
             return 2;
         }
-        if (!options->view.isEmpty() && !window.showView(options->view)) {
+        if (!options->view.isEmpty() && !window.runPage()->showView(options->view)) {
             std::fprintf(stderr, "pagecache-lab: --view '%s' is not one of: %s\n", qPrintable(options->view),
-                qPrintable(window.viewNames().join(QStringLiteral(", "))));
+                qPrintable(window.runPage()->viewNames().join(QStringLiteral(", "))));
             return 2;
         }
         window.simulation().play();

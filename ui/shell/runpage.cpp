@@ -36,6 +36,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <span>
 
 namespace pcl::ui {
 
@@ -48,6 +49,60 @@ struct BusyCursor {
     BusyCursor(const BusyCursor&) = delete;
     BusyCursor& operator=(const BusyCursor&) = delete;
 };
+
+/// What each export is, once: its entry in File > Export, its action's
+/// name, its name in a message, the end of its file's name, its file type,
+/// and what it holds (the action's tooltip while it can be saved).
+struct ExportText {
+    RunPage::Export kind;
+    QString title;
+    const char* name;
+    QString what;
+    QString fileEnd;
+    QString filter;
+    QString meaning;
+};
+
+/// Every export, in File > Export's order.
+std::span<const ExportText> exportTexts()
+{
+    using Export = RunPage::Export;
+    static const QString json = RunPage::tr("JSON (*.json)");
+    static const QString csv = RunPage::tr("CSV, for a spreadsheet (*.csv)");
+    static const ExportText kTexts[] = {
+        { Export::ReportHtml, RunPage::tr("Report (&HTML)…"), "exportReportHtmlAction", RunPage::tr("the report"),
+            QStringLiteral("_report.html"), RunPage::tr("Web page (*.html)"),
+            RunPage::tr("One page for a browser: the scenario, its figures, charts, lock table and latencies, and a "
+                        "lesson's steps and verdicts") },
+        { Export::ReportPdf, RunPage::tr("Report (&PDF)…"), "exportReportPdfAction", RunPage::tr("the report"),
+            QStringLiteral("_report.pdf"), RunPage::tr("PDF document (*.pdf)"),
+            RunPage::tr("The same report as a PDF, for print") },
+        { Export::Result, RunPage::tr("Run &result (JSON)…"), "exportResultAction", RunPage::tr("the run's result"),
+            QStringLiteral("_result.json"), json,
+            RunPage::tr("Every figure of the run so far: totals, locks, latencies and the time series") },
+        { Export::TimeSeries, RunPage::tr("&Time series (CSV)…"), "exportTimeSeriesAction",
+            RunPage::tr("the time series"), QStringLiteral("_timeseries.csv"), csv,
+            RunPage::tr("The run's figures sampled over time, one row per sample, for a spreadsheet") },
+        { Export::Locks, RunPage::tr("&Lock table (CSV)…"), "exportLocksAction", RunPage::tr("the lock table"),
+            QStringLiteral("_locks.csv"), csv,
+            RunPage::tr("Each lock and lock class: acquisitions, contentions, wait and hold times") },
+        { Export::Trace, RunPage::tr("T&race for Perfetto (JSON)…"), "exportTraceAction", RunPage::tr("the trace"),
+            QStringLiteral("_trace.json"), json,
+            RunPage::tr("What each CPU and disk did, on a time line: open it in Perfetto (ui.perfetto.dev) or "
+                        "chrome://tracing") },
+        { Export::Scenario, RunPage::tr("&Scenario…"), "exportScenarioAction", RunPage::tr("the scenario"),
+            QStringLiteral(".json"), json,
+            RunPage::tr("The scenario as it is set now, to open again or run from the command line") },
+    };
+    return kTexts;
+}
+
+const ExportText& exportText(RunPage::Export kind)
+{
+    const std::span<const ExportText> texts = exportTexts();
+    return *std::find_if(texts.begin(), texts.end(), [kind](const ExportText& t) { return t.kind == kind; });
+}
+
 } // namespace
 
 RunPage::RunPage(QMainWindow& window, QWidget* parent)
@@ -365,28 +420,16 @@ void RunPage::createExportActions()
     // Everything a report or a later look needs, in the forms the command
     // line writes, so that a file saved here and one `pagecache-lab-cli
     // run --out` wrote read alike.
-    const struct {
-        Export kind;
-        QString title;
-        const char* name;
-    } kExportActions[] = {
-        { Export::ReportHtml, tr("Report (&HTML)…"), "exportReportHtmlAction" },
-        { Export::ReportPdf, tr("Report (&PDF)…"), "exportReportPdfAction" },
-        { Export::Result, tr("Run &result (JSON)…"), "exportResultAction" },
-        { Export::TimeSeries, tr("&Time series (CSV)…"), "exportTimeSeriesAction" },
-        { Export::Locks, tr("&Lock table (CSV)…"), "exportLocksAction" },
-        { Export::Trace, tr("T&race for Perfetto (JSON)…"), "exportTraceAction" },
-        { Export::Scenario, tr("&Scenario…"), "exportScenarioAction" },
-    };
-    for (const auto& [kind, title, name] : kExportActions) {
+    for (const ExportText& text : exportTexts()) {
+        const Export kind = text.kind;
         if (kind == Export::Result || kind == Export::Trace || kind == Export::Scenario) {
             auto* separator = new QAction(this);
             separator->setSeparator(true);
             exportMenu_.append(separator);
         }
-        auto* a = new QAction(title, this);
-        a->setObjectName(QLatin1String(name));
-        connect(a, &QAction::triggered, this, [this, kind = kind] { exportAs(kind); });
+        auto* a = new QAction(text.title, this);
+        a->setObjectName(QLatin1String(text.name));
+        connect(a, &QAction::triggered, this, [this, kind] { exportAs(kind); });
         exportActions_[kind] = a;
         exportMenu_.append(a);
     }
@@ -405,44 +448,12 @@ void RunPage::createExportActions()
 
 QString RunPage::exportWhat(Export kind)
 {
-    switch (kind) {
-    case Export::ReportHtml:
-    case Export::ReportPdf:
-        return tr("the report");
-    case Export::Result:
-        return tr("the run's result");
-    case Export::TimeSeries:
-        return tr("the time series");
-    case Export::Locks:
-        return tr("the lock table");
-    case Export::Trace:
-        return tr("the trace");
-    case Export::Scenario:
-        return tr("the scenario");
-    }
-    return {};
+    return exportText(kind).what;
 }
 
 QString RunPage::exportFileName(Export kind) const
 {
-    const QString stem = sim_.fileStem();
-    switch (kind) {
-    case Export::ReportHtml:
-        return stem + QStringLiteral("_report.html");
-    case Export::ReportPdf:
-        return stem + QStringLiteral("_report.pdf");
-    case Export::Result:
-        return stem + QStringLiteral("_result.json");
-    case Export::TimeSeries:
-        return stem + QStringLiteral("_timeseries.csv");
-    case Export::Locks:
-        return stem + QStringLiteral("_locks.csv");
-    case Export::Trace:
-        return stem + QStringLiteral("_trace.json");
-    case Export::Scenario:
-        return stem + QStringLiteral(".json");
-    }
-    return stem;
+    return sim_.fileStem() + exportText(kind).fileEnd;
 }
 
 QString RunPage::exportUnavailable(Export kind) const
@@ -463,24 +474,10 @@ QString RunPage::exportUnavailable(Export kind) const
 void RunPage::updateExportActions()
 {
     // What each file holds while it can be saved; why not while it cannot.
-    const std::pair<Export, QString> kMeaning[] = {
-        { Export::ReportHtml,
-            tr("One page for a browser: the scenario, its figures, charts, lock table and latencies, and a lesson's "
-               "steps and verdicts") },
-        { Export::ReportPdf, tr("The same report as a PDF, for print") },
-        { Export::Result, tr("Every figure of the run so far: totals, locks, latencies and the time series") },
-        { Export::TimeSeries, tr("The run's figures sampled over time, one row per sample, for a spreadsheet") },
-        { Export::Locks, tr("Each lock and lock class: acquisitions, contentions, wait and hold times") },
-        { Export::Trace,
-            tr("What each CPU and disk did, on a time line: open it in Perfetto (ui.perfetto.dev) or "
-               "chrome://tracing") },
-        { Export::Scenario, tr("The scenario as it is set now, to open again or run from the command line") },
-    };
-    for (const auto& [kind, meaning] : kMeaning) {
-        QAction* a = exportActions_.at(kind);
+    for (const auto& [kind, a] : exportActions_) {
         const QString why = exportUnavailable(kind);
         a->setEnabled(why.isEmpty());
-        a->setToolTip(why.isEmpty() ? meaning : why);
+        a->setToolTip(why.isEmpty() ? exportText(kind).meaning : why);
         a->setStatusTip(a->toolTip());
     }
 }
@@ -537,13 +534,8 @@ SaveResult RunPage::exportTo(Export kind, const QString& path, QString* error)
 
 void RunPage::exportAs(Export kind)
 {
-    const QString suffix = QFileInfo(exportFileName(kind)).suffix();
-    const QString filter = suffix == QLatin1String("csv") ? tr("CSV, for a spreadsheet (*.csv)")
-        : suffix == QLatin1String("html")                 ? tr("Web page (*.html)")
-        : suffix == QLatin1String("pdf")                  ? tr("PDF document (*.pdf)")
-                                                          : tr("JSON (*.json)");
     const QString title = tr("Export %1").arg(exportWhat(kind));
-    const QString path = askSavePath(&window_, title, exportFileName(kind), filter);
+    const QString path = askSavePath(&window_, title, exportFileName(kind), exportText(kind).filter);
     if (path.isEmpty())
         return;
     QString error;

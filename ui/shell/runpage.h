@@ -42,7 +42,7 @@ public:
         = { Export::Result, Export::TimeSeries, Export::Locks, Export::Trace, Export::Scenario };
 
     /// Builds the page for @window: its toolbar and docks go into the
-    /// window, hidden until the window shows the page.
+    /// window, which shows and hides them with the page (setShown).
     explicit RunPage(QMainWindow& window, QWidget* parent = nullptr);
     /// The views, docks and toolbar watch the run: they go before it.
     ~RunPage() override;

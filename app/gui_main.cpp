@@ -8,10 +8,10 @@
 #include "lesson/experiment.h"
 #include "lesson/lesson_library.h"
 #include "lessons/lessonpanel.h"
+#include "run/scenariolibrary.h"
 #include "shell/eventloopwatch.h"
 #include "shell/mainwindow.h"
 #include "shell/runtimedir.h"
-#include "shell/scenariolibrary.h"
 #include "sim/run_summary.h"
 #include "sim/runner.h"
 #include "sim/scenario.h"
@@ -369,9 +369,9 @@ int main(int argc, char** argv)
             std::fprintf(stderr, "pagecache-lab: %s\n", qPrintable(error));
             return 2;
         }
-        if (!options->view.isEmpty() && !window.showView(options->view)) {
+        if (!options->view.isEmpty() && !window.runPage()->showView(options->view)) {
             std::fprintf(stderr, "pagecache-lab: --view '%s' is not one of: %s\n", qPrintable(options->view),
-                qPrintable(window.viewNames().join(QStringLiteral(", "))));
+                qPrintable(window.runPage()->viewNames().join(QStringLiteral(", "))));
             return 2;
         }
         window.simulation().play();

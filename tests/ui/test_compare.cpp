@@ -6,7 +6,7 @@
 #include "compare/comparisonsummary.h"
 #include "kit/colors.h"
 #include "kit/colorscheme.h"
-#include "shell/scenariolibrary.h"
+#include "run/scenariolibrary.h"
 #include "ui_test_support.h"
 
 #include <QApplication>

@@ -157,24 +157,25 @@ private Q_SLOTS:
         QCOMPARE(EventText({}, pcl::IndexKind::Radix, 4, 2).actor(ev(EventKind::IoSubmit, 5, 0)),
             QStringLiteral("flusher of disk 1"));
 
-        QCOMPARE(t.sentence(ev(EventKind::IndexHeightGrow, 0, 0, 0xfe, 0, 4096, 3, 2)),
-            QStringLiteral("file 0: radix tree grew to height 3"));
-        QCOMPARE(t.sentence(ev(EventKind::IndexHeightShrink, 0, 0, 0xfe, 2, 0, 1, 0)),
-            QStringLiteral("file 2: radix tree shrank to height 1"));
-        QCOMPARE(t.sentence(ev(EventKind::IndexNodeAlloc, 0, 0, 0xfe, 0, 77, 0, 1)),
-            QStringLiteral("file 0: node allocated at level 1 (page 77)"));
-        QCOMPARE(t.sentence(ev(EventKind::IndexNodeFree, 0, 0, 0xfe, 0, 77, 0, 0)),
-            QStringLiteral("file 0: node freed at level 0 (page 77)"));
-        QCOMPARE(t.sentence(ev(EventKind::IndexTagSet, 0, 0, 0xfe, 0, 77, 0, 1)),
-            QStringLiteral("file 0: dirty tag set at level 1 (page 77)"));
-        QCOMPARE(t.sentence(ev(EventKind::IndexTagClear, 0, 0, 0xfe, 0, 77, 1, 0)),
-            QStringLiteral("file 0: writeback tag cleared at level 0 (page 77)"));
-        QCOMPARE(t.sentence(ev(EventKind::IndexChainLength, 0, 0, 811, 3, 77, 4)),
-            QStringLiteral("hash bucket 811: chain now 4 entries long (file 3 page 77)"));
-        QCOMPARE(t.sentence(ev(EventKind::ReadaheadWindow, 0, 0, 0, 0, 128, 32, 8)),
-            QStringLiteral("file 0: readahead window [128, +32) async 8 (synchronous)"));
-        QCOMPARE(t.sentence(ev(EventKind::ReadaheadWindow, 0, 0, 1, 0, 160, 64, 64)),
-            QStringLiteral("file 0: readahead window [160, +64) async 64 (asynchronous: marker hit)"));
+        // The indexes' structural changes and the readahead windows, one
+        // sentence each.
+        const std::pair<Event, const char*> kStructureSentences[] = {
+            { ev(EventKind::IndexHeightGrow, 0, 0, 0xfe, 0, 4096, 3, 2), "file 0: radix tree grew to height 3" },
+            { ev(EventKind::IndexHeightShrink, 0, 0, 0xfe, 2, 0, 1, 0), "file 2: radix tree shrank to height 1" },
+            { ev(EventKind::IndexNodeAlloc, 0, 0, 0xfe, 0, 77, 0, 1), "file 0: node allocated at level 1 (page 77)" },
+            { ev(EventKind::IndexNodeFree, 0, 0, 0xfe, 0, 77, 0, 0), "file 0: node freed at level 0 (page 77)" },
+            { ev(EventKind::IndexTagSet, 0, 0, 0xfe, 0, 77, 0, 1), "file 0: dirty tag set at level 1 (page 77)" },
+            { ev(EventKind::IndexTagClear, 0, 0, 0xfe, 0, 77, 1, 0),
+                "file 0: writeback tag cleared at level 0 (page 77)" },
+            { ev(EventKind::IndexChainLength, 0, 0, 811, 3, 77, 4),
+                "hash bucket 811: chain now 4 entries long (file 3 page 77)" },
+            { ev(EventKind::ReadaheadWindow, 0, 0, 0, 0, 128, 32, 8),
+                "file 0: readahead window [128, +32) async 8 (synchronous)" },
+            { ev(EventKind::ReadaheadWindow, 0, 0, 1, 0, 160, 64, 64),
+                "file 0: readahead window [160, +64) async 64 (asynchronous: marker hit)" },
+        };
+        for (const auto& [event, sentence] : kStructureSentences)
+            QCOMPARE(t.sentence(event), QString::fromUtf8(sentence));
 
         const EventText skip({}, pcl::IndexKind::SkipList);
         QCOMPARE(skip.sentence(ev(EventKind::IndexNodeAlloc, 0, 0, 0xfe, 0, 77, 0, 3)),

@@ -9,9 +9,10 @@
 #include "kit/structureview.h"
 #include "lessons/lessonpanel.h"
 #include "lib/json.h"
+#include "run/scenariolibrary.h"
 #include "run/simulation.h"
 #include "shell/mainwindow.h"
-#include "shell/scenariolibrary.h"
+#include "shell/runpage.h"
 #include "sim/scenario.h"
 #include "ui_test_support.h"
 
@@ -37,9 +38,10 @@
 #include <sys/resource.h>
 
 using pcl::ui::MainWindow;
+using pcl::ui::RunPage;
 using pcl::ui::SaveResult;
 using pcl::ui::Simulation;
-using Export = pcl::ui::MainWindow::Export;
+using Export = pcl::ui::RunPage::Export;
 
 namespace {
 
@@ -54,6 +56,21 @@ pcl::ui::ScenarioEntry pacedRun()
     entry.scenario.engine.workload.operations_per_cpu = kOpsPerCpu;
     entry.scenario.engine.ops_per_second = 3000;
     return entry;
+}
+
+/// Opens pacedRun() in @window and plays it until it stops (it is cut
+/// short: it finishes within the minute). False, with @error set, when it
+/// does not open or does not stop.
+bool playedToItsEnd(MainWindow& window, QString* error)
+{
+    if (!window.openScenario(pacedRun(), error))
+        return false;
+    Simulation& sim = window.simulation();
+    sim.play();
+    if (QTest::qWaitFor([&sim] { return sim.state() != Simulation::State::Running; }, 60000))
+        return true;
+    *error = QStringLiteral("the run is still going after a minute");
+    return false;
 }
 
 QByteArray readAll(const QString& path)
@@ -149,29 +166,32 @@ private Q_SLOTS:
     void nothingToExportWithoutARun()
     {
         MainWindow window;
-        QVERIFY(!window.savePictureAction()->isEnabled());
-        for (Export kind : MainWindow::kExports) {
-            QVERIFY(!window.exportAction(kind)->isEnabled());
-            QVERIFY(window.exportAction(kind)->toolTip().contains(QStringLiteral("Open an experiment or a lesson")));
+        QVERIFY(!window.runPage()->savePictureAction()->isEnabled());
+        for (Export kind : RunPage::kExports) {
+            QVERIFY(!window.runPage()->exportAction(kind)->isEnabled());
+            QVERIFY(window.runPage()->exportAction(kind)->toolTip().contains(
+                QStringLiteral("Open an experiment or a lesson")));
         }
         QTemporaryDir dir;
         QString error;
-        QCOMPARE(window.exportTo(Export::Result, dir.filePath(QStringLiteral("r.json")), &error), SaveResult::Failed);
+        QCOMPARE(window.runPage()->exportTo(Export::Result, dir.filePath(QStringLiteral("r.json")), &error),
+            SaveResult::Failed);
         QVERIFY(error.contains(QStringLiteral("Open an experiment")));
         QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("r.json"))));
 
         // Open, not yet played: the scenario can be saved, the run has nothing.
         QString openError;
         QVERIFY2(window.openScenario(pacedRun(), &openError), qPrintable(openError));
-        QVERIFY(window.exportAction(Export::Scenario)->isEnabled());
-        QVERIFY(window.savePictureAction()->isEnabled());
+        QVERIFY(window.runPage()->exportAction(Export::Scenario)->isEnabled());
+        QVERIFY(window.runPage()->savePictureAction()->isEnabled());
         for (Export kind : { Export::Result, Export::TimeSeries, Export::Locks, Export::Trace }) {
-            QVERIFY(!window.exportAction(kind)->isEnabled());
-            QVERIFY(window.exportAction(kind)->toolTip().contains(QStringLiteral("Play or step the run first")));
+            QVERIFY(!window.runPage()->exportAction(kind)->isEnabled());
+            QVERIFY(
+                window.runPage()->exportAction(kind)->toolTip().contains(QStringLiteral("Play or step the run first")));
         }
         window.simulation().step(1);
-        QVERIFY(window.exportAction(Export::Result)->isEnabled());
-        QVERIFY(!window.exportAction(Export::Result)->toolTip().isEmpty());
+        QVERIFY(window.runPage()->exportAction(Export::Result)->isEnabled());
+        QVERIFY(!window.runPage()->exportAction(Export::Result)->toolTip().isEmpty());
     }
 
     void fileNamesSayWhatTheFileIs()
@@ -179,13 +199,13 @@ private Q_SLOTS:
         MainWindow window;
         QVERIFY(window.openScenario(pacedRun()));
         const QString stem = QStringLiteral("2002-global-hash-lock");
-        QCOMPARE(window.exportFileName(Export::Result), stem + QStringLiteral("_result.json"));
-        QCOMPARE(window.exportFileName(Export::TimeSeries), stem + QStringLiteral("_timeseries.csv"));
-        QCOMPARE(window.exportFileName(Export::Locks), stem + QStringLiteral("_locks.csv"));
-        QCOMPARE(window.exportFileName(Export::Trace), stem + QStringLiteral("_trace.json"));
-        QCOMPARE(window.exportFileName(Export::Scenario), stem + QStringLiteral(".json"));
-        QVERIFY(window.showView(QStringLiteral("hash")));
-        QCOMPARE(window.viewPictureFileName(), stem + QStringLiteral("_hash-table.png"));
+        QCOMPARE(window.runPage()->exportFileName(Export::Result), stem + QStringLiteral("_result.json"));
+        QCOMPARE(window.runPage()->exportFileName(Export::TimeSeries), stem + QStringLiteral("_timeseries.csv"));
+        QCOMPARE(window.runPage()->exportFileName(Export::Locks), stem + QStringLiteral("_locks.csv"));
+        QCOMPARE(window.runPage()->exportFileName(Export::Trace), stem + QStringLiteral("_trace.json"));
+        QCOMPARE(window.runPage()->exportFileName(Export::Scenario), stem + QStringLiteral(".json"));
+        QVERIFY(window.runPage()->showView(QStringLiteral("hash")));
+        QCOMPARE(window.runPage()->viewPictureFileName(), stem + QStringLiteral("_hash-table.png"));
         auto* charts = window.findChild<pcl::ui::ChartsView*>();
         QVERIFY(charts);
         // The lock-wait histogram by class and the lock-wait time series
@@ -197,28 +217,27 @@ private Q_SLOTS:
 
         // A lesson's files are named after the lesson.
         QVERIFY(window.openLesson(QStringLiteral("2002-one-global-hash-lock")));
-        QCOMPARE(window.exportFileName(Export::Result), QStringLiteral("2002-one-global-hash-lock_result.json"));
+        QCOMPARE(
+            window.runPage()->exportFileName(Export::Result), QStringLiteral("2002-one-global-hash-lock_result.json"));
     }
 
     void runFilesReadBack()
     {
         MainWindow window;
         QString error;
-        QVERIFY2(window.openScenario(pacedRun(), &error), qPrintable(error));
+        QVERIFY2(playedToItsEnd(window, &error), qPrintable(error));
         Simulation& sim = window.simulation();
-        sim.play();
-        QTRY_VERIFY_WITH_TIMEOUT(sim.state() != Simulation::State::Running, 60000);
         QCOMPARE(sim.state(), Simulation::State::Finished);
 
         QTemporaryDir dir;
-        for (Export kind : MainWindow::kExports) {
-            const QString path = dir.filePath(window.exportFileName(kind));
-            QCOMPARE(window.exportTo(kind, path, &error), SaveResult::Saved);
+        for (Export kind : RunPage::kExports) {
+            const QString path = dir.filePath(window.runPage()->exportFileName(kind));
+            QCOMPARE(window.runPage()->exportTo(kind, path, &error), SaveResult::Saved);
         }
 
         // The result, as `run --json` writes it: its version, scenario and
         // exact totals.
-        const pcl::json::Value result = parseFile(dir.filePath(window.exportFileName(Export::Result)));
+        const pcl::json::Value result = parseFile(dir.filePath(window.runPage()->exportFileName(Export::Result)));
         QCOMPARE(result.find("version")->as_uint(), std::uint64_t(1));
         QCOMPARE(QString::fromStdString(result.find("scenario")->find("title")->as_string()),
             QString::fromStdString(sim.scenario().title));
@@ -230,7 +249,7 @@ private Q_SLOTS:
 
         // The time series: a header, then one row per sample, its
         // operations adding up to the total.
-        const QList<QByteArray> series = csvLines(dir.filePath(window.exportFileName(Export::TimeSeries)));
+        const QList<QByteArray> series = csvLines(dir.filePath(window.runPage()->exportFileName(Export::TimeSeries)));
         QCOMPARE(std::size_t(series.size()), samples + 1);
         const QList<QByteArray> header = series.front().split(',');
         const auto column = header.indexOf("operations");
@@ -244,7 +263,7 @@ private Q_SLOTS:
 
         // The lock table: a row per named lock and per class, the global
         // pagecache_lock among them.
-        const QList<QByteArray> locks = csvLines(dir.filePath(window.exportFileName(Export::Locks)));
+        const QList<QByteArray> locks = csvLines(dir.filePath(window.runPage()->exportFileName(Export::Locks)));
         QVERIFY(locks.front().startsWith("kind,name,"));
         QCOMPARE(std::size_t(locks.size()),
             1 + result.find("locks")->as_array().size() + result.find("lock_classes")->as_array().size());
@@ -252,7 +271,7 @@ private Q_SLOTS:
             std::any_of(locks.begin(), locks.end(), [](const QByteArray& l) { return l.contains("pagecache_lock"); }));
 
         // The trace: one thread per CPU, every event it was given kept.
-        const pcl::json::Value trace = parseFile(dir.filePath(window.exportFileName(Export::Trace)));
+        const pcl::json::Value trace = parseFile(dir.filePath(window.runPage()->exportFileName(Export::Trace)));
         std::set<std::string> threads;
         for (const pcl::json::Value& e : trace.find("traceEvents")->as_array())
             if (e.find("ph")->as_string() == "M" && e.find("name")->as_string() == "thread_name")
@@ -266,7 +285,7 @@ private Q_SLOTS:
 
         // The scenario reads back as the one that ran.
         const pcl::Scenario scenario
-            = pcl::scenario_from_json(parseFile(dir.filePath(window.exportFileName(Export::Scenario))));
+            = pcl::scenario_from_json(parseFile(dir.filePath(window.runPage()->exportFileName(Export::Scenario))));
         QCOMPARE(scenario.title, sim.scenario().title);
         QCOMPARE(scenario.engine.workload.operations_per_cpu, kOpsPerCpu);
         QCOMPARE(scenario.engine.workload.cpus, kCpus);
@@ -282,16 +301,14 @@ private Q_SLOTS:
     {
         MainWindow window;
         QString error;
-        QVERIFY2(window.openScenario(pacedRun(), &error), qPrintable(error));
+        QVERIFY2(playedToItsEnd(window, &error), qPrintable(error));
         Simulation& sim = window.simulation();
-        sim.play();
-        QTRY_VERIFY_WITH_TIMEOUT(sim.state() != Simulation::State::Running, 60000);
         QTemporaryDir dir;
-        const QString html = dir.filePath(window.exportFileName(Export::ReportHtml));
-        const QString pdf = dir.filePath(window.exportFileName(Export::ReportPdf));
+        const QString html = dir.filePath(window.runPage()->exportFileName(Export::ReportHtml));
+        const QString pdf = dir.filePath(window.runPage()->exportFileName(Export::ReportPdf));
         QCOMPARE(html, dir.filePath(QStringLiteral("2002-global-hash-lock_report.html")));
-        QCOMPARE(window.exportTo(Export::ReportHtml, html, &error), SaveResult::Saved);
-        QCOMPARE(window.exportTo(Export::ReportPdf, pdf, &error), SaveResult::Saved);
+        QCOMPARE(window.runPage()->exportTo(Export::ReportHtml, html, &error), SaveResult::Saved);
+        QCOMPARE(window.runPage()->exportTo(Export::ReportPdf, pdf, &error), SaveResult::Saved);
         // One well-formed page naming the run, its charts inline.
         const QByteArray page = readAll(html);
         QXmlStreamReader xml(page);
@@ -312,11 +329,11 @@ private Q_SLOTS:
 
         // A lesson's report tells its steps.
         QVERIFY(window.openLesson(QStringLiteral("2002-one-global-hash-lock")));
-        QVERIFY(!window.exportAction(Export::ReportHtml)->isEnabled());
+        QVERIFY(!window.runPage()->exportAction(Export::ReportHtml)->isEnabled());
         sim.step(20);
-        QVERIFY(window.exportAction(Export::ReportHtml)->isEnabled());
-        const QString lessonHtml = dir.filePath(window.exportFileName(Export::ReportHtml));
-        QCOMPARE(window.exportTo(Export::ReportHtml, lessonHtml, &error), SaveResult::Saved);
+        QVERIFY(window.runPage()->exportAction(Export::ReportHtml)->isEnabled());
+        const QString lessonHtml = dir.filePath(window.runPage()->exportFileName(Export::ReportHtml));
+        QCOMPARE(window.runPage()->exportTo(Export::ReportHtml, lessonHtml, &error), SaveResult::Saved);
         const QByteArray lessonPage = readAll(lessonHtml);
         for (const pcl::LessonStep& step : window.lessonPanel()->lesson().steps)
             QVERIFY2(
@@ -330,24 +347,24 @@ private Q_SLOTS:
         MainWindow window;
         QVERIFY(window.openLesson(QStringLiteral("2002-the-reader-that-changes-cpus")));
         pcl::ui::LessonPanel& panel = *window.lessonPanel();
-        QVERIFY(!window.exportAction(Export::ReportHtml)->isEnabled());
+        QVERIFY(!window.runPage()->exportAction(Export::ReportHtml)->isEnabled());
         panel.measure();
         QTRY_VERIFY_WITH_TIMEOUT(!panel.measuring(), 120000);
         QVERIFY(panel.verdicts().has_value());
         // The verdicts alone make a report: the run has not been played.
         QVERIFY(!window.simulation().hasResult());
-        QVERIFY(window.exportAction(Export::ReportHtml)->isEnabled());
+        QVERIFY(window.runPage()->exportAction(Export::ReportHtml)->isEnabled());
         QTemporaryDir dir;
-        const QString html = dir.filePath(window.exportFileName(Export::ReportHtml));
+        const QString html = dir.filePath(window.runPage()->exportFileName(Export::ReportHtml));
         QString error;
-        QCOMPARE(window.exportTo(Export::ReportHtml, html, &error), SaveResult::Saved);
+        QCOMPARE(window.runPage()->exportTo(Export::ReportHtml, html, &error), SaveResult::Saved);
         const QString page = QString::fromUtf8(readAll(html));
         for (const pcl::ClaimResult& c : panel.verdicts()->claims) {
             QVERIFY2(page.contains(QString::fromStdString(c.claim.by).toHtmlEscaped()), c.claim.by.c_str());
             QVERIFY(page.contains(QString::fromLatin1(pcl::lesson_verdict_name(c.verdict))));
         }
-        QCOMPARE(
-            window.exportTo(Export::ReportPdf, dir.filePath(QStringLiteral("lesson.pdf")), &error), SaveResult::Saved);
+        QCOMPARE(window.runPage()->exportTo(Export::ReportPdf, dir.filePath(QStringLiteral("lesson.pdf")), &error),
+            SaveResult::Saved);
         QVERIFY(readAll(dir.filePath(QStringLiteral("lesson.pdf"))).startsWith("%PDF-"));
     }
 
@@ -363,7 +380,7 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(!sim.samples().empty(), 30000);
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("playing.json"));
-        QCOMPARE(window.exportTo(Export::Result, path), SaveResult::Saved);
+        QCOMPARE(window.runPage()->exportTo(Export::Result, path), SaveResult::Saved);
         QCOMPARE(sim.state(), Simulation::State::Paused);
         const pcl::json::Value result = parseFile(path);
         QCOMPARE(QString::fromStdString(result.find("state")->as_string()), QStringLiteral("paused"));
@@ -382,20 +399,21 @@ private Q_SLOTS:
         writeText(path, "keep me\n");
         {
             ReplaceAnswer no(false);
-            QCOMPARE(window.exportTo(Export::Scenario, path), SaveResult::Declined);
+            QCOMPARE(window.runPage()->exportTo(Export::Scenario, path), SaveResult::Declined);
             QCOMPARE(no.asked, QStringList { path });
             QCOMPARE(readAll(path), QByteArray("keep me\n"));
         }
         {
             ReplaceAnswer yes(true);
-            QCOMPARE(window.exportTo(Export::Scenario, path), SaveResult::Saved);
+            QCOMPARE(window.runPage()->exportTo(Export::Scenario, path), SaveResult::Saved);
             QCOMPARE(yes.asked, QStringList { path });
             QCOMPARE(pcl::scenario_from_json(parseFile(path)).title, window.simulation().scenario().title);
         }
         {
             // A new file needs no question.
             ReplaceAnswer no(false);
-            QCOMPARE(window.exportTo(Export::Scenario, dir.filePath(QStringLiteral("new.json"))), SaveResult::Saved);
+            QCOMPARE(window.runPage()->exportTo(Export::Scenario, dir.filePath(QStringLiteral("new.json"))),
+                SaveResult::Saved);
             QVERIFY(no.asked.isEmpty());
         }
     }
@@ -409,7 +427,7 @@ private Q_SLOTS:
         QString error;
         // No such folder.
         const QString nowhere = dir.filePath(QStringLiteral("no-such-folder/result.json"));
-        QCOMPARE(window.exportTo(Export::Result, nowhere, &error), SaveResult::Failed);
+        QCOMPARE(window.runPage()->exportTo(Export::Result, nowhere, &error), SaveResult::Failed);
         QVERIFY(!error.isEmpty());
         QVERIFY(!QFile::exists(nowhere));
 
@@ -420,13 +438,13 @@ private Q_SLOTS:
         error.clear();
         {
             FileSizeLimit limit(256);
-            QCOMPARE(window.exportTo(Export::Result, path, &error), SaveResult::Failed);
+            QCOMPARE(window.runPage()->exportTo(Export::Result, path, &error), SaveResult::Failed);
         }
         QVERIFY2(!error.isEmpty(), "the failure says why");
         QCOMPARE(readAll(path), QByteArray("old result\n"));
         QCOMPARE(QDir(dir.path()).entryList(QDir::Files), QStringList { QStringLiteral("result.json") });
         // The run is still there to save elsewhere.
-        QCOMPARE(window.exportTo(Export::Result, path, &error), SaveResult::Saved);
+        QCOMPARE(window.runPage()->exportTo(Export::Result, path, &error), SaveResult::Saved);
         QCOMPARE(parseFile(path).find("version")->as_uint(), std::uint64_t(1));
     }
 
@@ -441,13 +459,13 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(sim.state() != Simulation::State::Running, 60000);
         QTemporaryDir dir;
         for (const QString& name : { QStringLiteral("cpus"), QStringLiteral("hash"), QStringLiteral("pagetable") }) {
-            QVERIFY(window.showView(name));
-            QWidget* view = window.currentView();
+            QVERIFY(window.runPage()->showView(name));
+            QWidget* view = window.runPage()->currentView();
             const QString png = dir.filePath(name + QStringLiteral(".png"));
             const QString svg = dir.filePath(name + QStringLiteral(".svg"));
             QString error;
-            QCOMPARE(window.saveViewPicture(png, &error), SaveResult::Saved);
-            QCOMPARE(window.saveViewPicture(svg, &error), SaveResult::Saved);
+            QCOMPARE(window.runPage()->saveViewPicture(png, &error), SaveResult::Saved);
+            QCOMPARE(window.runPage()->saveViewPicture(svg, &error), SaveResult::Saved);
             const QImage image(png);
             QCOMPARE(image.size(), view->size() * view->devicePixelRatio());
             QVERIFY2(pcl::ui::test::distinctColours(image) > 20, qPrintable(name));
@@ -474,7 +492,8 @@ private Q_SLOTS:
                 png, QDir(pcl::ui::test::screenshotDir()).filePath(QStringLiteral("export-view-%1.png").arg(name))));
         }
         QString error;
-        QCOMPARE(window.saveViewPicture(dir.filePath(QStringLiteral("view.bmp")), &error), SaveResult::Failed);
+        QCOMPARE(
+            window.runPage()->saveViewPicture(dir.filePath(QStringLiteral("view.bmp")), &error), SaveResult::Failed);
         QVERIFY(error.contains(QStringLiteral(".png or .svg")));
     }
 
@@ -621,9 +640,9 @@ private Q_SLOTS:
         painter.drawPixmap(window.mapFromGlobal(exports->pos()), exports->grab());
         painter.end();
         QVERIFY(shot.save(QDir(pcl::ui::test::screenshotDir()).filePath(QStringLiteral("export-menu.png"))));
-        for (Export kind : MainWindow::kExports) {
-            QVERIFY(exports->actions().contains(window.exportAction(kind)));
-            QVERIFY(window.exportAction(kind)->isEnabled());
+        for (Export kind : RunPage::kExports) {
+            QVERIFY(exports->actions().contains(window.runPage()->exportAction(kind)));
+            QVERIFY(window.runPage()->exportAction(kind)->isEnabled());
         }
         exports->close();
         file->close();

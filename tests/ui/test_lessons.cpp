@@ -113,7 +113,7 @@ private Q_SLOTS:
         // Step 2: a radix tree per file, in the radix view.
         panel.next();
         QCOMPARE(panel.stepIndex(), 1);
-        QCOMPARE(window.currentView()->objectName(), QStringLiteral("radix"));
+        QCOMPARE(window.runPage()->currentView()->objectName(), QStringLiteral("radix"));
         QCOMPARE(window.simulation().scenario().engine.index.kind, IndexKind::Radix);
         QVERIFY(!panel.pausedByStep());
         window.simulation().play();
@@ -254,9 +254,9 @@ private Q_SLOTS:
             if (s.view != "tornpte")
                 continue;
             panel.goToStep(i);
-            QVERIFY(window.viewEnabled(QStringLiteral("tornpte")));
-            QCOMPARE(window.currentView()->objectName(), QStringLiteral("tornpte"));
-            auto* view = qobject_cast<TornPteView*>(window.currentView());
+            QVERIFY(window.runPage()->viewEnabled(QStringLiteral("tornpte")));
+            QCOMPARE(window.runPage()->currentView()->objectName(), QStringLiteral("tornpte"));
+            auto* view = qobject_cast<TornPteView*>(window.runPage()->currentView());
             QVERIFY(view);
             const ProbeArgs args = probe_args(*find_lesson_probe("torn_pte"), lesson.find_run(s.run)->set, "test");
             QCOMPARE(std::string(pte_read_method_name(view->method())), args.text("method"));
@@ -286,8 +286,8 @@ private Q_SLOTS:
         QVERIFY(test::saveScreenshot(window.grab().toImage(), QStringLiteral("lesson-torn-pte-verdict.png")));
         // A scenario opened afterwards has no torn PTE tab.
         QVERIFY(window.openLesson(QStringLiteral("2002-one-global-hash-lock")));
-        QVERIFY(!window.viewNames().isEmpty());
-        QVERIFY(window.tabToolTip(QStringLiteral("tornpte")).isEmpty());
+        QVERIFY(!window.runPage()->viewNames().isEmpty());
+        QVERIFY(window.runPage()->tabToolTip(QStringLiteral("tornpte")).isEmpty());
     }
 
     void aStepOutlinesALeafABucketOrACpuUntilTheNextStep()
@@ -308,7 +308,7 @@ private Q_SLOTS:
         LessonPanel& panel = *window.lessonPanel();
         panel.goToStep(1);
         QCOMPARE(panel.lesson().steps[1].highlight.kind, LessonHighlight::Kind::Node);
-        QCOMPARE(window.currentView(), static_cast<QWidget*>(radix));
+        QCOMPARE(window.runPage()->currentView(), static_cast<QWidget*>(radix));
         QCOMPARE(radix->highlightedNode(), std::optional<pgoff_t>(2209));
         window.simulation().play();
         QTRY_VERIFY_WITH_TIMEOUT(panel.pausedByStep(), 30000);
@@ -331,7 +331,7 @@ private Q_SLOTS:
         QVERIFY(onCpu != readers.steps.end());
         const int cpuStep = int(onCpu - readers.steps.begin());
         panel.goToStep(cpuStep);
-        QCOMPARE(window.currentView(), static_cast<QWidget*>(timeline));
+        QCOMPARE(window.runPage()->currentView(), static_cast<QWidget*>(timeline));
         QCOMPARE(timeline->highlightedCpu(), std::optional<unsigned>(1));
         window.simulation().play();
         // Past the first swap: each reader has been on both CPUs.
@@ -352,7 +352,7 @@ private Q_SLOTS:
         QVERIFY(onBucket != sizing.steps.end());
         const int bucketStep = int(onBucket - sizing.steps.begin());
         panel.goToStep(bucketStep);
-        QCOMPARE(window.currentView(), static_cast<QWidget*>(hash));
+        QCOMPARE(window.runPage()->currentView(), static_cast<QWidget*>(hash));
         QCOMPARE(hash->selectedBucket(), std::optional<std::uint64_t>(6223));
         window.simulation().play();
         // Once each file has read its page of the bucket, well before the

@@ -4,11 +4,11 @@
 #include "index/hash_index.h"
 #include "index/page_index.h"
 #include "lesson/lesson_library.h"
+#include "run/runtoolbar.h"
+#include "run/scenariolibrary.h"
 #include "run/simulation.h"
 #include "shell/aboutdialog.h"
 #include "shell/mainwindow.h"
-#include "shell/runtoolbar.h"
-#include "shell/scenariolibrary.h"
 #include "shell/welcomecard.h"
 #include "shell/welcomepage.h"
 #include "sim/debugfs.h"
@@ -112,6 +112,20 @@ private Q_SLOTS:
         QCOMPARE(window.quitAction()->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_Q));
         QVERIFY(window.aboutAction());
         QVERIFY(help->actions().contains(window.aboutAction()));
+
+        // File > Export is the run page's list, the page that holds the
+        // results: its actions in its order, the groups apart.
+        const auto* exports = window.findChild<QMenu*>(QStringLiteral("exportMenu"));
+        QVERIFY(exports);
+        QCOMPARE(exports->actions(), window.runPage()->exportActions());
+        QStringList texts;
+        for (const QAction* a : exports->actions())
+            texts << (a->isSeparator() ? QStringLiteral("-") : a->text());
+        QCOMPARE(texts,
+            QStringList({ QStringLiteral("Report (&HTML)…"), QStringLiteral("Report (&PDF)…"), QStringLiteral("-"),
+                QStringLiteral("Run &result (JSON)…"), QStringLiteral("&Time series (CSV)…"),
+                QStringLiteral("&Lock table (CSV)…"), QStringLiteral("-"),
+                QStringLiteral("T&race for Perfetto (JSON)…"), QStringLiteral("-"), QStringLiteral("&Scenario…") }));
     }
 
     void quitClosesTheWindow()
@@ -210,7 +224,7 @@ private Q_SLOTS:
         QString error;
         QVERIFY2(window.openScenario(QStringLiteral("2002-radix-tree-per-file"), &error), qPrintable(error));
         Simulation& sim = window.simulation();
-        auto* toolBar = window.runToolBar();
+        auto* toolBar = window.runPage()->runToolBar();
         QVERIFY(toolBar->isVisible());
         // Slow enough to catch it running.
         toolBar->speedSlider()->setValue(pcl::ui::RunToolBar::positionFor(100));
@@ -245,13 +259,13 @@ private Q_SLOTS:
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         QString error;
         QVERIFY2(window.openScenario(shortRun("2002-global-hash-lock", 3000), &error), qPrintable(error));
-        QVERIFY(window.showView(QStringLiteral("cpus")));
+        QVERIFY(window.runPage()->showView(QStringLiteral("cpus")));
         playToTheEnd(window.simulation());
         QCOMPARE(window.simulation().state(), Simulation::State::Finished);
         const std::uint64_t pages = pcl::Debugfs(*window.simulation().engine()).page_hash()->count();
         QVERIFY(pages > 0);
-        QVERIFY(window.showView(QStringLiteral("hash")));
-        auto* hash = qobject_cast<pcl::ui::HashView*>(window.currentView());
+        QVERIFY(window.runPage()->showView(QStringLiteral("hash")));
+        auto* hash = qobject_cast<pcl::ui::HashView*>(window.runPage()->currentView());
         QVERIFY(hash);
         QCOMPARE(hash->hashLayout().tablePages(), pages);
         for (const auto& label : hash->scene().labels)
@@ -259,13 +273,13 @@ private Q_SLOTS:
 
         // The same for a tree, and the lock table still lists the run's locks.
         QVERIFY2(window.openScenario(shortRun("2002-radix-tree-per-file", 3000), &error), qPrintable(error));
-        QVERIFY(window.showView(QStringLiteral("cpus")));
+        QVERIFY(window.runPage()->showView(QStringLiteral("cpus")));
         playToTheEnd(window.simulation());
         QCOMPARE(window.simulation().state(), Simulation::State::Finished);
         const std::uint64_t filePages = pcl::Debugfs(*window.simulation().engine()).index(0)->count();
         QVERIFY(filePages > 0);
-        QVERIFY(window.showView(QStringLiteral("radix")));
-        auto* radix = qobject_cast<pcl::ui::RadixTreeView*>(window.currentView());
+        QVERIFY(window.runPage()->showView(QStringLiteral("radix")));
+        auto* radix = qobject_cast<pcl::ui::RadixTreeView*>(window.runPage()->currentView());
         QVERIFY(radix);
         QCOMPARE(radix->layout().snapshot().count, filePages);
         QCOMPARE(window.simulation().state(), Simulation::State::Finished);
@@ -282,34 +296,34 @@ private Q_SLOTS:
         QString error;
         QVERIFY2(window.openScenario(QStringLiteral("2002-radix-tree-per-file"), &error), qPrintable(error));
         for (const char* name : { "cpus", "radix", "readahead", "pagetable" }) {
-            QVERIFY2(window.viewEnabled(QLatin1String(name)), name);
-            QVERIFY2(window.tabToolTip(QLatin1String(name)).isEmpty(), name);
+            QVERIFY2(window.runPage()->viewEnabled(QLatin1String(name)), name);
+            QVERIFY2(window.runPage()->tabToolTip(QLatin1String(name)).isEmpty(), name);
         }
         for (const char* name : { "hash", "skiplist" }) {
-            QVERIFY2(!window.viewEnabled(QLatin1String(name)), name);
-            const QString why = window.tabToolTip(QLatin1String(name));
+            QVERIFY2(!window.runPage()->viewEnabled(QLatin1String(name)), name);
+            const QString why = window.runPage()->tabToolTip(QLatin1String(name));
             QVERIFY2(why.contains(QStringLiteral("radix tree per file")) && why.contains(QStringLiteral("not in use")),
                 qPrintable(why));
         }
-        QVERIFY(window.tabToolTip(QStringLiteral("skiplist")).contains(QStringLiteral("skip list")));
+        QVERIFY(window.runPage()->tabToolTip(QStringLiteral("skiplist")).contains(QStringLiteral("skip list")));
 
         // A run that uses the hash table enables its tab again, and the tree's goes.
         QVERIFY2(window.openScenario(QStringLiteral("2002-global-hash-lock"), &error), qPrintable(error));
-        QVERIFY(window.viewEnabled(QStringLiteral("hash")));
-        QVERIFY(window.tabToolTip(QStringLiteral("hash")).isEmpty());
-        QVERIFY(!window.viewEnabled(QStringLiteral("radix")));
-        QVERIFY(window.tabToolTip(QStringLiteral("radix")).contains(QStringLiteral("hash table")));
-        QVERIFY(window.showView(QStringLiteral("hash")));
-        QCOMPARE(window.currentView()->objectName(), QStringLiteral("hash"));
+        QVERIFY(window.runPage()->viewEnabled(QStringLiteral("hash")));
+        QVERIFY(window.runPage()->tabToolTip(QStringLiteral("hash")).isEmpty());
+        QVERIFY(!window.runPage()->viewEnabled(QStringLiteral("radix")));
+        QVERIFY(window.runPage()->tabToolTip(QStringLiteral("radix")).contains(QStringLiteral("hash table")));
+        QVERIFY(window.runPage()->showView(QStringLiteral("hash")));
+        QCOMPARE(window.runPage()->currentView()->objectName(), QStringLiteral("hash"));
 
         // A run of anonymous memory indexes no page: no index tab applies.
         QVERIFY2(window.openScenario(QStringLiteral("2005-pft-single-page-table-lock"), &error), qPrintable(error));
         for (const char* name : { "radix", "hash", "skiplist" }) {
-            QVERIFY2(!window.viewEnabled(QLatin1String(name)), name);
-            QVERIFY2(window.tabToolTip(QLatin1String(name)).contains(QStringLiteral("anonymous")), name);
+            QVERIFY2(!window.runPage()->viewEnabled(QLatin1String(name)), name);
+            QVERIFY2(window.runPage()->tabToolTip(QLatin1String(name)).contains(QStringLiteral("anonymous")), name);
         }
-        QVERIFY(window.viewEnabled(QStringLiteral("pagetable")));
-        QVERIFY(window.currentView()->objectName() != QStringLiteral("hash"));
+        QVERIFY(window.runPage()->viewEnabled(QStringLiteral("pagetable")));
+        QVERIFY(window.runPage()->currentView()->objectName() != QStringLiteral("hash"));
     }
 
     void theLessonDockFitsAProjector()
@@ -337,7 +351,7 @@ private Q_SLOTS:
                 QVERIFY(dock->isVisible());
                 // On failure, what each part asks for.
                 QString parts;
-                for (const QDockWidget* dock : window.docks())
+                for (const QDockWidget* dock : window.runPage()->docks())
                     if (dock->isVisible())
                         parts += QStringLiteral(" %1 %2;").arg(dock->objectName()).arg(dock->minimumSizeHint().width());
                 parts += QStringLiteral(" centre %1").arg(window.centralWidget()->minimumSizeHint().width());

@@ -13,9 +13,9 @@
 #include "lib/report.h"
 #include "locks/locktablemodel.h"
 #include "run/parameterspanel.h"
+#include "run/runtoolbar.h"
 #include "run/simulation.h"
 #include "shell/mainwindow.h"
-#include "shell/runtoolbar.h"
 #include "shell/stepcaption.h"
 #include "shell/welcomecard.h"
 #include "shell/welcomepage.h"
@@ -211,7 +211,7 @@ private Q_SLOTS:
         showActive(window);
         QVERIFY(window.openLesson(QStringLiteral("2005-the-torn-pte-read")));
         LessonPanel& panel = *window.lessonPanel();
-        auto* view = qobject_cast<TornPteView*>(window.currentView());
+        auto* view = qobject_cast<TornPteView*>(window.runPage()->currentView());
         QVERIFY(view);
         // The focus in the Measurements table, where the arrows scrolled it.
         QTableWidget* table = panel.probeResults()->table();
@@ -233,7 +233,7 @@ private Q_SLOTS:
         // At the picture's end, the lesson's next step.
         QTest::keyClick(QApplication::focusWidget(), Qt::Key_PageDown);
         QCOMPARE(panel.stepIndex(), 1);
-        QCOMPARE(window.currentView(), view);
+        QCOMPARE(window.runPage()->currentView(), view);
         QCOMPARE(view->step(), 0);
         // Back at its start goes to the step before.
         QTest::keyClick(QApplication::focusWidget(), Qt::Key_Left);
@@ -254,7 +254,7 @@ private Q_SLOTS:
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         auto* measurements = window.findChild<QDockWidget*>(QStringLiteral("measurementsDock"));
         auto* locks = window.findChild<QDockWidget*>(QStringLiteral("locksDock"));
-        QCOMPARE(window.currentView()->objectName(), QStringLiteral("tornpte"));
+        QCOMPARE(window.runPage()->currentView()->objectName(), QStringLiteral("tornpte"));
         QCOMPARE(frontTab(window, measurements), measurements->windowTitle());
         QTRY_VERIFY(measurements->isVisible() && !measurements->visibleRegion().isEmpty());
         QVERIFY(locks->visibleRegion().isEmpty());
@@ -263,8 +263,8 @@ private Q_SLOTS:
         QVERIFY(method->isVisible());
         QVERIFY2(method->width() >= method->sizeHint().width(),
             qPrintable(QStringLiteral("%1 of %2").arg(method->width()).arg(method->sizeHint().width())));
-        QVERIFY(window.currentView()->rect().contains(
-            QRect(method->mapTo(window.currentView(), QPoint()), method->size())));
+        QVERIFY(window.runPage()->currentView()->rect().contains(
+            QRect(method->mapTo(window.runPage()->currentView(), QPoint()), method->size())));
         // Raised before, then another dock in front, then raised again: the
         // step brings its dock forward each time.
         window.lessonPanel()->goToStep(1);
@@ -358,7 +358,7 @@ private Q_SLOTS:
         // the window (offscreen, a few pixels more than asked after full screen).
         const auto layout = [&window] {
             QMap<QString, QString> docks;
-            for (QDockWidget* d : window.docks())
+            for (QDockWidget* d : window.runPage()->docks())
                 if (!d->isHidden()) {
                     const Qt::DockWidgetArea area = window.dockWidgetArea(d);
                     const bool front = window.rect().contains(d->geometry().center());
@@ -503,7 +503,7 @@ private Q_SLOTS:
             showActive(window);
             QVERIFY(window.openLesson(QStringLiteral("2002-one-global-hash-lock")));
             window.setPresenting(true);
-            QWidget* timeline = window.currentView();
+            QWidget* timeline = window.runPage()->currentView();
             QCOMPARE(timeline->objectName(), QStringLiteral("cpus"));
             const int lineBefore = timeline->fontMetrics().height();
             const QLabel* title = window.stepCaption()->findChild<QLabel*>(QStringLiteral("stepCaptionTitle"));
@@ -597,7 +597,7 @@ private Q_SLOTS:
         MainWindow window;
         showActive(window);
         QVERIFY(window.openScenario(QStringLiteral("2002-global-hash-lock")));
-        window.showView(QStringLiteral("readahead"));
+        window.runPage()->showView(QStringLiteral("readahead"));
         window.simulation().play();
         QTRY_VERIFY_WITH_TIMEOUT(window.simulation().samples().size() >= 2, 20000);
         QVERIFY(window.windowTitle().contains(QString::fromStdString(window.simulation().scenario().title)));
@@ -610,7 +610,7 @@ private Q_SLOTS:
         QVERIFY(window.simulation().samples().empty());
         QCOMPARE(window.simulation().elapsedSeconds(), 0.0);
         QVERIFY(window.simulation().state() != Simulation::State::Running);
-        const QStringList figures = window.runToolBar()->figures();
+        const QStringList figures = window.runPage()->runToolBar()->figures();
         for (int i = 1; i < figures.size(); ++i)
             QVERIFY2(figures[i].contains(QStringLiteral("—")), qPrintable(figures[i]));
         QTRY_VERIFY_WITH_TIMEOUT(!window.lessonPanel()->probing(), 60000);
@@ -673,7 +673,7 @@ private Q_SLOTS:
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
         const QString report = dir.filePath(QStringLiteral("lesson.html"));
-        QCOMPARE(window.exportTo(MainWindow::Export::ReportHtml, report), SaveResult::Saved);
+        QCOMPARE(window.runPage()->exportTo(RunPage::Export::ReportHtml, report), SaveResult::Saved);
         QFile html(report);
         QVERIFY(html.open(QIODevice::ReadOnly));
         const QString text = QString::fromUtf8(html.readAll());
@@ -697,7 +697,7 @@ private Q_SLOTS:
             MainWindow window;
             QVERIFY(window.openScenario(QStringLiteral("2002-global-hash-lock")));
             window.simulation().pause();
-            QCOMPARE(window.exportTo(MainWindow::Export::Scenario, path), SaveResult::Saved);
+            QCOMPARE(window.runPage()->exportTo(RunPage::Export::Scenario, path), SaveResult::Saved);
             QVERIFY(window.openScenario(path));
         }
         MainWindow window;
@@ -723,18 +723,18 @@ private Q_SLOTS:
         MainWindow window;
         showActive(window);
         QVERIFY(window.openScenario(QStringLiteral("2002-readahead-thrashing-ondemand")));
-        window.showView(QStringLiteral("readahead"));
+        window.runPage()->showView(QStringLiteral("readahead"));
         QVERIFY(window.openLesson(QStringLiteral("2002-one-global-hash-lock")));
         LessonPanel& panel = *window.lessonPanel();
         // Step 1 is about the lock table: the centre shows who holds and who waits.
-        QCOMPARE(window.currentView()->objectName(), QStringLiteral("cpus"));
+        QCOMPARE(window.runPage()->currentView()->objectName(), QStringLiteral("cpus"));
         panel.next();
-        QCOMPARE(window.currentView()->objectName(), QStringLiteral("radix"));
+        QCOMPARE(window.runPage()->currentView()->objectName(), QStringLiteral("radix"));
         panel.goToStep(3);
-        QCOMPARE(window.currentView()->objectName(), QStringLiteral("cpus"));
-        window.showView(QStringLiteral("readahead"));
+        QCOMPARE(window.runPage()->currentView()->objectName(), QStringLiteral("cpus"));
+        window.runPage()->showView(QStringLiteral("readahead"));
         panel.goToStep(0);
-        QCOMPARE(window.currentView()->objectName(), QStringLiteral("cpus"));
+        QCOMPARE(window.runPage()->currentView()->objectName(), QStringLiteral("cpus"));
         window.simulation().pause();
     }
 };

@@ -11,7 +11,7 @@
 #include "lesson/lesson_library.h"
 #include "report/reportcharts.h"
 #include "report/runreport.h"
-#include "shell/scenariolibrary.h"
+#include "run/scenariolibrary.h"
 #include "sim/run_result.h"
 #include "sim/run_summary.h"
 #include "sim/runner.h"

@@ -3,7 +3,7 @@
 #include "charts/chartstyle.h"
 #include "compare/comparechart.h"
 #include "compare/comparecolumn.h"
-#include "shell/runtoolbar.h"
+#include "run/runtoolbar.h"
 
 #include <QAction>
 #include <QChartView>

@@ -11,8 +11,8 @@
 #pragma once
 
 #include "compare/comparisonsummary.h"
+#include "run/scenariolibrary.h"
 #include "run/simulation.h"
-#include "shell/scenariolibrary.h"
 
 #include <QWidget>
 

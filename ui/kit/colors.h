@@ -27,78 +27,47 @@ inline bool safe()
     return colorScheme() == ColorScheme::ColorBlindSafe;
 }
 
+/// A colour fixed in every scheme, as 0xRRGGBB, read as a QColor by a call.
+struct Fixed {
+    QRgb rgb;
+    QColor operator()() const { return QColor(rgb); }
+};
+
+/// A colour of both schemes: the standard one and the colour-blind-safe
+/// one, chosen on each call.
+struct Schemed {
+    QRgb standard;
+    Fixed colorBlindSafe;
+    QColor operator()() const { return safe() ? colorBlindSafe() : QColor(standard); }
+};
+
 // Okabe and Ito's eight colours.
 namespace okabeIto {
-inline QColor orange()
-{
-    return QColor(0xe6, 0x9f, 0x00);
-}
-inline QColor skyBlue()
-{
-    return QColor(0x56, 0xb4, 0xe9);
-}
-inline QColor bluishGreen()
-{
-    return QColor(0x00, 0x9e, 0x73);
-}
-inline QColor yellow()
-{
-    return QColor(0xf0, 0xe4, 0x42);
-}
-inline QColor blue()
-{
-    return QColor(0x00, 0x72, 0xb2);
-}
-inline QColor vermillion()
-{
-    return QColor(0xd5, 0x5e, 0x00);
-}
-inline QColor reddishPurple()
-{
-    return QColor(0xcc, 0x79, 0xa7);
-}
+inline constexpr Fixed orange { 0xe69f00 };
+inline constexpr Fixed skyBlue { 0x56b4e9 };
+inline constexpr Fixed bluishGreen { 0x009e73 };
+inline constexpr Fixed yellow { 0xf0e442 };
+inline constexpr Fixed blue { 0x0072b2 };
+inline constexpr Fixed vermillion { 0xd55e00 };
+inline constexpr Fixed reddishPurple { 0xcc79a7 };
 /// Their black, as a grey that shows on a dark theme too.
-inline QColor grey()
-{
-    return QColor(0x80, 0x80, 0x80);
-}
+inline constexpr Fixed grey { 0x808080 };
 } // namespace okabeIto
 
 // Locks (Tracy).
-inline QColor lockHeld()
-{
-    return safe() ? okabeIto::bluishGreen() : QColor(0x3f, 0xb9, 0x50);
-}
-inline QColor lockWanted()
-{
-    return safe() ? okabeIto::yellow() : QColor(0xe3, 0xb3, 0x41);
-}
-inline QColor lockBlocked()
-{
-    return safe() ? okabeIto::vermillion() : QColor(0xe0, 0x4f, 0x4f);
-}
+inline constexpr Schemed lockHeld { 0x3fb950, okabeIto::bluishGreen };
+inline constexpr Schemed lockWanted { 0xe3b341, okabeIto::yellow };
+inline constexpr Schemed lockBlocked { 0xe04f4f, okabeIto::vermillion };
 
 // CPU states on the timeline.
 inline QColor cpuRunning()
 {
     return safe() ? okabeIto::skyBlue() : QColor(0x4c, 0x9a, 0xe6).lighter(125);
 }
-inline QColor cpuSpinning()
-{
-    return lockWanted();
-}
-inline QColor cpuBlocked()
-{
-    return lockBlocked();
-}
-inline QColor cpuPageWait()
-{
-    return safe() ? okabeIto::reddishPurple() : QColor(0x9b, 0x6b, 0xd6);
-}
-inline QColor cpuInIo()
-{
-    return safe() ? okabeIto::blue() : QColor(0x2f, 0x6f, 0xb5);
-}
+inline constexpr Schemed cpuSpinning = lockWanted;
+inline constexpr Schemed cpuBlocked = lockBlocked;
+inline constexpr Schemed cpuPageWait { 0x9b6bd6, okabeIto::reddishPurple };
+inline constexpr Schemed cpuInIo { 0x2f6fb5, okabeIto::blue };
 inline QColor cpuIdle(const QPalette& p)
 {
     return p.color(QPalette::Window).darker(108);
@@ -127,15 +96,9 @@ inline QColor highlight(const QPalette& p)
 
 // Pages and entries.
 /// A page in the cache, a page-table entry set: present, nothing happening.
-inline QColor cached()
-{
-    return safe() ? okabeIto::skyBlue() : QColor(0x4c, 0x9a, 0xe6);
-}
+inline constexpr Schemed cached { 0x4c9ae6, okabeIto::skyBlue };
 /// A page that was in the cache and was evicted.
-inline QColor evicted()
-{
-    return safe() ? okabeIto::grey() : QColor(0x9a, 0x86, 0x5c);
-}
+inline constexpr Schemed evicted { 0x9a865c, okabeIto::grey };
 
 // Series of the charts, in the order a chart adds them.
 inline QColor series(int i)

@@ -78,18 +78,18 @@ ParametersPanel::ParametersPanel(Simulation& simulation, QWidget* parent)
     bannerLayout->addWidget(bannerLabel_);
     auto* buttons = new QHBoxLayout;
     buttons->addStretch(1);
-    discardButton_ = new QPushButton(tr("Discard"));
-    discardButton_->setToolTip(tr("Forget the pending changes; the form shows the running scenario again."));
+    auto* discardButton = new QPushButton(tr("Discard"));
+    discardButton->setToolTip(tr("Forget the pending changes; the form shows the running scenario again."));
     applyButton_ = new QPushButton(tr("Apply and restart"));
     applyButton_->setToolTip(tr("End the current run and build a new one with these parameters."));
     applyButton_->setDefault(true);
-    buttons->addWidget(discardButton_);
+    buttons->addWidget(discardButton);
     buttons->addWidget(applyButton_);
     bannerLayout->addLayout(buttons);
     banner_->hide();
     layout->addWidget(banner_);
     connect(applyButton_, &QPushButton::clicked, this, &ParametersPanel::applyAndRestart);
-    connect(discardButton_, &QPushButton::clicked, this, &ParametersPanel::discard);
+    connect(discardButton, &QPushButton::clicked, this, &ParametersPanel::discard);
 
     // Why the run could not be built (a scenario can be valid and still not
     // fit, e.g. more file pages than memory): said here, where it was set.

@@ -115,8 +115,7 @@ private:
 
     QFrame* banner_ = nullptr;
     QLabel* bannerLabel_ = nullptr;
-    QPushButton* applyButton_ = nullptr;
-    QPushButton* discardButton_ = nullptr;
+    QPushButton* applyButton_ = nullptr; ///< held back while a value is refused
     QLabel* runError_ = nullptr;
     QScrollArea* scroll_ = nullptr;
 };

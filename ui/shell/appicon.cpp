@@ -1,6 +1,6 @@
 #include "shell/appicon.h"
 
-#include "shell/resources.h"
+#include "kit/resources.h"
 
 #include <QPainter>
 #include <QSvgRenderer>

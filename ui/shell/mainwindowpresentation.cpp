@@ -1,10 +1,10 @@
 // The main window's presentation mode: full screen, the step as a caption,
 // the one zoom, and the keys a presentation clicker sends.
 #include "lessons/lessonpanel.h"
+#include "run/runtoolbar.h"
 #include "shell/dockzoom.h"
 #include "shell/keyrouting.h"
 #include "shell/mainwindow.h"
-#include "shell/runtoolbar.h"
 #include "shell/stepcaption.h"
 #include "shell/zoom.h"
 #include "views/tornpte/tornpteview.h"
@@ -26,11 +26,11 @@ void MainWindow::createPresentation()
     // screen keeps the limit of the one it opened on).
     if (const QScreen* screen = this->screen())
         zoom_->setMaximum(Zoom::maximumFor(screen->size()));
-    dockZoom_ = std::make_unique<DockZoom>(*this, docks_, zoom_->scale());
+    dockZoom_ = std::make_unique<DockZoom>(*this, runPage_->docks(), zoom_->scale());
     // The toolbar's icons are drawn at a size in pixels: they grow with the text.
-    const QSize icons = toolBar_->iconSize();
+    const QSize icons = runPage_->runToolBar()->iconSize();
     connect(zoom_, &Zoom::scaleChanged, this, [this, icons](double scale) {
-        toolBar_->setIconSize(icons * scale);
+        runPage_->runToolBar()->setIconSize(icons * scale);
         updateCaption();
         // The docks with their content, once the new font has reached it.
         QTimer::singleShot(0, this, [this, scale] {
@@ -52,10 +52,10 @@ void MainWindow::createPresentation()
     captionBar_->hide();
     connect(caption_, &StepCaption::nextClicked, this, &MainWindow::presentNext);
     connect(caption_, &StepCaption::backClicked, this, &MainWindow::presentBack);
-    connect(lessonPanel_, &LessonPanel::stepShown, this, &MainWindow::updateCaption);
+    connect(lessonPanel(), &LessonPanel::stepShown, this, &MainWindow::updateCaption);
 
     keys_ = new KeyRouting(this, this);
-    keys_->setLessonShown([this] { return showingRun() && lessonPanel_->hasLesson(); });
+    keys_->setLessonShown([this] { return showingRun() && lessonPanel()->hasLesson(); });
     keys_->setStepping([this] { presentNext(); }, [this] { presentBack(); });
     qApp->installEventFilter(keys_);
 }
@@ -129,34 +129,38 @@ void MainWindow::setPresenting(bool on)
 
 void MainWindow::updateCaption()
 {
-    const bool lesson = lessonPanel_->hasLesson();
+    const LessonPanel& panel = *lessonPanel();
+    const bool lesson = panel.hasLesson();
     if (lesson)
-        caption_->setStep(
-            lessonPanel_->stepTitle(), lessonPanel_->stepBody(), lessonPanel_->hasBack(), lessonPanel_->hasNext());
+        caption_->setStep(panel.stepTitle(), panel.stepBody(), panel.hasBack(), panel.hasNext());
     captionBar_->setVisible(presenting_ && lesson && showingRun());
     updateTitle();
 }
 
 void MainWindow::presentNext()
 {
-    if (!lessonPanel_->hasLesson())
+    LessonPanel& panel = *lessonPanel();
+    if (!panel.hasLesson())
         return;
-    if (lessonPanel_->stepView() == QLatin1String("tornpte") && currentView() == tornPte_ && !tornPte_->atEnd()) {
-        tornPte_->next();
+    TornPteView* tornPte = runPage_->tornPte();
+    if (panel.stepView() == QLatin1String("tornpte") && runPage_->currentView() == tornPte && !tornPte->atEnd()) {
+        tornPte->next();
         return;
     }
-    lessonPanel_->next();
+    panel.next();
 }
 
 void MainWindow::presentBack()
 {
-    if (!lessonPanel_->hasLesson())
+    LessonPanel& panel = *lessonPanel();
+    if (!panel.hasLesson())
         return;
-    if (lessonPanel_->stepView() == QLatin1String("tornpte") && currentView() == tornPte_ && tornPte_->step() > 0) {
-        tornPte_->back();
+    TornPteView* tornPte = runPage_->tornPte();
+    if (panel.stepView() == QLatin1String("tornpte") && runPage_->currentView() == tornPte && tornPte->step() > 0) {
+        tornPte->back();
         return;
     }
-    lessonPanel_->back();
+    panel.back();
 }
 
 } // namespace pcl::ui

@@ -4,7 +4,7 @@
 #pragma once
 
 #include "lesson/lesson.h"
-#include "shell/scenariolibrary.h"
+#include "run/scenariolibrary.h"
 
 #include <QWidget>
 

@@ -1,6 +1,6 @@
-#include "shell/scenariolibrary.h"
+#include "run/scenariolibrary.h"
 
-#include "shell/resources.h"
+#include "kit/resources.h"
 
 #include <QDir>
 #include <QFile>

@@ -1,4 +1,4 @@
-#include "shell/resources.h"
+#include "kit/resources.h"
 
 #include <QtGlobal>
 

@@ -1,4 +1,4 @@
-#include "shell/runtoolbar.h"
+#include "run/runtoolbar.h"
 
 #include "run/simulation.h"
 

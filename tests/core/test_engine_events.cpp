@@ -282,7 +282,7 @@ TEST_CASE("a thread without a ThreadTrace records nothing", "[sim][trace][lock]"
             lock.lock();
             lock.unlock();
         }
-        trace::emit(EventKind::IoSubmit, 1);
+        trace::io_submit({ .request = 1u, .file = 0u, .first_page = 0u, .pages = 1u, .write = false });
         untraced_done.store(true);
     });
     traced.join();

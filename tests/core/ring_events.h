@@ -63,12 +63,19 @@ inline IndexEvent to_index_event(const Event& e)
     }
 }
 
+/// Drains @ring: its records, in order.
+inline std::vector<Event> drain(EventRing& ring)
+{
+    std::vector<Event> out;
+    ring.drain(out);
+    return out;
+}
+
 /// Drains @ring and keeps the records of @kind, in order.
 inline std::vector<Event> drain(EventRing& ring, EventKind kind)
 {
-    std::vector<Event> all, out;
-    ring.drain(all);
-    for (const Event& e : all)
+    std::vector<Event> out;
+    for (const Event& e : drain(ring))
         if (e.kind == kind)
             out.push_back(e);
     return out;

@@ -3,6 +3,8 @@
 #include "mm/fault.h"
 #include "sync/rcu.h"
 
+#include "index_spec_support.h"
+
 #include <catch2/catch.hpp>
 
 #include <atomic>
@@ -20,7 +22,7 @@ struct Machine {
     explicit Machine(std::uint64_t frames = 1024, PageTable::Scheme scheme = PageTable::Scheme::Split,
         FaultConfig fault = {}, BlockDeviceConfig disk = { 20'000, 1'000, 1.0 }, ReadaheadPolicy* policy = nullptr)
         : memory(frames, registry)
-        , cache(radix_rcu(), memory, registry)
+        , cache(test::index_spec("radix", "rcu"), memory, registry)
         , table(PageTable::Config { scheme, 0 }, registry)
         , readahead(policy ? *policy : none)
         , device(disk, cache.page_locks())
@@ -38,13 +40,6 @@ struct Machine {
                     cache.put_page(p);
                 }
             }
-    }
-    static IndexSpec radix_rcu()
-    {
-        IndexSpec s;
-        s.kind = IndexKind::Radix;
-        s.scheme = "rcu";
-        return s;
     }
     sync::LockRegistry registry;
     FrameAllocator memory;

@@ -58,6 +58,12 @@
     PCL_INDEX_NODE_FIELDS(FIELD) \
     FIELD(index, page, pgoff_t, "", "the page the operation was about") \
     FIELD(arg1, level, int, "", "the node's level (0: leaves), or a skip-list node's tower height")
+#define PCL_INDEX_HEIGHT_FIELDS(FIELD, root) \
+    FIELD(object, node, std::uint64_t, "", root) \
+    FIELD(file, file, FileId, "", "the file whose index changed") \
+    FIELD(index, page, pgoff_t, "", "the page the operation was about") \
+    FIELD(arg0, height, int, "", "the tree's new height") \
+    FIELD(arg1, level, int, "", "the new root's level")
 #define PCL_INDEX_TAG_FIELDS(FIELD) \
     PCL_INDEX_NODE_FIELDS(FIELD) \
     FIELD(index, page, pgoff_t, "", "the page whose tag changed") \
@@ -100,17 +106,9 @@
     EVENT(IndexNodeFree, index_node_free, "an index node was unlinked (freed after a grace period)", \
         PCL_INDEX_NODE_LIFE_FIELDS(FIELD)) \
     EVENT(IndexHeightGrow, index_height_grow, "the radix tree gained a level", \
-        FIELD(object, node, std::uint64_t, "", "the new root") \
-        FIELD(file, file, FileId, "", "the file whose index changed") \
-        FIELD(index, page, pgoff_t, "", "the page the operation was about") \
-        FIELD(arg0, height, int, "", "the tree's new height") \
-        FIELD(arg1, level, int, "", "the new root's level")) \
+        PCL_INDEX_HEIGHT_FIELDS(FIELD, "the new root")) \
     EVENT(IndexHeightShrink, index_height_shrink, "the radix tree lost a level", \
-        FIELD(object, node, std::uint64_t, "", "the root that went") \
-        FIELD(file, file, FileId, "", "the file whose index changed") \
-        FIELD(index, page, pgoff_t, "", "the page the operation was about") \
-        FIELD(arg0, height, int, "", "the tree's new height") \
-        FIELD(arg1, level, int, "", "the level of the new root")) \
+        PCL_INDEX_HEIGHT_FIELDS(FIELD, "the root that went")) \
     EVENT(IndexTagSet, index_tag_set, "a tag was set in an index node", \
         PCL_INDEX_TAG_FIELDS(FIELD)) \
     EVENT(IndexTagClear, index_tag_clear, "a tag was cleared in an index node", \

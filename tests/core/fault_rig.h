@@ -16,12 +16,14 @@
 namespace pcl::test {
 
 struct PolicyFaultRig {
-    /// @frames page frames; a disk of 10 us per request and 1 us per page.
-    PolicyFaultRig(std::uint64_t frames, ReadaheadPolicy& policy)
+    /// @frames page frames, the page cache on @spec's index, a disk of @disk
+    /// (by default 10 us per request and 1 us per page).
+    PolicyFaultRig(std::uint64_t frames, ReadaheadPolicy& policy, const IndexSpec& spec = {},
+        const BlockDeviceConfig& disk = { 10'000, 1'000, 1.0 })
         : memory(frames, registry)
-        , cache(IndexSpec {}, memory, registry)
+        , cache(spec, memory, registry)
         , table({ PageTable::Scheme::Split, 0 }, registry)
-        , device({ 10'000, 1'000, 1.0 }, cache.page_locks())
+        , device(disk, cache.page_locks())
         , faults(cache, table, device, policy)
     {
     }

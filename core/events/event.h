@@ -10,7 +10,6 @@
 #include "base/clock.h"
 #include "base/page.h"
 #include "events/event_kinds.h"
-#include "events/index_event.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -41,10 +40,66 @@ static_assert(std::is_trivially_copyable_v<Event>);
 static_assert(sizeof(Event) == 48, "Event must stay six words: the ring copies it as such");
 static_assert(sizeof(Event) % sizeof(std::uint64_t) == 0);
 
-/// Typed views of a record, one per kind, generated from event_kinds.h: the
-/// view of kind K reads K's fields by name (ev::LockAcquired(e).wait_ns()).
-/// A view is only meaningful on a record of its kind (e.kind == View::kind).
+/// Typed views and records, one per kind, generated from event_kinds.h.
+///
+/// ev::K(e) reads a record of kind K by field name (ev::LockAcquired(e).wait_ns());
+/// it is only meaningful on a record of its kind (e.kind == ev::K::kind).
+///
+/// ev::K::record(time_ns, cpu, {.field = value, ...}) makes one: each field
+/// goes into the slot its declaration names. The fields are named, not
+/// placed: designated initialisers must follow the declaration's order, a
+/// field left out, a value that does not fit its field's type without
+/// narrowing (a FileId given a pgoff_t, an int given a bool) and a list
+/// without designators are all compile errors, so a producer cannot swap
+/// two slots or forget one. Tracepoints (events/tracepoint.h) take the same
+/// fields.
 namespace ev {
+namespace detail {
+/// A field's value: converts from anything that initialises T without
+/// narrowing (as braces would), and has no default, so every field must be given.
+template <class T> struct Required {
+    T value;
+    template <class U>
+    requires requires(U u) { T { u }; }
+    constexpr Required(U u) noexcept
+        : value(u)
+    {
+    }
+};
+
+/// Leads every field list: no value converts to it, so a list that does not
+/// name its fields ({page, file, index}) does not compile.
+struct ByName {
+    explicit constexpr ByName() = default;
+};
+} // namespace detail
+
+/// The fields of each kind, in declaration order.
+namespace fields {
+#define PCL_FIELD_MEMBER(slot, name, type, unit, meaning) detail::Required<type> name;
+#define PCL_EVENT_FIELDS(kind, name, summary, ...)                                                                     \
+    struct kind {                                                                                                      \
+        [[no_unique_address]] detail::ByName by_name {};                                                               \
+        __VA_ARGS__                                                                                                    \
+    };
+PCL_EVENT_KINDS(PCL_EVENT_FIELDS, PCL_FIELD_MEMBER)
+#undef PCL_EVENT_FIELDS
+#undef PCL_FIELD_MEMBER
+} // namespace fields
+
+namespace detail {
+/// Stores each field of @f in its slot of @e.
+#define PCL_FIELD_STORE(slot, name, type, unit, meaning) e.slot = static_cast<decltype(e.slot)>(f.name.value);
+#define PCL_EVENT_STORE(kind, name, summary, ...)                                                                      \
+    constexpr void store(Event& e, const fields::kind& f) noexcept                                                     \
+    {                                                                                                                  \
+        __VA_ARGS__                                                                                                    \
+    }
+PCL_EVENT_KINDS(PCL_EVENT_STORE, PCL_FIELD_STORE)
+#undef PCL_EVENT_STORE
+#undef PCL_FIELD_STORE
+} // namespace detail
+
 #define PCL_FIELD_GETTER(slot, name, type, unit, meaning)                                                              \
     constexpr type name() const noexcept                                                                               \
     {                                                                                                                  \
@@ -53,15 +108,24 @@ namespace ev {
 #define PCL_EVENT_VIEW(kind_, name, summary, ...)                                                                      \
     struct kind_ {                                                                                                     \
         static constexpr EventKind kind = EventKind::kind_;                                                            \
+        using Fields = fields::kind_;                                                                                  \
         const Event& e;                                                                                                \
         __VA_ARGS__                                                                                                    \
+        static constexpr Event record(std::uint64_t time_ns, std::uint16_t cpu, const Fields& f) noexcept              \
+        {                                                                                                              \
+            Event r { .time_ns = time_ns, .cpu = cpu, .kind = kind };                                                  \
+            detail::store(r, f);                                                                                       \
+            return r;                                                                                                  \
+        }                                                                                                              \
     };
 PCL_EVENT_KINDS(PCL_EVENT_VIEW, PCL_FIELD_GETTER)
 #undef PCL_EVENT_VIEW
 #undef PCL_FIELD_GETTER
 } // namespace ev
 
-/// A record stamped @time_ns.
+/// A record stamped @time_ns with its slots given by position: for tests
+/// that fabricate a stream of any kind. Code that records an event uses the
+/// kind's tracepoint (events/tracepoint.h), which names its fields.
 constexpr Event make_event_at(std::uint64_t time_ns, EventKind kind, std::uint16_t cpu, std::uint64_t object = 0,
     FileId file = 0, pgoff_t index = 0, std::int64_t arg0 = 0, std::int32_t arg1 = 0) noexcept
 {
@@ -75,94 +139,11 @@ constexpr Event make_event_at(std::uint64_t time_ns, EventKind kind, std::uint16
         .kind = kind };
 }
 
-/// A record stamped now. Workers call this right before pushing, so each
-/// ring's records are in time order (the stream's merge relies on it).
-inline Event make_event(EventKind kind, std::uint16_t cpu, std::uint64_t object = 0, FileId file = 0, pgoff_t index = 0,
-    std::int64_t arg0 = 0, std::int32_t arg1 = 0) noexcept
-{
-    return make_event_at(now_ns(), kind, cpu, object, file, index, arg0, arg1);
-}
-
-constexpr EventKind event_kind(IndexEvent::Kind kind) noexcept
-{
-    switch (kind) {
-    case IndexEvent::Kind::NodeAlloc:
-        return EventKind::IndexNodeAlloc;
-    case IndexEvent::Kind::NodeFree:
-        return EventKind::IndexNodeFree;
-    case IndexEvent::Kind::HeightGrow:
-        return EventKind::IndexHeightGrow;
-    case IndexEvent::Kind::HeightShrink:
-        return EventKind::IndexHeightShrink;
-    case IndexEvent::Kind::TagSet:
-        return EventKind::IndexTagSet;
-    case IndexEvent::Kind::TagClear:
-        return EventKind::IndexTagClear;
-    case IndexEvent::Kind::ChainLength:
-        return EventKind::IndexChainLength;
-    }
-    return EventKind::IndexNodeAlloc;
-}
-
+/// Whether @kind is one of an index's structural changes (node allocated or
+/// freed, height changed, tag set or cleared, chain length changed).
 constexpr bool is_index_event(EventKind kind) noexcept
 {
     return kind >= EventKind::IndexNodeAlloc && kind <= EventKind::IndexChainLength;
-}
-
-/// An index's structural event as a stream record. Tag events carry the tag
-/// in arg0 (they have no value); the others carry the value there, so the
-/// conversion loses nothing an index reports.
-constexpr Event to_event(const IndexEvent& ie, std::uint16_t cpu, std::uint64_t time_ns) noexcept
-{
-    Event e;
-    e.time_ns = time_ns;
-    e.kind = event_kind(ie.kind);
-    e.cpu = cpu;
-    e.object = ie.node;
-    e.file = ie.file;
-    e.index = ie.index;
-    const bool tag_event = ie.kind == IndexEvent::Kind::TagSet || ie.kind == IndexEvent::Kind::TagClear;
-    e.arg0 = tag_event ? ie.tag : ie.value;
-    e.arg1 = ie.level;
-    return e;
-}
-
-/// The reverse of to_event, for views that animate index changes from the
-/// stream. @e must satisfy is_index_event(e.kind).
-constexpr IndexEvent to_index_event(const Event& e) noexcept
-{
-    IndexEvent ie { IndexEvent::Kind::NodeAlloc };
-    switch (e.kind) {
-    case EventKind::IndexNodeFree:
-        ie.kind = IndexEvent::Kind::NodeFree;
-        break;
-    case EventKind::IndexHeightGrow:
-        ie.kind = IndexEvent::Kind::HeightGrow;
-        break;
-    case EventKind::IndexHeightShrink:
-        ie.kind = IndexEvent::Kind::HeightShrink;
-        break;
-    case EventKind::IndexTagSet:
-        ie.kind = IndexEvent::Kind::TagSet;
-        break;
-    case EventKind::IndexTagClear:
-        ie.kind = IndexEvent::Kind::TagClear;
-        break;
-    case EventKind::IndexChainLength:
-        ie.kind = IndexEvent::Kind::ChainLength;
-        break;
-    default:
-        break;
-    }
-    ie.file = e.file;
-    ie.index = e.index;
-    ie.level = e.arg1;
-    ie.node = e.object;
-    if (ie.kind == IndexEvent::Kind::TagSet || ie.kind == IndexEvent::Kind::TagClear)
-        ie.tag = static_cast<int>(e.arg0);
-    else
-        ie.value = e.arg0;
-    return ie;
 }
 
 } // namespace pcl

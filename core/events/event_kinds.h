@@ -8,12 +8,14 @@
 // (Event::object, file, index, arg0, arg1, detail). From the one list below
 // come the EventKind enumeration, its names (to_string), a table of the
 // fields with names and units (event_format: what the log text, the
-// timeline and the exports print), and a typed view per kind
-// (ev::LockAcquired(e).wait_ns()) so that no consumer decodes arg0 by hand.
-// A slot a kind does not name stays zero.
+// timeline and the exports print), a typed view per kind
+// (ev::LockAcquired(e).wait_ns()) so that no consumer decodes arg0 by hand,
+// and a typed tracepoint per kind (trace::lock_acquired({.lock = ...,
+// .wait_ns = ...}), events/tracepoint.h) so that no producer fills a slot
+// by position either. A slot a kind does not name stays zero.
 //
-// To add a kind: one PCL_EVENT line here, with its fields; then record it
-// with trace::emit (events/tracepoint.h) where it happens.
+// To add a kind: one EVENT line here, with its fields; then record it with
+// its tracepoint, trace::<name>({.field = value, ...}), where it happens.
 #pragma once
 
 #include "base/page.h"
@@ -24,7 +26,8 @@
 #include <iterator>
 #include <string_view>
 
-// PCL_EVENT_KINDS(EVENT, FIELD): EVENT(Kind, "name", "summary", fields...),
+// PCL_EVENT_KINDS(EVENT, FIELD): EVENT(Kind, name, "summary", fields...), the
+// name being ftrace's (lock_acquired) and the tracepoint's (trace::lock_acquired);
 // each field FIELD(slot, name, type, "unit", "meaning"). Units: "ns", "pages",
 // or "" for identities, numbers of things and enumerations.
 // clang-format off
@@ -55,6 +58,12 @@
     PCL_INDEX_NODE_FIELDS(FIELD) \
     FIELD(index, page, pgoff_t, "", "the page the operation was about") \
     FIELD(arg1, level, int, "", "the node's level (0: leaves), or a skip-list node's tower height")
+#define PCL_INDEX_HEIGHT_FIELDS(FIELD, root) \
+    FIELD(object, node, std::uint64_t, "", root) \
+    FIELD(file, file, FileId, "", "the file whose index changed") \
+    FIELD(index, page, pgoff_t, "", "the page the operation was about") \
+    FIELD(arg0, height, int, "", "the tree's new height") \
+    FIELD(arg1, level, int, "", "the new root's level")
 #define PCL_INDEX_TAG_FIELDS(FIELD) \
     PCL_INDEX_NODE_FIELDS(FIELD) \
     FIELD(index, page, pgoff_t, "", "the page whose tag changed") \
@@ -63,71 +72,64 @@
 
 #define PCL_EVENT_KINDS(EVENT, FIELD) \
     /* Lock records; which acquisitions are recorded: sync/instrumented_lock.h. */ \
-    EVENT(LockWaitBegin, "lock_wait_begin", "a CPU found a lock held and started waiting", \
+    EVENT(LockWaitBegin, lock_wait_begin, "a CPU found a lock held and started waiting", \
         PCL_LOCK_FIELDS(FIELD) \
         FIELD(arg0, holder_cpu, int, "", "simulated CPU holding the lock when the wait began, -1 unknown")) \
-    EVENT(LockAcquired, "lock_acquired", "a CPU got a lock", \
+    EVENT(LockAcquired, lock_acquired, "a CPU got a lock", \
         PCL_LOCK_FIELDS(FIELD) \
         FIELD(arg0, wait_ns, std::uint64_t, "ns", "time spent waiting for it, 0 if uncontended")) \
-    EVENT(LockReleased, "lock_released", "a CPU released a lock", \
+    EVENT(LockReleased, lock_released, "a CPU released a lock", \
         PCL_LOCK_FIELDS(FIELD) \
         FIELD(arg0, hold_ns, std::uint64_t, "ns", "how long it was held")) \
     /* A fault's begin is recorded only if the fault records something else before its end */ \
-    /* (tracepoint.h defer_at): a FaultEnd alone spans [time_ns - duration_ns, time_ns]. */ \
-    EVENT(FaultBegin, "fault_begin", "a page fault started", \
+    /* (tracepoint.h defer): a FaultEnd alone spans [time_ns - duration_ns, time_ns]. */ \
+    EVENT(FaultBegin, fault_begin, "a page fault started", \
         PCL_FAULT_FIELDS(FIELD) \
         FIELD(arg1, anonymous, bool, "", "1 for an anonymous fault")) \
-    EVENT(FaultEnd, "fault_end", "a page fault finished (at benchmark speed only if it was notable)", \
+    EVENT(FaultEnd, fault_end, "a page fault finished (at benchmark speed only if it was notable)", \
         PCL_FAULT_FIELDS(FIELD) \
         FIELD(arg0, duration_ns, std::uint64_t, "ns", "how long the fault took") \
         FIELD(arg1, fault_kind, int, "", "the FaultKind (mm/fault.h): mapped, minor, major, wait_io, anon, failed")) \
-    EVENT(PageLockWait, "page_lock_wait", "a CPU went to sleep on a locked page", \
+    EVENT(PageLockWait, page_lock_wait, "a CPU went to sleep on a locked page", \
         PCL_PAGE_FIELDS(FIELD)) \
-    EVENT(PageLockWoken, "page_lock_woken", "a CPU woke from sleeping on a page", \
+    EVENT(PageLockWoken, page_lock_woken, "a CPU woke from sleeping on a page", \
         PCL_PAGE_FIELDS(FIELD) \
         FIELD(arg0, slept_ns, std::uint64_t, "ns", "time slept")) \
-    EVENT(IoSubmit, "io_submit", "a read or a write was submitted to the disk", \
+    EVENT(IoSubmit, io_submit, "a read or a write was submitted to the disk", \
         PCL_IO_FIELDS(FIELD)) \
-    EVENT(IoComplete, "io_complete", "the disk completed a read or a write (recorded on the disk's lane)", \
-        PCL_IO_FIELDS(FIELD)) \
-    /* An index's structural events (events/index_event.h). */ \
-    EVENT(IndexNodeAlloc, "index_node_alloc", "an index node was allocated and linked", \
+    EVENT(IoComplete, io_complete, "the disk completed a read or a write (recorded on the disk's lane)", \
+        PCL_IO_FIELDS(FIELD) \
+        FIELD(arg1, merged_with, int, "", "other submissions served in the same request (merged), 0 if alone")) \
+    /* An index's structural events, recorded by the indexes as they change. */ \
+    EVENT(IndexNodeAlloc, index_node_alloc, "an index node was allocated and linked", \
         PCL_INDEX_NODE_LIFE_FIELDS(FIELD)) \
-    EVENT(IndexNodeFree, "index_node_free", "an index node was unlinked (freed after a grace period)", \
+    EVENT(IndexNodeFree, index_node_free, "an index node was unlinked (freed after a grace period)", \
         PCL_INDEX_NODE_LIFE_FIELDS(FIELD)) \
-    EVENT(IndexHeightGrow, "index_height_grow", "the radix tree gained a level", \
-        FIELD(object, node, std::uint64_t, "", "the new root") \
-        FIELD(file, file, FileId, "", "the file whose index changed") \
-        FIELD(index, page, pgoff_t, "", "the page the operation was about") \
-        FIELD(arg0, height, int, "", "the tree's new height") \
-        FIELD(arg1, level, int, "", "the new root's level")) \
-    EVENT(IndexHeightShrink, "index_height_shrink", "the radix tree lost a level", \
-        FIELD(object, node, std::uint64_t, "", "the root that went") \
-        FIELD(file, file, FileId, "", "the file whose index changed") \
-        FIELD(index, page, pgoff_t, "", "the page the operation was about") \
-        FIELD(arg0, height, int, "", "the tree's new height") \
-        FIELD(arg1, level, int, "", "the level of the new root")) \
-    EVENT(IndexTagSet, "index_tag_set", "a tag was set in an index node", \
+    EVENT(IndexHeightGrow, index_height_grow, "the radix tree gained a level", \
+        PCL_INDEX_HEIGHT_FIELDS(FIELD, "the new root")) \
+    EVENT(IndexHeightShrink, index_height_shrink, "the radix tree lost a level", \
+        PCL_INDEX_HEIGHT_FIELDS(FIELD, "the root that went")) \
+    EVENT(IndexTagSet, index_tag_set, "a tag was set in an index node", \
         PCL_INDEX_TAG_FIELDS(FIELD)) \
-    EVENT(IndexTagClear, "index_tag_clear", "a tag was cleared in an index node", \
+    EVENT(IndexTagClear, index_tag_clear, "a tag was cleared in an index node", \
         PCL_INDEX_TAG_FIELDS(FIELD)) \
-    EVENT(IndexChainLength, "index_chain_length", "a hash chain changed length", \
+    EVENT(IndexChainLength, index_chain_length, "a hash chain changed length", \
         FIELD(object, bucket, std::uint64_t, "", "the bucket's number") \
         FIELD(file, file, FileId, "", "the file of the page inserted or erased") \
         FIELD(index, page, pgoff_t, "", "the page inserted or erased") \
         FIELD(arg0, length, std::uint64_t, "", "the chain's new length")) \
-    EVENT(ReadaheadWindow, "readahead_window", "a readahead window opened", \
+    EVENT(ReadaheadWindow, readahead_window, "a readahead window opened", \
         FIELD(object, async, bool, "", "1 if asynchronous (the marker was hit), 0 if synchronous (a miss)") \
         FIELD(file, file, FileId, "", "the file read ahead") \
         FIELD(index, start, pgoff_t, "", "the window's first page") \
         FIELD(arg0, size, std::uint64_t, "pages", "pages in the window") \
         FIELD(arg1, async_size, std::uint64_t, "pages", "pages from the PG_readahead marker to the end") \
         FIELD(detail, rule, int, "", "the RaRule (mm/readahead.h) that chose it")) \
-    EVENT(PageEvicted, "page_evicted", "reclaim removed a page from the cache", \
+    EVENT(PageEvicted, page_evicted, "reclaim removed a page from the cache", \
         PCL_PAGE_FIELDS(FIELD) \
         FIELD(arg0, wasted, bool, "", "1 if it was a readahead page never used (wasted readahead)") \
         FIELD(arg1, mapped, bool, "", "1 if it was mapped")) \
-    EVENT(PageRefault, "page_refault", "a page evicted recently was read in again", \
+    EVENT(PageRefault, page_refault, "a page evicted recently was read in again", \
         FIELD(file, file, FileId, "", "the page's file") \
         FIELD(index, page, pgoff_t, "", "the page's offset in its file") \
         FIELD(arg0, distance, std::uint64_t, "", "refault distance: evictions since it went") \
@@ -200,7 +202,7 @@ constexpr EventFormat make_format(
 
 #define PCL_FIELD_ROW(slot, name, type, unit, meaning) EventField { #name, event_slot_##slot, unit, meaning },
 #define PCL_EVENT_ROW(kind, name, summary, ...)                                                                        \
-    make_format(EventKind::kind, name, summary, std::array<EventField, 6> { { __VA_ARGS__ } }),
+    make_format(EventKind::kind, #name, summary, std::array<EventField, 6> { { __VA_ARGS__ } }),
 inline constexpr EventFormat kEventFormats[] = { PCL_EVENT_KINDS(PCL_EVENT_ROW, PCL_FIELD_ROW) };
 #undef PCL_EVENT_ROW
 #undef PCL_FIELD_ROW

@@ -2,8 +2,9 @@
 //
 // A thread that the engine runs (a simulated CPU, the block device) has a
 // ring of its own (event_ring.h); code in every layer above this one (the
-// locks of sync, the indexes, mm) calls trace::emit() or one of the helpers
-// below, which append to the calling thread's ring, or do nothing (one
+// locks of sync, the indexes, mm) calls the tracepoint of the event's kind
+// (trace::lock_acquired({...}), generated below from events/event_kinds.h),
+// which appends to the calling thread's ring, or does nothing (one
 // thread-local load and a branch) on a thread that is not traced: unit
 // tests, benchmarks, an engine run with events off. Like the kernel's
 // tracepoints, they cost nearly nothing when off and never block when on.
@@ -14,7 +15,6 @@
 #include "base/cpu.h"
 #include "events/event.h"
 #include "events/event_ring.h"
-#include "events/index_event.h"
 
 #include <cstdint>
 
@@ -47,34 +47,48 @@ inline std::uint16_t cpu() noexcept
     return static_cast<std::uint16_t>(detail::t_cpu >= 0 ? detail::t_cpu : current_cpu());
 }
 
-/// Records @e, already stamped (time and CPU) by the caller; a deferred
+namespace detail {
+/// Records @e, already stamped (time and CPU) by a tracepoint; a deferred
 /// record goes first.
 inline void push(const Event& e) noexcept
 {
-    if (EventRing* ring = detail::t_ring) [[unlikely]] {
-        if (detail::t_deferred) {
-            detail::t_deferred = false;
-            ring->push(detail::t_deferred_event);
+    if (EventRing* ring = t_ring) [[unlikely]] {
+        if (t_deferred) {
+            t_deferred = false;
+            ring->push(t_deferred_event);
         }
         ring->push(e);
     }
 }
 
-/// A record of the calling thread stamped @time_ns.
-inline Event make_event_at(std::uint64_t time_ns, EventKind kind, std::uint64_t object, FileId file, pgoff_t index,
-    std::int64_t arg0, std::int32_t arg1) noexcept
+} // namespace detail
+
+/// A record of kind View stamped @time_ns and the calling thread's CPU.
+template <class View> inline Event record(std::uint64_t time_ns, const typename View::Fields& f) noexcept
 {
-    return pcl::make_event_at(time_ns, kind, cpu(), object, file, index, arg0, arg1);
+    return View::record(time_ns, cpu(), f);
 }
 
-/// Records an event stamped @time_ns, which must not be older than the
-/// thread's previous record (each ring is in time order).
-inline void emit_at(std::uint64_t time_ns, EventKind kind, std::uint64_t object = 0, FileId file = 0, pgoff_t index = 0,
-    std::int64_t arg0 = 0, std::int32_t arg1 = 0) noexcept
-{
-    if (detail::t_ring) [[unlikely]]
-        push(make_event_at(time_ns, kind, object, file, index, arg0, arg1));
-}
+/// The tracepoints, one per kind, generated from event_kinds.h as Linux
+/// generates trace_<name>() from TRACE_EVENT: trace::page_lock_wait(t0,
+/// {.page_id = ..., .file = ..., .page = ...}) records at @time_ns, which
+/// must not be older than the thread's previous record (each ring is in time
+/// order); trace::page_evicted({...}) records now. The fields are the kind's
+/// declaration, named (ev::K::Fields, events/event.h). On a thread that is
+/// not traced a tracepoint reads one thread-local and branches away.
+#define PCL_TRACEPOINT(kind, name, summary, ...)                                                                       \
+    inline void name(std::uint64_t time_ns, const ev::kind::Fields& f) noexcept                                        \
+    {                                                                                                                  \
+        if (detail::t_ring) [[unlikely]]                                                                               \
+            detail::push(record<ev::kind>(time_ns, f));                                                                \
+    }                                                                                                                  \
+    inline void name(const ev::kind::Fields& f) noexcept                                                               \
+    {                                                                                                                  \
+        if (detail::t_ring) [[unlikely]]                                                                               \
+            detail::push(record<ev::kind>(now_ns(), f));                                                               \
+    }
+PCL_EVENT_KINDS(PCL_TRACEPOINT, PCL_FIELD_NONE)
+#undef PCL_TRACEPOINT
 
 /// Holds a begin record (FaultBegin) back until the thread records anything
 /// else, which flushes it first, so that an operation that waits on a lock,
@@ -82,11 +96,10 @@ inline void emit_at(std::uint64_t time_ns, EventKind kind, std::uint64_t object 
 /// nothing in between calls end_deferred(), and only its end record is
 /// kept, carrying the duration: half the records for the common case (a
 /// minor fault) and the same spans for a reader of the stream.
-inline void defer_at(std::uint64_t time_ns, EventKind kind, std::uint64_t object = 0, FileId file = 0,
-    pgoff_t index = 0, std::int64_t arg0 = 0, std::int32_t arg1 = 0) noexcept
+template <class View> inline void defer(std::uint64_t time_ns, const typename View::Fields& f) noexcept
 {
     if (detail::t_ring) [[unlikely]] {
-        detail::t_deferred_event = make_event_at(time_ns, kind, object, file, index, arg0, arg1);
+        detail::t_deferred_event = record<View>(time_ns, f);
         detail::t_deferred = true;
     }
 }
@@ -96,49 +109,19 @@ inline void defer_at(std::uint64_t time_ns, EventKind kind, std::uint64_t object
 /// but not recorded.
 inline constexpr std::uint64_t kNotableNs = 10'000;
 
-/// Records the end of the operation begun with defer_at(), which took
-/// @duration_ns (the record's arg0), dropping its begin record if that was
-/// never flushed. Without `all`, an uneventful operation leaves no record.
-inline void end_deferred_at(std::uint64_t time_ns, std::uint64_t duration_ns, EventKind kind, std::uint64_t object = 0,
-    FileId file = 0, pgoff_t index = 0, std::int32_t arg1 = 0) noexcept
+/// Records the end of the operation begun with defer(), whose duration is
+/// the end record's duration_ns field, dropping its begin record if that
+/// was never flushed. Without `all`, an uneventful operation leaves no record.
+template <class View> inline void end_deferred(std::uint64_t time_ns, const typename View::Fields& f) noexcept
 {
     if (EventRing* ring = detail::t_ring) [[unlikely]] {
-        const bool uneventful = detail::t_deferred && duration_ns < kNotableNs;
+        const Event e = record<View>(time_ns, f);
+        const bool uneventful = detail::t_deferred && View(e).duration_ns() < kNotableNs;
         detail::t_deferred = false;
         if (uneventful && !detail::t_all)
             return;
-        ring->push(make_event_at(time_ns, kind, object, file, index, static_cast<std::int64_t>(duration_ns), arg1));
+        ring->push(e);
     }
-}
-
-/// Records an event stamped now.
-inline void emit(EventKind kind, std::uint64_t object = 0, FileId file = 0, pgoff_t index = 0, std::int64_t arg0 = 0,
-    std::int32_t arg1 = 0) noexcept
-{
-    if (detail::t_ring) [[unlikely]]
-        emit_at(now_ns(), kind, object, file, index, arg0, arg1);
-}
-
-/// Records an index's structural change (node allocated or freed, height
-/// changed, tag propagated, chain length changed). Indexes call it from
-/// inside their operations, possibly under their locks: it only appends.
-inline void index_event(const IndexEvent& ie) noexcept
-{
-    if (detail::t_ring) [[unlikely]]
-        push(to_event(ie, cpu(), now_ns()));
-}
-
-/// Records a lock's tracepoint: @kind is LockWaitBegin, LockAcquired or
-/// LockReleased; @lock is the lock's address (its identity while it lives,
-/// as in snapshots), @lock_id its number in the registry (0 for an anonymous
-/// lock such as a radix node's), @class_id its class's number. Which
-/// acquisitions are recorded: sync/instrumented_lock.h.
-inline void lock_event(
-    EventKind kind, const void* lock, std::uint32_t lock_id, std::uint32_t class_id, std::int64_t value) noexcept
-{
-    if (detail::t_ring) [[unlikely]]
-        emit_at(now_ns(), kind, reinterpret_cast<std::uintptr_t>(lock), 0, lock_id, value,
-            static_cast<std::int32_t>(class_id));
 }
 
 /// Routes the calling thread's events, its locks' events included, into

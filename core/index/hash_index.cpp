@@ -340,12 +340,7 @@ HashMapping::HashMapping(std::shared_ptr<HashIndex> table, HashIndex::MappingSta
 
 void HashMapping::report_chain(std::uint64_t bucket, pgoff_t index, std::uint32_t length) const
 {
-    IndexEvent event { IndexEvent::Kind::ChainLength };
-    event.file = state_->file;
-    event.index = index;
-    event.value = length;
-    event.node = bucket;
-    trace::index_event(event);
+    trace::index_chain_length({ .bucket = bucket, .file = state_->file, .page = index, .length = length });
 }
 
 Page* HashMapping::lookup(pgoff_t index)

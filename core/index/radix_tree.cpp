@@ -23,6 +23,12 @@ namespace {
 
 constexpr unsigned kSkipShards = 16;
 
+/// A tag change's fields, the same whether the tag was set or cleared.
+template <class View> typename View::Fields tag_fields(FileId file, pgoff_t index, const Node* n, unsigned tag)
+{
+    return { .node = node_id(n), .file = file, .page = index, .tag = int(tag), .level = int(n->height) - 1 };
+}
+
 // A broken locking invariant would corrupt the tree silently; stop instead.
 [[noreturn]] void invariant_failed(const char* what)
 {
@@ -318,7 +324,7 @@ Node* RadixTree::new_node(unsigned height, pgoff_t index)
     Node* n = radix::node_from_preload(layout_, height, node_class_);
     nodes_.add(1);
     if (trace::enabled())
-        trace::index_event({ IndexEvent::Kind::NodeAlloc, file_, index, int(height) - 1, -1, 0, node_id(n) });
+        trace::index_node_alloc({ .node = node_id(n), .file = file_, .page = index, .level = int(height) - 1 });
     return n;
 }
 
@@ -327,7 +333,7 @@ void RadixTree::kill_node(Node* node, pgoff_t index)
     node->dead.store(true, std::memory_order_release);
     nodes_.add(-1);
     if (trace::enabled())
-        trace::index_event({ IndexEvent::Kind::NodeFree, file_, index, int(node->height) - 1, -1, 0, node_id(node) });
+        trace::index_node_free({ .node = node_id(node), .file = file_, .page = index, .level = int(node->height) - 1 });
     radix::free_node_rcu(node);
 }
 
@@ -356,8 +362,11 @@ std::uintptr_t RadixTree::extend(std::uintptr_t root, unsigned to_height, pgoff_
         root_.store(top, std::memory_order_release);
     }
     if (trace::enabled())
-        trace::index_event(
-            { IndexEvent::Kind::HeightGrow, file_, index, int(to_height) - 1, -1, to_height, node_id(to_node(top)) });
+        trace::index_height_grow({ .node = node_id(to_node(top)),
+            .file = file_,
+            .page = index,
+            .height = int(to_height),
+            .level = int(to_height) - 1 });
     return top;
 }
 
@@ -396,8 +405,11 @@ void RadixTree::shrink_locked()
         if (node_locks())
             n->lock().unlock();
         if (trace::enabled())
-            trace::index_event(
-                { IndexEvent::Kind::HeightShrink, file_, 0, int(n->height) - 2, -1, n->height - 1, node_id(n) });
+            trace::index_height_shrink({ .node = node_id(n),
+                .file = file_,
+                .page = pgoff_t { 0 },
+                .height = n->height - 1,
+                .level = int(n->height) - 2 });
     }
 }
 
@@ -510,8 +522,11 @@ RadixTree::Result RadixTree::modify_from_root(Op op, pgoff_t index, unsigned tag
                 root_.store(r, std::memory_order_release);
             }
             if (trace::enabled())
-                trace::index_event(
-                    { IndexEvent::Kind::HeightGrow, file_, index, int(want) - 1, -1, want, node_id(top) });
+                trace::index_height_grow({ .node = node_id(top),
+                    .file = file_,
+                    .page = index,
+                    .height = int(want),
+                    .level = int(want) - 1 });
             Result res = descend(ladder, op, index, tag, page, want - 1, want);
             finish(ladder, op, res);
             return res;
@@ -678,9 +693,12 @@ void RadixTree::propagate(
                 p->tag_set(tag, poff);
             else
                 p->tag_clear(tag, poff);
-            if (trace::enabled())
-                trace::index_event({ set ? IndexEvent::Kind::TagSet : IndexEvent::Kind::TagClear, file_, index,
-                    int(p->height) - 1, int(tag), 0, node_id(p) });
+            if (trace::enabled()) {
+                if (set)
+                    trace::index_tag_set(tag_fields<ev::IndexTagSet>(file_, index, p, tag));
+                else
+                    trace::index_tag_clear(tag_fields<ev::IndexTagClear>(file_, index, p, tag));
+            }
             if (set ? !was_empty : p->any_tag(tag))
                 return;
             --d;
@@ -706,7 +724,8 @@ void RadixTree::propagate(
             if (node_emptied) {
                 root_.store(0, std::memory_order_release);
                 if (trace::enabled())
-                    trace::index_event({ IndexEvent::Kind::HeightShrink, file_, index, -1, -1, 0, node_id(n) });
+                    trace::index_height_shrink(
+                        { .node = node_id(n), .file = file_, .page = index, .height = 0, .level = -1 });
                 kill_node(n, index);
             }
             return;
@@ -719,8 +738,7 @@ void RadixTree::propagate(
                 p->tag_clear(k, poff);
                 next[k] = !p->any_tag(k);
                 if (trace::enabled())
-                    trace::index_event(
-                        { IndexEvent::Kind::TagClear, file_, index, int(p->height) - 1, int(k), 0, node_id(p) });
+                    trace::index_tag_clear(tag_fields<ev::IndexTagClear>(file_, index, p, k));
             }
         if (node_emptied) {
             p->slot(poff).store(0, std::memory_order_release);

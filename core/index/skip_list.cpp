@@ -292,16 +292,6 @@ void SkipList::free_node_rcu(rcu::Head* head) noexcept
     Node::destroy(Node::from_rcu_head(head), true);
 }
 
-IndexEvent SkipList::node_event(IndexEvent::Kind kind, const Node* node) const noexcept
-{
-    IndexEvent event { kind };
-    event.file = file_;
-    event.index = node->index;
-    event.level = node->height;
-    event.node = reinterpret_cast<std::uintptr_t>(node);
-    return event;
-}
-
 unsigned SkipList::random_height() noexcept
 {
     // Draw n's bits depend only on (seed, n): reproducible for one thread,
@@ -333,6 +323,17 @@ void SkipList::lower_level_hint() noexcept
         --height;
     level_hint_.store(height, std::memory_order_relaxed);
 }
+
+namespace {
+/// A node's allocation or free as an event's fields: the node's address is
+/// its identity while it lives, its level its tower's height.
+template <class View> typename View::Fields node_fields(FileId file, const auto* node) noexcept
+{
+    return {
+        .node = reinterpret_cast<std::uintptr_t>(node), .file = file, .page = node->index, .level = int(node->height)
+    };
+}
+} // namespace
 
 // ---------------------------------------------------------------------------
 // Construction
@@ -549,7 +550,7 @@ InsertResult SkipList::insert_locked(Node* node)
 {
     Node* preds[SkipListConfig::kMaxLevelLimit];
     Node* succs[SkipListConfig::kMaxLevelLimit];
-    IndexEvent event { IndexEvent::Kind::NodeAlloc };
+    std::optional<ev::IndexNodeAlloc::Fields> alloc;
     {
         std::lock_guard guard(*mapping_lock_);
         // The hint is exact under the lock: no node is taller, so the levels
@@ -565,12 +566,12 @@ InsertResult SkipList::insert_locked(Node* node)
         raise_level_hint(node->height);
         count_.fetch_add(1, std::memory_order_relaxed);
         node_bytes_.fetch_add(node_bytes(node->height), std::memory_order_relaxed);
-        // Build the event under the lock: once it is dropped, an erase may free the node.
+        // Take the event's fields under the lock: once it is dropped, an erase may free the node.
         if (trace::enabled())
-            event = node_event(IndexEvent::Kind::NodeAlloc, node);
+            alloc = node_fields<ev::IndexNodeAlloc>(file_, node);
     }
-    if (trace::enabled())
-        trace::index_event(event);
+    if (alloc)
+        trace::index_node_alloc(*alloc);
     return InsertResult::Inserted;
 }
 
@@ -636,7 +637,7 @@ InsertResult SkipList::insert_lazy(Node* node)
         raise_level_hint(height);
         // Still inside the read-side section: the node cannot be freed yet.
         if (trace::enabled())
-            trace::index_event(node_event(IndexEvent::Kind::NodeAlloc, node));
+            trace::index_node_alloc(node_fields<ev::IndexNodeAlloc>(file_, node));
         return InsertResult::Inserted;
     }
 }
@@ -674,7 +675,7 @@ Page* SkipList::erase_locked(pgoff_t index)
     // unlinked and the lock dropped nobody can reach it: free it at once.
     Page* page = victim->page;
     if (trace::enabled())
-        trace::index_event(node_event(IndexEvent::Kind::NodeFree, victim));
+        trace::index_node_free(node_fields<ev::IndexNodeFree>(file_, victim));
     destroy_node(victim);
     return page;
 }
@@ -746,7 +747,7 @@ Page* SkipList::erase_lazy(pgoff_t index)
     }
     Page* page = victim->page;
     if (trace::enabled())
-        trace::index_event(node_event(IndexEvent::Kind::NodeFree, victim));
+        trace::index_node_free(node_fields<ev::IndexNodeFree>(file_, victim));
     // Searches that already stand on the victim may keep reading it (and
     // inserts may still lock it, find it marked and retry) until they leave
     // their read-side sections: free it after a grace period.

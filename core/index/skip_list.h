@@ -170,7 +170,6 @@ private:
 
     bool change_tag(pgoff_t index, unsigned tag, bool set);
     std::size_t gang(pgoff_t first, std::size_t max, int tag, Page** out);
-    IndexEvent node_event(IndexEvent::Kind kind, const Node* node) const noexcept;
 
     bool pernode() const noexcept { return config_.scheme == SkipListScheme::PerNode; }
 

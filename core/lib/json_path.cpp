@@ -75,7 +75,17 @@ const Value* find_path(const Value& doc, std::string_view path)
 
 namespace {
 
-/// What holds the value @path names, and the last step to it.
+/// Whether @last can name something in @v: a member in an object, an
+/// element in an array (set_path adds a member, never an element).
+bool holds(const Value& v, const Step& last)
+{
+    if (std::holds_alternative<std::string>(last))
+        return v.is_object();
+    return v.is_array() && std::get<std::size_t>(last) < v.as_array().size();
+}
+
+/// What holds the value @path names, and the last step to it: an object
+/// with a member's name, or an array with the index of one of its elements.
 struct Parent {
     Value* value;
     Step last;
@@ -87,7 +97,7 @@ std::optional<Parent> parent_of(Value& doc, std::string_view path)
     if (!steps)
         return std::nullopt;
     Value* at = walk(doc, *steps, steps->size() - 1);
-    if (!at)
+    if (!at || !holds(*at, steps->back()))
         return std::nullopt;
     return Parent { at, std::move(steps->back()) };
 }
@@ -99,16 +109,10 @@ bool set_path(Value& doc, std::string_view path, Value value)
     const std::optional<Parent> p = parent_of(doc, path);
     if (!p)
         return false;
-    if (const auto* name = std::get_if<std::string>(&p->last)) {
-        if (!p->value->is_object())
-            return false;
+    if (const auto* name = std::get_if<std::string>(&p->last))
         p->value->set(*name, std::move(value));
-        return true;
-    }
-    const std::size_t index = std::get<std::size_t>(p->last);
-    if (!p->value->is_array() || index >= p->value->as_array().size())
-        return false;
-    p->value->as_array()[index] = std::move(value);
+    else
+        p->value->as_array()[std::get<std::size_t>(p->last)] = std::move(value);
     return true;
 }
 
@@ -118,8 +122,6 @@ bool remove_path(Value& doc, std::string_view path)
     if (!p)
         return false;
     if (const auto* name = std::get_if<std::string>(&p->last)) {
-        if (!p->value->is_object())
-            return false;
         Object& members = p->value->as_object();
         const auto it = std::find_if(members.begin(), members.end(), [&](const auto& m) { return m.first == *name; });
         if (it == members.end())
@@ -127,11 +129,8 @@ bool remove_path(Value& doc, std::string_view path)
         members.erase(it);
         return true;
     }
-    const std::size_t index = std::get<std::size_t>(p->last);
-    if (!p->value->is_array() || index >= p->value->as_array().size())
-        return false;
     Array& elements = p->value->as_array();
-    elements.erase(elements.begin() + std::ptrdiff_t(index));
+    elements.erase(elements.begin() + std::ptrdiff_t(std::get<std::size_t>(p->last)));
     return true;
 }
 

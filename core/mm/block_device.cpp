@@ -202,12 +202,8 @@ void BlockDevice::submit(std::vector<Page*> pages, bool write)
     // Only reads hold page locks for the device (pages_under_io).
     if (!write)
         page_locks_.io_started(pages.size());
-    if (trace::enabled()) {
-        Event e = trace::make_event_at(
-            s.submitted_ns, EventKind::IoSubmit, id, s.extent.file, s.extent.first, std::int64_t(pages.size()), 0);
-        e.detail = write ? 1 : 0;
-        trace::push(e);
-    }
+    trace::io_submit(s.submitted_ns,
+        { .request = id, .file = s.extent.file, .first_page = s.extent.first, .pages = pages.size(), .write = write });
     {
         std::lock_guard g(mutex_);
         if (try_merge(pages, s, write)) {
@@ -264,16 +260,18 @@ void BlockDevice::complete(Request& req)
         latency_.add(now - std::min(now, s.submitted_ns));
     in_flight_.fetch_sub(1, std::memory_order_relaxed);
     outstanding_.fetch_sub(1, std::memory_order_relaxed);
-    const auto others = static_cast<std::int32_t>(req.parts.size() - 1);
+    const auto others = static_cast<int>(req.parts.size() - 1);
     auto trace_completions = [&] {
         if (!trace::enabled())
             return;
-        for (const Submission& s : req.parts) {
-            Event e = trace::make_event_at(now, EventKind::IoComplete, s.id, s.extent.file, s.extent.first,
-                static_cast<std::int64_t>(s.extent.pages), others);
-            e.detail = req.write ? 1 : 0;
-            trace::push(e);
-        }
+        for (const Submission& s : req.parts)
+            trace::io_complete(now,
+                { .request = s.id,
+                    .file = s.extent.file,
+                    .first_page = s.extent.first,
+                    .pages = s.extent.pages,
+                    .write = req.write,
+                    .merged_with = others });
     };
     if (req.write) {
         // end_bio_page_write: each page's writeback ends (the hook clears

@@ -67,17 +67,17 @@ void FaultHandler::set_hint(FileId file, MmapHint hint)
 
 void FaultHandler::begin(std::uint64_t t0, FileId file, pgoff_t index, std::uint64_t vpn)
 {
-    trace::defer_at(t0, EventKind::FaultBegin, vpn, file, index, 0, file == kAnonymousFile ? 1 : 0);
+    trace::defer<ev::FaultBegin>(t0, { .vpn = vpn, .file = file, .page = index, .anonymous = file == kAnonymousFile });
 }
 
 void FaultHandler::trace_window(FileId file, const ReadaheadWindow& w, bool async)
 {
-    if (!trace::enabled())
-        return;
-    Event e = trace::make_event_at(now_ns(), EventKind::ReadaheadWindow, async ? 1 : 0, file, w.start,
-        static_cast<std::int64_t>(w.size), static_cast<std::int32_t>(w.async_size));
-    e.detail = static_cast<std::uint8_t>(w.rule);
-    trace::push(e);
+    trace::readahead_window({ .async = async,
+        .file = file,
+        .start = w.start,
+        .size = w.size,
+        .async_size = w.async_size,
+        .rule = static_cast<int>(w.rule) });
 }
 
 void FaultHandler::count(FaultKind kind, std::uint64_t t0, FileId file, pgoff_t index, std::uint64_t vpn)
@@ -87,7 +87,8 @@ void FaultHandler::count(FaultKind kind, std::uint64_t t0, FileId file, pgoff_t 
     // A fault that failed took no meaningful time: counted, not timed.
     if (kind != FaultKind::NoMemory && kind != FaultKind::OutOfRange)
         latency_[unsigned(kind)].add(t1 - t0);
-    trace::end_deferred_at(t1, t1 - t0, EventKind::FaultEnd, vpn, file, index, static_cast<std::int32_t>(kind));
+    trace::end_deferred<ev::FaultEnd>(
+        t1, { .vpn = vpn, .file = file, .page = index, .duration_ns = t1 - t0, .fault_kind = static_cast<int>(kind) });
 }
 
 void FaultHandler::read_window(FileId file, const ReadaheadWindow& w, pgoff_t want, Page** wanted, bool* created)

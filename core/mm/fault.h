@@ -144,7 +144,7 @@ private:
     /// Records a readahead window in the event stream, with its rule.
     void trace_window(FileId file, const ReadaheadWindow& w, bool async);
     /// Records the start of a fault at @t0 in the event stream (deferred:
-    /// kept only if the fault records something else, see trace::defer_at).
+    /// kept only if the fault records something else, see trace::defer).
     void begin(std::uint64_t t0, FileId file, pgoff_t index, std::uint64_t vpn);
     /// Counts, times and traces the end of a fault that began at @t0.
     void count(FaultKind kind, std::uint64_t t0, FileId file, pgoff_t index, std::uint64_t vpn);

@@ -27,23 +27,19 @@ void LruLists::unlink_locked(Page& page) noexcept
 void LruLists::link_locked(Page& page, LruList list, bool at_tail) noexcept
 {
     List& l = lists_[unsigned(list)];
-    if (at_tail) {
-        page.lru_next = nullptr;
-        page.lru_prev = l.tail;
-        if (l.tail)
-            l.tail->lru_next = &page;
-        else
-            l.head = &page;
-        l.tail = &page;
-    } else {
-        page.lru_prev = nullptr;
-        page.lru_next = l.head;
-        if (l.head)
-            l.head->lru_prev = &page;
-        else
-            l.tail = &page;
-        l.head = &page;
-    }
+    // The same splice at either end, with the directions swapped: @end is
+    // the end the page joins, @outward the link that leaves the list there.
+    Page* List::*const end = at_tail ? &List::tail : &List::head;
+    Page* List::*const other_end = at_tail ? &List::head : &List::tail;
+    Page* Page::*const outward = at_tail ? &Page::lru_next : &Page::lru_prev;
+    Page* Page::*const inward = at_tail ? &Page::lru_prev : &Page::lru_next;
+    page.*outward = nullptr;
+    page.*inward = l.*end;
+    if (l.*end)
+        (l.*end)->*outward = &page;
+    else
+        l.*other_end = &page;
+    l.*end = &page;
     l.nr.store(l.nr.load(std::memory_order_relaxed) + 1, std::memory_order_release);
     if (list == LruList::Active)
         page.set(PG_active);

@@ -229,8 +229,7 @@ void PageCache::lru_cache_add(Page& page)
         file(page.mapping).refaults.fetch_add(1, std::memory_order_relaxed);
         if (activate)
             count_.refault_activations.fetch_add(1, std::memory_order_relaxed);
-        trace::emit(EventKind::PageRefault, reinterpret_cast<std::uintptr_t>(&page), page.mapping, page.index,
-            static_cast<std::int64_t>(distance), activate ? 1 : 0);
+        trace::page_refault({ .file = page.mapping, .page = page.index, .distance = distance, .active = activate });
     }
 }
 

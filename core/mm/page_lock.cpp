@@ -39,7 +39,8 @@ template <class Done> void PageWaitTable::sleep_until(Page& page, Done&& done)
     // the plug before it sleeps).
     blk_flush_plug();
     const std::uint64_t t0 = now_ns();
-    trace::emit_at(t0, EventKind::PageLockWait, reinterpret_cast<std::uintptr_t>(&page), page.mapping, page.index);
+    trace::page_lock_wait(
+        t0, { .page_id = reinterpret_cast<std::uintptr_t>(&page), .file = page.mapping, .page = page.index });
     page.lock_waiters.fetch_add(1, std::memory_order_seq_cst);
     sleeping_.fetch_add(1, std::memory_order_relaxed);
     Queue& q = queue(page);
@@ -52,8 +53,11 @@ template <class Done> void PageWaitTable::sleep_until(Page& page, Done&& done)
     sleeping_.fetch_sub(1, std::memory_order_relaxed);
     const std::uint64_t t1 = now_ns();
     const std::uint64_t waited = t1 - t0;
-    trace::emit_at(t1, EventKind::PageLockWoken, reinterpret_cast<std::uintptr_t>(&page), page.mapping, page.index,
-        static_cast<std::int64_t>(waited));
+    trace::page_lock_woken(t1,
+        { .page_id = reinterpret_cast<std::uintptr_t>(&page),
+            .file = page.mapping,
+            .page = page.index,
+            .slept_ns = waited });
     page.lock_waits.fetch_add(1, std::memory_order_relaxed);
     page.lock_wait_ns.fetch_add(waited, std::memory_order_relaxed);
     waits_.fetch_add(1, std::memory_order_relaxed);

@@ -286,8 +286,11 @@ void PageCache::shrink_inactive_list(std::uint64_t n, ReclaimOutcome& sc, std::v
         as.evictions.fetch_add(1, std::memory_order_relaxed);
         if (mapped)
             count_.mapped_evictions.fetch_add(1, std::memory_order_relaxed);
-        trace::emit(EventKind::PageEvicted, reinterpret_cast<std::uintptr_t>(page), page->mapping, page->index,
-            wasted ? 1 : 0, mapped ? 1 : 0);
+        trace::page_evicted({ .page_id = reinterpret_cast<std::uintptr_t>(page),
+            .file = page->mapping,
+            .page = page->index,
+            .wasted = wasted,
+            .mapped = mapped });
         if (wasted) {
             count_.wasted_readahead.fetch_add(1, std::memory_order_relaxed);
             as.wasted_readahead.fetch_add(1, std::memory_order_relaxed);

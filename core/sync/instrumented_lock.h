@@ -97,7 +97,7 @@ protected:
     {
         waiters_.fetch_add(1, std::memory_order_relaxed);
         if (trace::enabled()) [[unlikely]]
-            trace_lock(EventKind::LockWaitBegin, holder_cpu_.load(std::memory_order_relaxed));
+            trace_wait_begin(holder_cpu_.load(std::memory_order_relaxed));
     }
     void end_wait() noexcept { waiters_.fetch_sub(1, std::memory_order_relaxed); }
 
@@ -114,7 +114,7 @@ protected:
         if (trace::enabled()) [[unlikely]] {
             hold_traced_ = contended || trace::all();
             if (hold_traced_)
-                trace_lock(EventKind::LockAcquired, static_cast<std::int64_t>(ticks_to_ns(wait)));
+                trace_acquired(ticks_to_ns(wait));
         }
         hold_start_ = ticks();
     }
@@ -127,7 +127,7 @@ protected:
             // A hold worth showing: one that was waited for, or that made
             // another CPU wait.
             if (hold_traced_ || waiters_.load(std::memory_order_relaxed) > 0)
-                trace_lock(EventKind::LockReleased, static_cast<std::int64_t>(ticks_to_ns(hold)));
+                trace_released(ticks_to_ns(hold));
             hold_traced_ = false;
         }
         if (stats_)
@@ -151,7 +151,7 @@ protected:
         bool traced = false;
         if (trace::enabled()) [[unlikely]]
             if (contended || trace::all()) {
-                trace_lock(EventKind::LockAcquired, static_cast<std::int64_t>(ticks_to_ns(wait)));
+                trace_acquired(ticks_to_ns(wait));
                 traced = true;
             }
         return (ticks() & ~std::uint64_t(1)) | (traced ? 1 : 0);
@@ -163,7 +163,7 @@ protected:
         const std::uint64_t hold = ticks() - start;
         if (trace::enabled()) [[unlikely]]
             if ((token & 1) || trace::all() || waiters_.load(std::memory_order_relaxed) > 0)
-                trace_lock(EventKind::LockReleased, static_cast<std::int64_t>(ticks_to_ns(hold)));
+                trace_released(ticks_to_ns(hold));
         if (stats_)
             stats_->c.note_release(hold);
         cls_->note_release(hold);
@@ -171,9 +171,23 @@ protected:
     }
 
 private:
-    void trace_lock(EventKind kind, std::int64_t value) const noexcept
+    // The lock tracepoints: the lock's address is its identity while it
+    // lives (as in snapshots); an anonymous lock (a radix node's) has id 0.
+    std::uint64_t trace_address() const noexcept { return reinterpret_cast<std::uintptr_t>(this); }
+    void trace_wait_begin(int holder_cpu) const noexcept
     {
-        trace::lock_event(kind, this, lock_id(), cls_->id(), value);
+        trace::lock_wait_begin(
+            { .lock = trace_address(), .lock_id = lock_id(), .class_id = cls_->id(), .holder_cpu = holder_cpu });
+    }
+    void trace_acquired(std::uint64_t wait_ns) const noexcept
+    {
+        trace::lock_acquired(
+            { .lock = trace_address(), .lock_id = lock_id(), .class_id = cls_->id(), .wait_ns = wait_ns });
+    }
+    void trace_released(std::uint64_t hold_ns) const noexcept
+    {
+        trace::lock_released(
+            { .lock = trace_address(), .lock_id = lock_id(), .class_id = cls_->id(), .hold_ns = hold_ns });
     }
 
     LockClass* cls_;

@@ -1,5 +1,6 @@
 // Test support: the records a ring holds, drained: those of one kind, or an
-// index's structural events decoded back into IndexEvents.
+// index's structural events decoded into IndexEvents, one shape for all seven
+// kinds, which the index tests compare against their oracles.
 #pragma once
 
 #include "events/event.h"
@@ -7,16 +8,74 @@
 #include "events/tracepoint.h"
 
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 namespace pcl::test {
 
+/// An index's structural change, decoded from its record (the Index* kinds
+/// of events/event_kinds.h).
+struct IndexEvent {
+    enum class Kind : std::uint8_t {
+        NodeAlloc,    ///< a node was allocated and linked (radix node, skip-list node)
+        NodeFree,     ///< a node was unlinked (its memory is freed after a grace period)
+        HeightGrow,   ///< the tree gained a level; value = new height
+        HeightShrink, ///< the tree lost a level; value = new height
+        TagSet,       ///< a tag bit was set in a node; tag says which, level where
+        TagClear,     ///< a tag bit was cleared in a node
+        ChainLength,  ///< a hash chain changed length; value = new length, node = bucket
+    };
+    Kind kind;
+    FileId file = 0;        ///< the file whose index changed
+    pgoff_t index = 0;      ///< the page index the operation was about
+    int level = 0;          ///< tree level of the node (0 = leaves); tower height for a skip-list node
+    int tag = -1;           ///< tag number for TagSet/TagClear
+    std::int64_t value = 0; ///< new height or chain length
+    std::uint64_t node = 0; ///< identity of the node or bucket (stable while it lives)
+};
+
+/// Decodes @e, which must satisfy is_index_event(e.kind), through its kind's view.
+inline IndexEvent to_index_event(const Event& e)
+{
+    switch (e.kind) {
+    case EventKind::IndexNodeAlloc:
+    case EventKind::IndexNodeFree: {
+        const ev::IndexNodeAlloc v { e }; // the two kinds declare the same fields
+        return { e.kind == EventKind::IndexNodeAlloc ? IndexEvent::Kind::NodeAlloc : IndexEvent::Kind::NodeFree,
+            v.file(), v.page(), v.level(), -1, 0, v.node() };
+    }
+    case EventKind::IndexHeightGrow:
+    case EventKind::IndexHeightShrink: {
+        const ev::IndexHeightGrow v { e };
+        return { e.kind == EventKind::IndexHeightGrow ? IndexEvent::Kind::HeightGrow : IndexEvent::Kind::HeightShrink,
+            v.file(), v.page(), v.level(), -1, v.height(), v.node() };
+    }
+    case EventKind::IndexTagSet:
+    case EventKind::IndexTagClear: {
+        const ev::IndexTagSet v { e };
+        return { e.kind == EventKind::IndexTagSet ? IndexEvent::Kind::TagSet : IndexEvent::Kind::TagClear, v.file(),
+            v.page(), v.level(), v.tag(), 0, v.node() };
+    }
+    default: {
+        const ev::IndexChainLength v { e };
+        return { IndexEvent::Kind::ChainLength, v.file(), v.page(), 0, -1, std::int64_t(v.length()), v.bucket() };
+    }
+    }
+}
+
+/// Drains @ring: its records, in order.
+inline std::vector<Event> drain(EventRing& ring)
+{
+    std::vector<Event> out;
+    ring.drain(out);
+    return out;
+}
+
 /// Drains @ring and keeps the records of @kind, in order.
 inline std::vector<Event> drain(EventRing& ring, EventKind kind)
 {
-    std::vector<Event> all, out;
-    ring.drain(all);
-    for (const Event& e : all)
+    std::vector<Event> out;
+    for (const Event& e : drain(ring))
         if (e.kind == kind)
             out.push_back(e);
     return out;
@@ -42,7 +101,8 @@ private:
 };
 
 /// Traces the calling thread for its life and hands back the structural
-/// events the indexes it works on recorded (trace::index_event), in order.
+/// events the indexes it works on recorded (trace::index_node_alloc and the
+/// other Index* tracepoints), in order.
 class IndexEventRecorder {
 public:
     explicit IndexEventRecorder(std::size_t capacity = std::size_t(1) << 16)

@@ -3,6 +3,7 @@
 #include "events/event_ring.h"
 #include "events/tracepoint.h"
 #include "mm/block_device.h"
+#include "ring_events.h"
 
 #include <catch2/catch.hpp>
 
@@ -15,6 +16,7 @@
 #include <vector>
 
 using namespace pcl;
+using test::drain;
 
 namespace {
 
@@ -65,13 +67,6 @@ BlockDeviceConfig instant(std::string_view model)
     BlockDeviceConfig c = BlockDeviceConfig::preset(model);
     c.time_scale = 0.0;
     return c;
-}
-
-std::vector<Event> drain(EventRing& ring)
-{
-    std::vector<Event> out;
-    ring.drain(out);
-    return out;
 }
 
 constexpr std::uint64_t kHddSeek = 8'500'000 + 4'166'667;

@@ -161,7 +161,8 @@ TEST_CASE("a trace that outgrows its size limit says how many events it left out
     ChromeTrace trace(3);
     std::vector<Event> batch;
     for (int i = 0; i < 5; ++i)
-        batch.push_back(make_event_at(1000 + i, EventKind::PageRefault, 0, 0, 1, pgoff_t(i), 1, 0));
+        batch.push_back(
+            ev::PageRefault::record(1000 + i, 0, { .file = 1u, .page = pgoff_t(i), .distance = 1u, .active = false }));
     trace.add(batch);
     CHECK(trace.events_kept() == 3);
     CHECK(trace.events_left_out() == 2);
@@ -193,8 +194,10 @@ TEST_CASE("a lane whose slices overlap a thousand deep keeps its threads apart f
     constexpr std::size_t kOverlapping = 1200;
     std::vector<Event> batch;
     for (std::size_t i = 0; i < kOverlapping; ++i)
-        batch.push_back(make_event_at(100'000 + i, EventKind::LockReleased, 0, 1, 0, 0, 50'000, 0));
-    batch.push_back(make_event_at(120'000, EventKind::LockReleased, 1, 2, 0, 0, 10'000, 0));
+        batch.push_back(ev::LockReleased::record(
+            100'000 + i, 0, { .lock = 1u, .lock_id = 0u, .class_id = 0u, .hold_ns = 50'000u }));
+    batch.push_back(
+        ev::LockReleased::record(120'000, 1, { .lock = 2u, .lock_id = 0u, .class_id = 0u, .hold_ns = 10'000u }));
     ChromeTrace trace;
     trace.add(batch);
     RunResult r;

@@ -2,6 +2,7 @@
 #include "events/event.h"
 #include "events/event_ring.h"
 #include "events/lanes.h"
+#include "ring_events.h"
 
 #include <catch2/catch.hpp>
 
@@ -47,7 +48,7 @@ constexpr std::uint64_t kConcurrentEvents = 3'000'000;
 
 } // namespace
 
-TEST_CASE("event records are small and convert from index events", "[sim][event]")
+TEST_CASE("event records are small and an index's decode into IndexEvents", "[sim][event]")
 {
     STATIC_REQUIRE(sizeof(Event) <= 48);
     STATIC_REQUIRE(std::is_trivially_copyable_v<Event>);
@@ -60,32 +61,28 @@ TEST_CASE("event records are small and convert from index events", "[sim][event]
     }
     CHECK(names.size() == kEventKindCount);
 
-    IndexEvent tag { IndexEvent::Kind::TagSet, 4, 1234, 2, 1, 0, 0xfeed };
-    Event e = to_event(tag, 3, 99);
+    // An index's records decode into the index tests' IndexEvent.
+    const Event e = ev::IndexTagSet::record(
+        99, 3, { .node = 0xfeedu, .file = FileId { 4 }, .page = pgoff_t { 1234 }, .tag = 1, .level = 2 });
     CHECK(e.kind == EventKind::IndexTagSet);
     CHECK(is_index_event(e.kind));
     CHECK(e.cpu == 3);
     CHECK(e.time_ns == 99);
-    IndexEvent back = to_index_event(e);
-    CHECK(back.kind == tag.kind);
-    CHECK(back.file == tag.file);
-    CHECK(back.index == tag.index);
-    CHECK(back.level == tag.level);
-    CHECK(back.tag == tag.tag);
-    CHECK(back.node == tag.node);
+    const test::IndexEvent back = test::to_index_event(e);
+    CHECK(back.kind == test::IndexEvent::Kind::TagSet);
+    CHECK(back.file == 4);
+    CHECK(back.index == 1234);
+    CHECK(back.level == 2);
+    CHECK(back.tag == 1);
+    CHECK(back.node == 0xfeed);
 
-    IndexEvent grow { IndexEvent::Kind::HeightGrow, 1, 1 << 20, 0, -1, 4, 0x1000 };
-    back = to_index_event(to_event(grow, 0, 1));
-    CHECK(back.kind == IndexEvent::Kind::HeightGrow);
-    CHECK(back.value == 4);
-    CHECK(back.tag == -1);
+    const test::IndexEvent grow = test::to_index_event(ev::IndexHeightGrow::record(
+        1, 0, { .node = 0x1000u, .file = FileId { 1 }, .page = pgoff_t { 1 } << 20, .height = 4, .level = 0 }));
+    CHECK(grow.kind == test::IndexEvent::Kind::HeightGrow);
+    CHECK(grow.value == 4);
+    CHECK(grow.tag == -1);
 
     CHECK_FALSE(is_index_event(EventKind::ReadaheadWindow));
-    Event lock = make_event(EventKind::LockAcquired, 2, 17, 0, 0, 250);
-    CHECK(lock.time_ns > 0);
-    CHECK(lock.cpu == 2);
-    CHECK(lock.object == 17);
-    CHECK(lock.arg0 == 250);
 }
 
 TEST_CASE("ring capacity is a power of two", "[sim][event_ring]")
@@ -262,7 +259,8 @@ TEST_CASE("rings filled concurrently drain as one time-ordered stream", "[sim][e
     for (std::uint16_t cpu = 0; cpu < kCpus; ++cpu)
         cpus.emplace_back([&, cpu] {
             for (std::uint64_t n = 1; n <= kPerCpu; ++n)
-                stream.push(make_event(EventKind::LockAcquired, cpu, n));
+                stream.push(ev::LockAcquired::record(
+                    now_ns(), cpu, { .lock = n, .lock_id = 0u, .class_id = 0u, .wait_ns = 0u }));
             running.fetch_sub(1, std::memory_order_release);
         });
     for (auto& t : cpus)

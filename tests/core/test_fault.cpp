@@ -3,6 +3,9 @@
 #include "mm/fault.h"
 #include "sync/rcu.h"
 
+#include "fault_rig.h"
+#include "index_spec_support.h"
+
 #include <catch2/catch.hpp>
 
 #include <atomic>
@@ -20,7 +23,7 @@ struct Machine {
     explicit Machine(std::uint64_t frames = 1024, PageTable::Scheme scheme = PageTable::Scheme::Split,
         FaultConfig fault = {}, BlockDeviceConfig disk = { 20'000, 1'000, 1.0 }, ReadaheadPolicy* policy = nullptr)
         : memory(frames, registry)
-        , cache(radix_rcu(), memory, registry)
+        , cache(test::index_spec("radix", "rcu"), memory, registry)
         , table(PageTable::Config { scheme, 0 }, registry)
         , readahead(policy ? *policy : none)
         , device(disk, cache.page_locks())
@@ -38,13 +41,6 @@ struct Machine {
                     cache.put_page(p);
                 }
             }
-    }
-    static IndexSpec radix_rcu()
-    {
-        IndexSpec s;
-        s.kind = IndexKind::Radix;
-        s.scheme = "rcu";
-        return s;
     }
     sync::LockRegistry registry;
     FrameAllocator memory;
@@ -232,41 +228,35 @@ TEST_CASE("fault-around maps the cached neighbours of a fault", "[mm][fault][aro
 
 TEST_CASE("the readahead seam: one request per window, the marker starts the next", "[mm][fault][readahead]")
 {
-    sync::LockRegistry registry;
-    FrameAllocator memory(256, registry);
-    IndexSpec spec;
-    PageCache cache(spec, memory, registry);
-    PageTable table({ PageTable::Scheme::Split, 0 }, registry);
     FixedWindow policy;
-    BlockDevice device({ 10'000, 1'000, 1.0 }, cache.page_locks());
-    FaultHandler faults(cache, table, device, policy);
-    const FileId f = cache.add_file(40);
-    CHECK(faults.file_fault(f, 0, 0) == FaultKind::Major);
+    test::PolicyFaultRig m(256, policy);
+    const FileId f = m.cache.add_file(40);
+    CHECK(m.faults.file_fault(f, 0, 0) == FaultKind::Major);
     CHECK(policy.misses == 1);
-    CHECK(device.requests() == 1); // pages 0..7 in one request
-    CHECK(device.pages_read() == 8);
-    CHECK(cache.nrpages() == 8);
-    Page* marker = cache.find_get_page(f, 4);
+    CHECK(m.device.requests() == 1); // pages 0..7 in one request
+    CHECK(m.device.pages_read() == 8);
+    CHECK(m.cache.nrpages() == 8);
+    Page* marker = m.cache.find_get_page(f, 4);
     REQUIRE(marker);
     CHECK(marker->test(PG_readahead)); // start + size - async_size
-    cache.put_page(marker);
+    m.cache.put_page(marker);
     // Pages 1..3 are hits; page 4 carries the marker: the next window (8..15)
     // is read asynchronously.
     for (pgoff_t i = 1; i < 4; ++i)
-        CHECK(faults.file_fault(f, i, i) == FaultKind::Minor);
+        CHECK(m.faults.file_fault(f, i, i) == FaultKind::Minor);
     CHECK(policy.markers == 0);
-    CHECK(faults.file_fault(f, 4, 4) == FaultKind::Minor);
+    CHECK(m.faults.file_fault(f, 4, 4) == FaultKind::Minor);
     CHECK(policy.markers == 1);
-    CHECK(cache.nrpages() == 16);
-    Page* far = cache.find_get_page(f, 15);
+    CHECK(m.cache.nrpages() == 16);
+    Page* far = m.cache.find_get_page(f, 15);
     REQUIRE(far);
-    cache.page_locks().wait_on_page_locked(*far); // the async read completes
+    m.cache.page_locks().wait_on_page_locked(*far); // the async read completes
     CHECK(far->test(PG_uptodate));
-    cache.put_page(far);
-    CHECK(device.requests() == 2);
+    m.cache.put_page(far);
+    CHECK(m.device.requests() == 2);
     for (std::uint64_t v = 0; v < 5; ++v)
-        if (Page* p = table.unmap(v))
-            cache.put_page(p);
+        if (Page* p = m.table.unmap(v))
+            m.cache.put_page(p);
 }
 
 TEST_CASE("a fault with no free frame fails cleanly", "[mm][fault]")

@@ -14,6 +14,7 @@
 
 using namespace pcl;
 using pcl::test::PagePool;
+using test::IndexEvent;
 
 namespace {
 

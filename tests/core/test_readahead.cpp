@@ -12,6 +12,8 @@
 #include "mm/readahead_ondemand.h"
 #include "mm/readahead_readaround.h"
 
+#include "fault_rig.h"
+
 #include <catch2/catch.hpp>
 
 #include <set>
@@ -575,20 +577,14 @@ TEST_CASE("linux: mmap faults read around the fault, with no prev + 1 rule, and 
 
 TEST_CASE("ondemand through the fault handler: read(2) page by page", "[mm][readahead][fault]")
 {
-    sync::LockRegistry registry;
-    FrameAllocator memory(512, registry);
-    IndexSpec spec;
-    PageCache cache(spec, memory, registry);
-    PageTable table({ PageTable::Scheme::Split, 0 }, registry);
     OndemandReadahead policy(32);
-    BlockDevice device({ 10'000, 1'000, 1.0 }, cache.page_locks());
-    FaultHandler faults(cache, table, device, policy);
-    const FileId f = cache.add_file(200);
+    test::PolicyFaultRig m(512, policy);
+    const FileId f = m.cache.add_file(200);
     for (pgoff_t i = 0; i < 64; ++i)
-        REQUIRE(faults.read(f, i, 1).pages == 1);
+        REQUIRE(m.faults.read(f, i, 1).pages == 1);
     // Windows 0..3, then at the markers on 1, 4, 12, 28 and 60: 4..11,
     // 12..27, 28..59, 60..91 and 92..123.
-    CHECK(cache.nrpages() == 124);
+    CHECK(m.cache.nrpages() == 124);
     const FileRaState st = policy.state(f);
     CHECK(st.start == 92);
     CHECK(st.size == 32);

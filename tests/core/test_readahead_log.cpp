@@ -19,8 +19,13 @@ const std::string kHeader = "time_us,cpu,file,start,size,async_size,kind,rule\n"
 
 TEST_CASE("a readahead window record becomes one line of the log", "[readahead][log]")
 {
-    Event e = make_event_at(5'002'500, EventKind::ReadaheadWindow, 3, 1, 7, 128, 32, 8);
-    e.detail = static_cast<std::uint8_t>(RaRule::Sequential);
+    const Event e = ev::ReadaheadWindow::record(5'002'500, 3,
+        { .async = true,
+            .file = 7u,
+            .start = 128u,
+            .size = 32u,
+            .async_size = 8u,
+            .rule = static_cast<int>(RaRule::Sequential) });
     const ReadaheadLogRow row = readahead_log_row(e, 2'000'000);
     CHECK(row.time_us == 3002);
     CHECK(row.cpu == 3);

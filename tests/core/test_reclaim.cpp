@@ -6,6 +6,7 @@
 #include "mm/fault.h"
 #include "sync/rcu.h"
 
+#include "fault_rig.h"
 #include "index_spec_support.h"
 #include "page_cache_support.h"
 #include "ring_events.h"
@@ -44,15 +45,11 @@ struct Window8 final : ReadaheadPolicy {
 // One process: memory, cache, page table, disk, fault handler; each file
 // mapped once, linearly, from vpn file * kSpan, and the try_to_unmap hook
 // the engine installs (the rmap is vpn = base(file) + index).
-struct Machine {
+struct Machine : test::PolicyFaultRig {
     static constexpr std::uint64_t kSpan = 4096;
 
     Machine(std::uint64_t frames, ReadaheadPolicy& policy, bool unmap_hook = true, const IndexSpec& spec = radix_rcu())
-        : memory(frames, registry)
-        , cache(spec, memory, registry)
-        , table(PageTable::Config { PageTable::Scheme::Split, 0 }, registry)
-        , device({ 20'000, 1'000, 1.0 }, cache.page_locks())
-        , faults(cache, table, device, policy)
+        : PolicyFaultRig(frames, policy, spec, { 20'000, 1'000, 1.0 })
     {
         if (unmap_hook)
             cache.set_try_to_unmap([this](Page& page) {
@@ -111,12 +108,6 @@ struct Machine {
         return p != nullptr;
     }
 
-    sync::LockRegistry registry;
-    FrameAllocator memory;
-    PageCache cache;
-    PageTable table;
-    BlockDevice device;
-    FaultHandler faults;
     std::atomic<int> wrong_unmaps { 0 };
 };
 

@@ -22,6 +22,7 @@
 #include <vector>
 
 using namespace pcl;
+using test::IndexEvent;
 
 namespace {
 

@@ -3,6 +3,7 @@
 // tiny-memory matrix of every access kind and readahead policy.
 #include "engine_test_support.h"
 #include "eventually.h"
+#include "index_spec_support.h"
 #include "mm/block_device.h"
 #include "mm/fault.h"
 #include "mm/frame_allocator.h"
@@ -27,7 +28,7 @@ namespace {
 /// One file of 256 pages in a page cache with a disk and writeback.
 struct Machine {
     explicit Machine(std::uint64_t frames = 1024, BlockDeviceConfig disk = { 20'000, 1'000, 1.0 },
-        WritebackConfig wb = {}, IndexSpec spec = radix_rcu())
+        WritebackConfig wb = {}, IndexSpec spec = test::index_spec("radix", "rcu"))
         : memory(frames, registry)
         , cache(spec, memory, registry)
         , table(PageTable::Config { PageTable::Scheme::Split, 0 }, registry)
@@ -55,13 +56,6 @@ struct Machine {
         for (std::uint64_t v = 0; v < 256; ++v)
             if (Page* p = table.unmap(v))
                 cache.put_page(p);
-    }
-    static IndexSpec radix_rcu()
-    {
-        IndexSpec s;
-        s.kind = IndexKind::Radix;
-        s.scheme = "rcu";
-        return s;
     }
     /// The cached page at @index (the cache keeps it), or null.
     Page* page(pgoff_t index)
@@ -291,7 +285,7 @@ TEST_CASE("without a flusher dirty pages pin their frames and the error says so"
 {
     sync::LockRegistry registry;
     FrameAllocator memory(2, registry);
-    IndexSpec spec = Machine::radix_rcu();
+    IndexSpec spec = test::index_spec("radix", "rcu");
     PageCache cache(spec, memory, registry);
     const FileId f = cache.add_file(16);
     for (pgoff_t i = 0; i < 2; ++i) {

@@ -31,6 +31,7 @@
 // and the results are in ascending index order.
 #pragma once
 
+#include "index/hash_chains.h"
 #include "index/index_factory.h"
 #include "index/page_hash.h"
 #include "index/page_index.h"
@@ -91,13 +92,6 @@ struct HashEntry {
     pgoff_t index = 0;              ///< page offset in the file
     FileId file = 0;                ///< the file (the mapping half of the key)
     std::uint8_t tags = 0;          ///< bit t set: the entry carries tag t
-};
-
-/// What a view shows of one entry on a chain: its key and tags.
-struct HashChainEntry {
-    FileId file = 0;
-    pgoff_t index = 0;
-    std::uint8_t tags = 0; ///< bit t set: the entry carries tag t
 };
 
 class HashMapping;

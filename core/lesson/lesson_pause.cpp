@@ -1,14 +1,14 @@
 #include "lesson/lesson_pause.h"
 
+#include "mm/page_cache.h"
 #include "sim/debugfs.h"
-#include "sim/engine.h"
 #include "sync/lock_stats.h"
 
 #include <algorithm>
 
 namespace pcl {
 
-bool pause_reached(const LessonPause& pause, Engine& engine, const sync::LockRegistry& registry, bool ended)
+bool pause_reached(const LessonPause& pause, const Debugfs& fs, const sync::LockRegistry& registry, bool ended)
 {
     switch (pause.kind) {
     case LessonPause::Kind::None:
@@ -17,7 +17,6 @@ bool pause_reached(const LessonPause& pause, Engine& engine, const sync::LockReg
         return ended;
     case LessonPause::Kind::TreeHeight: {
         // The tallest file's: a step watches "the tree" grow a level.
-        const Debugfs fs(engine);
         int height = 0;
         for (FileId f : fs.files())
             if (const PageIndex* index = fs.index(f))
@@ -30,18 +29,18 @@ bool pause_reached(const LessonPause& pause, Engine& engine, const sync::LockReg
                 return row.contentions >= pause.count;
         return false;
     case LessonPause::Kind::ReadaheadWasted:
-        return Debugfs(engine).page_cache().stats().wasted_readahead >= pause.count;
+        return fs.page_cache().stats().wasted_readahead >= pause.count;
     }
     return false;
 }
 
-bool PauseWatch::due(Engine& engine, const sync::LockRegistry& registry, double running_s, bool ended)
+bool PauseWatch::due(const Debugfs& fs, const sync::LockRegistry& registry, double running_s, bool ended)
 {
     if (pause_.kind == LessonPause::Kind::None)
         return false;
     if (pause_.kind == LessonPause::Kind::RunEnds)
         return ended;
-    if (!since_ && pause_reached(pause_, engine, registry, ended))
+    if (!since_ && pause_reached(pause_, fs, registry, ended))
         since_ = running_s;
     return since_ && running_s - *since_ >= pause_.shown_seconds;
 }

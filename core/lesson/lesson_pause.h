@@ -9,15 +9,15 @@
 
 namespace pcl {
 
-class Engine;
+class Debugfs;
 namespace sync {
 class LockRegistry;
 }
 
-/// Whether @pause holds now for the run of @engine, whose locks @registry
+/// Whether @pause holds now for the run @fs shows, whose locks @registry
 /// counts; @ended: the run has ended. A step without a condition never
 /// pauses.
-bool pause_reached(const LessonPause& pause, Engine& engine, const sync::LockRegistry& registry, bool ended);
+bool pause_reached(const LessonPause& pause, const Debugfs& fs, const sync::LockRegistry& registry, bool ended);
 
 /// A step's pause as a class sees it: due once the condition has held for
 /// its shown_seconds of running time. One watch per run of a step; the
@@ -32,7 +32,7 @@ public:
     const LessonPause& pause() const noexcept { return pause_; }
     /// Whether the run, at @running_s seconds of running time, should pause
     /// now. A run that ended is due at once for RunEnds and never otherwise.
-    bool due(Engine& engine, const sync::LockRegistry& registry, double running_s, bool ended);
+    bool due(const Debugfs& fs, const sync::LockRegistry& registry, double running_s, bool ended);
     /// The running time at which the condition was first seen to hold.
     std::optional<double> held_since() const noexcept { return since_; }
 

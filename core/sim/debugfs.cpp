@@ -1,6 +1,5 @@
 #include "sim/debugfs.h"
 
-#include "index/hash_index.h"
 #include "index/radix_tree.h"
 #include "sim/engine.h"
 
@@ -27,7 +26,7 @@ std::optional<IndexKind> Debugfs::index_kind() const
     return engine_.page_cache().file(ids.front()).index->kind();
 }
 
-PageIndex* Debugfs::index(FileId file) const
+const PageIndex* Debugfs::index(FileId file) const
 {
     return has_file(file) ? engine_.page_cache().file(file).index.get() : nullptr;
 }
@@ -37,18 +36,23 @@ pgoff_t Debugfs::file_pages(FileId file) const
     return has_file(file) ? engine_.page_cache().file(file).size_pages : 0;
 }
 
-HashIndex* Debugfs::page_hash() const
+std::optional<HashChains> Debugfs::page_hash() const
 {
     const auto& ids = engine_.files();
     if (ids.empty())
-        return nullptr;
-    auto* mapping = dynamic_cast<HashMapping*>(engine_.page_cache().file(ids.front()).index.get());
-    return mapping ? mapping->table().get() : nullptr;
+        return std::nullopt;
+    return HashChains::of(*engine_.page_cache().file(ids.front()).index);
+}
+
+unsigned Debugfs::radix_fanout(FileId file) const
+{
+    const auto* tree = dynamic_cast<const RadixTree*>(index(file));
+    return tree ? tree->fanout() : 0;
 }
 
 std::optional<std::vector<std::uint64_t>> Debugfs::optimistic_levels_skipped(FileId file) const
 {
-    auto* tree = dynamic_cast<RadixTree*>(index(file));
+    const auto* tree = dynamic_cast<const RadixTree*>(index(file));
     if (!tree || tree->config().scheme != RadixTree::Scheme::Optimistic)
         return std::nullopt;
     return tree->optimistic_stats().levels_skipped;
@@ -72,6 +76,21 @@ unsigned Debugfs::cpus() const noexcept
 bool Debugfs::has_second_device() const noexcept
 {
     return engine_.second_device() != nullptr;
+}
+
+unsigned Debugfs::disks() const
+{
+    return engine_.config().disks();
+}
+
+std::uint64_t Debugfs::operations() const
+{
+    return engine_.operations();
+}
+
+const LatencyHistogram& Debugfs::fault_latency(FaultKind kind) const noexcept
+{
+    return engine_.faults().fault_latency(kind);
 }
 
 } // namespace pcl

@@ -7,6 +7,7 @@
 #include "lesson/lesson.h"
 #include "lesson/lesson_library.h"
 #include "lesson/lesson_pause.h"
+#include "sim/debugfs.h"
 #include "sim/run_loop.h"
 
 #include <catch2/catch.hpp>
@@ -42,7 +43,7 @@ void play(PausedStep& step)
     loop.play();
     while (loop.phase() == RunLoop::Phase::Running && loop.running_seconds() < kLongestWait) {
         loop.turn({});
-        if (watch.due(loop.engine(), loop.registry(), loop.running_seconds(), false)) {
+        if (watch.due(Debugfs(loop.engine()), loop.registry(), loop.running_seconds(), false)) {
             step.paused_at = loop.running_seconds();
             break;
         }

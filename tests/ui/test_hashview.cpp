@@ -490,17 +490,15 @@ private Q_SLOTS:
     {
         Simulation sim;
         HashView view(sim);
-        view.resize(900, 600);
         QImage image(900, 600, QImage::Format_ARGB32_Premultiplied);
-        for (std::uint64_t pages : { 1000ull, 100000ull, 1000000ull }) {
-            view.benchmarkLoad(pages);
+        test::atEachBenchmarkSize(view, [&](std::uint64_t pages) {
             QCOMPARE(view.hashLayout().snapshot().chain_histogram.empty(), false);
             std::uint64_t n = 0;
             for (std::uint32_t len : view.hashLayout().snapshot().chain_lengths)
                 n += len;
             QCOMPARE(n, pages);
             QVERIFY(test::reportFrames(view, image, "hash", pages));
-        }
+        });
     }
 
     void liveRunShowsTheEnginesTableAndFlashesInserts()

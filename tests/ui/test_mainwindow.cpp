@@ -262,7 +262,7 @@ private Q_SLOTS:
         QVERIFY(window.runPage()->showView(QStringLiteral("cpus")));
         playToTheEnd(window.simulation());
         QCOMPARE(window.simulation().state(), Simulation::State::Finished);
-        const std::uint64_t pages = pcl::Debugfs(*window.simulation().engine()).page_hash()->count();
+        const std::uint64_t pages = pcl::Debugfs(*window.simulation().engine()).page_hash()->pages();
         QVERIFY(pages > 0);
         QVERIFY(window.runPage()->showView(QStringLiteral("hash")));
         auto* hash = qobject_cast<pcl::ui::HashView*>(window.runPage()->currentView());

@@ -312,13 +312,11 @@ private Q_SLOTS:
         // Not an assertion on speed: the numbers the benchmark reports.
         Simulation sim;
         PageStateView view(sim);
-        view.resize(900, 600);
-        for (std::uint64_t n : { 1000ull, 100000ull, 1000000ull }) {
-            view.benchmarkLoad(n);
+        test::atEachBenchmarkSize(view, [&](std::uint64_t n) {
             QImage image(900, 600, QImage::Format_ARGB32);
             QVERIFY(test::reportFrames(view, image, "readahead", n));
             QVERIFY(view.lastPaintMs() > 0);
-        }
+        });
     }
 
     void liveRunShowsWhatTheCacheHolds()

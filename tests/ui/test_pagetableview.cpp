@@ -361,14 +361,12 @@ private Q_SLOTS:
     {
         Simulation sim;
         PageTableView view(sim);
-        view.resize(900, 600);
-        for (std::uint64_t n : { 1000ull, 100000ull, 1000000ull }) {
-            view.benchmarkLoad(n);
+        test::atEachBenchmarkSize(view, [&](std::uint64_t n) {
             QCOMPARE(view.input().snapshot.mapped, n);
             QCOMPARE(view.input().snapshot.pte_pages.size(), std::size_t((n + 511) / 512));
             QImage image(900, 600, QImage::Format_ARGB32);
             QVERIFY(test::reportFrames(view, image, "pagetable", n));
-        }
+        });
     }
 
     void outlinesAreFilledWhereAPenWouldStrokeThem()

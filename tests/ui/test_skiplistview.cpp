@@ -360,10 +360,8 @@ private Q_SLOTS:
     {
         Simulation sim;
         SkipListView view(sim);
-        view.resize(900, 600);
         QImage image(900, 600, QImage::Format_ARGB32_Premultiplied);
-        for (std::uint64_t pages : { 1000ull, 100000ull, 1000000ull }) {
-            view.benchmarkLoad(pages);
+        test::atEachBenchmarkSize(view, [&](std::uint64_t pages) {
             // Every node, or as many as the snapshot budget allows (then marked truncated).
             const auto& snap = view.listLayout().snapshot();
             QCOMPARE(snap.count, pages);
@@ -373,7 +371,7 @@ private Q_SLOTS:
                 QCOMPARE(snap.nodes[i].first_index, pcl::pgoff_t(i));
             QVERIFY(test::reportFrames(
                 view, image, "skiplist", pages, QStringLiteral(" of %1 nodes").arg(snap.nodes.size())));
-        }
+        });
     }
 
     void liveRunFollowsTheSelectedFilesList()

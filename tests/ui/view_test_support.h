@@ -6,6 +6,7 @@
 
 #include "kit/structureview.h"
 #include "ui_test_support.h"
+#include "views/viewbenchmark.h"
 
 #include "index/index_snapshot.h"
 #include "sim/scenario.h"
@@ -14,6 +15,7 @@
 #include <QImage>
 #include <QSizeF>
 #include <QString>
+#include <QTest>
 
 #include <cstdint>
 #include <utility>
@@ -136,6 +138,20 @@ inline bool reportFrames(
     qInfo("%s view at %llu pages: snapshot%s %.2f ms, layout + paint %.2f ms, paint %.2f ms", name,
         (unsigned long long)pages, qPrintable(detail), view.lastSnapshotMs(), t.withLayout, t.paintOnly);
     return pages != 1000000ull || saveScreenshot(image, QString::fromLatin1(name) + QStringLiteral("-1m.png"));
+}
+
+/// Loads @view, at 900 x 600, with each size the view benchmark measures
+/// (kViewBenchmarkPages, its benchmarkLoad) and calls @check(pages) after
+/// each load; stops at the first failure.
+template <class View, class Check> void atEachBenchmarkSize(View& view, Check check)
+{
+    view.resize(900, 600);
+    for (std::uint64_t pages : kViewBenchmarkPages) {
+        view.benchmarkLoad(pages);
+        check(pages);
+        if (QTest::currentTestFailed())
+            return;
+    }
 }
 
 } // namespace pcl::ui::test

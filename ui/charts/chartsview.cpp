@@ -328,8 +328,8 @@ void ChartsView::onTicked()
 void ChartsView::refreshHistograms()
 {
     sinceHistograms_.start();
-    Engine* engine = sim_.engine();
-    if (!engine) {
+    const std::optional<Debugfs> fs = sim_.debugfs();
+    if (!fs) {
         faultLatency_->clear();
         lockWait_->clear();
         return;
@@ -337,9 +337,8 @@ void ChartsView::refreshHistograms()
     // Only what is on screen is read: the lock table of a radix tree with
     // per-node locks can be long.
     if (isChartShown(kFaultLatencyId)) {
-        const FaultHandler& f = engine->faults();
-        faultLatency_->setHistograms({ &f.fault_latency(FaultKind::Minor), &f.fault_latency(FaultKind::Major),
-            &f.fault_latency(FaultKind::WaitIo), &f.fault_latency(FaultKind::Anon) });
+        faultLatency_->setHistograms({ &fs->fault_latency(FaultKind::Minor), &fs->fault_latency(FaultKind::Major),
+            &fs->fault_latency(FaultKind::WaitIo), &fs->fault_latency(FaultKind::Anon) });
     }
     if (isChartShown(kLockWaitId) && sim_.registry())
         lockWait_->setClasses(sim_.registry()->classes());

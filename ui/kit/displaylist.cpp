@@ -7,6 +7,12 @@
 
 namespace pcl::ui {
 
+void addDisplayItem(DisplayList& items, DisplayKind kind, const QRectF& rect, const QColor& color, const QString& role,
+    const QString& text, int align, double width, int index)
+{
+    items.push_back(DisplayItem { kind, rect, color, text, align, width, role, index });
+}
+
 namespace {
 
 void paintArrow(QPainter& p, const DisplayItem& it)

@@ -31,6 +31,10 @@ struct DisplayItem {
 
 using DisplayList = std::vector<DisplayItem>;
 
+/// Appends an item to @items: how a layout adds to its list.
+void addDisplayItem(DisplayList& items, DisplayKind kind, const QRectF& rect, const QColor& color, const QString& role,
+    const QString& text = {}, int align = 0, double width = 1, int index = -1);
+
 /// Draws @items in order with @p's font.
 void paintDisplayList(QPainter& p, const DisplayList& items);
 

@@ -14,6 +14,8 @@
 #include <QRectF>
 #include <QString>
 
+#include <vector>
+
 namespace pcl::ui {
 
 class SceneLayout {
@@ -36,6 +38,13 @@ public:
     struct Swatch {
         QRectF rect;
         QColor fill;
+    };
+    /// What every scene has over its own parts, which the SceneView paints
+    /// (paintOutlines, paintKeyAndLabels): each layout's Scene derives from it.
+    struct Overlay {
+        std::vector<Outline> outlines;
+        std::vector<Swatch> swatches;
+        std::vector<Label> labels;
     };
 
     const IndexSnapshot& snapshot() const { return snap_; }

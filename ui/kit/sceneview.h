@@ -6,6 +6,7 @@
 #pragma once
 
 #include "kit/scenecache.h"
+#include "kit/scenelayout.h"
 #include "kit/structureview.h"
 
 #include <QPainter>
@@ -37,16 +38,17 @@ public:
     QSize sizeHint() const override { return QSize(900, 600); }
 
 protected:
-    SceneView(Simulation& sim, QWidget* parent)
-        : StructureView(sim, parent)
+    SceneView(LiveRun& run, QWidget* parent)
+        : StructureView(run, parent)
     {
         layout_.setFont(font());
         layout_.setPalette(palette());
     }
 
-    /// @structure, the one a refresh snapshots; without one there is nothing
-    /// to snapshot, and a run's view empties (a benchmark keeps what it loaded).
-    template <class Structure> Structure* structureOrNothing(Structure* structure)
+    /// @structure (a pointer or an optional), the one a refresh snapshots;
+    /// without one there is nothing to snapshot, and a run's view empties (a
+    /// benchmark keeps what it loaded).
+    template <class Structure> Structure structureOrNothing(Structure structure)
     {
         if (!structure && !source_.benchmark()) {
             layout_.setSnapshot({});
@@ -64,8 +66,17 @@ protected:
         paintMessage(p, message);
         return true;
     }
+    /// The outlines, unfilled, over what they outline.
+    static void paintOutlines(QPainter& p, const SceneLayout::Overlay& s)
+    {
+        p.setBrush(Qt::NoBrush);
+        for (const auto& o : s.outlines) {
+            p.setPen(QPen(o.color, o.width));
+            p.drawRect(o.rect);
+        }
+    }
     /// The legend's swatches, then every label (bold where it says so), over the rest.
-    void paintKeyAndLabels(QPainter& p, const Scene& s) const
+    void paintKeyAndLabels(QPainter& p, const SceneLayout::Overlay& s) const
     {
         for (const auto& w : s.swatches) {
             p.setPen(QPen(palette().color(QPalette::Mid), 1));

@@ -1,11 +1,9 @@
 #include "kit/structuresource.h"
 
-#include "run/simulation.h"
+#include "kit/liverun.h"
 
-#include "index/hash_index.h"
+#include "index/index_factory.h"
 #include "index/page_hash.h"
-#include "index/radix_tree.h"
-#include "index/skip_list.h"
 #include "mm/frame_allocator.h"
 #include "mm/page_cache.h"
 #include "mm/page_table.h"
@@ -21,7 +19,7 @@ struct StructureSource::Bench {
     std::unique_ptr<sync::LockRegistry> registry = std::make_unique<sync::LockRegistry>();
     std::unique_ptr<Page[]> pages;
     std::unique_ptr<PageIndex> index; ///< file 0's index (radix tree, skip list, hash mapping)
-    std::shared_ptr<HashIndex> hash;
+    unsigned fanout = 0;              ///< the radix tree's
     std::unique_ptr<FrameAllocator> frames;
     std::unique_ptr<PageCache> cache;
     std::unique_ptr<PageTable> table;
@@ -32,12 +30,11 @@ struct StructureSource::Bench {
         cache.reset();
         frames.reset();
         index.reset();
-        hash.reset();
     }
 };
 
-StructureSource::StructureSource(Simulation& sim)
-    : sim_(sim)
+StructureSource::StructureSource(const LiveRun& run)
+    : run_(run)
 {
 }
 
@@ -57,23 +54,36 @@ void StructureSource::clear()
 
 std::optional<Debugfs> StructureSource::machine() const
 {
-    if (bench_ || !sim_.engine())
+    if (bench_)
         return std::nullopt;
-    return Debugfs(*sim_.engine());
+    return run_.debugfs();
 }
 
 bool StructureSource::hasRun() const
 {
-    return bench_ || sim_.engine();
+    return bench_ || run_.debugfs();
 }
+
+namespace {
+
+/// An index of @kind under @scheme, the family's parameters at their defaults.
+IndexSpec specOf(IndexKind kind, const char* scheme)
+{
+    IndexSpec spec;
+    spec.kind = kind;
+    spec.scheme = scheme;
+    return spec;
+}
+
+} // namespace
 
 void StructureSource::loadRadixTree(std::uint64_t pages, unsigned shift)
 {
     Bench& b = fresh();
-    RadixTree::Config config;
-    config.scheme = RadixTree::Scheme::Rcu;
-    config.shift = shift;
-    auto tree = std::make_unique<RadixTree>(0, config, *b.registry);
+    IndexSpec spec = specOf(IndexKind::Radix, "rcu");
+    spec.radix_shift = shift;
+    auto tree = make_page_index(spec, 0, *b.registry);
+    b.fanout = 1u << shift;
     b.pages = std::make_unique<Page[]>(pages);
     for (std::uint64_t i = 0; i < pages; ++i) {
         b.pages[i].index = i;
@@ -86,30 +96,27 @@ void StructureSource::loadRadixTree(std::uint64_t pages, unsigned shift)
     b.index = std::move(tree);
 }
 
-void StructureSource::loadPageHash(std::uint64_t pages)
+void StructureSource::loadOnePage(const IndexSpec& spec, std::uint64_t pages)
 {
     Bench& b = fresh();
     b.pages = std::make_unique<Page[]>(1);
-    HashConfig config;
-    config.scheme = HashScheme::Hashed;
-    config.locks = 64;
-    // 2.4 sized the table from physical memory: about one bucket per page frame.
-    config.memory_bytes = std::max<std::uint64_t>(pages, 16 * 64) * kPageHashPageSize;
-    b.hash = HashIndex::create(config, *b.registry);
-    b.index = b.hash->mapping(0);
+    b.index = make_page_index(spec, 0, *b.registry);
     for (std::uint64_t i = 0; i < pages; ++i)
         b.index->insert(i, &b.pages[0]);
 }
 
+void StructureSource::loadPageHash(std::uint64_t pages)
+{
+    IndexSpec spec = specOf(IndexKind::Hash, "hashed");
+    spec.hash_locks = 64;
+    // 2.4 sized the table from physical memory: about one bucket per page frame.
+    spec.hash_memory_bytes = std::max<std::uint64_t>(pages, 16 * 64) * kPageHashPageSize;
+    loadOnePage(spec, pages);
+}
+
 void StructureSource::loadSkipList(std::uint64_t pages)
 {
-    Bench& b = fresh();
-    b.pages = std::make_unique<Page[]>(1);
-    SkipListConfig config;
-    config.scheme = SkipListScheme::PerNode;
-    b.index = std::make_unique<SkipList>(config, 0, *b.registry);
-    for (std::uint64_t i = 0; i < pages; ++i)
-        b.index->insert(i, &b.pages[0]);
+    loadOnePage(specOf(IndexKind::SkipList, "pernode"), pages);
 }
 
 PageCache& StructureSource::loadPageCache(std::uint64_t pages)
@@ -157,13 +164,17 @@ bool StructureSource::hasFile(FileId file) const
     return std::find(ids.begin(), ids.end(), file) != ids.end();
 }
 
-PageIndex* StructureSource::index(FileId file) const
+PageIndex* StructureSource::benchIndex(FileId file) const
 {
-    if (bench_) {
-        if (bench_->index)
-            return file == 0 ? bench_->index.get() : nullptr;
-        return bench_->cache && file < bench_->cache->file_count() ? bench_->cache->file(file).index.get() : nullptr;
-    }
+    if (bench_->index)
+        return file == 0 ? bench_->index.get() : nullptr;
+    return bench_->cache && file < bench_->cache->file_count() ? bench_->cache->file(file).index.get() : nullptr;
+}
+
+const PageIndex* StructureSource::index(FileId file) const
+{
+    if (bench_)
+        return benchIndex(file);
     if (auto m = machine())
         return m->index(file);
     return nullptr;
@@ -184,7 +195,7 @@ pgoff_t StructureSource::filePages(FileId file) const
 std::optional<IndexKind> StructureSource::indexKind() const
 {
     if (bench_) {
-        PageIndex* i = index(0);
+        const PageIndex* i = index(0);
         return i ? std::optional(i->kind()) : std::nullopt;
     }
     if (auto m = machine())
@@ -192,13 +203,46 @@ std::optional<IndexKind> StructureSource::indexKind() const
     return {};
 }
 
-HashIndex* StructureSource::pageHash() const
+std::optional<HashChains> StructureSource::pageHash() const
 {
     if (bench_)
-        return bench_->hash.get();
+        return bench_->index ? HashChains::of(*bench_->index) : std::nullopt;
     if (auto m = machine())
         return m->page_hash();
-    return nullptr;
+    return std::nullopt;
+}
+
+unsigned StructureSource::radixFanout(FileId file) const
+{
+    if (bench_)
+        return file == 0 && bench_->index ? bench_->fanout : 0;
+    if (auto m = machine())
+        return m->radix_fanout(file);
+    return 0;
+}
+
+std::optional<PageLook> StructureSource::page(FileId file, pgoff_t index) const
+{
+    if (bench_) {
+        // The benchmark's pages are not in a page cache: nothing frees them.
+        PageIndex* idx = benchIndex(file);
+        const Page* page = idx ? idx->lookup(index) : nullptr;
+        if (!page)
+            return std::nullopt;
+        return PageLook { page->flags.load(), std::nullopt };
+    }
+    PageCache* cache = pageCache();
+    if (!cache)
+        return std::nullopt;
+    // One reference for the time it takes to read two words, as any
+    // find_get_page user: the page cannot be freed while we look.
+    Page* page = cache->find_get_page(file, index);
+    if (!page)
+        return std::nullopt;
+    const std::uint32_t flags = page->flags.load(std::memory_order_acquire);
+    const std::int32_t refs = page->count.load(std::memory_order_relaxed) - 1; // not ours
+    cache->put_page(page);
+    return PageLook { flags, refs };
 }
 
 PageCache* StructureSource::pageCache() const

@@ -1,8 +1,11 @@
 // Where a structure view's content comes from: the running engine's
-// structures (read through core's Debugfs), or, for the frame-time
-// benchmarks (`pagecache-lab --benchmark-views`), a real structure of a
-// given size built without a run. A view asks the source the same questions
-// either way, so a benchmark measures the code a live run paints.
+// structures (read through core's Debugfs, from the LiveRun the view
+// follows), or, for the frame-time benchmarks (`pagecache-lab
+// --benchmark-views`), a real structure of a given size built without a run.
+// A view asks the source the same questions either way, so a benchmark
+// measures the code a live run paints. Indexes are handed out read-only
+// (const PageIndex: kind, count, shape, snapshot) and the page hash as
+// HashChains, so no view knows the class behind an index.
 //
 // A benchmark structure stays until clear() (a run's reset): it is served
 // in place of the run's.
@@ -18,7 +21,7 @@
 #include <vector>
 
 namespace pcl {
-class HashIndex;
+struct IndexSpec;
 class PageCache;
 class PageIndex;
 class PageTable;
@@ -26,14 +29,22 @@ class PageTable;
 
 namespace pcl::ui {
 
-class Simulation;
+class LiveRun;
+
+/// What a tooltip shows of one cached page.
+struct PageLook {
+    std::uint32_t flags = 0; ///< PG_* bits
+    /// References others hold (the run's pages); nothing for a benchmark's
+    /// pages, which no page cache counts.
+    std::optional<std::int32_t> references;
+};
 
 class StructureSource {
 public:
     /// CPUs a benchmark machine has.
     static constexpr unsigned kBenchmarkCpus = 8;
 
-    explicit StructureSource(Simulation& sim);
+    explicit StructureSource(const LiveRun& run);
     ~StructureSource();
 
     /// A radix tree (RCU, 2^@shift slots a node) of pages 0 .. @pages - 1,
@@ -60,13 +71,19 @@ public:
     /// The files (a benchmark has file 0).
     std::vector<FileId> files() const;
     bool hasFile(FileId file) const;
-    /// @file's index; nullptr if there is none.
-    PageIndex* index(FileId file) const;
+    /// @file's index, to read; nullptr if there is none.
+    const PageIndex* index(FileId file) const;
     pgoff_t filePages(FileId file) const;
     /// The family of the indexes; nothing without files.
     std::optional<IndexKind> indexKind() const;
-    /// The one page hash of a hash-index run; nullptr otherwise.
-    HashIndex* pageHash() const;
+    /// The one page hash of a hash-index run; nothing otherwise.
+    std::optional<HashChains> pageHash() const;
+    /// Slots per node of @file's radix tree; 0 for another index.
+    unsigned radixFanout(FileId file) const;
+    /// The page at @index of @file, looked at for as long as it takes to
+    /// read its flags (a run's page under a reference taken and dropped,
+    /// as find_get_page and put_page do); nothing if there is none.
+    std::optional<PageLook> page(FileId file, pgoff_t index) const;
     PageCache* pageCache() const;
     PageTable* pageTable() const;
     /// See Debugfs::optimistic_levels_skipped.
@@ -77,9 +94,14 @@ public:
 private:
     struct Bench;
     std::optional<Debugfs> machine() const;
+    /// The benchmark's index of @file, which only the source itself changes.
+    PageIndex* benchIndex(FileId file) const;
     Bench& fresh();
+    /// An index built from @spec holding one page descriptor at indexes
+    /// 0 .. @pages - 1 (a view of the index draws entries, not their pages).
+    void loadOnePage(const IndexSpec& spec, std::uint64_t pages);
 
-    Simulation& sim_;
+    const LiveRun& run_;
     std::unique_ptr<Bench> bench_;
 };
 

@@ -1,7 +1,7 @@
 #include "kit/structureview.h"
 
 #include "kit/hovertip.h"
-#include "run/simulation.h"
+#include "kit/liverun.h"
 
 #include <QEvent>
 
@@ -13,24 +13,20 @@
 
 namespace pcl::ui {
 
-StructureView::StructureView(Simulation& sim, QWidget* parent)
+StructureView::StructureView(LiveRun& run, QWidget* parent)
     : QWidget(parent)
-    , sim_(sim)
-    , source_(sim)
+    , run_(run)
+    , source_(run)
 {
     setAttribute(Qt::WA_OpaquePaintEvent);
     clock_.start();
     fitButton_ = new QToolButton(this);
     fitButton_->setText(tr("Fit"));
     connect(fitButton_, &QToolButton::clicked, this, [this] { fit(); });
-    connect(&sim_, &Simulation::runReset, this, [this] { onRunReset(); });
-    connect(&sim_, &Simulation::ticked, this, [this] { onTicked(); });
-    connect(&sim_, &Simulation::stateChanged, this, [this](Simulation::State state) {
-        if (state == Simulation::State::Finished || state == Simulation::State::Stopped
-            || state == Simulation::State::Failed)
-            onRunEnded();
-    });
-    connect(&sim_, &Simulation::eventsArrived, this, [this](const std::vector<Event>& events) { onEvents(events); });
+    connect(&run_, &LiveRun::runReset, this, [this] { onRunReset(); });
+    connect(&run_, &LiveRun::ticked, this, [this] { onTicked(); });
+    connect(&run_, &LiveRun::runEnded, this, [this] { onRunEnded(); });
+    connect(&run_, &LiveRun::eventsArrived, this, [this](const std::vector<Event>& events) { onEvents(events); });
 }
 
 StructureView::~StructureView() = default;

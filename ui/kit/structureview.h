@@ -21,7 +21,7 @@ class QToolButton;
 
 namespace pcl::ui {
 
-class Simulation;
+class LiveRun;
 
 class StructureView : public QWidget {
     Q_OBJECT
@@ -30,7 +30,7 @@ public:
     /// walks less of its structure or skips ticks.
     static constexpr double kSnapshotBudgetMs = 8;
 
-    explicit StructureView(Simulation& sim, QWidget* parent = nullptr);
+    explicit StructureView(LiveRun& run, QWidget* parent = nullptr);
     ~StructureView() override;
 
     /// Takes a snapshot now and repaints (what a tick does while visible);
@@ -67,14 +67,14 @@ protected:
     virtual void dragStarted() { }
     /// Places the controls; by default the Fit button in the top right corner.
     virtual void placeControls();
-    /// The Simulation's run was reset (a new run, or none).
+    /// The run was reset (a new run, or none).
     virtual void onRunReset() { }
     /// The run ended (finished, stopped or failed). The timer stops with it,
     /// so no tick follows: a visible view takes its last snapshot now, and a
     /// hidden one takes it when it is shown (showEvent). Either way the view
     /// keeps the run's final state until the next reset.
     virtual void onRunEnded();
-    /// A tick of the Simulation's timer: by default a refresh while visible,
+    /// A tick of the run's timer: by default a refresh while visible,
     /// unless paceSnapshots() said to skip it.
     virtual void onTicked();
     /// Whether a tick has something to show: the view is visible and shows
@@ -121,7 +121,8 @@ protected:
     /// showing what it held when it was hidden.
     void showEvent(QShowEvent* e) override;
 
-    Simulation& sim_;
+    /// The run the view follows.
+    LiveRun& run_;
     /// What the view shows: the run's structures or a benchmark's.
     StructureSource source_;
     /// Started with the view: the time base of its fades and animations.

@@ -474,9 +474,9 @@ void LessonPanel::checkPause()
     if (!lesson_ || pausedByStep_ || sim_.state() != Simulation::State::Running)
         return;
     const LessonPause& p = lesson_->steps[std::size_t(step_)].pause;
-    if (p.kind == LessonPause::Kind::None || p.kind == LessonPause::Kind::RunEnds || !sim_.engine() || !sim_.registry())
+    if (p.kind == LessonPause::Kind::None || p.kind == LessonPause::Kind::RunEnds || !sim_.hasRun() || !sim_.registry())
         return;
-    if (!pauseWatch_.due(*sim_.engine(), *sim_.registry(), sim_.elapsedSeconds(), false))
+    if (!pauseWatch_.due(*sim_.debugfs(), *sim_.registry(), sim_.elapsedSeconds(), false))
         return;
     // Set first: pausing ticks the views once more, which comes back here.
     pausedByStep_ = true;

@@ -3,7 +3,6 @@
 #include "index/index_kind.h"
 #include "lib/report.h"
 #include "run/simulation.h"
-#include "sim/engine.h"
 #include "sync/lock_stats.h"
 
 #include <QHeaderView>
@@ -16,11 +15,11 @@ namespace pcl::ui {
 
 std::optional<StepFigures> StepFigures::of(const Simulation& sim)
 {
-    const Engine* engine = sim.engine();
-    if (!engine || !sim.registry())
+    const std::optional<Debugfs> fs = sim.debugfs();
+    if (!fs || !sim.registry())
         return std::nullopt;
     StepFigures f;
-    f.operations = engine->operations();
+    f.operations = fs->operations();
     if (f.operations == 0)
         return std::nullopt;
     f.seconds = sim.elapsedSeconds();

@@ -267,9 +267,9 @@ void LockView::updateEmptyState()
 {
     const Simulation::State state = sim_.state();
     QString message;
-    if (state == Simulation::State::Failed && !sim_.engine())
+    if (state == Simulation::State::Failed && !sim_.hasRun())
         message = tr("The run could not be built:\n%1").arg(sim_.error());
-    else if (!sim_.registry() || !sim_.engine())
+    else if (!sim_.registry() || !sim_.hasRun())
         message = tr("No run yet.\nChoose a scenario: every lock its CPUs take is listed here, live, with its "
                      "contentions, waits and holds.");
     else if (model_->rowCount() == 0 && state == Simulation::State::Ready)

@@ -273,10 +273,9 @@ void EventLogView::scrollToNewest()
 
 void EventLogView::onRunReset()
 {
-    const Engine* engine = sim_.engine();
-    model_->setEventText(
-        EventText([this](const Event& e) { return sim_.lockName(e); }, sim_.scenario().engine.index.kind,
-            engine ? engine->config().workload.cpus : 0, engine ? engine->config().disks() : 1));
+    const std::optional<Debugfs> fs = sim_.debugfs();
+    model_->setEventText(EventText([this](const Event& e) { return sim_.lockName(e); },
+        sim_.scenario().engine.index.kind, fs ? fs->cpus() : 0, fs ? fs->disks() : 1));
     scrolling_ = true;
     model_->clear();
     scrolling_ = false;

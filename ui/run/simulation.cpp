@@ -8,7 +8,7 @@
 namespace pcl::ui {
 
 Simulation::Simulation(QObject* parent)
-    : QObject(parent)
+    : LiveRun(parent)
 {
     timer_.setInterval(1000 / kTicksPerSecond);
     timer_.setTimerType(Qt::PreciseTimer);
@@ -102,6 +102,15 @@ void Simulation::setState(State state)
         return;
     state_ = state;
     Q_EMIT stateChanged(state);
+    if (state == State::Finished || state == State::Stopped || state == State::Failed)
+        Q_EMIT runEnded();
+}
+
+std::optional<Debugfs> Simulation::debugfs() const
+{
+    if (!loop_)
+        return std::nullopt;
+    return Debugfs(loop_->engine());
 }
 
 double Simulation::elapsedSeconds() const

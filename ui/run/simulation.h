@@ -9,6 +9,7 @@
 #pragma once
 
 #include "events/event.h"
+#include "kit/liverun.h"
 #include "sim/chrome_trace.h"
 #include "sim/run_loop.h"
 
@@ -24,7 +25,7 @@
 
 namespace pcl::ui {
 
-class Simulation : public QObject {
+class Simulation : public LiveRun {
     Q_OBJECT
 public:
     enum class State { Empty, Ready, Running, Paused, Finished, Stopped, Failed };
@@ -54,8 +55,15 @@ public:
     /// What went wrong, for State::Failed.
     QString error() const { return error_; }
 
-    /// The engine of the current run (nullptr when Empty). For reading
-    /// snapshots and counters; control goes through this class.
+    /// Whether a run is built (from Ready on; not when Empty, nor when its
+    /// scenario failed to build).
+    bool hasRun() const { return loop_ != nullptr; }
+    /// The running machine, read-only (core's Debugfs): what the windows
+    /// and views read of it. Nothing without a run.
+    std::optional<Debugfs> debugfs() const override;
+    /// The engine itself, for tests that inspect or drive it directly
+    /// (nullptr without a run). The windows read debugfs(); control goes
+    /// through this class.
     Engine* engine() const { return loop_ ? &loop_->engine() : nullptr; }
     /// The lock registry of the current run.
     const sync::LockRegistry* registry() const { return loop_ ? &loop_->registry() : nullptr; }
@@ -114,13 +122,10 @@ public Q_SLOTS:
     void setPacing(double opsPerSecond, std::uint64_t holdStretchNs);
 
 Q_SIGNALS:
+    /// Then, for Finished, Stopped and Failed, runEnded (LiveRun). runReset,
+    /// ticked and eventsArrived are LiveRun's: a new run was built
+    /// (setScenario or reset), a tick turned the run, its events.
     void stateChanged(pcl::ui::Simulation::State state);
-    /// A new run was built (setScenario or reset): views drop what they hold.
-    void runReset();
-    /// After each timer tick: samples and counters may have changed.
-    void ticked();
-    /// Events drained in this tick, in time order.
-    void eventsArrived(const std::vector<pcl::Event>& events);
     /// A sample was taken.
     void sampled(const pcl::MetricsSample& sample);
     /// The speed changed (setPacing), from whichever control set it.

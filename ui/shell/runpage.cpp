@@ -336,8 +336,8 @@ void RunPage::updateViewTabs()
     // trace has the files it names, pft none); a run that failed to build
     // has the scenario's.
     std::optional<IndexKind> used = sim_.scenario().engine.index.kind;
-    if (Engine* engine = sim_.engine())
-        used = Debugfs(*engine).index_kind();
+    if (const std::optional<Debugfs> fs = sim_.debugfs())
+        used = fs->index_kind();
     static const std::pair<const char*, IndexKind> kIndexViews[]
         = { { "radix", IndexKind::Radix }, { "hash", IndexKind::Hash }, { "skiplist", IndexKind::SkipList } };
     for (const auto& [name, kind] : kIndexViews) {

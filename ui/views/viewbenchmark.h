@@ -7,6 +7,8 @@
 
 #include <QString>
 
+#include <array>
+
 #include <cstdint>
 #include <vector>
 
@@ -21,6 +23,9 @@ struct ViewFrameTime {
     double paint_max_ms = 0;
     int frames = 0;
 };
+
+/// The sizes the benchmark measures, in pages: 1K, 100K and 1M.
+inline constexpr std::array<std::uint64_t, 3> kViewBenchmarkPages { 1000, 100000, 1000000 };
 
 /// Times every view at each of @pages, @frames paints each, at 1280x720.
 std::vector<ViewFrameTime> benchmarkViews(const std::vector<std::uint64_t>& pages, int frames);

@@ -21,7 +21,7 @@
 // yellow, with the number of waiters written beside.
 #pragma once
 
-#include "index/hash_index.h"
+#include "index/hash_chains.h"
 #include "kit/scenelayout.h"
 
 #include <cstdint>
@@ -76,8 +76,8 @@ public:
         QString text; ///< "file 0 · page 123"
     };
     /// What to draw, in painting order: background areas, cells, bands,
-    /// outlines, bars, chain, swatches, labels.
-    struct Scene {
+    /// bars, outlines, chain, swatches, labels.
+    struct Scene : Overlay {
         QRectF column;    ///< the bucket column's frame
         QRectF strip;     ///< the lock strip's frame
         QRectF histogram; ///< the histogram's plot area
@@ -86,11 +86,8 @@ public:
         std::uint32_t scaleMax = 1; ///< chain length drawn at full heat
         std::vector<Cell> cells;
         std::vector<Band> bands;
-        std::vector<Outline> outlines;
         std::vector<Bar> bars;
         std::vector<ChainBox> chainBoxes;
-        std::vector<Swatch> swatches;
-        std::vector<Label> labels;
     };
 
     void setSnapshot(IndexSnapshot snapshot);
@@ -107,7 +104,7 @@ public:
     void setView(double first, double count);
     double viewCount() const { return viewCountOf(double(buckets())); }
 
-    /// The expanded bucket and its chain (entries from HashIndex::chain_entries).
+    /// The expanded bucket and its chain (entries from HashChains::chain_entries).
     void setSelected(std::optional<std::uint64_t> bucket, std::vector<HashChainEntry> chain = {});
     std::optional<std::uint64_t> selected() const { return selected_; }
 

@@ -4,9 +4,9 @@
 
 #include "kit/colors.h"
 #include "kit/indexkindmessage.h"
+#include "kit/liverun.h"
 #include "kit/lockstate.h"
 #include "kit/numberformat.h"
-#include "run/simulation.h"
 
 #include <QEvent>
 #include <QMouseEvent>
@@ -17,8 +17,8 @@
 
 namespace pcl::ui {
 
-HashView::HashView(Simulation& sim, QWidget* parent)
-    : SceneView(sim, parent)
+HashView::HashView(LiveRun& run, QWidget* parent)
+    : SceneView(run, parent)
 {
     setObjectName(QStringLiteral("hash"));
     setFitToolTip(tr("Show every bucket (double-click does the same)"));
@@ -26,7 +26,7 @@ HashView::HashView(Simulation& sim, QWidget* parent)
 
 HashView::~HashView() = default;
 
-HashIndex* HashView::table() const
+std::optional<HashChains> HashView::table() const
 {
     return source_.pageHash();
 }
@@ -49,7 +49,7 @@ void HashView::onTicked()
 
 void HashView::refresh()
 {
-    HashIndex* t = structureOrNothing(table());
+    const std::optional<HashChains> t = structureOrNothing(table());
     if (!t)
         return;
     {
@@ -64,7 +64,7 @@ void HashView::refresh()
         timeSnapshot([&] { layout_.setSnapshot(source_.index(files.front())->snapshot(options)); });
         layout_.setFiles(int(files.size()));
     }
-    layout_.setTablePages(t->count());
+    layout_.setTablePages(t->pages());
     if (layout_.selected()) {
         const std::uint32_t len = t->chain_length(*layout_.selected());
         if (len != selectedLength_)
@@ -110,7 +110,7 @@ std::vector<std::pair<std::uint64_t, double>> HashView::flashes() const
 
 void HashView::readChain()
 {
-    HashIndex* t = table();
+    const std::optional<HashChains> t = table();
     const auto sel = layout_.selected();
     if (!t || !sel || *sel >= t->buckets()) {
         layout_.setSelected(std::nullopt);
@@ -141,7 +141,7 @@ void HashView::benchmarkLoad(std::uint64_t pages)
     SnapshotOptions options;
     options.max_nodes = std::size_t(1) << 22;
     timeSnapshot([&] { layout_.setSnapshot(source_.index(0)->snapshot(options)); });
-    layout_.setTablePages(source_.pageHash()->count());
+    layout_.setTablePages(source_.pageHash()->pages());
     layout_.setFiles(1);
     layout_.setSelected(std::nullopt);
     layout_.fit();
@@ -196,10 +196,7 @@ void HashView::paintScene(QPainter& p)
     p.drawRect(s.column);
     for (const auto& b : s.bars)
         p.fillRect(b.rect, b.fill);
-    for (const auto& o : s.outlines) {
-        p.setPen(QPen(o.color, o.width));
-        p.drawRect(o.rect);
-    }
+    paintOutlines(p, s);
     // The expanded chain: a connector from the bucket, then its pages.
     if (auto sel = layout_.selected(); sel && !s.chainBoxes.empty()) {
         if (auto row = HashLayout::rowOf(s, *sel)) {

@@ -11,7 +11,7 @@
 // Wheel: zoom around the cursor's bucket; drag: pan; double-click or Fit:
 // every bucket. A click expands the bucket under the cursor (in an
 // aggregated row, the one with the longest chain): its pages are read with
-// HashIndex::chain_entries, under that bucket's lock like any lookup.
+// HashChains::chain_entries, under that bucket's lock like any lookup.
 #pragma once
 
 #include "events/event.h"
@@ -30,7 +30,7 @@ public:
     /// How long an insert's flash lasts.
     static constexpr int kFlashMs = 300;
 
-    explicit HashView(Simulation& sim, QWidget* parent = nullptr);
+    explicit HashView(LiveRun& run, QWidget* parent = nullptr);
     ~HashView() override;
 
     const HashLayout& hashLayout() const { return layout_; }
@@ -47,7 +47,7 @@ public:
     /// Buckets flashing now, with their opacity in (0, 1].
     std::vector<std::pair<std::uint64_t, double>> flashes() const;
 
-    /// Fills the view, without a run, with a real HashIndex of @pages pages
+    /// Fills the view, without a run, with a real page hash of @pages pages
     /// (2.4 sizing: about one bucket per page, 64 hashed locks).
     void benchmarkLoad(std::uint64_t pages);
 
@@ -64,8 +64,8 @@ private:
     void onRunReset() override;
     void onTicked() override;
     void onEvents(const std::vector<Event>& events) override;
-    /// The table of the current run, or of the benchmark; nullptr if none.
-    HashIndex* table() const;
+    /// The table of the current run, or of the benchmark; nothing if none.
+    std::optional<HashChains> table() const;
     void readChain();
     QString message() const;
 

@@ -143,13 +143,6 @@ QColor PageStateLayout::hostColor(const QPalette& palette)
     return colors::isDark(palette) ? QColor(0xd0, 0xd0, 0xd0) : QColor(0x40, 0x40, 0x40);
 }
 
-void PageStateLayout::add(
-    ItemKind kind, const QRectF& r, const QColor& c, const QString& role, const QString& text, int align, double width)
-{
-    items_.push_back(
-        { .kind = kind, .rect = r, .color = c, .text = text, .align = align, .width = width, .role = role });
-}
-
 double PageStateLayout::xOfPage(double page) const
 {
     if (pages_ == 0)
@@ -203,9 +196,10 @@ double PageStateLayout::layoutLegend(const QPalette& palette, double y, double w
             x = kMargin;
             row += kLegendH;
         }
-        add(ItemKind::Fill, QRectF(x, row + 3, 12, 12), color(pv, palette), QStringLiteral("legend"), name(pv));
-        add(ItemKind::Text, QRectF(x + 16, row, step - 18, kLegendH), text, QStringLiteral("legend-text"), name(pv),
-            Qt::AlignLeft | Qt::AlignVCenter);
+        addDisplayItem(
+            items_, ItemKind::Fill, QRectF(x, row + 3, 12, 12), color(pv, palette), QStringLiteral("legend"), name(pv));
+        addDisplayItem(items_, ItemKind::Text, QRectF(x + 16, row, step - 18, kLegendH), text,
+            QStringLiteral("legend-text"), name(pv), Qt::AlignLeft | Qt::AlignVCenter);
         x += step;
     }
     return row + kLegendH - y;
@@ -236,25 +230,26 @@ void PageStateLayout::layoutWindows(
         const double x1 = std::min(strip_.right(), std::max(x0 + 1, xOfPage(end)));
         const QString role = host ? QStringLiteral("host-window") : QStringLiteral("window");
         if (current) // a light band over the pages of the current window, down through the strip
-            add(ItemKind::Fill, QRectF(QPointF(x0, lineY), QPointF(x1, strip_.bottom())),
+            addDisplayItem(items_, ItemKind::Fill, QRectF(QPointF(x0, lineY), QPointF(x1, strip_.bottom())),
                 withAlpha(palette.color(QPalette::WindowText), 0.10), QStringLiteral("window-band"));
         const double pw = current ? 2 : 1;
-        add(ItemKind::Line, QRectF(QPointF(x0, lineY), QPointF(x1, lineY)), pen, role, {}, 0, pw);
+        addDisplayItem(items_, ItemKind::Line, QRectF(QPointF(x0, lineY), QPointF(x1, lineY)), pen, role, {}, 0, pw);
         if (xOfPage(double(w.start)) >= strip_.left())
-            add(ItemKind::Line, QRectF(QPointF(x0, lineY), QPointF(x0, bottom)), pen, role + QStringLiteral("-edge"),
-                {}, 0, pw);
+            addDisplayItem(items_, ItemKind::Line, QRectF(QPointF(x0, lineY), QPointF(x0, bottom)), pen,
+                role + QStringLiteral("-edge"), {}, 0, pw);
         if (xOfPage(end) <= strip_.right())
-            add(ItemKind::Line, QRectF(QPointF(x1, lineY), QPointF(x1, bottom)), pen, role + QStringLiteral("-edge"),
-                {}, 0, pw);
+            addDisplayItem(items_, ItemKind::Line, QRectF(QPointF(x1, lineY), QPointF(x1, bottom)), pen,
+                role + QStringLiteral("-edge"), {}, 0, pw);
         if (w.async_size > 0) {
             const double m = double(w.start + w.size - w.async_size);
             const double a0 = std::max(strip_.left(), xOfPage(m));
             if (a0 < x1) {
-                add(ItemKind::Fill, QRectF(QPointF(a0, lineY - 3), QPointF(x1, lineY + 3)),
+                addDisplayItem(items_, ItemKind::Fill, QRectF(QPointF(a0, lineY - 3), QPointF(x1, lineY + 3)),
                     withAlpha(asyncColor(), alpha * 0.6),
                     host ? QStringLiteral("host-async") : QStringLiteral("async"));
                 if (m >= double(first_))
-                    add(ItemKind::Fill, QRectF(QPointF(a0 - 1.5, lineY - 5), QPointF(a0 + 1.5, bottom)),
+                    addDisplayItem(items_, ItemKind::Fill,
+                        QRectF(QPointF(a0 - 1.5, lineY - 5), QPointF(a0 + 1.5, bottom)),
                         withAlpha(color(PageVisual::Readahead, palette), alpha),
                         host ? QStringLiteral("host-marker") : QStringLiteral("marker"));
             }
@@ -269,8 +264,9 @@ void PageStateLayout::layoutWindows(
                                       .arg(w.rule);
             const double lw = 240;
             double lx = std::clamp((x0 + x1) / 2 - lw / 2, strip_.left(), strip_.right() - lw);
-            add(ItemKind::Text, QRectF(lx, top, lw, 16), withAlpha(palette.color(QPalette::WindowText), a),
-                QStringLiteral("label"), label, Qt::AlignHCenter | Qt::AlignVCenter);
+            addDisplayItem(items_, ItemKind::Text, QRectF(lx, top, lw, 16),
+                withAlpha(palette.color(QPalette::WindowText), a), QStringLiteral("label"), label,
+                Qt::AlignHCenter | Qt::AlignVCenter);
         }
     }
 }
@@ -279,10 +275,11 @@ void PageStateLayout::layoutChart(const Input& in, const QPalette& palette)
 {
     const QColor text = palette.color(QPalette::WindowText);
     const QColor grid = withAlpha(text, 0.25);
-    add(ItemKind::Text, QRectF(kMargin, chart_.top() - 18, kGutter + 300, 16), text, QStringLiteral("chart-title"),
-        QStringLiteral("Readahead window size over time"), Qt::AlignLeft | Qt::AlignVCenter);
+    addDisplayItem(items_, ItemKind::Text, QRectF(kMargin, chart_.top() - 18, kGutter + 300, 16), text,
+        QStringLiteral("chart-title"), QStringLiteral("Readahead window size over time"),
+        Qt::AlignLeft | Qt::AlignVCenter);
     const QRectF plot(chart_.left(), chart_.top() + 4, chart_.width(), chart_.height() - 20);
-    add(ItemKind::Outline, plot, grid, QStringLiteral("chart-frame"));
+    addDisplayItem(items_, ItemKind::Outline, plot, grid, QStringLiteral("chart-frame"));
     std::uint64_t tmax = 1;
     pgoff_t smax = 1;
     for (const auto* s : { &in.series, &in.hostSeries })
@@ -294,15 +291,16 @@ void PageStateLayout::layoutChart(const Input& in, const QPalette& palette)
     const double xmax = double(tmax);
     auto px = [&](std::uint64_t t) { return plot.left() + double(t) / xmax * plot.width(); };
     auto py = [&](pgoff_t s) { return plot.bottom() - double(s) / ymax * plot.height(); };
-    add(ItemKind::Text, QRectF(kMargin, plot.top() - 2, kGutter - 6, 14), text, QStringLiteral("chart-axis"),
-        QStringLiteral("%1 pages").arg(ymax), Qt::AlignRight | Qt::AlignVCenter);
-    add(ItemKind::Text, QRectF(kMargin, plot.bottom() - 12, kGutter - 6, 14), text, QStringLiteral("chart-axis"),
-        QStringLiteral("0"), Qt::AlignRight | Qt::AlignVCenter);
-    add(ItemKind::Line,
+    addDisplayItem(items_, ItemKind::Text, QRectF(kMargin, plot.top() - 2, kGutter - 6, 14), text,
+        QStringLiteral("chart-axis"), QStringLiteral("%1 pages").arg(ymax), Qt::AlignRight | Qt::AlignVCenter);
+    addDisplayItem(items_, ItemKind::Text, QRectF(kMargin, plot.bottom() - 12, kGutter - 6, 14), text,
+        QStringLiteral("chart-axis"), QStringLiteral("0"), Qt::AlignRight | Qt::AlignVCenter);
+    addDisplayItem(items_, ItemKind::Line,
         QRectF(QPointF(plot.left(), py(pgoff_t(ymax / 2))), QPointF(plot.right(), py(pgoff_t(ymax / 2)))),
         withAlpha(text, 0.12), QStringLiteral("chart-grid"));
-    add(ItemKind::Text, QRectF(plot.right() - 200, plot.bottom() + 2, 200, 14), text, QStringLiteral("chart-axis"),
-        QStringLiteral("%1 ms").arg(xmax / 1000.0, 0, 'f', 1), Qt::AlignRight | Qt::AlignVCenter);
+    addDisplayItem(items_, ItemKind::Text, QRectF(plot.right() - 200, plot.bottom() + 2, 200, 14), text,
+        QStringLiteral("chart-axis"), QStringLiteral("%1 ms").arg(xmax / 1000.0, 0, 'f', 1),
+        Qt::AlignRight | Qt::AlignVCenter);
 
     // Per pixel column, the largest window of each kind: the chart costs
     // its width, however many windows a long run opened.
@@ -325,8 +323,8 @@ void PageStateLayout::layoutChart(const Input& in, const QPalette& palette)
             continue;
         const QPointF pt(plot.left() + c + 0.5, py(pgoff_t(host[std::size_t(c)])));
         if (prev.x() >= 0)
-            add(ItemKind::Line, QRectF(prev, pt), withAlpha(hostColor(palette), 0.8), QStringLiteral("series-host"), {},
-                0, 1.5);
+            addDisplayItem(items_, ItemKind::Line, QRectF(prev, pt), withAlpha(hostColor(palette), 0.8),
+                QStringLiteral("series-host"), {}, 0, 1.5);
         prev = pt;
     }
     for (bool async : { false, true }) {
@@ -335,7 +333,7 @@ void PageStateLayout::layoutChart(const Input& in, const QPalette& palette)
         for (int x = 0; x < cols; ++x)
             if (b[std::size_t(x)] >= 0) {
                 const double y = py(pgoff_t(b[std::size_t(x)]));
-                add(ItemKind::Fill, QRectF(plot.left() + x - 1.5, y - 1.5, 4, 4), c,
+                addDisplayItem(items_, ItemKind::Fill, QRectF(plot.left() + x - 1.5, y - 1.5, 4, 4), c,
                     async ? QStringLiteral("series-async") : QStringLiteral("series-sync"));
             }
     }
@@ -343,8 +341,8 @@ void PageStateLayout::layoutChart(const Input& in, const QPalette& palette)
     double lx = plot.right() - 330;
     const double ly = plot.top() + 4;
     auto key = [&](const QColor& c, const QString& label, const QString& role) {
-        add(ItemKind::Fill, QRectF(lx, ly + 3, 10, 10), c, role);
-        add(ItemKind::Text, QRectF(lx + 14, ly, 96, 16), text, role + QStringLiteral("-text"), label,
+        addDisplayItem(items_, ItemKind::Fill, QRectF(lx, ly + 3, 10, 10), c, role);
+        addDisplayItem(items_, ItemKind::Text, QRectF(lx + 14, ly, 96, 16), text, role + QStringLiteral("-text"), label,
             Qt::AlignLeft | Qt::AlignVCenter);
         lx += 110;
     };
@@ -369,7 +367,7 @@ void PageStateLayout::layout(const Input& in, const QSizeF& size, const QPalette
     const QString lod = columns_ > 0 && in.pages > pgoff_t(columns_)
         ? QStringLiteral(" · %1 pages per column").arg(double(in.pages) / columns_, 0, 'f', 1)
         : QString();
-    add(ItemKind::Text, QRectF(kMargin, y, w - 2 * kMargin, kTitleH), text, QStringLiteral("title"),
+    addDisplayItem(items_, ItemKind::Text, QRectF(kMargin, y, w - 2 * kMargin, kTitleH), text, QStringLiteral("title"),
         QStringLiteral("%1 · %2%3").arg(in.fileName, range, lod), Qt::AlignLeft | Qt::AlignVCenter);
     y += kTitleH + 2;
     y += layoutLegend(palette, y, w) + 4;
@@ -387,17 +385,18 @@ void PageStateLayout::layout(const Input& in, const QSizeF& size, const QPalette
     y += kSimRowH;
     strip_.moveTop(y);
     if (hasHost) {
-        add(ItemKind::Text, QRectF(kMargin, hostTop, kGutter - 6, kHostRowH), hostColor(palette),
+        addDisplayItem(items_, ItemKind::Text, QRectF(kMargin, hostTop, kGutter - 6, kHostRowH), hostColor(palette),
             QStringLiteral("row-title"), QStringLiteral("host kernel"), Qt::AlignRight | Qt::AlignVCenter);
         layoutWindows(in.hostWindows, hostTop, kHostRowH, true, palette);
     }
-    add(ItemKind::Text, QRectF(kMargin, simTop + 14, kGutter - 6, kSimRowH - 14), text, QStringLiteral("row-title"),
-        hasHost ? QStringLiteral("simulated") : QStringLiteral("readahead"), Qt::AlignRight | Qt::AlignVCenter);
-    add(ItemKind::Text, QRectF(kMargin, strip_.top(), kGutter - 6, stripH), text, QStringLiteral("row-title"),
-        QStringLiteral("pages"), Qt::AlignRight | Qt::AlignVCenter);
+    addDisplayItem(items_, ItemKind::Text, QRectF(kMargin, simTop + 14, kGutter - 6, kSimRowH - 14), text,
+        QStringLiteral("row-title"), hasHost ? QStringLiteral("simulated") : QStringLiteral("readahead"),
+        Qt::AlignRight | Qt::AlignVCenter);
+    addDisplayItem(items_, ItemKind::Text, QRectF(kMargin, strip_.top(), kGutter - 6, stripH), text,
+        QStringLiteral("row-title"), QStringLiteral("pages"), Qt::AlignRight | Qt::AlignVCenter);
 
     // The strip.
-    add(ItemKind::Fill, strip_, color(PageVisual::NotCached, palette), QStringLiteral("strip"));
+    addDisplayItem(items_, ItemKind::Fill, strip_, color(PageVisual::NotCached, palette), QStringLiteral("strip"));
     const QRectF occ(strip_.left(), strip_.bottom() + 1, strip_.width(), kOccupancyH);
     const QColor cached = color(PageVisual::Cached, palette);
     for (int c = 0; c < columns_; ++c) {
@@ -410,11 +409,11 @@ void PageStateLayout::layout(const Input& in, const QSizeF& size, const QPalette
         if (v != PageVisual::NotCached) {
             // A gap between single pages when they are wide enough to show one.
             const double gap = (x1 - x0) >= 6 ? 1 : 0;
-            add(ItemKind::Fill, QRectF(x0, strip_.top(), std::max(1.0, x1 - x0 - gap), stripH), color(v, palette),
-                s.pages == 1 ? QStringLiteral("page") : QStringLiteral("column"), name(v));
+            addDisplayItem(items_, ItemKind::Fill, QRectF(x0, strip_.top(), std::max(1.0, x1 - x0 - gap), stripH),
+                color(v, palette), s.pages == 1 ? QStringLiteral("page") : QStringLiteral("column"), name(v));
         }
         if (s.sampled && s.present)
-            add(ItemKind::Fill, QRectF(x0, occ.top(), std::max(1.0, x1 - x0), kOccupancyH),
+            addDisplayItem(items_, ItemKind::Fill, QRectF(x0, occ.top(), std::max(1.0, x1 - x0), kOccupancyH),
                 withAlpha(cached, 0.25 + 0.75 * double(s.present) / double(s.sampled)), QStringLiteral("occupancy"));
     }
     // Page numbers under the strip.
@@ -423,10 +422,10 @@ void PageStateLayout::layout(const Input& in, const QSizeF& size, const QPalette
     for (int t = 0; t <= ticks && pages_ > 0; ++t) {
         const pgoff_t page = first_ + pgoff_t((unsigned __int128)(pages_ - 1) * unsigned(t) / unsigned(ticks));
         const double x = xOfPage(double(page) + 0.5);
-        add(ItemKind::Line, QRectF(QPointF(x, occ.bottom()), QPointF(x, occ.bottom() + 3)), withAlpha(text, 0.6),
-            QStringLiteral("tick"));
+        addDisplayItem(items_, ItemKind::Line, QRectF(QPointF(x, occ.bottom()), QPointF(x, occ.bottom() + 3)),
+            withAlpha(text, 0.6), QStringLiteral("tick"));
         const double tw = 90;
-        add(ItemKind::Text,
+        addDisplayItem(items_, ItemKind::Text,
             QRectF(std::clamp(x - tw / 2, strip_.left() - 20, strip_.right() - tw + 20), axisY, tw, kAxisH),
             withAlpha(text, 0.8), QStringLiteral("tick-label"), QString::number(page), Qt::AlignHCenter | Qt::AlignTop);
     }

@@ -126,8 +126,6 @@ public:
     static QColor hostColor(const QPalette& palette);
 
 private:
-    void add(ItemKind kind, const QRectF& r, const QColor& c, const QString& role, const QString& text = {},
-        int align = 0, double width = 1);
     /// The legend from @y; returns its height (one row, or more when
     /// @width cannot hold every key in one).
     double layoutLegend(const QPalette& palette, double y, double width);

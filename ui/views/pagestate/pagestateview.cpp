@@ -1,8 +1,8 @@
 #include "views/pagestate/pagestateview.h"
 
 #include "kit/colors.h"
+#include "kit/liverun.h"
 #include "kit/pageflags.h"
-#include "run/simulation.h"
 
 #include "mm/page_cache.h"
 #include "mm/readahead.h"
@@ -24,8 +24,8 @@
 
 namespace pcl::ui {
 
-PageStateView::PageStateView(Simulation& sim, QWidget* parent)
-    : StructureView(sim, parent)
+PageStateView::PageStateView(LiveRun& run, QWidget* parent)
+    : StructureView(run, parent)
 {
     setObjectName(QStringLiteral("readahead"));
     setMouseTracking(true);

@@ -46,7 +46,7 @@ public:
     static constexpr std::size_t kSeriesKept = 50000;
     static constexpr std::size_t kEvictedKept = 200000;
 
-    explicit PageStateView(Simulation& sim, QWidget* parent = nullptr);
+    explicit PageStateView(LiveRun& run, QWidget* parent = nullptr);
     ~PageStateView() override;
 
     /// Fills the view, without a run, with one file of @pages pages cached

@@ -67,19 +67,6 @@ QColor PageTableLayout::pageWaitColor()
     return colors::cpuPageWait();
 }
 
-void PageTableLayout::add(ItemKind kind, const QRectF& r, const QColor& c, const QString& role, const QString& text,
-    int align, double width, int index)
-{
-    items_.push_back({ .kind = kind,
-        .rect = r,
-        .color = c,
-        .text = text,
-        .align = align,
-        .width = width,
-        .role = role,
-        .index = index });
-}
-
 int PageTableLayout::boxOf(std::uint64_t vpn) const
 {
     // Boxes are in ascending vpn order.
@@ -163,7 +150,7 @@ void PageTableLayout::layout(const Input& in, const QSizeF& size, const QPalette
         titleLines = { scheme, counts };
     double y = 4;
     for (const QString& line : titleLines) {
-        add(ItemKind::Text, QRectF(kMargin, y, titleW, kTitleH), text, QStringLiteral("title"), line,
+        addDisplayItem(items_, ItemKind::Text, QRectF(kMargin, y, titleW, kTitleH), text, QStringLiteral("title"), line,
             Qt::AlignLeft | Qt::AlignVCenter);
         y += kTitleH;
     }
@@ -178,11 +165,12 @@ void PageTableLayout::layout(const Input& in, const QSizeF& size, const QPalette
                 y += kLegendH;
             }
             if (outline)
-                add(ItemKind::Outline, QRectF(x + 1, y + 3, 12, 12), c, QStringLiteral("legend"), label, 0, 2.5);
+                addDisplayItem(items_, ItemKind::Outline, QRectF(x + 1, y + 3, 12, 12), c, QStringLiteral("legend"),
+                    label, 0, 2.5);
             else
-                add(ItemKind::Fill, QRectF(x, y + 3, 14, 12), c, QStringLiteral("legend"), label);
-            add(ItemKind::Text, QRectF(x + 18, y, width - 20, kLegendH), text, QStringLiteral("legend-text"), label,
-                Qt::AlignLeft | Qt::AlignVCenter);
+                addDisplayItem(items_, ItemKind::Fill, QRectF(x, y + 3, 14, 12), c, QStringLiteral("legend"), label);
+            addDisplayItem(items_, ItemKind::Text, QRectF(x + 18, y, width - 20, kLegendH), text,
+                QStringLiteral("legend-text"), label, Qt::AlignLeft | Qt::AlignVCenter);
             x += width;
         };
         key(colors::lockHeld(), true, QStringLiteral("lock held"), 92);
@@ -205,11 +193,11 @@ void PageTableLayout::layout(const Input& in, const QSizeF& size, const QPalette
         for (int c = 0; c < ncpu; ++c) {
             const QRectF r(kCpuX, top + c * slot, kCpuW, bh);
             cpus_.push_back(r);
-            add(ItemKind::Fill, r, boxFill, QStringLiteral("cpu"), {}, 0, 1, c);
-            add(ItemKind::Outline, r, quiet, QStringLiteral("cpu-frame"), {}, 0, 1, c);
+            addDisplayItem(items_, ItemKind::Fill, r, boxFill, QStringLiteral("cpu"), {}, 0, 1, c);
+            addDisplayItem(items_, ItemKind::Outline, r, quiet, QStringLiteral("cpu-frame"), {}, 0, 1, c);
             if (bh >= 12)
-                add(ItemKind::Text, r, text, QStringLiteral("cpu-label"), QStringLiteral("CPU %1").arg(c),
-                    Qt::AlignCenter, 1, c);
+                addDisplayItem(items_, ItemKind::Text, r, text, QStringLiteral("cpu-label"),
+                    QStringLiteral("CPU %1").arg(c), Qt::AlignCenter, 1, c);
         }
     }
 
@@ -218,9 +206,10 @@ void PageTableLayout::layout(const Input& in, const QSizeF& size, const QPalette
     for (const PtePageInfo& p : s.pte_pages)
         ++pmds[PageTable::pgd_index(p.first_vpn)];
     const QRectF pgd(kPgdX, top, kPgdW, std::min(80.0, bottom - top));
-    add(ItemKind::Fill, pgd, boxFill, QStringLiteral("pgd"));
-    add(ItemKind::Outline, pgd, quiet, QStringLiteral("pgd-frame"));
-    add(ItemKind::Text, pgd, text, QStringLiteral("pgd-label"), QStringLiteral("PGD"), Qt::AlignCenter);
+    addDisplayItem(items_, ItemKind::Fill, pgd, boxFill, QStringLiteral("pgd"));
+    addDisplayItem(items_, ItemKind::Outline, pgd, quiet, QStringLiteral("pgd-frame"));
+    addDisplayItem(
+        items_, ItemKind::Text, pgd, text, QStringLiteral("pgd-label"), QStringLiteral("PGD"), Qt::AlignCenter);
     std::map<unsigned, QRectF> pmdRects;
     {
         const double slot = pmds.empty() ? 36 : std::min(36.0, (bottom - top) / double(pmds.size()));
@@ -228,13 +217,14 @@ void PageTableLayout::layout(const Input& in, const QSizeF& size, const QPalette
         for (auto [pgdIndex, n] : pmds) {
             const QRectF r(kPmdX, y, kPmdW, std::max(6.0, slot - 4));
             pmdRects[pgdIndex] = r;
-            add(ItemKind::Fill, r, boxFill, QStringLiteral("pmd"), {}, 0, 1, int(pgdIndex));
-            add(ItemKind::Outline, r, quiet, QStringLiteral("pmd-frame"));
+            addDisplayItem(items_, ItemKind::Fill, r, boxFill, QStringLiteral("pmd"), {}, 0, 1, int(pgdIndex));
+            addDisplayItem(items_, ItemKind::Outline, r, quiet, QStringLiteral("pmd-frame"));
             if (r.height() >= 12)
-                add(ItemKind::Text, r, text, QStringLiteral("pmd-label"), QStringLiteral("PMD %1").arg(pgdIndex),
-                    Qt::AlignCenter);
-            add(ItemKind::Line, QRectF(QPointF(pgd.right(), pgd.center().y()), QPointF(r.left(), r.center().y())),
-                quiet, QStringLiteral("pgd-pmd"));
+                addDisplayItem(items_, ItemKind::Text, r, text, QStringLiteral("pmd-label"),
+                    QStringLiteral("PMD %1").arg(pgdIndex), Qt::AlignCenter);
+            addDisplayItem(items_, ItemKind::Line,
+                QRectF(QPointF(pgd.right(), pgd.center().y()), QPointF(r.left(), r.center().y())), quiet,
+                QStringLiteral("pgd-pmd"));
             y += slot;
         }
     }
@@ -288,7 +278,7 @@ void PageTableLayout::layout(const Input& in, const QSizeF& size, const QPalette
         const QPointF points[] = { QPointF(r.right(), r.center().y()), QPointF(pmdLaneX, r.center().y()),
             QPointF(pmdLaneX, gapY), QPointF(box.left() + 6, gapY), QPointF(box.left() + 6, box.top()) };
         for (std::size_t k = 0; k + 1 < std::size(points); ++k)
-            add(ItemKind::Line, QRectF(points[k], points[k + 1]), quiet, QStringLiteral("pmd-pte"));
+            addDisplayItem(items_, ItemKind::Line, QRectF(points[k], points[k + 1]), quiet, QStringLiteral("pmd-pte"));
     }
     std::vector<bool> grew(boxes_.size(), false);
     for (std::uint64_t v : in.grew)
@@ -298,7 +288,7 @@ void PageTableLayout::layout(const Input& in, const QSizeF& size, const QPalette
     for (std::size_t i = 0; i < boxes_.size(); ++i) {
         const PteBox& b = boxes_[i];
         const int idx = int(i);
-        add(ItemKind::Fill, b.rect, boxFill, QStringLiteral("pte"), {}, 0, 1, idx);
+        addDisplayItem(items_, ItemKind::Fill, b.rect, boxFill, QStringLiteral("pte"), {}, 0, 1, idx);
         // A PTE page is named by the first virtual page it maps (the hover
         // says the rest); "PTE 0x1000" would not fit a box at 1280 px.
         QString label = b.count == 1 ? hexVpn(b.firstVpn) : QStringLiteral("%1 PTE pages").arg(b.count);
@@ -306,28 +296,30 @@ void PageTableLayout::layout(const Input& in, const QSizeF& size, const QPalette
         // "11 pages" then, never a word cut short.
         if (b.count > 1 && labelMetrics.horizontalAdvance(label) > b.rect.width() - 6)
             label = QStringLiteral("%1 pages").arg(b.count);
-        add(ItemKind::Text, QRectF(b.rect.left() + 3, b.rect.top() + 1, b.rect.width() - 6, 13), text,
-            QStringLiteral("pte-label"), label, Qt::AlignLeft | Qt::AlignVCenter, 1, idx);
+        addDisplayItem(items_, ItemKind::Text, QRectF(b.rect.left() + 3, b.rect.top() + 1, b.rect.width() - 6, 13),
+            text, QStringLiteral("pte-label"), label, Qt::AlignLeft | Qt::AlignVCenter, 1, idx);
         const QRectF bar(b.rect.left() + 3, b.rect.top() + 16, b.rect.width() - 6, b.rect.height() - 20);
-        add(ItemKind::Fill, bar, palette.color(QPalette::Base), QStringLiteral("pte-bar"), {}, 0, 1, idx);
+        addDisplayItem(
+            items_, ItemKind::Fill, bar, palette.color(QPalette::Base), QStringLiteral("pte-bar"), {}, 0, 1, idx);
         const double frac = double(b.entries) / double(PageTable::kEntries * b.count);
         if (b.entries > 0)
-            add(ItemKind::Fill, QRectF(bar.left(), bar.top(), std::max(1.0, bar.width() * frac), bar.height()),
-                fillColor(), QStringLiteral("pte-fill"), QString::number(b.entries), 0, 1, idx);
+            addDisplayItem(items_, ItemKind::Fill,
+                QRectF(bar.left(), bar.top(), std::max(1.0, bar.width() * frac), bar.height()), fillColor(),
+                QStringLiteral("pte-fill"), QString::number(b.entries), 0, 1, idx);
         if (grew[i])
-            add(ItemKind::Outline, bar, withAlpha(fillColor().lighter(150), 0.9), QStringLiteral("grew"), {}, 0, 1.5,
-                idx);
+            addDisplayItem(items_, ItemKind::Outline, bar, withAlpha(fillColor().lighter(150), 0.9),
+                QStringLiteral("grew"), {}, 0, 1.5, idx);
         if (split) {
             const bool busy = b.lock.held || b.lock.waiters;
-            add(ItemKind::Outline, b.rect, lockColor(b.lock, palette), QStringLiteral("pte-lock"), {}, 0,
-                busy ? 2.5 : 1, idx);
+            addDisplayItem(items_, ItemKind::Outline, b.rect, lockColor(b.lock, palette), QStringLiteral("pte-lock"),
+                {}, 0, busy ? 2.5 : 1, idx);
         } else {
-            add(ItemKind::Outline, b.rect, quiet, QStringLiteral("pte-frame"), {}, 0, 1, idx);
+            addDisplayItem(items_, ItemKind::Outline, b.rect, quiet, QStringLiteral("pte-frame"), {}, 0, 1, idx);
         }
         if (split && b.lock.waiters > 0)
-            add(ItemKind::Text, QRectF(b.rect.right() - 40, b.rect.top() + 1, 37, 13), colors::lockWanted(),
-                QStringLiteral("waiters"), QStringLiteral("+%1").arg(b.lock.waiters), Qt::AlignRight | Qt::AlignVCenter,
-                1, idx);
+            addDisplayItem(items_, ItemKind::Text, QRectF(b.rect.right() - 40, b.rect.top() + 1, 37, 13),
+                colors::lockWanted(), QStringLiteral("waiters"), QStringLiteral("+%1").arg(b.lock.waiters),
+                Qt::AlignRight | Qt::AlignVCenter, 1, idx);
     }
 
     // mm->page_table_lock: round everything (single) or the PGD and PMD pages (split).
@@ -342,10 +334,11 @@ void PageTableLayout::layout(const Input& in, const QSizeF& size, const QPalette
                 lowest = std::max(lowest, b.rect.bottom());
         const QRectF r(kPgdX - 6, top - 6, right - (kPgdX - 6), lowest - top + 12);
         const bool busy = s.mm_lock.held || s.mm_lock.waiters;
-        add(ItemKind::Outline, r, lockColor(s.mm_lock, palette), QStringLiteral("mm-lock"), {}, 0, busy ? 3 : 1.5);
+        addDisplayItem(items_, ItemKind::Outline, r, lockColor(s.mm_lock, palette), QStringLiteral("mm-lock"), {}, 0,
+            busy ? 3 : 1.5);
         const QString name
             = split ? QStringLiteral("mm->page_table_lock (allocation)") : QStringLiteral("mm->page_table_lock");
-        add(ItemKind::Text, QRectF(r.left(), r.bottom() + 1, 260, 14),
+        addDisplayItem(items_, ItemKind::Text, QRectF(r.left(), r.bottom() + 1, 260, 14),
             busy ? lockColor(s.mm_lock, palette) : withAlpha(text, 0.7), QStringLiteral("mm-lock-label"),
             s.mm_lock.waiters ? name + QStringLiteral(" +%1").arg(s.mm_lock.waiters) : name,
             Qt::AlignLeft | Qt::AlignVCenter);
@@ -370,7 +363,8 @@ void PageTableLayout::layout(const Input& in, const QSizeF& size, const QPalette
     const QColor faultInk = withAlpha(faultColor(), 0.85);
     auto route = [&](const std::vector<QPointF>& points, const QColor& c, const QString& role, int cpu) {
         for (std::size_t k = 0; k + 2 < points.size(); ++k)
-            add(ItemKind::Line, QRectF(points[k], points[k + 1]), c, role + QStringLiteral("-route"), {}, 0, 1.6, cpu);
+            addDisplayItem(items_, ItemKind::Line, QRectF(points[k], points[k + 1]), c, role + QStringLiteral("-route"),
+                {}, 0, 1.6, cpu);
     };
     const double channelY = top - kChannelH / 2 - 6;
     const double pteLaneX = kPteX - 11;
@@ -399,8 +393,8 @@ void PageTableLayout::layout(const Input& in, const QSizeF& size, const QPalette
             points.insert(points.end(), { QPointF(laneX, from.y()), QPointF(laneX, to.y()), to });
         }
         route(points, faultInk, QStringLiteral("fault"), f.cpu);
-        add(ItemKind::Arrow, QRectF(points[points.size() - 2], to), faultInk, QStringLiteral("fault"),
-            QStringLiteral("vpn %1").arg(hexVpn(f.vpn)), 0, 1.6, f.cpu);
+        addDisplayItem(items_, ItemKind::Arrow, QRectF(points[points.size() - 2], to), faultInk,
+            QStringLiteral("fault"), QStringLiteral("vpn %1").arg(hexVpn(f.vpn)), 0, 1.6, f.cpu);
         if (!f.waitsOnPage)
             continue;
         auto key = std::make_pair(f.file, f.index);
@@ -408,9 +402,10 @@ void PageTableLayout::layout(const Input& in, const QSizeF& size, const QPalette
         if (it == waited.end() && waited.size() < 24) {
             const QRectF r(pageX, top + double(waited.size()) * 26, kPageColW - 18, 22);
             it = waited.emplace(key, r).first;
-            add(ItemKind::Fill, r, withAlpha(pageWaitColor(), 0.3), QStringLiteral("waited-page"));
-            add(ItemKind::Outline, r, pageWaitColor(), QStringLiteral("waited-page-frame"), {}, 0, 1.5);
-            add(ItemKind::Text, r, text, QStringLiteral("waited-page-label"),
+            addDisplayItem(items_, ItemKind::Fill, r, withAlpha(pageWaitColor(), 0.3), QStringLiteral("waited-page"));
+            addDisplayItem(
+                items_, ItemKind::Outline, r, pageWaitColor(), QStringLiteral("waited-page-frame"), {}, 0, 1.5);
+            addDisplayItem(items_, ItemKind::Text, r, text, QStringLiteral("waited-page-label"),
                 QStringLiteral("file %1 page %2").arg(f.file).arg(f.index), Qt::AlignCenter);
         }
         if (it == waited.end())
@@ -426,15 +421,16 @@ void PageTableLayout::layout(const Input& in, const QSizeF& size, const QPalette
         }
         wait.push_back(page);
         route(wait, pageWaitColor(), QStringLiteral("page-wait"), f.cpu);
-        add(ItemKind::Arrow, QRectF(wait[wait.size() - 2], page), pageWaitColor(), QStringLiteral("page-wait"), {}, 0,
-            1.6, f.cpu);
+        addDisplayItem(items_, ItemKind::Arrow, QRectF(wait[wait.size() - 2], page), pageWaitColor(),
+            QStringLiteral("page-wait"), {}, 0, 1.6, f.cpu);
     }
     if (!waited.empty())
-        add(ItemKind::Text, QRectF(pageX, top - 16, kPageColW - 18, 14), withAlpha(text, 0.8),
+        addDisplayItem(items_, ItemKind::Text, QRectF(pageX, top - 16, kPageColW - 18, 14), withAlpha(text, 0.8),
             QStringLiteral("waited-title"), QStringLiteral("pages slept on"), Qt::AlignLeft | Qt::AlignVCenter);
     if (P == 0)
-        add(ItemKind::Text, QRectF(areaL, top, aw, 40), withAlpha(text, 0.7), QStringLiteral("empty"),
-            QStringLiteral("no PTE page yet: nothing has been faulted"), Qt::AlignLeft | Qt::AlignVCenter);
+        addDisplayItem(items_, ItemKind::Text, QRectF(areaL, top, aw, 40), withAlpha(text, 0.7),
+            QStringLiteral("empty"), QStringLiteral("no PTE page yet: nothing has been faulted"),
+            Qt::AlignLeft | Qt::AlignVCenter);
 }
 
 } // namespace pcl::ui

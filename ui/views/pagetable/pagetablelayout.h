@@ -102,9 +102,6 @@ public:
     static QColor pageWaitColor();
 
 private:
-    void add(ItemKind kind, const QRectF& r, const QColor& c, const QString& role, const QString& text = {},
-        int align = 0, double width = 1, int index = -1);
-
     std::vector<Item> items_;
     std::vector<PteBox> boxes_;
     std::vector<QRectF> cpus_;

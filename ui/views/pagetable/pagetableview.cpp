@@ -2,7 +2,7 @@
 
 #include "kit/lockstate.h"
 
-#include "run/simulation.h"
+#include "kit/liverun.h"
 
 #include "mm/page_table.h"
 
@@ -50,8 +50,8 @@ void paintItems(QPainter& p, const DisplayList& items)
 
 } // namespace
 
-PageTableView::PageTableView(Simulation& sim, QWidget* parent)
-    : StructureView(sim, parent)
+PageTableView::PageTableView(LiveRun& run, QWidget* parent)
+    : StructureView(run, parent)
 {
     setObjectName(QStringLiteral("pagetable"));
     setMouseTracking(true);

@@ -39,7 +39,7 @@ class PageTableView : public StructureView {
 public:
     static constexpr std::uint64_t kStaleFaultNs = 2'000'000'000;
 
-    explicit PageTableView(Simulation& sim, QWidget* parent = nullptr);
+    explicit PageTableView(LiveRun& run, QWidget* parent = nullptr);
     ~PageTableView() override;
 
     /// Fills the view, without a run, with a real PageTable (split locks)

@@ -342,14 +342,7 @@ std::int32_t RadixTreeLayout::highlightedLeaf() const
 RadixTreeLayout::Item RadixTreeLayout::textItem(
     Role role, const QRectF& r, const QString& s, int align, const QColor& colour, int level)
 {
-    Item it;
-    it.role = role;
-    it.rect = r;
-    it.text = s;
-    it.align = align;
-    it.pen = colour;
-    it.level = level;
-    return it;
+    return Item { .role = role, .rect = r, .pen = colour, .text = s, .align = align, .level = level };
 }
 
 void RadixTreeLayout::text(Role role, const QRectF& r, const QString& s, int align, const QColor& colour, int level)

@@ -3,12 +3,10 @@
 #include "views/radix/radixtreeview.h"
 
 #include "index/page_index.h"
-#include "index/radix_tree.h"
 #include "kit/colors.h"
 #include "kit/indexkindmessage.h"
+#include "kit/liverun.h"
 #include "kit/pageflags.h"
-#include "mm/page_cache.h"
-#include "run/simulation.h"
 
 #include <QComboBox>
 #include <QMouseEvent>
@@ -26,8 +24,8 @@ constexpr int kMargin = 8;
 
 } // namespace
 
-RadixTreeView::RadixTreeView(Simulation& sim, QWidget* parent)
-    : StructureView(sim, parent)
+RadixTreeView::RadixTreeView(LiveRun& run, QWidget* parent)
+    : StructureView(run, parent)
 {
     setObjectName(QStringLiteral("radix"));
     setMouseTracking(false);
@@ -84,7 +82,7 @@ void RadixTreeView::onEvents(const std::vector<Event>& events)
             refreshAtNextTick();
 }
 
-PageIndex* RadixTreeView::index() const
+const PageIndex* RadixTreeView::index() const
 {
     return source_.index(selected_);
 }
@@ -92,12 +90,12 @@ PageIndex* RadixTreeView::index() const
 std::vector<RadixFileInfo> RadixTreeView::fileInfos() const
 {
     std::vector<RadixFileInfo> out;
-    auto info = [](FileId f, PageIndex& idx) {
+    auto info = [](FileId f, const PageIndex& idx) {
         const IndexShape shape = idx.shape();
         return RadixFileInfo { f, idx.count(), shape.nodes, shape.height };
     };
     for (FileId f : source_.files())
-        if (PageIndex* idx = source_.index(f))
+        if (const PageIndex* idx = source_.index(f))
             out.push_back(info(f, *idx));
     return out;
 }
@@ -158,7 +156,7 @@ void RadixTreeView::refresh()
         update();
         return;
     }
-    PageIndex* idx = index();
+    const PageIndex* idx = index();
     if (!idx) {
         layout_.setMessage(tr("This run has no file %1.").arg(selected_));
         update();
@@ -191,7 +189,7 @@ void RadixTreeView::benchmarkLoad(std::uint64_t pages, unsigned shift)
     refresh();
 }
 
-void RadixTreeView::takeSnapshot(PageIndex& idx)
+void RadixTreeView::takeSnapshot(const PageIndex& idx)
 {
     // The detail depends on the tree's width on screen.
     layout_.setPalette(palette());
@@ -199,8 +197,8 @@ void RadixTreeView::takeSnapshot(PageIndex& idx)
     layout_.setRect(layoutRect());
     SnapshotOptions options;
     const IndexShape shape = idx.shape();
-    if (const auto* tree = dynamic_cast<const RadixTree*>(&idx); tree && shape.nodes > kFullSnapshotMaxNodes)
-        options.detail = layout_.detailFor(tree->fanout(), shape.height);
+    if (const unsigned fanout = source_.radixFanout(selected_); fanout > 0 && shape.nodes > kFullSnapshotMaxNodes)
+        options.detail = layout_.detailFor(fanout, shape.height);
     timeSnapshot([&] {
         IndexSnapshot snap = idx.snapshot(options);
         const bool sameFile = layout_.hasSnapshot() && layout_.snapshot().file == snap.file;
@@ -217,7 +215,7 @@ void RadixTreeView::paintScene(QPainter& p)
     const double now = nowMs();
     // A zoom, a pan or a new width can show more than the snapshot holds.
     if (layout_.hasSnapshot() && layout_.snapshot().file == selected_ && !layout_.showsView())
-        if (PageIndex* idx = index(); idx && idx->kind() == IndexKind::Radix)
+        if (const PageIndex* idx = index(); idx && idx->kind() == IndexKind::Radix)
             takeSnapshot(*idx);
     layout_.build(now);
 
@@ -271,25 +269,13 @@ void RadixTreeView::paintScene(QPainter& p)
 
 QString RadixTreeView::pageText(pgoff_t index) const
 {
-    if (source_.benchmark()) {
-        // The benchmark's pages are not in a page cache: nothing frees them.
-        PageIndex* idx = source_.index(selected_);
-        Page* page = idx ? idx->lookup(index) : nullptr;
-        return page ? QStringLiteral("flags: %1").arg(pageFlagNames(page->flags.load(), QStringLiteral(" ")))
-                    : QString();
-    }
-    PageCache* cache = source_.pageCache();
-    if (!cache)
-        return {};
-    // One reference for the time it takes to read two words, as any
-    // find_get_page user: the page cannot be freed while we look.
-    Page* page = cache->find_get_page(selected_, index);
+    const std::optional<PageLook> page = source_.page(selected_, index);
     if (!page)
         return {};
-    const std::uint32_t flags = page->flags.load(std::memory_order_acquire);
-    const std::int32_t refs = page->count.load(std::memory_order_relaxed) - 1; // not ours
-    cache->put_page(page);
-    return QStringLiteral("flags: %1\nreferences: %2").arg(pageFlagNames(flags, QStringLiteral(" "))).arg(refs);
+    const QString flags = QStringLiteral("flags: %1").arg(pageFlagNames(page->flags, QStringLiteral(" ")));
+    if (!page->references)
+        return flags;
+    return flags + QStringLiteral("\nreferences: %1").arg(*page->references);
 }
 
 QString RadixTreeView::toolTipAt(const QPoint& pos) const

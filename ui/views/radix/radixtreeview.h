@@ -1,6 +1,6 @@
 // The radix tree view: one file's tree, live, level by level (issue 6, 1).
 //
-// Each Simulation tick (while the view is visible) it takes a snapshot of
+// Each tick of the run (while the view is visible) it takes a snapshot of
 // the selected file's tree and hands it to RadixTreeLayout, which says what
 // to draw; this widget only paints that list, asks the layout what is under
 // the cursor, and turns the wheel, drags and the file selector into view
@@ -41,7 +41,7 @@ public:
     /// the view's level of detail.
     static constexpr std::uint64_t kFullSnapshotMaxNodes = 4096;
 
-    explicit RadixTreeView(Simulation& sim, QWidget* parent = nullptr);
+    explicit RadixTreeView(LiveRun& run, QWidget* parent = nullptr);
     ~RadixTreeView() override;
 
     const RadixTreeLayout& layout() const { return layout_; }
@@ -87,11 +87,11 @@ protected:
 private:
     void onRunReset() override;
     void onEvents(const std::vector<Event>& events) override;
-    PageIndex* index() const;
+    const PageIndex* index() const;
     std::vector<RadixFileInfo> fileInfos() const;
     void syncCombo(const std::vector<RadixFileInfo>& files);
     /// A snapshot of @idx, the selected file's tree, at the view's level of detail.
-    void takeSnapshot(PageIndex& idx);
+    void takeSnapshot(const PageIndex& idx);
     QString pageText(pgoff_t index) const;
 
     RadixTreeLayout layout_;

@@ -90,7 +90,7 @@ public:
 
     /// What to draw, in painting order: plot background, boxes, links,
     /// outlines, swatches, labels.
-    struct Scene {
+    struct Scene : Overlay {
         QRectF plot;             ///< head and nodes
         QRectF head;             ///< the head's tower
         QRectF area;             ///< where nodes are drawn
@@ -103,9 +103,6 @@ public:
         std::vector<Box> boxes;
         std::vector<Link> links;
         std::vector<Link> paths; ///< recent searches, drawn over the links
-        std::vector<Outline> outlines;
-        std::vector<Swatch> swatches;
-        std::vector<Label> labels;
     };
 
     void setSnapshot(IndexSnapshot snapshot);

@@ -3,11 +3,9 @@
 #include "views/skiplist/skiplistview.h"
 
 #include "kit/indexkindmessage.h"
+#include "kit/liverun.h"
 #include "kit/lockstate.h"
 #include "kit/numberformat.h"
-
-#include "index/skip_list.h"
-#include "run/simulation.h"
 
 #include <QComboBox>
 #include <QEvent>
@@ -19,8 +17,8 @@
 
 namespace pcl::ui {
 
-SkipListView::SkipListView(Simulation& sim, QWidget* parent)
-    : SceneView(sim, parent)
+SkipListView::SkipListView(LiveRun& run, QWidget* parent)
+    : SceneView(run, parent)
 {
     setObjectName(QStringLiteral("skiplist"));
     files_ = new QComboBox(this);
@@ -34,7 +32,7 @@ SkipListView::SkipListView(Simulation& sim, QWidget* parent)
 
 SkipListView::~SkipListView() = default;
 
-PageIndex* SkipListView::index() const
+const PageIndex* SkipListView::index() const
 {
     return source_.indexKind() == IndexKind::SkipList ? source_.index(file_) : nullptr;
 }
@@ -95,7 +93,7 @@ void SkipListView::onTicked()
 
 void SkipListView::refresh()
 {
-    PageIndex* list = structureOrNothing(index());
+    const PageIndex* list = structureOrNothing(index());
     if (!list)
         return;
     // A live refresh, benchmark included: the frame time counts the walk.
@@ -201,11 +199,7 @@ void SkipListView::paintScene(QPainter& p)
         p.setPen(QPen(l.color, 3, Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin));
         p.drawLine(l.line);
     }
-    p.setBrush(Qt::NoBrush);
-    for (const auto& o : s.outlines) {
-        p.setPen(QPen(o.color, o.width));
-        p.drawRect(o.rect);
-    }
+    paintOutlines(p, s);
     p.setRenderHint(QPainter::Antialiasing, false);
     paintKeyAndLabels(p, s);
 }

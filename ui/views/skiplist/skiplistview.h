@@ -43,7 +43,7 @@ public:
     static constexpr std::size_t kMaxSnapshotNodes = std::size_t(1) << 21;
     static constexpr std::size_t kMinSnapshotNodes = 4096;
 
-    explicit SkipListView(Simulation& sim, QWidget* parent = nullptr);
+    explicit SkipListView(LiveRun& run, QWidget* parent = nullptr);
     ~SkipListView() override;
 
     const SkipListLayout& listLayout() const { return layout_; }
@@ -81,7 +81,7 @@ private:
     void onEvents(const std::vector<Event>& events) override;
     void fillFiles();
     void updateRecent();
-    PageIndex* index() const;
+    const PageIndex* index() const;
     QString message() const;
 
     QComboBox* files_ = nullptr;

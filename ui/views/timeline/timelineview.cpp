@@ -58,6 +58,7 @@ QColor textOn(const QColor& fill)
 
 TimelineView::TimelineView(Simulation& sim, QWidget* parent)
     : StructureView(sim, parent)
+    , sim_(sim)
 {
     setFitToolTip(tr("Show every event held and follow the newest (double-click does the same)"));
     followButton_ = new QToolButton(this);

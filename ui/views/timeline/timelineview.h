@@ -27,6 +27,8 @@ class QToolButton;
 
 namespace pcl::ui {
 
+class Simulation;
+
 class TimelineView : public StructureView {
     Q_OBJECT
 public:
@@ -100,6 +102,8 @@ private:
     void paintAxis(QPainter& p, const TimelineLayout& l);
     void paintMarkers(QPainter& p, const TimelineLayout& l);
 
+    /// The run on screen: its clock, state, pacing and lock names.
+    Simulation& sim_;
     TimelineModel model_;
     QToolButton* followButton_ = nullptr;
     bool follow_ = true;

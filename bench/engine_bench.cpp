@@ -116,7 +116,7 @@ struct PftRun {
 PftRun pft(unsigned threads, std::uint64_t pages_per_thread, PageTable::Scheme scheme, bool pcp = true)
 {
     EngineConfig c;
-    c.workload.pattern = "pft";
+    c.workload.pattern = WorkloadPattern::Pft;
     c.workload.cpus = threads;
     c.workload.file_pages = pages_per_thread * threads;
     c.workload.operations_per_cpu = pages_per_thread;
@@ -148,9 +148,9 @@ SharingRun sharing(
     const char* kind, const char* scheme, const char* lock_class, const char* files, unsigned cpus, std::uint64_t ops)
 {
     EngineConfig c;
-    c.workload.pattern = "random";
-    c.workload.access = "read";
-    c.workload.files = files;
+    c.workload.pattern = WorkloadPattern::Random;
+    c.workload.access = WorkloadAccess::Read;
+    c.workload.files = parse_file_sharing(files).value();
     c.workload.cpus = cpus;
     c.workload.file_pages = 4096;
     c.workload.operations_per_cpu = ops;
@@ -183,8 +183,8 @@ struct WritebackRun {
 WritebackRun writeback_run(unsigned cpus, std::uint64_t pages, std::uint64_t frames)
 {
     EngineConfig c;
-    c.workload.pattern = "sequential";
-    c.workload.access = "write";
+    c.workload.pattern = WorkloadPattern::Sequential;
+    c.workload.access = WorkloadAccess::Write;
     c.workload.cpus = cpus;
     c.workload.file_pages = pages;
     c.workload.request_pages = 16;

@@ -64,7 +64,7 @@ struct MortonSetup {
 MortonRun morton_run(const MortonSetup& m, unsigned nfiles, const std::string& policy)
 {
     EngineConfig c;
-    c.workload.pattern = "morton";
+    c.workload.pattern = WorkloadPattern::Morton;
     c.workload.cpus = 2;
     c.workload.nfiles = nfiles;
     c.workload.file_pages = m.file_pages;

@@ -12,6 +12,7 @@
 // enforces, and tests/core/test_field_tables.cpp holds them to it.
 #pragma once
 
+#include "base/enum_words.h"
 #include "lib/field_error.h"
 #include "lib/json.h"
 
@@ -186,8 +187,36 @@ template <auto Member> Field<typename field_io::MemberOf<Member>::Struct> field(
     return f;
 }
 
-/// A field that is not a plain member (an enumeration written by name, a
-/// constant): @info's type says what it is in JSON.
+/// The field of an enumeration member (&WorkloadSpec::pattern), written in
+/// a file by its word: @Words, in the enumeration's order, are the choices.
+template <auto Member, const auto& Words>
+Field<typename field_io::MemberOf<Member>::Struct> enum_field(const FieldInfo& info)
+{
+    using S = typename field_io::MemberOf<Member>::Struct;
+    using E = typename field_io::MemberOf<Member>::Type;
+    static_assert(std::is_enum_v<E>, "enum_field() is for an enumeration member");
+    Field<S> f;
+    static_cast<FieldInfo&>(f) = info;
+    f.type = FieldType::Choice;
+    f.choices = Words;
+    f.get = [](const S& s) { return json::Value(std::string(enum_word(Words, s.*Member))); };
+    f.set = [](S& s, const json::Value& v, const std::string& path) {
+        std::string word;
+        field_io::read(v, path, word);
+        const std::optional<E> value = parse_enum_word<E>(Words, word);
+        if (!value) {
+            std::string allowed;
+            for (const std::string_view w : Words)
+                allowed += (allowed.empty() ? "" : ", ") + std::string(w);
+            throw_field_error(path, "'" + word + "' is not one of: " + allowed);
+        }
+        s.*Member = *value;
+    };
+    return f;
+}
+
+/// A field that is not a plain member (a constant, a value computed from
+/// others): @info's type says what it is in JSON.
 template <typename S>
 Field<S> custom_field(
     const FieldInfo& info, json::Value (*get)(const S&), void (*set)(S&, const json::Value&, const std::string&))

@@ -119,17 +119,19 @@ void print_run_summary(std::ostream& out, const pcl::RunResult& r, const std::st
                 with_commas(t.skipped_lines) + " skipped; the first, line " + std::to_string(first.line) + ": "
                     + first.reason + ": " + first.content);
         }
-    } else if (w.pattern == "morton") {
+    } else if (w.pattern == WorkloadPattern::Morton) {
         line("workload",
             "morton: process A reads " + std::to_string(w.nfiles) + " files of " + with_commas(w.file_pages)
                 + " pages round-robin, " + with_commas(w.request_pages) + " page(s) at a time; process B streams "
                 + with_commas(w.stream_pages) + " pages from a second disk; " + index);
     } else {
         // pft and mixed choose their own kinds of operation; access is for the others.
-        const bool own_access = w.pattern == "pft" || w.pattern == "mixed";
+        const bool own_access = w.pattern == WorkloadPattern::Pft || w.pattern == WorkloadPattern::Mixed;
         line("workload",
-            w.pattern + (own_access ? "" : " " + w.access) + ", " + std::to_string(w.cpus) + " CPU(s), "
-                + with_commas(w.file_pages) + " pages per " + (w.pattern == "pft" ? "region" : "file") + ", " + index);
+            std::string(workload_pattern_name(w.pattern))
+                + (own_access ? "" : " " + std::string(workload_access_name(w.access))) + ", " + std::to_string(w.cpus)
+                + " CPU(s), " + with_commas(w.file_pages) + " pages per "
+                + (w.pattern == WorkloadPattern::Pft ? "region" : "file") + ", " + index);
     }
     std::string state = r.state;
     if (r.ended_by == RunEnd::Duration)
@@ -141,7 +143,7 @@ void print_run_summary(std::ostream& out, const pcl::RunResult& r, const std::st
         line("error", r.error);
     line("wall time", fixed(r.wall_seconds, 3) + " s");
     line("operations", with_commas(r.operations) + " (" + with_commas(std::uint64_t(r.operations_per_s())) + " ops/s)");
-    if (w.pattern == "morton" && r.cpus.size() == 2)
+    if (w.pattern == WorkloadPattern::Morton && r.cpus.size() == 2)
         line("process A",
             r.cpus[0].finished_ns
                 ? "read its " + std::to_string(w.nfiles) + " files in " + fixed(double(r.cpus[0].finished_ns) / 1e9, 3)

@@ -10,25 +10,6 @@ namespace pcl {
 
 namespace {
 
-template <std::size_t N> bool one_of(const std::array<std::string_view, N>& names, const std::string& value)
-{
-    return std::find(names.begin(), names.end(), value) != names.end();
-}
-
-template <std::size_t N>
-[[noreturn]] void throw_not_one_of(
-    const char* field, const std::array<std::string_view, N>& names, const std::string& value)
-{
-    std::string allowed;
-    for (std::string_view name : names) {
-        if (!allowed.empty())
-            allowed += ", ";
-        allowed += name;
-    }
-    const std::string reason = "'" + value + "' is not one of: " + allowed;
-    throw FieldError(field, reason, std::string("workload ") + field + " " + reason);
-}
-
 [[noreturn]] void throw_range(const char* field, const std::string& range, const std::string& got)
 {
     const std::string reason = "must be in " + range + ", got " + got;
@@ -44,12 +25,6 @@ pgoff_t div_round_up(pgoff_t n, pgoff_t d)
 
 void WorkloadSpec::validate() const
 {
-    if (!one_of(kWorkloadPatterns, pattern))
-        throw_not_one_of("pattern", kWorkloadPatterns, pattern);
-    if (!one_of(kWorkloadAccesses, access))
-        throw_not_one_of("access", kWorkloadAccesses, access);
-    if (!one_of(kWorkloadFileModes, files))
-        throw_not_one_of("files", kWorkloadFileModes, files);
     if (file_pages < 1 || file_pages > kMaxFilePages)
         throw_range("file_pages", "[1, 2^40]", std::to_string(file_pages));
     if (cpus < 1 || cpus > kMaxCpus)
@@ -58,7 +33,7 @@ void WorkloadSpec::validate() const
         throw_range(
             "request_pages", "[1, file_pages = " + std::to_string(file_pages) + "]", std::to_string(request_pages));
     // Only strided uses the stride, so a default of 16 must not reject a small file for the other patterns.
-    if (pattern == "strided" && (stride < 1 || stride > file_pages))
+    if (pattern == WorkloadPattern::Strided && (stride < 1 || stride > file_pages))
         throw_range("stride", "[1, file_pages = " + std::to_string(file_pages) + "]", std::to_string(stride));
     // Written so that NaN fails too.
     if (!(read_fraction >= 0.0 && read_fraction <= 1.0))
@@ -67,19 +42,20 @@ void WorkloadSpec::validate() const
         throw_range("write_fraction", "[0, 1]", std::to_string(write_fraction));
     // pft has no file to sync; morton's process A is timed over a fixed
     // number of reads.
-    if ((pattern == "pft" || pattern == "morton") && (fsync_every || sync_every))
-        throw_range(fsync_every ? "fsync_every" : "sync_every", "{0} for " + pattern,
+    if ((pattern == WorkloadPattern::Pft || pattern == WorkloadPattern::Morton) && (fsync_every || sync_every))
+        throw_range(fsync_every ? "fsync_every" : "sync_every",
+            "{0} for " + std::string(workload_pattern_name(pattern)),
             std::to_string(fsync_every ? fsync_every : sync_every));
     if (operations_per_cpu < 1)
         throw_range("operations_per_cpu", "[1, 2^64)", "0");
     // Every CPU must get a non-empty share, or it would have nothing to do.
-    if (pattern == "pft" && file_pages < cpus)
+    if (pattern == WorkloadPattern::Pft && file_pages < cpus)
         throw_range("file_pages", "[cpus = " + std::to_string(cpus) + ", 2^40] for pft (one page per CPU at least)",
             std::to_string(file_pages));
-    if (pattern == "two_streams" && file_pages < 2)
+    if (pattern == WorkloadPattern::TwoStreams && file_pages < 2)
         throw_range(
             "file_pages", "[2, 2^40] for two_streams (one page per stream at least)", std::to_string(file_pages));
-    if (pattern == "morton") {
+    if (pattern == WorkloadPattern::Morton) {
         if (cpus != 2)
             throw_range("cpus", "{2} for morton (process A and process B)", std::to_string(cpus));
         if (nfiles < 1 || nfiles > kMaxMortonFiles)
@@ -87,8 +63,8 @@ void WorkloadSpec::validate() const
         if (stream_pages < 1 || stream_pages > kMaxFilePages)
             throw_range("stream_pages", "[1, 2^40]", std::to_string(stream_pages));
     }
-    if (pattern == "interleaved") {
-        const pgoff_t unit = access == "read" || access == "write" ? request_pages : 1;
+    if (pattern == WorkloadPattern::Interleaved) {
+        const pgoff_t unit = access == WorkloadAccess::Read || access == WorkloadAccess::Write ? request_pages : 1;
         if (div_round_up(file_pages, unit) < cpus)
             throw_range("file_pages",
                 "[cpus * request size = " + std::to_string(std::uint64_t(cpus) * unit)
@@ -99,31 +75,31 @@ void WorkloadSpec::validate() const
 
 unsigned WorkloadSpec::files_needed() const noexcept
 {
-    if (pattern == "pft")
+    if (pattern == WorkloadPattern::Pft)
         return 0;
-    if (pattern == "morton")
+    if (pattern == WorkloadPattern::Morton)
         return nfiles + 1;
-    return files == "shared" ? 1 : cpus;
+    return files == FileSharing::Shared ? 1 : cpus;
 }
 
 pgoff_t WorkloadSpec::file_size(FileId file) const noexcept
 {
-    return pattern == "morton" && file == nfiles ? stream_pages : file_pages;
+    return pattern == WorkloadPattern::Morton && file == nfiles ? stream_pages : file_pages;
 }
 
 unsigned WorkloadSpec::disk_of(FileId file) const noexcept
 {
-    return pattern == "morton" && file == nfiles ? 1 : 0;
+    return pattern == WorkloadPattern::Morton && file == nfiles ? 1 : 0;
 }
 
 FileId WorkloadSpec::file_of(unsigned cpu) const noexcept
 {
-    return files == "shared" ? 0 : FileId(cpu);
+    return files == FileSharing::Shared ? 0 : FileId(cpu);
 }
 
 pgoff_t WorkloadSpec::anon_pages() const noexcept
 {
-    return pattern == "pft" ? file_pages : 0;
+    return pattern == WorkloadPattern::Pft ? file_pages : 0;
 }
 
 WorkloadGenerator::WorkloadGenerator(const WorkloadSpec& spec, unsigned cpu)
@@ -133,12 +109,11 @@ WorkloadGenerator::WorkloadGenerator(const WorkloadSpec& spec, unsigned cpu)
     spec.validate();
     if (cpu >= spec.cpus)
         throw_range("cpu", "[0, cpus = " + std::to_string(spec.cpus) + ")", std::to_string(cpu));
-    const auto at = std::find(kWorkloadPatterns.begin(), kWorkloadPatterns.end(), spec.pattern);
-    pattern_ = Pattern(at - kWorkloadPatterns.begin());
-    kind_ = spec.access == "read" ? OperationKind::Read
-        : spec.access == "write"  ? OperationKind::Write
-                                  : OperationKind::FileFault;
-    write_ = spec.access == "mmap_write";
+    pattern_ = spec.pattern;
+    kind_ = spec.access == WorkloadAccess::Read ? OperationKind::Read
+        : spec.access == WorkloadAccess::Write  ? OperationKind::Write
+                                                : OperationKind::FileFault;
+    write_ = spec.access == WorkloadAccess::MmapWrite;
     write_fraction_ = spec.write_fraction;
     fsync_every_ = spec.fsync_every;
     sync_every_ = spec.sync_every;
@@ -154,10 +129,10 @@ WorkloadGenerator::WorkloadGenerator(const WorkloadSpec& spec, unsigned cpu)
     length_ = spec.operations_per_cpu;
 
     switch (pattern_) {
-    case Pattern::Interleaved:
+    case WorkloadPattern::Interleaved:
         cursor_ = cpu;
         break;
-    case Pattern::Pft: {
+    case WorkloadPattern::Pft: {
         write_fraction_ = 0;
         const pgoff_t share = file_pages_ / cpus_;
         cursor_ = pgoff_t(cpu) * share;
@@ -165,7 +140,7 @@ WorkloadGenerator::WorkloadGenerator(const WorkloadSpec& spec, unsigned cpu)
         file_ = 0;
         break;
     }
-    case Pattern::TwoStreams:
+    case WorkloadPattern::TwoStreams:
         // The second stream starts at the first request boundary in the
         // second half of the file.
         half_ = std::max<pgoff_t>(1, div_round_up(requests_, 2)) * unit_;
@@ -173,7 +148,7 @@ WorkloadGenerator::WorkloadGenerator(const WorkloadSpec& spec, unsigned cpu)
             half_ = file_pages_ / 2;
         cursor2_ = half_;
         break;
-    case Pattern::Morton:
+    case WorkloadPattern::Morton:
         // Both processes use read(2): A's 4 KB reads, B's streaming.
         kind_ = OperationKind::Read;
         write_ = false;
@@ -234,36 +209,36 @@ bool WorkloadGenerator::next(Operation& op)
 void WorkloadGenerator::next_of_pattern(Operation& op, std::uint64_t i)
 {
     switch (pattern_) {
-    case Pattern::Sequential:
+    case WorkloadPattern::Sequential:
         emit(op, cursor_);
         cursor_ += op.count;
         if (cursor_ >= file_pages_)
             cursor_ = 0;
         break;
-    case Pattern::Reverse:
+    case WorkloadPattern::Reverse:
         emit(op, (requests_ - 1 - i % requests_) * unit_);
         break;
-    case Pattern::Random:
+    case WorkloadPattern::Random:
         emit(op, rng_.below(file_pages_ - unit_ + 1));
         break;
-    case Pattern::Strided:
+    case WorkloadPattern::Strided:
         emit(op, cursor_);
         cursor_ += stride_;
         if (cursor_ >= file_pages_)
             cursor_ = 0;
         break;
-    case Pattern::Interleaved:
+    case WorkloadPattern::Interleaved:
         emit(op, cursor_ * unit_);
         cursor_ += cpus_;
         if (cursor_ >= requests_)
             cursor_ = cpu_;
         break;
-    case Pattern::Pft:
+    case WorkloadPattern::Pft:
         // Anonymous memory is faulted by writing: a read fault would only
         // map the shared zero page and allocate nothing.
         op = Operation { OperationKind::AnonFault, 0, cursor_++, 1, true };
         break;
-    case Pattern::TwoStreams: {
+    case WorkloadPattern::TwoStreams: {
         // Turns: stream 0 over [0, cursor2 start), stream 1 over the rest.
         if (i % 2 == 0) {
             emit(op, cursor_);
@@ -279,7 +254,7 @@ void WorkloadGenerator::next_of_pattern(Operation& op, std::uint64_t i)
         }
         break;
     }
-    case Pattern::Morton:
+    case WorkloadPattern::Morton:
         if (cpu_ == 0) {
             // Process A: file i mod N, its (i / N)th request.
             file_ = FileId(i % nfiles_);
@@ -291,7 +266,7 @@ void WorkloadGenerator::next_of_pattern(Operation& op, std::uint64_t i)
                 cursor_ = 0;
         }
         break;
-    case Pattern::Mixed:
+    case WorkloadPattern::Mixed:
         // Always two draws, kind then offset, so one seed means one sequence.
         if (rng_.unit() < read_fraction_)
             op = Operation { OperationKind::Read, file_, rng_.below(file_pages_ - request_pages_ + 1), request_pages_,

@@ -44,6 +44,7 @@
 // MADV_RANDOM), which the readahead policy sees on mmap faults.
 #pragma once
 
+#include "base/enum_words.h"
 #include "base/page.h"
 #include "base/splitmix64.h"
 #include "mm/mmap_hint.h"
@@ -51,15 +52,65 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
 namespace pcl {
 
+/// The order of a CPU's requests (workload.pattern).
+enum class WorkloadPattern : std::uint8_t {
+    Sequential,
+    Reverse,
+    Random,
+    Strided,
+    Interleaved,
+    Pft,
+    Mixed,
+    TwoStreams,
+    Morton,
+};
+/// Their words, in the enumeration's order: the choices of workload.pattern.
 inline constexpr std::array<std::string_view, 9> kWorkloadPatterns { "sequential", "reverse", "random", "strided",
     "interleaved", "pft", "mixed", "two_streams", "morton" };
+
+/// How a CPU reaches its pages (workload.access): read(2), a read or write
+/// fault on a shared mapping, or write(2).
+enum class WorkloadAccess : std::uint8_t { Read, MmapRead, MmapWrite, Write };
 inline constexpr std::array<std::string_view, 4> kWorkloadAccesses { "read", "mmap_read", "mmap_write", "write" };
+
+/// Whether each CPU has a file of its own (workload.files).
+enum class FileSharing : std::uint8_t {
+    Separate, ///< CPU k uses file k
+    Shared,   ///< every CPU uses file 0
+};
 inline constexpr std::array<std::string_view, 2> kWorkloadFileModes { "separate", "shared" };
+
+constexpr std::string_view workload_pattern_name(WorkloadPattern p) noexcept
+{
+    return enum_word(kWorkloadPatterns, p);
+}
+constexpr std::string_view workload_access_name(WorkloadAccess a) noexcept
+{
+    return enum_word(kWorkloadAccesses, a);
+}
+constexpr std::string_view file_sharing_name(FileSharing f) noexcept
+{
+    return enum_word(kWorkloadFileModes, f);
+}
+/// The value a word names, or nothing for a word that is none of them.
+constexpr std::optional<WorkloadPattern> parse_workload_pattern(std::string_view word) noexcept
+{
+    return parse_enum_word<WorkloadPattern>(kWorkloadPatterns, word);
+}
+constexpr std::optional<WorkloadAccess> parse_workload_access(std::string_view word) noexcept
+{
+    return parse_enum_word<WorkloadAccess>(kWorkloadAccesses, word);
+}
+constexpr std::optional<FileSharing> parse_file_sharing(std::string_view word) noexcept
+{
+    return parse_enum_word<FileSharing>(kWorkloadFileModes, word);
+}
 
 struct WorkloadSpec {
     static constexpr pgoff_t kMaxFilePages = pgoff_t(1) << 40; ///< 4 PiB of 4 KiB pages: no offset arithmetic overflows
@@ -67,13 +118,13 @@ struct WorkloadSpec {
     static constexpr unsigned kMaxMortonFiles = 4096;
     static constexpr pgoff_t kStreamRequestPages = 32; ///< morton process B's read size (128 KiB, like cp's buffer)
 
-    std::string pattern = "sequential"; ///< one of kWorkloadPatterns
-    std::string access = "read";        ///< one of kWorkloadAccesses
-    pgoff_t file_pages = 1024;          ///< pages per file; for pft, pages of the anonymous region
-    std::string files = "separate";     ///< "separate": CPU k uses file k; "shared": every CPU uses file 0
-    pgoff_t stride = 16;                ///< strided only: pages between the starts of two requests, in [1, file_pages]
-    pgoff_t request_pages = 1;          ///< pages per read(2)
-    double read_fraction = 0.5;         ///< mixed: probability that an operation is a read(2)
+    WorkloadPattern pattern = WorkloadPattern::Sequential;
+    WorkloadAccess access = WorkloadAccess::Read;
+    pgoff_t file_pages = 1024; ///< pages per file; for pft, pages of the anonymous region
+    FileSharing files = FileSharing::Separate;
+    pgoff_t stride = 16;        ///< strided only: pages between the starts of two requests, in [1, file_pages]
+    pgoff_t request_pages = 1;  ///< pages per read(2)
+    double read_fraction = 0.5; ///< mixed: probability that an operation is a read(2)
     unsigned cpus = 1;
     std::uint64_t seed = 1;
     std::uint64_t operations_per_cpu = 1000; ///< length of each CPU's sequence (pft stops earlier; morton ignores it)
@@ -114,7 +165,7 @@ public:
     /// The next operation into @op; false when the sequence is over.
     bool next(Operation& op) override;
     /// Morton's process B.
-    bool background() const noexcept override { return pattern_ == Pattern::Morton && cpu_ == 1; }
+    bool background() const noexcept override { return pattern_ == WorkloadPattern::Morton && cpu_ == 1; }
 
     unsigned cpu() const noexcept { return cpu_; }
     /// Operations produced so far.
@@ -123,24 +174,12 @@ public:
     std::uint64_t length() const noexcept { return length_; }
 
 private:
-    enum class Pattern : std::uint8_t {
-        Sequential,
-        Reverse,
-        Random,
-        Strided,
-        Interleaved,
-        Pft,
-        Mixed,
-        TwoStreams,
-        Morton
-    };
-
     /// A request of up to unit_ pages at @index, cut short at the end of the file.
     void emit(Operation& op, pgoff_t index) const;
     /// The pattern's next operation (next() adds the syncs and the writes).
     void next_of_pattern(Operation& op, std::uint64_t i);
 
-    Pattern pattern_;
+    WorkloadPattern pattern_;
     OperationKind kind_; ///< Read or FileFault, from access
     bool write_;
     FileId file_;

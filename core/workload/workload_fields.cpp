@@ -6,39 +6,20 @@ namespace {
 
 constexpr std::uint64_t kU64Max = std::numeric_limits<std::uint64_t>::max();
 
-json::Value get_madvise(const WorkloadSpec& w)
-{
-    return std::string(mmap_hint_name(w.madvise));
-}
-
-void set_madvise(WorkloadSpec& w, const json::Value& v, const std::string& path)
-{
-    std::string name;
-    field_io::read(v, path, name);
-    const std::optional<MmapHint> hint = parse_mmap_hint(name);
-    if (!hint) {
-        std::string allowed;
-        for (const std::string_view n : kMmapHintNames)
-            allowed += (allowed.empty() ? "" : ", ") + std::string(n);
-        throw_field_error(path, "'" + name + "' is not one of: " + allowed);
-    }
-    w.madvise = *hint;
-}
-
 FieldTable<WorkloadSpec> build()
 {
     using W = WorkloadSpec;
     // clang-format off
     return { "workload", {
-        field<&W::pattern>({ .name = "pattern", .label = "Pattern",
+        enum_field<&W::pattern, kWorkloadPatterns>({ .name = "pattern", .label = "Pattern",
             .meaning = "The order of the requests: sequential reads the file from 0 in steps of a request, reverse from the end, random at uniform offsets, strided every stride pages, interleaved gives CPU k of n the requests k, k+n, ...; pft is the page-fault test of the pagefault scalability thread (2005); mixed draws read(2) calls and read faults; two_streams interleaves a reader from page 0 with one from the middle; morton is Morton's 2002 thrashing test (2 CPUs: process A reads N files round-robin, process B streams a big file from a second disk).",
-            .choices = kWorkloadPatterns }),
-        field<&W::access>({ .name = "access", .label = "Access",
+            }),
+        enum_field<&W::access, kWorkloadAccesses>({ .name = "access", .label = "Access",
             .meaning = "read(2) calls, read or write faults on a shared mapping, or write(2) calls (sequential with write is dd); pft, mixed and morton choose their own.",
-            .choices = kWorkloadAccesses }),
-        field<&W::files>({ .name = "files", .label = "Files",
+            }),
+        enum_field<&W::files, kWorkloadFileModes>({ .name = "files", .label = "Files",
             .meaning = "separate: CPU k uses file k; shared: every CPU uses file 0.",
-            .choices = kWorkloadFileModes }),
+            }),
         field<&W::file_pages>({ .name = "file_pages", .label = "File size", .unit = "pages", .allowed = "1..2^40",
             .meaning = "Pages per file; for pft, pages of the anonymous region (at least one per CPU); for interleaved, at least one request per CPU.",
             .min_int = 1, .max_int = W::kMaxFilePages }),
@@ -60,10 +41,9 @@ FieldTable<WorkloadSpec> build()
             .allowed = "1..2^64-1",
             .meaning = "Length of each CPU's sequence (pft stops after its share; morton's process A reads its files to the end).",
             .min_int = 1, .max_int = kU64Max }),
-        custom_field<W>({ .name = "madvise", .label = "madvise hint",
+        enum_field<&W::madvise, kMmapHintNames>({ .name = "madvise", .label = "madvise hint",
             .meaning = "The hint of every mapping, as the readahead policy sees it on mmap faults: normal (read-around), sequential (MADV_SEQUENTIAL: full windows ahead), random (MADV_RANDOM: no readahead).",
-            .type = FieldType::Choice, .choices = kMmapHintNames },
-            get_madvise, set_madvise),
+            }),
         field<&W::nfiles>({ .name = "nfiles", .label = "Morton files", .unit = "files", .allowed = "1..4096",
             .meaning = "morton only: N, the files process A reads round-robin, one request from each in turn (Morton's runtime cliff came between N = 40 and 60).",
             .min_int = 1, .max_int = W::kMaxMortonFiles }),

@@ -9,11 +9,11 @@
 namespace pcl::test {
 
 inline EngineConfig small_engine(
-    const char* pattern, unsigned cpus, pgoff_t pages, std::uint64_t ops, const char* access = "read")
+    std::string_view pattern, unsigned cpus, pgoff_t pages, std::uint64_t ops, std::string_view access = "read")
 {
     EngineConfig c;
-    c.workload.pattern = pattern;
-    c.workload.access = access;
+    c.workload.pattern = parse_workload_pattern(pattern).value();
+    c.workload.access = parse_workload_access(access).value();
     c.workload.cpus = cpus;
     c.workload.file_pages = pages;
     c.workload.operations_per_cpu = ops;

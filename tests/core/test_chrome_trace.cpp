@@ -29,9 +29,9 @@ Scenario paced_shared_file()
     s.title = "trace test";
     s.sample_interval_ms = 10;
     EngineConfig& e = s.engine;
-    e.workload.pattern = "sequential";
-    e.workload.access = "mmap_read";
-    e.workload.files = "shared";
+    e.workload.pattern = WorkloadPattern::Sequential;
+    e.workload.access = WorkloadAccess::MmapRead;
+    e.workload.files = FileSharing::Shared;
     e.workload.cpus = 2;
     e.workload.file_pages = 256;
     e.workload.operations_per_cpu = 400;

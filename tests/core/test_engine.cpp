@@ -57,7 +57,7 @@ TEST_CASE("sequential readers on separate files read each page from disk once", 
 TEST_CASE("pause holds every CPU, step lets each do exactly n operations", "[sim][engine][control]")
 {
     EngineConfig c = small_engine("random", 3, 256, 400);
-    c.workload.access = "mmap_read";
+    c.workload.access = WorkloadAccess::MmapRead;
     sync::LockRegistry registry;
     Engine engine(c, registry);
     engine.start(true);
@@ -119,7 +119,7 @@ TEST_CASE("the same seed maps the same pages, another seed others", "[sim][engin
 {
     auto mapped = [](std::uint64_t seed) {
         EngineConfig c = small_engine("random", 2, 4096, 300);
-        c.workload.access = "mmap_read";
+        c.workload.access = WorkloadAccess::MmapRead;
         c.workload.seed = seed;
         EngineRun run(c);
         Engine& engine = run.engine;
@@ -160,7 +160,7 @@ TEST_CASE("migration moves a thread to another CPU id every K operations", "[sim
 TEST_CASE("writes through a shared mapping dirty the pages and tag them in the index", "[sim][engine]")
 {
     EngineConfig c = small_engine("sequential", 1, 32, 32);
-    c.workload.access = "mmap_write";
+    c.workload.access = WorkloadAccess::MmapWrite;
     EngineRun run(c);
     Engine& engine = run.engine;
     PageIndex& index = *engine.page_cache().file(0).index;

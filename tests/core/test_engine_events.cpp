@@ -412,7 +412,7 @@ TEST_CASE("the hold stretch makes every lock hold at least the stretch", "[sim][
 TEST_CASE("at demo speed every fault that is not a mapped hit has a FaultEnd", "[sim][engine][events][paced]")
 {
     EngineConfig c = small_engine("random", 2, 64, 100, "mmap_read");
-    c.workload.files = "shared";
+    c.workload.files = FileSharing::Shared;
     c.ops_per_second = 2'000;
     c.device = { 20'000, 0, 1.0 };
     EngineRun run(c);
@@ -528,7 +528,7 @@ TEST_CASE("CPUs faulting a shared file record every page-lock sleep", "[sim][eng
 {
     constexpr unsigned kCpus = 3;
     EngineConfig c = small_engine("sequential", kCpus, 64, 64, "mmap_read");
-    c.workload.files = "shared";
+    c.workload.files = FileSharing::Shared;
     c.device = { 50'000, 0, 1.0 };
     c.event_ring_capacity = std::size_t(1) << 16;
     EngineRun run(c);

@@ -22,8 +22,8 @@ Scenario make(const char* pattern, const char* access, unsigned cpus, pgoff_t pa
     s.title = "test";
     s.sample_interval_ms = 10;
     EngineConfig& e = s.engine;
-    e.workload.pattern = pattern;
-    e.workload.access = access;
+    e.workload.pattern = parse_workload_pattern(pattern).value();
+    e.workload.access = parse_workload_access(access).value();
     e.workload.cpus = cpus;
     e.workload.file_pages = pages;
     e.workload.operations_per_cpu = ops;
@@ -133,7 +133,7 @@ TEST_CASE("read(2) through the hash: lookups in the series add up to the cache's
     Scenario s = make("sequential", "read", 2, 128, 512);
     s.engine.index.kind = IndexKind::Hash;
     s.engine.index.hash_buckets = 256;
-    s.engine.workload.files = "shared";
+    s.engine.workload.files = FileSharing::Shared;
     const RunResult r = run_scenario(s);
     CHECK(r.state == "finished");
     CHECK(r.operations == 1024);

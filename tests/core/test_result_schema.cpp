@@ -30,8 +30,8 @@ Scenario short_run(const char* pattern, const char* access, unsigned cpus)
     Scenario s;
     s.title = "schema test";
     s.sample_interval_ms = 10;
-    s.engine.workload.pattern = pattern;
-    s.engine.workload.access = access;
+    s.engine.workload.pattern = parse_workload_pattern(pattern).value();
+    s.engine.workload.access = parse_workload_access(access).value();
     s.engine.workload.cpus = cpus;
     s.engine.workload.file_pages = 512;
     s.engine.workload.operations_per_cpu = 2000;
@@ -66,7 +66,7 @@ TEST_CASE("every result validates against the documented schema", "[sim][result]
     runs.push_back(writer);
     for (const Scenario& s : runs) {
         const RunResult r = run_scenario(s);
-        INFO(s.engine.workload.pattern << " " << s.engine.workload.access);
+        INFO(workload_pattern_name(s.engine.workload.pattern) << " " << workload_access_name(s.engine.workload.access));
         REQUIRE(r.state != "failed");
         const std::vector<std::string> problems = test::schema_problems(to_json(r), sch);
         INFO(joined(problems));

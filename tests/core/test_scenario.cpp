@@ -42,9 +42,9 @@ Scenario everything_changed()
     s.duration_seconds = 2.5;
     s.sample_interval_ms = 250;
     WorkloadSpec& w = s.engine.workload;
-    w.pattern = "strided";
-    w.access = "mmap_write";
-    w.files = "shared";
+    w.pattern = WorkloadPattern::Strided;
+    w.access = WorkloadAccess::MmapWrite;
+    w.files = FileSharing::Shared;
     w.file_pages = 5000;
     w.stride = 7;
     w.request_pages = 3;
@@ -175,7 +175,7 @@ TEST_CASE("scenario: {\"version\": 1} is the default scenario", "[scenario]")
 {
     const Scenario s = parse_scenario(R"({"version": 1})");
     check_equal(s, Scenario {});
-    CHECK(s.engine.workload.pattern == "sequential");
+    CHECK(s.engine.workload.pattern == WorkloadPattern::Sequential);
     CHECK(s.engine.memory_pages == (1u << 18));
     CHECK(s.sample_interval_ms == 100);
     CHECK_NOTHROW(Scenario {}.validate());
@@ -338,7 +338,7 @@ TEST_CASE("scenario: overrides set fields by path", "[scenario]")
     apply_override(doc, "description=a=b");
     apply_override(doc, "workload.cpus=2"); // the last one wins
     const Scenario s = scenario_from_json(doc);
-    CHECK(s.engine.workload.pattern == "random");
+    CHECK(s.engine.workload.pattern == WorkloadPattern::Random);
     CHECK(s.engine.workload.cpus == 2);
     CHECK(s.engine.workload.read_fraction == 0.25);
     CHECK_FALSE(s.engine.events);
@@ -433,7 +433,7 @@ TEST_CASE("scenario: every bundled preset parses and builds an engine", "[scenar
         // A preset fits its memory unless memory pressure is its subject:
         // readahead thrashing, or writeback.
         const WorkloadSpec& w = s.engine.workload;
-        if (w.pattern != "morton" && w.access != "write" && !s.engine.trace)
+        if (w.pattern != WorkloadPattern::Morton && w.access != WorkloadAccess::Write && !s.engine.trace)
             CHECK(std::uint64_t(w.files_needed()) * w.file_pages + w.anon_pages() <= s.engine.memory_pages);
         sync::LockRegistry registry;
         CHECK_NOTHROW(Engine(s.engine, registry));

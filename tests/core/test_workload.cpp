@@ -13,10 +13,10 @@ using namespace pcl;
 
 namespace {
 
-WorkloadSpec make_spec(const char* pattern, pgoff_t file_pages, pgoff_t request_pages = 1, unsigned cpus = 1)
+WorkloadSpec make_spec(std::string_view pattern, pgoff_t file_pages, pgoff_t request_pages = 1, unsigned cpus = 1)
 {
     WorkloadSpec spec;
-    spec.pattern = pattern;
+    spec.pattern = parse_workload_pattern(pattern).value();
     spec.file_pages = file_pages;
     spec.request_pages = request_pages;
     spec.cpus = cpus;
@@ -87,7 +87,7 @@ TEST_CASE("reverse issues sequential's requests from the end down", "[workload]"
     CHECK(
         ranges(take(make_spec("reverse", 10, 4), 0, 5)) == Ranges { { 8, 2 }, { 4, 4 }, { 0, 4 }, { 8, 2 }, { 4, 4 } });
     WorkloadSpec spec = make_spec("reverse", 5, 4);
-    spec.access = "mmap_read";
+    spec.access = WorkloadAccess::MmapRead;
     CHECK(indexes(take(spec, 0, 7)) == Pages { 4, 3, 2, 1, 0, 4, 3 });
 }
 
@@ -96,14 +96,14 @@ TEST_CASE("strided starts a request every stride pages", "[workload]")
     WorkloadSpec spec = make_spec("strided", 10, 2);
     spec.stride = 3;
     CHECK(ranges(take(spec, 0, 6)) == Ranges { { 0, 2 }, { 3, 2 }, { 6, 2 }, { 9, 1 }, { 0, 2 }, { 3, 2 } });
-    spec.access = "mmap_read";
+    spec.access = WorkloadAccess::MmapRead;
     CHECK(ranges(take(spec, 0, 5)) == Ranges { { 0, 1 }, { 3, 1 }, { 6, 1 }, { 9, 1 }, { 0, 1 } });
 }
 
 TEST_CASE("interleaved: CPU k of n takes k, k+n, ... of a shared file", "[workload]")
 {
     WorkloadSpec spec = make_spec("interleaved", 10, 1, 3);
-    spec.files = "shared";
+    spec.files = FileSharing::Shared;
     CHECK(indexes(take(spec, 0, 5)) == Pages { 0, 3, 6, 9, 0 });
     CHECK(indexes(take(spec, 1, 4)) == Pages { 1, 4, 7, 1 });
     CHECK(indexes(take(spec, 2, 4)) == Pages { 2, 5, 8, 2 });
@@ -155,7 +155,7 @@ TEST_CASE("pft faults each page of the region exactly once over all CPUs", "[wor
 TEST_CASE("mmap access turns requests into one-page faults", "[workload]")
 {
     WorkloadSpec spec = make_spec("sequential", 3, 2);
-    spec.access = "mmap_write";
+    spec.access = WorkloadAccess::MmapWrite;
     const auto ops = take(spec, 0, 4);
     CHECK(indexes(ops) == Pages { 0, 1, 2, 0 });
     for (const Operation& op : ops) {
@@ -163,7 +163,7 @@ TEST_CASE("mmap access turns requests into one-page faults", "[workload]")
         CHECK(op.count == 1);
         CHECK(op.write);
     }
-    spec.access = "mmap_read";
+    spec.access = WorkloadAccess::MmapRead;
     for (const Operation& op : take(spec, 0, 4))
         CHECK_FALSE(op.write);
 }
@@ -231,7 +231,7 @@ TEST_CASE("separate files give each CPU its own; shared gives all one", "[worklo
         for (const Operation& op : take(spec, cpu, 5))
             CHECK(op.file == cpu);
     }
-    spec.files = "shared";
+    spec.files = FileSharing::Shared;
     CHECK(spec.files_needed() == 1);
     for (unsigned cpu = 0; cpu < 4; ++cpu) {
         CHECK(spec.file_of(cpu) == 0);
@@ -255,7 +255,7 @@ TEST_CASE("validation names the field and what it may be", "[workload][validate]
 {
     CHECK(message_of(make_spec("sequential", 10)).empty());
     for (std::string_view pattern : kWorkloadPatterns) {
-        WorkloadSpec ok = make_spec(std::string(pattern).c_str(), 10);
+        WorkloadSpec ok = make_spec(pattern, 10);
         ok.stride = 3;
         if (pattern == "morton")
             ok.cpus = 2; // process A and process B
@@ -264,14 +264,21 @@ TEST_CASE("validation names the field and what it may be", "[workload][validate]
     // The stride is only checked against the file where it is used.
     CHECK(message_of(make_spec("random", 10)) == "");
 
-    WorkloadSpec spec = make_spec("zigzag", 10);
-    CHECK_THAT(message_of(spec), Catch::Contains("pattern") && Catch::Contains("zigzag") && Catch::Contains("pft"));
-    spec = make_spec("random", 10);
-    spec.access = "append";
-    CHECK_THAT(message_of(spec), Catch::Contains("access") && Catch::Contains("mmap_write"));
-    spec = make_spec("random", 10);
-    spec.files = "both";
-    CHECK_THAT(message_of(spec), Catch::Contains("files") && Catch::Contains("separate"));
+    // A word that names no pattern, access or file mode is refused where a
+    // file is read, with the field and its choices.
+    auto refusal = [](const char* field, const char* word) {
+        WorkloadSpec spec = make_spec("random", 10);
+        try {
+            workload_fields().find(field)->set(spec, json::Value(word), std::string("workload.") + field);
+        } catch (const std::invalid_argument& e) {
+            return std::string(e.what());
+        }
+        return std::string();
+    };
+    CHECK_THAT(refusal("pattern", "zigzag"),
+        Catch::Contains("workload.pattern") && Catch::Contains("zigzag") && Catch::Contains("pft"));
+    CHECK_THAT(refusal("access", "append"), Catch::Contains("workload.access") && Catch::Contains("mmap_write"));
+    CHECK_THAT(refusal("files", "both"), Catch::Contains("workload.files") && Catch::Contains("separate"));
     CHECK_THAT(message_of(make_spec("random", 0)), Catch::Contains("file_pages"));
     CHECK_THAT(message_of(make_spec("random", (pgoff_t(1) << 40) + 1)), Catch::Contains("file_pages"));
     CHECK_THAT(message_of(make_spec("random", 10, 11)), Catch::Contains("request_pages") && Catch::Contains("[1, "));

@@ -27,7 +27,6 @@ using Detail = RadixTreeLayout::Detail;
 
 namespace radixtest {
 
-
 inline constexpr std::uint8_t kOcc = IndexSnapshot::kSlotOccupied;
 inline constexpr std::uint8_t kDirty = IndexSnapshot::slot_tag_bit(pcl::kTagDirty);
 
@@ -128,7 +127,7 @@ inline pcl::Scenario liveScenario()
 {
     pcl::Scenario s = pcl::ui::test::twoCpus(
         { .filePages = 4096, .ops = 700, .memoryPages = 16384, .device = { 1000, 100, 1.0 }, .sampleMs = 20 });
-    s.engine.workload.access = "mmap_write";
+    s.engine.workload.access = WorkloadAccess::MmapWrite;
     s.engine.index.kind = pcl::IndexKind::Radix;
     s.engine.index.scheme = "pernode";
     s.engine.index.radix_shift = 4;

@@ -454,8 +454,8 @@ private Q_SLOTS:
         // four CPUs reading and faulting one file over a slow disk, behind
         // 2.4's one global hash lock, held a little longer for the demo.
         Scenario s = load_scenario(PCL_SOURCE_DIR "/resources/scenarios/2002-global-hash-lock.json");
-        s.engine.workload.pattern = "mixed";
-        s.engine.workload.files = "shared";
+        s.engine.workload.pattern = WorkloadPattern::Mixed;
+        s.engine.workload.files = FileSharing::Shared;
         s.engine.workload.file_pages = 16384;
         s.engine.hold_stretch_ns = 300;
         s.engine.workload.operations_per_cpu = 100000000;

@@ -52,7 +52,7 @@ std::vector<const PageStateLayout::Item*> withRole(const PageStateLayout& l, con
 /// memory, paced so that windows move visibly and reclaim evicts.
 Scenario readaheadRun()
 {
-    Scenario s = test::twoCpus({ .pattern = "sequential",
+    Scenario s = test::twoCpus({ .pattern = WorkloadPattern::Sequential,
         .filePages = 4096,
         .ops = 3000,
         .memoryPages = 3072,

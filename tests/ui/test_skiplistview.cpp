@@ -407,7 +407,7 @@ private Q_SLOTS:
         // the last few inserts stand out and node locks are caught held.
         pcl::Scenario sc = skipRun(100000, 10, "pernode");
         sc.engine.workload.cpus = 4;
-        sc.engine.workload.files = "shared";
+        sc.engine.workload.files = FileSharing::Shared;
         sc.engine.workload.file_pages = 52;
         sc.engine.hold_stretch_ns = 60000000;
         sim.setScenario(sc);

@@ -56,7 +56,7 @@ template <class Scene> bool hasLabel(const Scene& scene, const QString& text)
 /// accesses in @pattern to files of @filePages pages, in @memoryPages of
 /// memory, on @device, sampled every @sampleMs.
 struct TwoCpuRun {
-    const char* pattern = "random";
+    WorkloadPattern pattern = WorkloadPattern::Random;
     std::uint64_t filePages = 0;
     std::uint64_t ops = 0;
     std::uint64_t memoryPages = 4096;

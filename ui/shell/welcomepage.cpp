@@ -56,7 +56,7 @@ QLabel* scaledLabel(const QString& text, qreal scale, bool bold)
 // The card's picture, from what the scenario exercises.
 WelcomeCard::Glyph glyphFor(const Scenario& s)
 {
-    if (s.engine.workload.pattern == "pft")
+    if (s.engine.workload.pattern == WorkloadPattern::Pft)
         return WelcomeCard::Glyph::Fault;
     if (s.engine.migrate_every > 0)
         return WelcomeCard::Glyph::Timeline;

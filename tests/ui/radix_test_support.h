@@ -127,7 +127,7 @@ inline pcl::Scenario liveScenario()
 {
     pcl::Scenario s = pcl::ui::test::twoCpus(
         { .filePages = 4096, .ops = 700, .memoryPages = 16384, .device = { 1000, 100, 1.0 }, .sampleMs = 20 });
-    s.engine.workload.access = WorkloadAccess::MmapWrite;
+    s.engine.workload.access = pcl::WorkloadAccess::MmapWrite;
     s.engine.index.kind = pcl::IndexKind::Radix;
     s.engine.index.scheme = "pernode";
     s.engine.index.radix_shift = 4;

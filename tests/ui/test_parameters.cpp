@@ -38,7 +38,7 @@ Scenario small()
 {
     Scenario s;
     s.title = "Two readers";
-    s.engine.workload.pattern = WorkloadPattern::Sequential;
+    s.engine.workload.pattern = pcl::WorkloadPattern::Sequential;
     s.engine.workload.cpus = 2;
     s.engine.workload.file_pages = 256;
     s.engine.workload.operations_per_cpu = 64;
@@ -200,7 +200,7 @@ private Q_SLOTS:
     void aCrossFieldErrorIsShownOnTheFieldItNames()
     {
         Scenario s = small();
-        s.engine.workload.pattern = WorkloadPattern::Strided;
+        s.engine.workload.pattern = pcl::WorkloadPattern::Strided;
         s.engine.workload.stride = 16;
         PanelOf under(s);
         auto& [sim, panel] = under;
@@ -283,7 +283,7 @@ private Q_SLOTS:
         QTest::mouseClick(apply, Qt::LeftButton);
         QCOMPARE(resets.count(), 1);
         QCOMPARE(sim.scenario().engine.workload.cpus, 3u);
-        QVERIFY(sim.scenario().engine.workload.pattern == WorkloadPattern::Random);
+        QVERIFY(sim.scenario().engine.workload.pattern == pcl::WorkloadPattern::Random);
         QCOMPARE(sim.state(), Simulation::State::Ready);
         QCOMPARE(sim.engine()->cpu_counters().size(), std::size_t(3));
         QVERIFY(!panel.hasPending());

@@ -219,7 +219,7 @@ private Q_SLOTS:
         RadixTreeView view(sim);
         view.resize(900, 600);
         pcl::Scenario s = liveScenario();
-        s.engine.workload.files = FileSharing::Shared;
+        s.engine.workload.files = pcl::FileSharing::Shared;
         s.engine.workload.cpus = 4;
         s.engine.workload.operations_per_cpu = 1000000;
         s.engine.ops_per_second = 150;

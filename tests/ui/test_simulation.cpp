@@ -15,7 +15,7 @@ namespace {
 Scenario small(unsigned cpus, std::uint64_t ops)
 {
     Scenario s;
-    s.engine.workload.pattern = WorkloadPattern::Sequential;
+    s.engine.workload.pattern = pcl::WorkloadPattern::Sequential;
     s.engine.workload.cpus = cpus;
     s.engine.workload.file_pages = 256;
     s.engine.workload.operations_per_cpu = ops;

@@ -73,8 +73,8 @@ pcl::Scenario pacedGlobalHashLock()
 pcl::Scenario pacedSharedMapping()
 {
     pcl::Scenario s = pacedGlobalHashLock();
-    s.engine.workload.access = WorkloadAccess::MmapRead;
-    s.engine.workload.files = FileSharing::Shared;
+    s.engine.workload.access = pcl::WorkloadAccess::MmapRead;
+    s.engine.workload.files = pcl::FileSharing::Shared;
     s.engine.workload.file_pages = 512;
     s.engine.device = { 30000, 3000, 1.0 };
     return s;

@@ -1,0 +1,103 @@
+// The machine the simulated CPUs run on.
+//
+// On the host (the default) the simulated CPUs, the disks, kswapd and the
+// flushers are host threads, time is the host's clock and a waiter spins or
+// sleeps in the host kernel. On a modelled machine the same code runs as
+// tasks of one deterministic scheduler (core/sched) in virtual time: exactly
+// one task runs at a time, the next is the one with the smallest virtual
+// time, and a wait parks the task instead of blocking the host thread.
+//
+// Every place of core that reads the time, spins, sleeps, waits or starts a
+// thread asks here. The host's path is one thread-local load and a branch,
+// so host runs keep their speed; the modelled path is the virtual one.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+
+namespace pcl {
+
+class WaitQueue;
+
+/// A task of a modelled machine, as its spawner holds it (to join it).
+struct TaskRef {
+    unsigned id = ~0u;
+    bool valid() const noexcept { return id != ~0u; }
+};
+
+/// The scheduler of a modelled machine, as core sees it. Every call is made
+/// from a task of the machine (the host thread that runs them).
+class Machine {
+public:
+    virtual ~Machine() = default;
+
+    /// The running task's virtual time, in nanoseconds. Never switches.
+    virtual std::uint64_t now_ns() const noexcept = 0;
+    /// The running task did @ns of work: its virtual time advances, and
+    /// another task runs first when its time is now the smaller.
+    virtual void charge(std::uint64_t ns) noexcept = 0;
+    /// One step of a spin-wait: charges one spin step and lets every other
+    /// task run up to the spinner's new time (a spinner cannot make
+    /// progress until someone else does).
+    virtual void relax() noexcept = 0;
+    /// Lets the tasks at the same virtual time run first.
+    virtual void yield() noexcept = 0;
+    /// Sleeps until virtual time @deadline_ns.
+    virtual void sleep_until(std::uint64_t deadline_ns) noexcept = 0;
+    /// Parks the running task on @queue until it is woken or virtual time
+    /// reaches @deadline_ns (~0: no deadline). True when woken.
+    virtual bool park(WaitQueue& queue, std::uint64_t deadline_ns) noexcept = 0;
+    /// Makes the first (or every) task parked on @queue runnable at the
+    /// waker's virtual time, or its own if later.
+    virtual void unpark_one(WaitQueue& queue) noexcept = 0;
+    virtual void unpark_all(WaitQueue& queue) noexcept = 0;
+    /// Starts @fn as a task of this machine, runnable at the spawner's time.
+    virtual TaskRef spawn(std::string name, std::function<void()> fn) = 0;
+    /// Waits (parked) until @task has returned.
+    virtual void join(TaskRef task) noexcept = 0;
+
+    // RCU on a modelled machine is the scheduler's: a grace period ends when
+    // every task that was inside a read-side section when it began has left
+    // it (liburcu's threads and membarriers stay for host runs).
+    virtual void rcu_read_lock() noexcept = 0;
+    virtual void rcu_read_unlock() noexcept = 0;
+    /// Parks until a grace period that begins now has ended.
+    virtual void synchronize_rcu() noexcept = 0;
+    /// Runs @fn after a grace period that begins now, on a task of the
+    /// machine's own.
+    virtual void call_rcu(std::function<void()> fn) = 0;
+    /// Parks until every callback queued by call_rcu() has run.
+    virtual void rcu_barrier() noexcept = 0;
+};
+
+namespace detail {
+// Constant-initialised: the host's test of it is a plain TLS load. One host
+// thread runs every task of a modelled machine, so it is the tasks' machine.
+inline thread_local Machine* t_machine = nullptr;
+} // namespace detail
+
+/// The machine of the calling task, or nullptr on the host.
+inline Machine* current_machine() noexcept
+{
+    return detail::t_machine;
+}
+
+/// Makes @machine the calling thread's machine for a scope (the scheduler,
+/// while it runs its tasks).
+class MachineScope {
+public:
+    explicit MachineScope(Machine* machine) noexcept
+        : saved_(detail::t_machine)
+    {
+        detail::t_machine = machine;
+    }
+    ~MachineScope() { detail::t_machine = saved_; }
+    MachineScope(const MachineScope&) = delete;
+    MachineScope& operator=(const MachineScope&) = delete;
+
+private:
+    Machine* saved_;
+};
+
+} // namespace pcl

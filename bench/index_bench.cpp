@@ -28,7 +28,7 @@ using indexes::kGangBatch;
 using indexes::Plan;
 using indexes::Target;
 
-constexpr unsigned kMaxThreads = 256;
+constexpr unsigned kMaxIndexThreads = 256;
 
 std::vector<unsigned> thread_counts(unsigned t)
 {
@@ -55,12 +55,12 @@ std::vector<std::string> split_list(const std::string& s)
     return v;
 }
 
-ArgParser make_parser()
+ArgParser index_bench_parser()
 {
     const unsigned hw = std::thread::hardware_concurrency();
     ArgParser p("bench indexes");
     p.add_uint("pages", std::uint64_t(1) << 20, 1, std::uint64_t(64) << 20, "N", "pages in each index");
-    p.add_uint("threads", std::clamp(hw, 2u, kMaxThreads), 1, kMaxThreads, "T",
+    p.add_uint("threads", std::clamp(hw, 2u, kMaxIndexThreads), 1, kMaxIndexThreads, "T",
         "concurrent lookups run at 1..T threads; T is max(2, hardware threads) unless given");
     p.add_output("csv", "FILE", "also write the results as CSV to FILE");
     p.add_uint("repeats", 3, 1, 15, "R", "rounds per cell; the median is reported");
@@ -124,12 +124,12 @@ std::vector<Target> make_targets(
 
 std::string index_bench_usage()
 {
-    return make_parser().usage();
+    return index_bench_parser().usage();
 }
 
 int run_index_bench(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
 {
-    ArgParser parser = make_parser();
+    ArgParser parser = index_bench_parser();
     std::vector<std::string> only;
     if (const auto code = parser.parse_command(args, out, err, [&](const ArgParser& p) {
             only = split_list(p.get_string("only"));

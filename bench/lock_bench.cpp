@@ -34,7 +34,7 @@ namespace pcl::bench {
 
 namespace {
 
-constexpr unsigned kMaxThreads = 256;
+constexpr unsigned kMaxLockThreads = 256;
 
 /// SeqLock's algorithm (its SeqCount) over the bare spinlock: raw_locks.h
 /// has no seqlock, and the instrumented SeqLock differs from this only in
@@ -213,11 +213,11 @@ std::vector<Case> make_cases()
     return cases;
 }
 
-ArgParser make_parser()
+ArgParser lock_bench_parser()
 {
     const unsigned hw = std::thread::hardware_concurrency();
     ArgParser p("bench locks");
-    p.add_uint("threads", std::clamp(hw, 2u, kMaxThreads), 2, kMaxThreads, "T",
+    p.add_uint("threads", std::clamp(hw, 2u, kMaxLockThreads), 2, kMaxLockThreads, "T",
         "threads sharing one lock in the contended runs; max(2, hardware threads) unless given");
     p.add_uint("iters", std::uint64_t(1) << 20, 1000, std::uint64_t(1) << 30, "N", "lock+unlock pairs per thread");
     p.add_output("csv", "FILE", "also write the results as CSV to FILE");
@@ -234,12 +234,12 @@ ArgParser make_parser()
 
 std::string lock_bench_usage()
 {
-    return make_parser().usage();
+    return lock_bench_parser().usage();
 }
 
 int run_lock_bench(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
 {
-    ArgParser parser = make_parser();
+    ArgParser parser = lock_bench_parser();
     if (const auto code = parser.parse_command(args, out, err))
         return *code;
     const unsigned threads = static_cast<unsigned>(parser.get_uint("threads"));

@@ -27,7 +27,7 @@ void set_kind(IndexSpec& spec, const json::Value& v, const std::string& path)
     }
 }
 
-FieldTable<IndexSpec> build()
+FieldTable<IndexSpec> make_index_table()
 {
     using I = IndexSpec;
     // clang-format off
@@ -76,7 +76,7 @@ FieldTable<IndexSpec> build()
 
 const FieldTable<IndexSpec>& index_fields()
 {
-    static const FieldTable<IndexSpec> table = build();
+    static const FieldTable<IndexSpec> table = make_index_table();
     return table;
 }
 

@@ -4,7 +4,7 @@ namespace pcl {
 
 namespace {
 
-FieldTable<BlockDeviceConfig> build()
+FieldTable<BlockDeviceConfig> make_block_device_table()
 {
     using D = BlockDeviceConfig;
     // clang-format off
@@ -47,7 +47,7 @@ FieldTable<BlockDeviceConfig> build()
 
 const FieldTable<BlockDeviceConfig>& block_device_fields()
 {
-    static const FieldTable<BlockDeviceConfig> table = build();
+    static const FieldTable<BlockDeviceConfig> table = make_block_device_table();
     return table;
 }
 

@@ -4,7 +4,7 @@ namespace pcl {
 
 namespace {
 
-FieldTable<FaultConfig> build()
+FieldTable<FaultConfig> make_fault_table()
 {
     using F = FaultConfig;
     // clang-format off
@@ -22,7 +22,7 @@ FieldTable<FaultConfig> build()
 
 const FieldTable<FaultConfig>& fault_fields()
 {
-    static const FieldTable<FaultConfig> table = build();
+    static const FieldTable<FaultConfig> table = make_fault_table();
     return table;
 }
 

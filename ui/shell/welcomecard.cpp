@@ -1,5 +1,6 @@
 #include "shell/welcomecard.h"
 
+#include "kit/colormix.h"
 #include "kit/colors.h"
 
 #include <QEvent>
@@ -22,12 +23,6 @@ constexpr qreal kAccentBar = 4;
 const QColor kHeld = colors::lockHeld();
 const QColor kWanted = colors::lockWanted();
 const QColor kBlocked = colors::lockBlocked();
-
-QColor blend(const QColor& a, const QColor& b, qreal t)
-{
-    return QColor::fromRgbF(
-        a.redF() * (1 - t) + b.redF() * t, a.greenF() * (1 - t) + b.greenF() * t, a.blueF() * (1 - t) + b.blueF() * t);
-}
 
 // A page outline with a folded top-right corner, in @r.
 QPainterPath pagePath(const QRectF& r)
@@ -157,7 +152,7 @@ void WelcomeCard::applyPalette()
     title.setColor(QPalette::WindowText, base.color(QPalette::Text));
     title_->setPalette(title);
     QPalette text = text_->palette();
-    text.setColor(QPalette::WindowText, blend(base.color(QPalette::Text), base.color(QPalette::Base), 0.22));
+    text.setColor(QPalette::WindowText, colors::mix(base.color(QPalette::Text), base.color(QPalette::Base), 0.22));
     text_->setPalette(text);
     QPalette source = source_->palette();
     const bool dark = base.color(QPalette::Base).lightness() < 128;
@@ -177,7 +172,7 @@ void WelcomeCard::paintEvent(QPaintEvent*)
     outline.addRoundedRect(card, kRadius, kRadius);
 
     const QColor base = palette().color(QPalette::Base);
-    const QColor border = blend(base, palette().color(QPalette::Text), 0.14);
+    const QColor border = colors::mix(base, palette().color(QPalette::Text), 0.14);
     painter.fillPath(outline, base);
 
     // The accent bar along the top edge, clipped to the rounded card.

@@ -1,5 +1,6 @@
 #include "shell/welcomepage.h"
 
+#include "kit/colormix.h"
 #include "shell/appicon.h"
 #include "shell/welcomecard.h"
 #include "workload/trace_replay.h"
@@ -36,12 +37,6 @@ std::string citationHead(const std::string& citation)
 
 constexpr int kIconSize = 72;
 constexpr int kMaxContentWidth = 1120;
-
-QColor blend(const QColor& a, const QColor& b, qreal t)
-{
-    return QColor::fromRgbF(
-        a.redF() * (1 - t) + b.redF() * t, a.greenF() * (1 - t) + b.greenF() * t, a.blueF() * (1 - t) + b.blueF() * t);
-}
 
 QLabel* scaledLabel(const QString& text, qreal scale, bool bold)
 {
@@ -415,10 +410,10 @@ void WelcomePage::applyPalette()
         p.setColor(QPalette::WindowText, c);
         label->setPalette(p);
     };
-    colour(tagline_, blend(text, background, 0.3));
-    colour(intro_, blend(text, background, 0.15));
-    colour(sectionTitle_, blend(text, background, 0.45));
-    colour(recentTitle_, blend(text, background, 0.45));
+    colour(tagline_, colors::mix(text, background, 0.3));
+    colour(intro_, colors::mix(text, background, 0.15));
+    colour(sectionTitle_, colors::mix(text, background, 0.45));
+    colour(recentTitle_, colors::mix(text, background, 0.45));
 }
 
 } // namespace pcl::ui

@@ -66,7 +66,7 @@ std::vector<FileKeys> key_set(const std::string& keys, std::uint64_t pages, std:
     return files;
 }
 
-ProbeFigures measure(const ProbeArgs& args)
+ProbeFigures measure_hash_chains(const ProbeArgs& args)
 {
     sync::LockRegistry registry;
     HashConfig config;
@@ -145,7 +145,7 @@ LessonProbe hash_chains_probe()
         { "probes_per_lookup", "entries / lookup",
             "chain entries a successful lookup walks, its own included, averaged over every page in the table" },
     };
-    p.run = measure;
+    p.run = measure_hash_chains;
     return p;
 }
 

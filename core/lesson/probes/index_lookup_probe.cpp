@@ -169,7 +169,7 @@ void timed_pass(const std::vector<Lookup>& lookups, std::vector<double>& samples
     found = hits;
 }
 
-ProbeFigures measure(const ProbeArgs& args)
+ProbeFigures measure_index_lookup(const ProbeArgs& args)
 {
     const bool radix = args.text("index") == "radix";
     const unsigned shift = unsigned(args.count("radix_shift"));
@@ -347,7 +347,7 @@ LessonProbe index_lookup_probe()
         { "bytes_per_page", "bytes / page", "index_bytes over the pages cached" },
         { "found", "lookups", "lookups of the last pass that found a page" },
     };
-    p.run = measure;
+    p.run = measure_index_lookup;
     return p;
 }
 

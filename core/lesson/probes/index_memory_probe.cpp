@@ -151,7 +151,7 @@ MemoryFigures measure_hash(const MemoryLayout& layout, std::uint64_t memory_byte
     return m;
 }
 
-ProbeFigures measure(const ProbeArgs& args)
+ProbeFigures measure_index_memory(const ProbeArgs& args)
 {
     MemoryLayout layout;
     layout.name = args.text("layout");
@@ -246,7 +246,7 @@ LessonProbe index_memory_probe()
         { "link_bytes", "bytes", "next_hash and pprev_hash: two pointers in every struct page of the machine" },
         { "mempages", "pages", "physical pages of the machine (memory_mb / 4 KB)" },
     };
-    p.run = measure;
+    p.run = measure_index_memory;
     return p;
 }
 

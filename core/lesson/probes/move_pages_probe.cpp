@@ -69,7 +69,7 @@ std::uint64_t thread_cpu_ns()
     return std::uint64_t(ts.tv_sec) * 1000000000u + std::uint64_t(ts.tv_nsec);
 }
 
-ProbeFigures measure(const ProbeArgs& args)
+ProbeFigures measure_move_pages(const ProbeArgs& args)
 {
     const PageToNodeLookup lookup = args.text("method") == "scan" ? PageToNodeLookup::Scan : PageToNodeLookup::Radix;
     const std::uint64_t pages = args.count("kilobytes") / kPageKb;
@@ -184,7 +184,7 @@ LessonProbe move_pages_probe()
         { "moved", "pages", "entries answered with the node the page moved to, in one call" },
         { "ebusy", "entries", "entries answered -EBUSY (a page named twice), in one call" },
     };
-    p.run = measure;
+    p.run = measure_move_pages;
     return p;
 }
 

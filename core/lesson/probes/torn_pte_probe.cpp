@@ -44,7 +44,7 @@ std::vector<std::string> interleaving_names()
     return v;
 }
 
-ProbeFigures measure(const ProbeArgs& args)
+ProbeFigures measure_torn_pte(const ProbeArgs& args)
 {
     const PteReadMethod method = parse_pte_read_method(args.text("method"));
     ProbeFigures out;
@@ -112,7 +112,7 @@ LessonProbe torn_pte_probe()
         { "retries", "retries", "times the readers retried or backed out" },
         { "writes", "updates", "updates the writer made while the readers read" },
     };
-    p.run = measure;
+    p.run = measure_torn_pte;
     return p;
 }
 

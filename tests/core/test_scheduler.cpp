@@ -575,29 +575,31 @@ TEST_CASE("an exception being handled is the task's own across switches", "[sche
     Scheduler s(seeded(8));
     std::vector<std::string> seen;
     s.run([&] {
-        auto body = [&](std::string mine) {
-            return [&seen, mine] {
+        // x catches first and is switched out inside its handler; y throws
+        // and catches meanwhile, and is still in its handler when x resumes.
+        auto body = [&](std::string mine, std::uint64_t before, std::uint64_t inside) {
+            return [&seen, mine, before, inside] {
+                machine().charge(before);
                 try {
                     throw std::runtime_error(mine);
                 } catch (const std::exception&) {
-                    machine().charge(10); // the other task throws and catches meanwhile
+                    machine().charge(inside);
                     try {
                         std::rethrow_exception(std::current_exception());
                     } catch (const std::runtime_error& again) {
-                        seen.push_back(again.what());
+                        seen.push_back(mine + " sees " + again.what());
                     }
                     if (std::uncaught_exceptions() != 0)
-                        seen.push_back("uncaught");
+                        seen.push_back(mine + " sees one in flight");
                 }
             };
         };
-        TaskRef x = machine().spawn("x", body("x"));
-        TaskRef y = machine().spawn("y", body("y"));
+        TaskRef x = machine().spawn("x", body("x", 0, 10));
+        TaskRef y = machine().spawn("y", body("y", 1, 20));
         machine().join(x);
         machine().join(y);
     });
-    std::sort(seen.begin(), seen.end());
-    CHECK(seen == std::vector<std::string> { "x", "y" });
+    CHECK(seen == std::vector<std::string> { "x sees x", "y sees y" });
 }
 
 TEST_CASE("an exception in a task stops the machine and leaves run()", "[scheduler]")

@@ -49,6 +49,7 @@ void Scheduler::run(std::function<void()> main)
     tasks_.clear();
     ready_ = {};
     timers_ = {};
+    stale_timers_ = 0;
     keys_ = SplitMix64(options_.seed);
     yield_seq_ = 0;
     exited_ = nullptr;
@@ -211,6 +212,7 @@ void Scheduler::abandon_all() noexcept
     }
     ready_ = {};
     timers_ = {};
+    stale_timers_ = 0;
     rcu_callbacks_.clear();
     current_ = nullptr;
 }

@@ -26,6 +26,7 @@
 #include "sched/fiber.h"
 #include "sched/task_locals.h"
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <exception>
@@ -75,6 +76,9 @@ public:
     /// Context switches so far in this run (task to task, and to or from
     /// the scheduler's own loop).
     std::uint64_t switches() const noexcept { return switches_; }
+    /// Deadlines held, including those of waits that ended early and are
+    /// not dropped yet (never more than about twice the live ones).
+    std::size_t deadlines_held() const noexcept { return timers_.size(); }
 
     // Machine.
     std::uint64_t now_ns() const noexcept override;
@@ -118,6 +122,15 @@ private:
             return a.deadline != b.deadline ? a.deadline > b.deadline : a.id > b.id;
         }
     };
+    /// The deadlines, earliest first; those of waits that ended early are
+    /// dropped when they come up, or all at once when they are most of it.
+    struct TimerQueue : std::priority_queue<Timer, std::vector<Timer>, std::greater<>> {
+        template <class Stale> void drop_if(Stale stale)
+        {
+            std::erase_if(c, stale);
+            std::make_heap(c.begin(), c.end(), comp);
+        }
+    };
     enum class Stop : std::uint8_t { None, Deadlock, Spinning };
 
     // scheduler.cpp: tasks and switching.
@@ -139,6 +152,7 @@ private:
     std::uint64_t next_event() noexcept;
     Task* pick_next() noexcept;
     void fire_timers(std::uint64_t until) noexcept;
+    bool timer_is_live(const Timer& timer) const noexcept;
     bool park_as(WaitQueue& queue, std::uint64_t deadline_ns, WaitKind kind, unsigned join_target = ~0u) noexcept;
     void link(WaitQueue& queue, Task& task) noexcept;
     void unlink(Task& task) noexcept;
@@ -154,7 +168,8 @@ private:
     std::uint64_t yield_seq_ = 0;
     std::vector<std::unique_ptr<Task>> tasks_;
     std::priority_queue<Ready, std::vector<Ready>, std::greater<>> ready_;
-    std::priority_queue<Timer, std::vector<Timer>, std::greater<>> timers_;
+    TimerQueue timers_;
+    std::size_t stale_timers_ = 0; ///< entries of timers_ whose wait ended early
     std::vector<FiberStack> spare_stacks_;
     Task* current_ = nullptr;
     Fiber* host_ = nullptr;            ///< the loop of run(), on the caller's stack

@@ -13,15 +13,18 @@ void Scheduler::enqueue(Task& task, std::uint64_t key) noexcept
     ready_.push({ task.vtime, key, task.id });
 }
 
+bool Scheduler::timer_is_live(const Timer& timer) const noexcept
+{
+    const Task& task = *tasks_[timer.id];
+    return task.state == TaskState::Parked && task.wait_seq == timer.wait_seq;
+}
+
 std::uint64_t Scheduler::next_event() noexcept
 {
     // Deadlines of tasks woken before them are dropped as they come up.
-    while (!timers_.empty()) {
-        const Timer& top = timers_.top();
-        const Task& task = *tasks_[top.id];
-        if (task.state == TaskState::Parked && task.wait_seq == top.wait_seq)
-            break;
+    while (!timers_.empty() && !timer_is_live(timers_.top())) {
         timers_.pop();
+        --stale_timers_;
     }
     std::uint64_t next = ready_.empty() ? WaitQueue::kForever : ready_.top().vtime;
     if (!timers_.empty())
@@ -35,11 +38,12 @@ void Scheduler::fire_timers(std::uint64_t until) noexcept
     // first; at the same time the keys order them, as any other tie.
     while (!timers_.empty()) {
         const Timer top = timers_.top();
-        Task& task = *tasks_[top.id];
-        if (task.state != TaskState::Parked || task.wait_seq != top.wait_seq) {
+        if (!timer_is_live(top)) {
             timers_.pop();
+            --stale_timers_;
             continue;
         }
+        Task& task = *tasks_[top.id];
         if (top.deadline > until)
             break;
         timers_.pop();
@@ -115,6 +119,15 @@ void Scheduler::wake(Task& task) noexcept
 {
     unlink(task);
     task.woken = true;
+    if (task.deadline != WaitQueue::kForever) {
+        // Its deadline stays queued until it comes up; waits that keep
+        // ending early (a long timeout, woken at once) must not pile them up.
+        task.state = TaskState::Runnable;
+        if (++stale_timers_ > 64 && stale_timers_ * 2 > timers_.size()) {
+            timers_.drop_if([this](const Timer& t) { return !timer_is_live(t); });
+            stale_timers_ = 0;
+        }
+    }
     if (current_)
         task.vtime = std::max(task.vtime, current_->vtime);
     enqueue(task, draw_key());

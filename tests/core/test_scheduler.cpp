@@ -204,6 +204,38 @@ TEST_CASE("park returns false at its deadline and true when woken; a past deadli
     CHECK(marks == std::vector<Mark> { { "woken", 370 } });
 }
 
+TEST_CASE("waits that end before their deadline do not pile the deadlines up", "[scheduler]")
+{
+    Scheduler s(seeded(12));
+    WaitQueue q;
+    WaitQueue never;
+    std::size_t most = 0;
+    int woken = 0;
+    s.run([&] {
+        // An earlier deadline at the head of the queue: the ones behind it
+        // are not reached as they go stale.
+        TaskRef sleeper = machine().spawn("sleeper", [&] { machine().park(never, 500'000'000); });
+        machine().yield();
+        TaskRef waker = machine().spawn("waker", [&] {
+            for (int i = 0; i < 10'000; ++i) {
+                machine().charge(1);
+                q.wake_one();
+            }
+        });
+        for (int i = 0; i < 10'000; ++i) {
+            woken += machine().park(q, now() + 1'000'000'000);
+            most = std::max(most, s.deadlines_held());
+        }
+        machine().join(waker);
+        CHECK(now() == 10'000);
+        machine().join(sleeper);
+        CHECK(now() == 500'000'000);
+    });
+    CHECK(woken == 10'000);
+    CHECK(most >= 60); // they are kept a while,
+    CHECK(most <= 65); // and dropped together when most of the queue
+}
+
 TEST_CASE("wake_one wakes the parked tasks in the order they parked", "[scheduler]")
 {
     for (std::uint64_t seed : { 0, 1, 2 }) {

@@ -46,10 +46,13 @@ struct SchedulerOptions {
     std::uint64_t seed = 0;
     /// The virtual time one relax() (one step of a spin-wait) costs.
     std::uint64_t spin_step_ns = 50;
-    /// Each task's stack (a guard page below it is extra). The fault path's
-    /// deepest chain (a fault, reclaim from it, writeback, the block device,
-    /// the tracepoints) uses a few tens of KiB; pages are only committed as
-    /// they are touched, so this is generous.
+    /// Each task's stack (a guard page below it is extra). Faults, read(2)
+    /// and write(2) with direct reclaim and dirty throttling in a tiny
+    /// memory reach about 8 KiB below a task's first frame (their 4 KiB
+    /// copy buffers are thread_local, not on the stack); pages are only
+    /// committed as they are touched, so this is generous. Core's large
+    /// objects (a FaultHandler is about 60 KiB) belong on the heap, not
+    /// among a task's locals.
     std::size_t stack_bytes = 256 * 1024;
 };
 

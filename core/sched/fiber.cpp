@@ -106,31 +106,27 @@ void FiberStack::clean() noexcept
 }
 
 // The jumps. jump_fcontext() hands the resumed side the context it left
-// (one-shot: it is only good for one resumption), so every switch passes
-// which fibers are involved and the resumed side stores the one it left
-// into that fiber.
+// (one-shot: it is only good for one resumption), so every jump passes the
+// fiber it leaves, and the resumed side stores the context into it. What a
+// jump needs is kept in the fibers, never in the jumping frame: ASan may
+// keep a frame's locals on its fake stack, which a fiber's last jump frees.
 struct FiberSwitch {
-    struct Jump {
-        Fiber* from;
-        Fiber* to;
-    };
-
     // Called first on the resumed side, with the sanitizer's fake stack of
     // the fiber being resumed (null on its first entry).
     static void arrive(ctx::transfer_t t, [[maybe_unused]] void* fake_stack) noexcept
     {
-        auto* jump = static_cast<Jump*>(t.data);
-        jump->from->context_ = t.fctx;
+        Fiber* from = static_cast<Fiber*>(t.data);
+        from->context_ = t.fctx;
 #if PCL_FIBER_ASAN
         // Also tells ASan the extent of the stack just left, which is how the
         // host's own stack becomes known.
-        __sanitizer_finish_switch_fiber(fake_stack, &jump->from->stack_bottom_, &jump->from->stack_size_);
+        __sanitizer_finish_switch_fiber(fake_stack, &from->stack_bottom_, &from->stack_size_);
 #endif
     }
 
     [[noreturn]] static void entry(ctx::transfer_t t) noexcept
     {
-        Fiber* self = static_cast<Jump*>(t.data)->to;
+        Fiber* self = static_cast<Fiber*>(t.data)->switching_to_;
         arrive(t, nullptr);
         self->entry_(self->arg_);
         std::abort(); // an entry ends with exit_to()
@@ -180,19 +176,18 @@ Fiber::~Fiber()
 
 void Fiber::switch_to(Fiber& to) noexcept
 {
-    FiberSwitch::Jump jump { this, &to };
-    void* fake_stack = nullptr;
-    FiberSwitch::before_jump(to, &fake_stack);
-    const ctx::transfer_t t = ctx::jump_fcontext(to.context_, &jump);
-    FiberSwitch::arrive(t, fake_stack);
+    switching_to_ = &to;
+    FiberSwitch::before_jump(to, &fake_stack_);
+    const ctx::transfer_t t = ctx::jump_fcontext(to.context_, this);
+    FiberSwitch::arrive(t, fake_stack_);
 }
 
 void Fiber::exit_to(Fiber& to) noexcept
 {
-    FiberSwitch::Jump jump { this, &to };
+    switching_to_ = &to;
     // A null save: ASan frees this fiber's fake stack, it is never resumed.
     FiberSwitch::before_jump(to, nullptr);
-    ctx::jump_fcontext(to.context_, &jump);
+    ctx::jump_fcontext(to.context_, this);
     std::abort(); // nothing resumes a fiber that exited
 }
 

@@ -72,7 +72,8 @@ public:
 private:
     friend struct FiberSwitch; // fiber.cpp: the jumps and the sanitizers' calls
 
-    void* context_ = nullptr; ///< the suspended context (fcontext_t)
+    void* context_ = nullptr;       ///< the suspended context (fcontext_t)
+    Fiber* switching_to_ = nullptr; ///< where its last jump went
     FiberStack stack_;
     Entry entry_ = nullptr;
     void* arg_ = nullptr;
@@ -80,6 +81,7 @@ private:
     // host's is learnt at the first switch away from it).
     const void* stack_bottom_ = nullptr;
     std::size_t stack_size_ = 0;
+    void* fake_stack_ = nullptr; ///< AddressSanitizer's, while it is switched out
     void* tsan_fiber_ = nullptr; ///< ThreadSanitizer's fiber, when built with it
     bool owns_tsan_fiber_ = false;
 };

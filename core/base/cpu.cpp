@@ -16,11 +16,9 @@ unsigned g_next_slot = 0;
 std::vector<unsigned> g_free_slots;
 
 struct SlotReturn {
-    ~SlotReturn()
-    {
-        std::lock_guard g(g_slot_mutex);
-        g_free_slots.push_back(detail::t_slot);
-    }
+    // The thread's own slot; a thread that only ran tasks of a modelled
+    // machine (each with a slot of its own, given back when it ends) has none.
+    ~SlotReturn() { detail::give_back_slot(detail::t_slot); }
 };
 
 } // namespace
@@ -45,6 +43,15 @@ unsigned detail::take_slot()
     thread_local SlotReturn give_back_at_exit;
     (void)give_back_at_exit;
     return slot;
+}
+
+void detail::give_back_slot(unsigned& slot) noexcept
+{
+    if (slot == ~0u)
+        return;
+    std::lock_guard g(g_slot_mutex);
+    g_free_slots.push_back(slot);
+    slot = ~0u;
 }
 
 } // namespace pcl

@@ -8,6 +8,8 @@
 // of their own, so bounces are still meaningful in tests and benchmarks.
 #pragma once
 
+#include "base/task_local.h"
+
 namespace pcl {
 
 namespace detail {
@@ -16,6 +18,12 @@ namespace detail {
 inline thread_local unsigned t_slot = ~0u;
 inline thread_local int t_cpu = -1;
 unsigned take_slot();
+/// Returns a slot a task of a modelled machine took, when the task ends.
+void give_back_slot(unsigned& slot) noexcept;
+// Each task of a modelled machine is a thread of its own here: its own CPU
+// and its own slot (so its bounces and its counter shard are its own).
+PCL_TASK_LOCAL_RELEASED(t_slot, give_back_slot);
+PCL_TASK_LOCAL(t_cpu);
 } // namespace detail
 
 /// A small dense number for the calling thread, assigned on first use and

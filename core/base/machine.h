@@ -39,7 +39,10 @@ public:
     virtual void charge(std::uint64_t ns) noexcept = 0;
     /// One step of a spin-wait: charges one spin step and lets every other
     /// task run up to the spinner's new time (a spinner cannot make
-    /// progress until someone else does).
+    /// progress until someone else does). When no other task can run within
+    /// a step, the spinner's time moves in whole steps to the first at or
+    /// past the next task's time or deadline at once, as many steps of
+    /// spinning would.
     virtual void relax() noexcept = 0;
     /// Lets the tasks at the same virtual time run first.
     virtual void yield() noexcept = 0;

@@ -13,6 +13,7 @@
 
 #include "base/clock.h"
 #include "base/cpu.h"
+#include "base/task_local.h"
 #include "events/event.h"
 #include "events/event_ring.h"
 
@@ -26,6 +27,12 @@ inline thread_local int t_cpu = -1;     ///< fixed CPU number for the records, -
 inline thread_local bool t_all = false; ///< record uneventful operations too (ThreadTrace all)
 inline thread_local bool t_deferred = false; ///< t_deferred_event waits to be recorded
 inline thread_local Event t_deferred_event;
+// A task of a modelled machine records into its own ring, as a thread does.
+PCL_TASK_LOCAL(t_ring);
+PCL_TASK_LOCAL(t_cpu);
+PCL_TASK_LOCAL(t_all);
+PCL_TASK_LOCAL(t_deferred);
+PCL_TASK_LOCAL(t_deferred_event);
 } // namespace detail
 
 /// Whether the calling thread records events.

@@ -1,10 +1,13 @@
 #include "index/radix_tree_node.h"
 
+#include "base/task_local.h"
+
 #include <bit>
 #include <cstddef>
 #include <cstring>
 #include <memory>
 #include <new>
+#include <utility>
 #include <vector>
 
 namespace pcl::radix {
@@ -107,6 +110,22 @@ struct PreloadPools {
             ::operator delete(n, std::align_val_t(64));
         p.nodes.clear();
     }
+
+    PreloadPools() = default;
+    // The nodes are owned: moved (a task of a modelled machine leaving or
+    // coming in, base/task_local.h), never copied.
+    PreloadPools(const PreloadPools&) = delete;
+    PreloadPools& operator=(const PreloadPools&) = delete;
+    PreloadPools& operator=(PreloadPools&& other) noexcept
+    {
+        for (unsigned i = 0; i < kPools; ++i) {
+            release(pools[i]);
+            pools[i].bytes = std::exchange(other.pools[i].bytes, 0);
+            pools[i].nodes.swap(other.pools[i].nodes);
+        }
+        next_victim = std::exchange(other.next_victim, 0);
+        return *this;
+    }
     ~PreloadPools()
     {
         for (auto& p : pools)
@@ -114,7 +133,11 @@ struct PreloadPools {
     }
 };
 
+// radix_tree_preload()'s nodes are per CPU with preemption off until the
+// insertion that uses them; a task of a modelled machine can be switched out
+// in between (a contended lock), so they are the task's own.
 thread_local PreloadPools t_preload;
+PCL_TASK_LOCAL(t_preload);
 
 void destroy(Node* node) noexcept
 {

@@ -1,5 +1,6 @@
 #include "mm/blk_plug.h"
 
+#include "base/task_local.h"
 #include "mm/block_device.h"
 
 #include <utility>
@@ -7,7 +8,8 @@
 namespace pcl {
 
 namespace {
-thread_local BlkPlug* current_plug = nullptr;
+thread_local BlkPlug* current_plug = nullptr; // current->plug: the task's, not the CPU's
+PCL_TASK_LOCAL(current_plug);
 } // namespace
 
 BlkPlug::BlkPlug()

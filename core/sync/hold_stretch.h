@@ -8,6 +8,7 @@
 #pragma once
 
 #include "base/clock.h"
+#include "base/task_local.h"
 
 #include <algorithm>
 #include <atomic>
@@ -20,6 +21,8 @@ namespace pcl::sync {
 namespace detail {
 inline thread_local std::uint64_t t_hold_stretch_ticks = 0;
 inline thread_local const std::atomic<bool>* t_hold_stretch_cut = nullptr;
+PCL_TASK_LOCAL(t_hold_stretch_ticks);
+PCL_TASK_LOCAL(t_hold_stretch_cut);
 } // namespace detail
 
 /// Sets the calling thread's critical-section stretch (0: none). While

@@ -1,0 +1,208 @@
+#include "sched/fiber.h"
+
+#include <boost/context/detail/fcontext.hpp>
+
+#include <cerrno>
+#include <cstdlib>
+#include <system_error>
+#include <utility>
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/asan_interface.h>
+#include <sanitizer/common_interface_defs.h>
+#define PCL_FIBER_ASAN 1
+#else
+#define PCL_FIBER_ASAN 0
+#endif
+
+#if defined(PCL_TSAN)
+// ThreadSanitizer's fiber API (GCC's tsan_interface.h does not declare it).
+extern "C" {
+void* __tsan_get_current_fiber(void);
+void* __tsan_create_fiber(unsigned flags);
+void __tsan_destroy_fiber(void* fiber);
+void __tsan_switch_to_fiber(void* fiber, unsigned flags);
+void __tsan_set_fiber_name(void* fiber, const char* name);
+}
+#define PCL_FIBER_TSAN 1
+#else
+#define PCL_FIBER_TSAN 0
+#endif
+
+namespace ctx = boost::context::detail;
+
+namespace pcl::sched {
+
+namespace {
+
+std::size_t page_size() noexcept
+{
+    static const std::size_t size = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+    return size;
+}
+
+} // namespace
+
+FiberStack::FiberStack(std::size_t usable)
+{
+    const std::size_t page = page_size();
+    usable_ = (usable + page - 1) / page * page;
+    mapped_ = usable_ + page;
+    // MAP_NORESERVE: a stack's pages are only committed as they are touched,
+    // so generous stacks for many tasks cost address space, not memory.
+    void* base = ::mmap(nullptr, mapped_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (base == MAP_FAILED)
+        throw std::system_error(errno, std::generic_category(), "mapping a task's stack");
+    if (::mprotect(base, page, PROT_NONE) != 0) {
+        const int err = errno;
+        ::munmap(base, mapped_);
+        throw std::system_error(err, std::generic_category(), "protecting a task's stack guard page");
+    }
+    base_ = base;
+}
+
+FiberStack::FiberStack(FiberStack&& other) noexcept
+    : base_(std::exchange(other.base_, nullptr))
+    , mapped_(std::exchange(other.mapped_, 0))
+    , usable_(std::exchange(other.usable_, 0))
+{
+}
+
+FiberStack& FiberStack::operator=(FiberStack&& other) noexcept
+{
+    if (this != &other) {
+        FiberStack gone(std::move(*this));
+        base_ = std::exchange(other.base_, nullptr);
+        mapped_ = std::exchange(other.mapped_, 0);
+        usable_ = std::exchange(other.usable_, 0);
+    }
+    return *this;
+}
+
+FiberStack::~FiberStack()
+{
+    if (base_) {
+        clean();
+        ::munmap(base_, mapped_);
+    }
+}
+
+void* FiberStack::bottom() const noexcept
+{
+    return base_ ? static_cast<char*>(base_) + (mapped_ - usable_) : nullptr;
+}
+
+void FiberStack::clean() noexcept
+{
+#if PCL_FIBER_ASAN
+    // Frames of a fiber that never returned keep their red zones poisoned;
+    // the next user of these addresses must not trip over them.
+    if (base_)
+        ASAN_UNPOISON_MEMORY_REGION(bottom(), usable_);
+#endif
+}
+
+// The jumps. jump_fcontext() hands the resumed side the context it left
+// (one-shot: it is only good for one resumption), so every jump passes the
+// fiber it leaves, and the resumed side stores the context into it. What a
+// jump needs is kept in the fibers, never in the jumping frame: ASan may
+// keep a frame's locals on its fake stack, which a fiber's last jump frees.
+struct FiberSwitch {
+    // Called first on the resumed side, with the sanitizer's fake stack of
+    // the fiber being resumed (null on its first entry).
+    static void arrive(ctx::transfer_t t, [[maybe_unused]] void* fake_stack) noexcept
+    {
+        Fiber* from = static_cast<Fiber*>(t.data);
+        from->context_ = t.fctx;
+#if PCL_FIBER_ASAN
+        // Also tells ASan the extent of the stack just left, which is how the
+        // host's own stack becomes known.
+        __sanitizer_finish_switch_fiber(fake_stack, &from->stack_bottom_, &from->stack_size_);
+#endif
+    }
+
+    [[noreturn]] static void entry(ctx::transfer_t t) noexcept
+    {
+        Fiber* self = static_cast<Fiber*>(t.data)->switching_to_;
+        arrive(t, nullptr);
+        self->entry_(self->arg_);
+        std::abort(); // an entry ends with exit_to()
+    }
+
+    static void before_jump(Fiber& to, [[maybe_unused]] void** fake_stack_save) noexcept
+    {
+#if PCL_FIBER_ASAN
+        __sanitizer_start_switch_fiber(fake_stack_save, to.stack_bottom_, to.stack_size_);
+#endif
+#if PCL_FIBER_TSAN
+        __tsan_switch_to_fiber(to.tsan_fiber_, 0); // 0: the switch orders the two fibers' accesses
+#endif
+        (void)to;
+    }
+};
+
+Fiber::Fiber() noexcept
+{
+#if PCL_FIBER_TSAN
+    tsan_fiber_ = __tsan_get_current_fiber();
+#endif
+}
+
+Fiber::Fiber(FiberStack stack, Entry entry, void* arg)
+    : stack_(std::move(stack))
+    , entry_(entry)
+    , arg_(arg)
+    , stack_bottom_(stack_.bottom())
+    , stack_size_(stack_.size())
+{
+    void* top = static_cast<char*>(stack_.bottom()) + stack_.size();
+    context_ = ctx::make_fcontext(top, stack_.size(), &FiberSwitch::entry);
+#if PCL_FIBER_TSAN
+    tsan_fiber_ = __tsan_create_fiber(0);
+    owns_tsan_fiber_ = true;
+#endif
+}
+
+Fiber::~Fiber()
+{
+#if PCL_FIBER_TSAN
+    if (owns_tsan_fiber_)
+        __tsan_destroy_fiber(tsan_fiber_);
+#endif
+}
+
+void Fiber::switch_to(Fiber& to) noexcept
+{
+    switching_to_ = &to;
+    FiberSwitch::before_jump(to, &fake_stack_);
+    const ctx::transfer_t t = ctx::jump_fcontext(to.context_, this);
+    FiberSwitch::arrive(t, fake_stack_);
+}
+
+void Fiber::exit_to(Fiber& to) noexcept
+{
+    switching_to_ = &to;
+    // A null save: ASan frees this fiber's fake stack, it is never resumed.
+    FiberSwitch::before_jump(to, nullptr);
+    ctx::jump_fcontext(to.context_, this);
+    std::abort(); // nothing resumes a fiber that exited
+}
+
+void Fiber::set_name([[maybe_unused]] const char* name) noexcept
+{
+#if PCL_FIBER_TSAN
+    if (owns_tsan_fiber_)
+        __tsan_set_fiber_name(tsan_fiber_, name);
+#endif
+}
+
+FiberStack Fiber::take_stack() noexcept
+{
+    context_ = nullptr;
+    return std::move(stack_);
+}
+
+} // namespace pcl::sched

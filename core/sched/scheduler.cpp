@@ -1,0 +1,339 @@
+#include "sched/scheduler.h"
+
+#include "sched/task.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <stdexcept>
+#include <utility>
+
+namespace pcl::sched {
+
+namespace {
+// Stacks of ended tasks kept for the next spawns (mapping one is a system
+// call and a page fault per touched page).
+constexpr std::size_t kSpareStacks = 64;
+} // namespace
+
+Scheduler::Scheduler(SchedulerOptions options)
+    : options_(options)
+    , keys_(options.seed)
+{
+    if (options_.spin_step_ns == 0)
+        throw std::invalid_argument("scheduler: spin_step_ns must be at least 1");
+}
+
+Scheduler::~Scheduler() = default;
+
+TaskRef Scheduler::current_task() const noexcept
+{
+    return current_ ? TaskRef { current_->id } : TaskRef {};
+}
+
+const std::string& Scheduler::task_name(TaskRef task) const
+{
+    if (task.id >= tasks_.size())
+        throw std::out_of_range("scheduler: no task " + std::to_string(task.id));
+    return tasks_[task.id]->name;
+}
+
+std::uint64_t Scheduler::now_ns() const noexcept
+{
+    return current_ ? current_->vtime : stopped_at_;
+}
+
+void Scheduler::run(std::function<void()> main)
+{
+    if (host_)
+        throw std::logic_error("scheduler: run() while it runs");
+    tasks_.clear();
+    ready_ = {};
+    timers_ = {};
+    stale_timers_ = 0;
+    keys_ = SplitMix64(options_.seed);
+    yield_seq_ = 0;
+    exited_ = nullptr;
+    stop_ = Stop::None;
+    spinner_ = nullptr;
+    stopped_at_ = 0;
+    failure_ = nullptr;
+    switches_ = 0;
+    rcu_callbacks_.clear();
+    rcu_queued_ = rcu_done_ = 0;
+    rcu_worker_alive_ = false;
+
+    MachineScope scope(this);
+    locals_.bind();
+    host_locals_ = locals_.make();
+    Fiber host;
+    host_ = &host;
+    try {
+        create("main", std::move(main), 0);
+    } catch (...) {
+        locals_.destroy(std::exchange(host_locals_, nullptr));
+        host_ = nullptr;
+        throw;
+    }
+    // The loop runs a task whenever none is running: at the start, and after
+    // a task ended (its stack cannot be freed while it runs on it). Tasks
+    // switch to one another directly.
+    while (stop_ == Stop::None && !failure_) {
+        Task* next = pick_next();
+        if (!next)
+            break;
+        current_ = next;
+        next->state = TaskState::Running;
+        locals_.save(host_locals_);
+        locals_.restore(next->locals);
+        ++switches_;
+        host.switch_to(*next->fiber);
+        // Back on the host, its thread-locals restored by the task that left.
+        if (current_)
+            stopped_at_ = current_->vtime;
+        current_ = nullptr;
+        if (Task* done = std::exchange(exited_, nullptr))
+            finish(*done);
+    }
+    const bool stuck = std::any_of(tasks_.begin(), tasks_.end(), [](auto& t) { return t->state != TaskState::Done; });
+    std::string report;
+    if (stuck && !failure_) {
+        try {
+            report = deadlock_report();
+        } catch (...) {
+            report = "deadlock on the modelled machine";
+        }
+    }
+    abandon_all();
+    locals_.destroy(std::exchange(host_locals_, nullptr));
+    host_ = nullptr;
+    if (failure_)
+        std::rethrow_exception(std::exchange(failure_, nullptr));
+    if (stuck)
+        throw std::runtime_error(report);
+}
+
+Task& Scheduler::create(std::string name, std::function<void()> fn, std::uint64_t vtime)
+{
+    auto task = std::make_unique<Task>();
+    task->scheduler = this;
+    task->id = static_cast<unsigned>(tasks_.size());
+    task->name = std::move(name);
+    task->fn = std::move(fn);
+    task->vtime = vtime;
+    FiberStack stack;
+    if (!spare_stacks_.empty()) {
+        stack = std::move(spare_stacks_.back());
+        spare_stacks_.pop_back();
+    } else {
+        stack = FiberStack(options_.stack_bytes);
+    }
+    task->fiber = std::make_unique<Fiber>(std::move(stack), &Scheduler::task_entry, task.get());
+    task->fiber->set_name(task->name.c_str());
+    task->locals = locals_.make();
+    tasks_.push_back(std::move(task));
+    Task& t = *tasks_.back();
+    enqueue(t, draw_key());
+    return t;
+}
+
+TaskRef Scheduler::spawn(std::string name, std::function<void()> fn)
+{
+    if (!current_)
+        throw std::logic_error("scheduler: spawn() outside a task of the machine");
+    return { create(std::move(name), std::move(fn), current_->vtime).id };
+}
+
+void Scheduler::join(TaskRef ref) noexcept
+{
+    if (ref.id >= tasks_.size())
+        return;
+    Task& task = *tasks_[ref.id];
+    while (task.state != TaskState::Done)
+        park_as(task.exited, WaitQueue::kForever, WaitKind::Join, task.id);
+}
+
+void Scheduler::task_entry(void* arg) noexcept
+{
+    Task& task = *static_cast<Task*>(arg);
+    Scheduler& s = *task.scheduler;
+    // An exception must not leave the fiber (nothing is above this frame):
+    // the machine stops and run() throws it in its caller.
+    try {
+        task.fn();
+    } catch (...) {
+        if (!s.failure_)
+            s.failure_ = std::current_exception();
+    }
+    s.exit_running();
+}
+
+void Scheduler::exit_running() noexcept
+{
+    Task& task = *current_;
+    task.state = TaskState::Done;
+    task.fn = nullptr;
+    if (task.rcu_nesting) { // returned inside a read-side section: it ends here
+        task.rcu_nesting = 0;
+        end_read_side(task);
+    }
+    unpark_all(task.exited);
+    exited_ = &task;
+    locals_.save(task.locals);
+    locals_.restore(host_locals_);
+    ++switches_;
+    task.fiber->exit_to(*host_);
+}
+
+void Scheduler::finish(Task& task) noexcept
+{
+    locals_.destroy(std::exchange(task.locals, nullptr));
+    FiberStack stack = task.fiber->take_stack();
+    task.fiber.reset();
+    if (spare_stacks_.size() < kSpareStacks) {
+        stack.clean();
+        spare_stacks_.push_back(std::move(stack));
+    }
+}
+
+void Scheduler::abandon_all() noexcept
+{
+    // First out of every wait queue (one may be on a stack about to go).
+    for (auto& t : tasks_)
+        if (t->state == TaskState::Parked && t->queue)
+            unlink(*t);
+    for (auto& t : tasks_) {
+        if (t->state == TaskState::Done)
+            continue;
+        t->state = TaskState::Done;
+        t->fn = nullptr;
+        t->grace_periods.clear();
+        locals_.destroy(std::exchange(t->locals, nullptr));
+        t->fiber.reset(); // its stack, unwound or not
+    }
+    ready_ = {};
+    timers_ = {};
+    stale_timers_ = 0;
+    rcu_callbacks_.clear();
+    current_ = nullptr;
+}
+
+void Scheduler::switch_away() noexcept
+{
+    Task* from = current_;
+    Task* next = pick_next();
+    if (next == from) {
+        from->state = TaskState::Running;
+        return;
+    }
+    if (!next)
+        stop_running(Stop::Deadlock);
+    current_ = next;
+    next->state = TaskState::Running;
+    locals_.save(from->locals);
+    locals_.restore(next->locals);
+    ++switches_;
+    from->fiber->switch_to(*next->fiber);
+}
+
+void Scheduler::stop_running(Stop why) noexcept
+{
+    // Nothing can run: back to run()'s loop, which reports and abandons
+    // every task, this one too (it is never resumed).
+    Task& task = *current_;
+    stop_ = why;
+    if (why == Stop::Spinning)
+        spinner_ = &task;
+    locals_.save(task.locals);
+    locals_.restore(host_locals_);
+    ++switches_;
+    task.fiber->switch_to(*host_);
+    std::abort();
+}
+
+void Scheduler::advance_to(std::uint64_t vtime) noexcept
+{
+    Task& task = *current_;
+    task.vtime = vtime;
+    // Another task goes first when it is (or a deadline falls) earlier, or
+    // at the same time with a smaller key: the running task takes a new key
+    // as any task put back in the queue does.
+    if (vtime < next_event())
+        return;
+    enqueue(task, draw_key());
+    switch_away();
+}
+
+void Scheduler::charge(std::uint64_t ns) noexcept
+{
+    advance_to(current_->vtime + ns);
+}
+
+void Scheduler::sleep_until(std::uint64_t deadline_ns) noexcept
+{
+    if (deadline_ns > current_->vtime)
+        advance_to(deadline_ns);
+}
+
+void Scheduler::yield() noexcept
+{
+    Task& task = *current_;
+    if (task.vtime < next_event())
+        return; // nobody else at this time
+    enqueue(task, yield_key());
+    switch_away();
+}
+
+void Scheduler::relax() noexcept
+{
+    Task& task = *current_;
+    const std::uint64_t next = next_event();
+    if (next == WaitQueue::kForever)
+        stop_running(Stop::Spinning); // nobody can ever change what it spins on
+    // A spinner cannot get what it waits for before another task runs, so
+    // when the next one is further than a step away its time moves there in
+    // whole steps at once: the same time it would reach by spinning step
+    // after step, without spinning on the host.
+    const std::uint64_t step = options_.spin_step_ns;
+    std::uint64_t steps = 1;
+    if (next > task.vtime + step)
+        steps = (next - task.vtime + step - 1) / step;
+    task.vtime += steps * step;
+    enqueue(task, yield_key());
+    switch_away();
+}
+
+std::string Scheduler::deadlock_report() const
+{
+    std::string text = "deadlock on the modelled machine at " + std::to_string(stopped_at_) + " ns: ";
+    if (spinner_)
+        text += "\"" + spinner_->name + "\" (task " + std::to_string(spinner_->id)
+            + ") spins on a lock or flag that no other task can ever change";
+    else
+        text += "every task left waits with no deadline";
+    bool first = true;
+    for (const auto& t : tasks_) {
+        if (t->state == TaskState::Done || t.get() == spinner_)
+            continue;
+        text += first ? ": " : "; ";
+        first = false;
+        text += "\"" + t->name + "\" (task " + std::to_string(t->id) + ") ";
+        switch (t->wait) {
+        case WaitKind::Queue:
+            text += "waits on a wait queue";
+            break;
+        case WaitKind::Join:
+            text += "waits for the join of task \"" + tasks_[t->join_target]->name + "\" (task "
+                + std::to_string(t->join_target) + ")";
+            break;
+        case WaitKind::GracePeriod:
+            text += "waits for an RCU grace period";
+            break;
+        case WaitKind::Callbacks:
+            text += "waits for the RCU callbacks queued before it (rcu_barrier)";
+            break;
+        }
+    }
+    return text;
+}
+
+} // namespace pcl::sched

@@ -1,0 +1,194 @@
+// The deterministic scheduler of a modelled machine.
+//
+// Core's code (the indexes, the locks, the fault handler, reclaim,
+// writeback) runs as tasks of one scheduler on one host thread, in virtual
+// time: exactly one task runs at a time, and the next to run is the runnable
+// task with the smallest virtual time. Ties are broken by a key drawn, at
+// every (re)enqueue, from a splitmix64 stream seeded by the scheduler's
+// seed: the order is (virtual time, key, task id). Nothing depends on
+// pointers, host thread ids or host time, so one seed gives one run, and
+// another seed another interleaving of the tasks that are at the same time.
+//
+// A task's virtual time moves only when it says so: charge() (it did work),
+// relax() (a step of a spin-wait), sleep_until(), or a wait. A waiter parks
+// (a WaitQueue, a join, a grace period) and becomes runnable at its waker's
+// time, or at its deadline if that comes first. Nothing preempts a task: it
+// runs until it charges past another task, yields or parks, as a kernel
+// without preemption runs until it schedules.
+//
+// Tasks switch by user-space context switches (sched/fiber.h), with their
+// own copies of the registered thread-locals (base/task_local.h).
+#pragma once
+
+#include "base/machine.h"
+#include "base/splitmix64.h"
+#include "base/wait_queue.h"
+#include "sched/fiber.h"
+#include "sched/task_locals.h"
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <exception>
+#include <functional>
+#include <memory>
+#include <queue>
+#include <string>
+#include <vector>
+
+namespace pcl::sched {
+
+struct Task;
+enum class WaitKind : std::uint8_t;
+
+struct SchedulerOptions {
+    /// Seeds the keys that order tasks at the same virtual time.
+    std::uint64_t seed = 0;
+    /// The virtual time one relax() (one step of a spin-wait) costs.
+    std::uint64_t spin_step_ns = 50;
+    /// Each task's stack (a guard page below it is extra). Faults, read(2)
+    /// and write(2) with direct reclaim and dirty throttling in a tiny
+    /// memory reach about 8 KiB below a task's first frame (their 4 KiB
+    /// copy buffers are thread_local, not on the stack); pages are only
+    /// committed as they are touched, so this is generous. Core's large
+    /// objects (a FaultHandler is about 60 KiB) belong on the heap, not
+    /// among a task's locals.
+    std::size_t stack_bytes = 256 * 1024;
+};
+
+class Scheduler final : public Machine {
+public:
+    explicit Scheduler(SchedulerOptions options = SchedulerOptions());
+    ~Scheduler() override;
+    Scheduler(const Scheduler&) = delete;
+    Scheduler& operator=(const Scheduler&) = delete;
+
+    /// Runs @main as the first task, at virtual time 0, on the calling
+    /// thread (the machine of every task it starts), and returns when every
+    /// task has returned. Throws what a task threw (the first, and the
+    /// machine stops there), or std::runtime_error naming every stuck task
+    /// when none can run and none has a deadline (a deadlock). On either,
+    /// the tasks left are abandoned: their stacks are freed without being
+    /// unwound. Each run starts afresh: same seed, same run.
+    void run(std::function<void()> main);
+
+    /// The running task (invalid outside a run).
+    TaskRef current_task() const noexcept;
+    /// The name @task was spawned with.
+    const std::string& task_name(TaskRef task) const;
+    /// Context switches so far in this run (task to task, and to or from
+    /// the scheduler's own loop).
+    std::uint64_t switches() const noexcept { return switches_; }
+    /// Deadlines held, including those of waits that ended early and are
+    /// not dropped yet (never more than about twice the live ones).
+    std::size_t deadlines_held() const noexcept { return timers_.size(); }
+
+    // Machine.
+    std::uint64_t now_ns() const noexcept override;
+    void charge(std::uint64_t ns) noexcept override;
+    void relax() noexcept override;
+    void yield() noexcept override;
+    void sleep_until(std::uint64_t deadline_ns) noexcept override;
+    bool park(WaitQueue& queue, std::uint64_t deadline_ns) noexcept override;
+    void unpark_one(WaitQueue& queue) noexcept override;
+    void unpark_all(WaitQueue& queue) noexcept override;
+    TaskRef spawn(std::string name, std::function<void()> fn) override;
+    void join(TaskRef task) noexcept override;
+    void rcu_read_lock() noexcept override;
+    void rcu_read_unlock() noexcept override;
+    void synchronize_rcu() noexcept override;
+    void call_rcu(std::function<void()> fn) override;
+    void rcu_barrier() noexcept override;
+
+private:
+    /// A run-queue entry, smallest first.
+    struct Ready {
+        std::uint64_t vtime;
+        std::uint64_t key;
+        unsigned id;
+        friend bool operator>(const Ready& a, const Ready& b) noexcept
+        {
+            if (a.vtime != b.vtime)
+                return a.vtime > b.vtime;
+            if (a.key != b.key)
+                return a.key > b.key;
+            return a.id > b.id;
+        }
+    };
+    /// A parked task's deadline; stale once the task is woken (wait_seq).
+    struct Timer {
+        std::uint64_t deadline;
+        unsigned id;
+        std::uint64_t wait_seq;
+        friend bool operator>(const Timer& a, const Timer& b) noexcept
+        {
+            return a.deadline != b.deadline ? a.deadline > b.deadline : a.id > b.id;
+        }
+    };
+    /// The deadlines, earliest first; those of waits that ended early are
+    /// dropped when they come up, or all at once when they are most of it.
+    struct TimerQueue : std::priority_queue<Timer, std::vector<Timer>, std::greater<>> {
+        template <class Stale> void drop_if(Stale stale)
+        {
+            std::erase_if(c, stale);
+            std::make_heap(c.begin(), c.end(), comp);
+        }
+    };
+    enum class Stop : std::uint8_t { None, Deadlock, Spinning };
+
+    // scheduler.cpp: tasks and switching.
+    Task& create(std::string name, std::function<void()> fn, std::uint64_t vtime);
+    static void task_entry(void* task) noexcept;
+    [[noreturn]] void exit_running() noexcept;
+    void finish(Task& task) noexcept;
+    void abandon_all() noexcept;
+    void switch_away() noexcept;
+    [[noreturn]] void stop_running(Stop why) noexcept;
+    void advance_to(std::uint64_t vtime) noexcept;
+    std::string deadlock_report() const;
+
+    // scheduler_wait.cpp: the run queue, timers, parking.
+    std::uint64_t draw_key() noexcept { return keys_.next() >> 1; }
+    /// After every task at its time, and after earlier yielders (FIFO).
+    std::uint64_t yield_key() noexcept { return (std::uint64_t(1) << 63) | yield_seq_++; }
+    void enqueue(Task& task, std::uint64_t key) noexcept;
+    std::uint64_t next_event() noexcept;
+    Task* pick_next() noexcept;
+    void fire_timers(std::uint64_t until) noexcept;
+    bool timer_is_live(const Timer& timer) const noexcept;
+    bool park_as(WaitQueue& queue, std::uint64_t deadline_ns, WaitKind kind, unsigned join_target = ~0u) noexcept;
+    void link(WaitQueue& queue, Task& task) noexcept;
+    void unlink(Task& task) noexcept;
+    void wake(Task& task) noexcept;
+
+    // scheduler_rcu.cpp.
+    void end_read_side(Task& task) noexcept;
+    void rcu_worker();
+
+    SchedulerOptions options_;
+    TaskLocalSet locals_;
+    SplitMix64 keys_;
+    std::uint64_t yield_seq_ = 0;
+    std::vector<std::unique_ptr<Task>> tasks_;
+    std::priority_queue<Ready, std::vector<Ready>, std::greater<>> ready_;
+    TimerQueue timers_;
+    std::size_t stale_timers_ = 0; ///< entries of timers_ whose wait ended early
+    std::vector<FiberStack> spare_stacks_;
+    Task* current_ = nullptr;
+    Fiber* host_ = nullptr;            ///< the loop of run(), on the caller's stack
+    std::byte* host_locals_ = nullptr; ///< the host's values while tasks run
+    Task* exited_ = nullptr;           ///< the task that just ended, for run()'s loop
+    Stop stop_ = Stop::None;
+    Task* spinner_ = nullptr;
+    std::uint64_t stopped_at_ = 0;
+    std::exception_ptr failure_;
+    std::uint64_t switches_ = 0;
+
+    std::vector<std::function<void()>> rcu_callbacks_;
+    std::uint64_t rcu_queued_ = 0;
+    std::uint64_t rcu_done_ = 0;
+    bool rcu_worker_alive_ = false;
+    WaitQueue rcu_done_queue_;
+};
+
+} // namespace pcl::sched

@@ -1,0 +1,97 @@
+#include "sched/task_locals.h"
+
+#include <algorithm>
+#include <cstring>
+#include <cxxabi.h>
+#include <new>
+
+namespace pcl::sched {
+
+namespace {
+
+// The C++ runtime's exception state is per thread too (the Itanium C++ ABI's
+// __cxa_eh_globals: the exceptions being handled and the count of those in
+// flight). A task switched out inside a catch handler, or while an
+// exception unwinds through a destructor that waits, must find its own when
+// it comes back, and must not see another task's. Registered here, where
+// the switch is, since only the tasks of a modelled machine need it.
+struct EhGlobals {
+    void* caught_exceptions;
+    unsigned int uncaught_exceptions;
+};
+
+EhGlobals* eh_globals() noexcept
+{
+    return reinterpret_cast<EhGlobals*>(abi::__cxa_get_globals());
+}
+
+const TaskLocalOf<EhGlobals> eh_globals_task_local { &eh_globals };
+
+} // namespace
+
+TaskLocalSet::TaskLocalSet()
+{
+    (void)eh_globals_task_local;
+    for (const TaskLocal* local = TaskLocal::first(); local; local = local->next()) {
+        size_ = (size_ + local->align() - 1) / local->align() * local->align();
+        align_ = std::max(align_, local->align());
+        if (local->bytes_only())
+            bytes_.push_back({ size_, local->size(), nullptr, local });
+        else
+            objects_.push_back({ size_, local });
+        size_ += local->size();
+    }
+}
+
+std::byte* TaskLocalSet::make() const
+{
+    if (size_ == 0)
+        return nullptr;
+    auto* block = static_cast<std::byte*>(::operator new(size_, std::align_val_t(align_)));
+    for (const Bytes& b : bytes_)
+        b.local->construct(block + b.offset);
+    std::size_t made = 0;
+    try {
+        for (; made < objects_.size(); ++made)
+            objects_[made].local->construct(block + objects_[made].offset);
+    } catch (...) {
+        while (made-- > 0)
+            objects_[made].local->destroy(block + objects_[made].offset);
+        ::operator delete(block, std::align_val_t(align_));
+        throw;
+    }
+    return block;
+}
+
+void TaskLocalSet::destroy(std::byte* block) const noexcept
+{
+    if (!block)
+        return;
+    for (const Object& o : objects_)
+        o.local->destroy(block + o.offset);
+    ::operator delete(block, std::align_val_t(align_));
+}
+
+void TaskLocalSet::bind() noexcept
+{
+    for (Bytes& b : bytes_)
+        b.variable = b.local->address();
+}
+
+void TaskLocalSet::save(std::byte* block) const noexcept
+{
+    for (const Bytes& b : bytes_)
+        std::memcpy(block + b.offset, b.variable, b.size);
+    for (const Object& o : objects_)
+        o.local->save(block + o.offset);
+}
+
+void TaskLocalSet::restore(std::byte* block) const noexcept
+{
+    for (const Bytes& b : bytes_)
+        std::memcpy(b.variable, block + b.offset, b.size);
+    for (const Object& o : objects_)
+        o.local->restore(block + o.offset);
+}
+
+} // namespace pcl::sched

@@ -1,0 +1,58 @@
+// The tasks' own copies of the registered thread-locals (base/task_local.h).
+//
+// All tasks of a modelled machine run on one host thread, so its
+// thread_locals are shared by every task unless the scheduler swaps them: at
+// each switch it saves the leaving task's values into that task's block and
+// restores the coming task's. The host's own values are kept the same way
+// while the tasks run, and are back when the scheduler returns.
+#pragma once
+
+#include "base/task_local.h"
+
+#include <cstddef>
+#include <vector>
+
+namespace pcl::sched {
+
+/// The layout of a block of copies and the switch of the variables.
+class TaskLocalSet {
+public:
+    /// Reads the registrations (complete once static initialisation is).
+    TaskLocalSet();
+
+    /// A new block, every copy at its initial value (nullptr when nothing is
+    /// registered). Throws std::bad_alloc.
+    std::byte* make() const;
+    /// Ends every copy of @block (release, destructor) and frees it.
+    void destroy(std::byte* block) const noexcept;
+
+    /// Finds the calling thread's variables: the thread that will run the
+    /// tasks, before the first save() or restore().
+    void bind() noexcept;
+    /// The variables move into @block (the running task leaves).
+    void save(std::byte* block) const noexcept;
+    /// @block moves into the variables (a task comes in).
+    void restore(std::byte* block) const noexcept;
+
+    std::size_t variables() const noexcept { return bytes_.size() + objects_.size(); }
+
+private:
+    /// A trivially copyable variable: saved and restored as bytes.
+    struct Bytes {
+        std::size_t offset;
+        std::size_t size;
+        void* variable;
+        const TaskLocal* local;
+    };
+    /// Any other: moved by its registration.
+    struct Object {
+        std::size_t offset;
+        const TaskLocal* local;
+    };
+    std::vector<Bytes> bytes_;
+    std::vector<Object> objects_;
+    std::size_t size_ = 0;
+    std::size_t align_ = alignof(std::max_align_t);
+};
+
+} // namespace pcl::sched

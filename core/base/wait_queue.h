@@ -7,6 +7,7 @@
 // parked, as the condition variable gives it up.
 #pragma once
 
+#include "base/clock.h"
 #include "base/machine.h"
 
 #include <chrono>
@@ -105,15 +106,18 @@ bool WaitQueue::wait_until_ns(std::unique_lock<WaitMutex>& lock, std::uint64_t d
         return true;
     }
     // The host: the condition variable on the WaitMutex's host mutex, which
-    // the caller's lock holds.
+    // the caller's lock holds. A deadline is what is left of it on
+    // now_ns()'s own clock, the one it was taken on: read as a steady_clock
+    // time point it would be off by the calibration's drift, which over an
+    // hour's run is longer than the waits' timeouts.
     std::unique_lock<std::mutex> host(lock.mutex()->native(), std::adopt_lock);
     bool ok = true;
-    if (deadline_ns == kForever)
+    if (deadline_ns == kForever) {
         cv_.wait(host, done);
-    else
-        ok = cv_.wait_until(host,
-            std::chrono::steady_clock::time_point(std::chrono::nanoseconds(static_cast<std::int64_t>(deadline_ns))),
-            done);
+    } else {
+        const std::uint64_t now = host_now_ns();
+        ok = deadline_ns > now ? cv_.wait_for(host, std::chrono::nanoseconds(deadline_ns - now), done) : done();
+    }
     host.release();
     return ok;
 }

@@ -15,7 +15,7 @@
 // clock it was taken with (TickUnit, which a lock registry carries).
 #pragma once
 
-#include "base/machine.h"
+#include "base/machine_calls.h"
 
 #include <chrono>
 #include <cstdint>
@@ -55,7 +55,7 @@ enum class TickUnit : unsigned char { host, virtual_ns };
 /// The unit of ticks() on the calling thread (or task).
 inline TickUnit current_tick_unit() noexcept
 {
-    return current_machine() ? TickUnit::virtual_ns : TickUnit::host;
+    return on_modelled_machine() ? TickUnit::virtual_ns : TickUnit::host;
 }
 
 /// A monotonic tick count for short intervals (lock wait and hold times):
@@ -64,8 +64,8 @@ inline TickUnit current_tick_unit() noexcept
 /// the bare counter.
 inline std::uint64_t ticks() noexcept
 {
-    if (Machine* m = current_machine()) [[unlikely]]
-        return m->now_ns();
+    if (on_modelled_machine()) [[unlikely]]
+        return detail::machine_now_ns();
     return host_ticks();
 }
 
@@ -92,7 +92,7 @@ inline std::uint64_t ticks_to_ns(std::uint64_t t) noexcept
 /// Converts nanoseconds to ticks() of the calling thread (or task).
 inline std::uint64_t ns_to_ticks(std::uint64_t ns) noexcept
 {
-    if (current_machine()) [[unlikely]]
+    if (on_modelled_machine()) [[unlikely]]
         return ns;
     return static_cast<std::uint64_t>(static_cast<double>(ns) / ns_per_tick());
 }
@@ -119,8 +119,8 @@ inline std::uint64_t host_now_ns() noexcept
 /// one another.
 inline std::uint64_t now_ns() noexcept
 {
-    if (Machine* m = current_machine()) [[unlikely]]
-        return m->now_ns();
+    if (on_modelled_machine()) [[unlikely]]
+        return detail::machine_now_ns();
     return host_now_ns();
 }
 

@@ -7,7 +7,7 @@
 #pragma once
 
 #include "base/clock.h"
-#include "base/machine.h"
+#include "base/machine_calls.h"
 
 #include <chrono>
 #include <cstdint>
@@ -18,8 +18,8 @@ namespace pcl {
 /// Sleeps until now_ns() reaches @deadline_ns (at once if it has).
 inline void sleep_until_ns(std::uint64_t deadline_ns)
 {
-    if (Machine* m = current_machine()) [[unlikely]] {
-        m->sleep_until(deadline_ns);
+    if (on_modelled_machine()) [[unlikely]] {
+        detail::machine_sleep_until(deadline_ns);
         return;
     }
     // The host sleeps for what is left on now_ns()'s own clock: the
@@ -33,8 +33,8 @@ inline void sleep_until_ns(std::uint64_t deadline_ns)
 /// Sleeps for @ns.
 inline void sleep_for_ns(std::uint64_t ns)
 {
-    if (Machine* m = current_machine()) [[unlikely]] {
-        m->sleep_until(m->now_ns() + ns);
+    if (on_modelled_machine()) [[unlikely]] {
+        detail::machine_sleep_until(detail::machine_now_ns() + ns);
         return;
     }
     std::this_thread::sleep_for(std::chrono::nanoseconds(ns));

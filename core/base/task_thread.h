@@ -9,7 +9,7 @@
 // them as its tasks. Like std::thread it must be joined before it goes.
 #pragma once
 
-#include "base/machine.h"
+#include "base/machine_calls.h"
 
 #include <exception>
 #include <functional>
@@ -26,9 +26,9 @@ public:
     /// stream, a report of tasks that never ended).
     TaskThread(std::string name, std::function<void()> fn)
     {
-        if (Machine* m = current_machine()) [[unlikely]] {
-            machine_ = m;
-            task_ = m->spawn(std::move(name), std::move(fn));
+        if (on_modelled_machine()) [[unlikely]] {
+            machine_ = detail::t_machine;
+            task_ = detail::machine_spawn(std::move(name), std::move(fn));
         } else {
             thread_ = std::thread(std::move(fn));
         }
@@ -64,7 +64,7 @@ public:
     void join()
     {
         if (machine_) {
-            machine_->join(task_);
+            detail::machine_join(machine_, task_);
             task_ = TaskRef {};
             machine_ = nullptr;
             return;
@@ -74,7 +74,7 @@ public:
 
 private:
     std::thread thread_;
-    Machine* machine_ = nullptr;
+    void* machine_ = nullptr; ///< the Machine it is a task of, or nullptr: a host thread
     TaskRef task_;
 };
 

@@ -519,7 +519,7 @@ void Engine::run_cpu(unsigned cpu)
     // Linux: a thread's niceness is its own (setpriority on its thread id).
     // A task of a modelled machine has no host thread of its own: the
     // scheduler's thread runs every task.
-    if (thread_nice_ > 0 && !current_machine())
+    if (thread_nice_ > 0 && !on_modelled_machine())
         ::setpriority(PRIO_PROCESS, static_cast<id_t>(::gettid()), thread_nice_);
     CpuScope scope(static_cast<int>(cpu));
     trace::ThreadTrace trace(config_.events ? &events_->ring(cpu) : nullptr);

@@ -7,7 +7,7 @@
 // run up to its time.
 #pragma once
 
-#include "base/machine.h"
+#include "base/machine_calls.h"
 
 #include <thread>
 
@@ -29,8 +29,8 @@ inline void cpu_relax() noexcept
 /// machine, where it runs only when the retrying task lets it.
 inline void retry_relax() noexcept
 {
-    if (Machine* m = current_machine()) [[unlikely]]
-        m->relax();
+    if (on_modelled_machine()) [[unlikely]]
+        pcl::detail::machine_relax();
 }
 
 /// Exponential backoff for spin loops. Simulated CPUs are threads and there
@@ -42,8 +42,8 @@ class Backoff {
 public:
     void pause() noexcept
     {
-        if (Machine* m = current_machine()) [[unlikely]] {
-            m->relax();
+        if (on_modelled_machine()) [[unlikely]] {
+            pcl::detail::machine_relax();
             return;
         }
         if (count_ <= kMaxPauses) {

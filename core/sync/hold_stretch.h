@@ -8,7 +8,7 @@
 #pragma once
 
 #include "base/clock.h"
-#include "base/machine.h"
+#include "base/machine_calls.h"
 
 #include <algorithm>
 #include <atomic>
@@ -47,10 +47,10 @@ inline void hold_stretch(std::uint64_t since) noexcept
         return;
     const std::uint64_t until = since + stretch;
     const std::atomic<bool>* cut = detail::t_hold_stretch_cut;
-    if (Machine* m = current_machine()) [[unlikely]] {
-        const std::uint64_t now = m->now_ns();
+    if (on_modelled_machine()) [[unlikely]] {
+        const std::uint64_t now = pcl::detail::machine_now_ns();
         if (now < until && !(cut && cut->load(std::memory_order_relaxed)))
-            m->charge(until - now);
+            pcl::detail::machine_charge(until - now);
         return;
     }
     const double spin_limit_ticks = 50'000.0 / ns_per_tick();

@@ -9,7 +9,7 @@
 // sleeping waiter parks.
 #pragma once
 
-#include "base/machine.h"
+#include "base/machine_calls.h"
 #include "base/wait_queue.h"
 #include "sync/cpu_relax.h"
 
@@ -109,8 +109,8 @@ public:
     bool try_lock() noexcept { return m_.try_lock(); }
     void lock() noexcept
     {
-        if (Machine* m = current_machine()) [[unlikely]]
-            m_.lock_relaxing(*m);
+        if (on_modelled_machine()) [[unlikely]]
+            m_.lock_relaxing();
         else
             m_.lock();
     }
@@ -118,11 +118,11 @@ public:
     bool try_lock_shared() noexcept { return m_.try_lock_shared(); }
     void lock_shared() noexcept
     {
-        if (Machine* m = current_machine()) [[unlikely]] {
+        if (on_modelled_machine()) [[unlikely]] {
             // oneTBB's lock_shared() is exactly this loop with its own
             // backoff: a reader waits while a writer holds or wants the lock.
             while (!m_.try_lock_shared())
-                m->relax();
+                pcl::detail::machine_relax();
         } else {
             m_.lock_shared();
         }
@@ -138,9 +138,9 @@ private:
         /// spin_rw_mutex::lock(), each round one relax(): the writer takes
         /// the lock when it is free, else announces itself (WRITER_PENDING,
         /// which keeps new readers out: writer preference) and retries.
-        void lock_relaxing(Machine& machine) noexcept
+        void lock_relaxing() noexcept
         {
-            for (;; machine.relax()) {
+            for (;; pcl::detail::machine_relax()) {
                 state_type s = m_state.load(std::memory_order_relaxed);
                 if (!(s & BUSY)) {
                     if (m_state.compare_exchange_strong(s, WRITER))

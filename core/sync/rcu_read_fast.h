@@ -20,7 +20,7 @@
 // and a branch more on the host, before liburcu's own.
 #pragma once
 
-#include "base/machine.h"
+#include "base/machine_calls.h"
 #include "sync/rcu.h"
 
 #ifndef PCL_TSAN
@@ -42,7 +42,7 @@ inline void read_lock_fast() noexcept
 #ifdef PCL_TSAN
     read_lock();
 #else
-    if (current_machine() || !URCU_TLS(urcu_memb_reader).registered) [[unlikely]] {
+    if (on_modelled_machine() || !URCU_TLS(urcu_memb_reader).registered) [[unlikely]] {
         read_lock();
         return;
     }
@@ -56,7 +56,7 @@ inline void read_unlock_fast() noexcept
 #ifdef PCL_TSAN
     read_unlock();
 #else
-    if (current_machine()) [[unlikely]] {
+    if (on_modelled_machine()) [[unlikely]] {
         read_unlock();
         return;
     }

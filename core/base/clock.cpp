@@ -21,9 +21,9 @@ std::pair<std::uint64_t, std::uint64_t> clock_pair() noexcept
 {
     std::uint64_t best_gap = ~std::uint64_t(0), ns = 0, at = 0;
     for (int i = 0; i < 16; ++i) {
-        const std::uint64_t a = ticks();
+        const std::uint64_t a = host_ticks();
         const std::uint64_t n = steady_ns();
-        const std::uint64_t b = ticks();
+        const std::uint64_t b = host_ticks();
         if (b >= a && b - a < best_gap) {
             best_gap = b - a;
             ns = n;
@@ -47,7 +47,7 @@ TickCalibration calibrate() noexcept
     c.base_ticks = t1;
     c.base_ns = n1;
 #else
-    // ticks() is steady_clock's nanoseconds already.
+    // host_ticks() is steady_clock's nanoseconds already.
     c.base_ticks = c.base_ns = steady_ns();
 #endif
     return c;

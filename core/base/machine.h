@@ -10,7 +10,13 @@
 // Every place of core that reads the time, spins, sleeps, waits or starts a
 // thread asks here. The host's path is one thread-local load and a branch,
 // so host runs keep their speed; the modelled path is the virtual one.
+//
+// Only source files (and the scheduler) include this header: the headers of
+// core reach the machine through base/machine_calls.h, which does not name
+// the class (see there why).
 #pragma once
+
+#include "base/machine_calls.h"
 
 #include <cstdint>
 #include <functional>
@@ -19,12 +25,6 @@
 namespace pcl {
 
 class WaitQueue;
-
-/// A task of a modelled machine, as its spawner holds it (to join it).
-struct TaskRef {
-    unsigned id = ~0u;
-    bool valid() const noexcept { return id != ~0u; }
-};
 
 /// The scheduler of a modelled machine, as core sees it. Every call is made
 /// from a task of the machine (the host thread that runs them).
@@ -74,16 +74,10 @@ public:
     virtual void rcu_barrier() noexcept = 0;
 };
 
-namespace detail {
-// Constant-initialised: the host's test of it is a plain TLS load. One host
-// thread runs every task of a modelled machine, so it is the tasks' machine.
-inline thread_local Machine* t_machine = nullptr;
-} // namespace detail
-
 /// The machine of the calling task, or nullptr on the host.
 inline Machine* current_machine() noexcept
 {
-    return detail::t_machine;
+    return static_cast<Machine*>(detail::t_machine);
 }
 
 /// Makes @machine the calling thread's machine for a scope (the scheduler,
@@ -100,7 +94,7 @@ public:
     MachineScope& operator=(const MachineScope&) = delete;
 
 private:
-    Machine* saved_;
+    void* saved_;
 };
 
 } // namespace pcl

@@ -7,7 +7,8 @@
 // parked, as the condition variable gives it up.
 #pragma once
 
-#include "base/machine.h"
+#include "base/clock.h"
+#include "base/machine_calls.h"
 
 #include <chrono>
 #include <condition_variable>
@@ -40,15 +41,15 @@ public:
     /// Wakes one sleeper (wake_up_nr(1)) or every sleeper (wake_up_all).
     void wake_one() noexcept
     {
-        if (Machine* m = current_machine()) [[unlikely]]
-            m->unpark_one(*this);
+        if (on_modelled_machine()) [[unlikely]]
+            detail::machine_unpark_one(*this);
         else
             cv_.notify_one();
     }
     void wake_all() noexcept
     {
-        if (Machine* m = current_machine()) [[unlikely]]
-            m->unpark_all(*this);
+        if (on_modelled_machine()) [[unlikely]]
+            detail::machine_unpark_all(*this);
         else
             cv_.notify_all();
     }
@@ -67,9 +68,9 @@ class WaitMutex {
 public:
     void lock()
     {
-        if (Machine* m = current_machine()) [[unlikely]] {
+        if (on_modelled_machine()) [[unlikely]] {
             while (!m_.try_lock())
-                m->park(waiters_, WaitQueue::kForever);
+                detail::machine_park(waiters_, WaitQueue::kForever);
             return;
         }
         m_.lock();
@@ -78,8 +79,8 @@ public:
     void unlock() noexcept
     {
         m_.unlock();
-        if (Machine* m = current_machine()) [[unlikely]]
-            m->unpark_one(waiters_);
+        if (on_modelled_machine()) [[unlikely]]
+            detail::machine_unpark_one(waiters_);
     }
     /// The host mutex, for the host's condition variable.
     std::mutex& native() noexcept { return m_; }
@@ -92,28 +93,31 @@ private:
 template <class Done>
 bool WaitQueue::wait_until_ns(std::unique_lock<WaitMutex>& lock, std::uint64_t deadline_ns, Done done)
 {
-    if (Machine* m = current_machine()) [[unlikely]] {
+    if (on_modelled_machine()) [[unlikely]] {
         // Nothing runs between the unlock and the park (one task runs at a
         // time), so a wake-up cannot be lost in between.
         while (!done()) {
-            if (deadline_ns != kForever && m->now_ns() >= deadline_ns)
+            if (deadline_ns != kForever && detail::machine_now_ns() >= deadline_ns)
                 return false;
             lock.unlock();
-            m->park(*this, deadline_ns);
+            detail::machine_park(*this, deadline_ns);
             lock.lock();
         }
         return true;
     }
     // The host: the condition variable on the WaitMutex's host mutex, which
-    // the caller's lock holds.
+    // the caller's lock holds. A deadline is what is left of it on
+    // now_ns()'s own clock, the one it was taken on: read as a steady_clock
+    // time point it would be off by the calibration's drift, which over an
+    // hour's run is longer than the waits' timeouts.
     std::unique_lock<std::mutex> host(lock.mutex()->native(), std::adopt_lock);
     bool ok = true;
-    if (deadline_ns == kForever)
+    if (deadline_ns == kForever) {
         cv_.wait(host, done);
-    else
-        ok = cv_.wait_until(host,
-            std::chrono::steady_clock::time_point(std::chrono::nanoseconds(static_cast<std::int64_t>(deadline_ns))),
-            done);
+    } else {
+        const std::uint64_t now = host_now_ns();
+        ok = deadline_ns > now ? cv_.wait_for(host, std::chrono::nanoseconds(deadline_ns - now), done) : done();
+    }
     host.release();
     return ok;
 }

@@ -9,7 +9,7 @@ namespace pcl {
 ProgressBar::ProgressBar(std::ostream& err, bool enabled)
     : err_(err)
     , enabled_(enabled)
-    , start_(std::chrono::steady_clock::now())
+    , start_(HostWallClock::now())
     , last_(start_)
 {
 }
@@ -29,7 +29,7 @@ void ProgressBar::update(double fraction, const std::string& label)
     if (!enabled_)
         return;
     std::lock_guard g(mu_);
-    const auto now = std::chrono::steady_clock::now();
+    const auto now = HostWallClock::now();
     if (now - start_ < std::chrono::seconds(1) || (drawn_ && now - last_ < std::chrono::milliseconds(100)))
         return;
     last_ = now;

@@ -34,7 +34,10 @@ private:
     bool enabled_;
     bool drawn_ = false;
     std::mutex mu_;
-    std::chrono::steady_clock::time_point start_, last_;
+    /// The host's clock, also for a run on a modelled machine: the person
+    /// at the terminal waits in host time.
+    using HostWallClock = std::chrono::steady_clock;
+    HostWallClock::time_point start_, last_;
 };
 
 } // namespace pcl

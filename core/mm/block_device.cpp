@@ -121,7 +121,7 @@ BlockDevice::BlockDevice(const BlockDeviceConfig& config, PageWaitTable& page_lo
     , trace_cpu_(trace_cpu)
 {
     config_.validate();
-    thread_ = std::thread([this] {
+    thread_ = TaskThread("disk", [this] {
         trace::ThreadTrace trace(events_, trace_cpu_);
         run();
     });
@@ -133,7 +133,7 @@ BlockDevice::~BlockDevice()
         std::lock_guard g(mutex_);
         stopping_ = true;
     }
-    cv_.notify_all();
+    wq_.wake_all();
     thread_.join();
 }
 
@@ -149,7 +149,7 @@ void BlockDevice::unquiesce()
         std::lock_guard g(mutex_);
         quiesced_ = false;
     }
-    cv_.notify_all();
+    wq_.wake_all();
 }
 
 bool BlockDevice::try_merge(std::vector<Page*>& pages, const Submission& s, bool write)
@@ -219,7 +219,7 @@ void BlockDevice::submit(std::vector<Page*> pages, bool write)
         r.parts = { s };
         queue_.push_back(std::move(r));
     }
-    cv_.notify_one();
+    wq_.wake_one();
 }
 
 void BlockDevice::dispatch(std::uint64_t now)
@@ -314,11 +314,12 @@ void BlockDevice::run()
         if (flight_.empty()) {
             if (stopping_)
                 return; // and, with nothing in flight, nothing queued: everything submitted was served
-            cv_.wait(lock, [&] { return stopping_ || can_dispatch(); });
+            wq_.wait(lock, [&] { return stopping_ || can_dispatch(); });
             continue;
         }
-        cv_.wait_for(
-            lock, std::chrono::nanoseconds(flight_.front().done_ns - now), [&] { return stopping_ || can_dispatch(); });
+        // Until the first request in flight completes (a deadline on
+        // now_ns(), the clock done_ns is on).
+        wq_.wait_until_ns(lock, flight_.front().done_ns, [&] { return stopping_ || can_dispatch(); });
     }
 }
 

@@ -45,12 +45,13 @@
 #pragma once
 
 #include "base/page.h"
+#include "base/task_thread.h"
+#include "base/wait_queue.h"
 #include "mm/page_lock.h"
 #include "sync/histogram.h"
 
 #include <array>
 #include <atomic>
-#include <condition_variable>
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -243,8 +244,8 @@ private:
 
     BlockDeviceConfig config_;
     PageWaitTable& page_locks_;
-    std::mutex mutex_; ///< protects queue_, flight_, head_, bus_free_ns_, stopping_, quiesced_
-    std::condition_variable cv_;
+    WaitMutex mutex_; ///< protects queue_, flight_, head_, bus_free_ns_, stopping_, quiesced_
+    WaitQueue wq_;
     std::deque<Request> queue_;     ///< queued, in dispatch order
     std::deque<Request> flight_;    ///< in flight, in completion order (done_ns never decreases)
     DiskHead head_;                 ///< after the last request dispatched
@@ -258,7 +259,7 @@ private:
     EventRing* events_;
     int trace_cpu_;
     LatencyHistogram latency_;
-    std::thread thread_;
+    TaskThread thread_;
 };
 
 } // namespace pcl

@@ -1,6 +1,8 @@
 #include "mm/frame_allocator.h"
 
+#include "base/clock.h"
 #include "base/cpu.h"
+#include "base/sleep.h"
 #include "mm/blk_plug.h"
 #include "mm/kswapd.h"
 #include "sync/rcu.h"
@@ -224,7 +226,7 @@ bool FrameAllocator::wait_for_rcu_frees()
     if (rcu_done_.load(std::memory_order_acquire) >= queued)
         return false;
     while (rcu_done_.load(std::memory_order_acquire) < queued)
-        std::this_thread::sleep_for(std::chrono::microseconds(20));
+        sleep_for_ns(20'000); // 20 us
     return true;
 }
 
@@ -253,8 +255,8 @@ Page* FrameAllocator::alloc_slowpath(Gfp gfp)
             return nullptr;
         return refuse({}, false);
     }
-    using Clock = std::chrono::steady_clock;
-    Clock::time_point last_progress = Clock::now();
+    // Times on now_ns(): a modelled machine's stall is one in virtual time.
+    std::uint64_t last_progress = now_ns();
     unsigned no_progress = 0; // counted retries since the last progress
     unsigned waits = 0;       // waits since the last progress
     bool confirmed = false;   // the previous pass found every frame pinned
@@ -281,7 +283,7 @@ Page* FrameAllocator::alloc_slowpath(Gfp gfp)
             return nullptr;
         Retry r = o.reclaimed > 0 ? Retry::Now : should_reclaim_retry(o, before);
         if (r == Retry::Now) {
-            last_progress = Clock::now();
+            last_progress = now_ns();
             no_progress = waits = 0;
             confirmed = false;
             continue;
@@ -291,12 +293,12 @@ Page* FrameAllocator::alloc_slowpath(Gfp gfp)
         if (r == Retry::OutOfMemory && confirmed)
             return refuse(o, false);
         confirmed = r == Retry::OutOfMemory;
-        if (Clock::now() - last_progress > kStallLimit)
+        if (now_ns() - last_progress > static_cast<std::uint64_t>(std::chrono::nanoseconds(kStallLimit).count()))
             return refuse(o, true);
         // Brief holds count: after kMaxReclaimRetries without progress, and
         // a quarter of a second, they are not brief.
         if (r == Retry::WaitCounted && ++no_progress > kMaxReclaimRetries
-            && Clock::now() - last_progress > std::chrono::milliseconds(250))
+            && now_ns() - last_progress > 250'000'000) // a quarter of a second
             return refuse(o, false);
         if (wait_for_rcu_frees())
             continue;
@@ -359,7 +361,8 @@ void FrameAllocator::wait_until(const Marks& before, std::chrono::microseconds t
     waiters_.fetch_add(1, std::memory_order_seq_cst);
     {
         std::unique_lock lock(wait_mutex_);
-        wait_cv_.wait_for(lock, timeout, [&] {
+        const auto timeout_ns = static_cast<std::uint64_t>(std::chrono::nanoseconds(timeout).count());
+        wait_wq_.wait_until_ns(lock, now_ns() + timeout_ns, [&] {
             const Marks now = marks();
             return now.progress != before.progress || now.returned != before.returned;
         });
@@ -371,7 +374,7 @@ void FrameAllocator::wake_waiters()
 {
     if (waiters_.load(std::memory_order_seq_cst) > 0) {
         std::lock_guard g(wait_mutex_);
-        wait_cv_.notify_all();
+        wait_wq_.wake_all();
     }
 }
 

@@ -51,6 +51,7 @@
 #pragma once
 
 #include "base/page.h"
+#include "base/wait_queue.h"
 #include "mm/reclaim_config.h"
 #include "sync/lock_stats.h"
 #include "sync/percpu_counter.h"
@@ -58,7 +59,6 @@
 
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -282,7 +282,7 @@ private:
     /// zone's free stack, the lowest on top, so a fresh run hands out
     /// frames in order.
     std::uint64_t fresh_ = 0;
-    std::atomic<std::uint64_t> zone_free_; ///< zone_free_count(), for lockless watermark checks
+    std::atomic<std::uint64_t> zone_free_;   ///< zone_free_count(), for lockless watermark checks
     sync::PercpuCounter pcp_free_;           ///< frames on the CPUs' lists
     std::vector<std::unique_ptr<Pcp>> pcps_; ///< per simulated CPU; empty without per-CPU lists
     Watermarks wmark_;
@@ -306,8 +306,8 @@ private:
     sync::PercpuCounter progress_;
     std::atomic<std::uint64_t> returned_ { 0 }; ///< pages ever put back by reclaim
     std::atomic<int> waiters_ { 0 };
-    std::mutex wait_mutex_;
-    std::condition_variable wait_cv_;
+    WaitMutex wait_mutex_;
+    WaitQueue wait_wq_;
     mutable std::mutex failure_mutex_;
     OomReport last_failure_;
     std::function<ReclaimOutcome()> reclaim_;

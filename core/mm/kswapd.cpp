@@ -19,7 +19,7 @@ void Kswapd::start()
 {
     if (thread_.joinable())
         return;
-    thread_ = std::thread([this] {
+    thread_ = TaskThread("kswapd0", [this] {
         trace::ThreadTrace trace(ring_, lane_);
         run();
     });
@@ -33,7 +33,7 @@ void Kswapd::stop()
         stopping_ = true;
         stop_.store(true, std::memory_order_relaxed);
     }
-    cv_.notify_all();
+    wq_.wake_all();
     if (thread_.joinable())
         thread_.join();
 }
@@ -56,7 +56,7 @@ void Kswapd::wakeup() noexcept
         woken_ = true;
     }
     count_.wakeups.fetch_add(1, std::memory_order_relaxed);
-    cv_.notify_one();
+    wq_.wake_one();
 }
 
 void Kswapd::run()
@@ -64,7 +64,7 @@ void Kswapd::run()
     for (;;) {
         {
             std::unique_lock lock(mutex_);
-            cv_.wait(lock, [&] { return woken_ || stopping_; });
+            wq_.wait(lock, [&] { return woken_ || stopping_; });
             if (stopping_)
                 return;
             woken_ = false;

@@ -20,11 +20,12 @@
 // is really exhausted.
 #pragma once
 
+#include "base/task_thread.h"
+#include "base/wait_queue.h"
 #include "lib/counter_table.h"
 #include "mm/frame_allocator.h"
 
 #include <atomic>
-#include <condition_variable>
 #include <cstdint>
 #include <functional>
 #include <mutex>
@@ -105,10 +106,12 @@ private:
     std::function<ReclaimOutcome()> shrink_;
     EventRing* ring_ = nullptr;
     int lane_ = -1;
-    std::mutex stop_mutex_; ///< stop() from the last CPU and from Engine::stop at once
-    std::thread thread_;
-    std::mutex mutex_;
-    std::condition_variable cv_;
+    /// stop() from the last CPU and from Engine::stop at once. Held across
+    /// the join: a WaitMutex, so a task of a modelled machine parks on it.
+    WaitMutex stop_mutex_;
+    TaskThread thread_;
+    WaitMutex mutex_;
+    WaitQueue wq_;
     bool woken_ = false;    ///< under mutex_
     bool stopping_ = false; ///< under mutex_
     std::atomic<bool> stop_ { false };

@@ -2,6 +2,7 @@
 
 #include "events/tracepoint.h"
 #include "index/hash_index.h"
+#include "sync/cpu_relax.h"
 #include "sync/rcu.h"
 
 #include <mutex>
@@ -93,8 +94,10 @@ Page* PageCache::find_get_page(FileId file_id, pgoff_t index)
         Page* page = as.index->lookup(index);
         if (!page)
             return nullptr;
-        if (!page->get_unless_zero())
+        if (!page->get_unless_zero()) {
+            sync::retry_relax(); // its last holder is taking it out
             continue;
+        }
         if (as.index->lookup(index) == page) {
             count_.hits.fetch_add(1, std::memory_order_relaxed);
             return page;

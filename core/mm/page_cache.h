@@ -39,6 +39,7 @@
 // zone.lru_lock is innermost: nothing else is taken while it is held.
 #pragma once
 
+#include "base/wait_queue.h"
 #include "index/index_factory.h"
 #include "mm/address_space.h"
 #include "mm/frame_allocator.h"
@@ -50,7 +51,6 @@
 
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -268,8 +268,8 @@ private:
     ShadowTable shadows_;                           ///< under lru_.lock()
     std::atomic<std::uint64_t> inactive_age_ { 0 }; ///< written under lru_.lock()
     std::atomic<std::uint64_t> isolated_ { 0 };     ///< pages reclaimers hold off the lists (written under lru_.lock())
-    std::mutex isolated_mutex_;                     ///< the too_many_isolated wait queue
-    std::condition_variable isolated_cv_;           ///< woken at putback
+    WaitMutex isolated_mutex_;                      ///< the too_many_isolated wait queue
+    WaitQueue isolated_wq_;                         ///< woken at putback
     std::atomic<int> isolated_waiters_ { 0 };
     unsigned reclaim_batch_ = 32;
     bool page_check_references_ = true;
@@ -277,8 +277,8 @@ private:
     std::function<void(FileId)> on_thrash_;
     std::function<bool(std::uint64_t)> wakeup_flusher_;
     std::atomic<std::uint64_t> nr_dirty_ { 0 }, nr_writeback_ { 0 };
-    std::mutex written_mutex_; ///< the writeback-completion wait queue
-    std::condition_variable written_cv_;
+    WaitMutex written_mutex_; ///< the writeback-completion wait queue
+    WaitQueue written_wq_;
     std::atomic<int> written_waiters_ { 0 };
 };
 

@@ -1,6 +1,7 @@
 #include "mm/page_lock.h"
 
 #include "base/clock.h"
+#include "base/wait_queue.h"
 #include "events/tracepoint.h"
 #include "mm/blk_plug.h"
 
@@ -10,8 +11,8 @@
 namespace pcl {
 
 struct alignas(64) PageWaitTable::Queue {
-    std::mutex mutex; ///< orders sleepers' last look at the page against wake-ups
-    std::condition_variable cv;
+    WaitMutex mutex; ///< orders sleepers' last look at the page against wake-ups
+    WaitQueue wq;
 };
 
 PageWaitTable::PageWaitTable(unsigned buckets)
@@ -47,7 +48,7 @@ template <class Done> void PageWaitTable::sleep_until(Page& page, Done&& done)
     {
         std::unique_lock lock(q.mutex);
         // Several pages share a queue: a wake-up may be for another page.
-        q.cv.wait(lock, done);
+        q.wq.wait(lock, done);
     }
     page.lock_waiters.fetch_sub(1, std::memory_order_relaxed);
     sleeping_.fetch_sub(1, std::memory_order_relaxed);
@@ -91,7 +92,7 @@ void PageWaitTable::wake_up_page(Page& page)
     {
         std::lock_guard lock(q.mutex);
     }
-    q.cv.notify_all();
+    q.wq.wake_all();
 }
 
 bool PageWaitTable::wait_on_page_locked(Page& page)

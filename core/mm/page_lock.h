@@ -17,7 +17,6 @@
 #include "base/page.h"
 
 #include <atomic>
-#include <condition_variable>
 #include <cstdint>
 #include <memory>
 #include <mutex>

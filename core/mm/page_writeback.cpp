@@ -101,7 +101,7 @@ void PageCache::end_page_writeback(Page& page)
     frames_.note_reclaimable();
     if (written_waiters_.load(std::memory_order_seq_cst) > 0) {
         std::lock_guard g(written_mutex_);
-        written_cv_.notify_all();
+        written_wq_.wake_all();
     }
     put_page(&page);
 }
@@ -109,7 +109,7 @@ void PageCache::end_page_writeback(Page& page)
 void PageCache::wake_writeback_waiters()
 {
     std::lock_guard g(written_mutex_);
-    written_cv_.notify_all();
+    written_wq_.wake_all();
 }
 
 void PageCache::wait_writeback_completion(std::uint64_t seen, std::chrono::nanoseconds timeout)
@@ -117,7 +117,8 @@ void PageCache::wait_writeback_completion(std::uint64_t seen, std::chrono::nanos
     written_waiters_.fetch_add(1, std::memory_order_seq_cst);
     {
         std::unique_lock lock(written_mutex_);
-        written_cv_.wait_for(lock, timeout, [&] { return written() != seen; });
+        written_wq_.wait_until_ns(
+            lock, now_ns() + static_cast<std::uint64_t>(timeout.count()), [&] { return written() != seen; });
     }
     written_waiters_.fetch_sub(1, std::memory_order_relaxed);
 }

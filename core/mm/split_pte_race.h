@@ -13,6 +13,9 @@
 // in them says they were never written. How many torn reads the naive reader sees depends on
 // timing (on one core, none may ever be seen); the methods that hold see
 // none, by construction, whatever the timing.
+//
+// Host threads always, also where core otherwise runs on a modelled machine
+// (base/machine.h): what it measures is the host's own hardware race.
 #pragma once
 
 #include "mm/split_pte.h"

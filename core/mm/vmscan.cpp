@@ -54,6 +54,7 @@
 // queue woken at putback, at most 20 ms (reclaim_throttle's HZ/50), once.
 #include "mm/page_cache.h"
 
+#include "base/clock.h"
 #include "events/tracepoint.h"
 #include "sync/rcu.h"
 
@@ -146,8 +147,8 @@ void PageCache::shrink_inactive_list(std::uint64_t n, ReclaimOutcome& sc, std::v
         isolated_waiters_.fetch_add(1, std::memory_order_seq_cst);
         {
             std::unique_lock lock(isolated_mutex_);
-            isolated_cv_.wait_for(
-                lock, std::chrono::milliseconds(20), [&] { return !too_many_isolated(evicted_before); });
+            isolated_wq_.wait_until_ns(
+                lock, now_ns() + 20'000'000, [&] { return !too_many_isolated(evicted_before); }); // 20 ms
         }
         isolated_waiters_.fetch_sub(1, std::memory_order_relaxed);
         if (too_many_isolated(evicted_before)) {
@@ -343,7 +344,7 @@ void PageCache::wake_isolated_waiters()
     // putback (and the frees) wake the reclaimers throttled on too_many_isolated.
     if (isolated_waiters_.load(std::memory_order_seq_cst) > 0) {
         std::lock_guard g(isolated_mutex_);
-        isolated_cv_.notify_all();
+        isolated_wq_.wake_all();
     }
 }
 

@@ -1,6 +1,8 @@
 #include "mm/writeback.h"
 
 #include "base/clock.h"
+#include "base/task_thread.h"
+#include "base/wait_queue.h"
 #include "events/tracepoint.h"
 #include "lib/field_error.h"
 #include "mm/block_device.h"
@@ -220,9 +222,9 @@ struct Writeback::Flusher {
     EventRing* ring = nullptr; ///< where its events go (none: not traced)
     int lane = -1;
     std::vector<FileId> files;
-    std::thread thread;
-    std::mutex mutex; ///< protects the wake-up: the requests below are read under it
-    std::condition_variable cv;
+    TaskThread thread;
+    WaitMutex mutex; ///< protects the wake-up: the requests below are read under it
+    WaitQueue wq;
     std::atomic<bool> background { false }; ///< a background run was asked for and not begun
     std::atomic<bool> vmscan { false };     ///< reclaim asked for every dirty page to be written
 };
@@ -312,7 +314,7 @@ void Writeback::start()
                 f->ring = t.ring;
                 f->lane = t.lane;
             }
-        f->thread = std::thread([this, fl = f.get()] {
+        f->thread = TaskThread("flush", [this, fl = f.get()] {
             trace::ThreadTrace trace(fl->ring, fl->lane);
             run_flusher(*fl);
         });
@@ -334,7 +336,7 @@ void Writeback::stop()
         {
             std::lock_guard l(f->mutex);
         }
-        f->cv.notify_all();
+        f->wq.wake_all();
     }
     for (auto& f : flushers_)
         if (f->thread.joinable())
@@ -350,7 +352,7 @@ void Writeback::wakeup_flusher_threads(WbReason reason, std::uint64_t)
         {
             std::lock_guard l(f->mutex);
         }
-        f->cv.notify_one();
+        f->wq.wake_one();
     }
 }
 
@@ -451,9 +453,9 @@ template <class More> void Writeback::writeback_files(Flusher& f, WbReason reaso
 
 void Writeback::run_flusher(Flusher& f)
 {
-    using Clock = std::chrono::steady_clock;
-    const auto interval = std::chrono::milliseconds(config_.writeback_interval_ms);
-    Clock::time_point next_periodic = Clock::now() + interval;
+    // On now_ns(): a modelled machine's flusher wakes in virtual time.
+    const std::uint64_t interval = std::uint64_t(config_.writeback_interval_ms) * 1'000'000;
+    std::uint64_t next_periodic = now_ns() + interval;
     for (;;) {
         {
             std::unique_lock l(f.mutex);
@@ -462,9 +464,9 @@ void Writeback::run_flusher(Flusher& f)
                     || f.vmscan.load(std::memory_order_acquire);
             };
             if (config_.writeback_interval_ms)
-                f.cv.wait_until(l, next_periodic, woken);
+                f.wq.wait_until_ns(l, next_periodic, woken);
             else
-                f.cv.wait(l, woken);
+                f.wq.wait(l, woken);
         }
         if (stopping_.load(std::memory_order_acquire))
             return;
@@ -475,10 +477,10 @@ void Writeback::run_flusher(Flusher& f)
         if (f.background.exchange(false, std::memory_order_acq_rel) || cache_.nr_dirty() > background_thresh_) {
             writeback_files(f, WbReason::Background, false, [&] { return cache_.nr_dirty() > background_thresh_; });
         }
-        if (config_.writeback_interval_ms && Clock::now() >= next_periodic) {
+        if (config_.writeback_interval_ms && now_ns() >= next_periodic) {
             // wb_check_old_data_flush: the data older than the expiry.
             writeback_files(f, WbReason::Periodic, true, [] { return true; });
-            next_periodic = Clock::now() + interval;
+            next_periodic = now_ns() + interval;
         }
     }
 }

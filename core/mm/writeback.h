@@ -43,9 +43,9 @@
 #pragma once
 
 #include "base/page.h"
+#include "base/wait_queue.h"
 
 #include <atomic>
-#include <condition_variable>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -197,7 +197,7 @@ private:
     std::atomic<bool> stopping_ { false };  ///< the flushers are stopping
     std::atomic<bool> releasing_ { false }; ///< throttled writers go
     bool started_ = false;
-    std::mutex stop_mutex_;
+    WaitMutex stop_mutex_; ///< held across the flushers' joins: a task parks on it
     std::atomic<std::uint64_t> pages_submitted_ { 0 }, submissions_ { 0 }, fsyncs_ { 0 }, syncs_ { 0 },
         throttled_ { 0 }, throttle_ns_ { 0 };
     std::atomic<std::uint64_t> runs_[kWbReasons] {};

@@ -2,6 +2,7 @@
 
 #include "base/clock.h"
 #include "base/cpu.h"
+#include "base/sleep.h"
 #include "events/lanes.h"
 #include "events/tracepoint.h"
 #include "lib/field_error.h"
@@ -257,7 +258,7 @@ void Engine::start(bool paused)
     // Counted per thread actually started, so a failed start cannot leave
     // wait() waiting for CPUs that never ran.
     for (unsigned cpu = 0; cpu < ncpus_; ++cpu) {
-        threads_.emplace_back([this, cpu] { run_cpu(cpu); });
+        threads_.emplace_back("cpu" + std::to_string(cpu), [this, cpu] { run_cpu(cpu); });
         ++running_cpus_;
         foreground_cpus_ += !cpus_[cpu].background;
         background_unstarted_ += cpus_[cpu].background;
@@ -284,7 +285,7 @@ void Engine::resume()
         cut_stretch_.store(false, std::memory_order_relaxed);
         state_.store(State::Running, std::memory_order_release);
     }
-    control_cv_.notify_all();
+    control_wq_.wake_all();
 }
 
 void Engine::step(std::uint64_t n)
@@ -301,7 +302,7 @@ void Engine::step(std::uint64_t n)
             if (!cpus_[cpu].done)
                 cpus_[cpu].step_budget += n;
     }
-    control_cv_.notify_all();
+    control_wq_.wake_all();
 }
 
 void Engine::stop()
@@ -313,7 +314,7 @@ void Engine::stop()
             state_.store(State::Stopped, std::memory_order_release);
         cut_stretch_.store(true, std::memory_order_relaxed);
     }
-    control_cv_.notify_all();
+    control_wq_.wake_all();
     // Throttled writers wake and the CPUs leave; the flushers stop after
     // them, so that a CPU waiting in reclaim for writeback still gets it.
     writeback_->release_writers();
@@ -333,7 +334,7 @@ void Engine::wait()
 {
     {
         std::unique_lock l(control_);
-        control_cv_.wait(l, [&] {
+        control_wq_.wait(l, [&] {
             const State s = state_.load();
             return running_cpus_ == 0 && s != State::Idle && s != State::Running && s != State::Paused;
         });
@@ -361,7 +362,7 @@ void Engine::fail(std::string what)
             state_.store(State::Failed, std::memory_order_release);
         cut_stretch_.store(true, std::memory_order_relaxed);
     }
-    control_cv_.notify_all();
+    control_wq_.wake_all();
 }
 
 void Engine::cpu_done(unsigned cpu, bool completed)
@@ -390,7 +391,7 @@ void Engine::cpu_done(unsigned cpu, bool completed)
     // as it is but for the writes still completing).
     if (last)
         stop_reclaimers();
-    control_cv_.notify_all();
+    control_wq_.wake_all();
 }
 
 void Engine::background_started()
@@ -400,7 +401,7 @@ void Engine::background_started()
         if (--background_unstarted_ != 0)
             return;
     }
-    control_cv_.notify_all();
+    control_wq_.wake_all();
 }
 
 void Engine::await_background(unsigned cpu)
@@ -413,7 +414,7 @@ void Engine::await_background(unsigned cpu)
         return;
     std::unique_lock l(control_);
     note_waiting();
-    control_cv_.wait(l, [&] {
+    control_wq_.wait(l, [&] {
         const State s = state_.load();
         return background_unstarted_ == 0 || (s != State::Running && s != State::Paused);
     });
@@ -438,7 +439,9 @@ bool Engine::may_proceed(unsigned cpu, bool& held)
             return true;
         }
         note_waiting();
-        control_cv_.wait(l);
+        // Until the loop's look above would go another way: the run goes
+        // on, ends, or this CPU is given a step.
+        control_wq_.wait(l, [&] { return state_.load() != State::Paused || cpus_[cpu].step_budget > 0; });
         --waiting_cpus_;
     }
 }
@@ -514,7 +517,9 @@ void Engine::set_pacing(double ops_per_second, std::uint64_t hold_stretch_ns)
 void Engine::run_cpu(unsigned cpu)
 {
     // Linux: a thread's niceness is its own (setpriority on its thread id).
-    if (thread_nice_ > 0)
+    // A task of a modelled machine has no host thread of its own: the
+    // scheduler's thread runs every task.
+    if (thread_nice_ > 0 && !on_modelled_machine())
         ::setpriority(PRIO_PROCESS, static_cast<id_t>(::gettid()), thread_nice_);
     CpuScope scope(static_cast<int>(cpu));
     trace::ThreadTrace trace(config_.events ? &events_->ring(cpu) : nullptr);
@@ -572,7 +577,7 @@ void Engine::run_cpu(unsigned cpu)
             for (std::uint64_t now = now_ns(); now < next_slot && state() == State::Running
                  && pacing_generation_.load(std::memory_order_relaxed) == pacing_seen;
                  now = now_ns())
-                std::this_thread::sleep_for(std::chrono::nanoseconds(std::min(next_slot - now, kPacingSliceNs)));
+                sleep_for_ns(std::min(next_slot - now, kPacingSliceNs));
         }
     }
     sync::set_hold_stretch_ns(0);

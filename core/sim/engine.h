@@ -27,6 +27,8 @@
 // over the same time.
 #pragma once
 
+#include "base/task_thread.h"
+#include "base/wait_queue.h"
 #include "events/event_ring.h"
 #include "index/index_factory.h"
 #include "mm/block_device.h"
@@ -44,7 +46,6 @@
 #include "workload/workload.h"
 
 #include <atomic>
-#include <condition_variable>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -216,13 +217,13 @@ private:
     unsigned ncpus_ = 0;
     std::unique_ptr<Cpu[]> cpus_;
     std::vector<std::unique_ptr<OperationSource>> sources_; ///< per CPU, used by its thread only
-    std::vector<std::thread> threads_;
-    std::mutex join_mutex_; ///< one caller joins the threads
+    std::vector<TaskThread> threads_;
+    WaitMutex join_mutex_; ///< one caller joins the threads (held across the joins: a task parks on it)
     void join_all();
     /// Fast path for the workers: Running means go without taking control_.
     std::atomic<State> state_ { State::Idle };
-    mutable std::mutex control_; ///< protects the step budgets, done flags, error_, transitions of state_
-    std::condition_variable control_cv_;
+    mutable WaitMutex control_; ///< protects the step budgets, done flags, error_, transitions of state_
+    WaitQueue control_wq_;
     unsigned running_cpus_ = 0;        ///< under control_
     unsigned waiting_cpus_ = 0;        ///< under control_: running CPUs held in may_proceed or await_background
     std::uint64_t all_waiting_ns_ = 0; ///< under control_: now_ns() when the last of them began to wait

@@ -10,7 +10,7 @@ namespace pcl {
 
 MetricsSampler::MetricsSampler(Engine& engine)
     : engine_(engine)
-    , start_(std::chrono::steady_clock::now())
+    , start_ns_(now_ns())
     , last_(read_totals())
 {
 }
@@ -146,7 +146,7 @@ MetricsSampler::Totals MetricsSampler::read_totals() const
 
 MetricsSample MetricsSampler::sample()
 {
-    return sample(std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count());
+    return sample(double(now_ns() - start_ns_) / 1e9);
 }
 
 MetricsSample MetricsSampler::sample(double time_s, std::uint64_t clock_ns)

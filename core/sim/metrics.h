@@ -162,7 +162,7 @@ private:
     Totals read_totals() const;
 
     Engine& engine_;
-    std::chrono::steady_clock::time_point start_;
+    std::uint64_t start_ns_; ///< now_ns() when the sampler was made
     double last_time_s_ = 0; ///< time_s of the previous sample
     Totals last_;
     std::vector<MetricsSample> series_;

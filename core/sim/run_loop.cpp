@@ -51,7 +51,7 @@ std::uint64_t RunLoop::clock_now_ns() const noexcept
     return clock_.to_run(now_ns());
 }
 
-std::optional<RunLoop::Clock::time_point> RunLoop::next_deadline() const noexcept
+std::optional<std::uint64_t> RunLoop::next_deadline() const noexcept
 {
     if (phase_ != Phase::Running || !clock_.running())
         return std::nullopt;
@@ -59,7 +59,7 @@ std::optional<RunLoop::Clock::time_point> RunLoop::next_deadline() const noexcep
     if (scenario_.duration_seconds > 0)
         at = std::min(at, scenario_.duration_seconds);
     const double from_now = std::max(0.0, at - running_seconds());
-    return Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(from_now));
+    return now_ns() + static_cast<std::uint64_t>(from_now * 1e9);
 }
 
 void RunLoop::play()

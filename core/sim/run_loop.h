@@ -34,7 +34,6 @@ namespace pcl {
 
 class RunLoop {
 public:
-    using Clock = std::chrono::steady_clock;
     /// Where a turn hands the events it drained: one batch at a time, in
     /// time order within a batch. The callee may change the batch (trim it);
     /// the loop reuses its storage.
@@ -104,8 +103,8 @@ public:
     /// live edge.
     std::uint64_t clock_now_ns() const noexcept;
     /// When the next turn has more to do than drain: the next sample, or the
-    /// end of the duration; nullopt unless Running.
-    std::optional<Clock::time_point> next_deadline() const noexcept;
+    /// end of the duration, on now_ns()'s clock; nullopt unless Running.
+    std::optional<std::uint64_t> next_deadline() const noexcept;
 
     /// The time series so far, oldest first (see MetricsSampler::series).
     const std::vector<MetricsSample>& samples() const noexcept { return sampler_.series(); }

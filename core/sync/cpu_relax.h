@@ -1,5 +1,13 @@
 // Spin-wait helpers shared by the spinning lock types.
+//
+// On a modelled machine (base/machine.h) a spinner must not spin on the
+// host: the holder it waits for is a task of the same host thread and can
+// only run when the spinner lets it. Each round of a backoff is one relax()
+// of the machine there: the spinner is charged a spin step and the others
+// run up to its time.
 #pragma once
+
+#include "base/machine_calls.h"
 
 #include <thread>
 
@@ -15,6 +23,16 @@ inline void cpu_relax() noexcept
 #endif
 }
 
+/// One round of a retry loop that waits for another CPU's progress without
+/// pausing (the kernel's `goto repeat`, as in find_get_page): nothing on
+/// the host, where the other CPU runs anyway; a relax() on a modelled
+/// machine, where it runs only when the retrying task lets it.
+inline void retry_relax() noexcept
+{
+    if (on_modelled_machine()) [[unlikely]]
+        pcl::detail::machine_relax();
+}
+
 /// Exponential backoff for spin loops. Simulated CPUs are threads and there
 /// may be more of them than cores; a holder that the host has preempted can
 /// only run again if the spinners give the core back, so after the backoff
@@ -24,6 +42,10 @@ class Backoff {
 public:
     void pause() noexcept
     {
+        if (on_modelled_machine()) [[unlikely]] {
+            pcl::detail::machine_relax();
+            return;
+        }
         if (count_ <= kMaxPauses) {
             for (unsigned i = 0; i < count_; ++i)
                 cpu_relax();

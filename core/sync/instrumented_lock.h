@@ -75,7 +75,7 @@ public:
         r.lock_class = cls_->name();
         if (stats_) {
             r.name = stats_->name;
-            stats_->c.add_to(r);
+            stats_->c.add_to(r, cls_->tick_unit());
         }
         return r;
     }

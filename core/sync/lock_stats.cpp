@@ -61,25 +61,25 @@ void LockCounters::note_release(bool exclusive, std::uint64_t hold) noexcept
     raise_max(hold_max, hold);
 }
 
-void LockCounters::add_to(LockStatRow& row) const noexcept
+void LockCounters::add_to(LockStatRow& row, TickUnit unit) const noexcept
 {
     auto r = [](const std::atomic<std::uint64_t>& a) { return a.load(std::memory_order_relaxed); };
     row.acquisitions += r(acquisitions);
     row.contentions += r(contentions);
     row.acq_bounces += r(acq_bounces);
     row.con_bounces += r(con_bounces);
-    row.wait_total_ns += ticks_to_ns(r(wait_total));
+    row.wait_total_ns += ticks_to_ns(r(wait_total), unit);
     for (unsigned b = 0; b < kWaitBuckets; ++b)
         row.wait_buckets[b] += r(wait_buckets[b]);
-    row.hold_total_ns += ticks_to_ns(r(hold_total));
-    row.wait_max_ns = std::max(row.wait_max_ns, ticks_to_ns(r(wait_max)));
-    row.hold_max_ns = std::max(row.hold_max_ns, ticks_to_ns(r(hold_max)));
+    row.hold_total_ns += ticks_to_ns(r(hold_total), unit);
+    row.wait_max_ns = std::max(row.wait_max_ns, ticks_to_ns(r(wait_max), unit));
+    row.hold_max_ns = std::max(row.hold_max_ns, ticks_to_ns(r(hold_max), unit));
     if (r(wait_min) != kNoMin) {
-        const std::uint64_t m = ticks_to_ns(r(wait_min));
+        const std::uint64_t m = ticks_to_ns(r(wait_min), unit);
         row.wait_min_ns = row.wait_min_ns ? std::min(row.wait_min_ns, m) : m;
     }
     if (r(hold_min) != kNoMin) {
-        const std::uint64_t m = ticks_to_ns(r(hold_min));
+        const std::uint64_t m = ticks_to_ns(r(hold_min), unit);
         row.hold_min_ns = row.hold_min_ns ? std::min(row.hold_min_ns, m) : m;
     }
 }
@@ -95,9 +95,10 @@ void LockCounters::reset() noexcept
         b.store(0, std::memory_order_relaxed);
 }
 
-LockClass::LockClass(std::string name, std::uint32_t id)
+LockClass::LockClass(std::string name, std::uint32_t id, TickUnit unit)
     : name_(std::move(name))
     , id_(id)
+    , unit_(unit)
     , counters_(std::make_unique<ShardedLockCounters<64>>())
 {
 }
@@ -107,7 +108,7 @@ LockStatRow LockClass::row() const
     LockStatRow row;
     row.name = name_;
     row.lock_class = name_;
-    counters_->add_to(row);
+    counters_->add_to(row, unit_);
     row.instances = instances_.load(std::memory_order_relaxed);
     return row;
 }
@@ -119,7 +120,7 @@ void LockClass::reset() noexcept
 
 LockRegistry& LockRegistry::global()
 {
-    static LockRegistry registry;
+    static LockRegistry registry(TickUnit::host);
     return registry;
 }
 
@@ -129,7 +130,7 @@ LockClass& LockRegistry::lock_class(std::string_view name)
     for (auto& c : classes_)
         if (c.name() == name)
             return c;
-    return classes_.emplace_back(std::string(name), static_cast<std::uint32_t>(classes_.size() + 1));
+    return classes_.emplace_back(std::string(name), static_cast<std::uint32_t>(classes_.size() + 1), unit_);
 }
 
 LockStats* LockRegistry::register_lock(std::string name, LockClass& cls)
@@ -205,7 +206,7 @@ std::vector<LockStatRow> LockRegistry::locks() const
         LockStatRow row;
         row.name = s.name;
         row.lock_class = s.cls->name();
-        s.c.add_to(row);
+        s.c.add_to(row, s.cls->tick_unit());
         rows.push_back(std::move(row));
     }
     return rows;

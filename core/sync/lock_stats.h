@@ -7,6 +7,12 @@
 // another CPU than the previous acquirer (con-bounces). Times are kept in
 // clock ticks and reported in nanoseconds.
 //
+// The ticks are base/clock.h's: the host's tick counter, or on a modelled
+// machine its virtual nanoseconds. A registry's locks are timed with one of
+// the two (its TickUnit, fixed when it is made), and a row is converted by
+// that unit, not by the reading thread's: a modelled run's figures must not
+// depend on the host's tick rate, nor on which thread reads them.
+//
 // Writers: every counter set, a lock's own and its class's, is split into
 // per-thread shards; a thread owns its shard and updates it with plain
 // stores, so counting adds no locked instruction and no shared cache line.
@@ -14,6 +20,7 @@
 // at any time.
 #pragma once
 
+#include "base/clock.h"
 #include "base/cpu.h"
 
 #include <array>
@@ -77,8 +84,8 @@ struct LockCounters {
     void note_acquire(bool exclusive, bool contended, bool bounced, std::uint64_t wait) noexcept;
     /// Records the end of a hold of `hold` ticks.
     void note_release(bool exclusive, std::uint64_t hold) noexcept;
-    /// Adds these counters (converted to ns) into a row.
-    void add_to(LockStatRow& row) const noexcept;
+    /// Adds these counters, ticks of @unit, converted to ns into a row.
+    void add_to(LockStatRow& row, TickUnit unit) const noexcept;
     void reset() noexcept;
 };
 
@@ -105,11 +112,11 @@ public:
         else
             shards_[Shards].c.note_release(false, hold);
     }
-    /// Adds every shard (converted to ns) into @row.
-    void add_to(LockStatRow& row) const noexcept
+    /// Adds every shard, ticks of @unit, converted to ns into @row.
+    void add_to(LockStatRow& row, TickUnit unit) const noexcept
     {
         for (const auto& shard : shards_)
-            shard.c.add_to(row);
+            shard.c.add_to(row, unit);
     }
     void reset() noexcept
     {
@@ -129,8 +136,12 @@ private:
 /// class of a million node locks taken on every CPU is not one hot line.
 class LockClass {
 public:
-    explicit LockClass(std::string name, std::uint32_t id = 0);
+    /// A class timed with @unit's clock (the host's, unless it belongs to a
+    /// modelled machine's registry).
+    explicit LockClass(std::string name, std::uint32_t id = 0, TickUnit unit = TickUnit::host);
     const std::string& name() const { return name_; }
+    /// The clock its locks' times are taken with.
+    TickUnit tick_unit() const noexcept { return unit_; }
     /// Number of the class in its registry (1, 2, ...; 0 outside one), as
     /// the event stream names it.
     std::uint32_t id() const noexcept { return id_; }
@@ -149,6 +160,7 @@ public:
 private:
     std::string name_;
     std::uint32_t id_;
+    TickUnit unit_;
     std::unique_ptr<ShardedLockCounters<64>> counters_;
     std::atomic<std::uint64_t> instances_ { 0 };
 };
@@ -170,7 +182,18 @@ struct LockStats {
 /// beside another (compare mode) may own its own.
 class LockRegistry {
 public:
+    /// A registry whose locks are timed with @unit's clock: by default the
+    /// clock of the thread (or task) that makes it, so a modelled machine's
+    /// run that makes its own registry has its figures in virtual time.
+    explicit LockRegistry(TickUnit unit = current_tick_unit()) noexcept
+        : unit_(unit)
+    {
+    }
+    /// The host's registry (host ticks).
     static LockRegistry& global();
+
+    /// The clock this registry's locks are timed with.
+    TickUnit tick_unit() const noexcept { return unit_; }
 
     /// Finds or creates a class. The reference stays valid for the registry's life.
     LockClass& lock_class(std::string_view name);
@@ -200,6 +223,7 @@ public:
     void reset();
 
 private:
+    TickUnit unit_;
     mutable std::mutex mu_; ///< protects the two containers below (not the counters)
     std::deque<LockClass> classes_;
     std::deque<LockStats> locks_;

@@ -2,8 +2,15 @@
 // spinlock.h, ticket_lock.h, mutex.h, rwlock.h and seqlock.h wrap these; the
 // lock benchmark compares each wrapper against its bare algorithm to measure
 // what the instrumentation costs.
+//
+// On a modelled machine (base/machine.h) no lock spins or blocks on the
+// host: a spinning waiter's every round is one relax() of the machine
+// (through Backoff, or explicitly where a library would spin), and a
+// sleeping waiter parks.
 #pragma once
 
+#include "base/machine_calls.h"
+#include "base/wait_queue.h"
 #include "sync/cpu_relax.h"
 
 #include <atomic>
@@ -83,7 +90,8 @@ private:
 };
 
 /// Sleeping mutex: a waiter blocks in the host kernel (futex) instead of
-/// spinning, like a kernel `struct mutex` after its optimistic spin.
+/// spinning, like a kernel `struct mutex` after its optimistic spin. On a
+/// modelled machine the waiter parks (WaitMutex).
 class RawMutex {
 public:
     bool try_lock() noexcept { return m_.try_lock(); }
@@ -91,7 +99,7 @@ public:
     void unlock() noexcept { m_.unlock(); }
 
 private:
-    std::mutex m_;
+    WaitMutex m_;
 };
 
 /// Reader-writer spinlock (oneTBB's spin_rw_mutex, writer-preferring), like
@@ -99,14 +107,51 @@ private:
 class RawRwLock {
 public:
     bool try_lock() noexcept { return m_.try_lock(); }
-    void lock() noexcept { m_.lock(); }
+    void lock() noexcept
+    {
+        if (on_modelled_machine()) [[unlikely]]
+            m_.lock_relaxing();
+        else
+            m_.lock();
+    }
     void unlock() noexcept { m_.unlock(); }
     bool try_lock_shared() noexcept { return m_.try_lock_shared(); }
-    void lock_shared() noexcept { m_.lock_shared(); }
+    void lock_shared() noexcept
+    {
+        if (on_modelled_machine()) [[unlikely]] {
+            // oneTBB's lock_shared() is exactly this loop with its own
+            // backoff: a reader waits while a writer holds or wants the lock.
+            while (!m_.try_lock_shared())
+                pcl::detail::machine_relax();
+        } else {
+            m_.lock_shared();
+        }
+    }
     void unlock_shared() noexcept { m_.unlock_shared(); }
 
 private:
-    oneapi::tbb::spin_rw_mutex m_;
+    /// oneTBB's lock, with its writer's wait on a modelled machine: oneTBB
+    /// spins inside lock() with a backoff of its own, which must never run
+    /// on a modelled machine's one host thread.
+    class Lock : public oneapi::tbb::spin_rw_mutex {
+    public:
+        /// spin_rw_mutex::lock(), each round one relax(): the writer takes
+        /// the lock when it is free, else announces itself (WRITER_PENDING,
+        /// which keeps new readers out: writer preference) and retries.
+        void lock_relaxing() noexcept
+        {
+            for (;; pcl::detail::machine_relax()) {
+                state_type s = m_state.load(std::memory_order_relaxed);
+                if (!(s & BUSY)) {
+                    if (m_state.compare_exchange_strong(s, WRITER))
+                        return;
+                } else if (!(s & WRITER_PENDING)) {
+                    m_state |= WRITER_PENDING;
+                }
+            }
+        }
+    };
+    Lock m_;
 };
 
 } // namespace pcl::sync

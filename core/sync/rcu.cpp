@@ -8,6 +8,8 @@
 #endif
 #include <urcu/urcu-memb.h>
 
+#include "base/machine.h"
+
 #include <atomic>
 #include <chrono>
 #include <cstddef>
@@ -78,26 +80,49 @@ void trampoline(struct rcu_head* h) noexcept
 
 } // namespace
 
+// On a modelled machine every entry point is the machine's: its grace
+// periods are its scheduler's (a task parked in synchronize() waits in
+// virtual time), and liburcu's callback thread and membarriers, host
+// threads and host time, never run there. A modelled task is no liburcu
+// reader, so it never registers.
+
 void read_lock() noexcept
 {
+    if (Machine* m = current_machine()) [[unlikely]] {
+        m->rcu_read_lock();
+        return;
+    }
     ensure_registered();
     urcu_memb_read_lock();
 }
 
 void read_unlock() noexcept
 {
+    if (Machine* m = current_machine()) [[unlikely]] {
+        m->rcu_read_unlock();
+        return;
+    }
     annotate_reader_done();
     urcu_memb_read_unlock();
 }
 
 void synchronize() noexcept
 {
+    if (Machine* m = current_machine()) [[unlikely]] {
+        m->synchronize_rcu();
+        return;
+    }
     urcu_memb_synchronize_rcu();
     annotate_grace_period();
 }
 
 void call(Head* head, void (*func)(Head*)) noexcept
 {
+    if (Machine* m = current_machine()) [[unlikely]] {
+        head->func = func;
+        m->call_rcu([head] { head->func(head); });
+        return;
+    }
     ensure_registered();
     head->func = func;
     g_pending.fetch_add(1, std::memory_order_relaxed);
@@ -108,6 +133,10 @@ void call(Head* head, void (*func)(Head*)) noexcept
 
 void barrier() noexcept
 {
+    if (Machine* m = current_machine()) [[unlikely]] {
+        m->rcu_barrier();
+        return;
+    }
     while (g_pending.load(std::memory_order_acquire) > 0)
         std::this_thread::sleep_for(std::chrono::microseconds(200));
 }

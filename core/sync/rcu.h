@@ -11,6 +11,8 @@
 //    `synchronize()`); readers that still see it finish first.
 //  - Threads register with liburcu on their first read-side section and
 //    unregister when they exit; nothing for callers to do.
+//  - On a modelled machine (base/machine.h) every call here is the
+//    machine's RCU: grace periods in virtual time, callbacks on a task.
 //
 // ThreadSanitizer does not see liburcu's grace periods (its fences are in an
 // uninstrumented library). In TSan builds the read-side unlock releases, and
@@ -42,7 +44,8 @@ struct Head {
     void (*func)(Head*) = nullptr; ///< called after the grace period
 };
 
-/// Calls `func(head)` after a grace period, from liburcu's callback thread.
+/// Calls `func(head)` after a grace period, from liburcu's callback thread
+/// (a task of the machine on a modelled one).
 void call(Head* head, void (*func)(Head*)) noexcept;
 
 /// Waits until no callback queued with `call()` is pending (use before

@@ -15,8 +15,12 @@
 // a source file includes it, never a header, and before any other liburcu
 // header. ThreadSanitizer builds keep the out-of-line calls and their
 // annotations (rcu.cpp).
+//
+// On a modelled machine both go to the machine's RCU (rcu.cpp): one TLS load
+// and a branch more on the host, before liburcu's own.
 #pragma once
 
+#include "base/machine_calls.h"
 #include "sync/rcu.h"
 
 #ifndef PCL_TSAN
@@ -38,7 +42,7 @@ inline void read_lock_fast() noexcept
 #ifdef PCL_TSAN
     read_lock();
 #else
-    if (!URCU_TLS(urcu_memb_reader).registered) [[unlikely]] {
+    if (on_modelled_machine() || !URCU_TLS(urcu_memb_reader).registered) [[unlikely]] {
         read_lock();
         return;
     }
@@ -52,6 +56,10 @@ inline void read_unlock_fast() noexcept
 #ifdef PCL_TSAN
     read_unlock();
 #else
+    if (on_modelled_machine()) [[unlikely]] {
+        read_unlock();
+        return;
+    }
     _urcu_memb_read_unlock();
 #endif
 }

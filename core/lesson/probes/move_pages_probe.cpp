@@ -18,7 +18,7 @@
 // each call the probe writes over a buffer several times the size of the
 // cache (untimed), and every call starts with none of its data cached.
 //
-// Two clocks. us_per_call is the wall clock, what a caller waits. On a
+// Two clocks, both the host's. us_per_call is the wall clock, what a caller waits. On a
 // machine running other programs as well, a call of tens of milliseconds is
 // interrupted where one of a millisecond mostly is not, and the wall clock
 // then grows with the machine's load besides the call's work:
@@ -115,9 +115,9 @@ ProbeFigures measure_move_pages(const ProbeArgs& args)
         for (std::size_t i = 0; i < pm.size(); ++i)
             pm[i] = page_to_node { addrs[i], nullptr, target, 0 };
         const std::uint64_t c0 = thread_cpu_ns();
-        const std::uint64_t t0 = now_ns();
+        const std::uint64_t t0 = host_now_ns();
         const int rc = do_move_pages(mm, pm, lookup);
-        const std::uint64_t t1 = now_ns();
+        const std::uint64_t t1 = host_now_ns();
         const std::uint64_t c1 = thread_cpu_ns();
         cpu_us.push_back(double(c1 - c0) / 1000.0);
         if (rc != 0)

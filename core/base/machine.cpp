@@ -1,0 +1,50 @@
+#include "base/machine.h"
+
+namespace pcl::detail {
+
+std::uint64_t machine_now_ns() noexcept
+{
+    return current_machine()->now_ns();
+}
+
+void machine_charge(std::uint64_t ns) noexcept
+{
+    current_machine()->charge(ns);
+}
+
+void machine_relax() noexcept
+{
+    current_machine()->relax();
+}
+
+void machine_sleep_until(std::uint64_t deadline_ns) noexcept
+{
+    current_machine()->sleep_until(deadline_ns);
+}
+
+bool machine_park(WaitQueue& queue, std::uint64_t deadline_ns) noexcept
+{
+    return current_machine()->park(queue, deadline_ns);
+}
+
+void machine_unpark_one(WaitQueue& queue) noexcept
+{
+    current_machine()->unpark_one(queue);
+}
+
+void machine_unpark_all(WaitQueue& queue) noexcept
+{
+    current_machine()->unpark_all(queue);
+}
+
+TaskRef machine_spawn(std::string name, std::function<void()> fn)
+{
+    return current_machine()->spawn(std::move(name), std::move(fn));
+}
+
+void machine_join(void* machine, TaskRef task) noexcept
+{
+    static_cast<Machine*>(machine)->join(task);
+}
+
+} // namespace pcl::detail

@@ -1,10 +1,12 @@
 // The modelled machines' profiles: every bundled one loads, prints and
 // writes back to itself; a bad file's message names the file and the field,
 // whatever is wrong, and nothing crashes; the lookup of a profile by name,
-// the user's own ones and the missing host profile.
+// the user's own ones and the missing host profile; docs/machines.md's
+// tables of each profile's figures are the profiles' own.
 #include <catch2/catch.hpp>
 
 #include "lib/field_error.h"
+#include "lib/file_io.h"
 #include "lib/json.h"
 #include "sched/machine_profile_fields.h"
 #include "sched/machine_profiles.h"
@@ -13,7 +15,9 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <unistd.h>
 #include <vector>
@@ -321,5 +325,41 @@ TEST_CASE("a profile is found bundled, else in the user's configuration director
             Catch::Contains("no machine profile 'cray-1': the bundled ones are altix-2005, epyc-2026, "
                             "pentium3-xeon-8way-2002"));
         CHECK_THROWS_AS(load_machine_profile("../etc/passwd"), std::invalid_argument);
+    }
+}
+
+TEST_CASE("docs/machines.md gives each bundled profile's figures as the profile has them", "[machines]")
+{
+    const std::string text = read_file(std::string(PCL_SOURCE_DIR) + "/docs/machines.md");
+    // "### `name`" opens a profile's section; its rows "| `work.x` | 1,400 | estimate | ... |".
+    std::map<std::string, std::map<std::string, std::pair<std::uint64_t, std::string>>> documented;
+    std::istringstream in(text);
+    std::string line, profile;
+    while (std::getline(in, line)) {
+        if (line.starts_with("### `")) {
+            profile = line.substr(5, line.find('`', 5) - 5);
+            continue;
+        }
+        if (profile.empty() || !(line.starts_with("| `latency.") || line.starts_with("| `work.")))
+            continue;
+        std::vector<std::string> cells;
+        std::istringstream row(line.substr(1));
+        for (std::string cell; std::getline(row, cell, '|');)
+            cells.push_back(cell.substr(1, cell.size() >= 2 ? cell.size() - 2 : 0));
+        REQUIRE(cells.size() >= 3);
+        std::string digits;
+        for (const char c : cells[1])
+            if (c != ',')
+                digits += c;
+        documented[profile][cells[0].substr(1, cells[0].size() - 2)] = { std::stoull(digits), cells[2] };
+    }
+    REQUIRE(documented.size() == bundled_machine_names().size());
+    for (const std::string& name : bundled_machine_names()) {
+        INFO(name);
+        std::map<std::string, std::pair<std::uint64_t, std::string>> actual;
+        for (const MachineParameter& row : machine_parameters(load_machine_profile(name)))
+            if (row.path.starts_with("latency.") || row.path.starts_with("work."))
+                actual[row.path] = { std::stoull(row.value), std::string(row.basis) };
+        CHECK(documented[name] == actual);
     }
 }

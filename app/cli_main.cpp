@@ -2,7 +2,8 @@
 //
 // Runs a scenario file or a bundled preset (`run`), lists the presets and
 // checks files (`presets`, `validate`: cli_scenarios.h), lists and measures the lessons
-// (`experiments`, `experiment`: cli_experiment.h), dispatches
+// (`experiments`, `experiment`: cli_experiment.h), lists and prints the
+// modelled machines' profiles (`machines`: cli_machines.h), dispatches
 // `bench <name> [options]` to the benchmark commands of bench/ and
 // `probe <name> [options]` to the probes of the host kernel (each parses
 // its own options with lib/arg_parser.h) and prints usage and version. The benchmarks and probes are listed once, in
@@ -11,6 +12,7 @@
 // (or a probe that cannot measure), 2 bad command line or bad scenario.
 #include "cli_compare.h"
 #include "cli_experiment.h"
+#include "cli_machines.h"
 #include "cli_progress.h"
 #include "cli_render.h"
 #include "cli_scenarios.h"
@@ -199,7 +201,10 @@ void print_usage(std::ostream& out)
         << "  experiment NAME [--quick] [--repeat N] [--json FILE] [--out DIR]\n"
         << "                            measure a lesson's claims on this machine and print the verdicts\n"
         << "                            (with --out, its report as HTML and PDF too);\n"
-        << "                            'experiment --help' describes its options\n\n";
+        << "                            'experiment --help' describes its options\n"
+        << "  machines [NAME] [--format table|json|csv]\n"
+        << "                            list the modelled machines' profiles; with NAME, every parameter\n"
+        << "                            of one, with its unit and source\n\n";
     print_commands(out, kBench);
     out << '\n';
     print_commands(out, kProbe);
@@ -492,6 +497,8 @@ int run(const std::vector<std::string>& args)
         return pcl::cli::run_experiments_command(rest, std::cout, std::cerr);
     if (command == "experiment")
         return pcl::cli::run_experiment_command(rest, std::cout, std::cerr);
+    if (command == "machines")
+        return pcl::cli::run_machines_command(rest, std::cout, std::cerr);
     if (command == "bench")
         return run_group(kBench, rest);
     if (command == "probe")

@@ -1,8 +1,8 @@
 // The files Page Cache Lab carries inside its programs: the bundled
-// scenarios and lessons of resources/ and the traces they replay, compiled
-// in by core/CMakeLists.txt,
-// so that `pagecache-lab-cli experiment` and the tests find them wherever
-// the programs are installed or run from.
+// scenarios and lessons of resources/, the traces they replay and the
+// modelled machines' profiles, compiled in by core/CMakeLists.txt, so
+// that `pagecache-lab-cli experiment` and the tests find them wherever the
+// programs are installed or run from.
 #pragma once
 
 #include <optional>

@@ -2,11 +2,11 @@
 # The Debian package end to end: cpack builds it from the build tree into a
 # directory of its own; its control fields name the package, its version and
 # the libraries the programs link; it holds both programs, the desktop entry,
-# the icon, the manual pages, the bundled scenarios, lessons and traces and
-# the docs, all under /usr, and no test or benchmark executables. Unpacked
-# elsewhere, the programs run and find their bundled scenarios there; each
-# manual page names every command or option its program's --help lists (the
-# GUI's help asked without a display).
+# the icon, the manual pages, the bundled scenarios, lessons, traces and
+# machine profiles and the docs, all under /usr, and no test or benchmark
+# executables. Unpacked elsewhere, the programs run and find their bundled
+# scenarios there; each manual page names every command or option its
+# program's --help lists (the GUI's help asked without a display).
 # The test's package is compressed with zstd, which takes a few seconds where
 # the real package's xz takes half a minute.
 # Usage: package.sh CPACK BUILD_DIR SCRATCH_DIR VERSION
@@ -57,7 +57,7 @@ for f in share/applications/pagecache-lab.desktop share/icons/hicolor/scalable/a
   share/pagecache-lab/scenarios/2002-global-hash-lock.json share/pagecache-lab/scenarios/2005-pft-split-page-table-lock.json \
   share/pagecache-lab/lessons/2002-one-global-hash-lock.json share/pagecache-lab/lessons/2005-the-torn-pte-read.json \
   share/pagecache-lab/traces/cat-sequential.strace share/pagecache-lab/traces/python-random.strace \
-  share/doc/pagecache-lab/README.md share/doc/pagecache-lab/LICENSE share/doc/pagecache-lab/user-guide.md \
+  share/pagecache-lab/machines/altix-2005.json share/doc/pagecache-lab/README.md share/doc/pagecache-lab/LICENSE share/doc/pagecache-lab/user-guide.md \
   share/doc/pagecache-lab/scenario-format.md share/doc/pagecache-lab/screenshots/main-window.png; do
   grep -q "^-rw-r--r-- \./usr/$f\$" "$dir/contents.txt" || fail "no /usr/$f"
 done

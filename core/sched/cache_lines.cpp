@@ -1,0 +1,100 @@
+#include "sched/cache_lines.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+namespace pcl::sched {
+
+CacheLines::CacheLines(const MachineProfile& profile, double latency_scale)
+    : latencies_(profile, latency_scale)
+    , cpus_(profile.topology.cpus())
+    , words_((profile.topology.cpus() + 63) / 64)
+    , shared_bus_(profile.topology.shared_bus)
+{
+}
+
+CacheLines::Line& CacheLines::touch(std::uint32_t line, std::uint32_t cpu)
+{
+    if (cpu >= cpus_)
+        throw std::out_of_range(
+            "cache line access by CPU " + std::to_string(cpu) + " of a machine of " + std::to_string(cpus_));
+    if (line >= lines_.size()) {
+        lines_.resize(std::size_t(line) + 1);
+        sharer_words_.resize(lines_.size() * words_);
+    }
+    return lines_[line];
+}
+
+LineAccess CacheLines::move(Line& l, std::uint32_t cpu, std::uint64_t now_ns)
+{
+    LineAccess a;
+    a.transfer = true;
+    a.distance = distance(latencies_.topology(), l.owner, cpu);
+    std::uint64_t start = std::max(now_ns, l.busy_until);
+    if (shared_bus_)
+        start = std::max(start, bus_busy_until_);
+    const std::uint64_t arrives = start + latencies_.latency(a.distance);
+    l.busy_until = arrives;
+    if (shared_bus_)
+        bus_busy_until_ = arrives;
+    a.wait_ns = start - now_ns;
+    a.cost_ns = arrives - now_ns;
+    ++l.transfers;
+    ++transfers_;
+    ++by_kind_[std::size_t(a.distance.kind)];
+    return a;
+}
+
+LineAccess CacheLines::read(std::uint32_t line, std::uint32_t cpu, std::uint64_t now_ns)
+{
+    Line& l = touch(line, cpu);
+    std::uint64_t* set = sharers(line);
+    const std::uint64_t bit = std::uint64_t(1) << (cpu % 64);
+    if (l.owner == kNoOwner) {
+        l.owner = cpu;
+        set[cpu / 64] |= bit;
+        return {};
+    }
+    if (set[cpu / 64] & bit)
+        return {};
+    // A read miss: the owner supplies a copy and keeps the line.
+    LineAccess a = move(l, cpu, now_ns);
+    set[cpu / 64] |= bit;
+    return a;
+}
+
+LineAccess CacheLines::write(std::uint32_t line, std::uint32_t cpu, std::uint64_t now_ns)
+{
+    Line& l = touch(line, cpu);
+    std::uint64_t* set = sharers(line);
+    LineAccess a;
+    if (l.owner != kNoOwner && l.owner != cpu)
+        a = move(l, cpu, now_ns);
+    l.owner = cpu;
+    std::fill(set, set + words_, 0);
+    set[cpu / 64] |= std::uint64_t(1) << (cpu % 64);
+    return a;
+}
+
+std::uint64_t CacheLines::transfers(std::uint32_t line) const noexcept
+{
+    return line < lines_.size() ? lines_[line].transfers : 0;
+}
+
+std::int64_t CacheLines::owner(std::uint32_t line) const noexcept
+{
+    return line < lines_.size() && lines_[line].owner != kNoOwner ? std::int64_t(lines_[line].owner) : -1;
+}
+
+bool CacheLines::is_sharer(std::uint32_t line, std::uint32_t cpu) const noexcept
+{
+    return line < lines_.size() && cpu < cpus_ && (sharers(line)[cpu / 64] >> (cpu % 64) & 1) != 0;
+}
+
+std::uint64_t CacheLines::busy_until(std::uint32_t line) const noexcept
+{
+    return line < lines_.size() ? lines_[line].busy_until : 0;
+}
+
+} // namespace pcl::sched

@@ -1,0 +1,94 @@
+// The cache lines a modelled machine's CPUs contend for: a lock word, a
+// shared counter, a radix-tree node's slots. Each line has an owner (the
+// CPU whose cache holds it last written) and a set of sharers (the CPUs
+// holding a copy; the owner is one). A read by a sharer and a write by the
+// owner are free; any other access moves the line from the owner's cache,
+// at the latency of the distance between the two CPUs. A write leaves the
+// writer the only sharer: the others' copies are invalidated (the
+// invalidation itself is not charged: the writer does not wait for it).
+//
+// The transfers of one line are serialised: a line is busy until its last
+// transfer has arrived, so k CPUs writing it at the same virtual time get
+// it at t+c, t+2c, ..., t+kc. This is why a contended lock's cost grows
+// with the number of waiters (Boyd-Wickizer, Kaashoek, Morris, Zeldovich,
+// "Non-scalable locks are dangerous", Linux Symposium 2012). On a machine
+// with one shared bus every transfer of every line also waits for the bus.
+//
+// A line is named by a dense number its caller gives (one per lock word,
+// per shared counter), never by a host address, so the same run gives the
+// same costs. A line nobody has touched yet is not in any cache: its first
+// access is free and its accessor becomes its owner (the work costs hold
+// the cost of reaching memory). transfers() is what lockstat's "bounces"
+// count on a modelled machine.
+#pragma once
+
+#include "sched/cpu_distance.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace pcl::sched {
+
+/// What one access cost, for the caller to charge.
+struct LineAccess {
+    std::uint64_t cost_ns = 0; ///< wait + latency: from the access until the line is here
+    std::uint64_t wait_ns = 0; ///< of which waiting for earlier transfers (of the line, of the bus)
+    bool transfer = false;     ///< the line moved
+    CpuDistance distance {};   ///< from the owner it came from (Same when it did not move)
+    friend bool operator==(const LineAccess&, const LineAccess&) = default;
+};
+
+class CacheLines {
+public:
+    /// The lines of @profile's machine (valid), every transfer latency
+    /// multiplied by @latency_scale (FieldError "latency_scale" if not in
+    /// [0, 1000]). No line is modelled until it is first accessed.
+    CacheLines(const MachineProfile& profile, double latency_scale = 1.0);
+
+    /// @cpu reads @line at virtual time @now_ns. Throws std::out_of_range
+    /// for a CPU the machine does not have.
+    LineAccess read(std::uint32_t line, std::uint32_t cpu, std::uint64_t now_ns);
+    /// @cpu writes @line (a store, an atomic, taking a lock) at @now_ns.
+    LineAccess write(std::uint32_t line, std::uint32_t cpu, std::uint64_t now_ns);
+
+    /// Transfers so far, of every line / of @line.
+    std::uint64_t transfers() const noexcept { return transfers_; }
+    std::uint64_t transfers(std::uint32_t line) const noexcept;
+    /// Transfers so far over distance @kind.
+    std::uint64_t transfers(DistanceKind kind) const noexcept { return by_kind_[std::size_t(kind)]; }
+    /// @line's owner, or -1 before its first access.
+    std::int64_t owner(std::uint32_t line) const noexcept;
+    bool is_sharer(std::uint32_t line, std::uint32_t cpu) const noexcept;
+    /// The virtual time @line's last transfer arrives (0 before any).
+    std::uint64_t busy_until(std::uint32_t line) const noexcept;
+
+    const TransferLatencyTable& latencies() const noexcept { return latencies_; }
+
+private:
+    static constexpr std::uint32_t kNoOwner = ~0u;
+    struct Line {
+        std::uint32_t owner = kNoOwner;
+        std::uint64_t busy_until = 0;
+        std::uint64_t transfers = 0;
+    };
+
+    Line& touch(std::uint32_t line, std::uint32_t cpu);
+    std::uint64_t* sharers(std::uint32_t line) noexcept { return &sharer_words_[std::size_t(line) * words_]; }
+    const std::uint64_t* sharers(std::uint32_t line) const noexcept
+    {
+        return &sharer_words_[std::size_t(line) * words_];
+    }
+    LineAccess move(Line& line, std::uint32_t cpu, std::uint64_t now_ns);
+
+    TransferLatencyTable latencies_;
+    std::uint32_t cpus_;
+    std::size_t words_; ///< of a sharer set
+    bool shared_bus_;
+    std::uint64_t bus_busy_until_ = 0;
+    std::vector<Line> lines_;
+    std::vector<std::uint64_t> sharer_words_;
+    std::uint64_t transfers_ = 0;
+    std::array<std::uint64_t, 5> by_kind_ {};
+};
+
+} // namespace pcl::sched

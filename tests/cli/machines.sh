@@ -1,0 +1,56 @@
+#!/bin/sh
+# pagecache-lab-cli machines end to end: the bundled profiles listed, one
+# printed with every parameter's value, unit, basis and source, the user's
+# own profiles read from the configuration directory, and the messages and
+# exit codes of a missing host profile, an unknown name and a bad file.
+# Usage: machines.sh CLI SCRATCH_DIR
+set -u
+cli=$1
+dir=$2
+rm -rf "$dir"
+mkdir -p "$dir/config/pagecache-lab/machines"
+. "$(dirname "$0")/expect.sh"
+XDG_CONFIG_HOME=$dir/config
+export XDG_CONFIG_HOME
+
+expect 0 '^altix-2005 +64 +The SGI ia64 machine' "$cli" machines
+expect 0 '^epyc-2026 +192 ' "$cli" machines
+expect 0 '^pentium3-xeon-8way-2002 +8 ' "$cli" machines
+[ "$("$cli" machines | wc -l)" -eq 4 ] || fail "machines: a header and three profiles: $("$cli" machines)"
+"$cli" machines | grep -n ' $' && fail "machines: a line ends in spaces"
+expect 0 '^epyc-2026,192,' "$cli" machines --format csv
+expect 0 '"name": "altix-2005"' "$cli" machines --format json
+expect 2 "--format: 'xml' is not one of: table, json, csv" "$cli" machines --format xml
+expect 0 '^usage: pagecache-lab-cli machines \[NAME\]' "$cli" help machines
+
+# One profile: every parameter, its unit, basis and numbered source.
+expect 0 '^latency\.remote +197 +ns +published +\[[0-9]+\]$' "$cli" machines epyc-2026
+expect 0 '^latency\.hop +50 +ns +published +\[[0-9]+\]$' "$cli" machines altix-2005
+expect 0 '^work\.minor_fault +10217 +ns +calibration +\[[0-9]+\]$' "$cli" machines altix-2005
+expect 0 '^  \[[0-9]+\] Calibration, not a result\. Lameter' "$cli" machines altix-2005
+expect 0 '^topology\.shared_bus +true ' "$cli" machines pentium3-xeon-8way-2002
+expect 0 '^latency\.domain,Other core of the domain,23,ns,published,' "$cli" machines epyc-2026 --format csv
+rows=$("$cli" machines altix-2005 --format csv | wc -l)
+# header, name, title, description, max_cpus, 7 topology rows, 3 latencies, 8 work costs
+[ "$rows" -eq 23 ] || fail "machines altix-2005 --format csv: $rows lines"
+
+# No host profile yet: run calibrate. An unknown name lists the bundled ones.
+expect 2 'no profile of this machine yet: run `pagecache-lab-cli calibrate`' "$cli" machines host
+expect 2 "no machine profile 'cray-1': the bundled ones are altix-2005, epyc-2026, pentium3-xeon-8way-2002" \
+  "$cli" machines cray-1
+expect 2 'one profile at a time, got 2' "$cli" machines altix-2005 epyc-2026
+
+# A profile in the configuration directory is listed and read; a bad one
+# is named with its field, and the others are still listed.
+"$cli" machines epyc-2026 --format json > /dev/null || fail "machines epyc-2026 --format json"
+sed 's/"name": "pentium3-xeon-8way-2002"/"name": "host"/' \
+  "$(dirname "$0")/../../resources/machines/pentium3-xeon-8way-2002.json" > "$dir/config/pagecache-lab/machines/host.json"
+expect 0 '^host +8 +The eight 700 MHz' "$cli" machines
+expect 0 '^host: OSDL 8-way' "$cli" machines host
+sed 's/"sockets": 1,/"sockets": 0,/' "$dir/config/pagecache-lab/machines/host.json" > "$dir/config/pagecache-lab/machines/bad.json"
+sed -i 's/"name": "host"/"name": "bad"/' "$dir/config/pagecache-lab/machines/bad.json"
+expect 2 "machines/bad\.json: topology\.sockets: must be 1 to 256, got 0" "$cli" machines bad
+expect 0 "machines/bad\.json: topology\.sockets: must be 1 to 256, got 0" "$cli" machines
+
+[ "$failures" -eq 0 ] || exit 1
+echo "machines: all checks passed"

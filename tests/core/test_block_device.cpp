@@ -74,7 +74,7 @@ constexpr std::uint64_t kHddPage = 27'307;
 
 } // namespace
 
-TEST_CASE("service_ns: per request and per page; a seek only where the head is not", "[mm][device]")
+TEST_CASE("service_ns: per request and per page, a seek only where the head is not", "[mm][device]")
 {
     const DiskHead nowhere;
     const IoExtent a { 1, 0, 4 };
@@ -351,7 +351,7 @@ TEST_CASE("a disk pays a seek for each request that is not where the head is", "
     CHECK(dev.busy_ns() == 3 * kHddSeek + 14 * kHddPage);
 }
 
-TEST_CASE("no more than queue_depth requests in flight; shutdown completes every page", "[mm][device][shutdown]")
+TEST_CASE("no more than queue_depth requests in flight, shutdown completes every page", "[mm][device][shutdown]")
 {
     PageWaitTable locks;
     Pages pages;

@@ -41,7 +41,7 @@ TEST_CASE("a cross-socket transfer on epyc-2026 costs exactly the profile's figu
     CHECK(lines.transfers() == 4);
 }
 
-TEST_CASE("sharers read for free after a transfer; a write makes the writer the only sharer", "[machines]")
+TEST_CASE("sharers read for free after a transfer, a write makes the writer the only sharer", "[machines]")
 {
     CacheLines lines(load_machine_profile("epyc-2026"));
     lines.write(7, 0, 0);

@@ -92,7 +92,7 @@ using Idx = std::vector<pgoff_t>;
 
 } // namespace
 
-TEST_CASE("new pages go on the inactive head; the second reference promotes", "[mm][lru]")
+TEST_CASE("new pages go on the inactive head, the second reference promotes", "[mm][lru]")
 {
     Memory m(8);
     m.fill(4);

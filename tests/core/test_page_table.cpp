@@ -281,7 +281,7 @@ TEST_CASE("split scheme: a lock per PTE page, mm lock only for table allocation"
         CHECK(info.split_lock);
 }
 
-TEST_CASE("split locks let faults in other PTE pages proceed; the single lock does not", "[page_table]")
+TEST_CASE("split locks let faults in other PTE pages proceed, the single lock does not", "[page_table]")
 {
     const Scheme scheme = GENERATE(Scheme::Single, Scheme::Split);
     LockRegistry registry;

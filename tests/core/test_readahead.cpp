@@ -292,7 +292,7 @@ TEST_CASE("readaround: madvise hints and a fault at prev + 1", "[mm][readahead]"
     CHECK(c2.opened.back() == Opened { 0, false, 0, 64, 32, RaRule::MmapSeq });
 }
 
-TEST_CASE("readaround: stops after 100 misses; hits count them back down", "[mm][readahead]")
+TEST_CASE("readaround: stops after 100 misses, hits count them back down", "[mm][readahead]")
 {
     ReadaroundReadahead policy(32);
     Caller c { policy, 1'000'000 };
@@ -350,7 +350,7 @@ TEST_CASE("morton: aggressive growth from the start of the file, shrink on thras
     CHECK(c.opened.back() == Opened { 166, true, 188, 4, 4, RaRule::MortonShrink });
 }
 
-TEST_CASE("morton: a seek tears the window down by 2 pages only; the stream resumes with it", "[mm][readahead]")
+TEST_CASE("morton: a seek tears the window down by 2 pages only, the stream resumes with it", "[mm][readahead]")
 {
     MortonReadahead policy(32);
     Caller c { policy, 10'000 };
@@ -468,7 +468,7 @@ TEST_CASE("linux: a one-page sequential reader ramps up at the markers, each win
     CHECK(policy.state(1).order == 0);
 }
 
-TEST_CASE("linux: a miss at the window's end is not continued; a reader of every other page gets fresh 4-page windows",
+TEST_CASE("linux: a miss at the window's end is not continued, a reader of every other page gets fresh 4-page windows",
     "[mm][readahead][linux]")
 {
     // As the running kernel does (pagecache-lab-cli probe readahead

@@ -71,7 +71,7 @@ TEST_CASE("new pages after a hit are an async window", "[readahead_probe]")
     CHECK(windows_of_read(2, 2, range(0, 12), range(0, 12)).empty());
 }
 
-TEST_CASE("each run of new pages is its own window; the page alone is not", "[readahead_probe]")
+TEST_CASE("each run of new pages is its own window, the page alone is not", "[readahead_probe]")
 {
     CHECK(windows_of_read(0, 10, {}, { 2, 3, 10, 11, 12 })
         == std::vector { window(0, 10, 2, 2, false), window(0, 10, 10, 3, false) });

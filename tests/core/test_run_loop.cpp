@@ -73,7 +73,7 @@ TEST_CASE(
     CHECK(r.wall_seconds == loop.running_seconds());
 }
 
-TEST_CASE("a pause stops the clock and the samples; play goes on from there", "[sim][run_loop]")
+TEST_CASE("a pause stops the clock and the samples, play goes on from there", "[sim][run_loop]")
 {
     RunLoop loop(scenario(1, 100000, 500));
     loop.play();
@@ -94,9 +94,12 @@ TEST_CASE("a pause stops the clock and the samples; play goes on from there", "[
     loop.play();
     std::this_thread::sleep_for(std::chrono::milliseconds(30));
     loop.turn({});
+    // running_seconds() reads the clock when called: read it before the
+    // time since Play, so that it cannot be the later of the two.
+    const double ran = loop.running_seconds() - at_pause;
     const double since_resumed = std::chrono::duration<double>(std::chrono::steady_clock::now() - resumed).count();
-    CHECK(loop.running_seconds() > at_pause);
-    CHECK(loop.running_seconds() - at_pause <= since_resumed); // the pause is not running time
+    CHECK(ran > 0);
+    CHECK(ran <= since_resumed); // the pause is not running time
     // No sample spans the pause: intervals sum to the running time.
     double intervals = 0;
     for (const MetricsSample& s : loop.samples())
@@ -106,7 +109,7 @@ TEST_CASE("a pause stops the clock and the samples; play goes on from there", "[
     CHECK(run_end_name(loop.ended_by()) == "stopped");
 }
 
-TEST_CASE("a stepped run to its end has no sample; the steps' own time is running time", "[sim][run_loop]")
+TEST_CASE("a stepped run to its end has no sample, the steps' own time is running time", "[sim][run_loop]")
 {
     RunLoop loop(scenario(3, 6));
     const auto began = std::chrono::steady_clock::now();
@@ -136,7 +139,7 @@ TEST_CASE("a stepped run to its end has no sample; the steps' own time is runnin
     CHECK(loop.samples().empty());
 }
 
-TEST_CASE("the duration ends a run in running time; end() names why a run was cut", "[sim][run_loop]")
+TEST_CASE("the duration ends a run in running time, end() names why a run was cut", "[sim][run_loop]")
 {
     Scenario s = scenario(1, 1000000, 100);
     s.duration_seconds = 0.1;

@@ -35,7 +35,7 @@ std::uint64_t sampled_operations(const RunLoop& loop)
 
 } // namespace
 
-TEST_CASE("a pause right after a sample closes no sliver; the counts still add up", "[sim][run_loop]")
+TEST_CASE("a pause right after a sample closes no sliver, the counts still add up", "[sim][run_loop]")
 {
     Scenario sc = scenario(2, 1000000, 400);
     sc.sample_interval_ms = 200;

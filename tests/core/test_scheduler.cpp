@@ -177,7 +177,7 @@ TEST_CASE("a wait with a deadline times out exactly at it, or ends at its wake-u
     CHECK(woken_at == 1400);
 }
 
-TEST_CASE("park returns false at its deadline and true when woken; a past deadline does not park", "[scheduler]")
+TEST_CASE("park returns false at its deadline and true when woken, a past deadline does not park", "[scheduler]")
 {
     Scheduler s(seeded(3));
     WaitQueue q;
@@ -336,7 +336,7 @@ TEST_CASE("a producer and a consumer on wait queues, in exact virtual time", "[s
     }
 }
 
-TEST_CASE("sleep_until wakes at its time; a past time does not sleep", "[scheduler]")
+TEST_CASE("sleep_until wakes at its time, a past time does not sleep", "[scheduler]")
 {
     Scheduler s(seeded(1));
     std::vector<Mark> marks;
@@ -518,7 +518,7 @@ TEST_CASE("synchronize_rcu returns when the last reader that was inside leaves",
     CHECK(quick_at == 2000);
 }
 
-TEST_CASE("call_rcu runs the callbacks in order after a grace period; rcu_barrier waits for them", "[scheduler]")
+TEST_CASE("call_rcu runs the callbacks in order after a grace period, rcu_barrier waits for them", "[scheduler]")
 {
     Scheduler s(seeded(13));
     std::vector<Mark> ran;

@@ -186,7 +186,7 @@ TEST_CASE("strace: fds map to paths, every call becomes its event", "[trace][str
     CHECK(t.skipped_lines == 0);
 }
 
-TEST_CASE("strace: offsets follow read and lseek; pread does not move them", "[trace][strace]")
+TEST_CASE("strace: offsets follow read and lseek, pread does not move them", "[trace][strace]")
 {
     const Trace t = strace("7 00:00:01.000000 openat(AT_FDCWD, \"/f\", O_RDONLY) = 3\n"
                            "7 00:00:01.000001 read(3, \"a\"..., 4096) = 4096\n"

@@ -221,7 +221,7 @@ TEST_CASE("mixed: reads with probability read_fraction, else read faults", "[wor
         CHECK(op.kind == OperationKind::Read);
 }
 
-TEST_CASE("separate files give each CPU its own; shared gives all one", "[workload]")
+TEST_CASE("separate files give each CPU its own, shared gives all one", "[workload]")
 {
     WorkloadSpec spec = make_spec("sequential", 16, 1, 4);
     CHECK(spec.files_needed() == 4);

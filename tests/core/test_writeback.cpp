@@ -191,7 +191,7 @@ TEST_CASE("a run longer than the device's largest request is split into requests
     CHECK(m.device.pages_written() == 20);
 }
 
-TEST_CASE("writes and reads never merge into one request; an HDD seeks to write as to read", "[mm][writeback][block]")
+TEST_CASE("writes and reads never merge into one request, an HDD seeks to write as to read", "[mm][writeback][block]")
 {
     BlockDeviceConfig disk = BlockDeviceConfig::preset("hdd");
     disk.time_scale = 0; // instant: the cost is counted, not waited for

@@ -42,6 +42,16 @@ TaskRef machine_spawn(std::string name, std::function<void()> fn)
     return current_machine()->spawn(std::move(name), std::move(fn));
 }
 
+void machine_work(Work work, std::uint64_t count) noexcept
+{
+    current_machine()->work(work, count);
+}
+
+void machine_touch_line(LineId& line, bool write) noexcept
+{
+    current_machine()->touch_line(line, write);
+}
+
 void machine_join(void* machine, TaskRef task) noexcept
 {
     static_cast<Machine*>(machine)->join(task);

@@ -55,6 +55,21 @@ public:
     /// waker's virtual time, or its own if later.
     virtual void unpark_one(WaitQueue& queue) noexcept = 0;
     virtual void unpark_all(WaitQueue& queue) noexcept = 0;
+    /// The running task did @count of @work: charges what the machine's
+    /// model says it costs. A machine without a model charges nothing.
+    virtual void work(Work work, std::uint64_t count) noexcept
+    {
+        (void)work;
+        (void)count;
+    }
+    /// The running task reads or writes modelled line @line (numbered here
+    /// on its first use): charges the line's transfer, if any. A machine
+    /// without a model charges nothing.
+    virtual void touch_line(LineId& line, bool write) noexcept
+    {
+        (void)line;
+        (void)write;
+    }
     /// Starts @fn as a task of this machine, runnable at the spawner's time.
     virtual TaskRef spawn(std::string name, std::function<void()> fn) = 0;
     /// Waits (parked) until @task has returned.

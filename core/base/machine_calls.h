@@ -17,6 +17,23 @@ namespace pcl {
 
 class WaitQueue;
 
+/// The operations whose cost a modelled machine charges from its profile
+/// (sched/machine_profile.h, WorkCosts: each is one figure there).
+enum class Work : std::uint8_t {
+    MinorFault,  ///< a fault's trap, walk and return, without zeroing or copying a page
+    IndexLevel,  ///< one level of a page-cache index walked
+    PageCopy,    ///< one 4 KiB page copied
+    PageZero,    ///< one 4 KiB page zeroed
+    PteInstall,  ///< one page-table entry written
+    IoSubmit,    ///< one I/O request submitted to the block layer
+    LockAcquire, ///< a free lock taken whose line the CPU holds
+};
+inline constexpr unsigned kWorkKinds = 7;
+
+/// A modelled cache line's number, given by the machine on first use
+/// (0: none yet). A lock word or a shared counter holds one.
+using LineId = std::uint32_t;
+
 /// A task of a modelled machine, as its spawner holds it (to join it).
 struct TaskRef {
     unsigned id = ~0u;
@@ -39,6 +56,8 @@ bool machine_park(WaitQueue& queue, std::uint64_t deadline_ns) noexcept;
 void machine_unpark_one(WaitQueue& queue) noexcept;
 void machine_unpark_all(WaitQueue& queue) noexcept;
 TaskRef machine_spawn(std::string name, std::function<void()> fn);
+void machine_work(Work work, std::uint64_t count) noexcept;
+void machine_touch_line(LineId& line, bool write) noexcept;
 /// Joins @task, a task of @machine (the t_machine it was spawned on).
 void machine_join(void* machine, TaskRef task) noexcept;
 } // namespace detail
@@ -47,6 +66,25 @@ void machine_join(void* machine, TaskRef task) noexcept;
 inline bool on_modelled_machine() noexcept
 {
     return detail::t_machine != nullptr;
+}
+
+/// The running CPU did @count of @work: on a modelled machine its time
+/// advances by what the machine's profile says that costs; on the host the
+/// work itself took the time, so nothing happens.
+inline void charge_work(Work work, std::uint64_t count = 1) noexcept
+{
+    if (on_modelled_machine()) [[unlikely]]
+        detail::machine_work(work, count);
+}
+
+/// The running CPU reads (or writes: a store, an atomic, taking a lock)
+/// the modelled line @line: on a modelled machine it pays the line's
+/// transfer from the CPU that has it, if it does not; nothing on the host,
+/// whose own caches do this.
+inline void touch_line(LineId& line, bool write) noexcept
+{
+    if (on_modelled_machine()) [[unlikely]]
+        detail::machine_touch_line(line, write);
 }
 
 } // namespace pcl

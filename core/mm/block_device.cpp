@@ -1,6 +1,7 @@
 #include "mm/block_device.h"
 
 #include "base/clock.h"
+#include "base/machine_calls.h"
 #include "events/tracepoint.h"
 #include "lib/field_error.h"
 
@@ -196,6 +197,7 @@ void BlockDevice::submit(std::vector<Page*> pages, bool write)
 {
     if (pages.empty())
         return;
+    charge_work(Work::IoSubmit);
     const std::uint64_t id = next_id_.fetch_add(1, std::memory_order_relaxed);
     const Submission s { id, now_ns(), { pages.front()->mapping, pages.front()->index, pages.size() } };
     submitted_.fetch_add(1, std::memory_order_relaxed);

@@ -1,6 +1,7 @@
 #include "mm/fault.h"
 
 #include "base/clock.h"
+#include "base/machine_calls.h"
 #include "events/tracepoint.h"
 #include "lib/field_error.h"
 #include "mm/blk_plug.h"
@@ -12,6 +13,30 @@
 #include <vector>
 
 namespace pcl {
+
+namespace {
+/// down_read(&mm->mmap_sem) for the length of a fault, when the run has one
+/// (PageTable::mmap_sem).
+class MmapSemRead {
+public:
+    explicit MmapSemRead(sync::RwLock* sem) noexcept
+        : sem_(sem)
+        , token_(sem ? sem->lock_shared() : 0)
+    {
+    }
+    ~MmapSemRead()
+    {
+        if (sem_)
+            sem_->unlock_shared(token_);
+    }
+    MmapSemRead(const MmapSemRead&) = delete;
+    MmapSemRead& operator=(const MmapSemRead&) = delete;
+
+private:
+    sync::RwLock* sem_;
+    std::uint64_t token_;
+};
+} // namespace
 
 const char* fault_kind_name(FaultKind kind) noexcept
 {
@@ -222,6 +247,7 @@ bool FaultHandler::lock_cached_page(Page& page)
 FaultKind FaultHandler::file_fault(FileId file, pgoff_t index, std::uint64_t vpn, bool write)
 {
     const std::uint64_t t0 = now_ns();
+    MmapSemRead mmap_sem(page_table_.mmap_sem());
     // Step 1: the unlocked read. A present entry means there is no fault,
     // only the MMU's accessed bit, which reclaim reads; inside an RCU
     // read-side section, so the page's frame is not reused under us even if
@@ -264,6 +290,7 @@ FaultKind FaultHandler::file_fault(FileId file, pgoff_t index, std::uint64_t vpn
         // in anew, as a retried fault would.
     }
     begin(t0, file, index, vpn);
+    charge_work(Work::MinorFault); // the trap and the walk, on a modelled machine
     // Step 2: the work, with no page-table lock held. filemap_fault hands
     // the page back locked and checked to be still this file's page at
     // this offset: a truncate that removed it meanwhile is seen, and the
@@ -338,11 +365,16 @@ void FaultHandler::fault_around(FileId file, pgoff_t index, std::uint64_t vpn)
 FaultKind FaultHandler::anon_fault(std::uint64_t vpn)
 {
     const std::uint64_t t0 = now_ns();
+    MmapSemRead mmap_sem(page_table_.mmap_sem());
     if (page_table_.read_pte(vpn)) {
         counts_[unsigned(FaultKind::Mapped)].add(1);
         return FaultKind::Mapped;
     }
     begin(t0, kAnonymousFile, vpn, vpn);
+    // The trap and the walk, and the zeroing of the new frame (not done
+    // here: a frame's contents are never read) on a modelled machine.
+    charge_work(Work::MinorFault);
+    charge_work(Work::PageZero);
     // do_anonymous_page: a zero-filled frame, no page cache, no I/O.
     Page* page = cache_.frames().alloc(kAnonymousFile, vpn);
     if (!page) {
@@ -380,6 +412,7 @@ ReadResult FaultHandler::read(FileId file, pgoff_t first, pgoff_t count_pages)
             break;
         }
         std::memcpy(user_buffer, zero_page, sizeof user_buffer);
+        charge_work(Work::PageCopy);
         asm volatile("" : : "r"(user_buffer) : "memory"); // the copy is the point: keep it
         r.hits += kind == FaultKind::Minor;
         ++r.pages;
@@ -431,6 +464,7 @@ ReadResult FaultHandler::write(FileId file, pgoff_t first, pgoff_t count_pages, 
         }
         cache_.mark_page_accessed(*page);
         std::memcpy(page_buffer, zero_page, sizeof page_buffer);
+        charge_work(Work::PageCopy);
         asm volatile("" : : "r"(page_buffer) : "memory");
         cache_.set_page_dirty(*page);
         cache_.page_locks().unlock_page(*page);

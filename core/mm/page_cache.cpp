@@ -1,10 +1,12 @@
 #include "mm/page_cache.h"
 
+#include "base/machine_calls.h"
 #include "events/tracepoint.h"
 #include "index/hash_index.h"
 #include "sync/cpu_relax.h"
 #include "sync/rcu.h"
 
+#include <algorithm>
 #include <mutex>
 #include <stdexcept>
 #include <string>
@@ -71,10 +73,19 @@ std::size_t PageCache::file_count() const
     return files_.size();
 }
 
+/// On a modelled machine a walk of the index costs one level each (a hash
+/// bucket's chain is one level). The host's walk takes its own time.
+static void charge_walk(const PageIndex& index) noexcept
+{
+    if (on_modelled_machine()) [[unlikely]]
+        charge_work(Work::IndexLevel, std::uint64_t(std::max(1, index.shape().height)));
+}
+
 Page* PageCache::find_get_page(FileId file_id, pgoff_t index)
 {
     AddressSpace& as = file(file_id);
     count_.lookups.fetch_add(1, std::memory_order_relaxed);
+    charge_walk(*as.index);
     if (!as.index->lockless_lookups()) {
         // 2.4 and 2.6.0: the reference is taken under the lock the lookup
         // holds anyway, one round trip of pagecache_lock or tree_lock.
@@ -126,6 +137,7 @@ PageCache::AddResult PageCache::find_or_create_page(FileId file_id, pgoff_t inde
         page->get();
         if (before_insert)
             before_insert(file_id, index);
+        charge_walk(*as.index);
         switch (as.index->insert(index, page)) {
         case InsertResult::Inserted:
             count_.adds.fetch_add(1, std::memory_order_relaxed);

@@ -8,6 +8,8 @@
 //   counters: atomics, relaxed (statistics, exact once the writers are done).
 #include "mm/page_table.h"
 
+#include "base/machine_calls.h"
+
 #include <mutex>
 #include <stdexcept>
 #include <string>
@@ -42,6 +44,9 @@ PageTable::PageTable(const Config& config, sync::LockRegistry& registry)
     : config_(config)
     , mm_lock_(registry, "mm[" + std::to_string(config.mm_id) + "].page_table_lock", "mm.page_table_lock")
 {
+    if (config_.mmap_sem)
+        mmap_sem_ = std::make_unique<sync::RwLock>(
+            registry, "mm[" + std::to_string(config.mm_id) + "].mmap_sem", "mm.mmap_sem");
     if (config_.scheme == Scheme::Split)
         pte_lock_class_ = &registry.lock_class("pte_lock");
     else if (config_.scheme != Scheme::Single)
@@ -192,6 +197,7 @@ Page* PageTable::install(std::uint64_t vpn, Page* page, bool& installed)
     }
     // Release: a lockless reader that sees the pointer sees the page's contents.
     entry.store(page, std::memory_order_release);
+    charge_work(Work::PteInstall);
     pte->entries_set.store(pte->entries_set.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
     mapped_.add(1);
     installed = true;

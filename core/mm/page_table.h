@@ -43,6 +43,7 @@
 #include "sync/instrumented_lock.h"
 #include "sync/lock_stats.h"
 #include "sync/percpu_counter.h"
+#include "sync/rwlock.h"
 #include "sync/spinlock.h"
 
 #include <array>
@@ -50,6 +51,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -88,6 +90,9 @@ public:
     struct Config {
         Scheme scheme = Scheme::Split;
         unsigned mm_id = 0; ///< names the lock "mm[<mm_id>].page_table_lock"
+        /// Every fault reads mmap_sem (mmap_sem()), as Linux did until the
+        /// per-VMA locks of 6.4.
+        bool mmap_sem = false;
     };
 
     /// How fault_in() ended.
@@ -165,6 +170,13 @@ public:
     const Config& config() const noexcept { return config_; }
     /// mm->page_table_lock (its statistics and state).
     const sync::SpinLock& mm_lock() const noexcept { return mm_lock_; }
+    /// mm->mmap_sem, which every fault holds for read (down_read in
+    /// do_page_fault), or null when the run leaves it out (Config::mmap_sem).
+    /// Nothing here writes it: the runs map everything before they fault.
+    /// Its readers still write its word, so the word's cache line moves
+    /// with every fault on another CPU: what limits pft on many CPUs once
+    /// the page-table lock is split.
+    sync::RwLock* mmap_sem() noexcept { return mmap_sem_.get(); }
 
     static std::string_view scheme_name(Scheme scheme) noexcept;
     /// Throws std::invalid_argument listing the schemes.
@@ -194,6 +206,7 @@ private:
 
     Config config_;
     sync::SpinLock mm_lock_;                    ///< mm->page_table_lock
+    std::unique_ptr<sync::RwLock> mmap_sem_;    ///< mm->mmap_sem, or null
     sync::LockClass* pte_lock_class_ = nullptr; ///< class "pte_lock" (split scheme only)
     PgdPage* pgd_ = nullptr;
     std::function<void(std::uint64_t)> locked_hook_;

@@ -10,6 +10,7 @@
 // unsynchronised update is undefined behaviour in C++.
 #pragma once
 
+#include "base/wait_queue.h"
 #include "mm/readahead.h"
 
 #include <mutex>
@@ -63,7 +64,9 @@ protected:
     /// asynchronous. mutex_ held.
     ReadaheadWindow readaround(FileRaState& st, const ReadaheadRequest& r);
 
-    mutable std::mutex mutex_;
+    /// A WaitMutex: the cached() callback looks the page cache up under it,
+    /// which on a modelled machine may let another task run (base/wait_queue.h).
+    mutable WaitMutex mutex_;
     const pgoff_t ra_pages_;
 
 private:

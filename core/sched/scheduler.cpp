@@ -1,5 +1,7 @@
 #include "sched/scheduler.h"
 
+#include "base/cpu.h"
+
 #include "sched/task.h"
 
 #include <algorithm>
@@ -266,6 +268,19 @@ void Scheduler::advance_to(std::uint64_t vtime) noexcept
 void Scheduler::charge(std::uint64_t ns) noexcept
 {
     advance_to(current_->vtime + ns);
+}
+
+void Scheduler::work(Work work, std::uint64_t count) noexcept
+{
+    if (model_)
+        charge(model_->cost(work, count));
+}
+
+void Scheduler::touch_line(LineId& line, bool write) noexcept
+{
+    if (model_)
+        if (const std::uint64_t ns = model_->access(line, current_cpu(), current_->vtime, write))
+            charge(ns);
 }
 
 void Scheduler::sleep_until(std::uint64_t deadline_ns) noexcept

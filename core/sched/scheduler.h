@@ -24,6 +24,7 @@
 #include "base/splitmix64.h"
 #include "base/wait_queue.h"
 #include "sched/fiber.h"
+#include "sched/machine_model.h"
 #include "sched/task_locals.h"
 
 #include <algorithm>
@@ -72,6 +73,12 @@ public:
     /// unwound. Each run starts afresh: same seed, same run.
     void run(std::function<void()> main);
 
+    /// Charges what @model says: each operation's work and each line's
+    /// transfers (without one, work() and touch_line() charge nothing). Set
+    /// before run().
+    void set_model(std::unique_ptr<MachineModel> model) noexcept { model_ = std::move(model); }
+    const MachineModel* model() const noexcept { return model_.get(); }
+
     /// The running task (invalid outside a run).
     TaskRef current_task() const noexcept;
     /// The name @task was spawned with.
@@ -92,6 +99,8 @@ public:
     bool park(WaitQueue& queue, std::uint64_t deadline_ns) noexcept override;
     void unpark_one(WaitQueue& queue) noexcept override;
     void unpark_all(WaitQueue& queue) noexcept override;
+    void work(Work work, std::uint64_t count) noexcept override;
+    void touch_line(LineId& line, bool write) noexcept override;
     TaskRef spawn(std::string name, std::function<void()> fn) override;
     void join(TaskRef task) noexcept override;
     void rcu_read_lock() noexcept override;
@@ -183,6 +192,7 @@ private:
     std::uint64_t stopped_at_ = 0;
     std::exception_ptr failure_;
     std::uint64_t switches_ = 0;
+    std::unique_ptr<MachineModel> model_;
 
     std::vector<std::function<void()>> rcu_callbacks_;
     std::uint64_t rcu_queued_ = 0;

@@ -6,8 +6,10 @@
 #include "events/lanes.h"
 #include "events/tracepoint.h"
 #include "lib/field_error.h"
+#include "sched/machine_profiles.h"
 #include "sync/hold_stretch.h"
 
+#include <algorithm>
 #include <bit>
 #include <chrono>
 #include <cmath>
@@ -50,6 +52,25 @@ std::unique_ptr<OperationSource> Engine::make_source(unsigned cpu) const
 void EngineConfig::validate() const
 {
     validate_within("workload", [&] { workload.validate(); });
+    if (!(machine.latency_scale >= 0) || machine.latency_scale > MachineSpec::kMaxLatencyScale)
+        throw FieldError("machine.latency_scale",
+            "must be between 0 and " + std::to_string(int(MachineSpec::kMaxLatencyScale)) + ", got "
+                + std::to_string(machine.latency_scale));
+    if (machine.is_modelled()) {
+        sched::MachineProfile profile;
+        try {
+            profile = sched::load_machine_profile(machine.profile);
+        } catch (const FieldError& e) {
+            throw FieldError("machine.profile", e.what());
+        } catch (const std::invalid_argument& e) {
+            throw FieldError("machine.profile", e.what());
+        }
+        const unsigned most = std::min<unsigned>(profile.max_cpus, MachineSpec::kMaxModelledCpus);
+        if (workload.cpus > most)
+            throw FieldError("workload.cpus",
+                "the modelled " + machine.profile + " has at most " + std::to_string(most) + " CPUs, got "
+                    + std::to_string(workload.cpus));
+    }
     validate_within("index", [&] { index_schemes(index.kind); });
     if (memory_pages == 0 || memory_pages > (std::uint64_t(1) << 32))
         throw FieldError("memory_pages", "must be between 1 and 2^32, got " + std::to_string(memory_pages));
@@ -134,6 +155,14 @@ Engine::Engine(const EngineConfig& config, sync::LockRegistry& registry)
     if (config_.trace)
         config_.workload.cpus = config_.trace->threads();
     config_.validate();
+    // A modelled machine's CPUs are tasks of its scheduler, which the
+    // runner starts (sim/runner.h); an engine built on a host thread would
+    // run them as host threads and only look modelled.
+    if (config_.machine.is_modelled() && !on_modelled_machine())
+        throw FieldError("machine.profile",
+            "the modelled " + config_.machine.profile
+                + " runs from the command line (pagecache-lab-cli run, sweep, compare) in this version; this run "
+                  "needs profile host");
     tick_calibration(); // the one-time clock calibration, before any CPU needs the clock
     pace_ops_.store(config_.ops_per_second, std::memory_order_relaxed);
     pace_stretch_ns_.store(config_.hold_stretch_ns, std::memory_order_relaxed);
@@ -154,7 +183,8 @@ Engine::Engine(const EngineConfig& config, sync::LockRegistry& registry)
             kswapd_->set_trace(&events_->ring(lanes.kswapd_ring()), static_cast<int>(lanes.kswapd_lane()));
         frames_->set_kswapd(kswapd_.get());
     }
-    page_table_ = std::make_unique<PageTable>(PageTable::Config { config_.page_table_lock, 0 }, registry);
+    page_table_
+        = std::make_unique<PageTable>(PageTable::Config { config_.page_table_lock, 0, config_.mmap_sem }, registry);
     device_ = std::make_unique<BlockDevice>(config_.device, cache_->page_locks(),
         config_.events ? &events_->ring(lanes.device_ring(0)) : nullptr, static_cast<int>(lanes.disk_lane(0)));
     if (second_disk)

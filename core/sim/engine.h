@@ -56,11 +56,29 @@
 
 namespace pcl {
 
+/// The machine a run is on (docs/machines.md): this computer's threads and
+/// clock, or a modelled machine whose CPUs are tasks of one deterministic
+/// scheduler in virtual time, charged what its profile says.
+struct MachineSpec {
+    static constexpr unsigned kMaxModelledCpus = 256;
+    static constexpr double kMaxLatencyScale = 1000;
+    /// A profile's name (sched/machine_profiles.h): "host" is this computer.
+    std::string profile = "host";
+    /// For "host": run on the model calibrated for this computer instead of
+    /// on its threads. Every other profile is modelled.
+    bool modelled = false;
+    /// Every transfer latency of the profile multiplied by this (the
+    /// sensitivity runs: 0.5 and 2).
+    double latency_scale = 1.0;
+    bool is_modelled() const noexcept { return modelled || profile != "host"; }
+};
+
 struct EngineConfig {
     static constexpr std::uint64_t kMaxHoldStretchNs = 1'000'000'000;
     static constexpr std::size_t kMaxEventRingCapacity = std::size_t(1) << 24;
     static constexpr std::uint64_t kMaxEventRingBytes = std::uint64_t(1) << 30; ///< all rings together
 
+    MachineSpec machine;   ///< the host's threads, or a modelled machine
     WorkloadSpec workload; ///< what each CPU does; workload.cpus is the number of simulated CPUs
     /// A trace to replay instead of the workload's pattern: one CPU per
     /// traced thread (workload.cpus is set to their number), one file per
@@ -68,6 +86,7 @@ struct EngineConfig {
     std::shared_ptr<const TracePlan> trace;
     IndexSpec index; ///< the page cache's index and locking scheme
     PageTable::Scheme page_table_lock = PageTable::Scheme::Split;
+    bool mmap_sem = false;                ///< every fault reads mm->mmap_sem (PageTable::Config::mmap_sem)
     std::uint64_t memory_pages = 1 << 18; ///< page frames ("physical memory")
     BlockDeviceConfig device;
     std::string readahead

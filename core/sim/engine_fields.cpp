@@ -52,6 +52,8 @@ FieldTable<E> build_engine()
             .meaning = "single: one mm->page_table_lock for the whole page table; split: one lock per page-table page (Hugh Dickins' split lock, 2005).",
             .type = FieldType::Choice, .choices = kPageTableLocks },
             get_page_table_lock, set_page_table_lock),
+        field<&E::mmap_sem>({ .name = "mmap_sem", .label = "mmap_sem in faults",
+            .meaning = "true: every fault holds the process's mmap_sem for read, as Linux did until its per-VMA locks (6.4). Readers do not wait for each other, but each writes the semaphore's word, so its cache line moves with every fault on another CPU: what limited Lameter's pft runs once the page-table lock was split. false: faults take no such lock." }),
         field<&E::memory_pages>({ .name = "memory_pages", .label = "Memory", .unit = "pages", .allowed = "1..2^32",
             .meaning = "Page frames of \"physical memory\" (262144 is 1 GiB of 4 KiB pages). When none is free, reclaim evicts the oldest unused cached pages (two-list LRU); a run fails only when nothing can be evicted.",
             .min_int = 1, .max_int = std::uint64_t(1) << 32 }),
@@ -85,6 +87,37 @@ FieldTable<E> build_pacing()
     // clang-format on
 }
 
+json::Value get_profile(const MachineSpec& m)
+{
+    return m.profile;
+}
+
+void set_profile(MachineSpec& m, const json::Value& v, const std::string& path)
+{
+    field_io::read(v, path, m.profile);
+    if (m.profile.empty())
+        throw_field_error(path, "must name a machine (host, or a profile `pagecache-lab-cli machines` lists)");
+}
+
+FieldTable<MachineSpec> build_machine()
+{
+    // clang-format off
+    return { "machine", {
+        custom_field<MachineSpec>({ .name = "profile", .label = "Machine",
+            .allowed = "host, or a profile `pagecache-lab-cli machines` lists",
+            .meaning = "host: this computer's CPUs run the simulated CPUs as threads, in its own time. Any other profile (pentium3-xeon-8way-2002, altix-2005, epyc-2026, ...) is a modelled machine: the same code runs its CPUs as tasks of one deterministic scheduler in virtual time, charged what the profile says each operation and each cache-line transfer costs, the same every time.",
+            .type = FieldType::String },
+            get_profile, set_profile),
+        field<&MachineSpec::modelled>({ .name = "modelled", .label = "Modelled",
+            .meaning = "With the host profile: run on the model of this computer that `pagecache-lab-cli calibrate` measured, instead of on its threads. Other profiles are always modelled." }),
+        field<&MachineSpec::latency_scale>({ .name = "latency_scale", .label = "Transfer latency scale",
+            .allowed = "0..1000",
+            .meaning = "Every cache-line transfer latency of the profile multiplied by this: 0.5 and 2 test whether a conclusion depends on the profile's latencies.",
+            .min_real = 0, .max_real = 1000 }),
+    } };
+    // clang-format on
+}
+
 FieldTable<E> build_events()
 {
     // clang-format off
@@ -110,6 +143,12 @@ const FieldTable<EngineConfig>& engine_fields()
 const FieldTable<EngineConfig>& pacing_fields()
 {
     static const FieldTable<EngineConfig> table = build_pacing();
+    return table;
+}
+
+const FieldTable<MachineSpec>& machine_fields()
+{
+    static const FieldTable<MachineSpec> table = build_machine();
     return table;
 }
 

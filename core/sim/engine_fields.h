@@ -14,6 +14,8 @@ namespace pcl {
 const FieldTable<EngineConfig>& engine_fields();
 /// The "pacing" object: ops_per_second, hold_stretch_ns, migrate_every.
 const FieldTable<EngineConfig>& pacing_fields();
+/// The "machine" object: profile, modelled, latency_scale.
+const FieldTable<MachineSpec>& machine_fields();
 /// The "events" object: enabled, ring_capacity.
 const FieldTable<EngineConfig>& event_fields();
 

@@ -21,7 +21,8 @@ void RunClock::stop(std::uint64_t wall_ns)
 {
     if (!started_ || holding_)
         return;
-    const std::uint64_t before = pauses_.empty() ? 0 : pauses_.back().before_ns + (pauses_.back().to_ns - pauses_.back().from_ns);
+    const std::uint64_t before
+        = pauses_.empty() ? 0 : pauses_.back().before_ns + (pauses_.back().to_ns - pauses_.back().from_ns);
     // A clock read a little behind the last pause's end cannot open a pause
     // before it: pauses stay in order and do not overlap.
     const std::uint64_t from = std::max(wall_ns, pauses_.empty() ? start_ns_ : pauses_.back().to_ns);
@@ -42,8 +43,8 @@ std::uint64_t RunClock::to_run(std::uint64_t wall_ns) const noexcept
     if (!started_ || wall_ns <= start_ns_)
         return wall_ns;
     // The last pause that began at or before the stamp.
-    const auto after = std::upper_bound(pauses_.begin(), pauses_.end(), wall_ns,
-        [](std::uint64_t t, const Pause& p) { return t < p.from_ns; });
+    const auto after = std::upper_bound(
+        pauses_.begin(), pauses_.end(), wall_ns, [](std::uint64_t t, const Pause& p) { return t < p.from_ns; });
     if (after == pauses_.begin())
         return wall_ns;
     const Pause& p = *(after - 1);

@@ -3,6 +3,7 @@
 #include "base/clock.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace pcl {
 
@@ -58,8 +59,12 @@ std::optional<std::uint64_t> RunLoop::next_deadline() const noexcept
     double at = next_sample_s_;
     if (scenario_.duration_seconds > 0)
         at = std::min(at, scenario_.duration_seconds);
+    // Rounded up: a sleep until a deadline rounded down would wake a
+    // fraction of a nanosecond early, find nothing due, and on a modelled
+    // machine, whose clock stands while its one task looks, sleep until the
+    // same instant again.
     const double from_now = std::max(0.0, at - running_seconds());
-    return now_ns() + static_cast<std::uint64_t>(from_now * 1e9);
+    return now_ns() + static_cast<std::uint64_t>(std::ceil(from_now * 1e9));
 }
 
 void RunLoop::play()

@@ -79,7 +79,10 @@ struct RunResult {
     std::string state;              ///< Engine::state_name of the final state: finished, stopped, failed
     RunEnd ended_by = RunEnd::None; ///< Finished, Duration, Cancelled, Stopped or Failed; written by its name
     std::string error;              ///< the engine's error, for failed runs
-    double wall_seconds = 0;        ///< from start to the last CPU leaving
+    double wall_seconds = 0;        ///< from start to the last CPU leaving (virtual time on a modelled machine)
+    /// The host's own time for the run (on the host, wall_seconds and the
+    /// pauses); set by the runner, 0 where nobody measured it.
+    double host_wall_seconds = 0;
     /// CPU time the whole process spent from start to end, every thread's
     /// (run_scenario only; 0 otherwise): what pft's "faults per CPU second"
     /// divides by, which spinning on a contended lock costs even when the

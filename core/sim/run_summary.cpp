@@ -141,7 +141,15 @@ void print_run_summary(std::ostream& out, const pcl::RunResult& r, const std::st
     line("state", state);
     if (!r.error.empty())
         line("error", r.error);
-    line("wall time", fixed(r.wall_seconds, 3) + " s");
+    const MachineSpec& machine = r.scenario.engine.machine;
+    if (machine.is_modelled())
+        line("machine",
+            "modelled " + machine.profile
+                + (machine.latency_scale != 1 ? ", transfer latencies x" + fixed(machine.latency_scale, 2) : "")
+                + ": times are virtual, the same on every computer");
+    line(machine.is_modelled() ? "modelled time" : "wall time", fixed(r.wall_seconds, 3) + " s");
+    if (machine.is_modelled() && r.host_wall_seconds > 0)
+        line("host time", fixed(r.host_wall_seconds, 3) + " s to compute it");
     line("operations", with_commas(r.operations) + " (" + with_commas(std::uint64_t(r.operations_per_s())) + " ops/s)");
     if (w.pattern == WorkloadPattern::Morton && r.cpus.size() == 2)
         line("process A",

@@ -2,10 +2,13 @@
 
 #include "base/clock.h"
 #include "base/sleep.h"
+#include "sched/machine_profiles.h"
+#include "sched/scheduler.h"
 #include "sim/run_loop.h"
 
 #include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <time.h>
 
 namespace pcl {
@@ -27,17 +30,15 @@ double process_cpu_seconds()
     return double(ts.tv_sec) + double(ts.tv_nsec) / 1e9;
 }
 
-} // namespace
-
-RunResult run_scenario(const Scenario& scenario, const RunOptions& options)
+/// Plays @loop and turns it until the run ends: every drain period, or
+/// sooner when a sample or the end of the duration is due. On a modelled
+/// machine this is a task of it, and its sleeps are in virtual time.
+void drive(RunLoop& loop, const RunOptions& options)
 {
-    RunLoop loop(scenario);
-    loop.set_sample_callback(options.progress);
     const RunLoop::EventSink sink = [&](std::vector<Event>& batch) {
         if (options.events)
             options.events(batch);
     };
-    const double cpu0 = process_cpu_seconds();
     loop.play();
     while (loop.phase() != RunLoop::Phase::Ended) {
         if (options.cancel && options.cancel->load(std::memory_order_relaxed)) {
@@ -45,13 +46,58 @@ RunResult run_scenario(const Scenario& scenario, const RunOptions& options)
             break;
         }
         loop.turn(sink);
-        std::uint64_t wake = now_ns() + kDrainPeriodNs;
+        const std::uint64_t now = now_ns();
+        std::uint64_t wake = now + kDrainPeriodNs;
         if (const auto deadline = loop.next_deadline())
             wake = std::min(wake, *deadline);
+        // At least a nanosecond on: on a modelled machine the clock moves
+        // only when a task sleeps or works, and this one only sleeps.
+        wake = std::max(wake, now + 1);
         sleep_until_ns(wake);
     }
-    RunResult r = loop.result();
+}
+
+/// A run on a modelled machine: the whole run, the loop that turns it
+/// included, is the scheduler's, on this thread. The loop is a task that
+/// sleeps between its turns in virtual time, as the runner's thread does
+/// in the host's, so the samples fall on the same virtual instants in
+/// every run.
+RunResult run_modelled(const Scenario& scenario, const RunOptions& options)
+{
+    const MachineSpec& spec = scenario.engine.machine;
+    const sched::MachineProfile profile = sched::load_machine_profile(spec.profile);
+    sched::SchedulerOptions machine_options;
+    machine_options.seed = scenario.engine.workload.seed;
+    machine_options.spin_step_ns = std::max<std::uint64_t>(1, profile.work.spin_step.ns);
+    sched::Scheduler machine(machine_options);
+    machine.set_model(std::make_unique<sched::MachineModel>(profile, spec.latency_scale));
+    RunResult result;
+    machine.run([&] {
+        auto loop = std::make_unique<RunLoop>(scenario);
+        loop->set_sample_callback(options.progress);
+        drive(*loop, options);
+        result = loop->result();
+    });
+    return result;
+}
+
+} // namespace
+
+RunResult run_scenario(const Scenario& scenario, const RunOptions& options)
+{
+    const double cpu0 = process_cpu_seconds();
+    const std::uint64_t wall0 = host_now_ns();
+    RunResult r;
+    if (scenario.engine.machine.is_modelled()) {
+        r = run_modelled(scenario, options);
+    } else {
+        RunLoop loop(scenario);
+        loop.set_sample_callback(options.progress);
+        drive(loop, options);
+        r = loop.result();
+    }
     r.cpu_seconds = process_cpu_seconds() - cpu0;
+    r.host_wall_seconds = double(host_now_ns() - wall0) / 1e9;
     return r;
 }
 

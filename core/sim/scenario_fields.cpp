@@ -128,6 +128,8 @@ std::vector<ScenarioSection> build_sections()
     out.push_back(section(
         scenario_own_fields(), [](auto& s) -> auto& { return s; }));
     out.push_back(section(
+        machine_fields(), [](auto& s) -> auto& { return s.engine.machine; }));
+    out.push_back(section(
         workload_fields(), [](auto& s) -> auto& { return s.engine.workload; }));
     out.push_back(section(
         index_fields(), [](auto& s) -> auto& { return s.engine.index; }));

@@ -198,6 +198,12 @@ private:
     std::atomic<std::uint32_t> readers_ { 0 };
     std::atomic<std::uint32_t> waiters_ { 0 };
     std::uint64_t hold_start_ = 0;
+
+protected:
+    /// The lock word's line on a modelled machine (base/machine_calls.h).
+    LineId line_ = 0;
+
+private:
     bool hold_traced_ = false; ///< this hold's acquisition was traced; written by the exclusive holder only
 };
 
@@ -211,6 +217,10 @@ public:
     void lock() noexcept
     {
         const int cpu = current_cpu();
+        if (on_modelled_machine()) [[unlikely]] {
+            lock_modelled(cpu);
+            return;
+        }
         if (raw_.try_lock()) {
             acquired_exclusive(cpu, false, 0);
             return;
@@ -232,10 +242,30 @@ public:
     void unlock() noexcept
     {
         releasing_exclusive();
+        touch_line(line_, true);
         raw_.unlock();
     }
 
 protected:
+    /// lock() on a modelled machine: the same tries and waits, with the
+    /// lock word a modelled line, so that each access of it by a CPU that
+    /// does not have it costs a transfer (raw_locks.h).
+    void lock_modelled(int cpu) noexcept
+    {
+        charge_work(Work::LockAcquire);
+        touch_line(line_, true);
+        if (raw_.try_lock()) {
+            acquired_exclusive(cpu, false, 0);
+            return;
+        }
+        begin_wait();
+        const std::uint64_t t0 = ticks();
+        raw_.lock([this](bool write) { touch_line(line_, write); });
+        const std::uint64_t wait = ticks() - t0;
+        end_wait();
+        acquired_exclusive(cpu, true, wait);
+    }
+
     Raw raw_;
 };
 

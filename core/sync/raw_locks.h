@@ -7,6 +7,14 @@
 // host: a spinning waiter's every round is one relax() of the machine
 // (through Backoff, or explicitly where a library would spin), and a
 // sleeping waiter parks.
+//
+// lock(touch) says which accesses of the lock word a modelled machine
+// charges: touch(true) before each read-modify-write (an exchange, a
+// fetch_add, a compare-exchange: the CPU takes the line for itself),
+// touch(false) before each re-read of a spin. Waiters re-reading a line
+// that each handoff invalidates is why a contended spinlock's handoff grows
+// with the number of waiters (sched/cache_lines.h). On the host the touch
+// is an empty lambda and the code is lock()'s.
 #pragma once
 
 #include "base/machine_calls.h"
@@ -32,11 +40,18 @@ public:
     }
     void lock() noexcept
     {
+        lock([](bool) {});
+    }
+    template <class Touch> void lock(Touch touch) noexcept
+    {
         Backoff backoff;
+        touch(true);
         while (locked_.exchange(true, std::memory_order_acquire)) {
-            do
+            do {
                 backoff.pause();
-            while (locked_.load(std::memory_order_relaxed));
+                touch(false);
+            } while (locked_.load(std::memory_order_relaxed));
+            touch(true);
         }
     }
     void unlock() noexcept { locked_.store(false, std::memory_order_release); }
@@ -64,10 +79,17 @@ public:
     }
     void lock() noexcept
     {
+        lock([](bool) {});
+    }
+    template <class Touch> void lock(Touch touch) noexcept
+    {
+        touch(true);
         const std::uint32_t ticket = next_.fetch_add(1, std::memory_order_relaxed);
         Backoff backoff;
-        while (owner_.load(std::memory_order_acquire) != ticket)
+        while (owner_.load(std::memory_order_acquire) != ticket) {
             backoff.pause();
+            touch(false);
+        }
     }
     void unlock() noexcept
     {
@@ -96,6 +118,12 @@ class RawMutex {
 public:
     bool try_lock() noexcept { return m_.try_lock(); }
     void lock() { m_.lock(); }
+    /// A sleeping waiter does not spin on the word: one access, then it parks.
+    template <class Touch> void lock(Touch touch)
+    {
+        touch(true);
+        m_.lock();
+    }
     void unlock() noexcept { m_.unlock(); }
 
 private:
@@ -110,21 +138,31 @@ public:
     void lock() noexcept
     {
         if (on_modelled_machine()) [[unlikely]]
-            m_.lock_relaxing();
+            m_.lock_relaxing([](bool) {});
         else
             m_.lock();
     }
+    /// Only on a modelled machine (lock_relaxing).
+    template <class Touch> void lock(Touch touch) noexcept { m_.lock_relaxing(touch); }
     void unlock() noexcept { m_.unlock(); }
     bool try_lock_shared() noexcept { return m_.try_lock_shared(); }
     void lock_shared() noexcept
     {
-        if (on_modelled_machine()) [[unlikely]] {
-            // oneTBB's lock_shared() is exactly this loop with its own
-            // backoff: a reader waits while a writer holds or wants the lock.
-            while (!m_.try_lock_shared())
-                pcl::detail::machine_relax();
-        } else {
+        if (on_modelled_machine()) [[unlikely]]
+            lock_shared([](bool) {});
+        else
             m_.lock_shared();
+    }
+    /// Only on a modelled machine: oneTBB's lock_shared() is exactly this
+    /// loop with its own backoff; a reader waits while a writer holds or
+    /// wants the lock, and every try is a read-modify-write of the word.
+    template <class Touch> void lock_shared(Touch touch) noexcept
+    {
+        touch(true);
+        while (!m_.try_lock_shared()) {
+            pcl::detail::machine_relax();
+            touch(false);
+            touch(true);
         }
     }
     void unlock_shared() noexcept { m_.unlock_shared(); }
@@ -138,9 +176,10 @@ private:
         /// spin_rw_mutex::lock(), each round one relax(): the writer takes
         /// the lock when it is free, else announces itself (WRITER_PENDING,
         /// which keeps new readers out: writer preference) and retries.
-        void lock_relaxing() noexcept
+        template <class Touch> void lock_relaxing(Touch touch) noexcept
         {
-            for (;; pcl::detail::machine_relax()) {
+            for (;; pcl::detail::machine_relax(), touch(false)) {
+                touch(true);
                 state_type s = m_state.load(std::memory_order_relaxed);
                 if (!(s & BUSY)) {
                     if (m_state.compare_exchange_strong(s, WRITER))

@@ -22,11 +22,21 @@ public:
     [[nodiscard]] std::uint64_t lock_shared() noexcept
     {
         const int cpu = current_cpu();
+        const bool modelled = on_modelled_machine();
+        if (modelled) [[unlikely]] {
+            // A reader writes the lock word too (its count): the bouncing
+            // of the radix-tree thread.
+            charge_work(Work::LockAcquire);
+            touch_line(line_, true);
+        }
         if (raw_.try_lock_shared())
             return acquired_shared(cpu, false, 0);
         begin_wait();
         const std::uint64_t t0 = ticks();
-        raw_.lock_shared();
+        if (modelled) [[unlikely]]
+            raw_.lock_shared([this](bool write) { touch_line(line_, write); });
+        else
+            raw_.lock_shared();
         const std::uint64_t wait = ticks() - t0;
         end_wait();
         return acquired_shared(cpu, true, wait);
@@ -34,6 +44,7 @@ public:
     void unlock_shared(std::uint64_t hold_token) noexcept
     {
         releasing_shared(hold_token);
+        touch_line(line_, true);
         raw_.unlock_shared();
     }
 

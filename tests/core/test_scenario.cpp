@@ -58,6 +58,8 @@ Scenario everything_changed()
     w.write_fraction = 0.25;
     w.fsync_every = 100;
     w.sync_every = 1000;
+    s.engine.machine.latency_scale = 0.5;
+    s.engine.mmap_sem = true;
     s.trace.format = "csv";
     s.trace.bad_lines = "skip";
     IndexSpec& i = s.engine.index;
@@ -140,6 +142,10 @@ void check_equal(const Scenario& a, const Scenario& b)
     CHECK(ia.skiplist_max_level == ib.skiplist_max_level);
     CHECK(ia.skiplist_seed == ib.skiplist_seed);
     CHECK(a.engine.page_table_lock == b.engine.page_table_lock);
+    CHECK(a.engine.mmap_sem == b.engine.mmap_sem);
+    CHECK(a.engine.machine.profile == b.engine.machine.profile);
+    CHECK(a.engine.machine.modelled == b.engine.machine.modelled);
+    CHECK(a.engine.machine.latency_scale == b.engine.machine.latency_scale);
     CHECK(a.engine.memory_pages == b.engine.memory_pages);
     CHECK(a.engine.device.request_ns == b.engine.device.request_ns);
     CHECK(a.engine.device.page_ns == b.engine.device.page_ns);
@@ -196,7 +202,7 @@ TEST_CASE("scenario: every field survives a round trip", "[scenario]")
     // The defaults are written too, in the documented order.
     const json::Value defaults = scenario_to_json(Scenario {});
     const json::Object& top = defaults.as_object();
-    REQUIRE(top.size() == 20);
+    REQUIRE(top.size() == 22);
     CHECK(top[0].first == "version");
     CHECK(top[0].second == json::Value(1));
     CHECK(top.back().first == "trace");
@@ -207,6 +213,9 @@ TEST_CASE("scenario: every field survives a round trip", "[scenario]")
     CHECK(defaults.find("trace")->find("path")->as_string().empty());
     CHECK(defaults.find("index")->as_object().size() == 11);
     CHECK(defaults.find("page_table_lock")->as_string() == "split");
+    CHECK_FALSE(defaults.find("mmap_sem")->as_bool());
+    CHECK(defaults.find("machine")->find("profile")->as_string() == "host");
+    CHECK_FALSE(defaults.find("machine")->find("modelled")->as_bool());
     CHECK(defaults.find("readahead")->as_string() == "none");
     CHECK(defaults.find("page_check_references")->as_bool());
     CHECK(defaults.find("device")->find("ra_pages")->as_uint() == 32);

@@ -1,0 +1,29 @@
+#include "sched/machine_model.h"
+
+namespace pcl::sched {
+
+MachineModel::MachineModel(const MachineProfile& profile, double latency_scale)
+    : profile_(profile)
+    , lines_(profile, latency_scale)
+{
+    const WorkCosts& w = profile.work;
+    costs_[unsigned(Work::MinorFault)] = w.minor_fault.ns;
+    costs_[unsigned(Work::IndexLevel)] = w.index_level.ns;
+    costs_[unsigned(Work::PageCopy)] = w.page_copy.ns;
+    costs_[unsigned(Work::PageZero)] = w.page_zero.ns;
+    costs_[unsigned(Work::PteInstall)] = w.pte_install.ns;
+    costs_[unsigned(Work::IoSubmit)] = w.io_submit.ns;
+    costs_[unsigned(Work::LockAcquire)] = w.lock_acquire.ns;
+}
+
+std::uint64_t MachineModel::access(LineId& line, int cpu, std::uint64_t now_ns, bool write)
+{
+    if (line == 0)
+        line = next_line_++;
+    const std::uint32_t cpus = profile_.topology.cpus();
+    const std::uint32_t c = cpu < 0 ? 0 : std::uint32_t(cpu) % cpus;
+    const LineAccess a = write ? lines_.write(line, c, now_ns) : lines_.read(line, c, now_ns);
+    return a.cost_ns;
+}
+
+} // namespace pcl::sched

@@ -1,0 +1,51 @@
+// What a modelled machine charges: the profile's cost of each operation of
+// the engine (sched/machine_profile.h, WorkCosts) and the transfers of the
+// cache lines its CPUs contend for (sched/cache_lines.h).
+//
+// The scheduler asks it for a cost and charges the running task; the model
+// keeps no time of its own beyond the lines' (when each line's last transfer
+// arrives). A line is numbered on first use in the order the tasks touch
+// them, which the scheduler's order fixes: the same run numbers the same
+// lines the same way, and nothing depends on where a lock lives in memory.
+#pragma once
+
+#include "base/machine_calls.h"
+#include "sched/cache_lines.h"
+#include "sched/machine_profile.h"
+
+#include <array>
+#include <cstdint>
+
+namespace pcl::sched {
+
+class MachineModel {
+public:
+    /// The model of @profile (valid), its transfer latencies multiplied by
+    /// @latency_scale (the sensitivity runs' 0.5x and 2x; FieldError
+    /// "latency_scale" outside [0, 1000]).
+    explicit MachineModel(const MachineProfile& profile, double latency_scale = 1.0);
+
+    /// What @count of @work cost on one CPU.
+    std::uint64_t cost(Work work, std::uint64_t count = 1) const noexcept
+    {
+        return costs_[static_cast<unsigned>(work)] * count;
+    }
+    /// @cpu reads or writes @line at @now_ns: the time until the line is
+    /// here (0 when it already was). Numbers @line on its first use. A CPU
+    /// the machine does not have (a background task's -1, or more simulated
+    /// CPUs than the profile's) is taken modulo the machine's CPUs.
+    std::uint64_t access(LineId& line, int cpu, std::uint64_t now_ns, bool write);
+
+    const MachineProfile& profile() const noexcept { return profile_; }
+    const CacheLines& lines() const noexcept { return lines_; }
+    /// Lines numbered so far.
+    LineId lines_used() const noexcept { return next_line_ - 1; }
+
+private:
+    MachineProfile profile_;
+    std::array<std::uint64_t, kWorkKinds> costs_ {};
+    CacheLines lines_;
+    LineId next_line_ = 1;
+};
+
+} // namespace pcl::sched

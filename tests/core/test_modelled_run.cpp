@@ -1,0 +1,107 @@
+// core/sim on a modelled machine: a run is a pure function of its scenario,
+// its seed and its profile. Every bundled scenario, made small, runs twice
+// in one process (so at other host addresses the second time) and gives the
+// same events, in the same order at the same virtual times, and the same
+// result; and what a modelled run charges is what its profile says.
+#include "engine_test_support.h"
+#include "lib/json.h"
+#include "sched/machine_profiles.h"
+#include "sim/runner.h"
+#include "sim/scenario.h"
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+using namespace pcl;
+
+namespace {
+
+/// @s made small enough to run twice in a test: at most 2,000 operations a
+/// CPU and 4,096 pages a file, memory shrunk in the same proportion (so
+/// that a scenario about memory pressure keeps it), on machine @profile.
+Scenario small_modelled(Scenario s, const std::string& profile)
+{
+    EngineConfig& e = s.engine;
+    WorkloadSpec& w = e.workload;
+    w.operations_per_cpu = std::min<std::uint64_t>(w.operations_per_cpu, 2000);
+    if (w.file_pages > 4096) {
+        const double shrink = 4096.0 / double(w.file_pages);
+        w.file_pages = 4096;
+        e.memory_pages = std::max<std::uint64_t>(1024, std::uint64_t(double(e.memory_pages) * shrink));
+    }
+    e.memory_pages = std::min<std::uint64_t>(e.memory_pages, 1 << 16);
+    e.reclaim = ReclaimConfig {};
+    e.machine.profile = profile;
+    s.duration_seconds = std::min(s.duration_seconds, 0.05);
+    return s;
+}
+
+/// Everything a run shows: each event as it was recorded, then the result
+/// (its host section left out: the host's own time and CPU).
+std::string outputs_of(const Scenario& s)
+{
+    std::string text;
+    RunOptions options;
+    options.events = [&](const std::vector<Event>& batch) {
+        for (const Event& e : batch)
+            text += std::to_string(e.time_ns) + " " + std::to_string(e.cpu) + " " + std::to_string(int(e.kind)) + " "
+                + std::to_string(e.object) + " " + std::to_string(e.index) + " " + std::to_string(e.arg0) + " "
+                + std::to_string(e.arg1) + " " + std::to_string(e.file) + " " + std::to_string(e.detail) + "\n";
+    };
+    const RunResult r = run_scenario(s, options);
+    json::Value doc = to_json(r);
+    std::erase_if(doc.as_object(), [](const auto& member) { return member.first == "host"; });
+    return text + json::write(doc);
+}
+
+} // namespace
+
+TEST_CASE("every bundled scenario on a modelled machine is the same run twice", "[sim][modelled]")
+{
+    const std::filesystem::path dir = std::filesystem::path(PCL_SOURCE_DIR) / "resources" / "scenarios";
+    std::vector<std::filesystem::path> files;
+    for (const auto& entry : std::filesystem::directory_iterator(dir))
+        if (entry.path().extension() == ".json")
+            files.push_back(entry.path());
+    std::sort(files.begin(), files.end());
+    REQUIRE(files.size() >= 10);
+    for (const auto& file : files) {
+        INFO(file.filename().string());
+        const Scenario s = small_modelled(load_scenario(file.string()), "altix-2005");
+        const std::string first = outputs_of(s);
+        const std::string second = outputs_of(s);
+        CHECK(first.size() > 100);
+        CHECK(first == second);
+    }
+}
+
+TEST_CASE("a one-CPU anonymous fault costs what the profile says, and nothing of it is host time", "[sim][modelled]")
+{
+    // altix-2005's minor fault is calibrated so that a fault's trap, the
+    // zeroing, the PTE written and the locks taken add up to Lameter's one
+    // CPU: the modelled time of a run of N faults on one CPU is exactly N
+    // times the sum of the profile's figures for them.
+    const sched::MachineProfile p = sched::load_machine_profile("altix-2005");
+    Scenario s;
+    s.engine = test::small_engine("pft", 1, 8192, 5000);
+    s.engine.memory_pages = 16384;
+    s.engine.machine.profile = "altix-2005";
+    s.engine.events = false;
+    const RunResult r = run_scenario(s);
+    REQUIRE(r.state == "finished");
+    const auto& w = p.work;
+    // Per fault: the trap and zeroing; the PTE; the per-CPU free list's lock
+    // and the PTE page's lock (each taken once, its line already here).
+    const std::uint64_t per_fault = w.minor_fault.ns + w.page_zero.ns + w.pte_install.ns + 2 * w.lock_acquire.ns;
+    const std::uint64_t faults = 5000;
+    const double modelled = double(faults * per_fault) / 1e9;
+    // The run ends at the runner's first look after the last fault (it
+    // looks every modelled millisecond), and the per-CPU list's refills
+    // from the zone take its lock once a batch.
+    CHECK(r.wall_seconds >= modelled);
+    CHECK(r.wall_seconds <= modelled + 0.0011 + double(faults) * double(w.lock_acquire.ns) / 1e9);
+}

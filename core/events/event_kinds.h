@@ -41,7 +41,7 @@
     FIELD(file, file, FileId, "", "the file of the faulting page") \
     FIELD(index, page, pgoff_t, "", "the faulting page's offset in its file")
 #define PCL_PAGE_FIELDS(FIELD) \
-    FIELD(object, page_id, std::uint64_t, "", "the page's identity") \
+    FIELD(object, page_id, std::uint64_t, "", "the page's frame number (pfn), its identity") \
     FIELD(file, file, FileId, "", "the page's file") \
     FIELD(index, page, pgoff_t, "", "the page's offset in its file")
 #define PCL_IO_FIELDS(FIELD) \

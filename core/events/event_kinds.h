@@ -33,7 +33,7 @@
 // clang-format off
 // Fields several kinds share, by what the record is about.
 #define PCL_LOCK_FIELDS(FIELD) \
-    FIELD(object, lock, std::uint64_t, "", "the lock's address, its identity while it lives") \
+    FIELD(object, lock, std::uint64_t, "", "the lock's identity: its class's number times 2^32 plus its number among that class's locks (1, 2, ... in the order they were made)") \
     FIELD(index, lock_id, std::uint32_t, "", "the lock's number in the LockRegistry, 0 for an anonymous lock") \
     FIELD(arg1, class_id, std::uint32_t, "", "the lock class's number (LockClass::id)")
 #define PCL_FAULT_FIELDS(FIELD) \

@@ -51,7 +51,7 @@
     FIELD(arg0, pages, std::uint64_t, "pages", "pages in the request") \
     FIELD(detail, write, bool, "", "1 for a write (writeback), 0 for a read")
 #define PCL_INDEX_NODE_FIELDS(FIELD) \
-    FIELD(object, node, std::uint64_t, "", "the node's identity") \
+    FIELD(object, node, std::uint64_t, "", "the node's identity (radix tree: the middle of the page offsets it covers; skip list: its number in the list, in the order the list made its nodes)") \
     FIELD(file, file, FileId, "", "the file whose index changed")
 
 #define PCL_INDEX_NODE_LIFE_FIELDS(FIELD) \

@@ -389,23 +389,17 @@ TEST_CASE("a radix node's identity is where it sits and not its address", "[radi
             for (pgoff_t i : { pgoff_t(5000), pgoff_t(1) << 20, pgoff_t(1) << 40, ~pgoff_t(0) })
                 indexes.push_back(i);
             PagePool pool;
-            // The same tree twice, the second at other addresses (a block
-            // allocated in between moves the heap on).
-            auto build = [&](test::IndexEventRecorder& recorder) {
+            const auto built = test::build_twice([&] {
                 auto tree = std::make_unique<RadixTree>(3, config(scheme, shift));
                 for (pgoff_t i : indexes)
                     REQUIRE(tree->insert(i, pool.make(i)) == InsertResult::Inserted);
                 REQUIRE(tree->set_tag(indexes[10], kTagDirty));
                 REQUIRE(tree->erase(indexes[5]) != nullptr);
-                REQUIRE(recorder.dropped() == 0);
                 return tree;
-            };
-            test::IndexEventRecorder recorder;
-            const auto one = build(recorder);
-            const std::vector<IndexEvent> first = recorder.take();
-            const auto moved = std::make_unique<char[]>(1 << 16);
-            const auto two = build(recorder);
-            const std::vector<IndexEvent> second = recorder.take();
+            });
+            REQUIRE(built.dropped == 0);
+            const std::vector<IndexEvent>& first = built.first;
+            const std::vector<IndexEvent>& second = built.second;
             REQUIRE(first.size() == second.size());
             for (std::size_t k = 0; k < first.size(); ++k)
                 CHECK(as_tuple(first[k]) == as_tuple(second[k]));
@@ -420,8 +414,8 @@ TEST_CASE("a radix node's identity is where it sits and not its address", "[radi
                     REQUIRE(live.count(e.node) == 1);
                     live.erase(e.node);
                 }
-            const IndexSnapshot s = one->snapshot();
-            REQUIRE(s.nodes.size() == one->nodes());
+            const IndexSnapshot s = built.one->snapshot();
+            REQUIRE(s.nodes.size() == built.one->nodes());
             std::multiset<std::uint64_t> listed;
             for (const IndexSnapshot::Node& n : s.nodes) {
                 const unsigned k = std::min(shift * unsigned(n.level + 1), 64u);

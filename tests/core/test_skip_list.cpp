@@ -681,24 +681,18 @@ TEST_CASE("a skip-list node's identity is its number in the list and not its add
     const std::string scheme = GENERATE(as<std::string> {}, "mapping", "pernode");
     CAPTURE(scheme);
     test::PagePool pool;
-    // The same list twice, the second at other addresses (a block
-    // allocated in between moves the heap on).
-    auto build = [&](test::IndexEventRecorder& recorder) {
+    const auto built = test::build_twice([&] {
         auto list = make_list(scheme, 0.5, 8, 21, 3);
         for (pgoff_t i = 0; i < 100; ++i)
             REQUIRE(list->insert(i * 3, pool.make(i * 3, 3)) == InsertResult::Inserted);
         list->insert(3, pool.make(3, 3)); // Exists: its node was numbered 101 and never linked
         REQUIRE(list->insert(1, pool.make(1, 3)) == InsertResult::Inserted);
         REQUIRE(list->erase(0) != nullptr);
-        REQUIRE(recorder.dropped() == 0);
         return list;
-    };
-    test::IndexEventRecorder recorder;
-    const auto one = build(recorder);
-    const std::vector<IndexEvent> first = recorder.take();
-    const auto moved = std::make_unique<char[]>(1 << 16);
-    const auto two = build(recorder);
-    const std::vector<IndexEvent> second = recorder.take();
+    });
+    REQUIRE(built.dropped == 0);
+    const std::vector<IndexEvent>& first = built.first;
+    const std::vector<IndexEvent>& second = built.second;
     REQUIRE(first.size() == 102);
     REQUIRE(second.size() == first.size());
     for (std::size_t k = 0; k < 100; ++k) {
@@ -717,7 +711,7 @@ TEST_CASE("a skip-list node's identity is its number in the list and not its add
         CHECK(second[k].node == first[k].node);
     }
     // The snapshot names the nodes as the events did.
-    const IndexSnapshot s = one->snapshot();
+    const IndexSnapshot s = built.one->snapshot();
     REQUIRE(s.nodes.size() == 100);
     CHECK(s.nodes[0].first_index == 1);
     CHECK(s.nodes[0].id == 102);

@@ -47,7 +47,7 @@ void machine_work(Work work, std::uint64_t count) noexcept
     current_machine()->work(work, count);
 }
 
-void machine_touch_line(LineId& line, bool write) noexcept
+void machine_touch_line(LineKey line, bool write) noexcept
 {
     current_machine()->touch_line(line, write);
 }

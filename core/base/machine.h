@@ -62,10 +62,9 @@ public:
         (void)work;
         (void)count;
     }
-    /// The running task reads or writes modelled line @line (numbered here
-    /// on its first use): charges the line's transfer, if any. A machine
-    /// without a model charges nothing.
-    virtual void touch_line(LineId& line, bool write) noexcept
+    /// The running task reads or writes modelled line @line: charges the
+    /// line's transfer, if any. A machine without a model charges nothing.
+    virtual void touch_line(LineKey line, bool write) noexcept
     {
         (void)line;
         (void)write;

@@ -30,9 +30,10 @@ enum class Work : std::uint8_t {
 };
 inline constexpr unsigned kWorkKinds = 7;
 
-/// A modelled cache line's number, given by the machine on first use
-/// (0: none yet). A lock word or a shared counter holds one.
-using LineId = std::uint32_t;
+/// A modelled cache line's name: a stable identity of what it holds (a
+/// lock's trace identity, class and number in its class), never a host
+/// address, so that the same run names the same lines.
+using LineKey = std::uint64_t;
 
 /// A task of a modelled machine, as its spawner holds it (to join it).
 struct TaskRef {
@@ -57,7 +58,7 @@ void machine_unpark_one(WaitQueue& queue) noexcept;
 void machine_unpark_all(WaitQueue& queue) noexcept;
 TaskRef machine_spawn(std::string name, std::function<void()> fn);
 void machine_work(Work work, std::uint64_t count) noexcept;
-void machine_touch_line(LineId& line, bool write) noexcept;
+void machine_touch_line(LineKey line, bool write) noexcept;
 /// Joins @task, a task of @machine (the t_machine it was spawned on).
 void machine_join(void* machine, TaskRef task) noexcept;
 } // namespace detail
@@ -81,7 +82,7 @@ inline void charge_work(Work work, std::uint64_t count = 1) noexcept
 /// the modelled line @line: on a modelled machine it pays the line's
 /// transfer from the CPU that has it, if it does not; nothing on the host,
 /// whose own caches do this.
-inline void touch_line(LineId& line, bool write) noexcept
+inline void touch_line(LineKey line, bool write) noexcept
 {
     if (on_modelled_machine()) [[unlikely]]
         detail::machine_touch_line(line, write);

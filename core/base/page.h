@@ -55,7 +55,15 @@ struct Page {
     Page(const Page&) = delete;
     Page& operator=(const Page&) = delete;
 
-    FileId mapping = 0;                     ///< the file this page caches (page->mapping)
+    FileId mapping = 0; ///< the file this page caches (page->mapping)
+    /// The frame's number (page_to_pfn), fixed for the frame's life: set
+    /// when the frame allocator builds the descriptor, 0 for a page made
+    /// outside one. What the event stream and the page-lock hash know the
+    /// page by, where Linux uses the struct page's address: a frame's
+    /// number is the same in every run, an address is not. 32 bits, in the
+    /// padding after `mapping` (a descriptor stays one cache line): a
+    /// machine has at most 2^32 frames.
+    std::uint32_t pfn = 0;
     pgoff_t index = 0;                      ///< its offset in that file, in pages (page->index)
     std::atomic<std::uint32_t> flags { 0 }; ///< PageFlag bits; PG_locked changes only through page_lock.h
     std::atomic<std::int32_t> count { 0 };  ///< references (page_count): the cache, mappings, lookups in progress
@@ -111,5 +119,7 @@ struct Page {
     /// Drops a reference; true if it was the last.
     bool put() noexcept { return count.fetch_sub(1, std::memory_order_acq_rel) == 1; }
 };
+
+static_assert(sizeof(void*) != 8 || sizeof(Page) == 64, "a page descriptor is one cache line");
 
 } // namespace pcl

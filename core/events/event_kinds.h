@@ -33,7 +33,7 @@
 // clang-format off
 // Fields several kinds share, by what the record is about.
 #define PCL_LOCK_FIELDS(FIELD) \
-    FIELD(object, lock, std::uint64_t, "", "the lock's address, its identity while it lives") \
+    FIELD(object, lock, std::uint64_t, "", "the lock's identity: its class's number times 2^32 plus its number among that class's locks (1, 2, ... in the order they were made)") \
     FIELD(index, lock_id, std::uint32_t, "", "the lock's number in the LockRegistry, 0 for an anonymous lock") \
     FIELD(arg1, class_id, std::uint32_t, "", "the lock class's number (LockClass::id)")
 #define PCL_FAULT_FIELDS(FIELD) \
@@ -41,7 +41,7 @@
     FIELD(file, file, FileId, "", "the file of the faulting page") \
     FIELD(index, page, pgoff_t, "", "the faulting page's offset in its file")
 #define PCL_PAGE_FIELDS(FIELD) \
-    FIELD(object, page_id, std::uint64_t, "", "the page's identity") \
+    FIELD(object, page_id, std::uint64_t, "", "the page's frame number (pfn), its identity") \
     FIELD(file, file, FileId, "", "the page's file") \
     FIELD(index, page, pgoff_t, "", "the page's offset in its file")
 #define PCL_IO_FIELDS(FIELD) \
@@ -51,7 +51,7 @@
     FIELD(arg0, pages, std::uint64_t, "pages", "pages in the request") \
     FIELD(detail, write, bool, "", "1 for a write (writeback), 0 for a read")
 #define PCL_INDEX_NODE_FIELDS(FIELD) \
-    FIELD(object, node, std::uint64_t, "", "the node's identity") \
+    FIELD(object, node, std::uint64_t, "", "the node's identity (radix tree: the middle of the page offsets it covers; skip list: its number in the list, in the order the list made its nodes)") \
     FIELD(file, file, FileId, "", "the file whose index changed")
 
 #define PCL_INDEX_NODE_LIFE_FIELDS(FIELD) \

@@ -57,7 +57,10 @@ struct IndexSnapshot {
     static constexpr std::uint8_t slot_tag_bit(unsigned tag) { return std::uint8_t(2u << tag); }
 
     struct Node {
-        std::uint64_t id = 0; ///< stable identity while the node lives
+        /// The node's identity, as its events name it, the same in every run:
+        /// radix, the middle of the offsets it covers; skip list, its number
+        /// in the list.
+        std::uint64_t id = 0;
         std::int32_t parent
             = -1; ///< position of the parent in `nodes`, -1 for a root, a bucket, or a parent not listed
         std::uint32_t offset = 0;   ///< slot of this node in its parent

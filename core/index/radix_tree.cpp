@@ -26,7 +26,7 @@ constexpr unsigned kSkipShards = 16;
 /// A tag change's fields, the same whether the tag was set or cleared.
 template <class View> typename View::Fields tag_fields(FileId file, pgoff_t index, const Node* n, unsigned tag)
 {
-    return { .node = node_id(n), .file = file, .page = index, .tag = int(tag), .level = int(n->height) - 1 };
+    return { .node = node_id(n, index), .file = file, .page = index, .tag = int(tag), .level = int(n->height) - 1 };
 }
 
 // A broken locking invariant would corrupt the tree silently; stop instead.
@@ -319,12 +319,12 @@ bool RadixTree::preload_for(pgoff_t index) noexcept
     return radix::preload(layout_, preload_nodes_);
 }
 
-Node* RadixTree::new_node(unsigned height, pgoff_t index)
+Node* RadixTree::new_node(unsigned height, pgoff_t index, pgoff_t within)
 {
     Node* n = radix::node_from_preload(layout_, height, node_class_);
     nodes_.add(1);
     if (trace::enabled())
-        trace::index_node_alloc({ .node = node_id(n), .file = file_, .page = index, .level = int(height) - 1 });
+        trace::index_node_alloc({ .node = node_id(n, within), .file = file_, .page = index, .level = int(height) - 1 });
     return n;
 }
 
@@ -333,7 +333,8 @@ void RadixTree::kill_node(Node* node, pgoff_t index)
     node->dead.store(true, std::memory_order_release);
     nodes_.add(-1);
     if (trace::enabled())
-        trace::index_node_free({ .node = node_id(node), .file = file_, .page = index, .level = int(node->height) - 1 });
+        trace::index_node_free(
+            { .node = node_id(node, index), .file = file_, .page = index, .level = int(node->height) - 1 });
     radix::free_node_rcu(node);
 }
 
@@ -348,7 +349,7 @@ std::uintptr_t RadixTree::extend(std::uintptr_t root, unsigned to_height, pgoff_
     const std::uint8_t tags = root_tags_.load(std::memory_order_relaxed);
     std::uintptr_t top = root;
     while (h < to_height) {
-        Node* n = new_node(++h, index);
+        Node* n = new_node(++h, index, 0); // a root: it covers 0, perhaps not yet index
         n->slot(0).store(
             is_node(top) ? reinterpret_cast<std::uintptr_t>(to_node(top)) : top, std::memory_order_relaxed);
         n->count.store(1, std::memory_order_relaxed);
@@ -362,7 +363,7 @@ std::uintptr_t RadixTree::extend(std::uintptr_t root, unsigned to_height, pgoff_
         root_.store(top, std::memory_order_release);
     }
     if (trace::enabled())
-        trace::index_height_grow({ .node = node_id(to_node(top)),
+        trace::index_height_grow({ .node = node_id(to_node(top), index),
             .file = file_,
             .page = index,
             .height = int(to_height),
@@ -405,7 +406,7 @@ void RadixTree::shrink_locked()
         if (node_locks())
             n->lock().unlock();
         if (trace::enabled())
-            trace::index_height_shrink({ .node = node_id(n),
+            trace::index_height_shrink({ .node = node_id(n, 0),
                 .file = file_,
                 .page = pgoff_t { 0 },
                 .height = n->height - 1,
@@ -512,7 +513,7 @@ RadixTree::Result RadixTree::modify_from_root(Op op, pgoff_t index, unsigned tag
             budget = want - 1;
         } else {
             // Build the chain top-down while unpublished, then publish it.
-            Node* top = new_node(want, index);
+            Node* top = new_node(want, index, index);
             top->count.store(0, std::memory_order_relaxed);
             r = from_node(top);
             ladder.push(top);
@@ -522,7 +523,7 @@ RadixTree::Result RadixTree::modify_from_root(Op op, pgoff_t index, unsigned tag
                 root_.store(r, std::memory_order_release);
             }
             if (trace::enabled())
-                trace::index_height_grow({ .node = node_id(top),
+                trace::index_height_grow({ .node = node_id(top, index),
                     .file = file_,
                     .page = index,
                     .height = int(want),
@@ -605,7 +606,7 @@ RadixTree::Result RadixTree::descend(
         }
         std::uintptr_t below = reinterpret_cast<std::uintptr_t>(page);
         for (unsigned hh = 1; hh < h; ++hh) {
-            Node* m = new_node(hh, index);
+            Node* m = new_node(hh, index, index);
             m->slot(offset(index, hh)).store(below, std::memory_order_relaxed);
             m->count.store(1, std::memory_order_relaxed);
             below = reinterpret_cast<std::uintptr_t>(m);
@@ -725,7 +726,7 @@ void RadixTree::propagate(
                 root_.store(0, std::memory_order_release);
                 if (trace::enabled())
                     trace::index_height_shrink(
-                        { .node = node_id(n), .file = file_, .page = index, .height = 0, .level = -1 });
+                        { .node = node_id(n, index), .file = file_, .page = index, .height = 0, .level = -1 });
                 kill_node(n, index);
             }
             return;

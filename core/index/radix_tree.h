@@ -143,7 +143,10 @@ private:
     void propagate(Ladder& ladder, Op op, pgoff_t index, unsigned tag, int depth, std::array<bool, kTagCount> cleared);
     bool grant_allocations(unsigned count) noexcept;
     bool preload_for(pgoff_t index) noexcept;
-    radix::Node* new_node(unsigned height, pgoff_t index);
+    /// A node for an operation on @index, covering @within (its identity,
+    /// radix::word::node_id, comes from where it sits).
+    radix::Node* new_node(unsigned height, pgoff_t index, pgoff_t within);
+    /// Unlinks @node, which covers @index, and frees it after a grace period.
     void kill_node(radix::Node* node, pgoff_t index);
     std::uintptr_t extend(std::uintptr_t root, unsigned to_height, pgoff_t index);
     void shrink_locked();

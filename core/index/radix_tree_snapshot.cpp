@@ -131,7 +131,7 @@ public:
         if (list) {
             self = std::int32_t(out_level.size());
             IndexSnapshot::Node& out = out_level.emplace_back();
-            out.id = node_id(n);
+            out.id = node_id(n, base);
             out.parent = parent;
             out.offset = offset;
             out.level = int(level);

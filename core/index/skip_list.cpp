@@ -131,10 +131,11 @@ struct SkipList::Node {
     static constexpr std::size_t kLockOffset = round_up(sizeof(rcu::Head), alignof(sync::SpinLock));
     static constexpr std::size_t kLockingPrefix = round_up(kLockOffset + sizeof(sync::SpinLock), kCacheLine);
 
-    Node(pgoff_t i, Page* p, unsigned h) noexcept
+    Node(pgoff_t i, Page* p, unsigned h, std::uint32_t n) noexcept
         : index(i)
         , page(p)
         , height(static_cast<std::uint8_t>(h))
+        , number(n)
     {
     }
 
@@ -155,6 +156,12 @@ struct SkipList::Node {
     std::atomic<std::uint8_t> tags { 0 };
     /// Links in the tower (immutable).
     const std::uint8_t height;
+    /// The node's number in its list, its identity in the event stream and
+    /// in snapshots: 1 + the tower-height draw that made it (random_height),
+    /// modulo 2^32; the head's is 0. Unlike the node's address it is the
+    /// same in every run that inserts in the same order. In the header's
+    /// padding: the first line still holds five links.
+    const std::uint32_t number;
     // The tower follows: `height` atomic links, level 0 first. A link is
     // written (release) only under the lock of the node it belongs to, or the
     // mapping lock; a new node's links are written before it is published.
@@ -261,10 +268,11 @@ std::size_t SkipList::node_bytes(unsigned height) const noexcept
     static_assert(std::atomic<Node*>::is_always_lock_free);
     static_assert(std::is_trivially_destructible_v<std::atomic<Node*>>);
     static_assert(kTagCount <= 8, "tags are bits of a byte");
+    static_assert(sizeof(Node) <= kCacheLine - 5 * sizeof(std::atomic<Node*>), "a node's first line holds five links");
     return Node::bytes(height, pernode());
 }
 
-SkipList::Node* SkipList::alloc_node(pgoff_t index, Page* page, unsigned height) const noexcept
+SkipList::Node* SkipList::alloc_node(pgoff_t index, Page* page, unsigned height, std::uint32_t number) const noexcept
 {
     const std::size_t bytes = node_bytes(height);
     auto* mem = static_cast<std::byte*>(::operator new(bytes, std::align_val_t(kCacheLine), std::nothrow));
@@ -276,7 +284,7 @@ SkipList::Node* SkipList::alloc_node(pgoff_t index, Page* page, unsigned height)
         new (mem + Node::kLockOffset) sync::SpinLock(*node_class_);
         base = mem + Node::kLockingPrefix;
     }
-    Node* node = new (base) Node(index, page, height);
+    Node* node = new (base) Node(index, page, height, number);
     for (unsigned l = 0; l < height; ++l)
         new (base + sizeof(Node) + l * sizeof(std::atomic<Node*>)) std::atomic<Node*>(nullptr);
     return node;
@@ -292,11 +300,11 @@ void SkipList::free_node_rcu(rcu::Head* head) noexcept
     Node::destroy(Node::from_rcu_head(head), true);
 }
 
-unsigned SkipList::random_height() noexcept
+unsigned SkipList::random_height(std::uint64_t& n) noexcept
 {
     // Draw n's bits depend only on (seed, n): reproducible for one thread,
     // and concurrent inserters share nothing but the counter.
-    const std::uint64_t n = draws_.fetch_add(1, std::memory_order_relaxed);
+    n = draws_.fetch_add(1, std::memory_order_relaxed);
     std::uint64_t x = SplitMix64::mix(config_.seed ^ SplitMix64::mix(n + kGolden));
     unsigned height = 1;
     while (height < config_.max_level) {
@@ -325,13 +333,11 @@ void SkipList::lower_level_hint() noexcept
 }
 
 namespace {
-/// A node's allocation or free as an event's fields: the node's address is
-/// its identity while it lives, its level its tower's height.
+/// A node's allocation or free as an event's fields: the node's number is
+/// its identity, its level its tower's height.
 template <class View> typename View::Fields node_fields(FileId file, const auto* node) noexcept
 {
-    return {
-        .node = reinterpret_cast<std::uintptr_t>(node), .file = file, .page = node->index, .level = int(node->height)
-    };
+    return { .node = node->number, .file = file, .page = node->index, .level = int(node->height) };
 }
 } // namespace
 
@@ -350,7 +356,7 @@ SkipList::SkipList(const SkipListConfig& config, FileId file, sync::LockRegistry
     : config_(validated(config))
     , file_(file)
     , node_class_(config.scheme == SkipListScheme::PerNode ? &registry.lock_class("skiplist_node") : nullptr)
-    , head_(alloc_node(0, nullptr, config.max_level))
+    , head_(alloc_node(0, nullptr, config.max_level, 0))
 {
     if (!head_)
         throw std::bad_alloc();
@@ -534,10 +540,11 @@ std::size_t SkipList::gang(pgoff_t first, std::size_t max, int tag, Page** out)
 InsertResult SkipList::insert(pgoff_t index, Page* page)
 {
     // Preload: the node exists before any lock is taken (see skip_list.h).
-    const unsigned height = random_height();
+    std::uint64_t draw = 0;
+    const unsigned height = random_height(draw);
     if (alloc_failure_.should_fail())
         return InsertResult::NoMemory;
-    Node* node = alloc_node(index, page, height);
+    Node* node = alloc_node(index, page, height, std::uint32_t(draw + 1));
     if (!node)
         return InsertResult::NoMemory;
     const InsertResult result = pernode() ? insert_lazy(node) : insert_locked(node);
@@ -827,7 +834,7 @@ IndexSnapshot SkipList::snapshot(const SnapshotOptions& options) const
             break;
         }
         IndexSnapshot::Node& out = s.nodes.emplace_back();
-        out.id = reinterpret_cast<std::uintptr_t>(node);
+        out.id = node->number;
         out.level = node->height;
         out.first_index = node->index;
         out.span = 1;

@@ -150,10 +150,12 @@ private:
     class NodeGuard;
 
     // Node lifetime.
-    Node* alloc_node(pgoff_t index, Page* page, unsigned height) const noexcept;
+    /// A node numbered @number (Node::number), unpublished.
+    Node* alloc_node(pgoff_t index, Page* page, unsigned height, std::uint32_t number) const noexcept;
     void destroy_node(Node* node) const noexcept;
     static void free_node_rcu(rcu::Head* head) noexcept;
-    unsigned random_height() noexcept;
+    /// A new node's tower height, and in @draw the draw's number.
+    unsigned random_height(std::uint64_t& draw) noexcept;
     void raise_level_hint(unsigned height) noexcept;
     void lower_level_hint() noexcept;
 

@@ -62,14 +62,19 @@ struct alignas(64) FrameAllocator::Pcp {
     std::vector<Page*> list; ///< most recently freed last (hot)
 };
 
-FrameAllocator::FrameAllocator(std::uint64_t frames, sync::LockRegistry& registry)
+FrameAllocator::FrameAllocator(std::uint64_t frames, sync::LockRegistry& registry, std::uint64_t first_pfn)
     : total_(frames)
+    , first_pfn_(first_pfn)
     , registry_(registry)
     , zone_lock_(registry, "zone.lock", "zone.lock")
     , zone_free_(frames)
 {
     if (frames == 0)
         throw std::invalid_argument("memory_pages must be at least 1, got 0");
+    if (first_pfn > kMaxFrames || frames > kMaxFrames - first_pfn)
+        throw std::invalid_argument("memory_pages: frames " + std::to_string(first_pfn) + ".."
+            + std::to_string(first_pfn + frames - 1) + " go past the last frame number, "
+            + std::to_string(kMaxFrames - 1));
     // Memory this large comes from fresh anonymous mappings: not touched
     // (and not paid for) until a frame is first handed out.
     frames_.reset(static_cast<Page*>(::operator new(sizeof(Page) * frames, std::align_val_t(alignof(Page)))));
@@ -83,9 +88,16 @@ void FrameAllocator::FreeMemMap::operator()(Page* map) const noexcept
     ::operator delete(map, std::align_val_t(alignof(Page)));
 }
 
+Page* FrameAllocator::build_page(std::uint64_t i) noexcept
+{
+    Page* page = new (frames_.get() + i) Page();
+    page->pfn = std::uint32_t(first_pfn_ + i);
+    return page;
+}
+
 Page* FrameAllocator::take_fresh() noexcept
 {
-    return new (frames_.get() + fresh_++) Page();
+    return build_page(fresh_++);
 }
 
 void FrameAllocator::configure(const Watermarks& marks, const PcpSizing& pcp, unsigned cpus)
@@ -161,7 +173,7 @@ void FrameAllocator::rmqueue_bulk(Pcp& pcp)
     // out, the lowest on top.
     const std::size_t hot = std::min(n, free_.size());
     for (std::size_t i = n - hot; i-- > 0;)
-        pcp.list.push_back(new (frames_.get() + fresh_ + i) Page());
+        pcp.list.push_back(build_page(fresh_ + i));
     fresh_ += n - hot;
     pcp.list.insert(pcp.list.end(), free_.end() - std::ptrdiff_t(hot), free_.end());
     free_.resize(free_.size() - hot);

@@ -116,9 +116,15 @@ public:
     /// any page reaching an LRU list, whatever it waits for.
     static constexpr std::chrono::seconds kStallLimit { 30 };
 
-    /// @frames page frames (at least 1). Throws std::invalid_argument naming
-    /// memory_pages otherwise.
-    explicit FrameAllocator(std::uint64_t frames, sync::LockRegistry& registry = sync::LockRegistry::global());
+    /// The most frames the allocators of one machine number (Page::pfn).
+    static constexpr std::uint64_t kMaxFrames = std::uint64_t(1) << 32;
+
+    /// @frames page frames (at least 1), numbered from @first_pfn (a NUMA
+    /// node's first frame: the nodes of a machine number their frames one
+    /// after another). Throws std::invalid_argument naming memory_pages
+    /// unless 1 <= frames and first_pfn + frames <= kMaxFrames.
+    explicit FrameAllocator(
+        std::uint64_t frames, sync::LockRegistry& registry = sync::LockRegistry::global(), std::uint64_t first_pfn = 0);
     /// Waits for the frees queued with free_rcu.
     ~FrameAllocator();
     FrameAllocator(const FrameAllocator&) = delete;
@@ -184,8 +190,13 @@ public:
 
     /// Whether @page is one of this allocator's frames.
     bool owns(const Page* page) const noexcept;
-    /// The frame number of one of this allocator's pages (page_to_pfn).
-    std::uint64_t page_to_pfn(const Page* page) const noexcept { return std::uint64_t(page - frames_.get()); }
+    /// The frame number of one of this allocator's pages (page_to_pfn):
+    /// first_pfn() for its first frame.
+    std::uint64_t page_to_pfn(const Page* page) const noexcept
+    {
+        return first_pfn_ + std::uint64_t(page - frames_.get());
+    }
+    std::uint64_t first_pfn() const noexcept { return first_pfn_; }
 
     std::uint64_t total() const noexcept { return total_; }
     std::uint64_t in_use() const noexcept
@@ -265,8 +276,12 @@ private:
     /// The next frame never handed out, its struct page built now; under
     /// zone.lock, with one there.
     Page* take_fresh() noexcept;
+    /// Builds the struct page of frame @i (counted from this allocator's
+    /// first), with its frame number.
+    Page* build_page(std::uint64_t i) noexcept;
 
     std::uint64_t total_;
+    std::uint64_t first_pfn_;
     /// The mem_map, allocated but not touched: a frame's struct page is
     /// built the first time the frame is handed out, so that a machine of
     /// millions of frames costs nothing to set up (or to take down) beyond

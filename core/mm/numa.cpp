@@ -14,10 +14,14 @@ NumaMemory::NumaMemory(unsigned nodes, std::uint64_t frames_per_node, sync::Lock
             "nodes must be in [1, " + std::to_string(kMaxNodes) + "], got " + std::to_string(nodes));
     if (frames_per_node == 0)
         throw std::invalid_argument("frames_per_node must be at least 1, got 0");
+    if (frames_per_node > FrameAllocator::kMaxFrames / nodes)
+        throw std::invalid_argument("frames_per_node must be at most "
+            + std::to_string(FrameAllocator::kMaxFrames / nodes) + " with " + std::to_string(nodes)
+            + " nodes (frame numbers have 32 bits), got " + std::to_string(frames_per_node));
     nodes_.reserve(nodes);
     for (unsigned i = 0; i < nodes; ++i) {
         Node n;
-        n.frames = std::make_unique<FrameAllocator>(frames_per_node, registry);
+        n.frames = std::make_unique<FrameAllocator>(frames_per_node, registry, i * frames_per_node);
         // Value-initialised: zeroed, and so touched now rather than by the
         // first copy into it.
         n.bytes = std::make_unique<std::byte[]>(frames_per_node * kPageSize);
@@ -69,15 +73,14 @@ int NumaMemory::page_to_nid(const Page* page) const
 std::uint64_t NumaMemory::page_to_pfn(const Page* page) const
 {
     int nid = 0;
-    const Node& n = node_of(page, nid);
-    return std::uint64_t(nid) * frames_per_node_ + n.frames->page_to_pfn(page);
+    return node_of(page, nid).frames->page_to_pfn(page);
 }
 
 std::byte* NumaMemory::page_address(const Page* page)
 {
     int nid = 0;
     const Node& n = node_of(page, nid);
-    return n.bytes.get() + n.frames->page_to_pfn(page) * kPageSize;
+    return n.bytes.get() + (n.frames->page_to_pfn(page) - n.frames->first_pfn()) * kPageSize;
 }
 
 const std::byte* NumaMemory::page_address(const Page* page) const

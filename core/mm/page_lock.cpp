@@ -5,6 +5,7 @@
 #include "events/tracepoint.h"
 #include "mm/blk_plug.h"
 
+#include <bit>
 #include <stdexcept>
 #include <string>
 
@@ -19,19 +20,31 @@ PageWaitTable::PageWaitTable(unsigned buckets)
 {
     if (buckets == 0 || (buckets & (buckets - 1)))
         throw std::invalid_argument("page wait table buckets must be a power of two, got " + std::to_string(buckets));
-    mask_ = buckets - 1;
+    bits_ = unsigned(std::countr_zero(buckets));
     queues_ = std::make_unique<Queue[]>(buckets);
 }
 
 PageWaitTable::~PageWaitTable() = default;
 
+unsigned PageWaitTable::queue_index(const Page& page) const noexcept
+{
+    // page_waitqueue() hashes the struct page's address, hash_ptr(page,
+    // PAGE_WAIT_TABLE_BITS), which on 64 bits is hash_64(): multiply by
+    // GOLDEN_RATIO_64 and keep the top bits. This hashes the frame's number
+    // the same way. In the kernel the two are one choice: with a flat or
+    // virtually mapped mem_map, a struct page's address is its pfn scaled
+    // and offset. Here a descriptor's address is wherever the host's
+    // allocator put the mem_map, so which pages share a queue (and so which
+    // sleepers wake for another page's unlock) would change from run to
+    // run; the frame's number is the same in every run.
+    constexpr std::uint64_t kGoldenRatio64 = 0x61C8864680B583EBull;
+    const std::uint64_t h = std::uint64_t(page.pfn) * kGoldenRatio64;
+    return bits_ ? unsigned(h >> (64 - bits_)) : 0;
+}
+
 PageWaitTable::Queue& PageWaitTable::queue(const Page& page) noexcept
 {
-    // hash_ptr(page, PAGE_WAIT_TABLE_BITS): pages are 64-byte-ish objects,
-    // so drop the low bits and mix.
-    std::uint64_t h = reinterpret_cast<std::uintptr_t>(&page) >> 6;
-    h *= 0x9e3779b97f4a7c15ull;
-    return queues_[unsigned(h >> 40) & mask_];
+    return queues_[queue_index(page)];
 }
 
 template <class Done> void PageWaitTable::sleep_until(Page& page, Done&& done)
@@ -40,8 +53,7 @@ template <class Done> void PageWaitTable::sleep_until(Page& page, Done&& done)
     // the plug before it sleeps).
     blk_flush_plug();
     const std::uint64_t t0 = now_ns();
-    trace::page_lock_wait(
-        t0, { .page_id = reinterpret_cast<std::uintptr_t>(&page), .file = page.mapping, .page = page.index });
+    trace::page_lock_wait(t0, { .page_id = page.pfn, .file = page.mapping, .page = page.index });
     page.lock_waiters.fetch_add(1, std::memory_order_seq_cst);
     sleeping_.fetch_add(1, std::memory_order_relaxed);
     Queue& q = queue(page);
@@ -54,11 +66,7 @@ template <class Done> void PageWaitTable::sleep_until(Page& page, Done&& done)
     sleeping_.fetch_sub(1, std::memory_order_relaxed);
     const std::uint64_t t1 = now_ns();
     const std::uint64_t waited = t1 - t0;
-    trace::page_lock_woken(t1,
-        { .page_id = reinterpret_cast<std::uintptr_t>(&page),
-            .file = page.mapping,
-            .page = page.index,
-            .slept_ns = waited });
+    trace::page_lock_woken(t1, { .page_id = page.pfn, .file = page.mapping, .page = page.index, .slept_ns = waited });
     page.lock_waits.fetch_add(1, std::memory_order_relaxed);
     page.lock_wait_ns.fetch_add(waited, std::memory_order_relaxed);
     waits_.fetch_add(1, std::memory_order_relaxed);

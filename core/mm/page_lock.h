@@ -69,6 +69,9 @@ public:
     std::uint64_t pages_under_io() const noexcept { return under_io_.load(std::memory_order_relaxed); }
 
     PageLockStats stats() const noexcept;
+    /// Which of the hashed queues @page's sleepers use (page_waitqueue):
+    /// a hash of its frame number (Page::pfn), the same in every run.
+    unsigned queue_index(const Page& page) const noexcept;
 
 private:
     struct Queue;
@@ -76,7 +79,7 @@ private:
     /// Sleeps on @page's queue until @done() holds; records the wait.
     template <class Done> void sleep_until(Page& page, Done&& done);
 
-    unsigned mask_;
+    unsigned bits_; ///< log2 of the queues (PAGE_WAIT_TABLE_BITS)
     std::unique_ptr<Queue[]> queues_;
     std::atomic<std::uint64_t> waits_ { 0 };
     std::atomic<std::uint64_t> wait_ns_ { 0 };

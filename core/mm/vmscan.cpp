@@ -287,11 +287,8 @@ void PageCache::shrink_inactive_list(std::uint64_t n, ReclaimOutcome& sc, std::v
         as.evictions.fetch_add(1, std::memory_order_relaxed);
         if (mapped)
             count_.mapped_evictions.fetch_add(1, std::memory_order_relaxed);
-        trace::page_evicted({ .page_id = reinterpret_cast<std::uintptr_t>(page),
-            .file = page->mapping,
-            .page = page->index,
-            .wasted = wasted,
-            .mapped = mapped });
+        trace::page_evicted(
+            { .page_id = page->pfn, .file = page->mapping, .page = page->index, .wasted = wasted, .mapped = mapped });
         if (wasted) {
             count_.wasted_readahead.fetch_add(1, std::memory_order_relaxed);
             as.wasted_readahead.fetch_add(1, std::memory_order_relaxed);

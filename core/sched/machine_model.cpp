@@ -16,10 +16,9 @@ MachineModel::MachineModel(const MachineProfile& profile, double latency_scale)
     costs_[unsigned(Work::LockAcquire)] = w.lock_acquire.ns;
 }
 
-std::uint64_t MachineModel::access(LineId& line, int cpu, std::uint64_t now_ns, bool write)
+std::uint64_t MachineModel::access(LineKey key, int cpu, std::uint64_t now_ns, bool write)
 {
-    if (line == 0)
-        line = next_line_++;
+    const std::uint32_t line = numbers_.try_emplace(key, std::uint32_t(numbers_.size())).first->second;
     const std::uint32_t cpus = profile_.topology.cpus();
     const std::uint32_t c = cpu < 0 ? 0 : std::uint32_t(cpu) % cpus;
     const LineAccess a = write ? lines_.write(line, c, now_ns) : lines_.read(line, c, now_ns);

@@ -4,9 +4,10 @@
 //
 // The scheduler asks it for a cost and charges the running task; the model
 // keeps no time of its own beyond the lines' (when each line's last transfer
-// arrives). A line is numbered on first use in the order the tasks touch
-// them, which the scheduler's order fixes: the same run numbers the same
-// lines the same way, and nothing depends on where a lock lives in memory.
+// arrives). A line is named by a stable key (base/machine_calls.h) and
+// numbered densely on first use, in the order the tasks touch them, which
+// the scheduler's order fixes: nothing depends on where a lock lives in
+// memory.
 #pragma once
 
 #include "base/machine_calls.h"
@@ -14,7 +15,9 @@
 #include "sched/machine_profile.h"
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
+#include <unordered_map>
 
 namespace pcl::sched {
 
@@ -31,21 +34,21 @@ public:
         return costs_[static_cast<unsigned>(work)] * count;
     }
     /// @cpu reads or writes @line at @now_ns: the time until the line is
-    /// here (0 when it already was). Numbers @line on its first use. A CPU
+    /// here (0 when it already was). A CPU
     /// the machine does not have (a background task's -1, or more simulated
     /// CPUs than the profile's) is taken modulo the machine's CPUs.
-    std::uint64_t access(LineId& line, int cpu, std::uint64_t now_ns, bool write);
+    std::uint64_t access(LineKey line, int cpu, std::uint64_t now_ns, bool write);
 
     const MachineProfile& profile() const noexcept { return profile_; }
     const CacheLines& lines() const noexcept { return lines_; }
-    /// Lines numbered so far.
-    LineId lines_used() const noexcept { return next_line_ - 1; }
+    /// Lines touched so far.
+    std::size_t lines_used() const noexcept { return numbers_.size(); }
 
 private:
     MachineProfile profile_;
     std::array<std::uint64_t, kWorkKinds> costs_ {};
     CacheLines lines_;
-    LineId next_line_ = 1;
+    std::unordered_map<LineKey, std::uint32_t> numbers_; ///< each line's dense number in lines_
 };
 
 } // namespace pcl::sched

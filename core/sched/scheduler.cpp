@@ -276,7 +276,7 @@ void Scheduler::work(Work work, std::uint64_t count) noexcept
         charge(model_->cost(work, count));
 }
 
-void Scheduler::touch_line(LineId& line, bool write) noexcept
+void Scheduler::touch_line(LineKey line, bool write) noexcept
 {
     if (model_)
         if (const std::uint64_t ns = model_->access(line, current_cpu(), current_->vtime, write))

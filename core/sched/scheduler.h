@@ -100,7 +100,7 @@ public:
     void unpark_one(WaitQueue& queue) noexcept override;
     void unpark_all(WaitQueue& queue) noexcept override;
     void work(Work work, std::uint64_t count) noexcept override;
-    void touch_line(LineId& line, bool write) noexcept override;
+    void touch_line(LineKey line, bool write) noexcept override;
     TaskRef spawn(std::string name, std::function<void()> fn) override;
     void join(TaskRef task) noexcept override;
     void rcu_read_lock() noexcept override;

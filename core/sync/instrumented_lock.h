@@ -47,14 +47,15 @@ public:
     /// An anonymous lock of class `cls`: counted in the class only.
     explicit LockInstrument(LockClass& cls) noexcept
         : cls_(&cls)
+        , instance_(cls.note_instance())
     {
-        cls.note_instance();
     }
     /// A named lock with its own row in `registry`.
     LockInstrument(LockRegistry& registry, std::string name, std::string_view class_name)
         : cls_(&registry.lock_class(class_name))
         , stats_(registry.register_lock(std::move(name), *cls_))
         , registry_(&registry)
+        , instance_(cls_->note_instance())
     {
     }
     ~LockInstrument()
@@ -91,6 +92,13 @@ public:
 
     /// Number of the named lock in its registry (LockStats::id), 0 if anonymous.
     std::uint32_t lock_id() const noexcept { return stats_ ? stats_->id : 0; }
+    /// The lock's identity in the event stream, named or anonymous: its
+    /// class's number (LockClass::id) in the high 32 bits, and in the low
+    /// 32 its number among the locks of its class, counted from 1 in the
+    /// order they were made (LockClass::note_instance). The same in every
+    /// run that makes the same locks in the same order, where an address
+    /// would not be; it wraps after 2^32 locks of one class.
+    std::uint64_t trace_id() const noexcept { return (std::uint64_t(cls_->id()) << 32) | instance_; }
 
 protected:
     void begin_wait() noexcept
@@ -171,39 +179,33 @@ protected:
     }
 
 private:
-    // The lock tracepoints: the lock's address is its identity while it
-    // lives (as in snapshots); an anonymous lock (a radix node's) has id 0.
-    std::uint64_t trace_address() const noexcept { return reinterpret_cast<std::uintptr_t>(this); }
+    // The lock tracepoints: trace_id() is the lock's identity; lock_id()
+    // names it, 0 for an anonymous lock (a radix node's).
     void trace_wait_begin(int holder_cpu) const noexcept
     {
         trace::lock_wait_begin(
-            { .lock = trace_address(), .lock_id = lock_id(), .class_id = cls_->id(), .holder_cpu = holder_cpu });
+            { .lock = trace_id(), .lock_id = lock_id(), .class_id = cls_->id(), .holder_cpu = holder_cpu });
     }
     void trace_acquired(std::uint64_t wait_ns) const noexcept
     {
-        trace::lock_acquired(
-            { .lock = trace_address(), .lock_id = lock_id(), .class_id = cls_->id(), .wait_ns = wait_ns });
+        trace::lock_acquired({ .lock = trace_id(), .lock_id = lock_id(), .class_id = cls_->id(), .wait_ns = wait_ns });
     }
     void trace_released(std::uint64_t hold_ns) const noexcept
     {
-        trace::lock_released(
-            { .lock = trace_address(), .lock_id = lock_id(), .class_id = cls_->id(), .hold_ns = hold_ns });
+        trace::lock_released({ .lock = trace_id(), .lock_id = lock_id(), .class_id = cls_->id(), .hold_ns = hold_ns });
     }
 
+    // Ordered so that instance_ takes no room a lock had before: a
+    // SpinLock stays 56 bytes, its raw lock word in this class's tail.
     LockClass* cls_;
     LockStats* stats_ = nullptr;
     LockRegistry* registry_ = nullptr;
+    std::uint64_t hold_start_ = 0;
     std::atomic<int> last_cpu_ { -1 };
     std::atomic<int> holder_cpu_ { -1 };
     std::atomic<std::uint32_t> readers_ { 0 };
     std::atomic<std::uint32_t> waiters_ { 0 };
-    std::uint64_t hold_start_ = 0;
-
-protected:
-    /// The lock word's line on a modelled machine (base/machine_calls.h).
-    LineId line_ = 0;
-
-private:
+    std::uint32_t instance_;   ///< number among its class's locks (trace_id)
     bool hold_traced_ = false; ///< this hold's acquisition was traced; written by the exclusive holder only
 };
 
@@ -242,7 +244,7 @@ public:
     void unlock() noexcept
     {
         releasing_exclusive();
-        touch_line(line_, true);
+        touch_line(trace_id(), true);
         raw_.unlock();
     }
 
@@ -253,14 +255,14 @@ protected:
     void lock_modelled(int cpu) noexcept
     {
         charge_work(Work::LockAcquire);
-        touch_line(line_, true);
+        touch_line(trace_id(), true);
         if (raw_.try_lock()) {
             acquired_exclusive(cpu, false, 0);
             return;
         }
         begin_wait();
         const std::uint64_t t0 = ticks();
-        raw_.lock([this](bool write) { touch_line(line_, write); });
+        raw_.lock([this](bool write) { touch_line(trace_id(), write); });
         const std::uint64_t wait = ticks() - t0;
         end_wait();
         acquired_exclusive(cpu, true, wait);

@@ -148,7 +148,6 @@ LockStats* LockRegistry::register_lock(std::string name, LockClass& cls)
     s->name = std::move(name);
     s->cls = &cls;
     s->live.store(true, std::memory_order_relaxed);
-    cls.note_instance();
     return s;
 }
 

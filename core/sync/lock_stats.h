@@ -154,8 +154,13 @@ public:
     /// Sum over shards, converted to ns.
     LockStatRow row() const;
     void reset() noexcept;
-    /// Counts locks of this class ever created (for the class row).
-    void note_instance() noexcept { instances_.fetch_add(1, std::memory_order_relaxed); }
+    /// Counts locks of this class ever created (for the class row); returns
+    /// the new lock's number among them, from 1 (LockInstrument::trace_id),
+    /// modulo 2^32.
+    std::uint32_t note_instance() noexcept
+    {
+        return std::uint32_t(instances_.fetch_add(1, std::memory_order_relaxed) + 1);
+    }
 
 private:
     std::string name_;

@@ -27,14 +27,14 @@ public:
             // A reader writes the lock word too (its count): the bouncing
             // of the radix-tree thread.
             charge_work(Work::LockAcquire);
-            touch_line(line_, true);
+            touch_line(trace_id(), true);
         }
         if (raw_.try_lock_shared())
             return acquired_shared(cpu, false, 0);
         begin_wait();
         const std::uint64_t t0 = ticks();
         if (modelled) [[unlikely]]
-            raw_.lock_shared([this](bool write) { touch_line(line_, write); });
+            raw_.lock_shared([this](bool write) { touch_line(trace_id(), write); });
         else
             raw_.lock_shared();
         const std::uint64_t wait = ticks() - t0;
@@ -44,7 +44,7 @@ public:
     void unlock_shared(std::uint64_t hold_token) noexcept
     {
         releasing_shared(hold_token);
-        touch_line(line_, true);
+        touch_line(trace_id(), true);
         raw_.unlock_shared();
     }
 

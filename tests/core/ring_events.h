@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 namespace pcl::test {
@@ -129,5 +130,30 @@ private:
     EventRing ring_;
     trace::ThreadTrace trace_;
 };
+
+/// An index built twice by the same function, and the index events each
+/// build recorded.
+template <class Index> struct BuiltTwice {
+    Index one, two;
+    std::vector<IndexEvent> first, second;
+    std::uint64_t dropped = 0; ///< records the recorder lost (none, or the events are incomplete)
+};
+
+/// Builds an index twice with @build (which returns it), recording each
+/// build's index events. The second is built while the first lives, after
+/// a block allocated in between moved the heap on: its objects lie at other
+/// addresses, and a record naming one by its address would differ.
+template <class Build> auto build_twice(Build build)
+{
+    IndexEventRecorder recorder;
+    BuiltTwice<decltype(build())> r;
+    r.one = build();
+    r.first = recorder.take();
+    const auto moved = std::make_unique<char[]>(std::size_t(1) << 16);
+    r.two = build();
+    r.second = recorder.take();
+    r.dropped = recorder.dropped();
+    return r;
+}
 
 } // namespace pcl::test

@@ -145,6 +145,9 @@ TEST_CASE("reclaim evicts inactive pages oldest first and spares the active ones
     REQUIRE(evicted.size() == 4);
     for (std::size_t k = 0; k < 4; ++k) {
         CHECK(evicted[k].index == expected_victims[k]);
+        // The page's identity is its frame's number: fill() took frames
+        // 0..7 in order for pages 0..7.
+        CHECK(evicted[k].object == expected_victims[k]);
         CHECK(evicted[k].file == m.file);
         CHECK(evicted[k].arg0 == 0); // not readahead
         CHECK(evicted[k].arg1 == 0); // not mapped

@@ -1,12 +1,17 @@
 // core/mm: page flags, references and the page lock's wait queues.
 #include "base/page.h"
+#include "events/event.h"
+#include "mm/frame_allocator.h"
 #include "mm/page_lock.h"
+#include "ring_events.h"
 
 #include <catch2/catch.hpp>
 
 #include <atomic>
 #include <chrono>
 #include <deque>
+#include <memory>
+#include <set>
 #include <thread>
 #include <vector>
 
@@ -134,4 +139,84 @@ TEST_CASE("the wait table refuses a bucket count that is not a power of two", "[
 {
     REQUIRE_THROWS_WITH(PageWaitTable(100), Catch::Contains("power of two") && Catch::Contains("100"));
     REQUIRE_THROWS_WITH(PageWaitTable(0), Catch::Contains("power of two"));
+}
+
+TEST_CASE("a page's wait queue follows its frame number and not where its descriptor lies", "[mm][page_lock]")
+{
+    // Two machines' memory at different host addresses (a block allocated
+    // in between moves the second mem_map on): frame k of each is page k,
+    // and both pages sleep on the same queue.
+    sync::LockRegistry registry;
+    FrameAllocator one(64, registry);
+    const auto moved = std::make_unique<char[]>(1 << 16);
+    FrameAllocator two(64, registry);
+    PageWaitTable table_one, table_two;
+    std::set<unsigned> queues;
+    for (std::uint64_t k = 0; k < 64; ++k) {
+        Page* a = one.alloc(0, k);
+        Page* b = two.alloc(0, k);
+        REQUIRE(a != nullptr);
+        REQUIRE(b != nullptr);
+        CHECK(a != b);
+        CHECK(a->pfn == k); // fresh frames are handed out lowest first
+        CHECK(b->pfn == k);
+        CHECK(one.page_to_pfn(a) == k);
+        CHECK(table_one.queue_index(*a) == table_two.queue_index(*b));
+        queues.insert(table_one.queue_index(*a));
+    }
+    // hash_64 spreads neighbouring frames: 64 of them use 64 of the 256 queues.
+    CHECK(queues.size() == 64);
+    CHECK(*queues.rbegin() < 256);
+    // A table of one queue: every page's.
+    CHECK(PageWaitTable(1).queue_index(Page(0, 5)) == 0);
+}
+
+TEST_CASE("a NUMA machine's nodes number their frames one after another", "[mm][page_lock]")
+{
+    sync::LockRegistry registry;
+    FrameAllocator node0(4, registry, 0), node1(4, registry, 4);
+    Page* a = node0.alloc(0, 0);
+    Page* b = node1.alloc(0, 0);
+    REQUIRE(a != nullptr);
+    REQUIRE(b != nullptr);
+    CHECK(a->pfn == 0);
+    CHECK(b->pfn == 4);
+    CHECK(node1.page_to_pfn(b) == 4);
+    CHECK(node1.first_pfn() == 4);
+    // Frame numbers have 32 bits: a node past them is refused.
+    CHECK_THROWS_WITH(FrameAllocator(2, registry, FrameAllocator::kMaxFrames - 1),
+        Catch::Contains("memory_pages") && Catch::Contains("4294967295"));
+}
+
+TEST_CASE("a sleep on a page lock records the page's frame number", "[mm][page_lock]")
+{
+    sync::LockRegistry registry;
+    FrameAllocator frames(8, registry);
+    for (pgoff_t i = 0; i < 3; ++i)
+        REQUIRE(frames.alloc(2, i) != nullptr);
+    Page* page = frames.alloc(2, 40); // frame 3
+    REQUIRE(page != nullptr);
+    REQUIRE(page->pfn == 3);
+    PageWaitTable table;
+    REQUIRE(PageWaitTable::trylock_page(*page));
+    EventRing ring(64);
+    std::thread sleeper([&] {
+        trace::ThreadTrace trace(&ring, 1);
+        table.lock_page(*page);
+        table.unlock_page(*page);
+    });
+    while (page->lock_waiters.load() != 1)
+        std::this_thread::yield();
+    table.unlock_page(*page);
+    sleeper.join();
+    const std::vector<Event> events = test::drain(ring);
+    REQUIRE(events.size() == 2);
+    CHECK(events[0].kind == EventKind::PageLockWait);
+    CHECK(events[1].kind == EventKind::PageLockWoken);
+    for (const Event& e : events) {
+        const ev::PageLockWait v { e }; // PageLockWoken begins with the same fields
+        CHECK(v.page_id() == 3);
+        CHECK(v.file() == 2);
+        CHECK(v.page() == 40);
+    }
 }

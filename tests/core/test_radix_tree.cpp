@@ -8,9 +8,14 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <map>
+#include <memory>
+#include <set>
 #include <thread>
+#include <tuple>
+#include <vector>
 
 using namespace pcl;
 using pcl::test::PagePool;
@@ -211,6 +216,10 @@ TEST_CASE("snapshot of a small tree", "[radix][exact][snapshot]")
     CHECK(s.root_tagged[kTagDirty]);
     CHECK_FALSE(s.root_tagged[kTagTowrite]);
     REQUIRE(s.nodes.size() == 3);
+    // Identities: the middle of the indexes each node covers.
+    CHECK(s.nodes[0].id == 8);
+    CHECK(s.nodes[1].id == 2);
+    CHECK(s.nodes[2].id == 6);
     // Root: indexes 0..15, slots 0 (0..3) and 1 (4..7) used, slot 1 tagged dirty.
     CHECK(s.nodes[0].parent == -1);
     CHECK(s.nodes[0].level == 1);
@@ -357,6 +366,66 @@ TEST_CASE("structural events describe the tree's changes", "[radix][events]")
     tally();
     CHECK(allocs == frees);
     CHECK(shrinks >= 1);
+}
+
+namespace {
+
+/// What the events of a tree built the same way again must repeat.
+auto as_tuple(const IndexEvent& e)
+{
+    return std::tuple(e.kind, e.file, e.index, e.level, e.tag, e.value, e.node);
+}
+
+} // namespace
+
+TEST_CASE("a radix node's identity is where it sits and not its address", "[radix][events]")
+{
+    for (auto scheme : { RadixTree::Scheme::Rcu, RadixTree::Scheme::PerNode, RadixTree::Scheme::Optimistic })
+        for (unsigned shift : { 2u, 6u }) {
+            INFO("scheme " << RadixTree::scheme_name(scheme) << " shift " << shift);
+            std::vector<pgoff_t> indexes;
+            for (pgoff_t i = 0; i < 300; ++i)
+                indexes.push_back(i * 7);
+            for (pgoff_t i : { pgoff_t(5000), pgoff_t(1) << 20, pgoff_t(1) << 40, ~pgoff_t(0) })
+                indexes.push_back(i);
+            PagePool pool;
+            const auto built = test::build_twice([&] {
+                auto tree = std::make_unique<RadixTree>(3, config(scheme, shift));
+                for (pgoff_t i : indexes)
+                    REQUIRE(tree->insert(i, pool.make(i)) == InsertResult::Inserted);
+                REQUIRE(tree->set_tag(indexes[10], kTagDirty));
+                REQUIRE(tree->erase(indexes[5]) != nullptr);
+                return tree;
+            });
+            REQUIRE(built.dropped == 0);
+            const std::vector<IndexEvent>& first = built.first;
+            const std::vector<IndexEvent>& second = built.second;
+            REQUIRE(first.size() == second.size());
+            for (std::size_t k = 0; k < first.size(); ++k)
+                CHECK(as_tuple(first[k]) == as_tuple(second[k]));
+
+            // The nodes linked now are those allocated and not freed, and each
+            // one's identity is the middle of the indexes it covers: distinct.
+            std::multiset<std::uint64_t> live;
+            for (const IndexEvent& e : first)
+                if (e.kind == IndexEvent::Kind::NodeAlloc)
+                    live.insert(e.node);
+                else if (e.kind == IndexEvent::Kind::NodeFree) {
+                    REQUIRE(live.count(e.node) == 1);
+                    live.erase(e.node);
+                }
+            const IndexSnapshot s = built.one->snapshot();
+            REQUIRE(s.nodes.size() == built.one->nodes());
+            std::multiset<std::uint64_t> listed;
+            for (const IndexSnapshot::Node& n : s.nodes) {
+                const unsigned k = std::min(shift * unsigned(n.level + 1), 64u);
+                CHECK(n.id == n.first_index + (std::uint64_t(1) << (k - 1)));
+                listed.insert(n.id);
+            }
+            CHECK(listed == live);
+            CHECK(std::set<std::uint64_t>(listed.begin(), listed.end()).size() == listed.size());
+            CHECK(listed.count(std::uint64_t(1) << 63) == 1); // the root, which covers every index
+        }
 }
 
 TEST_CASE("lookups take the tree lock only in the locked schemes", "[radix][locks]")

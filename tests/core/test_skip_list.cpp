@@ -676,6 +676,51 @@ TEST_CASE("skip list reports node allocation and free events", "[index][skiplist
     }
 }
 
+TEST_CASE("a skip-list node's identity is its number in the list and not its address", "[index][skiplist]")
+{
+    const std::string scheme = GENERATE(as<std::string> {}, "mapping", "pernode");
+    CAPTURE(scheme);
+    test::PagePool pool;
+    const auto built = test::build_twice([&] {
+        auto list = make_list(scheme, 0.5, 8, 21, 3);
+        for (pgoff_t i = 0; i < 100; ++i)
+            REQUIRE(list->insert(i * 3, pool.make(i * 3, 3)) == InsertResult::Inserted);
+        list->insert(3, pool.make(3, 3)); // Exists: its node was numbered 101 and never linked
+        REQUIRE(list->insert(1, pool.make(1, 3)) == InsertResult::Inserted);
+        REQUIRE(list->erase(0) != nullptr);
+        return list;
+    });
+    REQUIRE(built.dropped == 0);
+    const std::vector<IndexEvent>& first = built.first;
+    const std::vector<IndexEvent>& second = built.second;
+    REQUIRE(first.size() == 102);
+    REQUIRE(second.size() == first.size());
+    for (std::size_t k = 0; k < 100; ++k) {
+        CHECK(first[k].kind == IndexEvent::Kind::NodeAlloc);
+        CHECK(first[k].node == k + 1); // numbered in the order the list made them
+    }
+    CHECK(first[100].kind == IndexEvent::Kind::NodeAlloc);
+    CHECK(first[100].index == 1);
+    CHECK(first[100].node == 102);
+    CHECK(first[101].kind == IndexEvent::Kind::NodeFree);
+    CHECK(first[101].node == 1);
+    for (std::size_t k = 0; k < first.size(); ++k) {
+        CHECK(second[k].kind == first[k].kind);
+        CHECK(second[k].index == first[k].index);
+        CHECK(second[k].level == first[k].level);
+        CHECK(second[k].node == first[k].node);
+    }
+    // The snapshot names the nodes as the events did.
+    const IndexSnapshot s = built.one->snapshot();
+    REQUIRE(s.nodes.size() == 100);
+    CHECK(s.nodes[0].first_index == 1);
+    CHECK(s.nodes[0].id == 102);
+    for (std::size_t k = 1; k < 100; ++k) {
+        CHECK(s.nodes[k].first_index == 3 * k);
+        CHECK(s.nodes[k].id == k + 1);
+    }
+}
+
 TEST_CASE("skip list handles the extreme page indexes", "[index][skiplist]")
 {
     const std::string scheme = GENERATE(as<std::string> {}, "mapping", "pernode");

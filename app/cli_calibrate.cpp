@@ -83,7 +83,9 @@ int run_calibrate_command(const std::vector<std::string>& args, std::ostream& ou
     p.add_output("out", "FILE",
         "write the profile to FILE instead of $XDG_CONFIG_HOME/pagecache-lab/machines/host.json (~/.config/... "
         "without it), atomically");
-    p.add_flag("quick", "3 rounds of an eighth of the operations instead of 9 rounds: a rough profile in seconds");
+    p.add_flag("quick",
+        "fewer, shorter rounds (3 of each work cost instead of 9, an eighth as long; 15 ping-pong rounds "
+        "instead of 99): a rough profile in about a second");
     p.add_string("format", "table", "F",
         "what is printed: table (the profile's figures and how each round varied), json or csv (the same rows)");
     p.describe("[--out FILE] [--quick] [--format table|json|csv]",

@@ -229,7 +229,10 @@ Calibration calibrate_host(const CalibrateOptions& options, const std::function<
         throw std::runtime_error("cannot measure: no CPU this process may run on (sched_getaffinity)");
     cal.host = read_host_topology(options.cpu_dir, allowed);
     const unsigned rounds = options.quick ? 3 : std::max(options.rounds, 1u);
-    const std::uint64_t round_trips = options.quick ? 2'000 : 20'000;
+    // Many short rounds: a round shorter than a time slice is often not
+    // preempted at all on a busy machine, where a long one always is.
+    const unsigned pingpong_rounds = options.quick ? 15 : 99;
+    const std::uint64_t round_trips = options.quick ? 500 : 1'000;
     const sched::MachineTopology& t = cal.host.topology;
     const bool occurs[]
         = { false, t.cpus_per_core > 1, t.cores_per_domain > 1, t.domains_per_socket > 1, t.sockets > 1 };
@@ -239,7 +242,7 @@ Calibration calibrate_host(const CalibrateOptions& options, const std::function<
         const auto [a, b] = *cal.host.pairs[k];
         say("cache-line ping-pong between CPUs " + std::to_string(a) + " and " + std::to_string(b) + " ("
             + std::string(sched::kDistanceKinds[k]) + ")");
-        cal.latencies[k] = line_pingpong(a, b, rounds, round_trips);
+        cal.latencies[k] = line_pingpong(a, b, pingpong_rounds, round_trips);
     }
     say("the engine's operations on CPU " + std::to_string(allowed.front()));
     WorkCostOptions wo;

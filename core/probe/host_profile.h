@@ -45,7 +45,7 @@ sched::MachineProfile host_profile(
 
 struct CalibrateOptions {
     std::string cpu_dir = "/sys/devices/system/cpu";
-    bool quick = false; ///< 3 rounds, an eighth of the operations
+    bool quick = false; ///< 3 work rounds of an eighth; 15 ping-pong rounds of 500
     unsigned rounds = 9;
 };
 

@@ -5,9 +5,9 @@
 // specification, arithmetic on published figures, a calibration against a
 // mailing-list thread's own one-CPU figure (or, for the host profile, the
 // engine's own on this machine), an estimate, or a measurement that
-// `pagecache-lab-cli calibrate` made on the machine the programs run on. A calibration
-// makes the model's one-CPU rate match the thread's; it is an input, not a
-// result. The profiles are resources/machines/*.json (docs/machines.md);
+// `pagecache-lab-cli calibrate` made on the machine the programs run on. A
+// calibration makes the model's one-CPU rate match the thread's; it is an
+// input, not a result. The profiles are resources/machines/*.json (docs/machines.md);
 // sched/machine_profile_fields.h reads and lists them.
 #pragma once
 

@@ -184,8 +184,8 @@ void measure_io_submit(MeasuredWork& w, unsigned rounds, std::uint64_t scale)
 {
     const std::uint64_t n = 4096 / scale;
     PageWaitTable waits;
-    BlockDevice device({ 0, 0, 0.0 }, waits); // instant: the device's time is not what is measured
-    std::unique_ptr<Page[]> pages(new Page[n]);
+    std::unique_ptr<Page[]> pages(new Page[n]); // outlives the device, which ends before it
+    BlockDevice device({ 0, 0, 0.0 }, waits);   // instant: the device's time is not what is measured
     w.io_submit = measure(rounds, n, [&] {
         std::vector<std::vector<Page*>> reads(n);
         for (std::uint64_t k = 0; k < n; ++k) {

@@ -129,9 +129,14 @@ std::string plural(unsigned n, const char* one, const char* many)
     return std::to_string(n) + ' ' + (n == 1 ? one : many);
 }
 
-std::string range_text(std::pair<unsigned, unsigned> r)
+/// "2", "1 to 2"; with @noun, "1 core", "2 cores", "1 to 2 cores".
+std::string range_text(std::pair<unsigned, unsigned> r, const char* noun = nullptr)
 {
-    return r.first == r.second ? std::to_string(r.first) : std::to_string(r.first) + " to " + std::to_string(r.second);
+    std::string s
+        = r.first == r.second ? std::to_string(r.first) : std::to_string(r.first) + " to " + std::to_string(r.second);
+    if (noun)
+        s += std::string(" ") + noun + (r.second == 1 ? "" : "s");
+    return s;
 }
 
 } // namespace
@@ -270,11 +275,11 @@ HostTopology read_host_topology(const std::string& cpu_dir, const std::vector<un
     std::string s = "Linux sysfs (" + cpu_dir + "): " + plural(unsigned(h.cpus.size()), "online CPU", "online CPUs")
         + "; threads per core from thread_siblings_list (" + range_text(thread_counts) + "), ";
     if (llc_missing)
-        s += "no cache shown under cpuN/cache, so each socket is taken as one cache domain (" + range_text(cores)
-            + " cores)";
+        s += "no cache shown under cpuN/cache, so each socket is taken as one cache domain ("
+            + range_text(cores, "core") + ")";
     else
         s += "cache domains from the L" + std::to_string(h.cpus.front().llc_level) + " cache's shared_cpu_list ("
-            + range_text(cores) + " cores"
+            + range_text(cores, "core")
             + (h.llc_bytes ? ", " + significant(double(h.llc_bytes) / 1048576.0) + " MiB" : std::string()) + ")";
     s += ", sockets from physical_package_id (" + std::to_string(sockets) + ").";
     if (siblings_missing)

@@ -8,6 +8,7 @@
 #include <ctime>
 #include <fstream>
 #include <stdexcept>
+#include <vector>
 
 namespace pcl {
 
@@ -80,14 +81,20 @@ std::optional<Figure> latency_figure(
                  "there, is not this machine's to see, and may change.";
         return measured(r->one_way_ns, s);
     }
-    // The nearest shorter distance measured stands in for this one.
-    for (std::size_t nearer = k; nearer-- > std::size_t(DistanceKind::Smt);)
-        if (const std::optional<PingPongResult>& r = latencies[nearer])
+    // The nearest distance measured stands in for this one, a shorter one
+    // first (the pair that was not allowed is no nearer than it).
+    std::vector<std::size_t> order;
+    for (std::size_t d = k; d-- > std::size_t(DistanceKind::Smt);)
+        order.push_back(d);
+    for (std::size_t d = k + 1; d < latencies.size(); ++d)
+        order.push_back(d);
+    for (const std::size_t d : order)
+        if (const std::optional<PingPongResult>& r = latencies[d])
             return Figure { whole_ns(r->one_way_ns), FigureBasis::Estimate,
-                "Not measured: this process may not run on two CPUs that far apart (sched_getaffinity); the figure "
-                "measured between "
-                    + std::string(distance_words(DistanceKind(nearer))) + " on " + facts.date
-                    + ", a floor for this distance." };
+                "Not measured: this process may not run on two CPUs this far apart (sched_getaffinity); the "
+                "figure measured between "
+                    + std::string(distance_words(DistanceKind(d))) + " on " + facts.date
+                    + ", the nearest distance measured." };
     return std::nullopt;
 }
 

@@ -36,8 +36,8 @@ HostFacts read_host_facts();
 using PingPongs = std::array<std::optional<PingPongResult>, sched::kDistanceKinds.size()>;
 
 /// The profile "host" from the measurements. A distance the topology has
-/// but no pair of allowed CPUs could measure takes the nearest shorter
-/// distance's figure, as an estimate that says so. Throws
+/// but no pair of allowed CPUs could measure takes the nearest measured
+/// distance's figure (a shorter one first), as an estimate that says so. Throws
 /// std::runtime_error when the topology has distances and none was
 /// measured. The profile is valid (validate() passes).
 sched::MachineProfile host_profile(

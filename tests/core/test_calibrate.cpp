@@ -293,6 +293,13 @@ TEST_CASE("the host profile holds what was measured, valid, and reads back as wr
         CHECK(q.latency.remote->ns == 9);
         CHECK(q.latency.remote->basis == FigureBasis::Estimate);
         CHECK(q.latency.remote->source.find("Not measured") == 0);
+        PingPongs far;
+        far[std::size_t(DistanceKind::Socket)] = pingpong(107);
+        const sched::MachineProfile r = host_profile(h, far, w, kFacts);
+        CHECK(r.latency.smt->ns == 107); // none shorter: the nearer longer one
+        CHECK(r.latency.domain->basis == FigureBasis::Estimate);
+        CHECK(r.latency.socket->basis == FigureBasis::Measured);
+        CHECK(r.latency.remote->ns == 107);
         CHECK_THROWS_WITH(host_profile(h, PingPongs {}, w, kFacts), Catch::Contains("may run on one CPU only"));
     }
     SECTION("a virtual machine's profile says its figures are its vCPUs'")

@@ -61,6 +61,8 @@ Report measured_table(const Calibration& cal)
             rounds = spread(w.spin_step.rounds_ns);
         else if (m.path == "work.index_level")
             rounds = spread(w.index_lookup.rounds_ns, std::max(w.index_height, 1u));
+        else if (m.path == "work.pte_install")
+            rounds = spread(w.pte_entry.rounds_ns);
         else if (m.path == "work.io_submit")
             rounds = spread(w.io_submit.rounds_ns);
         row(m.path, m.value, m.unit, m.basis, rounds);

@@ -19,7 +19,8 @@
 //                         (a radix tree, RCU lookups) at random offsets,
 //                         with the tree's height to divide it by
 //   pte_install           PageTable::install of one entry into a table page
-//                         that exists, its PTE lock included
+//                         that exists, its PTE lock included; pte_entry the
+//                         same less a lock pair timed in the same round
 //   io_submit             BlockDevice::submit_read of one locked page to a
 //                         quiesced device, so that the device's own thread
 //                         does not run while submissions are timed
@@ -55,6 +56,7 @@ struct MeasuredWork {
     unsigned index_height = 0;     ///< of the tree the lookups walked
     std::uint64_t index_pages = 0; ///< entries of that tree
     MeasuredCost pte_install;      ///< the lock's pair included
+    MeasuredCost pte_entry;        ///< each round's install less its round's lock pair (may be below 0)
     MeasuredCost io_submit;
     MeasuredCost anon_fault;
     std::uint64_t working_set_bytes = 0; ///< of the page copies and zeroes

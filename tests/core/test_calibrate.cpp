@@ -108,6 +108,7 @@ MeasuredWork made_up_work()
     w.index_height = 3;
     w.index_pages = 262144;
     w.pte_install = cost(50, 1000);
+    w.pte_entry = cost(30, 1000);
     w.io_submit = cost(110, 512);
     w.anon_fault = cost(1000, 8192);
     w.working_set_bytes = std::uint64_t(128) << 20;
@@ -341,13 +342,15 @@ TEST_CASE("the work costs are measured with the engine's code, round by round", 
         { &w.spin_step, 25000 },
         { &w.index_lookup, 125000 },
         { &w.pte_install, 8192 },
+        { &w.pte_entry, 8192 },
         { &w.io_submit, 512 },
         { &w.anon_fault, 8192 },
     };
     for (const auto& [c, per_round] : costs) {
         CHECK(c->per_round == per_round);
         REQUIRE(c->rounds_ns.size() == 2);
-        CHECK(c->ns > 0);
+        if (c != &w.pte_entry) // a difference of two timings: it may be below 0
+            CHECK(c->ns > 0);
         CHECK(c->ns == (c->rounds_ns[0] + c->rounds_ns[1]) / 2);
     }
 }

@@ -81,25 +81,28 @@ PingPongResult line_pingpong(unsigned a, unsigned b, unsigned rounds, std::uint6
         throw std::runtime_error(partner_error);
     }
     // The partner waits for value 1, 3, 5, ...: hand it the next @count,
-    // timed.
+    // timed. Unpinned (@yielding), this thread may share the partner's CPU,
+    // which then runs only when this one lets it.
     std::uint64_t i = 0;
-    const auto exchange = [&](std::uint64_t count) {
+    const auto exchange = [&](std::uint64_t count, bool yielding) {
         const std::uint64_t t0 = host_now_ns();
         for (const std::uint64_t end = i + count; i < end; ++i) {
             line.value.store(2 * i + 1, std::memory_order_release);
-            while (line.value.load(std::memory_order_acquire) != 2 * i + 2) { }
+            while (line.value.load(std::memory_order_acquire) != 2 * i + 2)
+                if (yielding)
+                    std::this_thread::yield();
         }
         return host_now_ns() - t0;
     };
     try {
         PinnedThread pinned(a);
         for (unsigned round = 0; round <= rounds; ++round) {
-            const std::uint64_t ns = exchange(r.round_trips);
+            const std::uint64_t ns = exchange(r.round_trips, false);
             if (round > 0)
                 r.rounds_ns.push_back(double(ns) / double(r.round_trips) / 2.0);
         }
     } catch (...) {
-        exchange(total - i); // the partner ends only after its last value
+        exchange(total - i, true); // the partner ends only after its last value
         partner.join();
         throw;
     }

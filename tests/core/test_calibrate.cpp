@@ -4,10 +4,12 @@
 // machine); the pairs of CPUs chosen for each distance; the host profile
 // assembled from measurements (its arithmetic, its bases, a distance that
 // could not be measured), valid and read back as written; and the work
-// costs measured with the engine's code, checked for their shape.
+// costs and the ping-pong measured with the engine's code, checked for
+// their shape.
 #include <catch2/catch.hpp>
 
 #include "lib/json.h"
+#include "lib/report.h"
 #include "probe/cpu_topology.h"
 #include "probe/host_profile.h"
 #include "probe/work_costs.h"
@@ -353,4 +355,23 @@ TEST_CASE("the work costs are measured with the engine's code, round by round", 
             CHECK(c->ns > 0);
         CHECK(c->ns == (c->rounds_ns[0] + c->rounds_ns[1]) / 2);
     }
+}
+
+TEST_CASE("the ping-pong passes a line between two pinned threads, and a CPU it cannot pin is an error", "[calibrate]")
+{
+    const std::vector<unsigned> cpus = allowed_cpus();
+    REQUIRE_FALSE(cpus.empty());
+    const unsigned a = cpus.front(), b = cpus.back();
+    if (a != b) {
+        const PingPongResult r = line_pingpong(a, b, 3, 200);
+        CHECK(r.round_trips == 200);
+        REQUIRE(r.rounds_ns.size() == 3);
+        CHECK(r.one_way_ns > 0);
+        CHECK(r.one_way_ns == median(r.rounds_ns));
+    }
+    // Either thread refused: the other is let go, and the error names the CPU.
+    CHECK_THROWS_WITH(line_pingpong(a, 100000, 3, 200), Catch::Contains("cannot pin a thread to CPU 100000"));
+    CHECK_THROWS_WITH(line_pingpong(100000, a, 3, 200), Catch::Contains("cannot pin a thread to CPU 100000"));
+    // The caller's own CPUs are as they were.
+    CHECK(allowed_cpus() == cpus);
 }

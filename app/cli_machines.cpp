@@ -105,9 +105,10 @@ int run_machines_command(const std::vector<std::string>& args, std::ostream& out
         "Lists the modelled machines' profiles: each one's name, its most CPUs and what it is.\n"
         "With a NAME, prints every parameter of that profile: the topology, the latency of moving\n"
         "a cache line between two CPUs by their distance, and the cost of each operation on one\n"
-        "CPU, each with its unit, its basis (published, derived, calibration or estimate) and its\n"
-        "source. The profiles are bundled; others, such as 'host', are read from\n"
-        "$XDG_CONFIG_HOME/pagecache-lab/machines/NAME.json (~/.config/... without it).",
+        "CPU, each with its unit, its basis (published, derived, calibration, estimate or measured)\n"
+        "and its source. The profiles are bundled; others, such as 'host' (which 'calibrate'\n"
+        "writes), are read from $XDG_CONFIG_HOME/pagecache-lab/machines/NAME.json (~/.config/...\n"
+        "without it).",
         "exit codes: 0 listed or printed, 2 bad command line, an unknown name or a profile that does\n"
         "not read (the message names its field)");
     if (const auto code = p.parse_command(args, out, err, [](const ArgParser& a) {

@@ -3,13 +3,15 @@
 // Runs a scenario file or a bundled preset (`run`), lists the presets and
 // checks files (`presets`, `validate`: cli_scenarios.h), lists and measures the lessons
 // (`experiments`, `experiment`: cli_experiment.h), lists and prints the
-// modelled machines' profiles (`machines`: cli_machines.h), dispatches
+// modelled machines' profiles (`machines`: cli_machines.h), measures this
+// machine's (`calibrate`: cli_calibrate.h), dispatches
 // `bench <name> [options]` to the benchmark commands of bench/ and
 // `probe <name> [options]` to the probes of the host kernel (each parses
 // its own options with lib/arg_parser.h) and prints usage and version. The benchmarks and probes are listed once, in
 // kBench and kProbe below: the help, the dispatch and the messages naming
 // them all come from there. Exit codes: 0 success, 1 failure while running
 // (or a probe that cannot measure), 2 bad command line or bad scenario.
+#include "cli_calibrate.h"
 #include "cli_compare.h"
 #include "cli_experiment.h"
 #include "cli_machines.h"
@@ -204,7 +206,10 @@ void print_usage(std::ostream& out)
         << "                            'experiment --help' describes its options\n"
         << "  machines [NAME] [--format table|json|csv]\n"
         << "                            list the modelled machines' profiles; with NAME, every parameter\n"
-        << "                            of one, with its unit and source\n\n";
+        << "                            of one, with its unit and source\n"
+        << "  calibrate [--out FILE] [--quick] [--format F]\n"
+        << "                            measure this machine (topology, cache-line transfers, the engine's\n"
+        << "                            operations on one CPU) and write its profile, 'host'\n\n";
     print_commands(out, kBench);
     out << '\n';
     print_commands(out, kProbe);
@@ -499,6 +504,8 @@ int run(const std::vector<std::string>& args)
         return pcl::cli::run_experiment_command(rest, std::cout, std::cerr);
     if (command == "machines")
         return pcl::cli::run_machines_command(rest, std::cout, std::cerr);
+    if (command == "calibrate")
+        return pcl::cli::run_calibrate_command(rest, std::cout, std::cerr);
     if (command == "bench")
         return run_group(kBench, rest);
     if (command == "probe")

@@ -3,9 +3,11 @@
 //
 // Every figure carries where it comes from: a published measurement or
 // specification, arithmetic on published figures, a calibration against a
-// mailing-list thread's own one-CPU figure, or an estimate. A calibration
-// makes the model's one-CPU rate match the thread's; it is an input, not a
-// result. The profiles are resources/machines/*.json (docs/machines.md);
+// mailing-list thread's own one-CPU figure (or, for the host profile, the
+// engine's own on this machine), an estimate, or a measurement that
+// `pagecache-lab-cli calibrate` made on the machine the programs run on. A
+// calibration makes the model's one-CPU rate match the thread's; it is an
+// input, not a result. The profiles are resources/machines/*.json (docs/machines.md);
 // sched/machine_profile_fields.h reads and lists them.
 #pragma once
 
@@ -23,8 +25,10 @@ enum class FigureBasis : std::uint8_t {
     Derived,     ///< arithmetic on published figures, shown
     Calibration, ///< set so that the model's one-CPU rate is a thread's own figure
     Estimate,    ///< no primary source
+    Measured,    ///< measured on this machine by calibrate (the host profile)
 };
-inline constexpr std::array<std::string_view, 4> kFigureBases = { "published", "derived", "calibration", "estimate" };
+inline constexpr std::array<std::string_view, 5> kFigureBases
+    = { "published", "derived", "calibration", "estimate", "measured" };
 
 /// One figure of a profile, in nanoseconds, and its source.
 struct Figure {

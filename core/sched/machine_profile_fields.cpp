@@ -78,7 +78,7 @@ FieldTable<MachineTopology> make_topology_table()
         field<&T::shared_bus>({ .name = "shared_bus", .label = "One shared bus",
             .meaning = "Every transfer of the machine waits for the one bus all CPUs snoop." }),
         enum_field<&T::basis, kFigureBases>({ .name = "basis", .label = "Basis",
-            .meaning = "Where the layout comes from: published, derived, calibration or estimate." }),
+            .meaning = "Where the layout comes from: published, derived, calibration, estimate or measured." }),
         field<&T::source>({ .name = "source", .label = "Source", .allowed = "not empty",
             .meaning = "The layout's source." }),
     } };
@@ -90,7 +90,7 @@ FieldTable<Figure> make_figure_table()
         field<&Figure::ns>({ .name = "ns", .label = "Time", .unit = "ns", .allowed = "0..10^9",
             .meaning = "The figure.", .min_int = 0, .max_int = MachineProfile::kMaxFigureNs }),
         enum_field<&Figure::basis, kFigureBases>({ .name = "basis", .label = "Basis",
-            .meaning = "published (a cited measurement or specification), derived (arithmetic on published figures), calibration (set so the model's one-CPU rate is a thread's), estimate (no primary source)." }),
+            .meaning = "published (a cited measurement or specification), derived (arithmetic on published figures), calibration (set so the model's one-CPU rate is a thread's), estimate (no primary source), measured (on this machine, by calibrate)." }),
         field<&Figure::source>({ .name = "source", .label = "Source", .allowed = "not empty",
             .meaning = "Where the figure comes from, or how it was estimated." }),
     } };

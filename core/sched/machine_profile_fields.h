@@ -50,7 +50,7 @@ struct MachineParameter {
     std::string_view label; ///< "Another socket"
     std::string value;      ///< "197"
     std::string_view unit;  ///< "ns"; empty for none
-    std::string_view basis; ///< "published", "derived", "calibration", "estimate"; empty for a name
+    std::string_view basis; ///< "published", "derived", "calibration", "estimate", "measured"; empty for a name
     std::string source;     ///< where the figure comes from; empty for a name
 };
 /// Every parameter of @p, in file order.

@@ -64,6 +64,7 @@ def check_both(args, out=None):
 check_both(["presets"])
 check_both(["machines"])
 check_both(["machines", "altix-2005"])
+check_both(["calibrate", "--quick"], out="calibrate")
 check_both(["run", "2002-global-hash-lock"] + short + ["--no-report"], out="run")
 grid = ["sweep", "2002-global-hash-lock"] + short + ["--vary", "workload.cpus=1,2"]
 check_both(grid, out="grid")

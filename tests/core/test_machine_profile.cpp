@@ -170,12 +170,12 @@ TEST_CASE("a bad machine profile's message names the file and the field", "[mach
         doc.find("latency")->find("hop")->set("source", "");
         CHECK(message_of(doc) == "machines/x.json: latency.hop.source: must not be empty");
     }
-    SECTION("a basis that is not one of the four")
+    SECTION("a basis that is not one of the five")
     {
         doc.find("work")->find("spin_step")->set("basis", "guess");
         CHECK(message_of(doc)
             == "machines/x.json: work.spin_step.basis: 'guess' is not one of: published, derived, calibration, "
-               "estimate");
+               "estimate, measured");
     }
     SECTION("an unknown member")
     {

@@ -26,6 +26,7 @@ const QString kPacing = QStringLiteral("Pacing");
 const QString kEvents = QStringLiteral("Events");
 const QString kRun = QStringLiteral("Run");
 const QString kTrace = QStringLiteral("Trace replay");
+const QString kMachine = QStringLiteral("Machine");
 
 QString fromView(std::string_view s)
 {
@@ -40,7 +41,7 @@ QString groupOf(const ScenarioField& f)
 {
     static const std::pair<std::string_view, QString> kObjects[] = { { "workload", kWorkload }, { "index", kIndex },
         { "device", kDisk }, { "fault", kFaults }, { "writeback", kWriteback }, { "reclaim", kMemory },
-        { "pacing", kPacing }, { "events", kEvents }, { "trace", kTrace } };
+        { "pacing", kPacing }, { "events", kEvents }, { "trace", kTrace }, { "machine", kMachine } };
     for (const auto& [object, group] : kObjects)
         if (f.object == object)
             return group;
@@ -170,7 +171,7 @@ const ParameterSpec* findParameter(const std::string& path)
 
 QStringList parameterGroups()
 {
-    return { kWorkload, kTrace, kIndex, kMemory, kDisk, kFaults, kWriteback, kPacing, kEvents, kRun };
+    return { kMachine, kWorkload, kTrace, kIndex, kMemory, kDisk, kFaults, kWriteback, kPacing, kEvents, kRun };
 }
 
 std::vector<std::string> parameterChoices(const ParameterSpec& spec, const json::Value& doc)

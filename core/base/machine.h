@@ -69,6 +69,16 @@ public:
         (void)line;
         (void)write;
     }
+    /// A spinner that has just read modelled line @line and found what it
+    /// waits for not there: nothing it can read changes until another task
+    /// writes the line, so it waits for that write (as many rounds of its
+    /// spin would, each a free re-read of its own copy). Without a model,
+    /// one relax().
+    virtual void watch_line(LineKey line) noexcept
+    {
+        (void)line;
+        relax();
+    }
     /// Starts @fn as a task of this machine, runnable at the spawner's time.
     virtual TaskRef spawn(std::string name, std::function<void()> fn) = 0;
     /// Waits (parked) until @task has returned.

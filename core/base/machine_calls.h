@@ -59,6 +59,7 @@ void machine_unpark_all(WaitQueue& queue) noexcept;
 TaskRef machine_spawn(std::string name, std::function<void()> fn);
 void machine_work(Work work, std::uint64_t count) noexcept;
 void machine_touch_line(LineKey line, bool write) noexcept;
+void machine_watch_line(LineKey line) noexcept;
 /// Joins @task, a task of @machine (the t_machine it was spawned on).
 void machine_join(void* machine, TaskRef task) noexcept;
 } // namespace detail

@@ -106,6 +106,7 @@ void Scheduler::run(std::function<void()> main)
         }
     }
     abandon_all();
+    watchers_.clear();
     locals_.destroy(std::exchange(host_locals_, nullptr));
     host_ = nullptr;
     if (failure_)
@@ -278,9 +279,26 @@ void Scheduler::work(Work work, std::uint64_t count) noexcept
 
 void Scheduler::touch_line(LineKey line, bool write) noexcept
 {
-    if (model_)
-        if (const std::uint64_t ns = model_->access(line, current_cpu(), current_->vtime, write))
-            charge(ns);
+    if (!model_)
+        return;
+    if (const std::uint64_t ns = model_->access(line, current_cpu(), current_->vtime, write))
+        charge(ns);
+    // The write has landed: it invalidated every spinner's copy, and they
+    // wake now, each to read the line again, one transfer after another.
+    // Nothing runs before the writer's next charge or wait, so the store
+    // that follows this touch (a release) is seen by all of them.
+    if (write && !watchers_.empty())
+        if (const auto it = watchers_.find(line); it != watchers_.end())
+            unpark_all(it->second);
+}
+
+void Scheduler::watch_line(LineKey line) noexcept
+{
+    if (!model_) {
+        relax();
+        return;
+    }
+    park_as(watchers_[line], WaitQueue::kForever, WaitKind::Line);
 }
 
 void Scheduler::sleep_until(std::uint64_t deadline_ns) noexcept
@@ -345,6 +363,9 @@ std::string Scheduler::deadlock_report() const
             break;
         case WaitKind::Callbacks:
             text += "waits for the RCU callbacks queued before it (rcu_barrier)";
+            break;
+        case WaitKind::Line:
+            text += "spins on a lock that no other task can ever release";
             break;
         }
     }

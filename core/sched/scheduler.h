@@ -35,6 +35,7 @@
 #include <memory>
 #include <queue>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace pcl::sched {
@@ -101,6 +102,7 @@ public:
     void unpark_all(WaitQueue& queue) noexcept override;
     void work(Work work, std::uint64_t count) noexcept override;
     void touch_line(LineKey line, bool write) noexcept override;
+    void watch_line(LineKey line) noexcept override;
     TaskRef spawn(std::string name, std::function<void()> fn) override;
     void join(TaskRef task) noexcept override;
     void rcu_read_lock() noexcept override;
@@ -193,6 +195,9 @@ private:
     std::exception_ptr failure_;
     std::uint64_t switches_ = 0;
     std::unique_ptr<MachineModel> model_;
+    /// Spinners waiting for a write to a line (watch_line), by line. A
+    /// node-based map: each WaitQueue stays where it was put.
+    std::unordered_map<LineKey, WaitQueue> watchers_;
 
     std::vector<std::function<void()>> rcu_callbacks_;
     std::uint64_t rcu_queued_ = 0;

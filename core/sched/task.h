@@ -28,6 +28,7 @@ enum class WaitKind : std::uint8_t {
     Join,        ///< another task's end
     GracePeriod, ///< synchronize_rcu()
     Callbacks,   ///< rcu_barrier()
+    Line,        ///< a write to a modelled line (watch_line)
 };
 
 /// A grace period that synchronize_rcu() waits out: the readers it waits for.

@@ -23,6 +23,7 @@
 #include "base/cpu.h"
 #include "events/tracepoint.h"
 #include "sync/hold_stretch.h"
+#include "sync/line_touch.h"
 #include "sync/lock_stats.h"
 
 #include <atomic>
@@ -244,6 +245,9 @@ public:
     void unlock() noexcept
     {
         releasing_exclusive();
+        // The release's store needs the line back from the spinners that
+        // read it: the lock is held until it lands (touch_line wakes them
+        // only after, and nothing runs before the store below).
         touch_line(trace_id(), true);
         raw_.unlock();
     }
@@ -262,7 +266,7 @@ protected:
         }
         begin_wait();
         const std::uint64_t t0 = ticks();
-        raw_.lock([this](bool write) { touch_line(trace_id(), write); });
+        raw_.lock(LineTouch { trace_id() });
         const std::uint64_t wait = ticks() - t0;
         end_wait();
         acquired_exclusive(cpu, true, wait);

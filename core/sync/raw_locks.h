@@ -11,15 +11,17 @@
 // lock(touch) says which accesses of the lock word a modelled machine
 // charges: touch(true) before each read-modify-write (an exchange, a
 // fetch_add, a compare-exchange: the CPU takes the line for itself),
-// touch(false) before each re-read of a spin. Waiters re-reading a line
-// that each handoff invalidates is why a contended spinlock's handoff grows
-// with the number of waiters (sched/cache_lines.h). On the host the touch
-// is an empty lambda and the code is lock()'s.
+// touch(false) before each re-read of a spin, and touch.spin(backoff) for
+// a spin's wait between two reads. Waiters re-reading a line that each
+// handoff invalidates is why a contended spinlock's handoff grows with the
+// number of waiters (sched/cache_lines.h). On the host the touch is
+// NoTouch and the code is lock()'s.
 #pragma once
 
 #include "base/machine_calls.h"
 #include "base/wait_queue.h"
 #include "sync/cpu_relax.h"
+#include "sync/line_touch.h"
 
 #include <atomic>
 #include <cstdint>
@@ -38,17 +40,14 @@ public:
     {
         return !locked_.load(std::memory_order_relaxed) && !locked_.exchange(true, std::memory_order_acquire);
     }
-    void lock() noexcept
-    {
-        lock([](bool) {});
-    }
+    void lock() noexcept { lock(NoTouch {}); }
     template <class Touch> void lock(Touch touch) noexcept
     {
         Backoff backoff;
         touch(true);
         while (locked_.exchange(true, std::memory_order_acquire)) {
             do {
-                backoff.pause();
+                touch.spin(backoff);
                 touch(false);
             } while (locked_.load(std::memory_order_relaxed));
             touch(true);
@@ -77,17 +76,14 @@ public:
         // took one since, so ticket n is served at once.
         return next_.compare_exchange_strong(n, n + 1, std::memory_order_acquire, std::memory_order_relaxed);
     }
-    void lock() noexcept
-    {
-        lock([](bool) {});
-    }
+    void lock() noexcept { lock(NoTouch {}); }
     template <class Touch> void lock(Touch touch) noexcept
     {
         touch(true);
         const std::uint32_t ticket = next_.fetch_add(1, std::memory_order_relaxed);
         Backoff backoff;
         while (owner_.load(std::memory_order_acquire) != ticket) {
-            backoff.pause();
+            touch.spin(backoff);
             touch(false);
         }
     }
@@ -138,7 +134,7 @@ public:
     void lock() noexcept
     {
         if (on_modelled_machine()) [[unlikely]]
-            m_.lock_relaxing([](bool) {});
+            m_.lock_relaxing(NoTouch {});
         else
             m_.lock();
     }
@@ -149,7 +145,7 @@ public:
     void lock_shared() noexcept
     {
         if (on_modelled_machine()) [[unlikely]]
-            lock_shared([](bool) {});
+            lock_shared(NoTouch {});
         else
             m_.lock_shared();
     }
@@ -158,9 +154,10 @@ public:
     /// wants the lock, and every try is a read-modify-write of the word.
     template <class Touch> void lock_shared(Touch touch) noexcept
     {
+        Backoff backoff;
         touch(true);
         while (!m_.try_lock_shared()) {
-            pcl::detail::machine_relax();
+            touch.spin(backoff);
             touch(false);
             touch(true);
         }
@@ -178,7 +175,8 @@ private:
         /// which keeps new readers out: writer preference) and retries.
         template <class Touch> void lock_relaxing(Touch touch) noexcept
         {
-            for (;; pcl::detail::machine_relax(), touch(false)) {
+            Backoff backoff;
+            for (;; touch.spin(backoff), touch(false)) {
                 touch(true);
                 state_type s = m_state.load(std::memory_order_relaxed);
                 if (!(s & BUSY)) {

@@ -34,7 +34,7 @@ public:
         begin_wait();
         const std::uint64_t t0 = ticks();
         if (modelled) [[unlikely]]
-            raw_.lock_shared([this](bool write) { touch_line(trace_id(), write); });
+            raw_.lock_shared(LineTouch { trace_id() });
         else
             raw_.lock_shared();
         const std::uint64_t wait = ticks() - t0;
@@ -44,7 +44,7 @@ public:
     void unlock_shared(std::uint64_t hold_token) noexcept
     {
         releasing_shared(hold_token);
-        touch_line(trace_id(), true);
+        touch_line(trace_id(), true); // as unlock(): the line, then the store
         raw_.unlock_shared();
     }
 

@@ -107,6 +107,7 @@ void Scheduler::run(std::function<void()> main)
     }
     abandon_all();
     watchers_.clear();
+    readers_.clear();
     locals_.destroy(std::exchange(host_locals_, nullptr));
     host_ = nullptr;
     if (failure_)

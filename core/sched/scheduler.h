@@ -199,6 +199,7 @@ private:
     /// node-based map: each WaitQueue stays where it was put.
     std::unordered_map<LineKey, WaitQueue> watchers_;
 
+    std::vector<Task*> readers_; ///< the tasks inside a read-side section (Task::reader_slot)
     std::vector<std::function<void()>> rcu_callbacks_;
     std::uint64_t rcu_queued_ = 0;
     std::uint64_t rcu_done_ = 0;

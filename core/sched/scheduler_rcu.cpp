@@ -16,7 +16,11 @@ namespace pcl::sched {
 
 void Scheduler::rcu_read_lock() noexcept
 {
-    ++current_->rcu_nesting;
+    Task& task = *current_;
+    if (task.rcu_nesting++ == 0) {
+        task.reader_slot = readers_.size();
+        readers_.push_back(&task);
+    }
 }
 
 void Scheduler::rcu_read_unlock() noexcept
@@ -28,6 +32,11 @@ void Scheduler::rcu_read_unlock() noexcept
 
 void Scheduler::end_read_side(Task& task) noexcept
 {
+    // Out of the readers, the last one put in its place.
+    Task* last = readers_.back();
+    readers_[task.reader_slot] = last;
+    last->reader_slot = task.reader_slot;
+    readers_.pop_back();
     for (GracePeriod* gp : task.grace_periods)
         if (--gp->readers == 0)
             unpark_all(gp->done);
@@ -39,12 +48,12 @@ void Scheduler::synchronize_rcu() noexcept
     // The caller is counted too if it is a reader: a grace period inside a
     // read-side section never ends, as in the kernel (the deadlock report
     // then names it).
+    // The tasks inside a section now, not every task there was: a run
+    // whose callbacks' task comes and goes makes thousands of tasks.
     GracePeriod gp;
-    for (auto& t : tasks_) {
-        if (t->state != TaskState::Done && t->rcu_nesting > 0) {
-            t->grace_periods.push_back(&gp);
-            ++gp.readers;
-        }
+    for (Task* t : readers_) {
+        t->grace_periods.push_back(&gp);
+        ++gp.readers;
     }
     while (gp.readers > 0)
         park_as(gp.done, WaitQueue::kForever, WaitKind::GracePeriod);

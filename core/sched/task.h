@@ -59,6 +59,7 @@ struct Task {
     // RCU: the read-side nesting, and the grace periods waiting for the
     // outermost section the task is in to end.
     unsigned rcu_nesting = 0;
+    std::size_t reader_slot = 0; ///< its place in the scheduler's readers while rcu_nesting > 0
     std::vector<GracePeriod*> grace_periods;
 
     WaitQueue exited; ///< its joiners

@@ -20,15 +20,15 @@ using namespace pcl;
 
 namespace {
 
-/// @s made small enough to run twice in a test: at most 500 operations a
-/// CPU, 4,096 pages a file and 20 ms of virtual time, memory shrunk in the
+/// @s made small enough to run twice in a test: at most 200 operations a
+/// CPU, 4,096 pages a file and 5 ms of virtual time, memory shrunk in the
 /// same proportion as the files (so that a scenario about memory pressure
 /// keeps it), on machine @profile.
 Scenario small_modelled(Scenario s, const std::string& profile)
 {
     EngineConfig& e = s.engine;
     WorkloadSpec& w = e.workload;
-    w.operations_per_cpu = std::min<std::uint64_t>(w.operations_per_cpu, 500);
+    w.operations_per_cpu = std::min<std::uint64_t>(w.operations_per_cpu, 200);
     if (w.file_pages > 4096) {
         const double shrink = 4096.0 / double(w.file_pages);
         w.file_pages = 4096;
@@ -37,9 +37,9 @@ Scenario small_modelled(Scenario s, const std::string& profile)
     e.memory_pages = std::min<std::uint64_t>(e.memory_pages, 1 << 16);
     e.reclaim = ReclaimConfig {};
     e.machine.profile = profile;
-    // At most 20 ms of virtual time: the runs that end at their duration
+    // At most 5 ms of virtual time: the runs that end at their duration
     // end at the same virtual instant both times.
-    s.duration_seconds = s.duration_seconds > 0 ? std::min(s.duration_seconds, 0.02) : 0.02;
+    s.duration_seconds = s.duration_seconds > 0 ? std::min(s.duration_seconds, 0.005) : 0.005;
     return s;
 }
 

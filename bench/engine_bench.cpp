@@ -8,7 +8,9 @@
 #include "lib/arg_parser.h"
 #include "lib/report.h"
 #include "mm/fault.h"
+#include "sched/machine_profiles.h"
 #include "sim/engine.h"
+#include "sim/runner.h"
 
 #include <algorithm>
 #include <atomic>
@@ -208,6 +210,60 @@ WritebackRun writeback_run(unsigned cpus, std::uint64_t pages, std::uint64_t fra
     return r;
 }
 
+/// What a run on modelled machine @machine costs the host: pft with split
+/// PTE locks (mmap_sem read in every fault, as 2.6.13's) at 1, 8 and 64
+/// CPUs (as many as the profile has), 2^20 faults in all, each beside the
+/// same run on this computer's threads. The modelled faults per second of
+/// host time are the simulator's speed; per virtual second, the modelled
+/// machine's rate.
+int modelled_speed(const std::string& machine, std::ostream& out, std::ostream& err)
+{
+    sched::MachineProfile profile;
+    try {
+        profile = sched::load_machine_profile(machine);
+    } catch (const std::exception& e) {
+        err << kProgram << " bench engine: --machine: " << e.what() << "\n";
+        return 2;
+    }
+    constexpr std::uint64_t kFaults = std::uint64_t(1) << 20;
+    Report table({ "CPUs", "faults", "modelled faults/host-s", "modelled faults/virtual-s", "host run faults/s",
+        "host-s modelled", "host-s host run" });
+    for (unsigned cpus : { 1u, 8u, 64u }) {
+        if (cpus > profile.max_cpus)
+            break;
+        Scenario s;
+        EngineConfig& c = s.engine;
+        c.workload.pattern = WorkloadPattern::Pft;
+        c.workload.cpus = cpus;
+        c.workload.operations_per_cpu = kFaults / cpus;
+        c.workload.file_pages = c.workload.operations_per_cpu * cpus;
+        c.page_table_lock = PageTable::Scheme::Split;
+        c.mmap_sem = true;
+        c.memory_pages = c.workload.file_pages + 16384;
+        c.events = false;
+        const RunResult host = run_scenario(s);
+        c.machine.profile = machine;
+        const RunResult modelled = run_scenario(s);
+        if (host.state != "finished" || modelled.state != "finished") {
+            err << kProgram << " bench engine: a pft run did not finish: " << host.error << modelled.error << "\n";
+            return 1;
+        }
+        const double faults = double(modelled.operations);
+        table.add_row();
+        table.set("CPUs", std::uint64_t(cpus));
+        table.set("faults", modelled.operations);
+        table.set("modelled faults/host-s", faults / modelled.host_wall_seconds, 0);
+        table.set("modelled faults/virtual-s", faults / modelled.wall_seconds, 0);
+        table.set("host run faults/s", double(host.operations) / host.wall_seconds, 0);
+        table.set("host-s modelled", modelled.host_wall_seconds, 2);
+        table.set("host-s host run", host.host_wall_seconds, 2);
+    }
+    out << "pft on the modelled " << machine
+        << " (split PTE locks, mmap_sem read in every fault, 2^20 faults in all), beside the same run on this "
+           "computer's threads:\n";
+    table.print(out);
+    return 0;
+}
 } // namespace
 
 int run_engine_bench(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
@@ -218,6 +274,9 @@ int run_engine_bench(const std::vector<std::string>& args, std::ostream& out, st
     p.add_uint("repeats", 5, 1, 100, "R",
         "rounds of the minor-fault measurements (event stream off and on) and of the pft sweep, alternated; medians");
     p.add_output("csv", "FILE", "also write the results as CSV");
+    p.add_string("machine", "", "NAME",
+        "instead: the speed of runs on modelled machine NAME (pagecache-lab-cli machines lists them): pft at 1, 8 "
+        "and 64 CPUs, modelled faults per second of host time, beside the same runs on this computer's threads");
     p.describe("[options]",
         "Unpaced minor faults per second on one CPU, and the pft sweep of the pagefault scalability\n"
         "thread (2005; anonymous faults, 1..T threads) under mm->page_table_lock and under split PTE\n"
@@ -225,6 +284,8 @@ int run_engine_bench(const std::vector<std::string>& args, std::ostream& out, st
         "in a memory a quarter of their data, pages written back per second.");
     if (const auto code = p.parse_command(args, out, err))
         return *code;
+    if (const std::string& machine = p.get_string("machine"); !machine.empty())
+        return modelled_speed(machine, out, err);
     const std::uint64_t pages = p.get_uint("pages");
     const unsigned max_threads = unsigned(p.get_uint("max-threads"));
 

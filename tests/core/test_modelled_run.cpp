@@ -1,11 +1,13 @@
 // core/sim on a modelled machine: a run is a pure function of its scenario,
 // its seed and its profile. Every bundled scenario, made small, runs twice
 // in one process (so at other host addresses the second time) and gives the
-// same events, in the same order at the same virtual times, and the same
-// result; and what a modelled run charges is what its profile says.
+// same events, in the same order at the same virtual times, the same result
+// and the same trace.json; and what a modelled run charges is what its
+// profile says.
 #include "engine_test_support.h"
 #include "lib/json.h"
 #include "sched/machine_profiles.h"
+#include "sim/chrome_trace.h"
 #include "sim/runner.h"
 #include "sim/scenario.h"
 
@@ -43,13 +45,16 @@ Scenario small_modelled(Scenario s, const std::string& profile)
     return s;
 }
 
-/// Everything a run shows: each event as it was recorded, then the result
-/// (its host section left out: the host's own time and CPU).
+/// Everything a run shows: each event as it was recorded, the result (its
+/// host section left out: the host's own time and CPU) and the trace.json
+/// that `run --out` writes.
 std::string outputs_of(const Scenario& s)
 {
     std::string text;
+    ChromeTrace trace;
     RunOptions options;
     options.events = [&](const std::vector<Event>& batch) {
+        trace.add(batch);
         for (const Event& e : batch)
             text += std::to_string(e.time_ns) + " " + std::to_string(e.cpu) + " " + std::to_string(int(e.kind)) + " "
                 + std::to_string(e.object) + " " + std::to_string(e.index) + " " + std::to_string(e.arg0) + " "
@@ -58,7 +63,7 @@ std::string outputs_of(const Scenario& s)
     const RunResult r = run_scenario(s, options);
     json::Value doc = to_json(r);
     std::erase_if(doc.as_object(), [](const auto& member) { return member.first == "host"; });
-    return text + json::write(doc);
+    return text + json::write(doc) + trace.json(r);
 }
 
 } // namespace

@@ -3,7 +3,7 @@
 namespace pcl::sched {
 
 MachineModel::MachineModel(const MachineProfile& profile, double latency_scale)
-    : profile_(profile)
+    : cpus_(profile.topology.cpus())
     , lines_(profile, latency_scale)
 {
     const WorkCosts& w = profile.work;
@@ -19,8 +19,7 @@ MachineModel::MachineModel(const MachineProfile& profile, double latency_scale)
 std::uint64_t MachineModel::access(LineKey key, int cpu, std::uint64_t now_ns, bool write)
 {
     const std::uint32_t line = numbers_.try_emplace(key, std::uint32_t(numbers_.size())).first->second;
-    const std::uint32_t cpus = profile_.topology.cpus();
-    const std::uint32_t c = cpu < 0 ? 0 : std::uint32_t(cpu) % cpus;
+    const std::uint32_t c = cpu < 0 ? 0 : std::uint32_t(cpu) % cpus_;
     const LineAccess a = write ? lines_.write(line, c, now_ns) : lines_.read(line, c, now_ns);
     return a.cost_ns;
 }

@@ -15,7 +15,6 @@
 #include "sched/machine_profile.h"
 
 #include <array>
-#include <cstddef>
 #include <cstdint>
 #include <unordered_map>
 
@@ -39,13 +38,8 @@ public:
     /// CPUs than the profile's) is taken modulo the machine's CPUs.
     std::uint64_t access(LineKey line, int cpu, std::uint64_t now_ns, bool write);
 
-    const MachineProfile& profile() const noexcept { return profile_; }
-    const CacheLines& lines() const noexcept { return lines_; }
-    /// Lines touched so far.
-    std::size_t lines_used() const noexcept { return numbers_.size(); }
-
 private:
-    MachineProfile profile_;
+    std::uint32_t cpus_; ///< the machine's
     std::array<std::uint64_t, kWorkKinds> costs_ {};
     CacheLines lines_;
     std::unordered_map<LineKey, std::uint32_t> numbers_; ///< each line's dense number in lines_

@@ -113,7 +113,7 @@ FieldTable<MachineSpec> build_machine()
         field<&MachineSpec::latency_scale>({ .name = "latency_scale", .label = "Transfer latency scale",
             .allowed = "0..1000",
             .meaning = "Every cache-line transfer latency of the profile multiplied by this: 0.5 and 2 test whether a conclusion depends on the profile's latencies.",
-            .min_real = 0, .max_real = 1000 }),
+            .min_real = 0, .max_real = MachineSpec::kMaxLatencyScale }),
     } };
     // clang-format on
 }

@@ -291,6 +291,7 @@ FaultKind FaultHandler::file_fault(FileId file, pgoff_t index, std::uint64_t vpn
     }
     begin(t0, file, index, vpn);
     charge_work(Work::MinorFault); // the trap and the walk, on a modelled machine
+    page_table_.walk_for_fault(vpn);
     // Step 2: the work, with no page-table lock held. filemap_fault hands
     // the page back locked and checked to be still this file's page at
     // this offset: a truncate that removed it meanwhile is seen, and the
@@ -374,6 +375,7 @@ FaultKind FaultHandler::anon_fault(std::uint64_t vpn)
     // The trap and the walk, and the zeroing of the new frame (not done
     // here: a frame's contents are never read) on a modelled machine.
     charge_work(Work::MinorFault);
+    page_table_.walk_for_fault(vpn);
     charge_work(Work::PageZero);
     // do_anonymous_page: a zero-filled frame, no page cache, no I/O.
     Page* page = cache_.frames().alloc(kAnonymousFile, vpn);

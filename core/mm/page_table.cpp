@@ -49,7 +49,7 @@ PageTable::PageTable(const Config& config, sync::LockRegistry& registry)
             registry, "mm[" + std::to_string(config.mm_id) + "].mmap_sem", "mm.mmap_sem");
     if (config_.scheme == Scheme::Split)
         pte_lock_class_ = &registry.lock_class("pte_lock");
-    else if (config_.scheme != Scheme::Single)
+    else if (config_.scheme != Scheme::Single && config_.scheme != Scheme::SingleWalk)
         throw std::invalid_argument("PageTable: unknown scheme");
     pgd_ = new PgdPage; // pgd_alloc(): the top level comes with the mm
 }
@@ -75,6 +75,8 @@ std::string_view PageTable::scheme_name(Scheme scheme) noexcept
         return "single";
     case Scheme::Split:
         return "split";
+    case Scheme::SingleWalk:
+        return "single_walk";
     }
     return "?";
 }
@@ -85,7 +87,10 @@ PageTable::Scheme PageTable::parse_scheme(std::string_view name)
         return Scheme::Single;
     if (name == "split")
         return Scheme::Split;
-    throw std::invalid_argument("unknown page table lock scheme '" + std::string(name) + "' (single, split)");
+    if (name == "single_walk")
+        return Scheme::SingleWalk;
+    throw std::invalid_argument(
+        "unknown page table lock scheme '" + std::string(name) + "' (single, split, single_walk)");
 }
 
 std::size_t PageTable::pgd_page_bytes() noexcept
@@ -163,6 +168,17 @@ Page* PageTable::read_pte(std::uint64_t vpn) const noexcept
     if (!pte)
         return nullptr;
     return pte->entries[pte_index(vpn)].load(std::memory_order_acquire);
+}
+
+Page* PageTable::walk_for_fault(std::uint64_t vpn)
+{
+    if (config_.scheme != Scheme::SingleWalk)
+        return nullptr;
+    // 2.6.13's handle_mm_fault(): spin_lock(&mm->page_table_lock), then
+    // pgd/pud/pmd_alloc and pte_offset_map down to the entry; the fault
+    // handler reads it and drops the lock before it allocates.
+    std::lock_guard guard(mm_lock_);
+    return read_pte(vpn);
 }
 
 Page* PageTable::install(std::uint64_t vpn, Page* page)

@@ -26,6 +26,13 @@
 //           anonymous lock of class "pte_lock" kept with its PTE page (the
 //           kernel keeps it in the page table page's struct page).
 //           mm->page_table_lock then only guards allocating PMD/PTE pages.
+//   single_walk  the one lock as in "single", and also held across each
+//           fault's walk down to the entry (walk_for_fault()), as stock
+//           2.6.13's handle_mm_fault() held it: taken, the entry read and
+//           the lock dropped for the allocation, then taken again to
+//           install. Every fault takes the lock twice. This is the kernel
+//           Lameter says "drops at 4 processors"; the unlocked walk of
+//           "single" is what his and Dickins' patches made of it.
 //
 // The fault protocol (that thread), as the fault handler uses it:
 //   1. read_pte(vpn): read the entry without any lock;
@@ -60,8 +67,10 @@
 namespace pcl {
 
 /// Which lock guards the PTE entries: mm->page_table_lock, or each PTE
-/// page's own (PageTable::scheme_name() names them "single" and "split").
-enum class PageTableScheme : std::uint8_t { Single, Split };
+/// page's own (PageTable::scheme_name() names them "single", "split" and
+/// "single_walk"). SingleWalk is Single with the fault's walk made under
+/// the lock too, as stock 2.6.13 made it.
+enum class PageTableScheme : std::uint8_t { Single, Split, SingleWalk };
 
 /// What a snapshot shows of one PTE page.
 struct PtePageInfo {
@@ -124,6 +133,13 @@ public:
     /// way down). Null if unmapped, if no table page covers @vpn yet, or if
     /// @vpn is out of range. Only a hint: see install().
     Page* read_pte(std::uint64_t vpn) const noexcept;
+
+    /// handle_mm_fault()'s walk down to @vpn's entry after a trap. In the
+    /// single_walk scheme it takes mm->page_table_lock, reads the entry and
+    /// drops the lock (stock 2.6.13); in the others the unlocked read of
+    /// step 1 was the walk and nothing is done. Returns what the walk saw
+    /// (only a hint, as read_pte()'s: install() rechecks).
+    Page* walk_for_fault(std::uint64_t vpn);
 
     /// Step 3: allocates the missing PMD/PTE pages under mm->page_table_lock
     /// (rechecking each after locking), then takes the PTE lock and rechecks

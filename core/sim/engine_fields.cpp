@@ -5,7 +5,7 @@ namespace pcl {
 namespace {
 
 constexpr std::uint64_t kU64Max = std::numeric_limits<std::uint64_t>::max();
-constexpr std::string_view kPageTableLocks[] = { "single", "split" };
+constexpr std::string_view kPageTableLocks[] = { "single", "split", "single_walk" };
 
 using E = EngineConfig;
 
@@ -40,7 +40,7 @@ void set_page_table_lock(E& e, const json::Value& v, const std::string& path)
     try {
         e.page_table_lock = PageTable::parse_scheme(name);
     } catch (const std::invalid_argument&) {
-        throw_field_error(path, "'" + name + "' is not one of: single, split");
+        throw_field_error(path, "'" + name + "' is not one of: single, split, single_walk");
     }
 }
 
@@ -49,7 +49,7 @@ FieldTable<E> build_engine()
     // clang-format off
     return { "", {
         custom_field<E>({ .name = "page_table_lock", .label = "Page-table lock",
-            .meaning = "single: one mm->page_table_lock for the whole page table; split: one lock per page-table page (Hugh Dickins' split lock, 2005).",
+            .meaning = "single: one mm->page_table_lock for the whole page table; split: one lock per page-table page (Hugh Dickins' split lock, 2005); single_walk: the one lock, also held while each fault walks down to its entry, so every fault takes it twice (stock Linux 2.6.13).",
             .type = FieldType::Choice, .choices = kPageTableLocks },
             get_page_table_lock, set_page_table_lock),
         field<&E::mmap_sem>({ .name = "mmap_sem", .label = "mmap_sem in faults",

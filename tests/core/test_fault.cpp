@@ -98,7 +98,7 @@ TEST_CASE("a file fault is major, then minor from another mapping, then no fault
 
 TEST_CASE("CPUs faulting on one missing page: one read, one page, everyone woken", "[mm][fault][race]")
 {
-    for (auto scheme : { PageTable::Scheme::Single, PageTable::Scheme::Split }) {
+    for (auto scheme : { PageTable::Scheme::Single, PageTable::Scheme::Split, PageTable::Scheme::SingleWalk }) {
         // A slow disk, so that the other CPUs find the page under I/O.
         Machine m(1024, scheme, {}, { 5'000'000, 0, 1.0 });
         const FileId f = m.cache.add_file(16);
@@ -163,7 +163,7 @@ TEST_CASE("threads faulting the same address: one mapping, the others back out",
 
 TEST_CASE("anonymous faults map each page of a pft region exactly once", "[mm][fault][pft]")
 {
-    for (auto scheme : { PageTable::Scheme::Single, PageTable::Scheme::Split }) {
+    for (auto scheme : { PageTable::Scheme::Single, PageTable::Scheme::Split, PageTable::Scheme::SingleWalk }) {
         Machine m(4096, scheme);
         constexpr std::uint64_t kPerThread = 700;
         std::vector<std::thread> threads;
@@ -185,6 +185,38 @@ TEST_CASE("anonymous faults map each page of a pft region exactly once", "[mm][f
         CHECK(m.faults.faults(FaultKind::Anon) == 4 * kPerThread);
         CHECK(m.device.requests() == 0); // no I/O for anonymous memory
         CHECK(m.cache.nrpages() == 0);
+    }
+}
+
+TEST_CASE("stock 2.6.13's walk takes page_table_lock a second time in every fault", "[mm][fault][pft]")
+{
+    // single_walk: the walk after the trap under mm->page_table_lock, then
+    // the install under it again; single and split install alone under it
+    // (split: under the PTE page's own lock; the mm lock only allocates).
+    struct Expect {
+        PageTable::Scheme scheme;
+        std::uint64_t mm_lock_per_fault;
+    };
+    for (const Expect e : { Expect { PageTable::Scheme::SingleWalk, 2 }, Expect { PageTable::Scheme::Single, 1 },
+             Expect { PageTable::Scheme::Split, 0 } }) {
+        Machine m(1024, e.scheme);
+        // The first fault allocates the PMD and PTE pages (one more mm lock).
+        REQUIRE(m.faults.anon_fault(0) == FaultKind::Anon);
+        const auto mm_lock = [&] {
+            for (const sync::LockStatRow& row : m.registry.locks())
+                if (row.name == "mm[0].page_table_lock")
+                    return row.acquisitions;
+            FAIL("no mm[0].page_table_lock");
+            return std::uint64_t(0);
+        };
+        const std::uint64_t before = mm_lock();
+        for (std::uint64_t v = 1; v <= 100; ++v)
+            REQUIRE(m.faults.anon_fault(v) == FaultKind::Anon);
+        CHECK(mm_lock() - before == 100 * e.mm_lock_per_fault);
+        // A page already mapped takes no fault and no lock.
+        REQUIRE(m.faults.anon_fault(50) == FaultKind::Mapped);
+        CHECK(mm_lock() - before == 100 * e.mm_lock_per_fault);
+        CHECK(m.table.mapped_count() == 101);
     }
 }
 

@@ -65,6 +65,8 @@ Report measured_table(const Calibration& cal)
             rounds = spread(w.pte_entry.rounds_ns);
         else if (m.path == "work.io_submit")
             rounds = spread(w.io_submit.rounds_ns);
+        else if (m.path == "work.operation")
+            rounds = spread(cal.operation.host.rounds_ns);
         row(m.path, m.value, m.unit, m.basis, rounds);
     }
     const auto timing = [&](const std::string& name, const MeasuredCost& c) {
@@ -74,6 +76,8 @@ Report measured_table(const Calibration& cal)
     timing("engine.index_lookup", w.index_lookup);
     row("engine.index_height", std::to_string(w.index_height), "levels", "measured", "-");
     timing("engine.pte_install_locked", w.pte_install);
+    timing("engine.pft_fault", cal.operation.host);
+    row("model.pft_fault", significant(cal.operation.modelled_ns), "ns", "modelled", "-");
     return table;
 }
 
@@ -96,7 +100,9 @@ int run_calibrate_command(const std::vector<std::string>& args, std::ostream& ou
         "sockets); the latency of moving a cache line between two pinned threads on CPUs of each\n"
         "distance the topology has (a ping-pong, half the round trip); and what the engine's own\n"
         "operations cost on one CPU (a 4 KiB page copied and zeroed beyond the cache, a free lock,\n"
-        "a spin step, a radix-tree level, a PTE written, an I/O submitted, an anonymous fault).\n"
+        "a spin step, a radix-tree level, a PTE written, an I/O submitted, an anonymous fault);\n"
+        "then a one-CPU pft on this computer and on its model, whose difference is what the\n"
+        "engine's own work adds to each operation.\n"
         "Each is the median of its rounds; every figure's source says how it was measured.\n"
         "Another program busy on the machine makes the figures slower and the rounds spread:\n"
         "calibrate on an idle machine.",

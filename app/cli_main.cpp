@@ -27,6 +27,7 @@
 #include "lib/json.h"
 #include "lib/report.h"
 #include "lock_bench.h"
+#include "machines_bench.h"
 #include "mm/readahead_log.h"
 #include "probe/readahead_probe.h"
 #include "readahead_bench.h"
@@ -89,6 +90,11 @@ const CommandGroup kBench { "bench", "benchmark", "benchmarks",
             { "minor faults per second on one CPU, and the pft sweep of the",
                 "pagefault scalability thread (2005) with mm->page_table_lock", "against split PTE locks" },
             nullptr, pcl::bench::run_engine_bench },
+        { "machines", "[--part P] [--scales S,...] [--csv FILE]",
+            { "how well the modelled machines predict: this computer's runs beside",
+                "its calibrated model, and pft on altix-2005 and reads on the 8-way",
+                "Pentium III beside the threads' tables" },
+            nullptr, pcl::bench::run_machines_bench },
         { "readahead", "[options]",
             { "Morton's readahead-thrashing test from the multipage I/O and readahead",
                 "thread (2002) swept over N files with ondemand, morton and no", "readahead; trace replay speed" },

@@ -27,8 +27,9 @@ enum class Work : std::uint8_t {
     PteInstall,  ///< one page-table entry written
     IoSubmit,    ///< one I/O request submitted to the block layer
     LockAcquire, ///< a free lock taken whose line the CPU holds
+    Operation,   ///< an operation's own work besides its kernel paths: making it, counting it
 };
-inline constexpr unsigned kWorkKinds = 7;
+inline constexpr unsigned kWorkKinds = 8;
 
 /// A modelled cache line's name: a stable identity of what it holds (a
 /// lock's trace identity, class and number in its class), never a host

@@ -229,9 +229,26 @@ sched::MachineProfile host_profile(
         s += " Here the fault costs less than those (by " + significant(-rest)
             + " ns): 0 is taken, and a modelled fault costs that much more than the engine's.";
     c.minor_fault = { whole_ns(rest), FigureBasis::Calibration, s };
+    c.operation = { 0, FigureBasis::Calibration,
+        "Not measured: the engine's own work per operation is measured on a one-CPU pft (calibrate does it)." };
 
     p.validate();
     return p;
+}
+
+void set_operation_cost(sched::MachineProfile& profile, const OperationCost& cost, const HostFacts& facts)
+{
+    const double ns = cost.ns();
+    std::string s = "Calibration, not a result. Measured by calibrate on " + facts.date
+        + ": a one-CPU pft of the engine (split PTE locks, the event stream off) took " + significant(cost.host.ns)
+        + " ns a fault on this computer's thread, " + rounds_text(cost.host, "faults")
+        + ", and the same run on this model without this cost " + significant(cost.modelled_ns)
+        + " ns of virtual time a fault. The difference is the engine's own work around each operation (making it, "
+          "counting it, its loop), which a model of this computer charges so that it predicts this computer's runs.";
+    if (ns < 0)
+        s += " Here the model's fault costs more than the engine's (by " + significant(-ns)
+            + " ns): 0 is taken, and a modelled operation costs that much more.";
+    profile.work.operation = { whole_ns(ns), FigureBasis::Calibration, s };
 }
 
 Calibration calibrate_host(const CalibrateOptions& options, const std::function<void(const std::string&)>& say)
@@ -264,7 +281,12 @@ Calibration calibrate_host(const CalibrateOptions& options, const std::function<
     wo.quick = options.quick;
     wo.working_set_bytes = page_working_set(cal.host.llc_bytes);
     cal.work = measure_work_costs(wo);
-    cal.profile = host_profile(cal.host, cal.latencies, cal.work, read_host_facts());
+    const HostFacts facts = read_host_facts();
+    cal.profile = host_profile(cal.host, cal.latencies, cal.work, facts);
+    say("the engine's own work around an operation (a one-CPU pft, on this computer and on its model)");
+    cal.operation = measure_operation_cost(cal.profile, rounds, options.quick ? 32'768 : 262'144);
+    set_operation_cost(cal.profile, cal.operation, facts);
+    cal.profile.validate();
     return cal;
 }
 

@@ -6,12 +6,15 @@
 // minor_fault, a calibration: the engine's own anonymous fault on this
 // machine less the zeroing, PTE write and lock a modelled fault charges
 // besides, the convention altix-2005.json states for Lameter's pft, so that
-// one modelled CPU faults at the rate the engine does here. Every source
-// says how and when its figure was measured.
+// one modelled CPU faults at the rate the engine does here; and operation,
+// also a calibration: what the engine's one-CPU pft takes a fault beyond
+// what the rest of the model charges (probe/operation_cost.h). Every
+// source says how and when its figure was measured.
 #pragma once
 
 #include "probe/cpu_topology.h"
 #include "probe/line_pingpong.h"
+#include "probe/operation_cost.h"
 #include "probe/work_costs.h"
 #include "sched/machine_profile.h"
 
@@ -43,6 +46,10 @@ using PingPongs = std::array<std::optional<PingPongResult>, sched::kDistanceKind
 sched::MachineProfile host_profile(
     const HostTopology& host, const PingPongs& latencies, const MeasuredWork& work, const HostFacts& facts);
 
+/// Sets @profile's work.operation from @cost (calibrate's second step, once
+/// the rest of the profile is known).
+void set_operation_cost(sched::MachineProfile& profile, const OperationCost& cost, const HostFacts& facts);
+
 struct CalibrateOptions {
     std::string cpu_dir = "/sys/devices/system/cpu";
     bool quick = false; ///< 3 work rounds of an eighth; 15 ping-pong rounds of 500
@@ -54,6 +61,7 @@ struct Calibration {
     HostTopology host;
     PingPongs latencies;
     MeasuredWork work;
+    OperationCost operation;
     sched::MachineProfile profile;
 };
 

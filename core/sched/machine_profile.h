@@ -85,6 +85,7 @@ struct WorkCosts {
     Figure io_submit;    ///< submitting one I/O request to the block layer
     Figure lock_acquire; ///< taking a free lock whose line the CPU holds
     Figure spin_step;    ///< one step of a spin-wait: a pause and a re-read of the line
+    Figure operation;    ///< an operation's own work, besides the kernel work charged for it
     friend bool operator==(const WorkCosts&, const WorkCosts&) = default;
 };
 

@@ -39,6 +39,9 @@ const FigureField<WC> kWorkFigures[] = {
         &WC::lock_acquire },
     { "spin_step", "Spin step", "One step of a spin-wait: a pause and a re-read of the lock's line.",
         &WC::spin_step },
+    { "operation", "Operation's own work",
+        "What each operation costs besides the kernel work charged for it: the program's own loop, and on a model "
+        "of this computer the engine's making and counting of the operation.", &WC::operation },
 };
 
 FieldTable<MachineProfile> make_profile_own_table()

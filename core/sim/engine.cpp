@@ -2,6 +2,7 @@
 
 #include "base/clock.h"
 #include "base/cpu.h"
+#include "base/machine_calls.h"
 #include "base/sleep.h"
 #include "events/lanes.h"
 #include "events/tracepoint.h"
@@ -49,6 +50,11 @@ std::unique_ptr<OperationSource> Engine::make_source(unsigned cpu) const
     return std::make_unique<WorkloadGenerator>(config_.workload, cpu);
 }
 
+sched::MachineProfile MachineSpec::load() const
+{
+    return given ? *given : sched::load_machine_profile(profile);
+}
+
 void EngineConfig::validate() const
 {
     validate_within("workload", [&] { workload.validate(); });
@@ -59,7 +65,7 @@ void EngineConfig::validate() const
     if (machine.is_modelled()) {
         sched::MachineProfile profile;
         try {
-            profile = sched::load_machine_profile(machine.profile);
+            profile = machine.load();
         } catch (const FieldError& e) {
             throw FieldError("machine.profile", e.what());
         } catch (const std::invalid_argument& e) {
@@ -412,6 +418,7 @@ void Engine::cpu_done(unsigned cpu, bool completed)
             all_waiting_ns_ = now_ns();
         if (--running_cpus_ == 0) {
             last = true;
+            ended_ns_ = now_ns();
             const State s = state_.load();
             if (s == State::Running || s == State::Paused)
                 state_.store(State::Finished, std::memory_order_release);
@@ -493,6 +500,14 @@ std::optional<std::uint64_t> Engine::held_since() const
         if (cpus_[cpu].step_budget > 0)
             return std::nullopt;
     return all_waiting_ns_;
+}
+
+std::optional<std::uint64_t> Engine::ended_at() const
+{
+    std::lock_guard g(control_);
+    if (running_cpus_ > 0 || ended_ns_ == 0)
+        return std::nullopt;
+    return ended_ns_;
 }
 
 bool Engine::execute(const Operation& op)
@@ -592,6 +607,7 @@ void Engine::run_cpu(unsigned cpu)
             announced = true;
             background_started();
         }
+        charge_work(Work::Operation);
         if (!execute(op))
             break;
         const std::uint64_t done = cpus_[cpu].operations.fetch_add(1, std::memory_order_relaxed) + 1;

@@ -41,6 +41,7 @@
 #include "mm/readahead_factory.h"
 #include "mm/reclaim_config.h"
 #include "mm/writeback.h"
+#include "sched/machine_profile.h"
 #include "sync/lock_stats.h"
 #include "workload/trace_replay.h"
 #include "workload/workload.h"
@@ -70,7 +71,14 @@ struct MachineSpec {
     /// Every transfer latency of the profile multiplied by this (the
     /// sensitivity runs: 0.5 and 2).
     double latency_scale = 1.0;
-    bool is_modelled() const noexcept { return modelled || profile != "host"; }
+    /// A profile given in memory, modelled instead of the one @profile
+    /// names: calibrate's own runs, before it stores the profile it is
+    /// measuring. Never read from or written to a scenario file.
+    std::shared_ptr<const sched::MachineProfile> given;
+    bool is_modelled() const noexcept { return given || modelled || profile != "host"; }
+    /// The profile a modelled run models: @given, or the one @profile names
+    /// (sched::load_machine_profile(), whose errors it throws).
+    sched::MachineProfile load() const;
 };
 
 struct EngineConfig {
@@ -144,6 +152,9 @@ public:
     /// operations the last step() allowed are done): since when, on
     /// now_ns(). nullopt while a CPU still works.
     std::optional<std::uint64_t> held_since() const;
+    /// When the last CPU left the run (now_ns()), nullopt while one is in
+    /// it: the end of a run that finished, which its driver notices later.
+    std::optional<std::uint64_t> ended_at() const;
     /// Ends the run; returns once every CPU thread has left.
     void stop();
     /// Waits until the run has ended (finished, stopped or failed).
@@ -246,6 +257,7 @@ private:
     unsigned running_cpus_ = 0;        ///< under control_
     unsigned waiting_cpus_ = 0;        ///< under control_: running CPUs held in may_proceed or await_background
     std::uint64_t all_waiting_ns_ = 0; ///< under control_: now_ns() when the last of them began to wait
+    std::uint64_t ended_ns_ = 0;       ///< under control_: now_ns() when the last CPU left (0: not yet)
     void note_waiting();               ///< under control_: one more CPU waits
     unsigned foreground_cpus_ = 0;     ///< under control_: running CPUs that are not background
     std::atomic<bool> background_stop_ { false }; ///< every foreground CPU is done

@@ -163,6 +163,12 @@ void RunLoop::turn(const EventSink& sink)
             stepping_ = false;
         }
     drain(sink);
+    // A run that ended by itself closes at its end, before a sample this
+    // turn would take after it.
+    if (const Engine::State s = engine_.state(); engine_ended(s)) {
+        close(end_of(s), sink);
+        return;
+    }
     if (phase_ == Phase::Running) {
         const double now = running_seconds();
         if (now >= next_sample_s_) {
@@ -177,9 +183,6 @@ void RunLoop::turn(const EventSink& sink)
             return;
         }
     }
-    // Paused runs end by themselves too: the steps may finish the sequences.
-    if (const Engine::State s = engine_.state(); engine_ended(s))
-        close(end_of(s), sink);
 }
 
 void RunLoop::end(RunEnd why, const EventSink& sink)
@@ -190,7 +193,8 @@ void RunLoop::end(RunEnd why, const EventSink& sink)
 
 void RunLoop::close(RunEnd why, const EventSink& sink)
 {
-    if (engine_ended(engine_.state()))
+    const bool by_itself = engine_ended(engine_.state());
+    if (by_itself)
         engine_.wait();
     else
         engine_.stop();
@@ -199,7 +203,11 @@ void RunLoop::close(RunEnd why, const EventSink& sink)
     // the totals. A run that did not run since its last sample (ended while
     // paused) has no interval left to close.
     const bool was_running = phase_ == Phase::Running;
-    clock_.stop(now_ns());
+    // The run ended when its last CPU left, not when this loop noticed (up
+    // to a drain period later).
+    const std::uint64_t now = now_ns();
+    const std::optional<std::uint64_t> ended = by_itself ? engine_.ended_at() : std::nullopt;
+    clock_.stop(ended ? std::min(now, *ended) : now);
     stepping_ = false;
     if ((was_running || unsampled_) && running_seconds() > sampled_s_)
         take_sample();

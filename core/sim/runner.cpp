@@ -2,7 +2,6 @@
 
 #include "base/clock.h"
 #include "base/sleep.h"
-#include "sched/machine_profiles.h"
 #include "sched/scheduler.h"
 #include "sim/run_loop.h"
 
@@ -65,7 +64,7 @@ void drive(RunLoop& loop, const RunOptions& options)
 RunResult run_modelled(const Scenario& scenario, const RunOptions& options)
 {
     const MachineSpec& spec = scenario.engine.machine;
-    const sched::MachineProfile profile = sched::load_machine_profile(spec.profile);
+    const sched::MachineProfile profile = spec.load();
     sched::SchedulerOptions machine_options;
     machine_options.seed = scenario.engine.workload.seed;
     machine_options.spin_step_ns = std::max<std::uint64_t>(1, profile.work.spin_step.ns);

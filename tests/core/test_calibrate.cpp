@@ -14,6 +14,8 @@
 #include "probe/host_profile.h"
 #include "probe/work_costs.h"
 #include "sched/machine_profile_fields.h"
+#include "sched/machine_profiles.h"
+#include "sim/runner.h"
 
 #include <filesystem>
 #include <fstream>
@@ -272,8 +274,13 @@ TEST_CASE("the host profile holds what was measured, valid, and reads back as wr
     CHECK(p.work.minor_fault.ns == 930); // 1000 less 30 + 2 x 20
     CHECK(p.work.minor_fault.basis == FigureBasis::Calibration);
     CHECK(p.work.minor_fault.source.find("Calibration, not a result.") == 0);
+    // The engine's own work per operation is measured after the rest
+    // (set_operation_cost); until then the profile says so.
+    CHECK(p.work.operation.ns == 0);
+    CHECK(p.work.operation.basis == FigureBasis::Calibration);
+    CHECK(p.work.operation.source.find("Not measured") == 0);
     for (const auto& f : sched::work_figure_fields())
-        if (f.name != "minor_fault") {
+        if (f.name != "minor_fault" && f.name != "operation") {
             CHECK((p.work.*f.figure).basis == FigureBasis::Measured);
             CHECK((p.work.*f.figure).source.find("Measured by calibrate on 2026-12-05") == 0);
         }
@@ -282,6 +289,24 @@ TEST_CASE("the host profile holds what was measured, valid, and reads back as wr
     CHECK(json::write(doc).find("\"basis\": \"measured\"") != std::string::npos);
     CHECK(sched::parse_machine_profile(json::write(doc), "host.json") == p);
 
+    SECTION("the engine's own work is what its pft fault takes beyond the model's")
+    {
+        OperationCost op;
+        op.host = cost(500, 262144);
+        op.modelled_ns = 380;
+        op.faults = 262144;
+        sched::MachineProfile q = p;
+        set_operation_cost(q, op, kFacts);
+        CHECK(q.work.operation.ns == 120);
+        CHECK(q.work.operation.basis == FigureBasis::Calibration);
+        CHECK(q.work.operation.source.find("Calibration, not a result. Measured by calibrate on 2026-12-05") == 0);
+        CHECK(q.work.operation.source.find("500 ns a fault on this computer's thread") != std::string::npos);
+        CHECK(q.work.operation.source.find("380 ns of virtual time") != std::string::npos);
+        op.modelled_ns = 530;
+        set_operation_cost(q, op, kFacts);
+        CHECK(q.work.operation.ns == 0);
+        CHECK(q.work.operation.source.find("costs more than the engine's (by 30 ns): 0 is taken") != std::string::npos);
+    }
     SECTION("a fault cheaper than the costs taken out of it is 0, and the source says so")
     {
         MeasuredWork cheap = w;
@@ -315,6 +340,34 @@ TEST_CASE("the host profile holds what was measured, valid, and reads back as wr
         CHECK(q.topology.source.find("the layout the virtual machine shows") != std::string::npos);
         CHECK(q.latency.smt->source.find("These are vCPUs of a virtual machine") != std::string::npos);
     }
+}
+
+TEST_CASE("the operation cost is the host's pft fault less the model's, which then charges it on each", "[calibrate]")
+{
+    sched::MachineProfile p = sched::load_machine_profile("epyc-2026");
+    p.work.operation.ns = 777; // not used: the model's run is without it
+    const OperationCost c = measure_operation_cost(p, 2, 4096);
+    CHECK(c.faults == 4096);
+    CHECK(c.host.per_round == 4096);
+    REQUIRE(c.host.rounds_ns.size() == 2);
+    CHECK(c.host.ns > 0);
+    // On one modelled CPU a fault costs at least the trap and the entry.
+    CHECK(c.modelled_ns >= double(p.work.minor_fault.ns + p.work.pte_install.ns));
+    // Charged once an operation: the same run with the cost set takes
+    // exactly that much more a fault (one CPU: nothing waits).
+    p.work.operation.ns = 100;
+    Scenario s;
+    s.engine.workload.pattern = WorkloadPattern::Pft;
+    s.engine.workload.cpus = 1;
+    s.engine.workload.operations_per_cpu = 4096;
+    s.engine.workload.file_pages = 4096;
+    s.engine.page_table_lock = PageTable::Scheme::Split;
+    s.engine.memory_pages = 4096 + 16384;
+    s.engine.events = false;
+    s.engine.machine.given = std::make_shared<sched::MachineProfile>(p);
+    const RunResult r = run_scenario(s);
+    REQUIRE(r.state == "finished");
+    CHECK(r.wall_seconds * 1e9 / 4096 == Approx(c.modelled_ns + 100).epsilon(1e-9));
 }
 
 TEST_CASE("the page working set is larger than the last-level cache", "[calibrate]")

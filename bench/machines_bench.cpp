@@ -1,0 +1,331 @@
+#include "machines_bench.h"
+
+#include "lib/arg_parser.h"
+#include "lib/bundle.h"
+#include "lib/report.h"
+#include "sched/machine_profiles.h"
+#include "sim/runner.h"
+#include "sim/scenario.h"
+
+#include <cmath>
+#include <optional>
+#include <ostream>
+#include <stdexcept>
+#include <string>
+
+namespace pcl::bench {
+
+namespace {
+
+// Lameter's pft in the pagefault scalability thread (2005), the 16 GB runs
+// (first sample), faults per wall-second: his patches on 2.6.13-rc6-mm1, and
+// Dickins' split locks on 2.6.13-rc1-mm1 ("equivalent").
+struct PostedPft {
+    unsigned threads;
+    double rc6_mm1;
+    double split;
+};
+constexpr PostedPft kLameter[] = { { 1, 77176, 76894 }, { 2, 151015, 150731 }, { 4, 263918, 263253 },
+    { 8, 399411, 398115 }, { 16, 429355, 424757 }, { 32, 333249, 325968 }, { 60, 235491, 244372 } };
+
+Scenario preset(const std::string& name)
+{
+    const auto text = bundled_file("scenarios/" + name + ".json");
+    if (!text)
+        throw std::runtime_error("no bundled scenario " + name);
+    return parse_scenario(*text, name);
+}
+
+RunResult run_finished(const Scenario& s, const std::string& what)
+{
+    RunResult r = run_scenario(s);
+    if (r.state != "finished")
+        throw std::runtime_error(what + " did not finish: " + r.error);
+    return r;
+}
+
+/// What the host loop compares of one run.
+struct LoopFigures {
+    double per_cpu = 0;    ///< operations per second per CPU
+    double contended = 0;  ///< contended acquisitions per 1000 operations, every lock class
+    double bounces = 0;    ///< acquisitions on another CPU than the last, per 1000 operations
+    double throughput = 0; ///< operations per second
+};
+
+LoopFigures figures_of(const RunResult& r)
+{
+    LoopFigures f;
+    const double ops = double(std::max<std::uint64_t>(r.operations, 1));
+    f.throughput = ops / std::max(r.wall_seconds, 1e-9);
+    f.per_cpu = f.throughput / double(std::max<std::size_t>(r.cpus.size(), 1));
+    for (const sync::LockStatRow& c : r.lock_classes) {
+        f.contended += double(c.contentions);
+        f.bounces += double(c.acq_bounces);
+    }
+    f.contended *= 1000.0 / ops;
+    f.bounces *= 1000.0 / ops;
+    return f;
+}
+
+LoopFigures median_of(const std::vector<LoopFigures>& runs)
+{
+    const auto med = [&](double LoopFigures::*m) {
+        std::vector<double> v;
+        for (const LoopFigures& f : runs)
+            v.push_back(f.*m);
+        return median(v);
+    };
+    return { med(&LoopFigures::per_cpu), med(&LoopFigures::contended), med(&LoopFigures::bounces),
+        med(&LoopFigures::throughput) };
+}
+
+std::string error_text(double host, double model)
+{
+    if (host == 0)
+        return model == 0 ? "0 both" : "-";
+    return fixed(100.0 * (model / host - 1.0), 0) + " %";
+}
+
+struct LoopScenario {
+    const char* preset;
+    const char* what;
+    const char* files = nullptr; ///< workload.files, when it differs from the preset's
+    bool one_cpu = true;         ///< the workload runs on one CPU (morton needs two)
+};
+
+/// Each scenario at 1 and 2 CPUs on this computer's threads (@repeats
+/// times, alternated, medians) and on its calibrated model (once: the same
+/// every time), the event stream off in both.
+int host_loop(std::uint64_t ops, unsigned repeats, Report& table, Report& csv, std::ostream& out)
+{
+    const LoopScenario scenarios[] = {
+        { "2002-global-hash-lock", "own files, one global hash lock" },
+        { "2002-radix-tree-per-file", "own files, a radix tree per file" },
+        { "2002-radix-tree-per-file", "one shared file, its tree's lock", "shared" },
+        { "2005-pft-single-page-table-lock", "pft, one page_table_lock" },
+        { "2005-pft-split-page-table-lock", "pft, split PTE locks" },
+        { "2002-readahead-thrashing-ondemand", "readahead thrashing (a reader of 48 files, a streamer)", nullptr,
+            false },
+    };
+    for (const LoopScenario& ls : scenarios) {
+        Scenario s = preset(ls.preset);
+        s.engine.events = false;
+        if (ls.files)
+            s.engine.workload.files = *parse_file_sharing(ls.files);
+        if (ls.one_cpu) {
+            s.engine.workload.operations_per_cpu = ops;
+            s.engine.workload.file_pages = std::max(s.engine.workload.file_pages, std::uint64_t(4096));
+        }
+        const std::vector<unsigned> cpus = ls.one_cpu ? std::vector<unsigned> { 1, 2 } : std::vector<unsigned> { 2 };
+        std::vector<std::vector<LoopFigures>> host(cpus.size());
+        std::vector<LoopFigures> model(cpus.size());
+        for (unsigned r = 0; r < repeats; ++r)
+            for (std::size_t k = 0; k < cpus.size(); ++k) {
+                s.engine.workload.cpus = cpus[k];
+                s.engine.machine.modelled = false;
+                host[k].push_back(figures_of(run_finished(s, std::string(ls.preset) + " on this computer")));
+            }
+        for (std::size_t k = 0; k < cpus.size(); ++k) {
+            s.engine.workload.cpus = cpus[k];
+            s.engine.machine.modelled = true;
+            model[k] = figures_of(run_finished(s, std::string(ls.preset) + " on the model"));
+        }
+        const auto row = [&](const std::string& measure, double h, double m, int precision) {
+            table.add_row();
+            table.set("scenario", std::string(ls.what));
+            table.set("measure", measure);
+            table.set("this computer", h, precision);
+            table.set("model", m, precision);
+            table.set("error", error_text(h, m));
+            csv.add_row();
+            csv.set("part", std::string("host-loop"));
+            csv.set("case", std::string(ls.what));
+            csv.set("measure", measure);
+            csv.set("measured", h, 6);
+            csv.set("modelled", m, 6);
+        };
+        std::vector<LoopFigures> h;
+        for (const auto& runs : host)
+            h.push_back(median_of(runs));
+        for (std::size_t k = 0; k < cpus.size(); ++k)
+            row("ops/s per CPU, " + std::to_string(cpus[k]) + " CPU" + (cpus[k] > 1 ? "s" : ""), h[k].per_cpu,
+                model[k].per_cpu, 0);
+        const std::size_t two = cpus.size() - 1;
+        if (cpus.size() == 2)
+            row("throughput 2 CPUs / 1 CPU", h[1].throughput / h[0].throughput,
+                model[1].throughput / model[0].throughput, 2);
+        row("contended per 1000 ops, 2 CPUs", h[two].contended, model[two].contended, 2);
+        row("bounces per 1000 ops, 2 CPUs", h[two].bounces, model[two].bounces, 1);
+        out << "." << std::flush;
+    }
+    out << "\n";
+    return 0;
+}
+
+/// Faults per virtual second of pft on altix-2005 at 1..60 threads, under
+/// each page-table lock scheme, beside Lameter's tables.
+void pft_knee(std::uint64_t faults, double scale, Report& table, Report& csv)
+{
+    const char* const schemes[] = { "single_walk", "single", "split" };
+    for (const PostedPft& posted : kLameter) {
+        table.add_row();
+        table.set("threads", std::uint64_t(posted.threads));
+        for (const char* scheme : schemes) {
+            Scenario s = preset("2005-pft-split-page-table-lock");
+            s.engine.machine.profile = "altix-2005";
+            s.engine.machine.latency_scale = scale;
+            s.engine.workload.cpus = posted.threads;
+            s.engine.workload.operations_per_cpu = faults;
+            s.engine.page_table_lock = PageTable::parse_scheme(scheme);
+            const RunResult r = run_finished(s, std::string("pft (") + scheme + ")");
+            const double rate = double(r.operations) / r.wall_seconds;
+            table.set(scheme, rate, 0);
+            csv.add_row();
+            csv.set("part", std::string("pft"));
+            csv.set("case", std::string(scheme) + " x" + significant(scale));
+            csv.set("measure", "faults/s at " + std::to_string(posted.threads) + " threads");
+            csv.set("modelled", rate, 0);
+            csv.set("measured", posted.rc6_mm1, 0);
+        }
+        table.set("Lameter rc6-mm1", posted.rc6_mm1, 0);
+        table.set("Lameter split", posted.split, 0);
+    }
+}
+
+/// Random 4 KiB reads on pentium3-xeon-8way-2002 at 1..8 CPUs, operations
+/// per virtual second: the radix-tree thread's question.
+void p3_reads(std::uint64_t ops, double scale, Report& table, Report& csv)
+{
+    struct Case {
+        const char* column;
+        const char* preset;
+        const char* files;
+        const char* hash_scheme; ///< index.scheme for the hash, or null
+    };
+    const Case cases[] = {
+        { "own files, global hash lock", "2002-global-hash-lock", "separate", nullptr },
+        { "own files, radix tree per file", "2002-radix-tree-per-file", "separate", nullptr },
+        { "shared file, global hash lock", "2002-global-hash-lock", "shared", nullptr },
+        { "shared file, hashed locks", "2002-global-hash-lock", "shared", "hashed" },
+        { "shared file, radix tree", "2002-radix-tree-per-file", "shared", nullptr },
+    };
+    for (unsigned cpus : { 1u, 2u, 4u, 8u }) {
+        table.add_row();
+        table.set("CPUs", std::uint64_t(cpus));
+        for (const Case& c : cases) {
+            Scenario s = preset(c.preset);
+            s.engine.machine.profile = "pentium3-xeon-8way-2002";
+            s.engine.machine.latency_scale = scale;
+            s.engine.workload.cpus = cpus;
+            s.engine.workload.operations_per_cpu = ops;
+            s.engine.workload.files = *parse_file_sharing(c.files);
+            s.engine.memory_pages = 40000;
+            if (c.hash_scheme)
+                s.engine.index.scheme = c.hash_scheme;
+            const RunResult r = run_finished(s, std::string(c.column));
+            const double rate = double(r.operations) / r.wall_seconds;
+            table.set(c.column, rate, 0);
+            csv.add_row();
+            csv.set("part", std::string("p3"));
+            csv.set("case", std::string(c.column) + " x" + significant(scale));
+            csv.set("measure", "reads/s at " + std::to_string(cpus) + " CPUs");
+            csv.set("modelled", rate, 0);
+        }
+    }
+}
+
+std::vector<double> parse_scales(const std::string& text)
+{
+    std::vector<double> scales;
+    std::size_t start = 0;
+    while (start <= text.size()) {
+        const std::size_t comma = std::min(text.find(',', start), text.size());
+        const std::string item = text.substr(start, comma - start);
+        std::size_t used = 0;
+        double v = 0;
+        try {
+            v = std::stod(item, &used);
+        } catch (const std::exception&) {
+            used = 0;
+        }
+        if (used == 0 || used != item.size() || !(v > 0) || v > 1000)
+            throw ArgError("--scales: '" + item + "' is not a latency scale (a number above 0, at most 1000)");
+        scales.push_back(v);
+        start = comma + 1;
+    }
+    return scales;
+}
+
+} // namespace
+
+int run_machines_bench(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
+{
+    ArgParser p("bench machines");
+    p.add_string("part", "all", "P", "host-loop, pft, p3 or all");
+    p.add_uint(
+        "repeats", 5, 1, 100, "R", "host loop: runs on this computer's threads of each case, alternated; medians");
+    p.add_uint("ops", 200'000, 1000, 1ull << 24, "N", "host loop: operations per CPU");
+    p.add_uint("pft-faults", 20'000, 100, 1ull << 24, "N", "pft and p3: faults (reads) per modelled CPU");
+    p.add_string("scales", "1", "S,...", "pft and p3: the transfer latency scales to run at (0.5,1,2 for sensitivity)");
+    p.add_output("csv", "FILE", "also write every figure as CSV");
+    p.describe("[options]",
+        "How well the modelled machines predict. host-loop: six bundled scenarios at 1 and 2 CPUs on\n"
+        "this computer's threads and on its calibrated model ('calibrate' first), the event stream off,\n"
+        "with the model's error. pft: Lameter's pft on altix-2005 at 1 to 60 threads under each\n"
+        "page-table lock scheme, beside his tables. p3: random reads on pentium3-xeon-8way-2002 at 1 to 8\n"
+        "CPUs, own files and one shared file, global hash lock, hashed locks and radix trees.");
+    std::vector<double> scales;
+    if (const auto code = p.parse_command(args, out, err, [&](const ArgParser& a) {
+            const std::string& part = a.get_string("part");
+            if (part != "host-loop" && part != "pft" && part != "p3" && part != "all")
+                throw ArgError("--part: '" + part + "' is not one of host-loop, pft, p3, all");
+            scales = parse_scales(a.get_string("scales"));
+        }))
+        return *code;
+    const std::string& part = p.get_string("part");
+    Report csv({ "part", "case", "measure", "measured", "modelled" });
+    try {
+        if (part == "host-loop" || part == "all") {
+            try {
+                sched::load_machine_profile("host");
+            } catch (const std::exception& e) {
+                err << kProgram << " bench machines: " << e.what() << "\n";
+                return 1;
+            }
+            Report table({ "scenario", "measure", "this computer", "model", "error" });
+            out << "Closing the loop: this computer's threads against its calibrated model, the event stream off ("
+                << p.get_uint("repeats") << " runs each on the threads, medians)";
+            host_loop(p.get_uint("ops"), unsigned(p.get_uint("repeats")), table, csv, out);
+            table.print(out);
+            out << "\n";
+        }
+        for (const double scale : scales) {
+            const std::string at = scale == 1 ? "" : ", transfer latencies x" + significant(scale);
+            if (part == "pft" || part == "all") {
+                Report table({ "threads", "single_walk", "single", "split", "Lameter rc6-mm1", "Lameter split" });
+                pft_knee(p.get_uint("pft-faults"), scale, table, csv);
+                out << "pft on altix-2005, faults per virtual second" << at
+                    << " (single_walk: stock 2.6.13's lock across the walk; single: one lock, unlocked walk; split: "
+                       "a lock per PTE page), beside Lameter's 16 GB runs (faults per wall-second):\n";
+                table.print(out);
+                out << "\n";
+            }
+            if (part == "p3" || part == "all") {
+                Report table({ "CPUs", "own files, global hash lock", "own files, radix tree per file",
+                    "shared file, global hash lock", "shared file, hashed locks", "shared file, radix tree" });
+                p3_reads(p.get_uint("pft-faults"), scale, table, csv);
+                out << "random 4 KiB reads on pentium3-xeon-8way-2002, reads per virtual second" << at << ":\n";
+                table.print(out);
+                out << "\n";
+            }
+        }
+    } catch (const std::exception& e) {
+        err << kProgram << " bench machines: " << e.what() << "\n";
+        return 1;
+    }
+    if (!p.get_string("csv").empty())
+        write_file_atomically(p.get_string("csv"), csv.csv());
+    return 0;
+}
+
+} // namespace pcl::bench

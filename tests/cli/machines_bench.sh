@@ -27,8 +27,8 @@ printf '%s\n' "$out" | grep -q "^readahead thrashing .* bounces per 1000 ops, 2 
   || fail "host loop: no readahead thrashing row: $out"
 
 # pft: modelled, so these figures are the same on every machine.
-expect 0 '^     1  *[0-9]+  *[0-9]+  *[0-9]+  *77176  *76894$' "$cli" bench machines --part pft --pft-faults 200
-expect 0 '^    60  *[0-9]+  *[0-9]+  *[0-9]+  *235491  *244372$' "$cli" bench machines --part pft --pft-faults 200
+expect 0 '^      1  *[0-9]+  *[0-9]+  *[0-9]+  *77176  *76894$' "$cli" bench machines --part pft --pft-faults 200
+expect 0 '^     60  *[0-9]+  *[0-9]+  *[0-9]+  *235491  *244372$' "$cli" bench machines --part pft --pft-faults 200
 expect 0 'transfer latencies x0\.5' "$cli" bench machines --part pft --pft-faults 100 --scales 0.5,2
 expect 0 '^   8  *[0-9]+  *[0-9]+  *[0-9]+  *[0-9]+  *[0-9]+$' "$cli" bench machines --part p3 --pft-faults 200
 "$cli" bench machines --part p3 --pft-faults 200 --csv "$dir/p3.csv" > /dev/null || fail "--csv failed"

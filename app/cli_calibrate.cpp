@@ -52,7 +52,7 @@ Report measured_table(const Calibration& cal)
             if (m.path == "latency." + std::string(sched::kDistanceKinds[k]) && cal.latencies[k])
                 rounds = spread(cal.latencies[k]->rounds_ns);
         if (m.path == "work.page_copy")
-            rounds = spread(w.page_copy.rounds_ns);
+            rounds = spread(w.page_copy_cached.rounds_ns);
         else if (m.path == "work.page_zero")
             rounds = spread(w.page_zero.rounds_ns);
         else if (m.path == "work.lock_acquire")

@@ -3,6 +3,7 @@
 #include "lib/arg_parser.h"
 #include "lib/bundle.h"
 #include "lib/report.h"
+#include "probe/operation_cost.h"
 #include "sched/machine_profiles.h"
 #include "sim/runner.h"
 #include "sim/scenario.h"
@@ -112,9 +113,16 @@ int host_loop(std::uint64_t ops, unsigned repeats, Report& table, Report& csv, s
         s.engine.events = false;
         if (ls.files)
             s.engine.workload.files = *parse_file_sharing(ls.files);
-        if (ls.one_cpu) {
+        if (ls.one_cpu)
             s.engine.workload.operations_per_cpu = ops;
-            s.engine.workload.file_pages = std::max(s.engine.workload.file_pages, std::uint64_t(4096));
+        if (s.engine.workload.pattern == WorkloadPattern::Pft) {
+            // calibrate's pft: 2^18 faults a CPU, and only the memory they
+            // take. The engine's fault over 16 GiB of frames costs this
+            // computer's caches several times what it costs over 1 GiB,
+            // which the model does not know.
+            s.engine.workload.operations_per_cpu = kOperationCostFaults;
+            s.engine.workload.file_pages = 2 * kOperationCostFaults;
+            s.engine.memory_pages = 2 * kOperationCostFaults + 16384;
         }
         const std::vector<unsigned> cpus = ls.one_cpu ? std::vector<unsigned> { 1, 2 } : std::vector<unsigned> { 2 };
         std::vector<std::vector<LoopFigures>> host(cpus.size());
@@ -264,7 +272,9 @@ int run_machines_bench(const std::vector<std::string>& args, std::ostream& out, 
     p.add_string("part", "all", "P", "host-loop, pft, p3 or all");
     p.add_uint(
         "repeats", 5, 1, 100, "R", "host loop: runs on this computer's threads of each case, alternated; medians");
-    p.add_uint("ops", 200'000, 1000, 1ull << 24, "N", "host loop: operations per CPU");
+    p.add_uint("ops", 2'000'000, 1000, 1ull << 24, "N",
+        "host loop: reads per CPU (enough that the first read of each page, an I/O, is a small part); pft takes "
+        "calibrate's 2^18 faults a CPU");
     p.add_uint("pft-faults", 20'000, 100, 1ull << 24, "N", "pft and p3: faults (reads) per modelled CPU");
     p.add_string("scales", "1", "S,...", "pft and p3: the transfer latency scales to run at (0.5,1,2 for sensitivity)");
     p.add_output("csv", "FILE", "also write every figure as CSV");

@@ -23,6 +23,9 @@ struct OperationCost {
     double ns() const noexcept { return host.ns - modelled_ns; }
 };
 
+/// The faults of calibrate's pft (an eighth with --quick).
+inline constexpr std::uint64_t kOperationCostFaults = std::uint64_t(1) << 18;
+
 /// Runs pft on one CPU (split PTE locks, the event stream off) @rounds times
 /// on this computer and once on @profile with its operation cost set to 0.
 /// Throws std::runtime_error if a run does not finish.

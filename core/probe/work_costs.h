@@ -11,6 +11,9 @@
 //                         visited in a scattered order over a working set
 //                         larger than the last-level cache, as a fault
 //                         finds its page (not in the cache)
+//   page_copy_cached      memcpy of one 4 KiB page from one page into one
+//                         buffer, both in the cache, as the engine's read(2)
+//                         and write(2) copy (its pages hold no data)
 //   lock_pair             lock() and unlock() of sync::SpinLock, of the
 //                         split PTE locks' class, which nobody else takes
 //   spin_step             one sync::cpu_relax() (a step of sync::Backoff)
@@ -49,6 +52,7 @@ struct MeasuredCost {
 
 struct MeasuredWork {
     MeasuredCost page_copy;
+    MeasuredCost page_copy_cached;
     MeasuredCost page_zero;
     MeasuredCost lock_pair;
     MeasuredCost spin_step;

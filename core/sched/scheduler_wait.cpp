@@ -19,17 +19,20 @@ bool Scheduler::timer_is_live(const Timer& timer) const noexcept
     return task.state == TaskState::Parked && task.wait_seq == timer.wait_seq;
 }
 
-std::uint64_t Scheduler::next_event() noexcept
+std::uint64_t Scheduler::first_deadline() noexcept
 {
     // Deadlines of tasks woken before them are dropped as they come up.
     while (!timers_.empty() && !timer_is_live(timers_.top())) {
         timers_.pop();
         --stale_timers_;
     }
-    std::uint64_t next = ready_.empty() ? WaitQueue::kForever : ready_.top().vtime;
-    if (!timers_.empty())
-        next = std::min(next, timers_.top().deadline);
-    return next;
+    return timers_.empty() ? WaitQueue::kForever : timers_.top().deadline;
+}
+
+std::uint64_t Scheduler::next_event() noexcept
+{
+    const std::uint64_t deadline = first_deadline();
+    return std::min(ready_.empty() ? WaitQueue::kForever : ready_.top().vtime, deadline);
 }
 
 void Scheduler::fire_timers(std::uint64_t until) noexcept

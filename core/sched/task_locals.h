@@ -27,12 +27,11 @@ public:
     void destroy(std::byte* block) const noexcept;
 
     /// Finds the calling thread's variables: the thread that will run the
-    /// tasks, before the first save() or restore().
+    /// tasks, before the first switch_blocks().
     void bind() noexcept;
-    /// The variables move into @block (the running task leaves).
-    void save(std::byte* block) const noexcept;
-    /// @block moves into the variables (a task comes in).
-    void restore(std::byte* block) const noexcept;
+    /// A switch: the variables move into @leaving (the block of the task,
+    /// or of the host, that leaves), then @coming moves into the variables.
+    void switch_blocks(std::byte* leaving, std::byte* coming) const noexcept;
 
     std::size_t variables() const noexcept { return bytes_.size() + objects_.size(); }
 

@@ -53,9 +53,10 @@ public:
     virtual void construct(void* copy) const = 0;
     /// Ends a copy at @copy: the release function, then the destructor.
     virtual void destroy(void* copy) const noexcept = 0;
-    /// A switch: the variable's value moves into the copy at @leaving (the
-    /// task that leaves), then the copy at @coming into the variable.
-    virtual void switch_copies(void* leaving, void* coming) const noexcept = 0;
+    /// A switch: the value of the @variable (address() of the thread that
+    /// switches) moves into the copy at @leaving (the task that leaves),
+    /// then the copy at @coming into the variable.
+    virtual void switch_copies(void* variable, void* leaving, void* coming) const noexcept = 0;
 
 protected:
     TaskLocal(std::size_t size, std::size_t align, bool bytes_only) noexcept
@@ -109,11 +110,11 @@ public:
             release_(t);
         t.~T();
     }
-    void switch_copies(void* leaving, void* coming) const noexcept override
+    void switch_copies(void* variable, void* leaving, void* coming) const noexcept override
     {
-        T& variable = *address_();
-        *std::launder(static_cast<T*>(leaving)) = std::move(variable);
-        variable = std::move(*std::launder(static_cast<T*>(coming)));
+        T& v = *static_cast<T*>(variable);
+        *std::launder(static_cast<T*>(leaving)) = std::move(v);
+        v = std::move(*std::launder(static_cast<T*>(coming)));
     }
 
 private:

@@ -80,8 +80,20 @@ private:
     }
     LineAccess move(Line& line, std::uint32_t cpu, std::uint64_t now_ns);
 
+    /// A distance between two CPUs and its latency.
+    struct Route {
+        CpuDistance distance;
+        std::uint64_t latency;
+    };
+
     TransferLatencyTable latencies_;
     std::uint32_t cpus_;
+    /// The distinct distances of the machine, and which one each pair of
+    /// CPUs is at ([from * cpus_ + to]): a transfer looks its distance up
+    /// instead of working it out from the topology each time (a byte a
+    /// pair: 1 MiB at the most CPUs a profile may have).
+    std::vector<Route> routes_;
+    std::vector<std::uint8_t> route_of_;
     std::size_t words_; ///< of a sharer set
     bool shared_bus_;
     std::uint64_t bus_busy_until_ = 0;

@@ -27,27 +27,21 @@ EhGlobals* eh_globals() noexcept
 
 const TaskLocalOf<EhGlobals> eh_globals_task_local { &eh_globals };
 
-// The variables are a few bytes each (a pointer, an int, a flag, an event
-// record): a copy of a size known at compile time is a move or two, where
+// The variables are a few bytes each (a flag, an int, a pointer, an event
+// record): copies of sizes known at compile time are a move each, where
 // memcpy() with a size read at run time is a call into the C library, and
 // a modelled run switches tasks millions of times a second.
-inline void copy_bytes(void* to, const void* from, std::size_t size) noexcept
+inline void copy_small(void* to, const void* from, std::size_t size) noexcept
 {
     switch (size) {
     case 1:
         std::memcpy(to, from, 1);
         break;
+    case 2:
+        std::memcpy(to, from, 2);
+        break;
     case 4:
         std::memcpy(to, from, 4);
-        break;
-    case 8:
-        std::memcpy(to, from, 8);
-        break;
-    case 16:
-        std::memcpy(to, from, 16);
-        break;
-    case 48:
-        std::memcpy(to, from, 48);
         break;
     default:
         std::memcpy(to, from, size);
@@ -64,9 +58,14 @@ TaskLocalSet::TaskLocalSet()
         size_ = (size_ + local->align() - 1) / local->align() * local->align();
         align_ = std::max(align_, local->align());
         if (local->bytes_only())
-            bytes_.push_back({ size_, local->size(), nullptr, local });
+            trivial_.push_back({ size_, nullptr, local });
+        if (local->bytes_only() && local->size() % 8 == 0 && local->align() >= 8)
+            for (std::size_t at = 0; at < local->size(); at += 8)
+                words_.push_back({ size_ + at, at, nullptr, local });
+        else if (local->bytes_only())
+            small_.push_back({ size_, local->size(), nullptr, local });
         else
-            objects_.push_back({ size_, local });
+            objects_.push_back({ size_, nullptr, local });
         size_ += local->size();
     }
 }
@@ -76,8 +75,8 @@ std::byte* TaskLocalSet::make() const
     if (size_ == 0)
         return nullptr;
     auto* block = static_cast<std::byte*>(::operator new(size_, std::align_val_t(align_)));
-    for (const Bytes& b : bytes_)
-        b.local->construct(block + b.offset);
+    for (const Object& t : trivial_)
+        t.local->construct(block + t.offset);
     std::size_t made = 0;
     try {
         for (; made < objects_.size(); ++made)
@@ -102,18 +101,26 @@ void TaskLocalSet::destroy(std::byte* block) const noexcept
 
 void TaskLocalSet::bind() noexcept
 {
-    for (Bytes& b : bytes_)
+    for (Word& w : words_)
+        w.variable = static_cast<std::byte*>(w.local->address()) + w.within;
+    for (Bytes& b : small_)
         b.variable = b.local->address();
+    for (Object& o : objects_)
+        o.variable = o.local->address();
 }
 
 void TaskLocalSet::switch_blocks(std::byte* leaving, std::byte* coming) const noexcept
 {
-    for (const Bytes& b : bytes_) {
-        copy_bytes(leaving + b.offset, b.variable, b.size);
-        copy_bytes(b.variable, coming + b.offset, b.size);
+    for (const Word& w : words_) {
+        std::memcpy(leaving + w.offset, w.variable, 8);
+        std::memcpy(w.variable, coming + w.offset, 8);
+    }
+    for (const Bytes& b : small_) {
+        copy_small(leaving + b.offset, b.variable, b.size);
+        copy_small(b.variable, coming + b.offset, b.size);
     }
     for (const Object& o : objects_)
-        o.local->switch_copies(leaving + o.offset, coming + o.offset);
+        o.local->switch_copies(o.variable, leaving + o.offset, coming + o.offset);
 }
 
 } // namespace pcl::sched

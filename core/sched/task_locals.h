@@ -33,7 +33,7 @@ public:
     /// or of the host, that leaves), then @coming moves into the variables.
     void switch_blocks(std::byte* leaving, std::byte* coming) const noexcept;
 
-    std::size_t variables() const noexcept { return bytes_.size() + objects_.size(); }
+    std::size_t variables() const noexcept { return trivial_.size() + objects_.size(); }
 
 private:
     /// A trivially copyable variable: saved and restored as bytes.
@@ -43,12 +43,25 @@ private:
         void* variable;
         const TaskLocal* local;
     };
-    /// Any other: moved by its registration.
-    struct Object {
-        std::size_t offset;
+    /// Eight bytes of one (a pointer; one of an event record's words).
+    struct Word {
+        std::size_t offset; ///< in a block
+        std::size_t within; ///< in the variable
+        std::byte* variable;
         const TaskLocal* local;
     };
-    std::vector<Bytes> bytes_;
+    /// Any other: moved by its registration (switch_copies).
+    struct Object {
+        std::size_t offset;
+        void* variable;
+        const TaskLocal* local;
+    };
+    std::vector<Object> trivial_; ///< every trivially copyable variable, switched as words_ and small_
+    // What a switch copies: the trivially copyable variables as words when
+    // they are made of whole aligned words, the others (an int, a flag) at
+    // their size.
+    std::vector<Word> words_;
+    std::vector<Bytes> small_;
     std::vector<Object> objects_;
     std::size_t size_ = 0;
     std::size_t align_ = alignof(std::max_align_t);

@@ -25,16 +25,16 @@ CacheLines::CacheLines(const MachineProfile& profile, double latency_scale)
         }
 }
 
-CacheLines::Line& CacheLines::touch(std::uint32_t line, std::uint32_t cpu)
+void CacheLines::no_such_cpu(std::uint32_t cpu) const
 {
-    if (cpu >= cpus_)
-        throw std::out_of_range(
-            "cache line access by CPU " + std::to_string(cpu) + " of a machine of " + std::to_string(cpus_));
-    if (line >= lines_.size()) {
-        lines_.resize(std::size_t(line) + 1);
-        sharer_words_.resize(lines_.size() * words_);
-    }
-    return lines_[line];
+    throw std::out_of_range(
+        "cache line access by CPU " + std::to_string(cpu) + " of a machine of " + std::to_string(cpus_));
+}
+
+void CacheLines::grow(std::uint32_t line)
+{
+    lines_.resize(std::size_t(line) + 1);
+    sharer_words_.resize(lines_.size() * words_);
 }
 
 LineAccess CacheLines::move(Line& l, std::uint32_t cpu, std::uint64_t now_ns)
@@ -84,7 +84,10 @@ LineAccess CacheLines::write(std::uint32_t line, std::uint32_t cpu, std::uint64_
     if (l.owner != kNoOwner && l.owner != cpu)
         a = move(l, cpu, now_ns);
     l.owner = cpu;
-    std::fill(set, set + words_, 0);
+    if (words_ == 1) // up to 64 CPUs: a store, not a call to memset()
+        set[0] = 0;
+    else
+        std::fill(set, set + words_, 0);
     set[cpu / 64] |= std::uint64_t(1) << (cpu % 64);
     return a;
 }

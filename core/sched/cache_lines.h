@@ -72,7 +72,17 @@ private:
         std::uint64_t transfers = 0;
     };
 
-    Line& touch(std::uint32_t line, std::uint32_t cpu);
+    /// @line's state (made on its first access); every access checks @cpu.
+    Line& touch(std::uint32_t line, std::uint32_t cpu)
+    {
+        if (cpu >= cpus_) [[unlikely]]
+            no_such_cpu(cpu);
+        if (line >= lines_.size()) [[unlikely]]
+            grow(line);
+        return lines_[line];
+    }
+    [[noreturn]] void no_such_cpu(std::uint32_t cpu) const;
+    void grow(std::uint32_t line);
     std::uint64_t* sharers(std::uint32_t line) noexcept { return &sharer_words_[std::size_t(line) * words_]; }
     const std::uint64_t* sharers(std::uint32_t line) const noexcept
     {

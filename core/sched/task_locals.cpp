@@ -54,18 +54,31 @@ inline void copy_small(void* to, const void* from, std::size_t size) noexcept
 TaskLocalSet::TaskLocalSet()
 {
     (void)eh_globals_task_local;
+    // Those made of whole aligned words first: they are the block's first
+    // words, in order, so a switch walks the block word by word.
+    auto whole_words
+        = [](const TaskLocal* local) { return local->bytes_only() && local->size() % 8 == 0 && local->align() >= 8; };
     for (const TaskLocal* local = TaskLocal::first(); local; local = local->next()) {
+        if (!whole_words(local))
+            continue;
+        trivial_.push_back({ size_, nullptr, local });
+        for (std::size_t at = 0; at < local->size(); at += 8)
+            words_.push_back({ at, local });
+        size_ += local->size();
+        align_ = std::max(align_, local->align());
+    }
+    word_variables_.resize(words_.size());
+    for (const TaskLocal* local = TaskLocal::first(); local; local = local->next()) {
+        if (whole_words(local))
+            continue;
         size_ = (size_ + local->align() - 1) / local->align() * local->align();
         align_ = std::max(align_, local->align());
-        if (local->bytes_only())
+        if (local->bytes_only()) {
             trivial_.push_back({ size_, nullptr, local });
-        if (local->bytes_only() && local->size() % 8 == 0 && local->align() >= 8)
-            for (std::size_t at = 0; at < local->size(); at += 8)
-                words_.push_back({ size_ + at, at, nullptr, local });
-        else if (local->bytes_only())
             small_.push_back({ size_, local->size(), nullptr, local });
-        else
+        } else {
             objects_.push_back({ size_, nullptr, local });
+        }
         size_ += local->size();
     }
 }
@@ -101,8 +114,8 @@ void TaskLocalSet::destroy(std::byte* block) const noexcept
 
 void TaskLocalSet::bind() noexcept
 {
-    for (Word& w : words_)
-        w.variable = static_cast<std::byte*>(w.local->address()) + w.within;
+    for (std::size_t i = 0; i < words_.size(); ++i)
+        word_variables_[i] = static_cast<std::byte*>(words_[i].local->address()) + words_[i].within;
     for (Bytes& b : small_)
         b.variable = b.local->address();
     for (Object& o : objects_)
@@ -111,9 +124,9 @@ void TaskLocalSet::bind() noexcept
 
 void TaskLocalSet::switch_blocks(std::byte* leaving, std::byte* coming) const noexcept
 {
-    for (const Word& w : words_) {
-        std::memcpy(leaving + w.offset, w.variable, 8);
-        std::memcpy(w.variable, coming + w.offset, 8);
+    for (std::size_t i = 0, n = word_variables_.size(); i < n; ++i) {
+        std::memcpy(leaving + 8 * i, word_variables_[i], 8);
+        std::memcpy(word_variables_[i], coming + 8 * i, 8);
     }
     for (const Bytes& b : small_) {
         copy_small(leaving + b.offset, b.variable, b.size);

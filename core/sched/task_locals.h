@@ -45,9 +45,7 @@ private:
     };
     /// Eight bytes of one (a pointer; one of an event record's words).
     struct Word {
-        std::size_t offset; ///< in a block
         std::size_t within; ///< in the variable
-        std::byte* variable;
         const TaskLocal* local;
     };
     /// Any other: moved by its registration (switch_copies).
@@ -58,9 +56,11 @@ private:
     };
     std::vector<Object> trivial_; ///< every trivially copyable variable, switched as words_ and small_
     // What a switch copies: the trivially copyable variables as words when
-    // they are made of whole aligned words, the others (an int, a flag) at
-    // their size.
+    // they are made of whole aligned words (word i is at 8 * i in a block;
+    // word_variables_[i] is where it lives on the bound thread), the others
+    // (an int, a flag) at their size.
     std::vector<Word> words_;
+    std::vector<std::byte*> word_variables_;
     std::vector<Bytes> small_;
     std::vector<Object> objects_;
     std::size_t size_ = 0;

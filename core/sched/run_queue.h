@@ -55,13 +55,32 @@ public:
         heap_[hole] = entry;
     }
 
-    /// Removes the first entry (the queue must not be empty).
+    /// Removes the first entry (the queue must not be empty). The last
+    /// entry, which takes its place, is a leaf and most likely belongs near
+    /// the bottom again: the hole goes down to a leaf first, one compare a
+    /// level (the smaller child moves up), and the entry rises from there.
     void pop() noexcept
     {
         const Ready last = heap_.back();
         heap_.pop_back();
-        if (!heap_.empty())
-            sift_down(last);
+        const std::size_t n = heap_.size();
+        if (n == 0)
+            return;
+        std::size_t hole = 0;
+        for (std::size_t child = 1; child < n; child = 2 * hole + 1) {
+            if (child + 1 < n && runs_before(heap_[child + 1], heap_[child]))
+                ++child;
+            heap_[hole] = heap_[child];
+            hole = child;
+        }
+        while (hole > 0) {
+            const std::size_t parent = (hole - 1) / 2;
+            if (!runs_before(last, heap_[parent]))
+                break;
+            heap_[hole] = heap_[parent];
+            hole = parent;
+        }
+        heap_[hole] = last;
     }
 
     /// push(@entry), then takes the first entry out and returns it.

@@ -251,7 +251,12 @@ void Scheduler::requeue_and_switch(std::uint64_t key) noexcept
         return;
     }
     task.state = TaskState::Runnable;
-    switch_to(*tasks_[next.id]);
+    Task& other = *tasks_[next.id];
+    if (other.spin != SpinStep::None && !run_spinner(other)) {
+        switch_away(); // it took its step and is back in a queue: the next, as pick_next() finds it
+        return;
+    }
+    switch_to(other);
 }
 
 void Scheduler::switch_to(Task& next) noexcept
@@ -311,9 +316,8 @@ void Scheduler::touch_line(LineKey line, bool write) noexcept
     // wake now, each to read the line again, one transfer after another.
     // Nothing runs before the writer's next charge or wait, so the store
     // that follows this touch (a release) is seen by all of them.
-    if (write && !watchers_.empty())
-        if (const auto it = watchers_.find(line); it != watchers_.end())
-            unpark_all(it->second);
+    if (write)
+        wake_watchers(line, current_->vtime);
 }
 
 void Scheduler::watch_line(LineKey line) noexcept

@@ -104,6 +104,7 @@ public:
     void work(Work work, std::uint64_t count) noexcept override;
     void touch_line(LineKey line, bool write) noexcept override;
     void watch_line(LineKey line) noexcept override;
+    void take_spinning(LineKey line, std::atomic<bool>& locked) noexcept override;
     TaskRef spawn(std::string name, std::function<void()> fn) override;
     void join(TaskRef task) noexcept override;
     void rcu_read_lock() noexcept override;
@@ -160,7 +161,14 @@ private:
     bool park_as(WaitQueue& queue, std::uint64_t deadline_ns, WaitKind kind, unsigned join_target = ~0u) noexcept;
     void link(WaitQueue& queue, Task& task) noexcept;
     void unlink(Task& task) noexcept;
-    void wake(Task& task) noexcept;
+    void wake(Task& task, std::uint64_t waker_vtime) noexcept;
+    void wake_all(WaitQueue& queue, std::uint64_t waker_vtime) noexcept;
+
+    // scheduler_spin.cpp: the spinners whose loop the scheduler runs.
+    void wake_watchers(LineKey line, std::uint64_t waker_vtime) noexcept;
+    bool run_spinner(Task& task) noexcept;
+    bool spinner_charge(Task& task, std::uint64_t ns) noexcept;
+    void park_spinner(Task& task) noexcept;
 
     // scheduler_rcu.cpp.
     void end_read_side(Task& task) noexcept;

@@ -46,6 +46,10 @@ public:
         Backoff backoff;
         touch(true);
         while (locked_.exchange(true, std::memory_order_acquire)) {
+            if constexpr (requires { touch.take_spinning(locked_); }) {
+                touch.take_spinning(locked_); // the rest of this loop, on a modelled machine
+                return;
+            }
             do {
                 touch.spin(backoff);
                 touch(false);

@@ -57,6 +57,11 @@ void machine_watch_line(LineKey line) noexcept
     current_machine()->watch_line(line);
 }
 
+void machine_take_spinning(LineKey line, std::atomic<bool>& locked) noexcept
+{
+    current_machine()->take_spinning(line, locked);
+}
+
 void machine_join(void* machine, TaskRef task) noexcept
 {
     static_cast<Machine*>(machine)->join(task);

@@ -18,6 +18,7 @@
 
 #include "base/machine_calls.h"
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -78,6 +79,23 @@ public:
     {
         (void)line;
         relax();
+    }
+    /// A test-and-test-and-set spinlock's wait on a modelled machine
+    /// (sync/raw_locks.h, RawSpinLock), after its first exchange found the
+    /// word @locked taken: until an exchange takes it, waits for a write to
+    /// its line @line (watch_line), re-reads the line and, when the word
+    /// looks free, writes the line and tries the exchange. Returns holding
+    /// the lock. A machine may run this loop for the task without switching
+    /// to it, as long as every access, charge and wake-up is the loop's.
+    virtual void take_spinning(LineKey line, std::atomic<bool>& locked) noexcept
+    {
+        do {
+            do {
+                watch_line(line);
+                touch_line(line, false);
+            } while (locked.load(std::memory_order_relaxed));
+            touch_line(line, true);
+        } while (locked.exchange(true, std::memory_order_acquire));
     }
     /// Starts @fn as a task of this machine, runnable at the spawner's time.
     virtual TaskRef spawn(std::string name, std::function<void()> fn) = 0;

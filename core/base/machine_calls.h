@@ -9,6 +9,7 @@
 // which base/machine.cpp forwards to current_machine().
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -61,6 +62,7 @@ TaskRef machine_spawn(std::string name, std::function<void()> fn);
 void machine_work(Work work, std::uint64_t count) noexcept;
 void machine_touch_line(LineKey line, bool write) noexcept;
 void machine_watch_line(LineKey line) noexcept;
+void machine_take_spinning(LineKey line, std::atomic<bool>& locked) noexcept;
 /// Joins @task, a task of @machine (the t_machine it was spawned on).
 void machine_join(void* machine, TaskRef task) noexcept;
 } // namespace detail

@@ -53,10 +53,10 @@ public:
     virtual void construct(void* copy) const = 0;
     /// Ends a copy at @copy: the release function, then the destructor.
     virtual void destroy(void* copy) const noexcept = 0;
-    /// The variable's value moves into the copy at @copy (a task leaves).
-    virtual void save(void* copy) const noexcept = 0;
-    /// The copy at @copy moves into the variable (a task comes in).
-    virtual void restore(void* copy) const noexcept = 0;
+    /// A switch: the value of the @variable (address() of the thread that
+    /// switches) moves into the copy at @leaving (the task that leaves),
+    /// then the copy at @coming into the variable.
+    virtual void switch_copies(void* variable, void* leaving, void* coming) const noexcept = 0;
 
 protected:
     TaskLocal(std::size_t size, std::size_t align, bool bytes_only) noexcept
@@ -110,8 +110,12 @@ public:
             release_(t);
         t.~T();
     }
-    void save(void* copy) const noexcept override { *std::launder(static_cast<T*>(copy)) = std::move(*address_()); }
-    void restore(void* copy) const noexcept override { *address_() = std::move(*std::launder(static_cast<T*>(copy))); }
+    void switch_copies(void* variable, void* leaving, void* coming) const noexcept override
+    {
+        T& v = *static_cast<T*>(variable);
+        *std::launder(static_cast<T*>(leaving)) = std::move(v);
+        v = std::move(*std::launder(static_cast<T*>(coming)));
+    }
 
 private:
     static T make_initial(Address address)

@@ -112,20 +112,8 @@ struct PreloadPools {
     }
 
     PreloadPools() = default;
-    // The nodes are owned: moved (a task of a modelled machine leaving or
-    // coming in, base/task_local.h), never copied.
     PreloadPools(const PreloadPools&) = delete;
     PreloadPools& operator=(const PreloadPools&) = delete;
-    PreloadPools& operator=(PreloadPools&& other) noexcept
-    {
-        for (unsigned i = 0; i < kPools; ++i) {
-            release(pools[i]);
-            pools[i].bytes = std::exchange(other.pools[i].bytes, 0);
-            pools[i].nodes.swap(other.pools[i].nodes);
-        }
-        next_victim = std::exchange(other.next_victim, 0);
-        return *this;
-    }
     ~PreloadPools()
     {
         for (auto& p : pools)
@@ -135,8 +123,10 @@ struct PreloadPools {
 
 // radix_tree_preload()'s nodes are per CPU with preemption off until the
 // insertion that uses them; a task of a modelled machine can be switched out
-// in between (a contended lock), so they are the task's own.
-thread_local PreloadPools t_preload;
+// in between (a contended lock), so they are the task's own. Held by a
+// pointer, made at the first preload: a modelled machine moves every
+// task-local at every task switch, and this moves as one pointer.
+thread_local std::unique_ptr<PreloadPools> t_preload;
 PCL_TASK_LOCAL(t_preload);
 
 void destroy(Node* node) noexcept
@@ -151,10 +141,12 @@ void destroy(Node* node) noexcept
 
 bool preload(const NodeLayout& layout, unsigned count) noexcept
 {
-    auto& pool = t_preload.pool(layout.bytes);
-    if (pool.nodes.size() >= count)
-        return true;
     try {
+        if (!t_preload) [[unlikely]]
+            t_preload = std::make_unique<PreloadPools>();
+        auto& pool = t_preload->pool(layout.bytes);
+        if (pool.nodes.size() >= count)
+            return true;
         pool.nodes.reserve(count);
         while (pool.nodes.size() < count)
             pool.nodes.push_back(::operator new(layout.bytes, std::align_val_t(64)));
@@ -166,7 +158,7 @@ bool preload(const NodeLayout& layout, unsigned count) noexcept
 
 Node* node_from_preload(const NodeLayout& layout, unsigned height, sync::LockClass* lock_class) noexcept
 {
-    auto& pool = t_preload.pool(layout.bytes);
+    auto& pool = t_preload->pool(layout.bytes);
     void* mem = pool.nodes.back();
     pool.nodes.pop_back();
     std::memset(mem, 0, layout.bytes);

@@ -12,29 +12,41 @@ CacheLines::CacheLines(const MachineProfile& profile, double latency_scale)
     , words_((profile.topology.cpus() + 63) / 64)
     , shared_bus_(profile.topology.shared_bus)
 {
+    route_of_.resize(std::size_t(cpus_) * cpus_);
+    for (std::uint32_t from = 0; from < cpus_; ++from)
+        for (std::uint32_t to = 0; to < cpus_; ++to) {
+            const CpuDistance d = distance(latencies_.topology(), from, to);
+            std::size_t r = 0;
+            while (r < routes_.size() && !(routes_[r].distance == d))
+                ++r;
+            if (r == routes_.size())
+                routes_.push_back({ d, latencies_.latency(d) });
+            route_of_[std::size_t(from) * cpus_ + to] = std::uint8_t(r);
+        }
 }
 
-CacheLines::Line& CacheLines::touch(std::uint32_t line, std::uint32_t cpu)
+void CacheLines::no_such_cpu(std::uint32_t cpu) const
 {
-    if (cpu >= cpus_)
-        throw std::out_of_range(
-            "cache line access by CPU " + std::to_string(cpu) + " of a machine of " + std::to_string(cpus_));
-    if (line >= lines_.size()) {
-        lines_.resize(std::size_t(line) + 1);
-        sharer_words_.resize(lines_.size() * words_);
-    }
-    return lines_[line];
+    throw std::out_of_range(
+        "cache line access by CPU " + std::to_string(cpu) + " of a machine of " + std::to_string(cpus_));
+}
+
+void CacheLines::grow(std::uint32_t line)
+{
+    lines_.resize(std::size_t(line) + 1);
+    sharer_words_.resize(lines_.size() * words_);
 }
 
 LineAccess CacheLines::move(Line& l, std::uint32_t cpu, std::uint64_t now_ns)
 {
     LineAccess a;
     a.transfer = true;
-    a.distance = distance(latencies_.topology(), l.owner, cpu);
+    const Route& route = routes_[route_of_[std::size_t(l.owner) * cpus_ + cpu]];
+    a.distance = route.distance;
     std::uint64_t start = std::max(now_ns, l.busy_until);
     if (shared_bus_)
         start = std::max(start, bus_busy_until_);
-    const std::uint64_t arrives = start + latencies_.latency(a.distance);
+    const std::uint64_t arrives = start + route.latency;
     l.busy_until = arrives;
     if (shared_bus_)
         bus_busy_until_ = arrives;
@@ -72,7 +84,10 @@ LineAccess CacheLines::write(std::uint32_t line, std::uint32_t cpu, std::uint64_
     if (l.owner != kNoOwner && l.owner != cpu)
         a = move(l, cpu, now_ns);
     l.owner = cpu;
-    std::fill(set, set + words_, 0);
+    if (words_ == 1) // up to 64 CPUs: a store, not a call to memset()
+        set[0] = 0;
+    else
+        std::fill(set, set + words_, 0);
     set[cpu / 64] |= std::uint64_t(1) << (cpu % 64);
     return a;
 }

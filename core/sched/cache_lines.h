@@ -72,7 +72,17 @@ private:
         std::uint64_t transfers = 0;
     };
 
-    Line& touch(std::uint32_t line, std::uint32_t cpu);
+    /// @line's state (made on its first access); every access checks @cpu.
+    Line& touch(std::uint32_t line, std::uint32_t cpu)
+    {
+        if (cpu >= cpus_) [[unlikely]]
+            no_such_cpu(cpu);
+        if (line >= lines_.size()) [[unlikely]]
+            grow(line);
+        return lines_[line];
+    }
+    [[noreturn]] void no_such_cpu(std::uint32_t cpu) const;
+    void grow(std::uint32_t line);
     std::uint64_t* sharers(std::uint32_t line) noexcept { return &sharer_words_[std::size_t(line) * words_]; }
     const std::uint64_t* sharers(std::uint32_t line) const noexcept
     {
@@ -80,8 +90,20 @@ private:
     }
     LineAccess move(Line& line, std::uint32_t cpu, std::uint64_t now_ns);
 
+    /// A distance between two CPUs and its latency.
+    struct Route {
+        CpuDistance distance;
+        std::uint64_t latency;
+    };
+
     TransferLatencyTable latencies_;
     std::uint32_t cpus_;
+    /// The distinct distances of the machine, and which one each pair of
+    /// CPUs is at ([from * cpus_ + to]): a transfer looks its distance up
+    /// instead of working it out from the topology each time (a byte a
+    /// pair: 1 MiB at the most CPUs a profile may have).
+    std::vector<Route> routes_;
+    std::vector<std::uint8_t> route_of_;
     std::size_t words_; ///< of a sharer set
     bool shared_bus_;
     std::uint64_t bus_busy_until_ = 0;

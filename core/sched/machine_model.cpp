@@ -19,8 +19,10 @@ MachineModel::MachineModel(const MachineProfile& profile, double latency_scale)
 
 std::uint64_t MachineModel::access(LineKey key, int cpu, std::uint64_t now_ns, bool write)
 {
-    const std::uint32_t line = numbers_.try_emplace(key, std::uint32_t(numbers_.size())).first->second;
-    const std::uint32_t c = cpu < 0 ? 0 : std::uint32_t(cpu) % cpus_;
+    const std::uint32_t line = numbers_.number(key);
+    std::uint32_t c = cpu < 0 ? 0 : std::uint32_t(cpu);
+    if (c >= cpus_) [[unlikely]] // not a division at every access
+        c %= cpus_;
     const LineAccess a = write ? lines_.write(line, c, now_ns) : lines_.read(line, c, now_ns);
     return a.cost_ns;
 }

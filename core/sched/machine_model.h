@@ -12,11 +12,11 @@
 
 #include "base/machine_calls.h"
 #include "sched/cache_lines.h"
+#include "sched/line_numbers.h"
 #include "sched/machine_profile.h"
 
 #include <array>
 #include <cstdint>
-#include <unordered_map>
 
 namespace pcl::sched {
 
@@ -42,7 +42,7 @@ private:
     std::uint32_t cpus_; ///< the machine's
     std::array<std::uint64_t, kWorkKinds> costs_ {};
     CacheLines lines_;
-    std::unordered_map<LineKey, std::uint32_t> numbers_; ///< each line's dense number in lines_
+    LineNumbers numbers_; ///< each line's dense number in lines_
 };
 
 } // namespace pcl::sched

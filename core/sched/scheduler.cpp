@@ -49,7 +49,7 @@ void Scheduler::run(std::function<void()> main)
     if (host_)
         throw std::logic_error("scheduler: run() while it runs");
     tasks_.clear();
-    ready_ = {};
+    ready_.clear();
     timers_ = {};
     stale_timers_ = 0;
     keys_ = SplitMix64(options_.seed);
@@ -85,8 +85,7 @@ void Scheduler::run(std::function<void()> main)
             break;
         current_ = next;
         next->state = TaskState::Running;
-        locals_.save(host_locals_);
-        locals_.restore(next->locals);
+        locals_.switch_blocks(host_locals_, next->locals);
         ++switches_;
         host.switch_to(*next->fiber);
         // Back on the host, its thread-locals restored by the task that left.
@@ -182,8 +181,7 @@ void Scheduler::exit_running() noexcept
     }
     unpark_all(task.exited);
     exited_ = &task;
-    locals_.save(task.locals);
-    locals_.restore(host_locals_);
+    locals_.switch_blocks(task.locals, host_locals_);
     ++switches_;
     task.fiber->exit_to(*host_);
 }
@@ -214,7 +212,7 @@ void Scheduler::abandon_all() noexcept
         locals_.destroy(std::exchange(t->locals, nullptr));
         t->fiber.reset(); // its stack, unwound or not
     }
-    ready_ = {};
+    ready_.clear();
     timers_ = {};
     stale_timers_ = 0;
     rcu_callbacks_.clear();
@@ -231,12 +229,44 @@ void Scheduler::switch_away() noexcept
     }
     if (!next)
         stop_running(Stop::Deadlock);
-    current_ = next;
-    next->state = TaskState::Running;
-    locals_.save(from->locals);
-    locals_.restore(next->locals);
+    switch_to(*next);
+}
+
+void Scheduler::requeue_and_switch(std::uint64_t key) noexcept
+{
+    // enqueue() and switch_away(), when no deadline comes up before the
+    // first runnable task (pick_next() would fire none): the run queue's
+    // push_pop, which hands back the task itself when it is still first.
+    Task& task = *current_;
+    const Ready entry { task.vtime, key, task.id };
+    const std::uint64_t first = ready_.empty() ? entry.vtime : std::min(entry.vtime, ready_.top().vtime);
+    if (first_deadline() <= first) {
+        enqueue(task, key);
+        switch_away();
+        return;
+    }
+    const Ready next = ready_.push_pop(entry);
+    if (next.id == task.id) {
+        task.state = TaskState::Running;
+        return;
+    }
+    task.state = TaskState::Runnable;
+    Task& other = *tasks_[next.id];
+    if (other.spin != SpinStep::None && !run_spinner(other)) {
+        switch_away(); // it took its step and is back in a queue: the next, as pick_next() finds it
+        return;
+    }
+    switch_to(other);
+}
+
+void Scheduler::switch_to(Task& next) noexcept
+{
+    Task& from = *current_;
+    current_ = &next;
+    next.state = TaskState::Running;
+    locals_.switch_blocks(from.locals, next.locals);
     ++switches_;
-    from->fiber->switch_to(*next->fiber);
+    from.fiber->switch_to(*next.fiber);
 }
 
 void Scheduler::stop_running(Stop why) noexcept
@@ -247,8 +277,7 @@ void Scheduler::stop_running(Stop why) noexcept
     stop_ = why;
     if (why == Stop::Spinning)
         spinner_ = &task;
-    locals_.save(task.locals);
-    locals_.restore(host_locals_);
+    locals_.switch_blocks(task.locals, host_locals_);
     ++switches_;
     task.fiber->switch_to(*host_);
     std::abort();
@@ -263,8 +292,7 @@ void Scheduler::advance_to(std::uint64_t vtime) noexcept
     // as any task put back in the queue does.
     if (vtime < next_event())
         return;
-    enqueue(task, draw_key());
-    switch_away();
+    requeue_and_switch(draw_key());
 }
 
 void Scheduler::charge(std::uint64_t ns) noexcept
@@ -288,9 +316,8 @@ void Scheduler::touch_line(LineKey line, bool write) noexcept
     // wake now, each to read the line again, one transfer after another.
     // Nothing runs before the writer's next charge or wait, so the store
     // that follows this touch (a release) is seen by all of them.
-    if (write && !watchers_.empty())
-        if (const auto it = watchers_.find(line); it != watchers_.end())
-            unpark_all(it->second);
+    if (write)
+        wake_watchers(line, current_->vtime);
 }
 
 void Scheduler::watch_line(LineKey line) noexcept
@@ -313,8 +340,7 @@ void Scheduler::yield() noexcept
     Task& task = *current_;
     if (task.vtime < next_event())
         return; // nobody else at this time
-    enqueue(task, yield_key());
-    switch_away();
+    requeue_and_switch(yield_key());
 }
 
 void Scheduler::relax() noexcept
@@ -332,8 +358,7 @@ void Scheduler::relax() noexcept
     if (next > task.vtime + step)
         steps = (next - task.vtime + step - 1) / step;
     task.vtime += steps * step;
-    enqueue(task, yield_key());
-    switch_away();
+    requeue_and_switch(yield_key());
 }
 
 std::string Scheduler::deadlock_report() const

@@ -25,6 +25,7 @@
 #include "base/wait_queue.h"
 #include "sched/fiber.h"
 #include "sched/machine_model.h"
+#include "sched/run_queue.h"
 #include "sched/task_locals.h"
 
 #include <algorithm>
@@ -103,6 +104,7 @@ public:
     void work(Work work, std::uint64_t count) noexcept override;
     void touch_line(LineKey line, bool write) noexcept override;
     void watch_line(LineKey line) noexcept override;
+    void take_spinning(LineKey line, std::atomic<bool>& locked) noexcept override;
     TaskRef spawn(std::string name, std::function<void()> fn) override;
     void join(TaskRef task) noexcept override;
     void rcu_read_lock() noexcept override;
@@ -112,20 +114,6 @@ public:
     void rcu_barrier() noexcept override;
 
 private:
-    /// A run-queue entry, smallest first.
-    struct Ready {
-        std::uint64_t vtime;
-        std::uint64_t key;
-        unsigned id;
-        friend bool operator>(const Ready& a, const Ready& b) noexcept
-        {
-            if (a.vtime != b.vtime)
-                return a.vtime > b.vtime;
-            if (a.key != b.key)
-                return a.key > b.key;
-            return a.id > b.id;
-        }
-    };
     /// A parked task's deadline; stale once the task is woken (wait_seq).
     struct Timer {
         std::uint64_t deadline;
@@ -154,6 +142,8 @@ private:
     void finish(Task& task) noexcept;
     void abandon_all() noexcept;
     void switch_away() noexcept;
+    void requeue_and_switch(std::uint64_t key) noexcept;
+    void switch_to(Task& next) noexcept;
     [[noreturn]] void stop_running(Stop why) noexcept;
     void advance_to(std::uint64_t vtime) noexcept;
     std::string deadlock_report() const;
@@ -164,13 +154,21 @@ private:
     std::uint64_t yield_key() noexcept { return (std::uint64_t(1) << 63) | yield_seq_++; }
     void enqueue(Task& task, std::uint64_t key) noexcept;
     std::uint64_t next_event() noexcept;
+    std::uint64_t first_deadline() noexcept;
     Task* pick_next() noexcept;
     void fire_timers(std::uint64_t until) noexcept;
     bool timer_is_live(const Timer& timer) const noexcept;
     bool park_as(WaitQueue& queue, std::uint64_t deadline_ns, WaitKind kind, unsigned join_target = ~0u) noexcept;
     void link(WaitQueue& queue, Task& task) noexcept;
     void unlink(Task& task) noexcept;
-    void wake(Task& task) noexcept;
+    void wake(Task& task, std::uint64_t waker_vtime) noexcept;
+    void wake_all(WaitQueue& queue, std::uint64_t waker_vtime) noexcept;
+
+    // scheduler_spin.cpp: the spinners whose loop the scheduler runs.
+    void wake_watchers(LineKey line, std::uint64_t waker_vtime) noexcept;
+    bool run_spinner(Task& task) noexcept;
+    bool spinner_charge(Task& task, std::uint64_t ns) noexcept;
+    void park_spinner(Task& task) noexcept;
 
     // scheduler_rcu.cpp.
     void end_read_side(Task& task) noexcept;
@@ -181,7 +179,7 @@ private:
     SplitMix64 keys_;
     std::uint64_t yield_seq_ = 0;
     std::vector<std::unique_ptr<Task>> tasks_;
-    std::priority_queue<Ready, std::vector<Ready>, std::greater<>> ready_;
+    RunQueue ready_;
     TimerQueue timers_;
     std::size_t stale_timers_ = 0; ///< entries of timers_ whose wait ended early
     std::vector<FiberStack> spare_stacks_;

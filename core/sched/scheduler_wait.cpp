@@ -19,17 +19,20 @@ bool Scheduler::timer_is_live(const Timer& timer) const noexcept
     return task.state == TaskState::Parked && task.wait_seq == timer.wait_seq;
 }
 
-std::uint64_t Scheduler::next_event() noexcept
+std::uint64_t Scheduler::first_deadline() noexcept
 {
     // Deadlines of tasks woken before them are dropped as they come up.
     while (!timers_.empty() && !timer_is_live(timers_.top())) {
         timers_.pop();
         --stale_timers_;
     }
-    std::uint64_t next = ready_.empty() ? WaitQueue::kForever : ready_.top().vtime;
-    if (!timers_.empty())
-        next = std::min(next, timers_.top().deadline);
-    return next;
+    return timers_.empty() ? WaitQueue::kForever : timers_.top().deadline;
+}
+
+std::uint64_t Scheduler::next_event() noexcept
+{
+    const std::uint64_t deadline = first_deadline();
+    return std::min(ready_.empty() ? WaitQueue::kForever : ready_.top().vtime, deadline);
 }
 
 void Scheduler::fire_timers(std::uint64_t until) noexcept
@@ -57,12 +60,17 @@ void Scheduler::fire_timers(std::uint64_t until) noexcept
 
 Task* Scheduler::pick_next() noexcept
 {
-    fire_timers(ready_.empty() ? WaitQueue::kForever : ready_.top().vtime);
-    if (ready_.empty())
-        return nullptr;
-    Task* next = tasks_[ready_.top().id].get();
-    ready_.pop();
-    return next;
+    // A spinner whose loop the scheduler runs takes its step here, at its
+    // turn, and is only switched to once it holds its lock.
+    for (;;) {
+        fire_timers(ready_.empty() ? WaitQueue::kForever : ready_.top().vtime);
+        if (ready_.empty())
+            return nullptr;
+        Task* next = tasks_[ready_.top().id].get();
+        ready_.pop();
+        if (next->spin == SpinStep::None || run_spinner(*next))
+            return next;
+    }
 }
 
 void Scheduler::link(WaitQueue& queue, Task& task) noexcept
@@ -115,7 +123,7 @@ bool Scheduler::park(WaitQueue& queue, std::uint64_t deadline_ns) noexcept
     return park_as(queue, deadline_ns, WaitKind::Queue);
 }
 
-void Scheduler::wake(Task& task) noexcept
+void Scheduler::wake(Task& task, std::uint64_t waker_vtime) noexcept
 {
     unlink(task);
     task.woken = true;
@@ -128,22 +136,26 @@ void Scheduler::wake(Task& task) noexcept
             stale_timers_ = 0;
         }
     }
-    if (current_)
-        task.vtime = std::max(task.vtime, current_->vtime);
+    task.vtime = std::max(task.vtime, waker_vtime);
     enqueue(task, draw_key());
+}
+
+void Scheduler::wake_all(WaitQueue& queue, std::uint64_t waker_vtime) noexcept
+{
+    // In queue order, so their keys are drawn in the order they parked.
+    while (queue.parked_first)
+        wake(*static_cast<Task*>(queue.parked_first), waker_vtime);
 }
 
 void Scheduler::unpark_one(WaitQueue& queue) noexcept
 {
     if (queue.parked_first)
-        wake(*static_cast<Task*>(queue.parked_first));
+        wake(*static_cast<Task*>(queue.parked_first), current_ ? current_->vtime : 0);
 }
 
 void Scheduler::unpark_all(WaitQueue& queue) noexcept
 {
-    // In queue order, so their keys are drawn in the order they parked.
-    while (queue.parked_first)
-        wake(*static_cast<Task*>(queue.parked_first));
+    wake_all(queue, current_ ? current_->vtime : 0);
 }
 
 } // namespace pcl::sched

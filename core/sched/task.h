@@ -1,9 +1,11 @@
 // A task of a modelled machine, as its scheduler keeps it.
 #pragma once
 
+#include "base/machine_calls.h"
 #include "base/wait_queue.h"
 #include "sched/fiber.h"
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -29,6 +31,15 @@ enum class WaitKind : std::uint8_t {
     GracePeriod, ///< synchronize_rcu()
     Callbacks,   ///< rcu_barrier()
     Line,        ///< a write to a modelled line (watch_line)
+};
+
+/// Where a spinner whose loop the scheduler runs (take_spinning) is: what
+/// it does when it is next taken from the run queue.
+enum class SpinStep : std::uint8_t {
+    None,     ///< not such a spinner: it runs
+    Reread,   ///< woken by a write: reads the line again
+    Check,    ///< its read has arrived: looks at the word
+    Exchange, ///< its write has arrived: wakes the line's watchers, tries the exchange
 };
 
 /// A grace period that synchronize_rcu() waits out: the readers it waits for.
@@ -61,6 +72,13 @@ struct Task {
     unsigned rcu_nesting = 0;
     std::size_t reader_slot = 0; ///< its place in the scheduler's readers while rcu_nesting > 0
     std::vector<GracePeriod*> grace_periods;
+
+    // A spinner in take_spinning: its next step, the lock word, its line,
+    // and the CPU it spins on (its current_cpu(), fixed while it waits).
+    SpinStep spin = SpinStep::None;
+    std::atomic<bool>* spin_word = nullptr;
+    LineKey spin_line = 0;
+    int spin_cpu = 0;
 
     WaitQueue exited; ///< its joiners
     std::unique_ptr<Fiber> fiber;

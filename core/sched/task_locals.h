@@ -27,14 +27,13 @@ public:
     void destroy(std::byte* block) const noexcept;
 
     /// Finds the calling thread's variables: the thread that will run the
-    /// tasks, before the first save() or restore().
+    /// tasks, before the first switch_blocks().
     void bind() noexcept;
-    /// The variables move into @block (the running task leaves).
-    void save(std::byte* block) const noexcept;
-    /// @block moves into the variables (a task comes in).
-    void restore(std::byte* block) const noexcept;
+    /// A switch: the variables move into @leaving (the block of the task,
+    /// or of the host, that leaves), then @coming moves into the variables.
+    void switch_blocks(std::byte* leaving, std::byte* coming) const noexcept;
 
-    std::size_t variables() const noexcept { return bytes_.size() + objects_.size(); }
+    std::size_t variables() const noexcept { return trivial_.size() + objects_.size(); }
 
 private:
     /// A trivially copyable variable: saved and restored as bytes.
@@ -44,12 +43,25 @@ private:
         void* variable;
         const TaskLocal* local;
     };
-    /// Any other: moved by its registration.
-    struct Object {
-        std::size_t offset;
+    /// Eight bytes of one (a pointer; one of an event record's words).
+    struct Word {
+        std::size_t within; ///< in the variable
         const TaskLocal* local;
     };
-    std::vector<Bytes> bytes_;
+    /// Any other: moved by its registration (switch_copies).
+    struct Object {
+        std::size_t offset;
+        void* variable;
+        const TaskLocal* local;
+    };
+    std::vector<Object> trivial_; ///< every trivially copyable variable, switched as words_ and small_
+    // What a switch copies: the trivially copyable variables as words when
+    // they are made of whole aligned words (word i is at 8 * i in a block;
+    // word_variables_[i] is where it lives on the bound thread), the others
+    // (an int, a flag) at their size.
+    std::vector<Word> words_;
+    std::vector<std::byte*> word_variables_;
+    std::vector<Bytes> small_;
     std::vector<Object> objects_;
     std::size_t size_ = 0;
     std::size_t align_ = alignof(std::max_align_t);

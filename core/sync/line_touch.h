@@ -13,6 +13,8 @@
 #include "base/machine_calls.h"
 #include "sync/cpu_relax.h"
 
+#include <atomic>
+
 namespace pcl::sync {
 
 /// The host's touch: no line, and a spin's wait is its backoff's pause.
@@ -28,6 +30,11 @@ struct LineTouch {
     LineKey key;
     void operator()(bool write) const noexcept { touch_line(key, write); }
     void spin(Backoff&) const noexcept { pcl::detail::machine_watch_line(key); }
+    /// A test-and-test-and-set lock's whole wait, once its first exchange
+    /// failed, as the machine's take_spinning (base/machine.h): the same
+    /// accesses, which the scheduler can make without switching to the
+    /// waiter each time the line is written.
+    void take_spinning(std::atomic<bool>& locked) const noexcept { pcl::detail::machine_take_spinning(key, locked); }
 };
 
 } // namespace pcl::sync

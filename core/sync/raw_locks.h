@@ -33,7 +33,10 @@ namespace pcl::sync {
 
 /// Test-and-test-and-set spinlock with exponential backoff: spins reading the
 /// lock word (a shared cache line) and only writes when it looks free, so
-/// waiters do not bounce the line while the holder works. Unfair.
+/// waiters do not bounce the line while the holder works. Unfair. On a
+/// modelled machine the wait after the first failed exchange is the
+/// machine's take_spinning (base/machine.h): the same loop, whose steps the
+/// scheduler makes without switching to the waiter for each.
 class RawSpinLock {
 public:
     bool try_lock() noexcept
@@ -46,6 +49,10 @@ public:
         Backoff backoff;
         touch(true);
         while (locked_.exchange(true, std::memory_order_acquire)) {
+            if constexpr (requires { touch.take_spinning(locked_); }) {
+                touch.take_spinning(locked_); // the rest of this loop, on a modelled machine
+                return;
+            }
             do {
                 touch.spin(backoff);
                 touch(false);

@@ -140,3 +140,25 @@ TEST_CASE("an access by a CPU the machine does not have is refused", "[machines]
     CHECK(lines.transfers() == 0);
     CHECK(lines.write(0, 63, 0).cost_ns == 0);
 }
+
+TEST_CASE("every pair of CPUs' transfer costs the latency of the distance between them", "[machines]")
+{
+    for (const char* name : { "altix-2005", "epyc-2026", "pentium3-xeon-8way-2002" }) {
+        INFO(name);
+        const MachineProfile profile = load_machine_profile(name);
+        CacheLines lines(profile, 2.0);
+        const std::uint32_t cpus = profile.topology.cpus();
+        std::uint32_t line = 0;
+        std::uint64_t now = 0;
+        for (std::uint32_t from = 0; from < cpus; ++from)
+            for (std::uint32_t to = 0; to < cpus; ++to, ++line) {
+                lines.write(line, from, now);
+                // Long after any earlier transfer (on a shared bus too).
+                now += 1'000'000;
+                const LineAccess a = lines.write(line, to, now);
+                REQUIRE(a.distance == distance(profile.topology, from, to));
+                REQUIRE(a.cost_ns == lines.latencies().latency(from, to));
+                REQUIRE(a.transfer == (from != to));
+            }
+    }
+}

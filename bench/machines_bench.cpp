@@ -127,8 +127,8 @@ int host_loop(std::uint64_t ops, unsigned repeats, Report& table, Report& csv, s
         const std::vector<unsigned> cpus = ls.one_cpu ? std::vector<unsigned> { 1, 2 } : std::vector<unsigned> { 2 };
         std::vector<std::vector<LoopFigures>> host(cpus.size());
         std::vector<LoopFigures> model(cpus.size());
-        for (unsigned r = 0; r < repeats; ++r)
-            for (std::size_t k = 0; k < cpus.size(); ++k) {
+        for (std::size_t k = 0; k < cpus.size(); ++k)
+            for (unsigned r = 0; r < repeats; ++r) {
                 s.engine.workload.cpus = cpus[k];
                 s.engine.machine.modelled = false;
                 host[k].push_back(figures_of(run_finished(s, std::string(ls.preset) + " on this computer")));

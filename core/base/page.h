@@ -45,7 +45,11 @@ enum PageFlag : std::uint32_t {
     PG_reclaim = 1u << 10,
 };
 
-struct Page {
+// One cache line each, as the kernel's struct page on x86-64 (64 bytes, in
+// a mem_map aligned to them): a descriptor that straddled two lines would
+// share one with its neighbour, and two CPUs taking references to
+// neighbouring frames (each its own file's) would bounce it between them.
+struct alignas(64) Page {
     Page() = default;
     Page(FileId file, pgoff_t offset) noexcept
         : mapping(file)

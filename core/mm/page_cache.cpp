@@ -84,14 +84,14 @@ static void charge_walk(const PageIndex& index) noexcept
 Page* PageCache::find_get_page(FileId file_id, pgoff_t index)
 {
     AddressSpace& as = file(file_id);
-    count_.lookups.fetch_add(1, std::memory_order_relaxed);
+    count_.lookups.add(1, std::memory_order_relaxed);
     charge_walk(*as.index);
     if (!as.index->lockless_lookups()) {
         // 2.4 and 2.6.0: the reference is taken under the lock the lookup
         // holds anyway, one round trip of pagecache_lock or tree_lock.
         Page* page = as.index->lookup_get_locked(index);
         if (page)
-            count_.hits.fetch_add(1, std::memory_order_relaxed);
+            count_.hits.add(1, std::memory_order_relaxed);
         return page;
     }
     // The speculative get of the lockless pagecache (2.6.27): a page found
@@ -110,7 +110,7 @@ Page* PageCache::find_get_page(FileId file_id, pgoff_t index)
             continue;
         }
         if (as.index->lookup(index) == page) {
-            count_.hits.fetch_add(1, std::memory_order_relaxed);
+            count_.hits.add(1, std::memory_order_relaxed);
             return page;
         }
         put_page(page);
@@ -128,7 +128,7 @@ PageCache::AddResult PageCache::find_or_create_page(FileId file_id, pgoff_t inde
         Page* page = frames_.alloc(file_id, index, gfp);
         if (!page) {
             // A readahead page not had is a window cut short, not an error.
-            (gfp == Gfp::NoRetry ? count_.readahead_cut : count_.no_memory).fetch_add(1, std::memory_order_relaxed);
+            (gfp == Gfp::NoRetry ? count_.readahead_cut : count_.no_memory).add(1);
             return { nullptr, AddStatus::NoMemory };
         }
         // Locked before anyone can see it: whoever finds it waits for the
@@ -140,18 +140,18 @@ PageCache::AddResult PageCache::find_or_create_page(FileId file_id, pgoff_t inde
         charge_walk(*as.index);
         switch (as.index->insert(index, page)) {
         case InsertResult::Inserted:
-            count_.adds.fetch_add(1, std::memory_order_relaxed);
+            count_.adds.add(1, std::memory_order_relaxed);
             lru_cache_add(*page);
             return { page, AddStatus::Created };
         case InsertResult::Exists:
             // Another CPU's page got there first: ours was never visible,
             // so its frame goes straight back; use the winner's.
-            count_.insert_races.fetch_add(1, std::memory_order_relaxed);
+            count_.insert_races.add(1, std::memory_order_relaxed);
             page->count.store(0, std::memory_order_relaxed);
             frames_.free(page);
             continue;
         case InsertResult::NoMemory:
-            count_.no_memory.fetch_add(1, std::memory_order_relaxed);
+            count_.no_memory.add(1, std::memory_order_relaxed);
             page->count.store(0, std::memory_order_relaxed);
             frames_.free(page);
             return { nullptr, AddStatus::NoMemory };
@@ -183,13 +183,13 @@ bool PageCache::remove(FileId file_id, pgoff_t index)
         if (page->test_and_clear(PG_dirty)) {
             as.index->clear_tag(index, kTagDirty);
             account_page_cleaned(as);
-            count_.cancelled_dirty.fetch_add(1, std::memory_order_relaxed);
+            count_.cancelled_dirty.add(1, std::memory_order_relaxed);
         }
         ours = as.index->erase(index) == page;
     }
     page_locks_.unlock_page(*page);
     if (ours) {
-        count_.removes.fetch_add(1, std::memory_order_relaxed);
+        count_.removes.add(1, std::memory_order_relaxed);
         put_page(page); // the cache's reference
     }
     put_page(page); // find_get_page's
@@ -240,10 +240,10 @@ void PageCache::lru_cache_add(Page& page)
     }
     frames_.settle(); // where reclaim can find it
     if (refault) {
-        count_.refaults.fetch_add(1, std::memory_order_relaxed);
+        count_.refaults.add(1, std::memory_order_relaxed);
         file(page.mapping).refaults.fetch_add(1, std::memory_order_relaxed);
         if (activate)
-            count_.refault_activations.fetch_add(1, std::memory_order_relaxed);
+            count_.refault_activations.add(1, std::memory_order_relaxed);
         trace::page_refault({ .file = page.mapping, .page = page.index, .distance = distance, .active = activate });
     }
 }
@@ -261,7 +261,7 @@ void PageCache::activate_page(Page& page)
         }
     }
     if (moved)
-        count_.activations.fetch_add(1, std::memory_order_relaxed);
+        count_.activations.add(1, std::memory_order_relaxed);
 }
 
 void PageCache::mark_page_accessed(Page& page)
@@ -305,7 +305,7 @@ std::uint64_t PageCache::nr_shadows()
 PageCacheStats PageCache::stats() const noexcept
 {
     PageCacheStats s;
-#define PCL_PAGE_CACHE_READ_Count(member) s.member = count_.member.load(std::memory_order_relaxed);
+#define PCL_PAGE_CACHE_READ_Count(member) s.member = std::uint64_t(count_.member.sum());
 #define PCL_PAGE_CACHE_READ_Gauge(member) s.member = member();
 #define PCL_PAGE_CACHE_READ(kind, member, name, group, label, unit, meaning) PCL_PAGE_CACHE_READ_##kind(member)
     PCL_PAGE_CACHE_COUNTERS(PCL_PAGE_CACHE_READ)

@@ -198,7 +198,7 @@ public:
     void set_wakeup_flusher(std::function<bool(std::uint64_t)> hook) { wakeup_flusher_ = std::move(hook); }
     bool has_flusher() const noexcept { return bool(wakeup_flusher_); }
     /// Pages whose writeback completed, ever (nr_written).
-    std::uint64_t written() const noexcept { return count_.written.load(std::memory_order_seq_cst); }
+    std::uint64_t written() const noexcept { return std::uint64_t(count_.written.sum(std::memory_order_seq_cst)); }
     /// Sleeps until a page's writeback completes after written() was
     /// @seen, or @timeout passes (a throttled writer's pause).
     void wait_writeback_completion(std::uint64_t seen, std::chrono::nanoseconds timeout);

@@ -41,7 +41,7 @@ bool PageCache::set_page_dirty(Page& page)
         as.dirtied_when_ns.compare_exchange_strong(undated, now_ns(), std::memory_order_seq_cst);
     }
     nr_dirty_.fetch_add(1, std::memory_order_relaxed);
-    count_.dirtied.fetch_add(1, std::memory_order_relaxed);
+    count_.dirtied.add(1, std::memory_order_relaxed);
     return true;
 }
 
@@ -87,7 +87,7 @@ void PageCache::end_page_writeback(Page& page)
     as.nr_writeback.fetch_sub(1, std::memory_order_relaxed);
     as.written.fetch_add(1, std::memory_order_relaxed);
     nr_writeback_.fetch_sub(1, std::memory_order_relaxed);
-    count_.written.fetch_add(1, std::memory_order_seq_cst);
+    count_.written.add(1, std::memory_order_seq_cst);
     // PG_reclaim was set for this writeback: taken before the flag goes, or
     // it could be the mark of the next one (folio_end_writeback).
     const bool reclaim = page.test_and_clear(PG_reclaim);
@@ -137,7 +137,7 @@ void PageCache::rotate_reclaimable_page(Page& page)
         }
     }
     if (rotated)
-        count_.reclaim_rotated_written.fetch_add(1, std::memory_order_relaxed);
+        count_.reclaim_rotated_written.add(1, std::memory_order_relaxed);
 }
 
 } // namespace pcl

@@ -72,7 +72,7 @@ bool PageCache::too_many_isolated(std::uint64_t own) const noexcept
 
 ReclaimOutcome PageCache::try_to_free_pages()
 {
-    count_.direct_reclaims.fetch_add(1, std::memory_order_relaxed);
+    count_.direct_reclaims.add(1, std::memory_order_relaxed);
     return do_try_to_free_pages();
 }
 
@@ -134,7 +134,7 @@ void PageCache::shrink_active_list(std::uint64_t n)
             lru_.move_locked(*page, LruList::Inactive);
         }
     }
-    count_.deactivations.fetch_add(moved, std::memory_order_relaxed);
+    count_.deactivations.add(moved, std::memory_order_relaxed);
 }
 
 void PageCache::shrink_inactive_list(std::uint64_t n, ReclaimOutcome& sc, std::vector<Page*>& evicted)
@@ -143,7 +143,7 @@ void PageCache::shrink_inactive_list(std::uint64_t n, ReclaimOutcome& sc, std::v
     if (too_many_isolated(evicted_before)) {
         // Others hold the pages: wait for a putback, once, then leave it
         // to the allocator (which waits for them in its turn).
-        count_.reclaim_throttled.fetch_add(1, std::memory_order_relaxed);
+        count_.reclaim_throttled.add(1, std::memory_order_relaxed);
         isolated_waiters_.fetch_add(1, std::memory_order_seq_cst);
         {
             std::unique_lock lock(isolated_mutex_);
@@ -189,7 +189,7 @@ void PageCache::shrink_inactive_list(std::uint64_t n, ReclaimOutcome& sc, std::v
         isolated_.store(isolated_.load(std::memory_order_relaxed) + isolated.size(), std::memory_order_seq_cst);
     }
     sc.scanned += looked;
-    count_.scanned.fetch_add(looked, std::memory_order_relaxed);
+    count_.scanned.add(looked, std::memory_order_relaxed);
 
     std::vector<Page*> keep;        // back to the inactive list
     std::vector<Page*> keep_active; // to the active list (PAGEREF_ACTIVATE)
@@ -218,7 +218,7 @@ void PageCache::shrink_inactive_list(std::uint64_t n, ReclaimOutcome& sc, std::v
         }
         if (page->test(PG_writeback) || page->test(PG_dirty)) {
             // Written first, then taken: the completion rotates it to the tail.
-            count_.dirty_skipped.fetch_add(1, std::memory_order_relaxed);
+            count_.dirty_skipped.add(1, std::memory_order_relaxed);
             ++(page->test(PG_writeback) ? sc.writeback : sc.dirty);
             page->set(PG_reclaim);
             keep_locked();
@@ -230,7 +230,7 @@ void PageCache::shrink_inactive_list(std::uint64_t n, ReclaimOutcome& sc, std::v
         const bool referenced_pte = page->test_and_clear(PG_young) && page->count.load(std::memory_order_acquire) > 2;
         if (!page_check_references_ && (referenced_page || referenced_pte)) {
             // Before 2.6.34: any reference, a second chance.
-            count_.rotated.fetch_add(1, std::memory_order_relaxed);
+            count_.rotated.add(1, std::memory_order_relaxed);
             ++sc.rotated;
             keep_locked();
             continue;
@@ -238,13 +238,13 @@ void PageCache::shrink_inactive_list(std::uint64_t n, ReclaimOutcome& sc, std::v
         if (referenced_pte) {
             page->set(PG_referenced);
             if (referenced_page) {
-                count_.activations.fetch_add(1, std::memory_order_relaxed);
+                count_.activations.add(1, std::memory_order_relaxed);
                 ++sc.rotated;
                 page_locks_.unlock_page(*page);
                 keep_active.push_back(page);
                 continue;
             }
-            count_.rotated.fetch_add(1, std::memory_order_relaxed);
+            count_.rotated.add(1, std::memory_order_relaxed);
             ++sc.rotated;
             keep_locked();
             continue;
@@ -278,19 +278,19 @@ void PageCache::shrink_inactive_list(std::uint64_t n, ReclaimOutcome& sc, std::v
             const std::uint64_t age = inactive_age_.load(std::memory_order_relaxed) + 1;
             inactive_age_.store(age, std::memory_order_relaxed);
             if (shadows_.remember(page->mapping, page->index, age))
-                count_.shadows_dropped.fetch_add(1, std::memory_order_relaxed);
+                count_.shadows_dropped.add(1, std::memory_order_relaxed);
         }
         as.index->erase(page->index); // the page lock keeps remove() off it: it is ours
         page_locks_.unlock_page(*page);
         evicted.push_back(page);
-        count_.evictions.fetch_add(1, std::memory_order_relaxed);
+        count_.evictions.add(1, std::memory_order_relaxed);
         as.evictions.fetch_add(1, std::memory_order_relaxed);
         if (mapped)
-            count_.mapped_evictions.fetch_add(1, std::memory_order_relaxed);
+            count_.mapped_evictions.add(1, std::memory_order_relaxed);
         trace::page_evicted(
             { .page_id = page->pfn, .file = page->mapping, .page = page->index, .wasted = wasted, .mapped = mapped });
         if (wasted) {
-            count_.wasted_readahead.fetch_add(1, std::memory_order_relaxed);
+            count_.wasted_readahead.add(1, std::memory_order_relaxed);
             as.wasted_readahead.fetch_add(1, std::memory_order_relaxed);
             if (on_thrash_)
                 on_thrash_(page->mapping);

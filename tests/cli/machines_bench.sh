@@ -7,13 +7,11 @@
 # machine's own figures are its own.
 # Usage: machines_bench.sh CLI SCRATCH_DIR
 set -u
+. "$(dirname "$0")/expect.sh"
 cli=$1
 dir=$2
-rm -rf "$dir"
-mkdir -p "$dir"
-. "$(dirname "$0")/expect.sh"
-XDG_CONFIG_HOME=$dir/config
-export XDG_CONFIG_HOME
+rm -rf "$dir" && mkdir -p "$dir" || exit 1
+export XDG_CONFIG_HOME="$dir/config"
 
 expect 1 "bench machines: .*calibrate" "$cli" bench machines --part host-loop --repeats 1 --ops 2000
 "$cli" calibrate --quick > /dev/null 2>&1 || fail "calibrate --quick failed"

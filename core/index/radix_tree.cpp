@@ -230,9 +230,9 @@ RadixTree::RadixTree(FileId file, const Config& config, sync::LockRegistry& regi
     preload_nodes_ = 2 * height_for(~pgoff_t(0)) - 1;
     const std::string name = "mapping[" + std::to_string(file) + "].tree_lock";
     if (config.scheme == Scheme::RwLock)
-        tree_rwlock_ = std::make_unique<sync::RwLock>(registry, name, "mapping.tree_lock");
+        tree_rwlock_.emplace(registry, name, "mapping.tree_lock");
     else
-        tree_lock_ = std::make_unique<sync::SpinLock>(registry, name, "mapping.tree_lock");
+        tree_lock_.emplace(registry, name, "mapping.tree_lock");
     if (per_node)
         node_class_ = &registry.lock_class("radix_node");
     if (config.scheme == Scheme::Optimistic) {
@@ -925,7 +925,8 @@ bool RadixTree::walk_tag(pgoff_t index, unsigned tag) noexcept
 
 namespace {
 // Runs @fn under the read side the scheme uses for lookups.
-template <class Fn> auto read_side(RadixTree::Scheme scheme, sync::SpinLock* lock, sync::RwLock* rw, Fn&& fn)
+template <class Fn>
+auto read_side(RadixTree::Scheme scheme, std::optional<sync::SpinLock>& lock, std::optional<sync::RwLock>& rw, Fn&& fn)
 {
     if (scheme == RadixTree::Scheme::Spinlock) {
         std::lock_guard g(*lock);
@@ -954,7 +955,7 @@ Page* RadixTree::lookup(pgoff_t index)
 
 Page* RadixTree::lookup_under_tree_lock(pgoff_t index)
 {
-    return read_side(config_.scheme, tree_lock_.get(), tree_rwlock_.get(), [&] { return walk(index); });
+    return read_side(config_.scheme, tree_lock_, tree_rwlock_, [&] { return walk(index); });
 }
 
 Page* RadixTree::lookup_get_locked(pgoff_t index)
@@ -965,7 +966,7 @@ Page* RadixTree::lookup_get_locked(pgoff_t index)
     sync::Backoff backoff; // the eraser needs the lock we keep taking: let it have it
     for (;;) {
         bool frozen = false;
-        Page* page = read_side(config_.scheme, tree_lock_.get(), tree_rwlock_.get(), [&]() -> Page* {
+        Page* page = read_side(config_.scheme, tree_lock_, tree_rwlock_, [&]() -> Page* {
             Page* p = walk(index);
             if (p && !p->get_unless_zero()) {
                 frozen = true;
@@ -983,7 +984,7 @@ bool RadixTree::test_tag(pgoff_t index, unsigned tag)
 {
     if (tag >= kTagCount)
         return false;
-    return read_side(config_.scheme, tree_lock_.get(), tree_rwlock_.get(), [&] { return walk_tag(index, tag); });
+    return read_side(config_.scheme, tree_lock_, tree_rwlock_, [&] { return walk_tag(index, tag); });
 }
 
 bool RadixTree::tagged(unsigned tag)
@@ -1067,15 +1068,14 @@ std::size_t RadixTree::gang(pgoff_t first, std::size_t max, Page** out, int tag)
 
 std::size_t RadixTree::gang_lookup(pgoff_t first, std::size_t max, Page** out)
 {
-    return read_side(config_.scheme, tree_lock_.get(), tree_rwlock_.get(), [&] { return gang(first, max, out, -1); });
+    return read_side(config_.scheme, tree_lock_, tree_rwlock_, [&] { return gang(first, max, out, -1); });
 }
 
 std::size_t RadixTree::gang_lookup_tag(pgoff_t first, std::size_t max, unsigned tag, Page** out)
 {
     if (tag >= kTagCount)
         return 0;
-    return read_side(
-        config_.scheme, tree_lock_.get(), tree_rwlock_.get(), [&] { return gang(first, max, out, int(tag)); });
+    return read_side(config_.scheme, tree_lock_, tree_rwlock_, [&] { return gang(first, max, out, int(tag)); });
 }
 
 std::uint64_t RadixTree::count() const

@@ -40,6 +40,7 @@
 #include <array>
 #include <atomic>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -188,11 +189,15 @@ private:
         ~RootWrite() { seq.store(seq.load(std::memory_order_relaxed) + 1, std::memory_order_release); }
         std::atomic<std::uint32_t>& seq;
     };
-    std::unique_ptr<sync::SpinLock> tree_lock_; ///< "mapping[F].tree_lock": all schemes but rwlock
-    std::unique_ptr<sync::RwLock> tree_rwlock_; ///< "mapping[F].tree_lock" as an rwlock
-    sync::LockClass* node_class_ = nullptr;     ///< "radix_node"
-    sync::PercpuCounter count_;                 ///< entries
-    sync::PercpuCounter nodes_;                 ///< nodes linked into the tree
+    // Each on a cache line of its own, as the lock in the kernel's
+    // address_space is far from another file's: allocated on their own, two
+    // files' locks could share a line, and two CPUs each reading its own
+    // file would bounce it (false sharing) on every lookup.
+    alignas(64) std::optional<sync::SpinLock> tree_lock_; ///< "mapping[F].tree_lock": all schemes but rwlock
+    alignas(64) std::optional<sync::RwLock> tree_rwlock_; ///< "mapping[F].tree_lock" as an rwlock
+    sync::LockClass* node_class_ = nullptr;               ///< "radix_node"
+    sync::PercpuCounter count_;                           ///< entries
+    sync::PercpuCounter nodes_;                           ///< nodes linked into the tree
     struct alignas(64) SkipShard {
         std::array<std::atomic<std::uint64_t>, kMaxHeight + 1> levels {};
         std::atomic<std::uint64_t> failed { 0 };

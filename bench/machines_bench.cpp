@@ -8,6 +8,7 @@
 #include "sim/runner.h"
 #include "sim/scenario.h"
 
+#include <algorithm>
 #include <cmath>
 #include <optional>
 #include <ostream>
@@ -116,13 +117,14 @@ int host_loop(std::uint64_t ops, unsigned repeats, Report& table, Report& csv, s
         if (ls.one_cpu)
             s.engine.workload.operations_per_cpu = ops;
         if (s.engine.workload.pattern == WorkloadPattern::Pft) {
-            // calibrate's pft: 2^18 faults a CPU, and only the memory they
-            // take. The engine's fault over 16 GiB of frames costs this
+            // calibrate's pft: 2^18 faults a CPU (fewer if --ops says so),
+            // and only the memory they take. The engine's fault over 16 GiB of frames costs this
             // computer's caches several times what it costs over 1 GiB,
             // which the model does not know.
-            s.engine.workload.operations_per_cpu = kOperationCostFaults;
-            s.engine.workload.file_pages = 2 * kOperationCostFaults;
-            s.engine.memory_pages = 2 * kOperationCostFaults + 16384;
+            const std::uint64_t faults = std::min(ops, kOperationCostFaults);
+            s.engine.workload.operations_per_cpu = faults;
+            s.engine.workload.file_pages = 2 * faults;
+            s.engine.memory_pages = 2 * faults + 16384;
         }
         const std::vector<unsigned> cpus = ls.one_cpu ? std::vector<unsigned> { 1, 2 } : std::vector<unsigned> { 2 };
         std::vector<std::vector<LoopFigures>> host(cpus.size());
@@ -274,7 +276,7 @@ int run_machines_bench(const std::vector<std::string>& args, std::ostream& out, 
         "repeats", 5, 1, 100, "R", "host loop: runs on this computer's threads of each case, alternated; medians");
     p.add_uint("ops", 2'000'000, 1000, 1ull << 24, "N",
         "host loop: reads per CPU (enough that the first read of each page, an I/O, is a small part); pft takes "
-        "calibrate's 2^18 faults a CPU");
+        "calibrate's 2^18 faults a CPU, or N if fewer");
     p.add_uint("pft-faults", 20'000, 100, 1ull << 24, "N", "pft and p3: faults (reads) per modelled CPU");
     p.add_string("scales", "1", "S,...", "pft and p3: the transfer latency scales to run at (0.5,1,2 for sensitivity)");
     p.add_output("csv", "FILE", "also write every figure as CSV");

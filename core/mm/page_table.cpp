@@ -170,10 +170,8 @@ Page* PageTable::read_pte(std::uint64_t vpn) const noexcept
     return pte->entries[pte_index(vpn)].load(std::memory_order_acquire);
 }
 
-Page* PageTable::walk_for_fault(std::uint64_t vpn)
+Page* PageTable::walk_locked(std::uint64_t vpn)
 {
-    if (config_.scheme != Scheme::SingleWalk)
-        return nullptr;
     // 2.6.13's handle_mm_fault(): spin_lock(&mm->page_table_lock), then
     // pgd/pud/pmd_alloc and pte_offset_map down to the entry; the fault
     // handler reads it and drops the lock before it allocates.

@@ -139,7 +139,10 @@ public:
     /// drops the lock (stock 2.6.13); in the others the unlocked read of
     /// step 1 was the walk and nothing is done. Returns what the walk saw
     /// (only a hint, as read_pte()'s: install() rechecks).
-    Page* walk_for_fault(std::uint64_t vpn);
+    Page* walk_for_fault(std::uint64_t vpn)
+    {
+        return config_.scheme == Scheme::SingleWalk ? walk_locked(vpn) : nullptr;
+    }
 
     /// Step 3: allocates the missing PMD/PTE pages under mm->page_table_lock
     /// (rechecking each after locking), then takes the PTE lock and rechecks
@@ -213,6 +216,8 @@ private:
     struct PmdPage;
     struct PgdPage;
 
+    /// walk_for_fault() in the single_walk scheme: the read under mm->page_table_lock.
+    Page* walk_locked(std::uint64_t vpn);
     /// The PTE page covering @vpn, allocating it (and its PMD page) if missing.
     PtePage* pte_alloc(std::uint64_t vpn);
     /// The PTE page covering @vpn if present (lockless), else null.

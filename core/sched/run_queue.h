@@ -43,16 +43,8 @@ public:
 
     void push(const Ready& entry)
     {
-        std::size_t hole = heap_.size();
         heap_.push_back(entry);
-        while (hole > 0) {
-            const std::size_t parent = (hole - 1) / 2;
-            if (!runs_before(entry, heap_[parent]))
-                break;
-            heap_[hole] = heap_[parent];
-            hole = parent;
-        }
-        heap_[hole] = entry;
+        sift_up(heap_.size() - 1, entry);
     }
 
     /// Removes the first entry (the queue must not be empty). The last
@@ -73,14 +65,7 @@ public:
             heap_[hole] = heap_[child];
             hole = child;
         }
-        while (hole > 0) {
-            const std::size_t parent = (hole - 1) / 2;
-            if (!runs_before(last, heap_[parent]))
-                break;
-            heap_[hole] = heap_[parent];
-            hole = parent;
-        }
-        heap_[hole] = last;
+        sift_up(hole, last);
     }
 
     /// push(@entry), then takes the first entry out and returns it.
@@ -94,6 +79,19 @@ public:
     }
 
 private:
+    /// Puts @entry in the slot @hole and moves it up to where it belongs.
+    void sift_up(std::size_t hole, const Ready& entry) noexcept
+    {
+        while (hole > 0) {
+            const std::size_t parent = (hole - 1) / 2;
+            if (!runs_before(entry, heap_[parent]))
+                break;
+            heap_[hole] = heap_[parent];
+            hole = parent;
+        }
+        heap_[hole] = entry;
+    }
+
     /// Puts @entry in the root's place and moves it down to where it belongs.
     void sift_down(const Ready& entry) noexcept
     {

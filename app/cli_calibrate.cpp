@@ -67,6 +67,8 @@ Report measured_table(const Calibration& cal)
             rounds = spread(w.io_submit.rounds_ns);
         else if (m.path == "work.operation")
             rounds = spread(cal.operation.host.rounds_ns);
+        else if (m.path == "work.syscall")
+            rounds = spread(cal.syscall.host.rounds_ns);
         row(m.path, m.value, m.unit, m.basis, rounds);
     }
     const auto timing = [&](const std::string& name, const MeasuredCost& c) {
@@ -78,6 +80,8 @@ Report measured_table(const Calibration& cal)
     timing("engine.pte_install_locked", w.pte_install);
     timing("engine.pft_fault", cal.operation.host);
     row("model.pft_fault", significant(cal.operation.modelled_ns), "ns", "modelled", "-");
+    timing("engine.read", cal.syscall.host);
+    row("model.read", significant(cal.syscall.modelled_ns), "ns", "modelled", "-");
     return table;
 }
 
@@ -102,7 +106,8 @@ int run_calibrate_command(const std::vector<std::string>& args, std::ostream& ou
         "operations cost on one CPU (a 4 KiB page copied and zeroed beyond the cache, a free lock,\n"
         "a spin step, a radix-tree level, a PTE written, an I/O submitted, an anonymous fault);\n"
         "then a one-CPU pft on this computer and on its model, whose difference is what the\n"
-        "engine's own work adds to each operation.\n"
+        "engine's own work adds to each operation, and one-CPU reads of a cached file the same way,\n"
+        "for what a read(2) adds.\n"
         "Each is the median of its rounds; every figure's source says how it was measured.\n"
         "Another program busy on the machine makes the figures slower and the rounds spread:\n"
         "calibrate on an idle machine.",

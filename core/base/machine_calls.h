@@ -29,8 +29,9 @@ enum class Work : std::uint8_t {
     IoSubmit,    ///< one I/O request submitted to the block layer
     LockAcquire, ///< a free lock taken whose line the CPU holds
     Operation,   ///< an operation's own work besides its kernel paths: making it, counting it
+    Syscall,     ///< a read(2) or write(2) call's own work besides its pages': entry, return, its loop
 };
-inline constexpr unsigned kWorkKinds = 8;
+inline constexpr unsigned kWorkKinds = 9;
 
 /// A modelled cache line's name: a stable identity of what it holds (a
 /// lock's trace identity, class and number in its class), never a host

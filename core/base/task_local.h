@@ -113,11 +113,24 @@ public:
     void switch_copies(void* variable, void* leaving, void* coming) const noexcept override
     {
         T& v = *static_cast<T*>(variable);
+        T& c = *std::launder(static_cast<T*>(coming));
         *std::launder(static_cast<T*>(leaving)) = std::move(v);
-        v = std::move(*std::launder(static_cast<T*>(coming)));
+        v = std::move(c);
+        // What the copy held is the variable's now: a copy that kept it
+        // (a moved-from unsigned is still the slot) would give it back
+        // when its block ends, while the thread or task still uses it.
+        if (release_)
+            c = fresh();
     }
 
 private:
+    T fresh() const
+    {
+        if constexpr (std::is_copy_constructible_v<T>)
+            return initial_;
+        else
+            return T();
+    }
     static T make_initial(Address address)
     {
         if constexpr (std::is_copy_constructible_v<T>)

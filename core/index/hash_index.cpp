@@ -361,6 +361,7 @@ Page* HashMapping::lookup_get_locked(pgoff_t index)
     for (;;) {
         {
             std::lock_guard guard(t.bucket_lock(b));
+            charge_walk();
             const HashEntry* e = t.find_locked(b, state_->file, index);
             if (!e)
                 return nullptr;

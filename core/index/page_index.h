@@ -14,6 +14,7 @@
 // was present at some moment during the call.
 #pragma once
 
+#include "base/machine_calls.h"
 #include "base/page.h"
 #include "index/alloc_failure.h"
 #include "index/index_snapshot.h"
@@ -66,6 +67,15 @@ public:
     /// taken: the lock is dropped and the lookup tried again. Throws
     /// std::logic_error when lockless_lookups() is true.
     virtual Page* lookup_get_locked(pgoff_t index) = 0;
+    /// On a modelled machine, charges one walk of this index, a level a
+    /// step (a hash bucket's chain is one level), to the calling CPU: where
+    /// the walk holds a lock, under it, so that the lock's hold is the
+    /// walk's. The host's walk takes its own time.
+    void charge_walk() const
+    {
+        if (on_modelled_machine()) [[unlikely]]
+            charge_work(Work::IndexLevel, std::uint64_t(shape().height > 1 ? shape().height : 1));
+    }
     /// Stores @page at @index unless an entry is already there.
     virtual InsertResult insert(pgoff_t index, Page* page) = 0;
     /// Removes and returns the entry at @index (nullptr if none); its tags go with it.

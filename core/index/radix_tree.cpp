@@ -967,6 +967,7 @@ Page* RadixTree::lookup_get_locked(pgoff_t index)
     for (;;) {
         bool frozen = false;
         Page* page = read_side(config_.scheme, tree_lock_, tree_rwlock_, [&]() -> Page* {
+            charge_walk();
             Page* p = walk(index);
             if (p && !p->get_unless_zero()) {
                 frozen = true;

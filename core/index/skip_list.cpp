@@ -476,6 +476,7 @@ Page* SkipList::lookup_get_locked(pgoff_t index)
     for (;;) {
         {
             Section section(*this);
+            charge_walk();
             Node* node = locate(index);
             if (!node || !Node::is_entry(node->flags.load(std::memory_order_acquire)))
                 return nullptr;

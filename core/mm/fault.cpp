@@ -405,6 +405,7 @@ ReadResult FaultHandler::read(FileId file, pgoff_t first, pgoff_t count_pages)
     static const char zero_page[4096] = {};
     thread_local char user_buffer[4096];
     const std::uint64_t t0 = now_ns();
+    charge_work(Work::Syscall); // entry, return and this loop, on a modelled machine
     ReadResult r;
     for (pgoff_t i = first; i < first + count_pages; ++i) {
         FaultKind kind = FaultKind::Minor;
@@ -435,6 +436,7 @@ ReadResult FaultHandler::write(FileId file, pgoff_t first, pgoff_t count_pages, 
     static const char zero_page[4096] = {};
     thread_local char page_buffer[4096];
     const std::uint64_t t0 = now_ns();
+    charge_work(Work::Syscall);
     ReadResult r;
     for (pgoff_t i = first; i < first + count_pages; ++i) {
         const bool edge = partial && (i == first || i == first + count_pages - 1);

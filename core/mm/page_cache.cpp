@@ -73,22 +73,14 @@ std::size_t PageCache::file_count() const
     return files_.size();
 }
 
-/// On a modelled machine a walk of the index costs one level each (a hash
-/// bucket's chain is one level). The host's walk takes its own time.
-static void charge_walk(const PageIndex& index) noexcept
-{
-    if (on_modelled_machine()) [[unlikely]]
-        charge_work(Work::IndexLevel, std::uint64_t(std::max(1, index.shape().height)));
-}
-
 Page* PageCache::find_get_page(FileId file_id, pgoff_t index)
 {
     AddressSpace& as = file(file_id);
     count_.lookups.add(1, std::memory_order_relaxed);
-    charge_walk(*as.index);
     if (!as.index->lockless_lookups()) {
         // 2.4 and 2.6.0: the reference is taken under the lock the lookup
-        // holds anyway, one round trip of pagecache_lock or tree_lock.
+        // holds anyway, one round trip of pagecache_lock or tree_lock (the
+        // walk is charged there, under the lock).
         Page* page = as.index->lookup_get_locked(index);
         if (page)
             count_.hits.add(1, std::memory_order_relaxed);
@@ -100,6 +92,7 @@ Page* PageCache::find_get_page(FileId file_id, pgoff_t index)
     // meanwhile; get_unless_zero refuses a page whose last reference is
     // gone; the second look refuses one that was removed (and perhaps
     // replaced) in between.
+    as.index->charge_walk();
     rcu::ReadGuard guard;
     for (;;) {
         Page* page = as.index->lookup(index);
@@ -137,7 +130,7 @@ PageCache::AddResult PageCache::find_or_create_page(FileId file_id, pgoff_t inde
         page->get();
         if (before_insert)
             before_insert(file_id, index);
-        charge_walk(*as.index);
+        as.index->charge_walk();
         switch (as.index->insert(index, page)) {
         case InsertResult::Inserted:
             count_.adds.add(1, std::memory_order_relaxed);

@@ -237,24 +237,49 @@ sched::MachineProfile host_profile(
     c.minor_fault = { whole_ns(rest), FigureBasis::Calibration, s };
     c.operation = { 0, FigureBasis::Calibration,
         "Not measured: the engine's own work per operation is measured on a one-CPU pft (calibrate does it)." };
+    c.syscall = { 0, FigureBasis::Calibration,
+        "Not measured: a read(2)'s own work is measured on one-CPU reads of a cached file (calibrate does it)." };
 
     p.validate();
     return p;
 }
 
-void set_operation_cost(sched::MachineProfile& profile, const OperationCost& cost, const HostFacts& facts)
+namespace {
+
+/// A figure calibrated as @cost's difference: the engine's @what on this
+/// computer less the same on the model without the figure.
+sched::Figure calibrated_difference(const OperationCost& cost, const HostFacts& facts, const std::string& run,
+    const char* what, const char* unit, const std::string& meaning)
 {
     const double ns = cost.ns();
-    std::string s = "Calibration, not a result. Measured by calibrate on " + facts.date
-        + ": a one-CPU pft of the engine (split PTE locks, the event stream off) took " + significant(cost.host.ns)
-        + " ns a fault on this computer's thread, " + rounds_text(cost.host, "faults")
-        + ", and the same run on this model without this cost " + significant(cost.modelled_ns)
-        + " ns of virtual time a fault. The difference is the engine's own work around each operation (making it, "
-          "counting it, its loop), which a model of this computer charges so that it predicts this computer's runs.";
+    std::string s = "Calibration, not a result. Measured by calibrate on " + facts.date + ": " + run + " took "
+        + significant(cost.host.ns) + " ns " + what + " on this computer's thread, " + rounds_text(cost.host, unit)
+        + ", and the same run on this model without this cost " + significant(cost.modelled_ns) + " ns of virtual time "
+        + what + ". The difference is " + meaning
+        + ", which a model of this computer charges so that it predicts this computer's runs.";
     if (ns < 0)
-        s += " Here the model's fault costs more than the engine's (by " + significant(-ns)
-            + " ns): 0 is taken, and a modelled operation costs that much more.";
-    profile.work.operation = { whole_ns(ns), FigureBasis::Calibration, s };
+        s += " Here the model's costs more than the engine's (by " + significant(-ns)
+            + " ns): 0 is taken, and a modelled one costs that much more.";
+    return { whole_ns(ns), FigureBasis::Calibration, s };
+}
+
+} // namespace
+
+void set_operation_cost(sched::MachineProfile& profile, const OperationCost& cost, const HostFacts& facts)
+{
+    profile.work.operation
+        = calibrated_difference(cost, facts, "a one-CPU pft of the engine (split PTE locks, the event stream off)",
+            "a fault", "faults", "the engine's own work around each operation (making it, counting it, its loop)");
+}
+
+void set_syscall_cost(sched::MachineProfile& profile, const OperationCost& cost, const HostFacts& facts)
+{
+    profile.work.syscall = calibrated_difference(cost, facts,
+        "one-CPU random reads of a cached file of 4096 pages (the event stream off; " + std::to_string(cost.operations)
+            + " reads more in the longer run than in the shorter, whose difference is taken)",
+        "a read", "reads",
+        "a read(2)'s own work besides its page's lookup, copy and lock (its loop, its latency's histogram, the "
+        "page's reference)");
 }
 
 Calibration calibrate_host(const CalibrateOptions& options, const std::function<void(const std::string&)>& say)
@@ -293,6 +318,9 @@ Calibration calibrate_host(const CalibrateOptions& options, const std::function<
     cal.operation
         = measure_operation_cost(cal.profile, rounds, options.quick ? kOperationCostFaults / 8 : kOperationCostFaults);
     set_operation_cost(cal.profile, cal.operation, facts);
+    say("a read(2)'s own work (one-CPU reads of a cached file, on this computer and on its model)");
+    cal.syscall = measure_syscall_cost(cal.profile, rounds, options.quick ? kSyscallCostReads / 8 : kSyscallCostReads);
+    set_syscall_cost(cal.profile, cal.syscall, facts);
     cal.profile.validate();
     return cal;
 }

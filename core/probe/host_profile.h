@@ -49,6 +49,9 @@ sched::MachineProfile host_profile(
 /// Sets @profile's work.operation from @cost (calibrate's second step, once
 /// the rest of the profile is known).
 void set_operation_cost(sched::MachineProfile& profile, const OperationCost& cost, const HostFacts& facts);
+/// Sets @profile's work.syscall from @cost (calibrate's last step, once
+/// work.operation is known).
+void set_syscall_cost(sched::MachineProfile& profile, const OperationCost& cost, const HostFacts& facts);
 
 struct CalibrateOptions {
     std::string cpu_dir = "/sys/devices/system/cpu";
@@ -62,6 +65,7 @@ struct Calibration {
     PingPongs latencies;
     MeasuredWork work;
     OperationCost operation;
+    OperationCost syscall;
     sched::MachineProfile profile;
 };
 

@@ -25,11 +25,38 @@ Scenario one_cpu_pft(std::uint64_t faults)
     return s;
 }
 
-RunResult finished(const RunResult& r, const char* where)
+Scenario one_cpu_reads(std::uint64_t reads)
+{
+    Scenario s;
+    EngineConfig& c = s.engine;
+    c.workload.pattern = WorkloadPattern::Random;
+    c.workload.cpus = 1;
+    c.workload.operations_per_cpu = reads;
+    c.workload.file_pages = 4096;
+    // A device that takes no time: the first reads' I/O, the same in both
+    // runs of a pair, is then a small part of each, and varies little.
+    c.device.request_ns = 0;
+    c.device.page_ns = 0;
+    c.events = false;
+    return s;
+}
+
+RunResult finished(const RunResult& r, const char* what, const char* where)
 {
     if (r.state != "finished")
-        throw std::runtime_error(std::string("the one-CPU pft ") + where + " did not finish: " + r.error);
+        throw std::runtime_error(std::string(what) + where + " did not finish: " + r.error);
     return r;
+}
+
+/// A read of one_cpu_reads(): the run of 2 x @reads less the run of @reads.
+double read_ns(Scenario& s, std::uint64_t reads, const char* where)
+{
+    double seconds[2];
+    for (int k = 0; k < 2; ++k) {
+        s.engine.workload.operations_per_cpu = reads << k;
+        seconds[k] = finished(run_scenario(s), "the one-CPU reads ", where).wall_seconds;
+    }
+    return (seconds[1] - seconds[0]) * 1e9 / double(reads);
 }
 
 } // namespace
@@ -37,19 +64,35 @@ RunResult finished(const RunResult& r, const char* where)
 OperationCost measure_operation_cost(const sched::MachineProfile& profile, unsigned rounds, std::uint64_t faults)
 {
     OperationCost cost;
-    cost.faults = faults;
+    cost.operations = faults;
     cost.host.per_round = faults;
     Scenario s = one_cpu_pft(faults);
     for (unsigned r = 0; r < rounds; ++r) {
-        const RunResult host = finished(run_scenario(s), "on this computer");
+        const RunResult host = finished(run_scenario(s), "the one-CPU pft ", "on this computer");
         cost.host.rounds_ns.push_back(host.wall_seconds * 1e9 / double(host.operations));
     }
     cost.host.ns = median(cost.host.rounds_ns);
     auto model = std::make_shared<sched::MachineProfile>(profile);
     model->work.operation.ns = 0;
     s.engine.machine.given = model;
-    const RunResult modelled = finished(run_scenario(s), "on the model");
+    const RunResult modelled = finished(run_scenario(s), "the one-CPU pft ", "on the model");
     cost.modelled_ns = modelled.wall_seconds * 1e9 / double(modelled.operations);
+    return cost;
+}
+
+OperationCost measure_syscall_cost(const sched::MachineProfile& profile, unsigned rounds, std::uint64_t reads)
+{
+    OperationCost cost;
+    cost.operations = reads;
+    cost.host.per_round = reads;
+    Scenario s = one_cpu_reads(reads);
+    for (unsigned r = 0; r < rounds; ++r)
+        cost.host.rounds_ns.push_back(read_ns(s, reads, "on this computer"));
+    cost.host.ns = median(cost.host.rounds_ns);
+    auto model = std::make_shared<sched::MachineProfile>(profile);
+    model->work.syscall.ns = 0;
+    s.engine.machine.given = model;
+    cost.modelled_ns = read_ns(s, reads, "on the model");
     return cost;
 }
 

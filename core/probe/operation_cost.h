@@ -7,6 +7,11 @@
 // Measured by running the same one-CPU pft twice: on this computer's
 // thread, timed, and on the model of this computer without the cost, in
 // virtual time. The difference per fault is the cost.
+//
+// A read(2) of the engine does more of its own besides its page's lookup,
+// copy and lock (its loop, its latency's histogram, the reference taken and
+// dropped): the profile's work.syscall, measured the same way on one-CPU
+// random reads of a cached file.
 #pragma once
 
 #include "probe/work_costs.h"
@@ -17,9 +22,9 @@
 namespace pcl {
 
 struct OperationCost {
-    MeasuredCost host;        ///< a fault of the engine on this computer's thread, each round
-    double modelled_ns = 0;   ///< the same fault on @profile without the cost (virtual time)
-    std::uint64_t faults = 0; ///< in each run
+    MeasuredCost host;            ///< an operation of the engine on this computer's thread, each round
+    double modelled_ns = 0;       ///< the same operation on @profile without the cost (virtual time)
+    std::uint64_t operations = 0; ///< in each run
     double ns() const noexcept { return host.ns - modelled_ns; }
 };
 
@@ -30,5 +35,16 @@ inline constexpr std::uint64_t kOperationCostFaults = std::uint64_t(1) << 18;
 /// on this computer and once on @profile with its operation cost set to 0.
 /// Throws std::runtime_error if a run does not finish.
 OperationCost measure_operation_cost(const sched::MachineProfile& profile, unsigned rounds, std::uint64_t faults);
+
+/// The reads of calibrate's read run (an eighth with --quick).
+inline constexpr std::uint64_t kSyscallCostReads = std::uint64_t(1) << 20;
+
+/// Runs random one-page reads of one file of 4096 pages on one CPU (the
+/// event stream off, a device that takes no time), @reads and 2 x @reads of them, @rounds times on this
+/// computer and once on @profile with its syscall cost set to 0. A read's
+/// cost is the longer run's time less the shorter's, over @reads: the
+/// first read of each page, an I/O, is in both and drops out. Throws
+/// std::runtime_error if a run does not finish.
+OperationCost measure_syscall_cost(const sched::MachineProfile& profile, unsigned rounds, std::uint64_t reads);
 
 } // namespace pcl

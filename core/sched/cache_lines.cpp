@@ -37,7 +37,7 @@ void CacheLines::grow(std::uint32_t line)
     sharer_words_.resize(lines_.size() * words_);
 }
 
-LineAccess CacheLines::move(Line& l, std::uint32_t cpu, std::uint64_t now_ns)
+LineAccess CacheLines::move(Line& l, std::uint32_t cpu, std::uint64_t now_ns, bool write)
 {
     LineAccess a;
     a.transfer = true;
@@ -48,6 +48,10 @@ LineAccess CacheLines::move(Line& l, std::uint32_t cpu, std::uint64_t now_ns)
         start = std::max(start, bus_busy_until_);
     const std::uint64_t arrives = start + route.latency;
     l.busy_until = arrives;
+    if (write) {
+        l.leaving = l.owner;
+        l.leaves_at = start + route.latency / 2;
+    }
     if (shared_bus_)
         bus_busy_until_ = arrives;
     a.wait_ns = start - now_ns;
@@ -68,10 +72,10 @@ LineAccess CacheLines::read(std::uint32_t line, std::uint32_t cpu, std::uint64_t
         set[cpu / 64] |= bit;
         return {};
     }
-    if (set[cpu / 64] & bit)
+    if (set[cpu / 64] & bit || still_here(l, cpu, now_ns))
         return {};
     // A read miss: the owner supplies a copy and keeps the line.
-    LineAccess a = move(l, cpu, now_ns);
+    LineAccess a = move(l, cpu, now_ns, false);
     set[cpu / 64] |= bit;
     return a;
 }
@@ -79,10 +83,12 @@ LineAccess CacheLines::read(std::uint32_t line, std::uint32_t cpu, std::uint64_t
 LineAccess CacheLines::write(std::uint32_t line, std::uint32_t cpu, std::uint64_t now_ns)
 {
     Line& l = touch(line, cpu);
+    if (still_here(l, cpu, now_ns))
+        return {}; // the store lands before the line leaves, and goes with it
     std::uint64_t* set = sharers(line);
     LineAccess a;
     if (l.owner != kNoOwner && l.owner != cpu)
-        a = move(l, cpu, now_ns);
+        a = move(l, cpu, now_ns, true);
     l.owner = cpu;
     if (words_ == 1) // up to 64 CPUs: a store, not a call to memset()
         set[0] = 0;

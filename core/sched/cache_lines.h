@@ -7,6 +7,16 @@
 // writer the only sharer: the others' copies are invalidated (the
 // invalidation itself is not charged: the writer does not wait for it).
 //
+// A write's transfer takes the line from its owner half way through its
+// latency, when the request reaches the owner's cache (a read-for-ownership
+// of MESI: the request travels, the line comes back). Until then the line is
+// still in the old owner's cache: its own reads and stores hit there, free,
+// and the store goes to the new owner with the line. This is what lets a
+// CPU that releases a spinlock and takes it again at once keep it while a
+// waiter's request is in flight, the unfairness of a test-and-set lock on
+// real hardware; without it, CPUs taking one lock in turn would all find it
+// held.
+//
 // The transfers of one line are serialised: a line is busy until its last
 // transfer has arrived, so k CPUs writing it at the same virtual time get
 // it at t+c, t+2c, ..., t+kc. This is why a contended lock's cost grows
@@ -68,9 +78,17 @@ private:
     static constexpr std::uint32_t kNoOwner = ~0u;
     struct Line {
         std::uint32_t owner = kNoOwner;
+        std::uint32_t leaving = kNoOwner; ///< the owner a write's transfer takes it from
+        std::uint64_t leaves_at = 0;      ///< when it leaves that owner's cache
         std::uint64_t busy_until = 0;
         std::uint64_t transfers = 0;
     };
+    /// @cpu still has @line at @now_ns: the transfer taking it away has
+    /// not reached its cache yet.
+    static bool still_here(const Line& l, std::uint32_t cpu, std::uint64_t now_ns) noexcept
+    {
+        return l.leaving == cpu && now_ns < l.leaves_at;
+    }
 
     /// @line's state (made on its first access); every access checks @cpu.
     Line& touch(std::uint32_t line, std::uint32_t cpu)
@@ -88,7 +106,9 @@ private:
     {
         return &sharer_words_[std::size_t(line) * words_];
     }
-    LineAccess move(Line& line, std::uint32_t cpu, std::uint64_t now_ns);
+    /// @line moves from its owner to @cpu: serialised behind the line's (and
+    /// the bus's) transfers; @write takes it from the owner's cache.
+    LineAccess move(Line& line, std::uint32_t cpu, std::uint64_t now_ns, bool write);
 
     /// A distance between two CPUs and its latency.
     struct Route {

@@ -15,6 +15,7 @@ MachineModel::MachineModel(const MachineProfile& profile, double latency_scale)
     costs_[unsigned(Work::IoSubmit)] = w.io_submit.ns;
     costs_[unsigned(Work::LockAcquire)] = w.lock_acquire.ns;
     costs_[unsigned(Work::Operation)] = w.operation.ns;
+    costs_[unsigned(Work::Syscall)] = w.syscall.ns;
 }
 
 std::uint64_t MachineModel::access(LineKey key, int cpu, std::uint64_t now_ns, bool write)

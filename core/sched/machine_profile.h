@@ -86,6 +86,7 @@ struct WorkCosts {
     Figure lock_acquire; ///< taking a free lock whose line the CPU holds
     Figure spin_step;    ///< one step of a spin-wait: a pause and a re-read of the line
     Figure operation;    ///< an operation's own work, besides the kernel work charged for it
+    Figure syscall;      ///< a read(2) or write(2) call's own work, besides its pages'
     friend bool operator==(const WorkCosts&, const WorkCosts&) = default;
 };
 

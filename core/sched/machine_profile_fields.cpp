@@ -42,6 +42,9 @@ const FigureField<WC> kWorkFigures[] = {
     { "operation", "Operation's own work",
         "What each operation costs besides the kernel work charged for it: the program's own loop, and on a model "
         "of this computer the engine's making and counting of the operation.", &WC::operation },
+    { "syscall", "System call's own work",
+        "What a read(2) or write(2) call costs besides its pages' lookups, copies and locks: its entry and return "
+        "and its loop over the pages.", &WC::syscall },
 };
 
 FieldTable<MachineProfile> make_profile_own_table()

@@ -33,11 +33,18 @@ inline void retry_relax() noexcept
         pcl::detail::machine_relax();
 }
 
-/// Exponential backoff for spin loops. Simulated CPUs are threads and there
-/// may be more of them than cores; a holder that the host has preempted can
-/// only run again if the spinners give the core back, so after the backoff
-/// reaches its ceiling each further round yields. A kernel spinlock never
-/// yields: its holder cannot be preempted.
+/// The wait between two reads of a spin loop, as the kernel's spinlock
+/// waits: one pause, then the next read (2.6's __raw_spin_lock on x86:
+/// `rep; nop`, then `cmpb $0`), so that a waiter sees the release as soon
+/// as its line comes back. Simulated CPUs are threads and there may be more
+/// of them than cores; a holder that the host has preempted can only run
+/// again if the spinners give the core back, so after kPausesBeforeYield
+/// pauses each further round yields. A kernel spinlock never yields: its
+/// holder cannot be preempted. No exponential backoff: reads spaced up to
+/// 256 pauses apart miss most releases, and the releaser takes the lock
+/// back time after time, which no kernel spinlock of the threads did, and
+/// which a model of the machine, whose waiters read again at each release,
+/// does not predict.
 class Backoff {
 public:
     void pause() noexcept
@@ -46,18 +53,19 @@ public:
             pcl::detail::machine_relax();
             return;
         }
-        if (count_ <= kMaxPauses) {
-            for (unsigned i = 0; i < count_; ++i)
-                cpu_relax();
-            count_ *= 2;
+        if (pauses_ < kPausesBeforeYield) {
+            cpu_relax();
+            ++pauses_;
         } else {
             std::this_thread::yield();
         }
     }
 
 private:
-    static constexpr unsigned kMaxPauses = 256;
-    unsigned count_ = 1;
+    /// As long as the doubling backoff it replaced spun before yielding
+    /// (1 + 2 + ... + 256 pauses).
+    static constexpr unsigned kPausesBeforeYield = 511;
+    unsigned pauses_ = 0;
 };
 
 } // namespace pcl::sync

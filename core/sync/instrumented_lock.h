@@ -258,18 +258,21 @@ protected:
     /// does not have it costs a transfer (raw_locks.h).
     void lock_modelled(int cpu) noexcept
     {
-        charge_work(Work::LockAcquire);
         touch_line(trace_id(), true);
         if (raw_.try_lock()) {
             acquired_exclusive(cpu, false, 0);
-            return;
+        } else {
+            begin_wait();
+            const std::uint64_t t0 = ticks();
+            raw_.lock(LineTouch { trace_id() });
+            const std::uint64_t wait = ticks() - t0;
+            end_wait();
+            acquired_exclusive(cpu, true, wait);
         }
-        begin_wait();
-        const std::uint64_t t0 = ticks();
-        raw_.lock(LineTouch { trace_id() });
-        const std::uint64_t wait = ticks() - t0;
-        end_wait();
-        acquired_exclusive(cpu, true, wait);
+        // Inside the hold: a locked read-modify-write keeps its line until
+        // it completes, and the statistics of an instrumented lock are
+        // kept under it.
+        charge_work(Work::LockAcquire);
     }
 
     Raw raw_;

@@ -31,7 +31,7 @@
 
 namespace pcl::sync {
 
-/// Test-and-test-and-set spinlock with exponential backoff: spins reading the
+/// Test-and-test-and-set spinlock, a pause between reads (cpu_relax.h): spins reading the
 /// lock word (a shared cache line) and only writes when it looks free, so
 /// waiters do not bounce the line while the holder works. Unfair. On a
 /// modelled machine the wait after the first failed exchange is the

@@ -23,23 +23,27 @@ public:
     {
         const int cpu = current_cpu();
         const bool modelled = on_modelled_machine();
-        if (modelled) [[unlikely]] {
-            // A reader writes the lock word too (its count): the bouncing
-            // of the radix-tree thread.
-            charge_work(Work::LockAcquire);
-            touch_line(trace_id(), true);
-        }
-        if (raw_.try_lock_shared())
-            return acquired_shared(cpu, false, 0);
-        begin_wait();
-        const std::uint64_t t0 = ticks();
+        // A reader writes the lock word too (its count): the bouncing of
+        // the radix-tree thread.
         if (modelled) [[unlikely]]
-            raw_.lock_shared(LineTouch { trace_id() });
-        else
-            raw_.lock_shared();
-        const std::uint64_t wait = ticks() - t0;
-        end_wait();
-        return acquired_shared(cpu, true, wait);
+            touch_line(trace_id(), true);
+        std::uint64_t token;
+        if (raw_.try_lock_shared()) {
+            token = acquired_shared(cpu, false, 0);
+        } else {
+            begin_wait();
+            const std::uint64_t t0 = ticks();
+            if (modelled) [[unlikely]]
+                raw_.lock_shared(LineTouch { trace_id() });
+            else
+                raw_.lock_shared();
+            const std::uint64_t wait = ticks() - t0;
+            end_wait();
+            token = acquired_shared(cpu, true, wait);
+        }
+        if (modelled) [[unlikely]]
+            charge_work(Work::LockAcquire); // inside the hold, as lock() charges it
+        return token;
     }
     void unlock_shared(std::uint64_t hold_token) noexcept
     {

@@ -22,6 +22,8 @@ expect 0 '^wrote .*/config/pagecache-lab/machines/host\.json; ' "$cli" calibrate
 expect 0 '^engine\.index_height +3 +levels ' "$cli" calibrate --quick
 expect 0 '^work\.operation +[0-9]+ +ns +calibration +[0-9.]+-[0-9.]+$' "$cli" calibrate --quick
 expect 0 '^model\.pft_fault +[0-9.]+ +ns +modelled +-$' "$cli" calibrate --quick
+expect 0 '^work\.syscall +[0-9]+ +ns +calibration +-?[0-9.]+--?[0-9.]+$' "$cli" calibrate --quick
+expect 0 '^model\.read +[0-9.]+ +ns +modelled +-$' "$cli" calibrate --quick
 
 # machines lists and prints it: every figure measured but the calibration.
 expect 0 '^host +[0-9]+ +The machine the programs run on, measured by pagecache-lab-cli calibrate on ' "$cli" machines
@@ -31,6 +33,9 @@ for figure in index_level page_copy page_zero pte_install io_submit lock_acquire
 done
 expect 0 '^work\.operation +[0-9]+ +ns +calibration +\[[0-9]+\]$' "$cli" machines host
 expect 0 '^  \[[0-9]+\] Calibration, not a result\. Measured by calibrate on [0-9-]+: a one-CPU pft of the engine ' \
+  "$cli" machines host
+expect 0 '^work\.syscall +[0-9]+ +ns +calibration +\[[0-9]+\]$' "$cli" machines host
+expect 0 '^  \[[0-9]+\] Calibration, not a result\. Measured by calibrate on [0-9-]+: one-CPU random reads of a cached ' \
   "$cli" machines host
 expect 0 '^topology\.sockets +[0-9]+ +sockets +measured ' "$cli" machines host
 expect 0 '^  \[[0-9]+\] Calibration, not a result\. Measured by calibrate on [0-9]{4}-[0-9]{2}-[0-9]{2} on host CPU ' \
@@ -54,7 +59,7 @@ rows=$(printf '%s\n' "$csv" | wc -l)
 latencies=$(printf '%s\n' "$csv" | grep -c '^latency\.')
 # header, name, title, description, max_cpus, 6 topology rows (no router_radix
 # off a fat tree), the latencies, 9 work costs
-[ "$rows" -eq $((20 + latencies)) ] || fail "machines host --format csv: $rows lines with $latencies latencies"
+[ "$rows" -eq $((21 + latencies)) ] || fail "machines host --format csv: $rows lines with $latencies latencies"
 
 # --out writes there, and not the configuration directory's.
 before=$(cksum < "$host")

@@ -102,6 +102,30 @@ TEST_CASE("k CPUs writing one line at one virtual time get it at t+c, t+2c, ...,
     }
 }
 
+TEST_CASE("the old owner keeps a line until a write's request reaches it, half way through the transfer", "[machines]")
+{
+    CacheLines lines(load_machine_profile("epyc-2026"));
+    lines.write(4, 0, 0);
+    CHECK(lines.write(4, 96, 1000).cost_ns == 197); // leaves CPU 0 at 1098, arrives at 1197
+    CHECK(lines.owner(4) == 96);
+    // CPU 0's store before its line leaves hits its own cache, and goes
+    // with the line: a lock released there is free when the line arrives.
+    CHECK(lines.write(4, 0, 1050) == LineAccess {});
+    CHECK(lines.read(4, 0, 1097) == LineAccess {});
+    CHECK(lines.owner(4) == 96);
+    CHECK(lines.transfers(4) == 1);
+    // From 1098 the line is on its way: CPU 0 waits for it to arrive at 96,
+    // then for it to come back.
+    const LineAccess back = lines.write(4, 0, 1098);
+    CHECK(back.wait_ns == 99);
+    CHECK(back.cost_ns == 99 + 197);
+    CHECK(lines.owner(4) == 0);
+    // A read takes nothing away: its owner keeps writing for free.
+    CHECK(lines.read(4, 96, 2000).cost_ns == 197);
+    CHECK(lines.write(4, 0, 2001) == LineAccess {});
+    CHECK(!lines.is_sharer(4, 96));
+}
+
 TEST_CASE("on one shared bus the transfers of different lines serialise too", "[machines]")
 {
     CacheLines bus(load_machine_profile("pentium3-xeon-8way-2002"));
@@ -124,7 +148,7 @@ TEST_CASE("the latency scale applies to every transfer", "[machines]")
     CacheLines twice(epyc, 2.0);
     twice.write(0, 0, 0);
     CHECK(twice.write(0, 96, 0).cost_ns == 394);
-    CHECK(twice.write(0, 0, 0).cost_ns == 394 + 394); // behind the first
+    CHECK(twice.write(0, 2, 0).cost_ns == 394 + 394); // behind the first
     CacheLines half(epyc, 0.5);
     half.write(0, 0, 0);
     CHECK(half.read(0, 96, 0).cost_ns == 99);

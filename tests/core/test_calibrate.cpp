@@ -284,8 +284,11 @@ TEST_CASE("the host profile holds what was measured, valid, and reads back as wr
     CHECK(p.work.operation.ns == 0);
     CHECK(p.work.operation.basis == FigureBasis::Calibration);
     CHECK(p.work.operation.source.find("Not measured") == 0);
+    CHECK(p.work.syscall.ns == 0);
+    CHECK(p.work.syscall.basis == FigureBasis::Calibration);
+    CHECK(p.work.syscall.source.find("Not measured") == 0);
     for (const auto& f : sched::work_figure_fields())
-        if (f.name != "minor_fault" && f.name != "operation") {
+        if (f.name != "minor_fault" && f.name != "operation" && f.name != "syscall") {
             CHECK((p.work.*f.figure).basis == FigureBasis::Measured);
             CHECK((p.work.*f.figure).source.find("Measured by calibrate on 2026-12-05") == 0);
         }
@@ -299,7 +302,7 @@ TEST_CASE("the host profile holds what was measured, valid, and reads back as wr
         OperationCost op;
         op.host = cost(500, 262144);
         op.modelled_ns = 380;
-        op.faults = 262144;
+        op.operations = 262144;
         sched::MachineProfile q = p;
         set_operation_cost(q, op, kFacts);
         CHECK(q.work.operation.ns == 120);
@@ -311,6 +314,14 @@ TEST_CASE("the host profile holds what was measured, valid, and reads back as wr
         set_operation_cost(q, op, kFacts);
         CHECK(q.work.operation.ns == 0);
         CHECK(q.work.operation.source.find("costs more than the engine's (by 30 ns): 0 is taken") != std::string::npos);
+        set_syscall_cost(q, op, kFacts);
+        CHECK(q.work.syscall.ns == 0);
+        op.host = cost(200, 524288);
+        op.modelled_ns = 80;
+        set_syscall_cost(q, op, kFacts);
+        CHECK(q.work.syscall.ns == 120);
+        CHECK(q.work.syscall.source.find("200 ns a read on this computer's thread") != std::string::npos);
+        CHECK(q.work.syscall.source.find("80 ns of virtual time a read") != std::string::npos);
     }
     SECTION("a fault cheaper than the costs taken out of it is 0, and the source says so")
     {
@@ -352,7 +363,7 @@ TEST_CASE("the operation cost is the host's pft fault less the model's, which th
     sched::MachineProfile p = sched::load_machine_profile("epyc-2026");
     p.work.operation.ns = 777; // not used: the model's run is without it
     const OperationCost c = measure_operation_cost(p, 2, 4096);
-    CHECK(c.faults == 4096);
+    CHECK(c.operations == 4096);
     CHECK(c.host.per_round == 4096);
     REQUIRE(c.host.rounds_ns.size() == 2);
     CHECK(c.host.ns > 0);
@@ -436,4 +447,40 @@ TEST_CASE("the ping-pong passes a line between two pinned threads, and a CPU it 
     CHECK_THROWS_WITH(line_pingpong(100000, a, 3, 200), Catch::Contains("cannot pin a thread to CPU 100000"));
     // The caller's own CPUs are as they were.
     CHECK(allowed_cpus() == cpus);
+}
+
+TEST_CASE("a read(2)'s own cost is the host's read less the model's, which then charges it on each", "[calibrate]")
+{
+    sched::MachineProfile p = sched::load_machine_profile("epyc-2026");
+    p.work.syscall.ns = 555; // not used: the model's runs are without it
+    const OperationCost c = measure_syscall_cost(p, 2, 8192);
+    CHECK(c.operations == 8192);
+    REQUIRE(c.host.rounds_ns.size() == 2);
+    // On one modelled CPU a cached read costs its page's copy and its
+    // index's walk at least, and nothing of the first reads' I/O.
+    CHECK(c.modelled_ns >= double(p.work.page_copy.ns + p.work.index_level.ns));
+    CHECK(c.modelled_ns < double(p.work.page_copy.ns + p.work.io_submit.ns));
+    // Charged once a read: the same reads with the cost set take exactly
+    // that much more each.
+    Scenario s;
+    s.engine.workload.pattern = WorkloadPattern::Random;
+    s.engine.workload.cpus = 1;
+    s.engine.workload.file_pages = 4096;
+    s.engine.device.request_ns = 0;
+    s.engine.device.page_ns = 0;
+    s.engine.events = false;
+    double seconds[2][2];
+    for (int with = 0; with < 2; ++with) {
+        p.work.syscall.ns = with ? 100 : 0;
+        s.engine.machine.given = std::make_shared<sched::MachineProfile>(p);
+        for (int k = 0; k < 2; ++k) {
+            s.engine.workload.operations_per_cpu = std::uint64_t(8192) << k;
+            const RunResult r = run_scenario(s);
+            REQUIRE(r.state == "finished");
+            seconds[with][k] = r.wall_seconds;
+        }
+    }
+    CHECK((seconds[0][1] - seconds[0][0]) * 1e9 / 8192 == Approx(c.modelled_ns).epsilon(1e-9));
+    CHECK(seconds[1][0] - seconds[0][0] == Approx(8192 * 100e-9).epsilon(1e-6));
+    CHECK(seconds[1][1] - seconds[0][1] == Approx(16384 * 100e-9).epsilon(1e-6));
 }

@@ -108,7 +108,7 @@ TEST_CASE("the bundled machine profiles are the three named, and each loads, pri
             == std::size_t(p.latency.smt.has_value()) + p.latency.domain.has_value() + p.latency.socket.has_value()
                 + p.latency.remote.has_value() + p.latency.hop.has_value());
         CHECK(std::count_if(params.begin(), params.end(), [](const auto& r) { return r.path.starts_with("work."); })
-            == 9);
+            == 10);
     }
 }
 

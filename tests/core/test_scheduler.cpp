@@ -13,6 +13,7 @@
 #include <mutex>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -600,6 +601,24 @@ TEST_CASE("each task has its own copies of the task-locals", "[scheduler]")
         machine().join(b);
     });
     CHECK(std::min(again[0], again[1]) == std::min(slots[0], slots[1]));
+}
+
+TEST_CASE("the thread that ran a modelled machine keeps its own slot, which nobody else is given", "[scheduler]")
+{
+    const unsigned mine = thread_slot();
+    Scheduler s(seeded(7));
+    unsigned task_slot = ~0u;
+    s.run([&] {
+        TaskRef t = machine().spawn("cpu0", [&] { task_slot = thread_slot(); });
+        machine().join(t);
+    });
+    CHECK(task_slot != mine);
+    CHECK(thread_slot() == mine);
+    // Two slots held at once by two live threads are two slots: the
+    // thread's was not given back behind its back when the run ended.
+    unsigned other = ~0u;
+    std::thread([&] { other = thread_slot(); }).join();
+    CHECK(other != mine);
 }
 
 TEST_CASE("an exception being handled is the task's own across switches", "[scheduler]")

@@ -343,8 +343,9 @@ int run_lock_bench(const std::vector<std::string>& args, std::ostream& out, std:
         << "  rwlock_read and seqlock_read with " << threads << " threads: readers only, no writer\n"
         << "  the bare seqlock is SeqLock's algorithm over RawSpinLock (raw_locks.h has none)\n"
         << "  mutex waiters sleep, so its cpu % is below 100 by design\n"
-        << "  spin, rwlock_write and seqlock_write are unfair spinlocks with backoff: while one thread backs\n"
-        << "  off, the other re-takes the lock many times uncontended, so their contended % stays low\n";
+        << "  spin, rwlock_write and seqlock_write are unfair spinlocks: a thread that releases the lock and\n"
+        << "  takes it again at once still has its line while the other's read is on its way, so it re-takes\n"
+        << "  the lock many times uncontended and their contended % stays low\n";
     for (const auto& w : warnings)
         out << "  " << w << '\n';
     for (const auto& f : failures)

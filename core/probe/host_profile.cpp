@@ -275,8 +275,9 @@ void set_operation_cost(sched::MachineProfile& profile, const OperationCost& cos
 void set_syscall_cost(sched::MachineProfile& profile, const OperationCost& cost, const HostFacts& facts)
 {
     profile.work.syscall = calibrated_difference(cost, facts,
-        "one-CPU random reads of a cached file of 4096 pages (the event stream off; " + std::to_string(cost.operations)
-            + " reads more in the longer run than in the shorter, whose difference is taken)",
+        std::to_string(cost.operations)
+            + " one-CPU random reads of a cached file of 4096 pages (the event stream off, a device that takes no "
+              "time)",
         "a read", "reads",
         "a read(2)'s own work besides its page's lookup, copy and lock (its loop, its latency's histogram, the "
         "page's reference)");

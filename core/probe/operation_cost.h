@@ -37,14 +37,12 @@ inline constexpr std::uint64_t kOperationCostFaults = std::uint64_t(1) << 18;
 OperationCost measure_operation_cost(const sched::MachineProfile& profile, unsigned rounds, std::uint64_t faults);
 
 /// The reads of calibrate's read run (an eighth with --quick).
-inline constexpr std::uint64_t kSyscallCostReads = std::uint64_t(1) << 20;
+inline constexpr std::uint64_t kSyscallCostReads = std::uint64_t(1) << 21;
 
-/// Runs random one-page reads of one file of 4096 pages on one CPU (the
-/// event stream off, a device that takes no time), @reads and 2 x @reads of them, @rounds times on this
-/// computer and once on @profile with its syscall cost set to 0. A read's
-/// cost is the longer run's time less the shorter's, over @reads: the
-/// first read of each page, an I/O, is in both and drops out. Throws
-/// std::runtime_error if a run does not finish.
+/// Runs @reads random one-page reads of one file of 4096 pages on one CPU
+/// (the event stream off, a device that takes no time) @rounds times on
+/// this computer and once on @profile with its syscall cost set to 0.
+/// Throws std::runtime_error if a run does not finish.
 OperationCost measure_syscall_cost(const sched::MachineProfile& profile, unsigned rounds, std::uint64_t reads);
 
 } // namespace pcl

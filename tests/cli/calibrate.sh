@@ -35,7 +35,7 @@ expect 0 '^work\.operation +[0-9]+ +ns +calibration +\[[0-9]+\]$' "$cli" machine
 expect 0 '^  \[[0-9]+\] Calibration, not a result\. Measured by calibrate on [0-9-]+: a one-CPU pft of the engine ' \
   "$cli" machines host
 expect 0 '^work\.syscall +[0-9]+ +ns +calibration +\[[0-9]+\]$' "$cli" machines host
-expect 0 '^  \[[0-9]+\] Calibration, not a result\. Measured by calibrate on [0-9-]+: one-CPU random reads of a cached ' \
+expect 0 '^  \[[0-9]+\] Calibration, not a result\. Measured by calibrate on [0-9-]+: [0-9]+ one-CPU random reads of a cached ' \
   "$cli" machines host
 expect 0 '^topology\.sockets +[0-9]+ +sockets +measured ' "$cli" machines host
 expect 0 '^  \[[0-9]+\] Calibration, not a result\. Measured by calibrate on [0-9]{4}-[0-9]{2}-[0-9]{2} on host CPU ' \

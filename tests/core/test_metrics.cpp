@@ -1,5 +1,8 @@
 // core/sim: the metrics sampler, the run result and the scenario runner -
 // exact totals, series that add up to them, the JSON form, how runs end.
+// The runs whose counts are exact whatever the interleaving run on this
+// computer's threads and again on a modelled machine (altix-2005), so that
+// the core's paths run there too (and under ThreadSanitizer, in CI).
 #include "lib/json.h"
 #include "sim/metrics.h"
 #include "sim/run_result.h"
@@ -16,9 +19,11 @@ using namespace pcl;
 
 namespace {
 
-Scenario make(const char* pattern, const char* access, unsigned cpus, pgoff_t pages, std::uint64_t ops)
+Scenario make(const char* pattern, const char* access, unsigned cpus, pgoff_t pages, std::uint64_t ops,
+    const std::string& machine = "host")
 {
     Scenario s;
+    s.engine.machine.profile = machine;
     s.title = "test";
     s.sample_interval_ms = 10;
     EngineConfig& e = s.engine;
@@ -52,8 +57,10 @@ const sync::LockStatRow* row_named(const std::vector<sync::LockStatRow>& rows, c
 
 TEST_CASE("pft: P pages over T CPUs are exactly P anonymous faults, in the totals and the series", "[sim][metrics]")
 {
+    const std::string machine = GENERATE(as<std::string> {}, "host", "altix-2005");
+    INFO(machine);
     for (auto scheme : { PageTable::Scheme::Single, PageTable::Scheme::Split }) {
-        Scenario s = make("pft", "read", 4, 4096, 1'000'000);
+        Scenario s = make("pft", "read", 4, 4096, 1'000'000, machine);
         s.engine.page_table_lock = scheme;
         const RunResult r = run_scenario(s);
         CHECK(r.state == "finished");
@@ -99,7 +106,9 @@ TEST_CASE("pft: P pages over T CPUs are exactly P anonymous faults, in the total
 TEST_CASE("a sequential mmap reader: N major faults, then a second pass finds every page mapped", "[sim][metrics]")
 {
     constexpr pgoff_t kPages = 256;
-    Scenario once = make("sequential", "mmap_read", 1, kPages, kPages);
+    const std::string machine = GENERATE(as<std::string> {}, "host", "altix-2005");
+    INFO(machine);
+    Scenario once = make("sequential", "mmap_read", 1, kPages, kPages, machine);
     const RunResult r1 = run_scenario(once);
     CHECK(r1.state == "finished");
     CHECK(r1.faults_of(FaultKind::Major) == kPages);
@@ -120,7 +129,7 @@ TEST_CASE("a sequential mmap reader: N major faults, then a second pass finds ev
     CHECK(r1.series.back().index_nodes == 5);
     CHECK(r1.series.back().index_height == 2);
 
-    Scenario twice = make("sequential", "mmap_read", 1, kPages, 2 * kPages);
+    Scenario twice = make("sequential", "mmap_read", 1, kPages, 2 * kPages, machine);
     const RunResult r2 = run_scenario(twice);
     CHECK(r2.faults_of(FaultKind::Major) == kPages);
     CHECK(r2.faults_of(FaultKind::Mapped) == kPages);
@@ -130,7 +139,9 @@ TEST_CASE("a sequential mmap reader: N major faults, then a second pass finds ev
 
 TEST_CASE("read(2) through the hash: lookups in the series add up to the cache's", "[sim][metrics]")
 {
-    Scenario s = make("sequential", "read", 2, 128, 512);
+    const std::string machine = GENERATE(as<std::string> {}, "host", "altix-2005");
+    INFO(machine);
+    Scenario s = make("sequential", "read", 2, 128, 512, machine);
     s.engine.index.kind = IndexKind::Hash;
     s.engine.index.hash_buckets = 256;
     s.engine.workload.files = FileSharing::Shared;
@@ -258,7 +269,9 @@ TEST_CASE("a run ends at its duration, on cancel, or failed with the engine's re
 TEST_CASE("the event stream is drained while the run goes, not dropped", "[sim][metrics][events]")
 {
     // Fewer events than one ring holds per CPU: every record is drained.
-    Scenario s = make("sequential", "mmap_read", 2, 256, 256);
+    const std::string machine = GENERATE(as<std::string> {}, "host", "altix-2005");
+    INFO(machine);
+    Scenario s = make("sequential", "mmap_read", 2, 256, 256, machine);
     const RunResult r = run_scenario(s);
     CHECK(r.events_pushed > 0);
     CHECK(r.events_dropped == 0);
@@ -353,7 +366,9 @@ TEST_CASE("the runner hands every drained event to a callback: ondemand's window
 TEST_CASE("Morton's test under memory pressure: evictions, refaults and wasted readahead add up everywhere",
     "[sim][metrics][reclaim]")
 {
-    Scenario s = make("morton", "read", 2, 64, 1);
+    const std::string machine = GENERATE(as<std::string> {}, "host", "altix-2005");
+    INFO(machine);
+    Scenario s = make("morton", "read", 2, 64, 1, machine);
     s.engine.workload.nfiles = 24;
     s.engine.workload.stream_pages = 4096;
     s.engine.memory_pages = 512; // far less than A's 24 files and B's stream

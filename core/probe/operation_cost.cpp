@@ -11,33 +11,34 @@ namespace pcl {
 
 namespace {
 
-Scenario one_cpu_pft(std::uint64_t faults)
+/// @operations of @pattern on one CPU, the event stream off.
+Scenario one_cpu(WorkloadPattern pattern, std::uint64_t operations)
 {
     Scenario s;
-    EngineConfig& c = s.engine;
-    c.workload.pattern = WorkloadPattern::Pft;
-    c.workload.cpus = 1;
-    c.workload.operations_per_cpu = faults;
-    c.workload.file_pages = faults;
-    c.page_table_lock = PageTable::Scheme::Split;
-    c.memory_pages = faults + 16384;
-    c.events = false;
+    s.engine.workload.pattern = pattern;
+    s.engine.workload.cpus = 1;
+    s.engine.workload.operations_per_cpu = operations;
+    s.engine.events = false;
+    return s;
+}
+
+Scenario one_cpu_pft(std::uint64_t faults)
+{
+    Scenario s = one_cpu(WorkloadPattern::Pft, faults);
+    s.engine.workload.file_pages = faults;
+    s.engine.page_table_lock = PageTable::Scheme::Split;
+    s.engine.memory_pages = faults + 16384;
     return s;
 }
 
 Scenario one_cpu_reads(std::uint64_t reads)
 {
-    Scenario s;
-    EngineConfig& c = s.engine;
-    c.workload.pattern = WorkloadPattern::Random;
-    c.workload.cpus = 1;
-    c.workload.operations_per_cpu = reads;
-    c.workload.file_pages = 4096;
+    Scenario s = one_cpu(WorkloadPattern::Random, reads);
+    s.engine.workload.file_pages = 4096;
     // A device that takes no time: the first read of each page, an I/O,
     // is then a small part of the run (a few ns a read), here and modelled.
-    c.device.request_ns = 0;
-    c.device.page_ns = 0;
-    c.events = false;
+    s.engine.device.request_ns = 0;
+    s.engine.device.page_ns = 0;
     return s;
 }
 

@@ -68,13 +68,16 @@ public:
     /// std::logic_error when lockless_lookups() is true.
     virtual Page* lookup_get_locked(pgoff_t index) = 0;
     /// On a modelled machine, charges one walk of this index, a level a
-    /// step (a hash bucket's chain is one level), to the calling CPU: where
-    /// the walk holds a lock, under it, so that the lock's hold is the
-    /// walk's. The host's walk takes its own time.
+    /// step (a hash bucket's chain is one level), to the calling CPU. A
+    /// lookup_get_locked() charges it under its lock, so that the lock's
+    /// hold is the walk's; the page cache charges a lockless lookup's and
+    /// an insert's before the call. The host's walk takes its own time.
     void charge_walk() const
     {
-        if (on_modelled_machine()) [[unlikely]]
-            charge_work(Work::IndexLevel, std::uint64_t(shape().height > 1 ? shape().height : 1));
+        if (on_modelled_machine()) [[unlikely]] {
+            const int height = shape().height;
+            charge_work(Work::IndexLevel, std::uint64_t(height > 1 ? height : 1));
+        }
     }
     /// Stores @page at @index unless an entry is already there.
     virtual InsertResult insert(pgoff_t index, Page* page) = 0;

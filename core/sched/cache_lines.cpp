@@ -37,6 +37,23 @@ void CacheLines::grow(std::uint32_t line)
     sharer_words_.resize(lines_.size() * words_);
 }
 
+void CacheLines::hand_over(Line& l, std::uint32_t cpu, std::uint64_t leaves_at, std::uint64_t now_ns) noexcept
+{
+    // Transfers of one line are serialised, so a new hand-over is the
+    // latest: the kept ones stay in order.
+    std::size_t kept = 0;
+    for (const Handover& h : l.handovers)
+        if (h.cpu != kNoOwner && now_ns < h.leaves_at)
+            l.handovers[kept++] = h;
+    if (kept == kHandovers) {
+        std::move(l.handovers.begin() + 1, l.handovers.end(), l.handovers.begin());
+        kept = kHandovers - 1;
+    }
+    l.handovers[kept++] = { cpu, leaves_at };
+    for (; kept < kHandovers; ++kept)
+        l.handovers[kept] = {};
+}
+
 LineAccess CacheLines::move(Line& l, std::uint32_t cpu, std::uint64_t now_ns, bool write)
 {
     LineAccess a;
@@ -48,10 +65,8 @@ LineAccess CacheLines::move(Line& l, std::uint32_t cpu, std::uint64_t now_ns, bo
         start = std::max(start, bus_busy_until_);
     const std::uint64_t arrives = start + route.latency;
     l.busy_until = arrives;
-    if (write) {
-        l.leaving = l.owner;
-        l.leaves_at = start + route.latency / 2;
-    }
+    if (write)
+        hand_over(l, l.owner, start + route.latency / 2, now_ns);
     if (shared_bus_)
         bus_busy_until_ = arrives;
     a.wait_ns = start - now_ns;

@@ -15,7 +15,10 @@
 // CPU that releases a spinlock and takes it again at once keep it while a
 // waiter's request is in flight, the unfairness of a test-and-set lock on
 // real hardware; without it, CPUs taking one lock in turn would all find it
-// held.
+// held. Writes queued behind one another hand the line on in turn: each
+// owner on the way keeps it from its transfer's arrival until the next
+// one's request reaches it, so the holder of a lock three CPUs are
+// queueing for still releases it in its own cache.
 //
 // The transfers of one line are serialised: a line is busy until its last
 // transfer has arrived, so k CPUs writing it at the same virtual time get
@@ -34,6 +37,7 @@
 
 #include "sched/cpu_distance.h"
 
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -76,19 +80,33 @@ public:
 
 private:
     static constexpr std::uint32_t kNoOwner = ~0u;
+    /// An owner a write's transfer takes the line from, and when.
+    struct Handover {
+        std::uint32_t cpu = kNoOwner;
+        std::uint64_t leaves_at = 0;
+    };
+    /// The hand-overs a line remembers: the holder's and those of the
+    /// owners queued behind it (a fourth request in flight at once forgets
+    /// the oldest, whose owner then pays to write it back).
+    static constexpr std::size_t kHandovers = 3;
     struct Line {
         std::uint32_t owner = kNoOwner;
-        std::uint32_t leaving = kNoOwner; ///< the owner a write's transfer takes it from
-        std::uint64_t leaves_at = 0;      ///< when it leaves that owner's cache
         std::uint64_t busy_until = 0;
         std::uint64_t transfers = 0;
+        std::array<Handover, kHandovers> handovers {}; ///< by leaves_at, the earliest first
     };
-    /// @cpu still has @line at @now_ns: the transfer taking it away has
-    /// not reached its cache yet.
+    /// @cpu still has @line at @now_ns: a transfer taking it away has not
+    /// reached its cache yet.
     static bool still_here(const Line& l, std::uint32_t cpu, std::uint64_t now_ns) noexcept
     {
-        return l.leaving == cpu && now_ns < l.leaves_at;
+        for (const Handover& h : l.handovers)
+            if (h.cpu == cpu && now_ns < h.leaves_at)
+                return true;
+        return false;
     }
+    /// Remembers that a write's transfer takes @l from @cpu at @leaves_at,
+    /// forgetting the hand-overs over by @now_ns (or the oldest).
+    static void hand_over(Line& l, std::uint32_t cpu, std::uint64_t leaves_at, std::uint64_t now_ns) noexcept;
 
     /// @line's state (made on its first access); every access checks @cpu.
     Line& touch(std::uint32_t line, std::uint32_t cpu)

@@ -58,7 +58,7 @@ done
 rows=$(printf '%s\n' "$csv" | wc -l)
 latencies=$(printf '%s\n' "$csv" | grep -c '^latency\.')
 # header, name, title, description, max_cpus, 6 topology rows (no router_radix
-# off a fat tree), the latencies, 9 work costs
+# off a fat tree), the latencies, 10 work costs
 [ "$rows" -eq $((21 + latencies)) ] || fail "machines host --format csv: $rows lines with $latencies latencies"
 
 # --out writes there, and not the configuration directory's.

@@ -31,7 +31,7 @@ expect 0 '^  \[[0-9]+\] Calibration, not a result\. Lameter' "$cli" machines alt
 expect 0 '^topology\.shared_bus +true ' "$cli" machines pentium3-xeon-8way-2002
 expect 0 '^latency\.domain,Other core of the domain,23,ns,published,' "$cli" machines epyc-2026 --format csv
 rows=$("$cli" machines altix-2005 --format csv | wc -l)
-# header, name, title, description, max_cpus, 7 topology rows, 3 latencies, 9 work costs
+# header, name, title, description, max_cpus, 7 topology rows, 3 latencies, 10 work costs
 [ "$rows" -eq 25 ] || fail "machines altix-2005 --format csv: $rows lines"
 
 # No host profile yet: run calibrate. An unknown name lists the bundled ones.

@@ -126,6 +126,24 @@ TEST_CASE("the old owner keeps a line until a write's request reaches it, half w
     CHECK(!lines.is_sharer(4, 96));
 }
 
+TEST_CASE(
+    "writes queued on a line hand it on in turn, each owner keeping it until the next request reaches it", "[machines]")
+{
+    CacheLines lines(load_machine_profile("epyc-2026"));
+    lines.write(5, 0, 0);
+    CHECK(lines.write(5, 96, 1000).cost_ns == 197);      // leaves CPU 0 at 1098, at CPU 96 at 1197
+    CHECK(lines.write(5, 2, 1001).cost_ns == 196 + 197); // behind it: leaves CPU 96 at 1295, at CPU 2 at 1394
+    CHECK(lines.write(5, 0, 1050) == LineAccess {});     // the holder still releases in its own cache
+    CHECK(lines.write(5, 96, 1250) == LineAccess {});    // and so does the next, while it has the line
+    CHECK(lines.transfers(5) == 2);
+    CHECK(lines.owner(5) == 2);
+    // Once the last request has reached CPU 96, it waits for the line to
+    // arrive at CPU 2 (1394) and to come back.
+    const LineAccess back = lines.write(5, 96, 1300);
+    CHECK(back.wait_ns == 94);
+    CHECK(back.cost_ns == 94 + 197);
+}
+
 TEST_CASE("on one shared bus the transfers of different lines serialise too", "[machines]")
 {
     CacheLines bus(load_machine_profile("pentium3-xeon-8way-2002"));

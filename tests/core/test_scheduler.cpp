@@ -8,6 +8,8 @@
 #include "base/wait_queue.h"
 #include "sched/scheduler.h"
 
+#include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <exception>
 #include <mutex>
@@ -614,11 +616,22 @@ TEST_CASE("the thread that ran a modelled machine keeps its own slot, which nobo
     });
     CHECK(task_slot != mine);
     CHECK(thread_slot() == mine);
-    // Two slots held at once by two live threads are two slots: the
-    // thread's was not given back behind its back when the run ended.
-    unsigned other = ~0u;
-    std::thread([&] { other = thread_slot(); }).join();
-    CHECK(other != mine);
+    // The thread's slot was not given back behind its back when the run
+    // ended: threads that take every slot up to it, all live at once, take
+    // every free one below it and then others, never it.
+    std::vector<unsigned> others(mine + 1, ~0u);
+    std::atomic<unsigned> taken { 0 };
+    std::vector<std::thread> threads;
+    for (unsigned& other : others)
+        threads.emplace_back([&] {
+            other = thread_slot();
+            taken.fetch_add(1);
+            while (taken.load() < others.size())
+                std::this_thread::yield();
+        });
+    for (std::thread& t : threads)
+        t.join();
+    CHECK(std::find(others.begin(), others.end(), mine) == others.end());
 }
 
 TEST_CASE("an exception being handled is the task's own across switches", "[scheduler]")

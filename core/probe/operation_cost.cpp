@@ -42,55 +42,44 @@ Scenario one_cpu_reads(std::uint64_t reads)
     return s;
 }
 
-RunResult finished(const RunResult& r, const char* what, const char* where)
+/// What one operation of @s takes: its time (virtual on a model) over its
+/// operations, in ns. Throws std::runtime_error if the run does not finish.
+double ns_per_operation(const Scenario& s, const char* what, const char* where)
 {
+    const RunResult r = run_scenario(s);
     if (r.state != "finished")
         throw std::runtime_error(std::string(what) + where + " did not finish: " + r.error);
-    return r;
+    return r.wall_seconds * 1e9 / double(r.operations);
 }
 
-/// A read of one_cpu_reads(@reads), in ns.
-double read_ns(const Scenario& s, const char* where)
+/// @s run @rounds times on this computer, and once on @profile with
+/// @figure set to 0.
+OperationCost measure_difference(Scenario s, const sched::MachineProfile& profile,
+    sched::Figure sched::WorkCosts::*figure, unsigned rounds, const char* what)
 {
-    const RunResult r = finished(run_scenario(s), "the one-CPU reads ", where);
-    return r.wall_seconds * 1e9 / double(r.operations);
+    OperationCost cost;
+    cost.operations = s.engine.workload.operations_per_cpu;
+    cost.host.per_round = cost.operations;
+    for (unsigned r = 0; r < rounds; ++r)
+        cost.host.rounds_ns.push_back(ns_per_operation(s, what, "on this computer"));
+    cost.host.ns = median(cost.host.rounds_ns);
+    auto model = std::make_shared<sched::MachineProfile>(profile);
+    (model->work.*figure).ns = 0;
+    s.engine.machine.given = model;
+    cost.modelled_ns = ns_per_operation(s, what, "on the model");
+    return cost;
 }
 
 } // namespace
 
 OperationCost measure_operation_cost(const sched::MachineProfile& profile, unsigned rounds, std::uint64_t faults)
 {
-    OperationCost cost;
-    cost.operations = faults;
-    cost.host.per_round = faults;
-    Scenario s = one_cpu_pft(faults);
-    for (unsigned r = 0; r < rounds; ++r) {
-        const RunResult host = finished(run_scenario(s), "the one-CPU pft ", "on this computer");
-        cost.host.rounds_ns.push_back(host.wall_seconds * 1e9 / double(host.operations));
-    }
-    cost.host.ns = median(cost.host.rounds_ns);
-    auto model = std::make_shared<sched::MachineProfile>(profile);
-    model->work.operation.ns = 0;
-    s.engine.machine.given = model;
-    const RunResult modelled = finished(run_scenario(s), "the one-CPU pft ", "on the model");
-    cost.modelled_ns = modelled.wall_seconds * 1e9 / double(modelled.operations);
-    return cost;
+    return measure_difference(one_cpu_pft(faults), profile, &sched::WorkCosts::operation, rounds, "the one-CPU pft ");
 }
 
 OperationCost measure_syscall_cost(const sched::MachineProfile& profile, unsigned rounds, std::uint64_t reads)
 {
-    OperationCost cost;
-    cost.operations = reads;
-    cost.host.per_round = reads;
-    Scenario s = one_cpu_reads(reads);
-    for (unsigned r = 0; r < rounds; ++r)
-        cost.host.rounds_ns.push_back(read_ns(s, "on this computer"));
-    cost.host.ns = median(cost.host.rounds_ns);
-    auto model = std::make_shared<sched::MachineProfile>(profile);
-    model->work.syscall.ns = 0;
-    s.engine.machine.given = model;
-    cost.modelled_ns = read_ns(s, "on the model");
-    return cost;
+    return measure_difference(one_cpu_reads(reads), profile, &sched::WorkCosts::syscall, rounds, "the one-CPU reads ");
 }
 
 } // namespace pcl

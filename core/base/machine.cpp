@@ -52,6 +52,11 @@ void machine_touch_line(LineKey line, bool write) noexcept
     current_machine()->touch_line(line, write);
 }
 
+void machine_share_line(LineKey line, LineKey with) noexcept
+{
+    current_machine()->share_line(line, with);
+}
+
 void machine_watch_line(LineKey line) noexcept
 {
     current_machine()->watch_line(line);

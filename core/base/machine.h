@@ -70,6 +70,13 @@ public:
         (void)line;
         (void)write;
     }
+    /// From now on @line is @with's line (base/machine_calls.h,
+    /// share_line). A machine without a model has no lines.
+    virtual void share_line(LineKey line, LineKey with) noexcept
+    {
+        (void)line;
+        (void)with;
+    }
     /// A spinner that has just read modelled line @line and found what it
     /// waits for not there: nothing it can read changes until another task
     /// writes the line, so it waits for that write (as many rounds of its

@@ -38,6 +38,14 @@ inline constexpr unsigned kWorkKinds = 9;
 /// address, so that the same run names the same lines.
 using LineKey = std::uint64_t;
 
+/// The line of data @n (1..255) that lives beside the lock named @lock, in
+/// the same structure (mm->rss beside mm->page_table_lock): named after the
+/// lock, as stable as its name. A lock's own key has 0 in its top byte.
+constexpr LineKey data_line(LineKey lock, unsigned n) noexcept
+{
+    return lock | (LineKey(n & 0xff) << 56);
+}
+
 /// A task of a modelled machine, as its spawner holds it (to join it).
 struct TaskRef {
     unsigned id = ~0u;
@@ -63,6 +71,7 @@ TaskRef machine_spawn(std::string name, std::function<void()> fn);
 void machine_work(Work work, std::uint64_t count) noexcept;
 void machine_touch_line(LineKey line, bool write) noexcept;
 void machine_watch_line(LineKey line) noexcept;
+void machine_share_line(LineKey line, LineKey with) noexcept;
 void machine_take_spinning(LineKey line, std::atomic<bool>& locked) noexcept;
 /// Joins @task, a task of @machine (the t_machine it was spawned on).
 void machine_join(void* machine, TaskRef task) noexcept;
@@ -91,6 +100,16 @@ inline void touch_line(LineKey line, bool write) noexcept
 {
     if (on_modelled_machine()) [[unlikely]]
         detail::machine_touch_line(line, write);
+}
+
+/// Lines @line and @with are one cache line (neighbouring fields of one
+/// structure: 2005's mmap_sem and page_table_lock): on a modelled machine,
+/// from now on every access to @line is an access to @with's line. Nothing
+/// on the host, whose structures share their lines by themselves.
+inline void share_line(LineKey line, LineKey with) noexcept
+{
+    if (on_modelled_machine())
+        detail::machine_share_line(line, with);
 }
 
 } // namespace pcl

@@ -44,9 +44,14 @@ PageTable::PageTable(const Config& config, sync::LockRegistry& registry)
     : config_(config)
     , mm_lock_(registry, "mm[" + std::to_string(config.mm_id) + "].page_table_lock", "mm.page_table_lock")
 {
-    if (config_.mmap_sem)
+    if (config_.mmap_sem) {
         mmap_sem_ = std::make_unique<sync::RwLock>(
             registry, "mm[" + std::to_string(config.mm_id) + "].mmap_sem", "mm.mmap_sem");
+        // 2005's mm_struct: "struct rw_semaphore mmap_sem; spinlock_t
+        // page_table_lock;", one line on a modelled machine.
+        if (config_.mm_struct_2005)
+            share_line(mmap_sem_->trace_id(), mm_lock_.trace_id());
+    }
     if (config_.scheme == Scheme::Split)
         pte_lock_class_ = &registry.lock_class("pte_lock");
     else if (config_.scheme != Scheme::Single && config_.scheme != Scheme::SingleWalk)
@@ -213,7 +218,7 @@ Page* PageTable::install(std::uint64_t vpn, Page* page, bool& installed)
     entry.store(page, std::memory_order_release);
     charge_work(Work::PteInstall);
     pte->entries_set.store(pte->entries_set.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
-    mapped_.add(1);
+    count_mapped(1);
     installed = true;
     return page;
 }
@@ -232,8 +237,23 @@ Page* PageTable::unmap(std::uint64_t vpn)
         return nullptr;
     entry.store(nullptr, std::memory_order_release);
     pte->entries_set.store(pte->entries_set.load(std::memory_order_relaxed) - 1, std::memory_order_relaxed);
-    mapped_.add(-1);
+    count_mapped(-1);
     return old;
+}
+
+void PageTable::count_mapped(std::int64_t delta) noexcept
+{
+    if (!config_.mm_struct_2005) {
+        mapped_.add(delta);
+        return;
+    }
+    touch_line(data_line(mm_lock_.trace_id(), 1), true);
+    if (config_.scheme == Scheme::Split) {
+        rss_.fetch_add(delta, std::memory_order_relaxed); // atomic64_inc: other PTE locks' holders count too
+    } else {
+        // Under mm->page_table_lock, a plain read-modify-write as 2.6.13's.
+        rss_.store(rss_.load(std::memory_order_relaxed) + delta, std::memory_order_relaxed);
+    }
 }
 
 PageTable::FaultResult PageTable::fault_in(

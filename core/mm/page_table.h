@@ -102,6 +102,18 @@ public:
         /// Every fault reads mmap_sem (mmap_sem()), as Linux did until the
         /// per-VMA locks of 6.4.
         bool mmap_sem = false;
+        /// The mm_struct of 2005 (2.6.10 to 2.6.14), whose layout the fault
+        /// path pays for on many CPUs: mmap_sem and page_table_lock are
+        /// neighbours, one cache line, so every fault's down_read and up_read
+        /// take the line the lock's holder needs; the count of mapped pages
+        /// is one word, mm->rss, a line further on, written by every fault:
+        /// under page_table_lock with the single lock (the struct's comment:
+        /// "Protects page tables, mm->rss, mm->anon_rss"), atomically with
+        /// split locks (2.6.14: "the mm counters are not protected by its
+        /// page_table_lock, so must be incremented atomically"). false: the
+        /// count is split per CPU (mm->rss_stat, Linux 6.2) and the two
+        /// locks are lines of their own.
+        bool mm_struct_2005 = false;
     };
 
     /// How fault_in() ended.
@@ -170,7 +182,10 @@ public:
     /// rechecks the entry. Set it before any thread uses the table.
     void set_locked_hook(std::function<void(std::uint64_t vpn)> hook) { locked_hook_ = std::move(hook); }
 
-    std::uint64_t mapped_count() const noexcept { return std::uint64_t(mapped_.sum()); }
+    std::uint64_t mapped_count() const noexcept
+    {
+        return std::uint64_t(config_.mm_struct_2005 ? rss_.load(std::memory_order_relaxed) : mapped_.sum());
+    }
     std::uint64_t backouts() const noexcept { return backouts_.load(std::memory_order_relaxed); }
     /// PGD + PMD + PTE pages allocated.
     std::uint64_t table_pages() const noexcept;
@@ -233,7 +248,16 @@ private:
     std::function<void(std::uint64_t)> locked_hook_;
     std::atomic<std::uint64_t> pmd_pages_ { 0 };
     std::atomic<std::uint64_t> pte_pages_ { 0 };
+    /// Counts a page mapped (+1) or unmapped (-1) at the entry's PTE lock,
+    /// held: 2005's rss word's line is touched there (Config::mm_struct_2005).
+    void count_mapped(std::int64_t delta) noexcept;
+
     sync::PercpuCounter mapped_; ///< split per CPU, as mm->rss_stat (percpu_counter since Linux 6.2)
+    /// mm->rss of 2005 (Config::mm_struct_2005), on a line of its own: in
+    /// that mm_struct it follows mmlist and the eleven words of the code,
+    /// data, heap, stack, argument and environment bounds, 100 bytes and
+    /// more after page_table_lock.
+    alignas(64) std::atomic<std::int64_t> rss_ { 0 };
     std::atomic<std::uint64_t> backouts_ { 0 };
 };
 

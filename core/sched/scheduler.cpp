@@ -61,6 +61,7 @@ void Scheduler::run(std::function<void()> main)
     failure_ = nullptr;
     switches_ = 0;
     rcu_callbacks_.clear();
+    shared_lines_.clear();
     rcu_queued_ = rcu_done_ = 0;
     rcu_worker_alive_ = false;
 
@@ -310,6 +311,7 @@ void Scheduler::touch_line(LineKey line, bool write) noexcept
 {
     if (!model_)
         return;
+    line = line_of(line);
     if (const std::uint64_t ns = model_->access(line, current_cpu(), current_->vtime, write))
         charge(ns);
     // The write has landed: it invalidated every spinner's copy, and they
@@ -320,12 +322,20 @@ void Scheduler::touch_line(LineKey line, bool write) noexcept
         wake_watchers(line, current_->vtime);
 }
 
+void Scheduler::share_line(LineKey line, LineKey with) noexcept
+{
+    with = line_of(with);
+    if (line != with)
+        shared_lines_.emplace_back(line, with);
+}
+
 void Scheduler::watch_line(LineKey line) noexcept
 {
     if (!model_) {
         relax();
         return;
     }
+    line = line_of(line);
     park_as(watchers_[line], WaitQueue::kForever, WaitKind::Line);
 }
 

@@ -103,6 +103,7 @@ public:
     void unpark_all(WaitQueue& queue) noexcept override;
     void work(Work work, std::uint64_t count) noexcept override;
     void touch_line(LineKey line, bool write) noexcept override;
+    void share_line(LineKey line, LineKey with) noexcept override;
     void watch_line(LineKey line) noexcept override;
     void take_spinning(LineKey line, std::atomic<bool>& locked) noexcept override;
     TaskRef spawn(std::string name, std::function<void()> fn) override;
@@ -193,6 +194,16 @@ private:
     std::exception_ptr failure_;
     std::uint64_t switches_ = 0;
     std::unique_ptr<MachineModel> model_;
+    /// The line a key names: itself, or the line it shares (share_line).
+    LineKey line_of(LineKey key) const noexcept
+    {
+        for (const auto& [alias, line] : shared_lines_) // a structure's few neighbours
+            if (alias == key)
+                return line;
+        return key;
+    }
+    /// Keys that name another's line (share_line), with that line's key.
+    std::vector<std::pair<LineKey, LineKey>> shared_lines_;
     /// Spinners waiting for a write to a line (watch_line), by line. A
     /// node-based map: each WaitQueue stays where it was put.
     std::unordered_map<LineKey, WaitQueue> watchers_;

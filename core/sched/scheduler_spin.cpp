@@ -32,7 +32,7 @@ void Scheduler::take_spinning(LineKey line, std::atomic<bool>& locked) noexcept
     }
     Task& task = *current_;
     task.spin_word = &locked;
-    task.spin_line = line;
+    task.spin_line = line_of(line);
     task.spin_cpu = current_cpu();
     park_spinner(task);
     switch_away();

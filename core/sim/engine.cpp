@@ -189,8 +189,8 @@ Engine::Engine(const EngineConfig& config, sync::LockRegistry& registry)
             kswapd_->set_trace(&events_->ring(lanes.kswapd_ring()), static_cast<int>(lanes.kswapd_lane()));
         frames_->set_kswapd(kswapd_.get());
     }
-    page_table_
-        = std::make_unique<PageTable>(PageTable::Config { config_.page_table_lock, 0, config_.mmap_sem }, registry);
+    page_table_ = std::make_unique<PageTable>(
+        PageTable::Config { config_.page_table_lock, 0, config_.mmap_sem, config_.mm_struct_2005 }, registry);
     device_ = std::make_unique<BlockDevice>(config_.device, cache_->page_locks(),
         config_.events ? &events_->ring(lanes.device_ring(0)) : nullptr, static_cast<int>(lanes.disk_lane(0)));
     if (second_disk)

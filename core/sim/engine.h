@@ -95,6 +95,7 @@ struct EngineConfig {
     IndexSpec index; ///< the page cache's index and locking scheme
     PageTable::Scheme page_table_lock = PageTable::Scheme::Split;
     bool mmap_sem = false;                ///< every fault reads mm->mmap_sem (PageTable::Config::mmap_sem)
+    bool mm_struct_2005 = false;          ///< 2005's mm_struct layout (PageTable::Config::mm_struct_2005)
     std::uint64_t memory_pages = 1 << 18; ///< page frames ("physical memory")
     BlockDeviceConfig device;
     std::string readahead

@@ -54,6 +54,8 @@ FieldTable<E> build_engine()
             get_page_table_lock, set_page_table_lock),
         field<&E::mmap_sem>({ .name = "mmap_sem", .label = "mmap_sem in faults",
             .meaning = "true: every fault holds the process's mmap_sem for read, as Linux did until its per-VMA locks (6.4). Readers do not wait for each other, but each writes the semaphore's word, so its cache line moves with every fault on another CPU: what limited Lameter's pft runs once the page-table lock was split. false: faults take no such lock." }),
+        field<&E::mm_struct_2005>({ .name = "mm_struct_2005", .label = "2005's mm_struct",
+            .meaning = "true: the process's mm_struct as in 2005 (Linux 2.6.10 to 2.6.14): mmap_sem and page_table_lock share one cache line, so every fault's read of mmap_sem moves the line the lock's holder needs, and the count of mapped pages is one word (mm->rss) that every fault writes, under the page-table lock with the single lock and atomically with split locks. false: a modern mm_struct, the count kept per CPU (Linux 6.2)." }),
         field<&E::memory_pages>({ .name = "memory_pages", .label = "Memory", .unit = "pages", .allowed = "1..2^32",
             .meaning = "Page frames of \"physical memory\" (262144 is 1 GiB of 4 KiB pages). When none is free, reclaim evicts the oldest unused cached pages (two-list LRU); a run fails only when nothing can be evicted.",
             .min_int = 1, .max_int = std::uint64_t(1) << 32 }),

@@ -11,8 +11,9 @@
 #include "base/machine.h"
 
 #include <atomic>
-#include <chrono>
 #include <cstddef>
+#include <cstdint>
+#include <cstring>
 #include <thread>
 
 #ifdef PCL_TSAN
@@ -62,27 +63,100 @@ inline void ensure_registered() noexcept
     }
 }
 
-// Callbacks queued with call() that have not run yet. barrier() waits on
-// this instead of urcu_memb_barrier(), whose internal allocation is handed
-// between threads by synchronisation TSan cannot see.
-std::atomic<long> g_pending { 0 };
+static_assert(sizeof(Head::storage) >= sizeof(Head*), "Head::storage holds the queue's link");
 
-static_assert(sizeof(Head::storage) >= sizeof(struct rcu_head), "Head::storage too small for rcu_head");
-static_assert(alignof(Head) >= alignof(struct rcu_head), "Head::storage misaligned for rcu_head");
+// The host's callbacks: queued on one lock-free stack, run by one thread of
+// ours after a grace period (urcu_memb_synchronize_rcu). liburcu's own
+// call_rcu thread sleeps 10 ms after each wake-up, to gather a batch: a
+// reclaimer waiting for the frames its last pass freed
+// (FrameAllocator::wait_for_rcu_frees) and every barrier() (each engine's
+// end) waited at least that long, whatever the grace period took (tens of
+// microseconds here). This thread takes whatever is queued when it wakes.
+std::atomic<Head*> g_queue { nullptr };    ///< newest first, linked through Head::storage
+std::atomic<std::uint64_t> g_queued { 0 }; ///< callbacks ever queued
+std::atomic<std::uint64_t> g_done { 0 };   ///< callbacks ever run (barrier() waits on it)
 
-void trampoline(struct rcu_head* h) noexcept
+Head* next_of(const Head* head) noexcept
 {
-    annotate_grace_period();
-    auto* head = reinterpret_cast<Head*>(reinterpret_cast<unsigned char*>(h) - offsetof(Head, storage));
-    head->func(head);
-    g_pending.fetch_sub(1, std::memory_order_release);
+    Head* next;
+    std::memcpy(&next, head->storage, sizeof next);
+    return next;
 }
+
+void set_next(Head* head, Head* next) noexcept
+{
+    std::memcpy(head->storage, &next, sizeof next);
+}
+
+void push(Head* head) noexcept
+{
+    Head* old = g_queue.load(std::memory_order_relaxed);
+    do
+        set_next(head, old);
+    while (!g_queue.compare_exchange_weak(old, head, std::memory_order_release, std::memory_order_relaxed));
+    if (!old)
+        g_queue.notify_one(); // the thread sleeps only on an empty queue
+}
+
+class CallbackThread {
+public:
+    CallbackThread()
+        : thread_([this] { run(); })
+    {
+    }
+    ~CallbackThread()
+    {
+        // At exit: what is queued still runs, then the thread ends.
+        stop_.store(true, std::memory_order_relaxed);
+        push(&wake_);
+        thread_.join();
+    }
+
+private:
+    void run() noexcept
+    {
+        for (;;) {
+            Head* batch = g_queue.exchange(nullptr, std::memory_order_acquire);
+            if (!batch) {
+                if (stop_.load(std::memory_order_relaxed))
+                    return;
+                g_queue.wait(nullptr, std::memory_order_acquire);
+                continue;
+            }
+            urcu_memb_synchronize_rcu();
+            annotate_grace_period();
+            // Oldest first, as they were queued.
+            Head* fifo = nullptr;
+            while (batch) {
+                Head* next = next_of(batch);
+                set_next(batch, fifo);
+                fifo = batch;
+                batch = next;
+            }
+            std::uint64_t ran = 0;
+            while (fifo) {
+                Head* next = next_of(fifo);
+                if (fifo != &wake_) {
+                    fifo->func(fifo);
+                    ++ran;
+                }
+                fifo = next;
+            }
+            g_done.fetch_add(ran, std::memory_order_release);
+            g_done.notify_all();
+        }
+    }
+
+    std::atomic<bool> stop_ { false };
+    Head wake_ {}; ///< pushed to wake the thread to stop
+    std::thread thread_;
+};
 
 } // namespace
 
 // On a modelled machine every entry point is the machine's: its grace
 // periods are its scheduler's (a task parked in synchronize() waits in
-// virtual time), and liburcu's callback thread and membarriers, host
+// virtual time), and the callback thread and liburcu's membarriers, host
 // threads and host time, never run there. A modelled task is no liburcu
 // reader, so it never registers.
 
@@ -123,12 +197,12 @@ void call(Head* head, void (*func)(Head*)) noexcept
         m->call_rcu([head] { head->func(head); });
         return;
     }
-    ensure_registered();
+    static CallbackThread thread; // started by the first callback, joined at exit
     head->func = func;
-    g_pending.fetch_add(1, std::memory_order_relaxed);
+    g_queued.fetch_add(1, std::memory_order_relaxed);
     // Everything the caller did before queueing happens before the callback.
     annotate_queued();
-    urcu_memb_call_rcu(reinterpret_cast<struct rcu_head*>(head->storage), trampoline);
+    push(head);
 }
 
 void barrier() noexcept
@@ -137,8 +211,12 @@ void barrier() noexcept
         m->rcu_barrier();
         return;
     }
-    while (g_pending.load(std::memory_order_acquire) > 0)
-        std::this_thread::sleep_for(std::chrono::microseconds(200));
+    for (;;) {
+        const std::uint64_t done = g_done.load(std::memory_order_acquire);
+        if (done >= g_queued.load(std::memory_order_acquire))
+            return;
+        g_done.wait(done, std::memory_order_acquire);
+    }
 }
 
 } // namespace pcl::rcu

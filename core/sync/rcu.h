@@ -23,8 +23,6 @@
 
 #include <cstddef>
 
-struct rcu_head;
-
 namespace pcl::rcu {
 
 /// Enters a read-side critical section (nests).
@@ -37,15 +35,15 @@ void synchronize() noexcept;
 
 /// Header to embed in an object whose free is deferred past a grace period.
 struct Head {
-    /// liburcu's struct rcu_head: its queue link and its callback, two
-    /// pointers. Kept this small so a radix tree node's header line has
-    /// room for its tag bitmaps (see radix_tree_node.h).
+    /// The callback queue's link, in the room of liburcu's struct
+    /// rcu_head (two pointers). Kept this small so a radix tree node's
+    /// header line has room for its tag bitmaps (see radix_tree_node.h).
     alignas(alignof(void*)) unsigned char storage[2 * sizeof(void*)];
     void (*func)(Head*) = nullptr; ///< called after the grace period
 };
 
-/// Calls `func(head)` after a grace period, from liburcu's callback thread
-/// (a task of the machine on a modelled one).
+/// Calls `func(head)` after a grace period, from the callback thread
+/// (rcu.cpp; a task of the machine on a modelled one).
 void call(Head* head, void (*func)(Head*)) noexcept;
 
 /// Waits until no callback queued with `call()` is pending (use before

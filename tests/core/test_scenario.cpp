@@ -60,6 +60,7 @@ Scenario everything_changed()
     w.sync_every = 1000;
     s.engine.machine.latency_scale = 0.5;
     s.engine.mmap_sem = true;
+    s.engine.mm_struct_2005 = true;
     s.trace.format = "csv";
     s.trace.bad_lines = "skip";
     IndexSpec& i = s.engine.index;
@@ -143,6 +144,7 @@ void check_equal(const Scenario& a, const Scenario& b)
     CHECK(ia.skiplist_seed == ib.skiplist_seed);
     CHECK(a.engine.page_table_lock == b.engine.page_table_lock);
     CHECK(a.engine.mmap_sem == b.engine.mmap_sem);
+    CHECK(a.engine.mm_struct_2005 == b.engine.mm_struct_2005);
     CHECK(a.engine.machine.profile == b.engine.machine.profile);
     CHECK(a.engine.machine.modelled == b.engine.machine.modelled);
     CHECK(a.engine.machine.latency_scale == b.engine.machine.latency_scale);
@@ -202,7 +204,7 @@ TEST_CASE("scenario: every field survives a round trip", "[scenario]")
     // The defaults are written too, in the documented order.
     const json::Value defaults = scenario_to_json(Scenario {});
     const json::Object& top = defaults.as_object();
-    REQUIRE(top.size() == 22);
+    REQUIRE(top.size() == 23);
     CHECK(top[0].first == "version");
     CHECK(top[0].second == json::Value(1));
     CHECK(top.back().first == "trace");
@@ -214,6 +216,7 @@ TEST_CASE("scenario: every field survives a round trip", "[scenario]")
     CHECK(defaults.find("index")->as_object().size() == 11);
     CHECK(defaults.find("page_table_lock")->as_string() == "split");
     CHECK_FALSE(defaults.find("mmap_sem")->as_bool());
+    CHECK_FALSE(defaults.find("mm_struct_2005")->as_bool());
     CHECK(defaults.find("machine")->find("profile")->as_string() == "host");
     CHECK_FALSE(defaults.find("machine")->find("modelled")->as_bool());
     CHECK(defaults.find("readahead")->as_string() == "none");

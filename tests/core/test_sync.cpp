@@ -263,6 +263,56 @@ TEST_CASE("RCU defers a free until readers that saw the object are done", "[sync
     CHECK(seen.load() == 42);
 }
 
+namespace {
+struct Numbered {
+    pcl::rcu::Head head;
+    int n;
+};
+std::mutex g_ran_mutex;
+std::vector<int> g_ran; ///< the numbers of the callbacks run, in order
+/// Records its number; number 0 queues number -1 from the callback thread.
+void record(pcl::rcu::Head* h)
+{
+    auto* d = reinterpret_cast<Numbered*>(h);
+    {
+        std::lock_guard g(g_ran_mutex);
+        g_ran.push_back(d->n);
+    }
+    if (d->n == 0)
+        pcl::rcu::call(&(new Numbered { {}, -1 })->head, record);
+    delete d;
+}
+} // namespace
+
+TEST_CASE("RCU callbacks of one thread run in the order queued, and barrier waits for every one", "[sync][rcu]")
+{
+    g_ran.clear();
+    constexpr int kPerThread = 2000;
+    std::vector<std::thread> threads;
+    for (int t = 0; t < 3; ++t)
+        threads.emplace_back([t] {
+            for (int i = 0; i < kPerThread; ++i)
+                pcl::rcu::call(&(new Numbered { {}, t * kPerThread + i + 1 })->head, record);
+        });
+    pcl::rcu::call(&(new Numbered { {}, 0 })->head, record);
+    for (auto& t : threads)
+        t.join();
+    pcl::rcu::barrier();
+    // Every callback ran once, the one queued by a callback too.
+    std::lock_guard g(g_ran_mutex);
+    REQUIRE(g_ran.size() == std::size_t(3 * kPerThread + 2));
+    std::vector<int> last(3, 0);
+    for (int n : g_ran) {
+        if (n <= 0)
+            continue;
+        const int t = (n - 1) / kPerThread;
+        CHECK(n > last[t]); // each thread's in the order it queued them
+        last[t] = n;
+    }
+    for (int t = 0; t < 3; ++t)
+        CHECK(last[t] == (t + 1) * kPerThread);
+}
+
 TEST_CASE("registry keeps class totals after a named lock is gone", "[sync]")
 {
     LockRegistry registry;

@@ -117,6 +117,11 @@ int host_loop(std::uint64_t ops, unsigned repeats, Report& table, Report& csv, s
         if (ls.one_cpu)
             s.engine.workload.operations_per_cpu = ops;
         const bool pft = s.engine.workload.pattern == WorkloadPattern::Pft;
+        // This computer's mm: 2005's mm_struct puts mmap_sem and
+        // page_table_lock on one line in the model only (the engine's two
+        // locks are objects of their own here), which its threads could
+        // not be compared with.
+        s.engine.mm_struct_2005 = false;
         const std::uint64_t faults = std::min(ops, kOperationCostFaults);
         // calibrate's pft: 2^18 faults a CPU (fewer if --ops says so), and
         // only the memory they take. The engine's fault over 16 GiB of

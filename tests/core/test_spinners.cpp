@@ -115,36 +115,15 @@ TEST_CASE("the scheduler's take_spinning is the spin loop it stands for, step fo
 
 namespace {
 
-/// What a write to line @written costs CPU 2 of altix-2005 at 10 us, after
-/// CPU 0 wrote line 1 at 0, when line 2 shares line 1 (@share) or not.
-std::uint64_t write_after_cpu0(LineKey written, bool share)
-{
-    sched::Scheduler s;
-    s.set_model(std::make_unique<sched::MachineModel>(sched::load_machine_profile("altix-2005")));
-    std::uint64_t cost = 0;
-    s.run([&] {
-        if (share)
-            share_line(2, 1);
-        Machine& m = *current_machine();
-        const TaskRef a = m.spawn("cpu0", [] {
-            set_current_cpu(0);
-            touch_line(1, true);
-        });
-        const TaskRef b = m.spawn("cpu2", [&] {
-            set_current_cpu(2);
-            m.sleep_until(10'000);
-            touch_line(written, true);
-            cost = m.now_ns() - 10'000;
-        });
-        m.join(a);
-        m.join(b);
-    });
-    return cost;
-}
+struct Write {
+    int cpu;
+    std::uint64_t at; ///< virtual time, ns
+    LineKey line;
+};
 
-/// What the release of lock word 1, held by CPU 0 from 0 to 20 us, costs
-/// it, when CPU 4 wrote line @written at 5 us (line 2 sharing line 1, or not).
-std::uint64_t release_after(LineKey written, bool share)
+/// What the last of @writes costs its CPU on altix-2005, each write made by
+/// its CPU at its time, with line 2 sharing line 1 (@share) or not.
+std::uint64_t last_write_cost(const std::vector<Write>& writes, bool share)
 {
     sched::Scheduler s;
     s.set_model(std::make_unique<sched::MachineModel>(sched::load_machine_profile("altix-2005")));
@@ -153,20 +132,18 @@ std::uint64_t release_after(LineKey written, bool share)
         if (share)
             share_line(2, 1);
         Machine& m = *current_machine();
-        const TaskRef holder = m.spawn("cpu0", [&] {
-            set_current_cpu(0);
-            touch_line(1, true); // the acquisition
-            m.sleep_until(20'000);
-            touch_line(1, true); // the release's store needs the line
-            cost = m.now_ns() - 20'000;
-        });
-        const TaskRef other = m.spawn("cpu4", [&] {
-            set_current_cpu(4);
-            m.sleep_until(5'000);
-            touch_line(written, true);
-        });
-        m.join(holder);
-        m.join(other);
+        std::vector<TaskRef> tasks;
+        for (std::size_t i = 0; i < writes.size(); ++i)
+            tasks.push_back(m.spawn("write" + std::to_string(i), [&, i] {
+                const Write& w = writes[i];
+                set_current_cpu(w.cpu);
+                m.sleep_until(w.at);
+                touch_line(w.line, true);
+                if (i + 1 == writes.size())
+                    cost = m.now_ns() - w.at;
+            }));
+        for (TaskRef t : tasks)
+            m.join(t);
     });
     return cost;
 }
@@ -177,14 +154,15 @@ TEST_CASE("two keys that share a line are one line: a write to either moves it",
 {
     // A line nobody else wrote costs nothing; the neighbour of a line CPU 0
     // wrote costs CPU 2 the same transfer as that line itself.
-    const std::uint64_t direct = write_after_cpu0(1, false);
+    const std::uint64_t direct = last_write_cost({ { 0, 0, 1 }, { 2, 10'000, 1 } }, false);
     CHECK(direct > 0);
-    CHECK(write_after_cpu0(2, false) == 0);
-    CHECK(write_after_cpu0(2, true) == direct);
-    // A neighbour's write takes the line from the lock's holder: its
-    // release must fetch it back (2005's mmap_sem beside page_table_lock).
-    const std::uint64_t fetched_back = release_after(1, false);
+    CHECK(last_write_cost({ { 0, 0, 1 }, { 2, 10'000, 2 } }, false) == 0);
+    CHECK(last_write_cost({ { 0, 0, 1 }, { 2, 10'000, 2 } }, true) == direct);
+    // A neighbour's write takes the line from a lock's holder (CPU 0 takes
+    // lock word 1 at 0 and releases it at 20 us): its release must fetch the
+    // line back (2005's mmap_sem beside page_table_lock).
+    const std::uint64_t fetched_back = last_write_cost({ { 0, 0, 1 }, { 4, 5'000, 1 }, { 0, 20'000, 1 } }, false);
     CHECK(fetched_back > 0);
-    CHECK(release_after(2, false) == 0);
-    CHECK(release_after(2, true) == fetched_back);
+    CHECK(last_write_cost({ { 0, 0, 1 }, { 4, 5'000, 2 }, { 0, 20'000, 1 } }, false) == 0);
+    CHECK(last_write_cost({ { 0, 0, 1 }, { 4, 5'000, 2 }, { 0, 20'000, 1 } }, true) == fetched_back);
 }

@@ -469,8 +469,8 @@ void FrameAllocator::free_to(Page* page, Pcp* pcp)
     wake_waiters();
 }
 
-/// A frame freed after a grace period. To the zone: liburcu runs the
-/// callbacks on a thread of its own, not on the CPU that queued them as
+/// A frame freed after a grace period. To the zone: the callbacks run on
+/// a thread of their own (sync/rcu.cpp), not on the CPU that queued them as
 /// Linux's softirqs do, and a frame put on a CPU's list from there would
 /// take that CPU's lock from outside for every one.
 struct FrameAllocator::DeferredFree {

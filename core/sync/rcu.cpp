@@ -11,6 +11,7 @@
 #include "base/machine.h"
 
 #include <atomic>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -144,6 +145,13 @@ private:
             }
             g_done.fetch_add(ran, std::memory_order_release);
             g_done.notify_all();
+            // Frees still coming (a reclaimer's pass, a tree emptied): let
+            // them gather for a moment, so that a grace period, whose
+            // membarrier interrupts every CPU running this process, serves
+            // a batch of them rather than each. The first callback after a
+            // quiet spell still runs at once.
+            if (g_queue.load(std::memory_order_relaxed) && !stop_.load(std::memory_order_relaxed))
+                std::this_thread::sleep_for(std::chrono::microseconds(100));
         }
     }
 

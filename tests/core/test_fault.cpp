@@ -318,11 +318,17 @@ TEST_CASE("removing a page under I/O waits for the read, so its frame is not reu
     device.submit_read({ p.page });
     cache.put_page(p.page);
     std::atomic<bool> removed { false };
-    std::thread remover([&] { removed = cache.remove(f, 0); });
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    CHECK_FALSE(removed.load()); // waiting for the read to complete
+    std::atomic<std::uint64_t> read_when_removed { 0 };
+    std::thread remover([&] {
+        removed = cache.remove(f, 0);
+        read_when_removed = device.pages_read();
+    });
     remover.join();
     CHECK(removed.load());
+    // The removal waited for the read: the device counts a read done before
+    // it unlocks the page (not a time: a loaded machine may sleep a test
+    // thread through the whole read).
+    CHECK(read_when_removed.load() == 1);
     rcu::barrier();
     CHECK(memory.in_use() == 0);
     // The frame, reused for another page, is that page's alone: no late

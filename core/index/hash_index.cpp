@@ -357,7 +357,7 @@ Page* HashMapping::lookup_get_locked(pgoff_t index)
     // 2.4's __find_get_page: page_cache_get under pagecache_lock.
     HashIndex& t = *table_;
     const std::uint64_t b = t.hash(state_->key, index);
-    sync::Backoff backoff; // the eraser needs the lock we keep taking: let it have it
+    sync::RetryBackoff backoff; // the eraser needs the lock we keep taking: let it have it
     for (;;) {
         {
             std::lock_guard guard(t.bucket_lock(b));

@@ -963,7 +963,7 @@ Page* RadixTree::lookup_get_locked(pgoff_t index)
     if (lockless_lookups())
         throw std::logic_error(
             "lookup_get_locked: the " + std::string(scheme()) + " radix tree's lookups take no lock");
-    sync::Backoff backoff; // the eraser needs the lock we keep taking: let it have it
+    sync::RetryBackoff backoff; // the eraser needs the lock we keep taking: let it have it
     for (;;) {
         bool frozen = false;
         Page* page = read_side(config_.scheme, tree_lock_, tree_rwlock_, [&]() -> Page* {

@@ -472,7 +472,7 @@ Page* SkipList::lookup_get_locked(pgoff_t index)
 {
     if (lockless_lookups())
         throw std::logic_error("lookup_get_locked: the pernode skip list's lookups take no lock");
-    sync::Backoff backoff; // the eraser needs the lock we keep taking: let it have it
+    sync::RetryBackoff backoff; // the eraser needs the lock we keep taking: let it have it
     for (;;) {
         {
             Section section(*this);
@@ -592,7 +592,7 @@ InsertResult SkipList::insert_lazy(Node* node)
     Node* succs[SkipListConfig::kMaxLevelLimit];
     Node* locked[SkipListConfig::kMaxLevelLimit];
     rcu::ReadGuard rcu;
-    sync::Backoff backoff;
+    sync::RetryBackoff backoff;
     for (;;) {
         const int found = find(node->index, config_.max_level, preds, succs);
         if (found >= 0) {
@@ -698,7 +698,7 @@ Page* SkipList::erase_lazy(pgoff_t index)
     Node* succs[SkipListConfig::kMaxLevelLimit];
     Node* locked[SkipListConfig::kMaxLevelLimit];
     rcu::ReadGuard rcu;
-    sync::Backoff backoff;
+    sync::RetryBackoff backoff;
     Node* victim = nullptr;
     for (;;) {
         const int found = find(index, config_.max_level, preds, succs);

@@ -68,4 +68,35 @@ private:
     unsigned pauses_ = 0;
 };
 
+/// The wait of a retry whose conflict another CPU must clear with a lock
+/// this one keeps taking: a locked lookup that found its page frozen by
+/// reclaim (get_unless_zero failed), which the eraser takes out under the
+/// lock the lookup takes; the lazy skip list's insert or erase that found a
+/// node being erased, whose eraser must lock the nodes they lock. On the
+/// host it pauses as Backoff does, and the other CPU's request for the
+/// lock's line gets in among the retries. On a modelled machine a retry
+/// one spin step after the release would take the lock back every time,
+/// before the other CPU's request for its line arrives (half a transfer,
+/// many steps), and the two would go on for ever: each round waits twice
+/// as many steps as the last, up to 256, so the other gets in within a few
+/// rounds.
+class RetryBackoff {
+public:
+    void pause() noexcept
+    {
+        if (on_modelled_machine()) [[unlikely]] {
+            for (unsigned i = 0; i < steps_; ++i)
+                pcl::detail::machine_relax();
+            steps_ = steps_ < kMaxSteps ? steps_ * 2 : kMaxSteps;
+            return;
+        }
+        host_.pause();
+    }
+
+private:
+    static constexpr unsigned kMaxSteps = 256;
+    unsigned steps_ = 1;
+    Backoff host_;
+};
+
 } // namespace pcl::sync

@@ -9,6 +9,7 @@
 #pragma once
 
 #include "index/page_index.h"
+#include "test_machine.h"
 
 #include <catch2/catch.hpp>
 
@@ -287,97 +288,93 @@ inline void run_stress(PageIndex& index, const StressOptions& o)
     };
     std::vector<ThreadLog> logs(o.threads);
     std::atomic<bool> failed { false };
-    std::vector<std::thread> threads;
-    for (unsigned k = 0; k < o.threads; ++k) {
-        threads.emplace_back([&, k] {
-            std::mt19937_64 rng(o.seed * 7919 + k);
-            ThreadLog& log = logs[k];
-            const pgoff_t base = o.overlapping ? 0 : pgoff_t(k) * o.range;
-            Page* batch[16];
-            for (std::size_t n = 0; n < o.ops_per_thread && !failed.load(std::memory_order_relaxed); ++n) {
-                const pgoff_t i = base + rng() % o.range;
-                const unsigned t = unsigned(rng() % kTagCount);
-                switch (rng() % 8) {
-                case 0:
-                case 1:
-                case 2: {
-                    Page* p = pool.make(i);
-                    const InsertResult r = index.insert(i, p);
-                    if (r == InsertResult::Inserted) {
-                        log.inserted.push_back(p);
-                        if (!o.overlapping) {
-                            if (log.owned.count(i))
-                                failed = true;
-                            log.owned[i].page = p;
-                        }
-                    } else if (r != InsertResult::Exists || (!o.overlapping && !log.owned.count(i))) {
-                        failed = true;
-                    }
-                    break;
-                }
-                case 3: {
-                    Page* p = index.erase(i);
-                    if (p) {
-                        log.erased.push_back(p);
-                        if (p->index != i)
-                            failed = true;
-                    }
+    run_threads(o.threads, [&](unsigned k) {
+        std::mt19937_64 rng(o.seed * 7919 + k);
+        ThreadLog& log = logs[k];
+        const pgoff_t base = o.overlapping ? 0 : pgoff_t(k) * o.range;
+        Page* batch[16];
+        for (std::size_t n = 0; n < o.ops_per_thread && !failed.load(std::memory_order_relaxed); ++n) {
+            step();
+            const pgoff_t i = base + rng() % o.range;
+            const unsigned t = unsigned(rng() % kTagCount);
+            switch (rng() % 8) {
+            case 0:
+            case 1:
+            case 2: {
+                Page* p = pool.make(i);
+                const InsertResult r = index.insert(i, p);
+                if (r == InsertResult::Inserted) {
+                    log.inserted.push_back(p);
                     if (!o.overlapping) {
-                        auto it = log.owned.find(i);
-                        if ((it == log.owned.end()) != (p == nullptr) || (p && it->second.page != p))
+                        if (log.owned.count(i))
                             failed = true;
-                        if (it != log.owned.end())
-                            log.owned.erase(it);
+                        log.owned[i].page = p;
                     }
-                    break;
+                } else if (r != InsertResult::Exists || (!o.overlapping && !log.owned.count(i))) {
+                    failed = true;
                 }
-                case 4: {
-                    const bool ok = index.set_tag(i, t);
-                    if (!o.overlapping) {
-                        auto it = log.owned.find(i);
-                        if (ok != (it != log.owned.end()))
-                            failed = true;
-                        if (it != log.owned.end())
-                            it->second.tags[t] = true;
-                    }
-                    break;
-                }
-                case 5: {
-                    const bool ok = index.clear_tag(i, t);
-                    if (!o.overlapping) {
-                        auto it = log.owned.find(i);
-                        if (ok != (it != log.owned.end()))
-                            failed = true;
-                        if (it != log.owned.end())
-                            it->second.tags[t] = false;
-                    }
-                    break;
-                }
-                case 6: {
-                    const std::size_t got
-                        = (rng() % 2) ? index.gang_lookup(i, 16, batch) : index.gang_lookup_tag(i, 16, t, batch);
-                    for (std::size_t j = 0; j < got; ++j)
-                        if (batch[j]->index < i || (j > 0 && batch[j]->index <= batch[j - 1]->index))
-                            failed = true;
-                    break;
-                }
-                default: {
-                    Page* p = index.lookup(i);
-                    if (p && p->index != i)
-                        failed = true;
-                    if (!o.overlapping) {
-                        auto it = log.owned.find(i);
-                        if (p != (it == log.owned.end() ? nullptr : it->second.page))
-                            failed = true;
-                    }
-                    break;
-                }
-                }
+                break;
             }
-        });
-    }
-    for (auto& t : threads)
-        t.join();
+            case 3: {
+                Page* p = index.erase(i);
+                if (p) {
+                    log.erased.push_back(p);
+                    if (p->index != i)
+                        failed = true;
+                }
+                if (!o.overlapping) {
+                    auto it = log.owned.find(i);
+                    if ((it == log.owned.end()) != (p == nullptr) || (p && it->second.page != p))
+                        failed = true;
+                    if (it != log.owned.end())
+                        log.owned.erase(it);
+                }
+                break;
+            }
+            case 4: {
+                const bool ok = index.set_tag(i, t);
+                if (!o.overlapping) {
+                    auto it = log.owned.find(i);
+                    if (ok != (it != log.owned.end()))
+                        failed = true;
+                    if (it != log.owned.end())
+                        it->second.tags[t] = true;
+                }
+                break;
+            }
+            case 5: {
+                const bool ok = index.clear_tag(i, t);
+                if (!o.overlapping) {
+                    auto it = log.owned.find(i);
+                    if (ok != (it != log.owned.end()))
+                        failed = true;
+                    if (it != log.owned.end())
+                        it->second.tags[t] = false;
+                }
+                break;
+            }
+            case 6: {
+                const std::size_t got
+                    = (rng() % 2) ? index.gang_lookup(i, 16, batch) : index.gang_lookup_tag(i, 16, t, batch);
+                for (std::size_t j = 0; j < got; ++j)
+                    if (batch[j]->index < i || (j > 0 && batch[j]->index <= batch[j - 1]->index))
+                        failed = true;
+                break;
+            }
+            default: {
+                Page* p = index.lookup(i);
+                if (p && p->index != i)
+                    failed = true;
+                if (!o.overlapping) {
+                    auto it = log.owned.find(i);
+                    if (p != (it == log.owned.end() ? nullptr : it->second.page))
+                        failed = true;
+                }
+                break;
+            }
+            }
+        }
+    });
     REQUIRE_FALSE(failed.load());
 
     if (!o.overlapping) {

@@ -5,6 +5,7 @@
 
 #include "fault_rig.h"
 #include "index_spec_support.h"
+#include "test_machine.h"
 
 #include <catch2/catch.hpp>
 
@@ -19,8 +20,8 @@ using namespace pcl;
 namespace {
 
 // One process with its page cache, page table and disk.
-struct Machine {
-    explicit Machine(std::uint64_t frames = 1024, PageTable::Scheme scheme = PageTable::Scheme::Split,
+struct Process {
+    explicit Process(std::uint64_t frames = 1024, PageTable::Scheme scheme = PageTable::Scheme::Split,
         FaultConfig fault = {}, BlockDeviceConfig disk = { 20'000, 1'000, 1.0 }, ReadaheadPolicy* policy = nullptr)
         : memory(frames, registry)
         , cache(test::index_spec("radix", "rcu"), memory, registry)
@@ -30,7 +31,7 @@ struct Machine {
         , faults(cache, table, device, readahead, fault)
     {
     }
-    ~Machine()
+    ~Process()
     {
         for (std::uint64_t v = 0; v < 4096; ++v)
             if (Page* p = table.unmap(v)) {
@@ -73,7 +74,7 @@ struct FixedWindow final : ReadaheadPolicy {
 
 TEST_CASE("a file fault is major, then minor from another mapping, then no fault", "[mm][fault]")
 {
-    Machine m;
+    Process m;
     const FileId f = m.cache.add_file(32);
     CHECK(m.faults.file_fault(f, 3, 100) == FaultKind::Major);
     CHECK(m.device.requests() == 1);
@@ -96,96 +97,93 @@ TEST_CASE("a file fault is major, then minor from another mapping, then no fault
     CHECK(m.faults.file_fault(f, 32, 300) == FaultKind::OutOfRange);
 }
 
-TEST_CASE("CPUs faulting on one missing page: one read, one page, everyone woken", "[mm][fault][race]")
+TEST_CASE("CPUs faulting on one missing page: one read, one page, everyone woken", "[mm][fault][race][modelled]")
 {
-    for (auto scheme : { PageTable::Scheme::Single, PageTable::Scheme::Split, PageTable::Scheme::SingleWalk }) {
-        // A slow disk, so that the other CPUs find the page under I/O.
-        Machine m(1024, scheme, {}, { 5'000'000, 0, 1.0 });
-        const FileId f = m.cache.add_file(16);
-        std::atomic<int> kinds[kFaultKinds] = {};
-        std::vector<std::thread> cpus;
-        for (int t = 0; t < 4; ++t)
-            cpus.emplace_back([&, t] {
-                CpuScope cpu(t);
+    test::on_test_machine([&] {
+        for (auto scheme : { PageTable::Scheme::Single, PageTable::Scheme::Split, PageTable::Scheme::SingleWalk }) {
+            // A slow disk, so that the other CPUs find the page under I/O.
+            Process m(1024, scheme, {}, { 5'000'000, 0, 1.0 });
+            const FileId f = m.cache.add_file(16);
+            std::atomic<int> kinds[kFaultKinds] = {};
+            test::run_threads(4, [&](unsigned t) {
                 // Each CPU maps the page at its own address, so each must find it.
                 kinds[unsigned(m.faults.file_fault(f, 7, 10 + std::uint64_t(t)))]++;
             });
-        for (auto& c : cpus)
-            c.join();
-        CHECK(m.device.requests() == 1); // exactly one I/O
-        CHECK(kinds[unsigned(FaultKind::Major)] == 1);
-        CHECK(kinds[unsigned(FaultKind::Major)] + kinds[unsigned(FaultKind::WaitIo)] + kinds[unsigned(FaultKind::Minor)]
-            == 4);
-        Page* page = m.table.read_pte(10);
-        REQUIRE(page);
-        for (std::uint64_t v = 11; v < 14; ++v)
-            CHECK(m.table.read_pte(v) == page);
-        CHECK(page->lock_waiters.load() == 0);
-        CHECK(m.cache.page_locks().stats().sleeping == 0);
-        CHECK(page->count.load() == 5); // the cache and four mappings
-        CHECK(m.cache.nrpages() == 1);
-    }
+            CHECK(m.device.requests() == 1); // exactly one I/O
+            CHECK(kinds[unsigned(FaultKind::Major)] == 1);
+            CHECK(kinds[unsigned(FaultKind::Major)] + kinds[unsigned(FaultKind::WaitIo)]
+                    + kinds[unsigned(FaultKind::Minor)]
+                == 4);
+            Page* page = m.table.read_pte(10);
+            REQUIRE(page);
+            for (std::uint64_t v = 11; v < 14; ++v)
+                CHECK(m.table.read_pte(v) == page);
+            CHECK(page->lock_waiters.load() == 0);
+            CHECK(m.cache.page_locks().stats().sleeping == 0);
+            CHECK(page->count.load() == 5); // the cache and four mappings
+            CHECK(m.cache.nrpages() == 1);
+        }
+    });
 }
 
-TEST_CASE("threads faulting the same address: one mapping, the others back out", "[mm][fault][race]")
+TEST_CASE("threads faulting the same address: one mapping, the others back out", "[mm][fault][race][modelled]")
 {
-    Machine m;
-    const FileId f = m.cache.add_file(8);
-    REQUIRE(m.faults.file_fault(f, 2, 999) == FaultKind::Major); // cached, but not at the next address
-    REQUIRE(m.table.unmap(999));
-    // Hold the PTE lock at install time until all four have done their
-    // lock-free part: three of them must back out.
-    std::atomic<int> arrived { 0 };
-    m.table.set_locked_hook([&](std::uint64_t) {
-        if (arrived.load() < 4)
-            std::this_thread::sleep_for(std::chrono::milliseconds(1));
-    });
-    std::vector<std::thread> cpus;
-    for (int t = 0; t < 4; ++t)
-        cpus.emplace_back([&] {
+    test::on_test_machine([&] {
+        Process m;
+        const FileId f = m.cache.add_file(8);
+        REQUIRE(m.faults.file_fault(f, 2, 999) == FaultKind::Major); // cached, but not at the next address
+        REQUIRE(m.table.unmap(999));
+        // Hold the PTE lock at install time until all four have done their
+        // lock-free part: three of them must back out.
+        std::atomic<int> arrived { 0 };
+        m.table.set_locked_hook([&](std::uint64_t) {
+            if (arrived.load() < 4)
+                test::sleep_ms(1);
+        });
+        test::run_threads(4, [&](unsigned) {
             ++arrived;
             m.faults.file_fault(f, 2, 50);
         });
-    for (auto& c : cpus)
-        c.join();
-    Page* page = m.table.read_pte(50);
-    REQUIRE(page);
-    CHECK(m.table.mapped_count() == 1);
-    // The fault that installed holds the mapping's reference; every backed-out
-    // fault dropped its own.
-    // The cache's reference, the unmapped mapping's (still held), and the
-    // new mapping's: every other fault either found the PTE (no reference)
-    // or backed out and dropped its own.
-    CHECK(page->count.load() == 3);
-    CHECK(m.faults.faults(FaultKind::Mapped) + m.faults.faults(FaultKind::Minor) == 4);
-    m.cache.put_page(page); // the reference of the mapping unmapped above
+        Page* page = m.table.read_pte(50);
+        REQUIRE(page);
+        CHECK(m.table.mapped_count() == 1);
+        // The fault that installed holds the mapping's reference; every backed-out
+        // fault dropped its own.
+        // The cache's reference, the unmapped mapping's (still held), and the
+        // new mapping's: every other fault either found the PTE (no reference)
+        // or backed out and dropped its own.
+        CHECK(page->count.load() == 3);
+        CHECK(m.faults.faults(FaultKind::Mapped) + m.faults.faults(FaultKind::Minor) == 4);
+        m.cache.put_page(page); // the reference of the mapping unmapped above
+    });
 }
 
-TEST_CASE("anonymous faults map each page of a pft region exactly once", "[mm][fault][pft]")
+TEST_CASE("anonymous faults map each page of a pft region exactly once", "[mm][fault][pft][modelled]")
 {
-    for (auto scheme : { PageTable::Scheme::Single, PageTable::Scheme::Split, PageTable::Scheme::SingleWalk }) {
-        Machine m(4096, scheme);
-        constexpr std::uint64_t kPerThread = 700;
-        std::vector<std::thread> threads;
-        std::atomic<long> wrong { 0 };
-        for (int t = 0; t < 4; ++t)
-            threads.emplace_back([&, t] {
-                CpuScope cpu(t);
-                for (std::uint64_t v = 0; v < kPerThread; ++v)
+    test::on_test_machine([&] {
+        for (auto scheme : { PageTable::Scheme::Single, PageTable::Scheme::Split, PageTable::Scheme::SingleWalk }) {
+            Process m(4096, scheme);
+            constexpr std::uint64_t kPerThread = 700;
+            std::atomic<long> wrong { 0 };
+            test::run_threads(4, [&](unsigned t) {
+                for (std::uint64_t v = 0; v < kPerThread; ++v) {
+                    test::step();
                     wrong += m.faults.anon_fault(std::uint64_t(t) * kPerThread + v) != FaultKind::Anon;
+                }
                 // A second pass finds every page mapped.
-                for (std::uint64_t v = 0; v < kPerThread; ++v)
+                for (std::uint64_t v = 0; v < kPerThread; ++v) {
+                    test::step();
                     wrong += m.faults.anon_fault(std::uint64_t(t) * kPerThread + v) != FaultKind::Mapped;
+                }
             });
-        for (auto& t : threads)
-            t.join();
-        CHECK(wrong.load() == 0);
-        CHECK(m.table.mapped_count() == 4 * kPerThread);
-        CHECK(m.memory.in_use() == 4 * kPerThread);
-        CHECK(m.faults.faults(FaultKind::Anon) == 4 * kPerThread);
-        CHECK(m.device.requests() == 0); // no I/O for anonymous memory
-        CHECK(m.cache.nrpages() == 0);
-    }
+            CHECK(wrong.load() == 0);
+            CHECK(m.table.mapped_count() == 4 * kPerThread);
+            CHECK(m.memory.in_use() == 4 * kPerThread);
+            CHECK(m.faults.faults(FaultKind::Anon) == 4 * kPerThread);
+            CHECK(m.device.requests() == 0); // no I/O for anonymous memory
+            CHECK(m.cache.nrpages() == 0);
+        }
+    });
 }
 
 TEST_CASE("stock 2.6.13's walk takes page_table_lock a second time in every fault", "[mm][fault][pft]")
@@ -199,7 +197,7 @@ TEST_CASE("stock 2.6.13's walk takes page_table_lock a second time in every faul
     };
     for (const Expect e : { Expect { PageTable::Scheme::SingleWalk, 2 }, Expect { PageTable::Scheme::Single, 1 },
              Expect { PageTable::Scheme::Split, 0 } }) {
-        Machine m(1024, e.scheme);
+        Process m(1024, e.scheme);
         // The first fault allocates the PMD and PTE pages (one more mm lock).
         REQUIRE(m.faults.anon_fault(0) == FaultKind::Anon);
         const auto mm_lock = [&] {
@@ -224,7 +222,7 @@ TEST_CASE("fault-around maps the cached neighbours of a fault", "[mm][fault][aro
 {
     FaultConfig around;
     around.fault_around = true;
-    Machine m(1024, PageTable::Scheme::Split, around);
+    Process m(1024, PageTable::Scheme::Split, around);
     const FileId f = m.cache.add_file(64);
     // Read pages 16..31 into the cache (read(2) maps nothing): the first miss
     // reads the whole request in one I/O, which completes as a whole: the
@@ -293,7 +291,7 @@ TEST_CASE("the readahead seam: one request per window, the marker starts the nex
 
 TEST_CASE("a fault with no free frame fails cleanly", "[mm][fault]")
 {
-    Machine m(2);
+    Process m(2);
     const FileId f = m.cache.add_file(8);
     CHECK(m.faults.file_fault(f, 0, 0) == FaultKind::Major);
     CHECK(m.faults.file_fault(f, 1, 1) == FaultKind::Major);
@@ -303,50 +301,53 @@ TEST_CASE("a fault with no free frame fails cleanly", "[mm][fault]")
     CHECK(m.faults.faults(FaultKind::NoMemory) == 2);
 }
 
-TEST_CASE("removing a page under I/O waits for the read, so its frame is not reused meanwhile", "[mm][fault][race]")
+TEST_CASE(
+    "removing a page under I/O waits for the read, so its frame is not reused meanwhile", "[mm][fault][race][modelled]")
 {
-    sync::LockRegistry registry;
-    FrameAllocator memory(1, registry); // one frame: a freed frame is reused at once
-    IndexSpec spec;
-    PageCache cache(spec, memory, registry);
-    BlockDevice device({ 30'000'000, 0, 1.0 }, cache.page_locks()); // a 30 ms read
-    const FileId f = cache.add_file(8);
-    // Readahead's way: the page is created locked, its read submitted, and
-    // the creator's reference dropped; only the cache holds it.
-    auto p = cache.find_or_create_page(f, 0);
-    REQUIRE(p.status == PageCache::AddStatus::Created);
-    device.submit_read({ p.page });
-    cache.put_page(p.page);
-    std::atomic<bool> removed { false };
-    std::atomic<std::uint64_t> read_when_removed { 0 };
-    std::thread remover([&] {
-        removed = cache.remove(f, 0);
-        read_when_removed = device.pages_read();
+    test::on_test_machine([&] {
+        sync::LockRegistry registry;
+        FrameAllocator memory(1, registry); // one frame: a freed frame is reused at once
+        IndexSpec spec;
+        PageCache cache(spec, memory, registry);
+        BlockDevice device({ 30'000'000, 0, 1.0 }, cache.page_locks()); // a 30 ms read
+        const FileId f = cache.add_file(8);
+        // Readahead's way: the page is created locked, its read submitted, and
+        // the creator's reference dropped; only the cache holds it.
+        auto p = cache.find_or_create_page(f, 0);
+        REQUIRE(p.status == PageCache::AddStatus::Created);
+        device.submit_read({ p.page });
+        cache.put_page(p.page);
+        std::atomic<bool> removed { false };
+        std::atomic<std::uint64_t> read_when_removed { 0 };
+        TaskThread remover("remover", [&] {
+            removed = cache.remove(f, 0);
+            read_when_removed = device.pages_read();
+        });
+        remover.join();
+        CHECK(removed.load());
+        // The removal waited for the read: the device counts a read done before
+        // it unlocks the page (not a time: a loaded machine may sleep a test
+        // thread through the whole read).
+        CHECK(read_when_removed.load() == 1);
+        rcu::barrier();
+        CHECK(memory.in_use() == 0);
+        // The frame, reused for another page, is that page's alone: no late
+        // completion marks it read or unlocks it.
+        auto q = cache.find_or_create_page(f, 1);
+        REQUIRE(q.status == PageCache::AddStatus::Created);
+        test::sleep_ms(40);
+        CHECK(q.page->test(PG_locked));
+        CHECK_FALSE(q.page->test(PG_uptodate));
+        cache.page_locks().unlock_page(*q.page);
+        cache.put_page(q.page);
     });
-    remover.join();
-    CHECK(removed.load());
-    // The removal waited for the read: the device counts a read done before
-    // it unlocks the page (not a time: a loaded machine may sleep a test
-    // thread through the whole read).
-    CHECK(read_when_removed.load() == 1);
-    rcu::barrier();
-    CHECK(memory.in_use() == 0);
-    // The frame, reused for another page, is that page's alone: no late
-    // completion marks it read or unlocks it.
-    auto q = cache.find_or_create_page(f, 1);
-    REQUIRE(q.status == PageCache::AddStatus::Created);
-    std::this_thread::sleep_for(std::chrono::milliseconds(40));
-    CHECK(q.page->test(PG_locked));
-    CHECK_FALSE(q.page->test(PG_uptodate));
-    cache.page_locks().unlock_page(*q.page);
-    cache.put_page(q.page);
 }
 
 namespace {
 
-/// The reverse map of a Machine whose file @f is mapped at vpn = index:
+/// The reverse map of a Process whose file @f is mapped at vpn = index:
 /// what the engine gives the cache, for truncate and reclaim to unmap.
-void map_linearly(Machine& m)
+void map_linearly(Process& m)
 {
     m.cache.set_try_to_unmap([&m](Page& page) {
         Page* mapped = m.table.unmap(page.index);
@@ -361,7 +362,7 @@ void map_linearly(Machine& m)
     });
 }
 
-bool cached(Machine& m, FileId f, pgoff_t index, Page* page)
+bool cached(Process& m, FileId f, pgoff_t index, Page* page)
 {
     rcu::ReadGuard guard;
     return m.cache.file(f).index->lookup(index) == page;
@@ -394,7 +395,7 @@ TEST_CASE("a truncate between a fault's lookup and its install leaves no PTE to 
     // and the fault looks again (and reads the page anew). Installing what
     // the lookup found would map a page that is out of the cache.
     FoundHook policy;
-    Machine m(1024, PageTable::Scheme::Split, {}, { 20'000, 1'000, 1.0 }, &policy);
+    Process m(1024, PageTable::Scheme::Split, {}, { 20'000, 1'000, 1.0 }, &policy);
     map_linearly(m);
     const FileId f = m.cache.add_file(32);
     REQUIRE(m.faults.read(f, 3, 1).pages == 1); // cached, up to date, not mapped
@@ -408,45 +409,47 @@ TEST_CASE("a truncate between a fault's lookup and its install leaves no PTE to 
 }
 
 TEST_CASE("a truncate racing a fault's install never leaves a PTE pointing at a page no longer cached",
-    "[mm][fault][race][truncate]")
+    "[mm][fault][race][truncate][modelled]")
 {
-    // The fault has found the page and is installing it when a truncate
-    // comes. The fault holds the page lock from its recheck to the install,
-    // and truncate takes the page lock and unmaps before it removes the
-    // page: either order leaves no mapping of a page out of the cache.
-    Machine m;
-    map_linearly(m);
-    const FileId f = m.cache.add_file(32);
-    REQUIRE(m.faults.read(f, 3, 1).pages == 1); // cached, up to date, not mapped
-    std::atomic<bool> truncated { false };
-    std::thread truncator;
-    bool first = true;
-    m.table.set_locked_hook([&](std::uint64_t vpn) {
-        if (!first || vpn != 3)
-            return;
-        first = false;
-        truncator = std::thread([&] {
-            m.cache.remove(f, 3);
-            truncated = true;
+    test::on_test_machine([&] {
+        // The fault has found the page and is installing it when a truncate
+        // comes. The fault holds the page lock from its recheck to the install,
+        // and truncate takes the page lock and unmaps before it removes the
+        // page: either order leaves no mapping of a page out of the cache.
+        Process m;
+        map_linearly(m);
+        const FileId f = m.cache.add_file(32);
+        REQUIRE(m.faults.read(f, 3, 1).pages == 1); // cached, up to date, not mapped
+        std::atomic<bool> truncated { false };
+        TaskThread truncator;
+        bool first = true;
+        m.table.set_locked_hook([&](std::uint64_t vpn) {
+            if (!first || vpn != 3)
+                return;
+            first = false;
+            truncator = TaskThread("truncate", [&] {
+                m.cache.remove(f, 3);
+                truncated = true;
+            });
+            // Give the truncate every chance to run inside the install.
+            for (int i = 0; i < 300 && !truncated; ++i)
+                test::sleep_ms(1);
         });
-        // Give the truncate every chance to run inside the install.
-        for (int i = 0; i < 300 && !truncated; ++i)
-            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        CHECK(m.faults.file_fault(f, 3, 3) == FaultKind::Minor);
+        truncator.join();
+        CHECK(truncated.load());
+        Page* pte = m.table.read_pte(3);
+        CHECK(m.cache.find_get_page(f, 3) == nullptr);
+        CHECK(pte == nullptr); // truncate unmapped it
+        CHECK(m.table.mapped_count() == 0);
+        rcu::barrier();
+        CHECK(m.memory.in_use() == 0);
     });
-    CHECK(m.faults.file_fault(f, 3, 3) == FaultKind::Minor);
-    truncator.join();
-    CHECK(truncated.load());
-    Page* pte = m.table.read_pte(3);
-    CHECK(m.cache.find_get_page(f, 3) == nullptr);
-    CHECK(pte == nullptr); // truncate unmapped it
-    CHECK(m.table.mapped_count() == 0);
-    rcu::barrier();
-    CHECK(m.memory.in_use() == 0);
 }
 
 TEST_CASE("a store through a mapping dirties the page under its lock before the fault returns", "[mm][fault][write]")
 {
-    Machine m(4);
+    Process m(4);
     map_linearly(m);
     const FileId f = m.cache.add_file(32);
     // The page is dirty and locked when its PTE is installed: nothing can
@@ -485,36 +488,38 @@ TEST_CASE("a store through a mapping dirties the page under its lock before the 
     CHECK_FALSE(clean->test(PG_locked));
 }
 
-TEST_CASE(
-    "a store to a clean mapped page that is truncated meanwhile faults the page in anew", "[mm][fault][write][race]")
+TEST_CASE("a store to a clean mapped page that is truncated meanwhile faults the page in anew",
+    "[mm][fault][write][race][modelled]")
 {
-    // Write-notify finds page 5 mapped clean, takes a reference and sleeps
-    // on the page lock, which a truncate holds: it unmaps the page and
-    // takes it out of the cache. The store must not be dropped with the
-    // page: the fault goes on as a fault of an unmapped address.
-    Machine m(16);
-    map_linearly(m);
-    const FileId f = m.cache.add_file(32);
-    REQUIRE(m.faults.file_fault(f, 5, 5) == FaultKind::Major);
-    Page* old = m.table.read_pte(5);
-    REQUIRE(old);
-    REQUIRE_FALSE(old->test(PG_dirty));
-    m.cache.page_locks().lock_page(*old); // the truncate's
-    std::atomic<int> kind { -1 };
-    std::thread store([&] { kind = int(m.faults.file_fault(f, 5, 5, true)); });
-    while (old->lock_waiters.load() == 0)
-        std::this_thread::yield();
-    // What PageCache::remove does under the page lock: unmap, then out of
-    // the index, then the cache's reference.
-    REQUIRE(m.table.unmap(5) == old);
-    m.cache.put_page(old); // the mapping's
-    REQUIRE(m.cache.file(f).index->erase(5) == old);
-    m.cache.put_page(old); // the cache's; the store's own keeps it
-    m.cache.page_locks().unlock_page(*old);
-    store.join();
-    CHECK(kind.load() == int(FaultKind::Major));
-    Page* now = m.table.read_pte(5);
-    REQUIRE(now);
-    CHECK(now->test(PG_dirty));
-    CHECK(cached(m, f, 5, now));
+    test::on_test_machine([&] {
+        // Write-notify finds page 5 mapped clean, takes a reference and sleeps
+        // on the page lock, which a truncate holds: it unmaps the page and
+        // takes it out of the cache. The store must not be dropped with the
+        // page: the fault goes on as a fault of an unmapped address.
+        Process m(16);
+        map_linearly(m);
+        const FileId f = m.cache.add_file(32);
+        REQUIRE(m.faults.file_fault(f, 5, 5) == FaultKind::Major);
+        Page* old = m.table.read_pte(5);
+        REQUIRE(old);
+        REQUIRE_FALSE(old->test(PG_dirty));
+        m.cache.page_locks().lock_page(*old); // the truncate's
+        std::atomic<int> kind { -1 };
+        TaskThread store("store", [&] { kind = int(m.faults.file_fault(f, 5, 5, true)); });
+        while (old->lock_waiters.load() == 0)
+            test::pause();
+        // What PageCache::remove does under the page lock: unmap, then out of
+        // the index, then the cache's reference.
+        REQUIRE(m.table.unmap(5) == old);
+        m.cache.put_page(old); // the mapping's
+        REQUIRE(m.cache.file(f).index->erase(5) == old);
+        m.cache.put_page(old); // the cache's; the store's own keeps it
+        m.cache.page_locks().unlock_page(*old);
+        store.join();
+        CHECK(kind.load() == int(FaultKind::Major));
+        Page* now = m.table.read_pte(5);
+        REQUIRE(now);
+        CHECK(now->test(PG_dirty));
+        CHECK(cached(m, f, 5, now));
+    });
 }

@@ -463,33 +463,37 @@ TEST_CASE("optimistic inserts skip the levels above the node they change", "[rad
     CHECK(stats.failed == 0);
 }
 
-TEST_CASE("concurrent writers and readers lose nothing, disjoint ranges", "[radix][stress]")
+TEST_CASE("concurrent writers and readers lose nothing, disjoint ranges", "[radix][stress][modelled]")
 {
-    for (auto scheme : kSchemes) {
-        INFO("scheme " << RadixTree::scheme_name(scheme));
-        RadixTree tree(0, config(scheme, 4));
-        test::StressOptions o;
-        o.threads = 4;
-        o.ops_per_thread = 15000;
-        o.range = 3000;
-        o.seed = 11;
-        test::run_stress(tree, o);
-    }
+    test::on_test_machine([&] {
+        for (auto scheme : kSchemes) {
+            INFO("scheme " << RadixTree::scheme_name(scheme));
+            RadixTree tree(0, config(scheme, 4));
+            test::StressOptions o;
+            o.threads = 4;
+            o.ops_per_thread = 15000;
+            o.range = 3000;
+            o.seed = 11;
+            test::run_stress(tree, o);
+        }
+    });
 }
 
-TEST_CASE("concurrent writers and readers lose nothing, overlapping ranges", "[radix][stress]")
+TEST_CASE("concurrent writers and readers lose nothing, overlapping ranges", "[radix][stress][modelled]")
 {
-    for (auto scheme : kSchemes) {
-        INFO("scheme " << RadixTree::scheme_name(scheme));
-        RadixTree tree(0, config(scheme, 2));
-        test::StressOptions o;
-        o.threads = 4;
-        o.ops_per_thread = 15000;
-        o.range = 700; // small: threads collide on the same leaves and grow/shrink the root
-        o.overlapping = true;
-        o.seed = 5;
-        test::run_stress(tree, o);
-    }
+    test::on_test_machine([&] {
+        for (auto scheme : kSchemes) {
+            INFO("scheme " << RadixTree::scheme_name(scheme));
+            RadixTree tree(0, config(scheme, 2));
+            test::StressOptions o;
+            o.threads = 4;
+            o.ops_per_thread = 15000;
+            o.range = 700; // small: threads collide on the same leaves and grow/shrink the root
+            o.overlapping = true;
+            o.seed = 5;
+            test::run_stress(tree, o);
+        }
+    });
 }
 
 TEST_CASE("interleaved writers on one tree (the concurrent pagecache's series B) keep every page",

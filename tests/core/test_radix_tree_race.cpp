@@ -21,6 +21,7 @@
 #include "base/cpu.h"
 #include "index/radix_tree.h"
 #include "index_oracle.h"
+#include "test_machine.h"
 
 #include <catch2/catch.hpp>
 
@@ -44,6 +45,7 @@ using namespace pcl;
 using pcl::test::ExpectedMap;
 using pcl::test::PagePool;
 using pcl::test::present_after;
+using pcl::test::run_threads;
 
 namespace {
 
@@ -238,18 +240,6 @@ void check_and_drain(RadixTree& tree, ExpectedMap present)
         CHECK_FALSE(tree.tagged(t));
 }
 
-template <class Body> void run_threads(unsigned n, Body&& body)
-{
-    std::vector<std::thread> threads;
-    for (unsigned k = 0; k < n; ++k)
-        threads.emplace_back([&, k] {
-            CpuScope cpu { int(k) };
-            body(k);
-        });
-    for (auto& t : threads)
-        t.join();
-}
-
 /// Checks what the owner of @index (the only thread that modifies it) must
 /// see right after its own operation. @exact_zero: whether a "not tagged"
 /// answer for index 0 can be trusted (see the height-0 test below).
@@ -351,6 +341,7 @@ void run_owned(Scheme scheme, const std::vector<std::vector<pgoff_t>>& owned, un
             Page* out[8];
             std::mt19937_64 rng(seed);
             while (writers_done.load() < owned.size()) {
+                test::pause();
                 const pgoff_t first = rng() % 2 ? 0 : rng() % 300;
                 check_gang("unordered gang_lookup", first, out, tree.gang_lookup(first, 8, out), problems);
                 const unsigned t = unsigned(rng() % kTagCount);
@@ -365,6 +356,7 @@ void run_owned(Scheme scheme, const std::vector<std::vector<pgoff_t>>& owned, un
         ExpectedMap& model = models[k];
         const auto& mine = owned[k];
         for (unsigned n = 0; n < ops && !stop.load(std::memory_order_relaxed); ++n) {
+            test::step();
             const pgoff_t i = mine[rng() % mine.size()];
             const unsigned t = unsigned(rng() % kTagCount);
             auto it = model.find(i);
@@ -418,222 +410,237 @@ void run_owned(Scheme scheme, const std::vector<std::vector<pgoff_t>>& owned, un
 
 } // namespace
 
-TEST_CASE("owned indexes stay exact while the root grows and shrinks around them", "[radix][race][owned]")
+TEST_CASE("owned indexes stay exact while the root grows and shrinks around them", "[radix][race][owned][modelled]")
 {
-    // Four writers, each the only one to modify its indexes: small ones that
-    // share the first leaves (index 0 among them) and far ones that make the
-    // root grow up to 7 levels - and, for 2^63 + 1, to all 32 - and shrink
-    // back.
-    const std::vector<std::vector<pgoff_t>> owned = {
-        { 0, 7, 64 },
-        { 1, 2, 21, 5000 },
-        { 3, 4, 255, (pgoff_t(1) << 63) + 1 },
-        { 5, 6, 1000, 16 },
-    };
-    for (auto scheme : kSchemes) {
-        INFO("scheme " << RadixTree::scheme_name(scheme));
-        run_owned(scheme, owned, 40000 / kScale, 1234);
-    }
+    test::on_test_machine([&] {
+        // Four writers, each the only one to modify its indexes: small ones that
+        // share the first leaves (index 0 among them) and far ones that make the
+        // root grow up to 7 levels - and, for 2^63 + 1, to all 32 - and shrink
+        // back.
+        const std::vector<std::vector<pgoff_t>> owned = {
+            { 0, 7, 64 },
+            { 1, 2, 21, 5000 },
+            { 3, 4, 255, (pgoff_t(1) << 63) + 1 },
+            { 5, 6, 1000, 16 },
+        };
+        for (auto scheme : kSchemes) {
+            INFO("scheme " << RadixTree::scheme_name(scheme));
+            run_owned(scheme, owned, 40000 / kScale, 1234);
+        }
+    });
 }
 
-TEST_CASE("shared tags on a tiny range keep parents and children in step", "[radix][race][tags]")
+TEST_CASE("shared tags on a tiny range keep parents and children in step", "[radix][race][tags][modelled]")
 {
-    // Everyone inserts, erases, tags and untags the same dozen indexes: the
-    // root climbs between heights 0 and 6 all the time, nodes empty and are
-    // freed under taggers that are about to lock them. Afterwards the
-    // structure must be exactly consistent.
-    const pgoff_t indexes[] = { 0, 1, 2, 3, 4, 5, 8, 15, 16, 63, 64, 1023, 1024 };
-    const unsigned threads = 4;
-    const unsigned ops = 60000 / kScale;
-    for (auto scheme : kSchemes) {
-        INFO("scheme " << RadixTree::scheme_name(scheme));
-        Race race(scheme);
-        auto& [tree, pool, problems] = race;
-        std::vector<std::vector<Page*>> inserted(threads), erased(threads);
-        run_threads(threads, [&](unsigned k) {
-            std::mt19937_64 rng(77 + k);
-            Page* out[4];
-            for (unsigned n = 0; n < ops; ++n) {
-                const pgoff_t i = indexes[rng() % std::size(indexes)];
-                const unsigned t = unsigned(rng() % kTagCount);
-                switch (rng() % 10) {
-                case 0:
-                case 1: {
-                    Page* p = pool.make(i);
-                    if (tree.insert(i, p) == InsertResult::Inserted)
-                        inserted[k].push_back(p);
-                    break;
-                }
-                case 2:
-                case 3:
-                    if (Page* p = tree.erase(i)) {
-                        erased[k].push_back(p);
-                        if (p->index != i)
-                            problems.add(at("erase returned another index's page", i));
-                    }
-                    break;
-                case 4:
-                case 5:
-                case 6:
-                    tree.set_tag(i, t);
-                    break;
-                case 7:
-                case 8:
-                    tree.clear_tag(i, t);
-                    break;
-                default:
-                    check_gang("unordered gang_lookup_tag", i, out, tree.gang_lookup_tag(i, 4, t, out), problems);
-                    if (Page* p = tree.lookup(i); p && p->index != i)
-                        problems.add(at("lookup wrong page", i));
-                    break;
-                }
-            }
-        });
-        require_none(problems);
-        ExpectedMap present = present_after(inserted, erased);
-        check_and_drain(tree, present);
-    }
-}
-
-TEST_CASE("a tree emptied and refilled over and over while others tag it", "[radix][race][refill]")
-{
-    // One thread fills the range and empties it again (down to an empty root
-    // word each time), two tag and untag, one takes snapshots and gang
-    // lookups through it all. The filler knows the final content.
-    const pgoff_t indexes[] = { 0, 1, 2, 3, 5, 6, 9, 15, 16, 17, 63, 64, 200 };
-    const unsigned rounds = 1500 / kScale;
-    for (auto scheme : kSchemes) {
-        INFO("scheme " << RadixTree::scheme_name(scheme));
-        Race race(scheme);
-        auto& [tree, pool, problems] = race;
-        std::atomic<bool> done { false };
-        ExpectedMap final_content;
-        run_threads(4, [&](unsigned k) {
-            std::mt19937_64 rng(500 + k);
-            if (k == 0) {
-                std::vector<pgoff_t> order(std::begin(indexes), std::end(indexes));
-                std::map<pgoff_t, Page*> in;
-                for (unsigned r = 0; r < rounds; ++r) {
-                    std::shuffle(order.begin(), order.end(), rng);
-                    for (pgoff_t i : order) {
-                        Page* p = pool.make(i);
-                        if (tree.insert(i, p) != InsertResult::Inserted)
-                            problems.add(at("refill insert failed", i));
-                        in[i] = p;
-                    }
-                    std::shuffle(order.begin(), order.end(), rng);
-                    // The last round leaves a few pages in.
-                    const std::size_t keep = r + 1 == rounds ? 4 : 0;
-                    for (std::size_t j = keep; j < order.size(); ++j) {
-                        if (tree.erase(order[j]) != in[order[j]])
-                            problems.add(at("refill erase wrong", order[j]));
-                        in.erase(order[j]);
-                    }
-                    if (keep == 0 && tree.count() != 0)
-                        problems.add("tree not empty after a round");
-                }
-                for (const auto& [i, p] : in)
-                    final_content[i].page = p;
-                done = true;
-                return;
-            }
-            if (k == 3) {
-                Page* out[16];
-                while (!done.load()) {
-                    const IndexSnapshot s = tree.snapshot();
-                    for (const auto& n : s.nodes)
-                        if (n.level < 0 || n.level >= int(RadixTree::kMaxHeight))
-                            problems.add("snapshot saw a node of impossible level");
-                    check_gang("unordered gang_lookup", 0, out, tree.gang_lookup(0, 16, out), problems);
-                    const unsigned t = unsigned(rng() % kTagCount);
-                    check_gang("unordered gang_lookup_tag", 0, out, tree.gang_lookup_tag(0, 16, t, out), problems);
-                }
-                return;
-            }
-            while (!done.load()) {
-                const pgoff_t i = indexes[rng() % std::size(indexes)];
-                const unsigned t = unsigned(rng() % kTagCount);
-                if (rng() % 5 < 3)
-                    tree.set_tag(i, t);
-                else
-                    tree.clear_tag(i, t);
-            }
-        });
-        require_none(problems);
-        check_and_drain(tree, final_content);
-    }
-}
-
-TEST_CASE("gang_lookup_tag returns only tagged pages while nobody clears", "[radix][race][gang]")
-{
-    // Writers insert (growing the root from empty through several heights)
-    // and tag; nobody untags or erases, so a page reported tagged must still
-    // carry that tag at the end. Index 0 is left out: see the height-0 test.
-    const unsigned rounds = 200 / kScale;
-    for (auto scheme : kSchemes) {
-        INFO("scheme " << RadixTree::scheme_name(scheme));
-        for (unsigned round = 0; round < rounds; ++round) {
+    test::on_test_machine([&] {
+        // Everyone inserts, erases, tags and untags the same dozen indexes: the
+        // root climbs between heights 0 and 6 all the time, nodes empty and are
+        // freed under taggers that are about to lock them. Afterwards the
+        // structure must be exactly consistent.
+        const pgoff_t indexes[] = { 0, 1, 2, 3, 4, 5, 8, 15, 16, 63, 64, 1023, 1024 };
+        const unsigned threads = 4;
+        const unsigned ops = 60000 / kScale;
+        for (auto scheme : kSchemes) {
+            INFO("scheme " << RadixTree::scheme_name(scheme));
             Race race(scheme);
             auto& [tree, pool, problems] = race;
-            std::vector<std::vector<std::pair<Page*, unsigned>>> seen(2);
-            std::atomic<unsigned> writers_done { 0 };
-            run_threads(4, [&](unsigned k) {
-                std::mt19937_64 rng(round * 16 + k);
-                if (k < 2) {
-                    // Writer k owns odd or even indexes among a few small
-                    // ones and some far ones.
-                    std::vector<pgoff_t> mine;
-                    for (pgoff_t i = 1; i < 40; ++i)
-                        if (i % 2 == k)
-                            mine.push_back(i);
-                    for (pgoff_t i : { 100, 101, 700, 701, 4000, 4001 })
-                        if (pgoff_t(i) % 2 == k)
-                            mine.push_back(i);
-                    std::shuffle(mine.begin(), mine.end(), rng);
-                    for (pgoff_t i : mine) {
-                        Page* p = pool.make(i);
-                        if (tree.insert(i, p) != InsertResult::Inserted)
-                            problems.add(at("insert failed", i));
-                        for (unsigned t = 0; t < kTagCount; ++t)
-                            if (rng() % 3 == 0 && !tree.set_tag(i, t))
-                                problems.add(at("set_tag failed", i, int(t)));
-                    }
-                    ++writers_done;
-                    return;
-                }
-                Page* out[8];
-                auto& mine = seen[k - 2];
-                while (writers_done.load() < 2) {
-                    const pgoff_t first = rng() % 2 ? 0 : rng() % 1000;
+            std::vector<std::vector<Page*>> inserted(threads), erased(threads);
+            run_threads(threads, [&](unsigned k) {
+                std::mt19937_64 rng(77 + k);
+                Page* out[4];
+                for (unsigned n = 0; n < ops; ++n) {
+                    test::step();
+                    const pgoff_t i = indexes[rng() % std::size(indexes)];
                     const unsigned t = unsigned(rng() % kTagCount);
-                    const std::size_t n = tree.gang_lookup_tag(first, 1 + rng() % 8, t, out);
-                    check_gang("unordered gang_lookup_tag", first, out, n, problems);
-                    for (std::size_t j = 0; j < n && mine.size() < 4096; ++j)
-                        mine.emplace_back(out[j], t);
+                    switch (rng() % 10) {
+                    case 0:
+                    case 1: {
+                        Page* p = pool.make(i);
+                        if (tree.insert(i, p) == InsertResult::Inserted)
+                            inserted[k].push_back(p);
+                        break;
+                    }
+                    case 2:
+                    case 3:
+                        if (Page* p = tree.erase(i)) {
+                            erased[k].push_back(p);
+                            if (p->index != i)
+                                problems.add(at("erase returned another index's page", i));
+                        }
+                        break;
+                    case 4:
+                    case 5:
+                    case 6:
+                        tree.set_tag(i, t);
+                        break;
+                    case 7:
+                    case 8:
+                        tree.clear_tag(i, t);
+                        break;
+                    default:
+                        check_gang("unordered gang_lookup_tag", i, out, tree.gang_lookup_tag(i, 4, t, out), problems);
+                        if (Page* p = tree.lookup(i); p && p->index != i)
+                            problems.add(at("lookup wrong page", i));
+                        break;
+                    }
                 }
             });
-            INFO("round " << round);
             require_none(problems);
-            for (const auto& v : seen)
-                for (auto [p, t] : v) {
-                    INFO("page " << p->index << " tag " << t);
-                    REQUIRE(tree.lookup(p->index) == p);
-                    REQUIRE(tree.test_tag(p->index, t));
-                }
-            ExpectedMap present;
-            Page* out[64];
-            for (pgoff_t next = 0;;) {
-                const std::size_t n = tree.gang_lookup(next, 64, out);
-                for (std::size_t j = 0; j < n; ++j)
-                    present[out[j]->index].page = out[j];
-                if (n < 64)
-                    break;
-                next = out[n - 1]->index + 1;
-            }
-            REQUIRE(present.size() == 45);
+            ExpectedMap present = present_after(inserted, erased);
             check_and_drain(tree, present);
         }
-    }
+    });
+}
+
+TEST_CASE("a tree emptied and refilled over and over while others tag it", "[radix][race][refill][modelled]")
+{
+    test::on_test_machine([&] {
+        // One thread fills the range and empties it again (down to an empty root
+        // word each time), two tag and untag, one takes snapshots and gang
+        // lookups through it all. The filler knows the final content.
+        const pgoff_t indexes[] = { 0, 1, 2, 3, 5, 6, 9, 15, 16, 17, 63, 64, 200 };
+        const unsigned rounds = 1500 / kScale;
+        for (auto scheme : kSchemes) {
+            INFO("scheme " << RadixTree::scheme_name(scheme));
+            Race race(scheme);
+            auto& [tree, pool, problems] = race;
+            std::atomic<bool> done { false };
+            ExpectedMap final_content;
+            run_threads(4, [&](unsigned k) {
+                std::mt19937_64 rng(500 + k);
+                if (k == 0) {
+                    std::vector<pgoff_t> order(std::begin(indexes), std::end(indexes));
+                    std::map<pgoff_t, Page*> in;
+                    for (unsigned r = 0; r < rounds; ++r) {
+                        std::shuffle(order.begin(), order.end(), rng);
+                        for (pgoff_t i : order) {
+                            test::step();
+                            Page* p = pool.make(i);
+                            if (tree.insert(i, p) != InsertResult::Inserted)
+                                problems.add(at("refill insert failed", i));
+                            in[i] = p;
+                        }
+                        std::shuffle(order.begin(), order.end(), rng);
+                        // The last round leaves a few pages in.
+                        const std::size_t keep = r + 1 == rounds ? 4 : 0;
+                        for (std::size_t j = keep; j < order.size(); ++j) {
+                            test::step();
+                            if (tree.erase(order[j]) != in[order[j]])
+                                problems.add(at("refill erase wrong", order[j]));
+                            in.erase(order[j]);
+                        }
+                        if (keep == 0 && tree.count() != 0)
+                            problems.add("tree not empty after a round");
+                    }
+                    for (const auto& [i, p] : in)
+                        final_content[i].page = p;
+                    done = true;
+                    return;
+                }
+                if (k == 3) {
+                    Page* out[16];
+                    while (!done.load()) {
+                        test::pause();
+                        const IndexSnapshot s = tree.snapshot();
+                        for (const auto& n : s.nodes)
+                            if (n.level < 0 || n.level >= int(RadixTree::kMaxHeight))
+                                problems.add("snapshot saw a node of impossible level");
+                        check_gang("unordered gang_lookup", 0, out, tree.gang_lookup(0, 16, out), problems);
+                        const unsigned t = unsigned(rng() % kTagCount);
+                        check_gang("unordered gang_lookup_tag", 0, out, tree.gang_lookup_tag(0, 16, t, out), problems);
+                    }
+                    return;
+                }
+                while (!done.load()) {
+                    test::pause();
+                    const pgoff_t i = indexes[rng() % std::size(indexes)];
+                    const unsigned t = unsigned(rng() % kTagCount);
+                    if (rng() % 5 < 3)
+                        tree.set_tag(i, t);
+                    else
+                        tree.clear_tag(i, t);
+                }
+            });
+            require_none(problems);
+            check_and_drain(tree, final_content);
+        }
+    });
+}
+
+TEST_CASE("gang_lookup_tag returns only tagged pages while nobody clears", "[radix][race][gang][modelled]")
+{
+    test::on_test_machine([&] {
+        // Writers insert (growing the root from empty through several heights)
+        // and tag; nobody untags or erases, so a page reported tagged must still
+        // carry that tag at the end. Index 0 is left out: see the height-0 test.
+        const unsigned rounds = 200 / kScale;
+        for (auto scheme : kSchemes) {
+            INFO("scheme " << RadixTree::scheme_name(scheme));
+            for (unsigned round = 0; round < rounds; ++round) {
+                Race race(scheme);
+                auto& [tree, pool, problems] = race;
+                std::vector<std::vector<std::pair<Page*, unsigned>>> seen(2);
+                std::atomic<unsigned> writers_done { 0 };
+                run_threads(4, [&](unsigned k) {
+                    std::mt19937_64 rng(round * 16 + k);
+                    if (k < 2) {
+                        // Writer k owns odd or even indexes among a few small
+                        // ones and some far ones.
+                        std::vector<pgoff_t> mine;
+                        for (pgoff_t i = 1; i < 40; ++i)
+                            if (i % 2 == k)
+                                mine.push_back(i);
+                        for (pgoff_t i : { 100, 101, 700, 701, 4000, 4001 })
+                            if (pgoff_t(i) % 2 == k)
+                                mine.push_back(i);
+                        std::shuffle(mine.begin(), mine.end(), rng);
+                        for (pgoff_t i : mine) {
+                            test::step();
+                            Page* p = pool.make(i);
+                            if (tree.insert(i, p) != InsertResult::Inserted)
+                                problems.add(at("insert failed", i));
+                            for (unsigned t = 0; t < kTagCount; ++t)
+                                if (rng() % 3 == 0 && !tree.set_tag(i, t))
+                                    problems.add(at("set_tag failed", i, int(t)));
+                        }
+                        ++writers_done;
+                        return;
+                    }
+                    Page* out[8];
+                    auto& mine = seen[k - 2];
+                    while (writers_done.load() < 2) {
+                        test::pause();
+                        const pgoff_t first = rng() % 2 ? 0 : rng() % 1000;
+                        const unsigned t = unsigned(rng() % kTagCount);
+                        const std::size_t n = tree.gang_lookup_tag(first, 1 + rng() % 8, t, out);
+                        check_gang("unordered gang_lookup_tag", first, out, n, problems);
+                        for (std::size_t j = 0; j < n && mine.size() < 4096; ++j)
+                            mine.emplace_back(out[j], t);
+                    }
+                });
+                INFO("round " << round);
+                require_none(problems);
+                for (const auto& v : seen)
+                    for (auto [p, t] : v) {
+                        INFO("page " << p->index << " tag " << t);
+                        REQUIRE(tree.lookup(p->index) == p);
+                        REQUIRE(tree.test_tag(p->index, t));
+                    }
+                ExpectedMap present;
+                Page* out[64];
+                for (pgoff_t next = 0;;) {
+                    const std::size_t n = tree.gang_lookup(next, 64, out);
+                    for (std::size_t j = 0; j < n; ++j)
+                        present[out[j]->index].page = out[j];
+                    if (n < 64)
+                        break;
+                    next = out[n - 1]->index + 1;
+                }
+                REQUIRE(present.size() == 45);
+                check_and_drain(tree, present);
+            }
+        }
+    });
 }
 
 TEST_CASE("the page at index 0 in the root word is never reported tagged when it is not", "[radix][race][height0]")
@@ -736,64 +743,69 @@ TEST_CASE("the page at index 0 in the root word is never reported tagged when it
     }
 }
 
-TEST_CASE(
-    "threads alternating between trees of many node sizes keep their preload pools right", "[radix][race][preload]")
+TEST_CASE("threads alternating between trees of many node sizes keep their preload pools right",
+    "[radix][race][preload][modelled]")
 {
-    // A thread keeps per-size preload pools (four of them); eight layouts
-    // evict one another on every insert. Several threads at once, each
-    // inserting far indexes that need long new paths.
-    std::vector<std::unique_ptr<RadixTree>> trees;
-    for (unsigned shift : { 2u, 3u, 4u, 7u })
-        for (auto scheme : { Scheme::Rcu, Scheme::Optimistic })
-            trees.push_back(std::make_unique<RadixTree>(0, RadixTree::Config { scheme, shift }));
-    std::set<std::size_t> sizes;
-    for (const auto& t : trees)
-        sizes.insert(t->node_bytes());
-    REQUIRE(sizes.size() > 4);
-    PagePool pool;
-    Problems problems;
-    const unsigned per_thread = 300 / kScale;
-    run_threads(3, [&](unsigned k) {
-        std::mt19937_64 rng(k);
-        for (unsigned n = 0; n < per_thread; ++n)
-            for (auto& tree : trees) {
-                // Thread k's indexes are k mod 3: no two threads share one.
-                const pgoff_t i = (rng() % (pgoff_t(1) << 40)) / 3 * 3 + k;
-                Page* p = pool.make(i);
-                const InsertResult r = tree->insert(i, p);
-                if (r == InsertResult::Inserted) {
-                    if (tree->lookup(i) != p)
-                        problems.add(at("lookup after insert", i));
-                    if (tree->erase(i) != p)
-                        problems.add(at("erase after insert", i));
-                } else if (r != InsertResult::Exists) {
-                    problems.add(at("insert failed", i));
+    test::on_test_machine([&] {
+        // A thread keeps per-size preload pools (four of them); eight layouts
+        // evict one another on every insert. Several threads at once, each
+        // inserting far indexes that need long new paths.
+        std::vector<std::unique_ptr<RadixTree>> trees;
+        for (unsigned shift : { 2u, 3u, 4u, 7u })
+            for (auto scheme : { Scheme::Rcu, Scheme::Optimistic })
+                trees.push_back(std::make_unique<RadixTree>(0, RadixTree::Config { scheme, shift }));
+        std::set<std::size_t> sizes;
+        for (const auto& t : trees)
+            sizes.insert(t->node_bytes());
+        REQUIRE(sizes.size() > 4);
+        PagePool pool;
+        Problems problems;
+        const unsigned per_thread = 300 / kScale;
+        run_threads(3, [&](unsigned k) {
+            std::mt19937_64 rng(k);
+            for (unsigned n = 0; n < per_thread; ++n)
+                for (auto& tree : trees) {
+                    test::step();
+                    // Thread k's indexes are k mod 3: no two threads share one.
+                    const pgoff_t i = (rng() % (pgoff_t(1) << 40)) / 3 * 3 + k;
+                    Page* p = pool.make(i);
+                    const InsertResult r = tree->insert(i, p);
+                    if (r == InsertResult::Inserted) {
+                        if (tree->lookup(i) != p)
+                            problems.add(at("lookup after insert", i));
+                        if (tree->erase(i) != p)
+                            problems.add(at("erase after insert", i));
+                    } else if (r != InsertResult::Exists) {
+                        problems.add(at("insert failed", i));
+                    }
                 }
-            }
+        });
+        require_none(problems);
+        for (auto& tree : trees) {
+            CHECK(tree->count() == 0);
+            CHECK(tree->nodes() == 0);
+            CHECK(tree->height() == 0);
+        }
     });
-    require_none(problems);
-    for (auto& tree : trees) {
-        CHECK(tree->count() == 0);
-        CHECK(tree->nodes() == 0);
-        CHECK(tree->height() == 0);
-    }
 }
 
-TEST_CASE("ladder writers whose starting node dies under them lose nothing", "[radix][race][optimistic]")
+TEST_CASE("ladder writers whose starting node dies under them lose nothing", "[radix][race][optimistic][modelled]")
 {
-    // Indexes 0..15 only, at fanout 4: four leaves under one root of height
-    // 2, which shrinks to a leaf whenever only indexes 0..3 are left. Owners
-    // tag their own entries, so upper nodes are often "safe" for a tag
-    // operation and the optimistic walk starts there - on a root or a leaf
-    // that another owner's erase is about to free.
-    const std::vector<std::vector<pgoff_t>> owned = {
-        { 0, 6, 9 },
-        { 1, 13 },
-        { 2, 5, 7 },
-        { 3, 4, 8, 12 },
-    };
-    for (auto scheme : { Scheme::PerNode, Scheme::Optimistic }) {
-        INFO("scheme " << RadixTree::scheme_name(scheme));
-        run_owned(scheme, owned, 150000 / kScale, 4321);
-    }
+    test::on_test_machine([&] {
+        // Indexes 0..15 only, at fanout 4: four leaves under one root of height
+        // 2, which shrinks to a leaf whenever only indexes 0..3 are left. Owners
+        // tag their own entries, so upper nodes are often "safe" for a tag
+        // operation and the optimistic walk starts there - on a root or a leaf
+        // that another owner's erase is about to free.
+        const std::vector<std::vector<pgoff_t>> owned = {
+            { 0, 6, 9 },
+            { 1, 13 },
+            { 2, 5, 7 },
+            { 3, 4, 8, 12 },
+        };
+        for (auto scheme : { Scheme::PerNode, Scheme::Optimistic }) {
+            INFO("scheme " << RadixTree::scheme_name(scheme));
+            run_owned(scheme, owned, 150000 / kScale, 4321);
+        }
+    });
 }

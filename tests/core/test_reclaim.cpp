@@ -11,6 +11,7 @@
 #include "page_cache_support.h"
 #include "ring_events.h"
 #include "sanitizer_support.h"
+#include "test_machine.h"
 
 #include <catch2/catch.hpp>
 
@@ -45,10 +46,10 @@ struct Window8 final : ReadaheadPolicy {
 // One process: memory, cache, page table, disk, fault handler; each file
 // mapped once, linearly, from vpn file * kSpan, and the try_to_unmap hook
 // the engine installs (the rmap is vpn = base(file) + index).
-struct Machine : test::PolicyFaultRig {
+struct Rig : test::PolicyFaultRig {
     static constexpr std::uint64_t kSpan = 4096;
 
-    Machine(std::uint64_t frames, ReadaheadPolicy& policy, bool unmap_hook = true, const IndexSpec& spec = radix_rcu())
+    Rig(std::uint64_t frames, ReadaheadPolicy& policy, bool unmap_hook = true, const IndexSpec& spec = radix_rcu())
         : PolicyFaultRig(frames, policy, spec, { 20'000, 1'000, 1.0 })
     {
         if (unmap_hook)
@@ -66,7 +67,7 @@ struct Machine : test::PolicyFaultRig {
             });
         cache.set_on_thrash([&policy](FileId f) { policy.note_thrash(f); });
     }
-    ~Machine()
+    ~Rig()
     {
         for (FileId f = 0; f < cache.file_count(); ++f)
             for (pgoff_t i = 0; i < cache.file(f).size_pages; ++i)
@@ -130,7 +131,7 @@ std::vector<IndexSpec> every_index()
 TEST_CASE("evictions shrink the file's index: count and radix-tree nodes", "[mm][reclaim][index]")
 {
     NoReadahead none;
-    Machine m(64, none);
+    Rig m(64, none);
     m.cache.set_reclaim_batch(32);
     const FileId a = m.cache.add_file(64 * 64);
     const FileId b = m.cache.add_file(64);
@@ -166,7 +167,7 @@ TEST_CASE("evictions shrink the file's index: count and radix-tree nodes", "[mm]
 TEST_CASE("a mapped page is evicted through the try_to_unmap hook", "[mm][reclaim][mapped]")
 {
     NoReadahead none;
-    Machine m(4, none);
+    Rig m(4, none);
     m.cache.set_reclaim_batch(1);
     test::EventRecorder events;
     const FileId f = m.cache.add_file(64);
@@ -211,7 +212,7 @@ TEST_CASE("a mapped page is evicted through the try_to_unmap hook", "[mm][reclai
 TEST_CASE("without the hook, mapped pages are not reclaimed", "[mm][reclaim][mapped]")
 {
     NoReadahead none;
-    Machine m(4, none, false);
+    Rig m(4, none, false);
     const FileId f = m.cache.add_file(64);
     for (pgoff_t i = 0; i < 4; ++i)
         REQUIRE(m.faults.file_fault(f, i, i) == FaultKind::Major);
@@ -229,7 +230,7 @@ TEST_CASE("without the hook, mapped pages are not reclaimed", "[mm][reclaim][map
 TEST_CASE("readahead pages evicted before use are counted as wasted, exactly", "[mm][reclaim][readahead]")
 {
     Window8 policy;
-    Machine m(8, policy);
+    Rig m(8, policy);
     test::EventRecorder events;
     const FileId a = m.cache.add_file(64);
     const FileId b = m.cache.add_file(64);
@@ -269,160 +270,177 @@ TEST_CASE("readahead pages evicted before use are counted as wasted, exactly", "
     CHECK(used == std::vector<pgoff_t> { 0, 3 });
 }
 
-TEST_CASE(
-    "CPUs faulting, reading, unmapping and truncating under reclaim keep every invariant", "[mm][reclaim][stress]")
+TEST_CASE("CPUs faulting, reading, unmapping and truncating under reclaim keep every invariant",
+    "[mm][reclaim][stress][modelled]")
 {
     const IndexSpec spec = GENERATE(from_range(every_index()));
     INFO("index " << index_kind_name(spec.kind) << "/" << spec.scheme);
-    Window8 policy;
-    // 32 frames for 4 CPUs and the default batch of 32: one reclaimer can
-    // hold the whole LRU isolated, and four 8-page windows more than fill
-    // memory.
-    Machine m(32, policy, true, spec);
-    REQUIRE(m.cache.reclaim_batch() == 32);
-    constexpr pgoff_t kPages = 256;
-    const FileId mapped_file = m.cache.add_file(kPages); // faulted and read, never truncated
-    const FileId read_file = m.cache.add_file(kPages);   // read and truncated, never mapped
-    constexpr unsigned kThreads = 4;
-    constexpr int kOps = test::kSanitized ? 1000 : 2000;
-    std::atomic<int> failures { 0 };
-    std::vector<std::thread> cpus;
-    for (unsigned t = 0; t < kThreads; ++t)
-        cpus.emplace_back([&, t] {
-            std::mt19937 rng(1234 + t);
-            std::uniform_int_distribution<pgoff_t> page(0, kPages - 1);
-            std::uniform_int_distribution<int> what(0, 9);
-            for (int k = 0; k < kOps; ++k) {
-                const pgoff_t i = page(rng);
-                switch (what(rng)) {
-                case 0:
-                case 1:
-                case 2:
-                case 3: {
-                    const FaultKind kind = m.faults.file_fault(mapped_file, i, mapped_file * Machine::kSpan + i);
-                    failures += kind == FaultKind::NoMemory;
-                    break;
+    test::on_test_machine([&] {
+        Window8 policy;
+        // 32 frames for 4 CPUs and the default batch of 32: one reclaimer can
+        // hold the whole LRU isolated, and four 8-page windows more than fill
+        // memory.
+        Rig m(32, policy, true, spec);
+        REQUIRE(m.cache.reclaim_batch() == 32);
+        constexpr pgoff_t kPages = 256;
+        const FileId mapped_file = m.cache.add_file(kPages); // faulted and read, never truncated
+        const FileId read_file = m.cache.add_file(kPages);   // read and truncated, never mapped
+        constexpr unsigned kThreads = 4;
+        constexpr int kOps = test::kSanitized ? 1000 : 2000;
+        std::atomic<int> failures { 0 };
+        std::vector<TaskThread> cpus;
+        for (unsigned t = 0; t < kThreads; ++t)
+            cpus.emplace_back("cpu" + std::to_string(t), [&, t] {
+                std::mt19937 rng(1234 + t);
+                std::uniform_int_distribution<pgoff_t> page(0, kPages - 1);
+                std::uniform_int_distribution<int> what(0, 9);
+                for (int k = 0; k < kOps; ++k) {
+                    test::step();
+                    const pgoff_t i = page(rng);
+                    switch (what(rng)) {
+                    case 0:
+                    case 1:
+                    case 2:
+                    case 3: {
+                        const FaultKind kind = m.faults.file_fault(mapped_file, i, mapped_file * Rig::kSpan + i);
+                        failures += kind == FaultKind::NoMemory;
+                        break;
+                    }
+                    case 4:
+                    case 5:
+                        failures += !m.faults.read(mapped_file, i, std::min<pgoff_t>(3, kPages - i)).ok;
+                        break;
+                    case 6:
+                    case 7:
+                        failures += !m.faults.read(read_file, i, std::min<pgoff_t>(3, kPages - i)).ok;
+                        break;
+                    case 8:
+                        if (Page* p = m.table.unmap(mapped_file * Rig::kSpan + i))
+                            m.cache.put_page(p); // munmap of one page
+                        break;
+                    case 9:
+                        m.cache.remove(read_file, i); // truncation
+                        break;
+                    }
                 }
-                case 4:
-                case 5:
-                    failures += !m.faults.read(mapped_file, i, std::min<pgoff_t>(3, kPages - i)).ok;
-                    break;
-                case 6:
-                case 7:
-                    failures += !m.faults.read(read_file, i, std::min<pgoff_t>(3, kPages - i)).ok;
-                    break;
-                case 8:
-                    if (Page* p = m.table.unmap(mapped_file * Machine::kSpan + i))
-                        m.cache.put_page(p); // munmap of one page
-                    break;
-                case 9:
-                    m.cache.remove(read_file, i); // truncation
-                    break;
-                }
-            }
-        });
-    for (auto& c : cpus)
-        c.join();
-    m.settle();
+            });
+        for (auto& c : cpus)
+            c.join();
+        m.settle();
 
-    INFO("last refusal: " << m.memory.last_failure().describe());
-    CHECK(failures == 0);
-    CHECK(m.wrong_unmaps == 0);
-    const PageCacheStats s = m.cache.stats();
-    CHECK(s.evictions > 0);
-    CHECK(s.mapped_evictions > 0);
-    CHECK(s.no_memory == 0);
-    // Every page added left by truncation or eviction, or is still here.
-    CHECK(s.adds - s.removes - s.evictions == m.cache.nrpages());
-    CHECK(s.evictions == m.cache.file(mapped_file).evictions + m.cache.file(read_file).evictions);
-    CHECK(s.wasted_readahead == m.cache.file(mapped_file).wasted_readahead + m.cache.file(read_file).wasted_readahead);
-    CHECK(s.wasted_readahead == std::uint64_t(policy.thrash[0] + policy.thrash[1]));
-    CHECK(s.wasted_readahead <= s.evictions);
-    // Every cached page is on exactly one LRU list, and nothing else is.
-    std::set<Page*> indexed;
-    std::uint64_t active = 0;
-    for (FileId f : { mapped_file, read_file })
-        for (Page* p : m.pages(f)) {
-            CHECK(p->mapping == f);
-            CHECK(p->test(PG_lru));
-            CHECK_FALSE(p->test(PG_locked));
-            CHECK(p->count >= 1);
-            active += p->test(PG_active);
-            indexed.insert(p);
-        }
-    const std::vector<Page*> act = m.cache.lru_pages(LruList::Active);
-    const std::vector<Page*> inact = m.cache.lru_pages(LruList::Inactive);
-    std::set<Page*> listed(act.begin(), act.end());
-    listed.insert(inact.begin(), inact.end());
-    CHECK(listed.size() == act.size() + inact.size()); // no page on both, none twice
-    CHECK(listed == indexed);
-    CHECK(act.size() == active);
-    CHECK(m.cache.nr_active() == act.size());
-    CHECK(m.cache.nr_inactive() == inact.size());
-    CHECK(m.cache.nr_active() + m.cache.nr_inactive() == m.cache.nrpages());
-    // Frames: exactly the cached pages (a mapped page is always cached here),
-    // none left in transit, no read left in flight.
-    CHECK(m.memory.in_use() == m.cache.nrpages());
-    CHECK(m.memory.in_transit() == 0);
-    CHECK(m.cache.page_locks().pages_under_io() == 0);
-    // Every mapping points at the page the cache holds for it, with the
-    // cache's and the mapping's references.
-    std::uint64_t mapped = 0;
-    for (pgoff_t i = 0; i < kPages; ++i)
-        if (Page* p = m.table.read_pte(mapped_file * Machine::kSpan + i)) {
-            ++mapped;
-            CHECK(p->mapping == mapped_file);
-            CHECK(p->index == i);
-            CHECK(indexed.count(p) == 1);
-            CHECK(p->count >= 2);
-        }
-    CHECK(mapped == m.table.mapped_count());
+        INFO("last refusal: " << m.memory.last_failure().describe());
+        CHECK(failures == 0);
+        CHECK(m.wrong_unmaps == 0);
+        const PageCacheStats s = m.cache.stats();
+        CHECK(s.evictions > 0);
+        CHECK(s.mapped_evictions > 0);
+        CHECK(s.no_memory == 0);
+        // Every page added left by truncation or eviction, or is still here.
+        CHECK(s.adds - s.removes - s.evictions == m.cache.nrpages());
+        CHECK(s.evictions == m.cache.file(mapped_file).evictions + m.cache.file(read_file).evictions);
+        CHECK(s.wasted_readahead
+            == m.cache.file(mapped_file).wasted_readahead + m.cache.file(read_file).wasted_readahead);
+        CHECK(s.wasted_readahead == std::uint64_t(policy.thrash[0] + policy.thrash[1]));
+        CHECK(s.wasted_readahead <= s.evictions);
+        // Every cached page is on exactly one LRU list, and nothing else is.
+        std::set<Page*> indexed;
+        std::uint64_t active = 0;
+        for (FileId f : { mapped_file, read_file })
+            for (Page* p : m.pages(f)) {
+                CHECK(p->mapping == f);
+                CHECK(p->test(PG_lru));
+                CHECK_FALSE(p->test(PG_locked));
+                CHECK(p->count >= 1);
+                active += p->test(PG_active);
+                indexed.insert(p);
+            }
+        const std::vector<Page*> act = m.cache.lru_pages(LruList::Active);
+        const std::vector<Page*> inact = m.cache.lru_pages(LruList::Inactive);
+        std::set<Page*> listed(act.begin(), act.end());
+        listed.insert(inact.begin(), inact.end());
+        CHECK(listed.size() == act.size() + inact.size()); // no page on both, none twice
+        CHECK(listed == indexed);
+        CHECK(act.size() == active);
+        CHECK(m.cache.nr_active() == act.size());
+        CHECK(m.cache.nr_inactive() == inact.size());
+        CHECK(m.cache.nr_active() + m.cache.nr_inactive() == m.cache.nrpages());
+        // Frames: exactly the cached pages (a mapped page is always cached here),
+        // none left in transit, no read left in flight.
+        CHECK(m.memory.in_use() == m.cache.nrpages());
+        CHECK(m.memory.in_transit() == 0);
+        CHECK(m.cache.page_locks().pages_under_io() == 0);
+        // Every mapping points at the page the cache holds for it, with the
+        // cache's and the mapping's references.
+        std::uint64_t mapped = 0;
+        for (pgoff_t i = 0; i < kPages; ++i)
+            if (Page* p = m.table.read_pte(mapped_file * Rig::kSpan + i)) {
+                ++mapped;
+                CHECK(p->mapping == mapped_file);
+                CHECK(p->index == i);
+                CHECK(indexed.count(p) == 1);
+                CHECK(p->count >= 2);
+            }
+        CHECK(mapped == m.table.mapped_count());
+    });
 }
 
-TEST_CASE("a page whose last reference goes while reclaim scans it leaves the LRU with it", "[mm][reclaim][stress]")
+TEST_CASE(
+    "a page whose last reference goes while reclaim scans it leaves the LRU with it", "[mm][reclaim][stress][modelled]")
 {
-    // __page_cache_release tests PG_lru without zone.lru_lock. Reclaim
-    // meets pages whose count is already zero (truncated, last put under
-    // way) and must leave PG_lru set on them while they stay linked:
-    // cleared for a moment, the last put skips the list and frees a frame
-    // that is still linked, and its next page is linked twice.
-    Window8 policy;
-    Machine m(4096, policy, false);
-    const FileId f = m.cache.add_file(1024);
-    // Pages reclaim isolates and puts back every round: held by the test,
-    // and with no unmap hook nothing can take them.
-    std::vector<Page*> pinned;
-    for (pgoff_t i = 0; i < 4; ++i) {
-        REQUIRE(test::read_in(m.cache, f, 512 + i).status == PageCache::AddStatus::Created);
-        pinned.push_back(m.cache.find_get_page(f, 512 + i));
-        m.cache.mark_page_accessed(*pinned.back());
-        m.cache.mark_page_accessed(*pinned.back()); // active: reclaim moves it back to the inactive list
-    }
-    std::atomic<bool> done { false };
-    std::thread reclaimer([&] {
-        while (!done.load(std::memory_order_acquire))
-            m.cache.try_to_free_pages();
-    });
-    constexpr int kRounds = 100'000;
-    for (int k = 0; k < kRounds; ++k) {
-        const pgoff_t i = pgoff_t(k % 64);
-        test::read_in(m.cache, f, i); // one page on the lists, the cache's reference only
-        m.cache.remove(f, i);         // truncated: its last put races with reclaim
-    }
-    done.store(true, std::memory_order_release);
-    reclaimer.join();
-    m.settle();
+    test::on_test_machine([&] {
+        // __page_cache_release tests PG_lru without zone.lru_lock. Reclaim
+        // meets pages whose count is already zero (truncated, last put under
+        // way) and must leave PG_lru set on them while they stay linked:
+        // cleared for a moment, the last put skips the list and frees a frame
+        // that is still linked, and its next page is linked twice.
+        Window8 policy;
+        Rig m(4096, policy, false);
+        const FileId f = m.cache.add_file(1024);
+        // Pages reclaim isolates and puts back every round: held by the test,
+        // and with no unmap hook nothing can take them.
+        std::vector<Page*> pinned;
+        for (pgoff_t i = 0; i < 4; ++i) {
+            REQUIRE(test::read_in(m.cache, f, 512 + i).status == PageCache::AddStatus::Created);
+            pinned.push_back(m.cache.find_get_page(f, 512 + i));
+            m.cache.mark_page_accessed(*pinned.back());
+            m.cache.mark_page_accessed(*pinned.back()); // active: reclaim moves it back to the inactive list
+        }
+        std::atomic<bool> done { false };
+        CpuScope cpu0 { 0 };
+        TaskThread reclaimer("reclaim", [&] {
+            CpuScope cpu1 { 1 };
+            while (!done.load(std::memory_order_acquire)) {
+                // A pass on a modelled machine is charged only its locks
+                // and lines, not its scan of each page: between two
+                // passes the other CPU's request for the LRU's lock must
+                // get in, as it does on the host, where a pass takes
+                // microseconds.
+                test::step(2'000);
+                m.cache.try_to_free_pages();
+            }
+        });
+        constexpr int kRounds = 100'000;
+        for (int k = 0; k < kRounds; ++k) {
+            test::step();
+            const pgoff_t i = pgoff_t(k % 64);
+            test::read_in(m.cache, f, i); // one page on the lists, the cache's reference only
+            m.cache.remove(f, i);         // truncated: its last put races with reclaim
+        }
+        done.store(true, std::memory_order_release);
+        reclaimer.join();
+        m.settle();
 
-    // Counted before walking: a page linked twice would make the walk loop.
-    REQUIRE(m.cache.nr_active() + m.cache.nr_inactive() == m.cache.nrpages());
-    REQUIRE(m.memory.in_use() == m.cache.nrpages());
-    const std::vector<Page*> act = m.cache.lru_pages(LruList::Active);
-    const std::vector<Page*> inact = m.cache.lru_pages(LruList::Inactive);
-    std::set<Page*> listed(act.begin(), act.end());
-    listed.insert(inact.begin(), inact.end());
-    const std::vector<Page*> cached = m.pages(f);
-    CHECK(listed == std::set<Page*>(cached.begin(), cached.end()));
-    CHECK(listed.size() == act.size() + inact.size());
-    for (Page* p : pinned)
-        m.cache.put_page(p);
+        // Counted before walking: a page linked twice would make the walk loop.
+        REQUIRE(m.cache.nr_active() + m.cache.nr_inactive() == m.cache.nrpages());
+        REQUIRE(m.memory.in_use() == m.cache.nrpages());
+        const std::vector<Page*> act = m.cache.lru_pages(LruList::Active);
+        const std::vector<Page*> inact = m.cache.lru_pages(LruList::Inactive);
+        std::set<Page*> listed(act.begin(), act.end());
+        listed.insert(inact.begin(), inact.end());
+        const std::vector<Page*> cached = m.pages(f);
+        CHECK(listed == std::set<Page*>(cached.begin(), cached.end()));
+        CHECK(listed.size() == act.size() + inact.size());
+        for (Page* p : pinned)
+            m.cache.put_page(p);
+    });
 }

@@ -100,7 +100,7 @@ TEST_CASE("skip list agrees with std::map over a long random sequence", "[index]
     }
 }
 
-TEST_CASE("skip list survives concurrent mixed operations", "[index][skiplist][concurrency]")
+TEST_CASE("skip list survives concurrent mixed operations", "[index][skiplist][concurrency][modelled]")
 {
     const std::string scheme = GENERATE(as<std::string> {}, "mapping", "pernode");
     CAPTURE(scheme);
@@ -111,7 +111,7 @@ TEST_CASE("skip list survives concurrent mixed operations", "[index][skiplist][c
     {
         auto list = make_list(scheme);
         o.range = 2048;
-        test::run_stress(*list, o);
+        test::on_test_machine([&] { test::run_stress(*list, o); });
     }
     SECTION("one shared range")
     {
@@ -119,7 +119,7 @@ TEST_CASE("skip list survives concurrent mixed operations", "[index][skiplist][c
         o.range = 2048;
         o.overlapping = true;
         o.seed = 2;
-        test::run_stress(*list, o);
+        test::on_test_machine([&] { test::run_stress(*list, o); });
     }
     SECTION("a few hot indexes, tall towers")
     {
@@ -130,7 +130,7 @@ TEST_CASE("skip list survives concurrent mixed operations", "[index][skiplist][c
         o.range = 48;
         o.overlapping = true;
         o.seed = 3;
-        test::run_stress(*list, o);
+        test::on_test_machine([&] { test::run_stress(*list, o); });
     }
 }
 

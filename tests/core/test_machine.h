@@ -1,0 +1,135 @@
+// The machine a concurrency test runs on: this computer's threads, or a
+// modelled machine (base/machine.h) when PCL_TEST_MACHINE names a profile.
+//
+// ctest runs the tests tagged [modelled] twice: as they are, and as
+// core.modelled.* with PCL_TEST_MACHINE=altix-2005 (tests/CMakeLists.txt),
+// also under ThreadSanitizer and AddressSanitizer. On the modelled machine
+// the test's threads are tasks of one deterministic scheduler: the same seed
+// gives the same interleaving, and a failure is replayed exactly by running
+// the test again with the same PCL_TEST_MACHINE and PCL_TEST_SEED.
+//
+// A task there runs until it is charged past another task, waits or
+// relaxes: a test thread's loop calls step() once a round, so that the
+// threads interleave between their operations as well as at the locks and
+// lines their operations take, and a loop that waits for another thread
+// calls pause(), without which the other could never run.
+#pragma once
+
+#include "base/clock.h"
+#include "base/cpu.h"
+#include "base/machine_calls.h"
+#include "base/sleep.h"
+#include "base/splitmix64.h"
+#include "base/task_thread.h"
+#include "sched/machine_profiles.h"
+#include "sched/scheduler.h"
+
+#include <catch2/catch.hpp>
+
+#include <cstdint>
+#include <cstdlib>
+#include <functional>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace pcl::test {
+
+/// The profile PCL_TEST_MACHINE names, or empty: this computer's threads.
+inline std::string test_machine_name()
+{
+    const char* name = std::getenv("PCL_TEST_MACHINE");
+    return name ? std::string(name) : std::string();
+}
+
+/// The modelled machine's seed: PCL_TEST_SEED, 1 if it is not set.
+inline std::uint64_t test_machine_seed()
+{
+    const char* seed = std::getenv("PCL_TEST_SEED");
+    return seed && *seed ? std::strtoull(seed, nullptr, 10) : 1;
+}
+
+namespace detail {
+/// The varying charge of step(): one stream for the whole machine, drawn in
+/// the scheduler's order, so the same seed draws the same charges.
+inline SplitMix64& step_stream()
+{
+    static SplitMix64 stream { 1 };
+    return stream;
+}
+} // namespace detail
+
+/// Runs @body on the test's machine: here, or as the first task of a
+/// modelled machine of the profile PCL_TEST_MACHINE names, which ends when
+/// every task @body started has. What a task throws (a failed REQUIRE)
+/// comes out of this call. The name and seed are in the test's output.
+inline void on_test_machine(const std::function<void()>& body)
+{
+    const std::string name = test_machine_name();
+    if (name.empty()) {
+        body();
+        return;
+    }
+    const std::uint64_t seed = test_machine_seed();
+    INFO("on the modelled machine " << name << ", PCL_TEST_SEED=" << seed);
+    const sched::MachineProfile profile = sched::load_machine_profile(name);
+    sched::SchedulerOptions options;
+    options.seed = seed;
+    options.spin_step_ns = std::max<std::uint64_t>(1, profile.work.spin_step.ns);
+    sched::Scheduler machine(options);
+    machine.set_model(std::make_unique<sched::MachineModel>(profile));
+    detail::step_stream() = SplitMix64 { seed };
+    machine.run(body);
+}
+
+/// Whether the test runs on a modelled machine (PCL_TEST_MACHINE is set).
+inline bool modelled_test_machine()
+{
+    return !test_machine_name().empty();
+}
+
+/// One round of a test thread's loop: on a modelled machine the thread is
+/// charged 1 to @max_ns ns, a different amount each round, so that the
+/// tasks' operations interleave in a different order each round (a fixed
+/// charge keeps them in lockstep). Nothing on the host.
+inline void step(std::uint64_t max_ns = 64)
+{
+    if (on_modelled_machine())
+        pcl::detail::machine_charge(1 + detail::step_stream().next() % max_ns);
+}
+
+/// One round of a loop that waits for another thread's progress: the
+/// host's thread yields (two threads may share one core), a modelled task
+/// relaxes, so that the one it waits for runs.
+inline void pause()
+{
+    if (on_modelled_machine())
+        pcl::detail::machine_relax();
+    else
+        std::this_thread::yield();
+}
+
+/// Sleeps @ms milliseconds: the host's, or the modelled machine's virtual
+/// ones (the others run meanwhile).
+inline void sleep_ms(unsigned ms)
+{
+    sleep_for_ns(std::uint64_t(ms) * 1'000'000);
+}
+
+/// Runs @body(k) for k in 0..n-1 at once, each as simulated CPU k: host
+/// threads, or tasks of the modelled machine; returns when all have.
+template <class Body> void run_threads(unsigned n, Body&& body)
+{
+    std::vector<TaskThread> threads;
+    threads.reserve(n);
+    for (unsigned k = 0; k < n; ++k)
+        threads.emplace_back("test-" + std::to_string(k), [&body, k] {
+            CpuScope cpu { int(k) };
+            body(k);
+        });
+    for (auto& t : threads)
+        t.join();
+}
+
+} // namespace pcl::test

@@ -160,7 +160,7 @@ struct FiberSwitch {
 #endif
     }
 
-    [[noreturn]] static void entry(ctx::transfer_t t) noexcept
+    [[noreturn]] PCL_NO_TSAN_FRAME static void entry(ctx::transfer_t t) noexcept
     {
         Fiber* self = static_cast<Fiber*>(t.data)->switching_to_;
         arrive(t, nullptr);
@@ -168,7 +168,9 @@ struct FiberSwitch {
         std::abort(); // an entry ends with exit_to()
     }
 
-    static void before_jump(Fiber& to, [[maybe_unused]] void** fake_stack_save) noexcept
+    // No TSan frame: the switch inside it moves TSan to the other fiber's
+    // shadow stack, from which a frame pushed on this one would be popped.
+    PCL_NO_TSAN_FRAME static void before_jump(Fiber& to, [[maybe_unused]] void** fake_stack_save) noexcept
     {
 #if PCL_FIBER_ASAN
         __sanitizer_start_switch_fiber(fake_stack_save, to.stack_bottom_, to.stack_size_);
@@ -205,8 +207,12 @@ Fiber::Fiber(FiberStack stack, Entry entry, void* arg)
 Fiber::~Fiber()
 {
 #if PCL_FIBER_TSAN
-    if (owns_tsan_fiber_)
-        t_tsan_fibers.give(tsan_fiber_);
+    if (owns_tsan_fiber_) {
+        if (exited_)
+            t_tsan_fibers.give(tsan_fiber_);
+        else
+            __tsan_destroy_fiber(tsan_fiber_); // abandoned: its shadow stack holds its frames
+    }
 #endif
 }
 
@@ -218,9 +224,10 @@ void Fiber::switch_to(Fiber& to) noexcept
     FiberSwitch::arrive(t, fake_stack_);
 }
 
-void Fiber::exit_to(Fiber& to) noexcept
+PCL_NO_TSAN_FRAME void Fiber::exit_to(Fiber& to) noexcept
 {
     switching_to_ = &to;
+    exited_ = true;
     // A null save: ASan frees this fiber's fake stack, it is never resumed.
     FiberSwitch::before_jump(to, nullptr);
     ctx::jump_fcontext(to.context_, this);

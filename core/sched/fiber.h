@@ -15,6 +15,18 @@
 
 #include <cstddef>
 
+// On a function that is on a fiber's stack when the fiber exits for good
+// (its entry and the frames that lead to exit_to()): no ThreadSanitizer
+// frame. TSan keeps a shadow call stack per fiber and pops a frame only
+// when its function returns, which these never do; a TSan fiber reused for
+// the next task would keep them, and after some thousand tasks its shadow
+// stack would pass TSan's limit of 65,536 frames, which TSan aborts on.
+#if defined(PCL_TSAN)
+#define PCL_NO_TSAN_FRAME __attribute__((no_sanitize_thread))
+#else
+#define PCL_NO_TSAN_FRAME
+#endif
+
 namespace pcl::sched {
 
 /// A fiber's stack: @usable bytes of memory with a guard page below.
@@ -84,6 +96,9 @@ private:
     void* fake_stack_ = nullptr; ///< AddressSanitizer's, while it is switched out
     void* tsan_fiber_ = nullptr; ///< ThreadSanitizer's fiber, when built with it
     bool owns_tsan_fiber_ = false;
+    /// Left by exit_to(): its TSan fiber's shadow stack is empty and may
+    /// serve another task (an abandoned fiber's is not).
+    bool exited_ = false;
 };
 
 } // namespace pcl::sched

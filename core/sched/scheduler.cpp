@@ -156,7 +156,8 @@ void Scheduler::join(TaskRef ref) noexcept
         park_as(task.exited, WaitQueue::kForever, WaitKind::Join, task.id);
 }
 
-void Scheduler::task_entry(void* arg) noexcept
+// No TSan frames (fiber.h): the task's fiber exits from inside these two.
+PCL_NO_TSAN_FRAME void Scheduler::task_entry(void* arg) noexcept
 {
     Task& task = *static_cast<Task*>(arg);
     Scheduler& s = *task.scheduler;
@@ -171,7 +172,7 @@ void Scheduler::task_entry(void* arg) noexcept
     s.exit_running();
 }
 
-void Scheduler::exit_running() noexcept
+PCL_NO_TSAN_FRAME void Scheduler::exit_running() noexcept
 {
     Task& task = *current_;
     task.state = TaskState::Done;

@@ -97,7 +97,7 @@ TEST_CASE("a file fault is major, then minor from another mapping, then no fault
     CHECK(m.faults.file_fault(f, 32, 300) == FaultKind::OutOfRange);
 }
 
-TEST_CASE("CPUs faulting on one missing page: one read, one page, everyone woken", "[mm][fault][race][modelled]")
+TEST_CASE("CPUs faulting on one missing page: one read, one page, everyone woken", "[mm][fault][race][modelled-too]")
 {
     test::on_test_machine([&] {
         for (auto scheme : { PageTable::Scheme::Single, PageTable::Scheme::Split, PageTable::Scheme::SingleWalk }) {
@@ -126,7 +126,7 @@ TEST_CASE("CPUs faulting on one missing page: one read, one page, everyone woken
     });
 }
 
-TEST_CASE("threads faulting the same address: one mapping, the others back out", "[mm][fault][race][modelled]")
+TEST_CASE("threads faulting the same address: one mapping, the others back out", "[mm][fault][race][modelled-too]")
 {
     test::on_test_machine([&] {
         Process m;
@@ -158,7 +158,7 @@ TEST_CASE("threads faulting the same address: one mapping, the others back out",
     });
 }
 
-TEST_CASE("anonymous faults map each page of a pft region exactly once", "[mm][fault][pft][modelled]")
+TEST_CASE("anonymous faults map each page of a pft region exactly once", "[mm][fault][pft][modelled-too]")
 {
     test::on_test_machine([&] {
         for (auto scheme : { PageTable::Scheme::Single, PageTable::Scheme::Split, PageTable::Scheme::SingleWalk }) {
@@ -302,7 +302,7 @@ TEST_CASE("a fault with no free frame fails cleanly", "[mm][fault]")
 }
 
 TEST_CASE(
-    "removing a page under I/O waits for the read, so its frame is not reused meanwhile", "[mm][fault][race][modelled]")
+    "removing a page under I/O waits for the read, so its frame is not reused meanwhile", "[mm][fault][race][modelled-too]")
 {
     test::on_test_machine([&] {
         sync::LockRegistry registry;
@@ -409,7 +409,7 @@ TEST_CASE("a truncate between a fault's lookup and its install leaves no PTE to 
 }
 
 TEST_CASE("a truncate racing a fault's install never leaves a PTE pointing at a page no longer cached",
-    "[mm][fault][race][truncate][modelled]")
+    "[mm][fault][race][truncate][modelled-too]")
 {
     test::on_test_machine([&] {
         // The fault has found the page and is installing it when a truncate
@@ -489,7 +489,7 @@ TEST_CASE("a store through a mapping dirties the page under its lock before the 
 }
 
 TEST_CASE("a store to a clean mapped page that is truncated meanwhile faults the page in anew",
-    "[mm][fault][write][race][modelled]")
+    "[mm][fault][write][race][modelled-too]")
 {
     test::on_test_machine([&] {
         // Write-notify finds page 5 mapped clean, takes a reference and sleeps

@@ -526,7 +526,7 @@ TEST_CASE("every operation takes the scheme's lock exactly once", "[hash][locks]
     }
 }
 
-TEST_CASE("concurrent operations lose nothing, every scheme", "[hash][stress][modelled]")
+TEST_CASE("concurrent operations lose nothing, every scheme", "[hash][stress][modelled-too]")
 {
     test::on_test_machine([&] {
         for (HashScheme scheme : kSchemes)
@@ -538,7 +538,7 @@ TEST_CASE("concurrent operations lose nothing, every scheme", "[hash][stress][mo
                     auto view = table->mapping(3);
                     test::StressOptions o;
                     o.threads = 4;
-                    o.ops_per_thread = 8000;
+                    o.ops_per_thread = test::rounds(8000);
                     o.range = overlapping ? 1000 : 2000;
                     o.overlapping = overlapping;
                     o.seed = 17 + unsigned(scheme);

@@ -1,7 +1,7 @@
 // The machine a concurrency test runs on: this computer's threads, or a
 // modelled machine (base/machine.h) when PCL_TEST_MACHINE names a profile.
 //
-// ctest runs the tests tagged [modelled] twice: as they are, and as
+// ctest runs the tests tagged [modelled-too] twice: as they are, and as
 // core.modelled.* with PCL_TEST_MACHINE=altix-2005 (tests/CMakeLists.txt),
 // also under ThreadSanitizer and AddressSanitizer. On the modelled machine
 // the test's threads are tasks of one deterministic scheduler: the same seed
@@ -26,6 +26,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <functional>
@@ -87,6 +88,15 @@ inline void on_test_machine(const std::function<void()>& body)
 inline bool modelled_test_machine()
 {
     return !test_machine_name().empty();
+}
+
+/// @rounds of a test's loop on the host; a tenth (at least one) on a
+/// modelled machine, where one host core runs every task and a schedule is
+/// the same each time: a tenth of the rounds there costs about what all of
+/// them cost the host's threads, and keeps the sanitizers' runs short.
+inline unsigned rounds(unsigned n)
+{
+    return modelled_test_machine() ? std::max(1u, n / 10) : n;
 }
 
 /// One round of a test thread's loop: on a modelled machine the thread is

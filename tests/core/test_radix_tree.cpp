@@ -463,7 +463,7 @@ TEST_CASE("optimistic inserts skip the levels above the node they change", "[rad
     CHECK(stats.failed == 0);
 }
 
-TEST_CASE("concurrent writers and readers lose nothing, disjoint ranges", "[radix][stress][modelled]")
+TEST_CASE("concurrent writers and readers lose nothing, disjoint ranges", "[radix][stress][modelled-too]")
 {
     test::on_test_machine([&] {
         for (auto scheme : kSchemes) {
@@ -471,7 +471,7 @@ TEST_CASE("concurrent writers and readers lose nothing, disjoint ranges", "[radi
             RadixTree tree(0, config(scheme, 4));
             test::StressOptions o;
             o.threads = 4;
-            o.ops_per_thread = 15000;
+            o.ops_per_thread = test::rounds(15000);
             o.range = 3000;
             o.seed = 11;
             test::run_stress(tree, o);
@@ -479,7 +479,7 @@ TEST_CASE("concurrent writers and readers lose nothing, disjoint ranges", "[radi
     });
 }
 
-TEST_CASE("concurrent writers and readers lose nothing, overlapping ranges", "[radix][stress][modelled]")
+TEST_CASE("concurrent writers and readers lose nothing, overlapping ranges", "[radix][stress][modelled-too]")
 {
     test::on_test_machine([&] {
         for (auto scheme : kSchemes) {
@@ -487,7 +487,7 @@ TEST_CASE("concurrent writers and readers lose nothing, overlapping ranges", "[r
             RadixTree tree(0, config(scheme, 2));
             test::StressOptions o;
             o.threads = 4;
-            o.ops_per_thread = 15000;
+            o.ops_per_thread = test::rounds(15000);
             o.range = 700; // small: threads collide on the same leaves and grow/shrink the root
             o.overlapping = true;
             o.seed = 5;

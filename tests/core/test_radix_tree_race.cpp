@@ -410,7 +410,7 @@ void run_owned(Scheme scheme, const std::vector<std::vector<pgoff_t>>& owned, un
 
 } // namespace
 
-TEST_CASE("owned indexes stay exact while the root grows and shrinks around them", "[radix][race][owned][modelled]")
+TEST_CASE("owned indexes stay exact while the root grows and shrinks around them", "[radix][race][owned][modelled-too]")
 {
     test::on_test_machine([&] {
         // Four writers, each the only one to modify its indexes: small ones that
@@ -425,12 +425,12 @@ TEST_CASE("owned indexes stay exact while the root grows and shrinks around them
         };
         for (auto scheme : kSchemes) {
             INFO("scheme " << RadixTree::scheme_name(scheme));
-            run_owned(scheme, owned, 40000 / kScale, 1234);
+            run_owned(scheme, owned, test::rounds(40000 / kScale), 1234);
         }
     });
 }
 
-TEST_CASE("shared tags on a tiny range keep parents and children in step", "[radix][race][tags][modelled]")
+TEST_CASE("shared tags on a tiny range keep parents and children in step", "[radix][race][tags][modelled-too]")
 {
     test::on_test_machine([&] {
         // Everyone inserts, erases, tags and untags the same dozen indexes: the
@@ -439,7 +439,7 @@ TEST_CASE("shared tags on a tiny range keep parents and children in step", "[rad
         // structure must be exactly consistent.
         const pgoff_t indexes[] = { 0, 1, 2, 3, 4, 5, 8, 15, 16, 63, 64, 1023, 1024 };
         const unsigned threads = 4;
-        const unsigned ops = 60000 / kScale;
+        const unsigned ops = test::rounds(60000 / kScale);
         for (auto scheme : kSchemes) {
             INFO("scheme " << RadixTree::scheme_name(scheme));
             Race race(scheme);
@@ -492,14 +492,14 @@ TEST_CASE("shared tags on a tiny range keep parents and children in step", "[rad
     });
 }
 
-TEST_CASE("a tree emptied and refilled over and over while others tag it", "[radix][race][refill][modelled]")
+TEST_CASE("a tree emptied and refilled over and over while others tag it", "[radix][race][refill][modelled-too]")
 {
     test::on_test_machine([&] {
         // One thread fills the range and empties it again (down to an empty root
         // word each time), two tag and untag, one takes snapshots and gang
         // lookups through it all. The filler knows the final content.
         const pgoff_t indexes[] = { 0, 1, 2, 3, 5, 6, 9, 15, 16, 17, 63, 64, 200 };
-        const unsigned rounds = 1500 / kScale;
+        const unsigned rounds = test::rounds(1500 / kScale);
         for (auto scheme : kSchemes) {
             INFO("scheme " << RadixTree::scheme_name(scheme));
             Race race(scheme);
@@ -567,13 +567,13 @@ TEST_CASE("a tree emptied and refilled over and over while others tag it", "[rad
     });
 }
 
-TEST_CASE("gang_lookup_tag returns only tagged pages while nobody clears", "[radix][race][gang][modelled]")
+TEST_CASE("gang_lookup_tag returns only tagged pages while nobody clears", "[radix][race][gang][modelled-too]")
 {
     test::on_test_machine([&] {
         // Writers insert (growing the root from empty through several heights)
         // and tag; nobody untags or erases, so a page reported tagged must still
         // carry that tag at the end. Index 0 is left out: see the height-0 test.
-        const unsigned rounds = 200 / kScale;
+        const unsigned rounds = test::rounds(200 / kScale);
         for (auto scheme : kSchemes) {
             INFO("scheme " << RadixTree::scheme_name(scheme));
             for (unsigned round = 0; round < rounds; ++round) {
@@ -744,7 +744,7 @@ TEST_CASE("the page at index 0 in the root word is never reported tagged when it
 }
 
 TEST_CASE("threads alternating between trees of many node sizes keep their preload pools right",
-    "[radix][race][preload][modelled]")
+    "[radix][race][preload][modelled-too]")
 {
     test::on_test_machine([&] {
         // A thread keeps per-size preload pools (four of them); eight layouts
@@ -760,7 +760,7 @@ TEST_CASE("threads alternating between trees of many node sizes keep their prelo
         REQUIRE(sizes.size() > 4);
         PagePool pool;
         Problems problems;
-        const unsigned per_thread = 300 / kScale;
+        const unsigned per_thread = test::rounds(300 / kScale);
         run_threads(3, [&](unsigned k) {
             std::mt19937_64 rng(k);
             for (unsigned n = 0; n < per_thread; ++n)
@@ -789,7 +789,7 @@ TEST_CASE("threads alternating between trees of many node sizes keep their prelo
     });
 }
 
-TEST_CASE("ladder writers whose starting node dies under them lose nothing", "[radix][race][optimistic][modelled]")
+TEST_CASE("ladder writers whose starting node dies under them lose nothing", "[radix][race][optimistic][modelled-too]")
 {
     test::on_test_machine([&] {
         // Indexes 0..15 only, at fanout 4: four leaves under one root of height
@@ -805,7 +805,7 @@ TEST_CASE("ladder writers whose starting node dies under them lose nothing", "[r
         };
         for (auto scheme : { Scheme::PerNode, Scheme::Optimistic }) {
             INFO("scheme " << RadixTree::scheme_name(scheme));
-            run_owned(scheme, owned, 150000 / kScale, 4321);
+            run_owned(scheme, owned, test::rounds(150000 / kScale), 4321);
         }
     });
 }

@@ -271,7 +271,7 @@ TEST_CASE("readahead pages evicted before use are counted as wasted, exactly", "
 }
 
 TEST_CASE("CPUs faulting, reading, unmapping and truncating under reclaim keep every invariant",
-    "[mm][reclaim][stress][modelled]")
+    "[mm][reclaim][stress][modelled-too]")
 {
     const IndexSpec spec = GENERATE(from_range(every_index()));
     INFO("index " << index_kind_name(spec.kind) << "/" << spec.scheme);
@@ -286,7 +286,7 @@ TEST_CASE("CPUs faulting, reading, unmapping and truncating under reclaim keep e
         const FileId mapped_file = m.cache.add_file(kPages); // faulted and read, never truncated
         const FileId read_file = m.cache.add_file(kPages);   // read and truncated, never mapped
         constexpr unsigned kThreads = 4;
-        constexpr int kOps = test::kSanitized ? 1000 : 2000;
+        const int kOps = int(test::rounds(test::kSanitized ? 1000 : 2000));
         std::atomic<int> failures { 0 };
         std::vector<TaskThread> cpus;
         for (unsigned t = 0; t < kThreads; ++t)
@@ -384,8 +384,8 @@ TEST_CASE("CPUs faulting, reading, unmapping and truncating under reclaim keep e
     });
 }
 
-TEST_CASE(
-    "a page whose last reference goes while reclaim scans it leaves the LRU with it", "[mm][reclaim][stress][modelled]")
+TEST_CASE("a page whose last reference goes while reclaim scans it leaves the LRU with it",
+    "[mm][reclaim][stress][modelled-too]")
 {
     test::on_test_machine([&] {
         // __page_cache_release tests PG_lru without zone.lru_lock. Reclaim
@@ -419,7 +419,7 @@ TEST_CASE(
                 m.cache.try_to_free_pages();
             }
         });
-        constexpr int kRounds = 100'000;
+        const int kRounds = int(test::rounds(100'000));
         for (int k = 0; k < kRounds; ++k) {
             test::step();
             const pgoff_t i = pgoff_t(k % 64);

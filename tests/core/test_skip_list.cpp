@@ -100,7 +100,7 @@ TEST_CASE("skip list agrees with std::map over a long random sequence", "[index]
     }
 }
 
-TEST_CASE("skip list survives concurrent mixed operations", "[index][skiplist][concurrency][modelled]")
+TEST_CASE("skip list survives concurrent mixed operations", "[index][skiplist][concurrency][modelled-too]")
 {
     const std::string scheme = GENERATE(as<std::string> {}, "mapping", "pernode");
     CAPTURE(scheme);

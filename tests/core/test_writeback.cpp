@@ -357,7 +357,7 @@ TEST_CASE("periodic writeback writes data older than the expiry, and only that",
 }
 
 TEST_CASE("concurrent writers, stores, fsyncs, truncates and the flusher keep the tags and counts right",
-    "[mm][writeback][stress][modelled]")
+    "[mm][writeback][stress][modelled-too]")
 {
     test::on_test_machine([&] {
         for (const char* scheme : { "rcu", "global" }) {

@@ -58,6 +58,7 @@ void Scheduler::run(std::function<void()> main)
     stop_ = Stop::None;
     spinner_ = nullptr;
     stopped_at_ = 0;
+    lone_relaxes_ = 0;
     failure_ = nullptr;
     switches_ = 0;
     rcu_callbacks_.clear();
@@ -266,6 +267,7 @@ void Scheduler::switch_to(Task& next) noexcept
     Task& from = *current_;
     current_ = &next;
     next.state = TaskState::Running;
+    lone_relaxes_ = 0; // another task runs: whoever relaxes next is not alone
     locals_.switch_blocks(from.locals, next.locals);
     ++switches_;
     from.fiber->switch_to(*next.fiber);
@@ -358,8 +360,23 @@ void Scheduler::relax() noexcept
 {
     Task& task = *current_;
     const std::uint64_t next = next_event();
-    if (next == WaitQueue::kForever)
-        stop_running(Stop::Spinning); // nobody can ever change what it spins on
+    if (next == WaitQueue::kForever) {
+        // No other task can run. A spin on what only another task could
+        // change never ends; a retry (a lookup or a validation that failed
+        // on what a lockless search read before another CPU changed it)
+        // may succeed by itself next round. It goes on alone for up to
+        // kLoneRelaxes rounds and is then taken for the former, reported
+        // as spinning since its first round alone.
+        if (lone_relaxes_ == 0)
+            lone_since_ = task.vtime;
+        if (++lone_relaxes_ > kLoneRelaxes) {
+            task.vtime = lone_since_;
+            stop_running(Stop::Spinning);
+        }
+        task.vtime += options_.spin_step_ns;
+        return;
+    }
+    lone_relaxes_ = 0;
     // A spinner cannot get what it waits for before another task runs, so
     // when the next one is further than a step away its time moves there in
     // whole steps at once: the same time it would reach by spinning step

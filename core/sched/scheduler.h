@@ -70,7 +70,8 @@ public:
     /// thread (the machine of every task it starts), and returns when every
     /// task has returned. Throws what a task threw (the first, and the
     /// machine stops there), or std::runtime_error naming every stuck task
-    /// when none can run and none has a deadline (a deadlock). On either,
+    /// when none can run and none has a deadline, or one has relaxed
+    /// alone for kLoneRelaxes rounds (a deadlock). On either,
     /// the tasks left are abandoned: their stacks are freed without being
     /// unwound. Each run starts afresh: same seed, same run.
     void run(std::function<void()> main);
@@ -190,6 +191,11 @@ private:
     Task* exited_ = nullptr;           ///< the task that just ended, for run()'s loop
     Stop stop_ = Stop::None;
     Task* spinner_ = nullptr;
+    /// relax() rounds in a row with no other task able to run, and the
+    /// running task's time at the first (scheduler.cpp, relax()).
+    static constexpr unsigned kLoneRelaxes = 100'000;
+    unsigned lone_relaxes_ = 0;
+    std::uint64_t lone_since_ = 0;
     std::uint64_t stopped_at_ = 0;
     std::exception_ptr failure_;
     std::uint64_t switches_ = 0;

@@ -478,6 +478,27 @@ TEST_CASE("a deadlock is reported with what each task waits for", "[scheduler]")
            "can ever change: \"parked\" (task 1) waits on a wait queue");
 }
 
+TEST_CASE("a task that retries alone goes on: a few rounds alone are no deadlock", "[scheduler]")
+{
+    // A retry whose lockless search read what another CPU changed since
+    // (the lazy skip list's validation) relaxes and searches again; with
+    // every other task parked it succeeds by itself, and the run goes on.
+    Scheduler s(seeded(6));
+    WaitQueue q;
+    unsigned rounds = 0;
+    std::uint64_t done_at = 0;
+    s.run([&] {
+        machine().spawn("parked", [&] { machine().park(q, WaitQueue::kForever); });
+        machine().charge(5);
+        while (++rounds < 1000)
+            machine().relax();
+        done_at = machine().now_ns();
+        machine().unpark_all(q);
+    });
+    CHECK(rounds == 1000);
+    CHECK(done_at == 5 + 999 * SchedulerOptions().spin_step_ns); // each round alone a spin step
+}
+
 TEST_CASE("synchronize_rcu returns when the last reader that was inside leaves", "[scheduler]")
 {
     Scheduler s(seeded(9));

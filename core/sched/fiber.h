@@ -21,7 +21,10 @@
 // when its function returns, which these never do; a TSan fiber reused for
 // the next task would keep them, and after some thousand tasks its shadow
 // stack would pass TSan's limit of 65,536 frames, which TSan aborts on.
-#if defined(PCL_TSAN)
+#if defined(PCL_TSAN) && defined(__clang__)
+// Clang keeps the entry and exit calls under no_sanitize("thread").
+#define PCL_NO_TSAN_FRAME __attribute__((disable_sanitizer_instrumentation))
+#elif defined(PCL_TSAN)
 #define PCL_NO_TSAN_FRAME __attribute__((no_sanitize_thread))
 #else
 #define PCL_NO_TSAN_FRAME

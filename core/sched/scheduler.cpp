@@ -87,6 +87,7 @@ void Scheduler::run(std::function<void()> main)
             break;
         current_ = next;
         next->state = TaskState::Running;
+        lone_relaxes_ = 0; // another task runs: whoever relaxes next is not alone
         locals_.switch_blocks(host_locals_, next->locals);
         ++switches_;
         host.switch_to(*next->fiber);
@@ -366,7 +367,9 @@ void Scheduler::relax() noexcept
         // on what a lockless search read before another CPU changed it)
         // may succeed by itself next round. It goes on alone for up to
         // kLoneRelaxes rounds and is then taken for the former, reported
-        // as spinning since its first round alone.
+        // as spinning since its first round alone. The count is of rounds
+        // since another task last ran (switch_to and run()'s loop reset
+        // it); a task's own work between two of them does not.
         if (lone_relaxes_ == 0)
             lone_since_ = task.vtime;
         if (++lone_relaxes_ > kLoneRelaxes) {
@@ -376,7 +379,6 @@ void Scheduler::relax() noexcept
         task.vtime += options_.spin_step_ns;
         return;
     }
-    lone_relaxes_ = 0;
     // A spinner cannot get what it waits for before another task runs, so
     // when the next one is further than a step away its time moves there in
     // whole steps at once: the same time it would reach by spinning step

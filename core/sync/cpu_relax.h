@@ -72,13 +72,17 @@ private:
 /// this one keeps taking: a locked lookup that found its page frozen by
 /// reclaim (get_unless_zero failed), which the eraser takes out under the
 /// lock the lookup takes; the lazy skip list's insert or erase that found a
-/// node being erased, whose eraser must lock the nodes they lock. On the
-/// host it pauses as Backoff does, and the other CPU's request for the
-/// lock's line gets in among the retries. On a modelled machine a retry
-/// one spin step after the release would take the lock back every time,
-/// before the other CPU's request for its line arrives (half a transfer,
-/// many steps), and the two would go on for ever: each round waits twice
-/// as many steps as the last, up to 256, so the other gets in within a few
+/// node being erased, whose eraser must lock the nodes they lock. (The
+/// first is the engine's own: its reclaim freezes a page before it takes
+/// the index's lock, where 2.6.27's __remove_mapping froze it under
+/// tree_lock and 2.4's checked the count under pagecache_lock, so that a
+/// locked lookup never met a frozen page.) On the host it pauses as
+/// Backoff does, and the other CPU's request for the lock's line gets in
+/// among the retries. On a modelled machine a retry one spin step after
+/// the release takes the lock back before the other CPU, whose re-read and
+/// exchange of the lock's line each wait for a transfer, gets to its
+/// exchange, and the two would go on for ever: each round waits twice as
+/// many steps as the last, up to 256, so the other gets in within a few
 /// rounds.
 class RetryBackoff {
 public:

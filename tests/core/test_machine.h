@@ -78,6 +78,10 @@ inline void on_test_machine(const std::function<void()>& body)
     sched::SchedulerOptions options;
     options.seed = seed;
     options.spin_step_ns = std::max<std::uint64_t>(1, profile.work.spin_step.ns);
+    // The test's body runs as the first task, with the test's whole rig
+    // (a FaultHandler alone is about 60 KiB) among its locals; a task's
+    // pages are only committed as they are touched.
+    options.stack_bytes = 4 * 1024 * 1024;
     sched::Scheduler machine(options);
     machine.set_model(std::make_unique<sched::MachineModel>(profile));
     detail::step_stream() = SplitMix64 { seed };

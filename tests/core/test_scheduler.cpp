@@ -499,6 +499,32 @@ TEST_CASE("a task that retries alone goes on: a few rounds alone are no deadlock
     CHECK(done_at == 5 + 999 * SchedulerOptions().spin_step_ns); // each round alone a spin step
 }
 
+TEST_CASE("a task alone counts its own rounds, not those of the task before it", "[scheduler]")
+{
+    // A worker retries alone and ends; main, woken by its end, then spins
+    // on what nothing can change: the report gives main's first round
+    // alone, not the worker's.
+    Scheduler s(seeded(7));
+    WaitQueue q;
+    std::string what;
+    try {
+        s.run([&] {
+            machine().spawn("parked", [&] { machine().park(q, WaitQueue::kForever); });
+            const TaskRef worker = machine().spawn("worker", [&] {
+                for (int i = 0; i < 10; ++i)
+                    machine().relax();
+            });
+            machine().join(worker);
+            machine().charge(1000);
+            for (;;)
+                machine().relax();
+        });
+    } catch (const std::runtime_error& e) {
+        what = e.what();
+    }
+    CHECK(what.rfind("deadlock on the modelled machine at 1500 ns: \"main\" (task 0) spins", 0) == 0);
+}
+
 TEST_CASE("synchronize_rcu returns when the last reader that was inside leaves", "[scheduler]")
 {
     Scheduler s(seeded(9));

@@ -106,7 +106,7 @@ TEST_CASE("skip list survives concurrent mixed operations", "[index][skiplist][c
     CAPTURE(scheme);
     test::StressOptions o;
     o.threads = 4;
-    o.ops_per_thread = 12000;
+    o.ops_per_thread = test::rounds(12000);
     SECTION("disjoint ranges")
     {
         auto list = make_list(scheme);
@@ -126,7 +126,7 @@ TEST_CASE("skip list survives concurrent mixed operations", "[index][skiplist][c
         // Every thread fights over 48 indexes: erases race inserts of the
         // same index and preds are marked under the validating writer.
         auto list = make_list(scheme, 0.5, 6, 3);
-        o.ops_per_thread = 40000;
+        o.ops_per_thread = test::rounds(40000);
         o.range = 48;
         o.overlapping = true;
         o.seed = 3;

@@ -25,6 +25,7 @@
 #include "lib/arg_parser.h"
 #include "lib/file_io.h"
 #include "lib/json.h"
+#include "lib/output_set.h"
 #include "lib/report.h"
 #include "lock_bench.h"
 #include "machines_bench.h"
@@ -39,6 +40,7 @@
 #include "sim/scenario.h"
 
 #include <algorithm>
+#include <csignal>
 #include <exception>
 #include <filesystem>
 #include <iomanip>
@@ -296,6 +298,48 @@ void print_report_files(std::ostream& out, const std::vector<std::string>& files
             << stem << "_CHART.png, .svg and .pdf for each of: " << charts << '\n';
 }
 
+/// The files `run --out DIR` writes: a later run replaces exactly these.
+const std::vector<std::string> kRunFiles
+    = { "summary.json", "timeseries.csv", "locks.csv", "trace.json", "report.html", "report.pdf", "charts" };
+
+/// Writes the files of @result into @dir as one set (lib/output_set.h):
+/// either every one of them replaces the last run's, or, when one cannot be
+/// written, none does and the directory keeps the last run's. Says what it
+/// wrote on @notes and what failed on stderr; false when something failed.
+bool write_run_files(const pcl::RunResult& result, const std::string& stem, const pcl::ChromeTrace& trace,
+    const std::string& dir, bool report, std::ostream& notes)
+{
+    try {
+        pcl::OutputSet set(dir);
+        const std::pair<const char*, std::string> files[] = {
+            { "summary.json", pcl::json::write(pcl::to_json(result)) + "\n" },
+            { "timeseries.csv", pcl::series_csv(result) },
+            { "locks.csv", pcl::locks_csv(result) },
+            { "trace.json", trace.json(result) },
+        };
+        std::string written;
+        for (const auto& [name, text] : files) {
+            pcl::write_file_atomically(set.path(name), text);
+            written += (written.empty() ? "" : ", ") + std::string(name);
+        }
+        std::vector<std::string> report_files;
+        if (report && pcl::cli::can_render())
+            report_files = pcl::cli::write_run_report(result, stem, set.staging());
+        set.commit();
+        notes << "\n" << written << " written to " << dir << '\n';
+        if (!report_files.empty())
+            print_report_files(notes, report_files, dir);
+        else if (report)
+            std::cerr << kProgram << " run: no report.html, report.pdf nor charts: " << pcl::cli::cannot_render_reason()
+                      << '\n';
+        return true;
+    } catch (const std::exception& e) {
+        std::cerr << kProgram << " run: " << e.what() << "; nothing was written to " << dir
+                  << ", which holds what it held before\n";
+        return false;
+    }
+}
+
 int run_command(const std::vector<std::string>& args)
 {
     pcl::ArgParser parser = make_run_parser();
@@ -310,8 +354,15 @@ int run_command(const std::vector<std::string>& args)
                 throw pcl::ArgError("which scenario? (run SCENARIO.json or run PRESET)");
             pcl::cli::check_format(p.get_string("format"));
             // An output directory that cannot be written fails now, not after the run.
-            if (const std::string& out = p.get_string("out"); !out.empty())
+            if (const std::string& out = p.get_string("out"); !out.empty()) {
                 pcl::cli::prepare_out_dir(out, "summary.json");
+                // What a run replaces is its own files; anything else
+                // there is the user's, which the swap would take away.
+                if (const auto other = pcl::OutputSet::foreign_entries(out, kRunFiles); !other.empty())
+                    throw pcl::ArgError("--out: " + out + " holds what a run does not write (" + other.front()
+                        + (other.size() > 1 ? " and " + std::to_string(other.size() - 1) + " more" : "")
+                        + "): give a new or empty directory, or one a run wrote");
+            }
         }))
         return *code;
     const std::string json_path = parser.get_string("json");
@@ -427,41 +478,10 @@ int run_command(const std::vector<std::string>& args)
             rc = 1;
         }
     }
-    if (const std::string& out = out_dir; !out.empty()) {
-        // Each file whole or not at all; one that fails does not stop the others.
-        const std::pair<const char*, std::string> files[] = {
-            { "summary.json", pcl::json::write(pcl::to_json(result)) + "\n" },
-            { "timeseries.csv", pcl::series_csv(result) },
-            { "locks.csv", pcl::locks_csv(result) },
-            { "trace.json", trace.json(result) },
-        };
-        std::string written;
-        for (const auto& [name, text] : files) {
-            try {
-                pcl::write_file_atomically(out + "/" + name, text);
-                written += (written.empty() ? "" : ", ") + std::string(name);
-            } catch (const std::exception& e) {
-                std::cerr << kProgram << " run: " << e.what() << '\n';
-                rc = 1;
-            }
-        }
-        if (!written.empty())
-            notes << "\n" << written << " written to " << out << '\n';
-        if (parser.get_flag("no-report")) {
-            // Asked for: nothing to say.
-        } else if (!pcl::cli::can_render()) {
-            std::cerr << kProgram << " run: no report.html, report.pdf nor charts: " << pcl::cli::cannot_render_reason()
-                      << '\n';
-        } else {
-            try {
-                print_report_files(
-                    notes, pcl::cli::write_run_report(result, std::filesystem::path(path).stem().string(), out), out);
-            } catch (const std::exception& e) {
-                std::cerr << kProgram << " run: " << e.what() << '\n';
-                rc = 1;
-            }
-        }
-    }
+    if (!out_dir.empty()
+        && !write_run_files(
+            result, std::filesystem::path(path).stem().string(), trace, out_dir, !parser.get_flag("no-report"), notes))
+        rc = 1;
     if (result.ended_by == pcl::RunEnd::Cancelled) {
         std::cerr << kProgram << " run: stopped by Ctrl+C; the summary and files above cover the run up to then\n";
         // A file that could not be written is the failure to report: 1.
@@ -514,8 +534,11 @@ int run(const std::vector<std::string>& args)
         return pcl::cli::run_calibrate_command(rest, std::cout, std::cerr);
     if (command == "bench")
         return run_group(kBench, rest);
-    if (command == "probe")
+    if (command == "probe") {
+        // A probe has nothing to finish: Ctrl+C ends it, removing its scratch file.
+        pcl::cli::install_interrupt_handler(pcl::cli::Interrupt::Abort);
         return run_group(kProbe, rest);
+    }
     if (command.rfind("-", 0) == 0)
         return usage_error("unknown option '" + command + "'");
     return usage_error("unknown command '" + command + "'");
@@ -525,6 +548,9 @@ int run(const std::vector<std::string>& args)
 
 int main(int argc, char** argv)
 {
+    // A write past `ulimit -f` fails with EFBIG, reported as any other
+    // failed write, instead of SIGXFSZ killing the program without a word.
+    std::signal(SIGXFSZ, SIG_IGN);
     try {
         const int rc = run(std::vector<std::string>(argv + 1, argv + argc));
         std::cout.flush();

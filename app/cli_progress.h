@@ -14,10 +14,17 @@
 
 namespace pcl::cli {
 
-/// Set by the first Ctrl+C (SIGINT) once install_interrupt_handler() ran;
-/// a second Ctrl+C ends the program at once, as without the handler.
+/// What the first Ctrl+C does.
+enum class Interrupt {
+    Finish, ///< asks the command to stop and write what finished (interrupted())
+    Abort,  ///< ends it at once, as the second Ctrl+C always does
+};
+/// Set by the first Ctrl+C (SIGINT) once install_interrupt_handler() ran,
+/// which then says on stderr that the command is stopping. The second
+/// Ctrl+C removes what was half written (lib/scratch_paths.h) and ends the
+/// program at once with kInterruptedExit.
 std::atomic<bool>& interrupted();
-void install_interrupt_handler();
+void install_interrupt_handler(Interrupt mode = Interrupt::Finish);
 /// The exit code of a command stopped by Ctrl+C (128 + SIGINT, as a shell's).
 inline constexpr int kInterruptedExit = 130;
 

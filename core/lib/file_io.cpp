@@ -1,6 +1,8 @@
 // Whole-file reads and atomic writes (see file_io.h).
 #include "lib/file_io.h"
 
+#include "lib/scratch_paths.h"
+
 #include <cerrno>
 #include <cstring>
 #include <stdexcept>
@@ -10,35 +12,43 @@
 
 namespace pcl {
 
-void write_file_atomically(const std::string& path, const std::string& text)
+int try_write_file_atomically(const std::string& path, std::string_view text) noexcept
 {
     const std::string tmp = path + ".tmp." + std::to_string(::getpid());
+    // A second Ctrl+C while the twin is written removes it (lib/scratch_paths.h).
+    const ScratchPath scratch(tmp);
     const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd < 0)
-        throw std::runtime_error("cannot write " + path + ": " + std::strerror(errno));
+        return errno;
+    const auto give_up = [&](int why, bool open) {
+        if (open)
+            ::close(fd);
+        ::unlink(tmp.c_str());
+        return why;
+    };
     std::size_t done = 0;
     while (done < text.size()) {
         const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
         if (n < 0) {
             if (errno == EINTR)
                 continue;
-            const std::string why = std::strerror(errno);
-            ::close(fd);
-            ::unlink(tmp.c_str());
-            throw std::runtime_error("cannot write " + path + ": " + why);
+            return give_up(errno, true);
         }
         done += std::size_t(n);
     }
-    if (::fsync(fd) != 0 || ::close(fd) != 0) {
-        const std::string why = std::strerror(errno);
-        ::unlink(tmp.c_str());
-        throw std::runtime_error("cannot write " + path + ": " + why);
-    }
-    if (::rename(tmp.c_str(), path.c_str()) != 0) {
-        const std::string why = std::strerror(errno);
-        ::unlink(tmp.c_str());
-        throw std::runtime_error("cannot write " + path + ": " + why);
-    }
+    if (::fsync(fd) != 0)
+        return give_up(errno, true);
+    if (::close(fd) != 0)
+        return give_up(errno, false);
+    if (::rename(tmp.c_str(), path.c_str()) != 0)
+        return give_up(errno, false);
+    return 0;
+}
+
+void write_file_atomically(const std::string& path, const std::string& text)
+{
+    if (const int e = try_write_file_atomically(path, text))
+        throw std::runtime_error("cannot write " + path + ": " + std::strerror(e));
 }
 
 std::string read_file(const std::string& path)

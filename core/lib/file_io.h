@@ -5,12 +5,16 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 namespace pcl {
 
 /// Writes @text to @path atomically. Throws std::runtime_error naming the
 /// path and the reason on failure; the target is then left as it was.
 void write_file_atomically(const std::string& path, const std::string& text);
+/// As write_file_atomically, but returns the errno of what failed (0 when
+/// the file was written) instead of throwing.
+int try_write_file_atomically(const std::string& path, std::string_view text) noexcept;
 
 /// The whole contents of @path. Throws std::runtime_error naming the path and
 /// the reason (strerror) when it cannot be read.

@@ -220,6 +220,7 @@ ScratchFile::ScratchFile(std::uint64_t size)
     if (fd < 0)
         throw_errno("create a scratch file " + path_, errno);
     path_ = name.data();
+    registered_.emplace(path_);
     std::vector<unsigned char> chunk(1 << 20);
     // Not zeros: a file system may store zero pages as holes, and a hole
     // is not read from the disk.

@@ -12,9 +12,11 @@
 // looks), and pages other processes read or evicted meanwhile.
 #pragma once
 
+#include "lib/scratch_paths.h"
 #include "probe/host_windows.h"
 
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -101,6 +103,9 @@ public:
 
 private:
     std::string path_;
+    /// An interrupted probe's second thought: the program's Ctrl+C removes
+    /// the file (lib/scratch_paths.h) before it ends.
+    std::optional<ScratchPath> registered_;
 };
 
 /// A regular file opened read-only for the probe, on a fresh descriptor

@@ -1,12 +1,17 @@
 #include "kit/savefile.h"
 
+#include "lib/file_io.h"
+
+#include <cstring>
+#include <string_view>
+
 #include <QDir>
+#include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QRegularExpression>
-#include <QSaveFile>
 #include <QSettings>
 
 namespace pcl::ui {
@@ -97,30 +102,14 @@ SaveResult saveFile(QWidget* parent, const QString& path, const FileWriter& writ
 
 bool writeFileAtomically(const QString& path, const QByteArray& bytes, QString* error)
 {
-    // Unbuffered, and written until every byte is out: a buffered QSaveFile
-    // takes a short write (the disk filled up) for success, and would
-    // rename the truncated file over the old one.
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly | QIODevice::Unbuffered)) {
-        if (error)
-            *error = file.errorString();
-        return false;
-    }
-    for (qint64 done = 0; done < bytes.size();) {
-        const qint64 n = file.write(bytes.constData() + done, bytes.size() - done);
-        if (n <= 0) {
-            if (error)
-                *error = file.errorString();
-            file.cancelWriting();
-            return false;
-        }
-        done += n;
-    }
-    if (file.commit())
-        return true;
-    if (error)
-        *error = file.errorString();
-    return false;
+    // The core's writer, not QSaveFile: its temporary twin is one a second
+    // Ctrl+C of the command line removes (lib/scratch_paths.h), and every
+    // byte is written and flushed before the rename.
+    const int e = pcl::try_write_file_atomically(
+        QFile::encodeName(path).toStdString(), std::string_view(bytes.constData(), std::size_t(bytes.size())));
+    if (e && error)
+        *error = QString::fromLocal8Bit(std::strerror(e));
+    return e == 0;
 }
 
 void showSaveFailure(

@@ -4,6 +4,27 @@
 set(PCL_PACKAGE_MAINTAINER "Page Cache Lab maintainers <maintainers@users.noreply.a-seed-a896840c.example>"
   CACHE STRING "The Debian package's Maintainer field: a name and an address")
 
+# Debian's copyright file (machine-readable, DEP-5) and changelog
+# (app/debian/), where its policy puts them: /usr/share/doc/pagecache-lab/
+# copyright and, a package without a Debian revision being native,
+# changelog.gz, compressed as the policy asks (gzip -9n: no name or time
+# stamp in it, so that the same changelog gives the same file).
+find_program(PCL_GZIP gzip REQUIRED)
+configure_file(${PROJECT_SOURCE_DIR}/app/debian/changelog ${PROJECT_BINARY_DIR}/debian/changelog COPYONLY)
+add_custom_command(OUTPUT ${PROJECT_BINARY_DIR}/debian/changelog.gz
+  COMMAND ${PCL_GZIP} -9 -n -k -f changelog
+  WORKING_DIRECTORY ${PROJECT_BINARY_DIR}/debian
+  DEPENDS ${PROJECT_BINARY_DIR}/debian/changelog
+  VERBATIM)
+add_custom_target(pcl_changelog ALL DEPENDS ${PROJECT_BINARY_DIR}/debian/changelog.gz)
+# Built with the programs, so that installing after building them alone
+# finds every file it installs.
+if(TARGET pagecache-lab-cli)
+  add_dependencies(pagecache-lab-cli pcl_changelog)
+endif()
+install(FILES ${PROJECT_SOURCE_DIR}/app/debian/copyright ${PROJECT_BINARY_DIR}/debian/changelog.gz
+  DESTINATION ${PCL_INSTALL_DOCDIR})
+
 set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGE_NAME pagecache-lab)
 set(CPACK_PACKAGE_VENDOR "Page Cache Lab")

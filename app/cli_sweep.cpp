@@ -66,11 +66,15 @@ ArgParser make_sweep_parser()
             + " run ... --out DIR/cell-K' command per run to FILE, for GNU parallel, a Slurm array or any\n"
               "batch scheduler (needs --out DIR); 'sweep --collect DIR' merges their outputs");
     parser.add_string("collect", "", "DIR", "run nothing: tabulate and chart the runs a --jobs file ran into DIR");
+    parser.add_string("resume", "", "DIR",
+        "go on with the sweep whose --out was DIR (stopped by Ctrl+C, or with runs that failed): run only\n"
+        "the runs without a finished result there, then write the tables and chart of the whole grid");
     parser.add_string("format", "table", "F", "what is printed: table, json or csv (the summary)");
     parser.allow_operands();
     parser.describe(
         "SCENARIO|PRESET --vary FIELD=v1,v2,... [options]\n       " + std::string(kProgram)
-            + " sweep --collect DIR [--format F]",
+            + " sweep --collect DIR [--format F]\n       " + std::string(kProgram)
+            + " sweep --resume DIR [--parallel N] [--format F]",
         "Runs the scenario for every combination of the varied fields' values, --repeat times each,\n"
         "one run after another (runs sharing the machine's CPUs would disturb each other's timings;\n"
         "--parallel N trades that accuracy for time). Figures: "
@@ -98,11 +102,16 @@ void check_sweep_args(const ArgParser& a)
     for (const std::string& o : a.get_list("set"))
         if (o.find('=') == std::string::npos)
             throw ArgError("--set: expected PATH=VALUE, got '" + o + "'");
-    if (a.given("collect")) {
-        if (!a.operands().empty() || a.given("vary") || a.given("jobs") || a.given("out"))
-            throw ArgError("--collect DIR takes no scenario, --vary, --jobs or --out: the grid is in DIR");
-        return;
-    }
+    for (const char* option : { "collect", "resume" })
+        if (a.given(option)) {
+            if (a.given("collect") && a.given("resume"))
+                throw ArgError("--collect and --resume: one or the other");
+            if (!a.operands().empty() || a.given("vary") || a.given("jobs") || a.given("out") || a.given("set")
+                || a.given("repeat"))
+                throw ArgError("--" + std::string(option)
+                    + " DIR takes no scenario, --vary, --set, --repeat, --jobs or --out: the grid is in DIR");
+            return;
+        }
     if (a.operands().empty())
         throw ArgError("which scenario? (sweep SCENARIO.json --vary FIELD=v1,v2 or sweep PRESET ...)");
     if (a.operands().size() > 1)
@@ -241,16 +250,20 @@ int write_jobs(
 /// writes each run's result into its cell.
 class GridRunner {
 public:
-    GridRunner(
-        const SweepPlan& plan, const std::vector<Scenario>& scenarios, const std::string& out_dir, std::ostream& err)
+    /// @done: the runs of the grid as an earlier sweep left them (--resume);
+    /// those that finished are not run again.
+    GridRunner(const SweepPlan& plan, const std::vector<Scenario>& scenarios, const std::string& out_dir,
+        std::vector<SweepRun> done, std::ostream& err)
         : plan_(plan)
         , scenarios_(scenarios)
         , out_dir_(out_dir)
         , err_(err)
         , bar_(err)
+        , runs_(std::move(done))
     {
-        for (std::size_t k = 0; k < plan_.runs(); ++k)
+        for (std::size_t k = runs_.size(); k < plan_.runs(); ++k)
             runs_.push_back(run_of(plan_, k));
+        done_ = std::size_t(std::count_if(runs_.begin(), runs_.end(), [](const SweepRun& r) { return r.finished(); }));
     }
 
     void run(unsigned parallel)
@@ -277,6 +290,8 @@ private:
             const std::size_t k = next_.fetch_add(1);
             if (k >= plan_.runs())
                 return;
+            if (runs_[k].finished()) // an earlier sweep's, resumed
+                continue;
             SweepRun r = run_one(k);
             std::lock_guard g(mu_);
             runs_[k] = std::move(r);
@@ -343,12 +358,18 @@ private:
 };
 
 /// Runs the grid in this process and reports it. Returns the exit code.
-int run_grid(const SweepPlan& plan, const std::vector<Scenario>& scenarios, unsigned parallel,
-    const std::string& out_dir, const std::string& caption, const std::string& format, std::ostream& out,
-    std::ostream& err)
+int run_grid(const SweepPlan& plan, const std::vector<Scenario>& scenarios, std::vector<SweepRun> done,
+    unsigned parallel, const std::string& out_dir, const std::string& caption, const std::string& format,
+    std::ostream& out, std::ostream& err)
 {
-    err << kProgram << " sweep: " << plan.runs() << " runs (" << plan.cells() << " cells x " << plan.repeat << ") of "
-        << plan.name << ", "
+    const auto finished_before
+        = std::size_t(std::count_if(done.begin(), done.end(), [](const SweepRun& r) { return r.finished(); }));
+    err << kProgram << " sweep: " << plan.runs() - finished_before << " runs";
+    if (done.empty())
+        err << " (" << plan.cells() << " cells x " << plan.repeat << ")";
+    else
+        err << " of " << plan.runs() << " (" << finished_before << " finished before, in " << out_dir << ")";
+    err << " of " << plan.name << ", "
         << (parallel == 1 ? std::string("one after another, so that no run shares the CPUs with another")
                           : std::to_string(parallel)
                        + " at once: they share the CPUs, so their timings disturb "
@@ -356,7 +377,7 @@ int run_grid(const SweepPlan& plan, const std::vector<Scenario>& scenarios, unsi
         << '\n';
 
     install_interrupt_handler();
-    GridRunner runner(plan, scenarios, out_dir, err);
+    GridRunner runner(plan, scenarios, out_dir, std::move(done), err);
     runner.run(parallel);
     const std::vector<SweepRun>& runs = runner.runs();
 
@@ -372,6 +393,35 @@ int run_grid(const SweepPlan& plan, const std::vector<Scenario>& scenarios, unsi
     return rc;
 }
 
+/// `--resume DIR`: the grid of DIR/sweep.json, its runs as DIR's cells hold
+/// them, and the runs without a finished result made now. Returns the exit code.
+int resume_sweep(const ArgParser& parser, std::ostream& out, std::ostream& err)
+{
+    const std::string dir = parser.get_string("resume");
+    std::optional<SweepPlan> grid = read_grid(dir, "--resume", err);
+    if (!grid)
+        return 2;
+    SweepPlan& plan = *grid;
+    if (parser.given("figure"))
+        plan.figure = parser.get_string("figure");
+    ScenarioSource source;
+    try {
+        source = load_scenario_source(plan.scenario);
+    } catch (const std::runtime_error& e) {
+        return sweep_usage_error(err, "--resume: the grid's scenario: " + std::string(e.what()));
+    }
+    const std::optional<std::vector<Scenario>> scenarios = build_cells(plan, source, err);
+    if (!scenarios)
+        return 2;
+    std::vector<SweepRun> done;
+    std::string unused;
+    for (std::size_t k = 0; k < plan.runs(); ++k)
+        done.push_back(read_cell(plan, k, dir, unused));
+    const unsigned parallel = unsigned(std::min<std::uint64_t>(parser.get_uint("parallel"), plan.runs()));
+    return run_grid(plan, *scenarios, std::move(done), parallel, dir, shared_caption(plan, source, scenarios->front()),
+        parser.get_string("format"), out, err);
+}
+
 } // namespace
 
 int run_sweep_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
@@ -384,6 +434,8 @@ int run_sweep_command(const std::vector<std::string>& args, std::ostream& out, s
         return collect_sweep(
             parser.get_string("collect"), parser.given("figure") ? parser.get_string("figure") : "", format, out, err);
 
+    if (parser.given("resume"))
+        return resume_sweep(parser, out, err);
     SweepPlan plan = plan_of_args(parser);
     if (plan.runs() > kMaxSweepRuns)
         return sweep_usage_error(
@@ -408,7 +460,7 @@ int run_sweep_command(const std::vector<std::string>& args, std::ostream& out, s
     if (const std::string& jobs = parser.get_string("jobs"); !jobs.empty())
         return write_jobs(plan, jobs, out_dir, out, err);
     const unsigned parallel = unsigned(std::min<std::uint64_t>(parser.get_uint("parallel"), plan.runs()));
-    return run_grid(plan, *scenarios, parallel, out_dir, caption, format, out, err);
+    return run_grid(plan, *scenarios, {}, parallel, out_dir, caption, format, out, err);
 }
 
 } // namespace pcl::cli

@@ -16,11 +16,7 @@
 
 namespace pcl::cli {
 
-namespace {
-
-/// The grid @dir/sweep.json describes, or nothing once @err has been told
-/// why it cannot be read.
-std::optional<SweepPlan> read_grid(const std::string& dir, std::ostream& err)
+std::optional<SweepPlan> read_grid(const std::string& dir, const std::string& option, std::ostream& err)
 {
     try {
         const std::string path = dir + "/sweep.json";
@@ -29,7 +25,7 @@ std::optional<SweepPlan> read_grid(const std::string& dir, std::ostream& err)
             text = read_file(path);
         } catch (const std::exception& e) {
             sweep_usage_error(
-                err, "--collect: " + std::string(e.what()) + " (the directory 'sweep --jobs FILE --out DIR' wrote)");
+                err, option + ": " + std::string(e.what()) + " (the directory 'sweep ... --out DIR' wrote)");
             return std::nullopt;
         }
         try {
@@ -44,9 +40,6 @@ std::optional<SweepPlan> read_grid(const std::string& dir, std::ostream& err)
     }
 }
 
-/// Run @k of @plan as its job left it in @dir/cell-K/summary.json; "missing"
-/// when there is none, or it is no result of 'run --out'. Sets @caption
-/// from the run's scenario while it is empty.
 SweepRun read_cell(const SweepPlan& plan, std::size_t k, const std::string& dir, std::string& caption)
 {
     SweepRun r = run_of(plan, k);
@@ -84,12 +77,10 @@ SweepRun read_cell(const SweepPlan& plan, std::size_t k, const std::string& dir,
     return r;
 }
 
-} // namespace
-
 int collect_sweep(
     const std::string& dir, const std::string& figure, const std::string& format, std::ostream& out, std::ostream& err)
 {
-    std::optional<SweepPlan> grid = read_grid(dir, err);
+    std::optional<SweepPlan> grid = read_grid(dir, "--collect", err);
     if (!grid)
         return 2;
     SweepPlan& p = *grid;

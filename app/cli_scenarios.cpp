@@ -1,6 +1,5 @@
 #include "cli_scenarios.h"
 
-#include "lesson/experiment.h"
 #include "lesson/lesson.h"
 #include "lesson/lesson_library.h"
 #include "lib/arg_parser.h"
@@ -64,14 +63,6 @@ std::string join_names(const std::vector<std::string>& names)
 bool is_lesson(const json::Value& doc)
 {
     return doc.is_object() && (doc.find("steps") || doc.find("claims"));
-}
-
-/// A valid lesson: the first bundled one.
-std::string_view bundled_lesson_example()
-{
-    const std::vector<std::string> names = bundled_names("lessons");
-    const auto text = names.empty() ? std::nullopt : bundled_file("lessons/" + names.front() + ".json");
-    return text ? *text : std::string_view("{}");
 }
 
 } // namespace
@@ -301,16 +292,10 @@ int run_validate_command(const std::vector<std::string>& args, std::ostream& out
         std::string kind;
         if (is_lesson(doc)) {
             kind = "lesson";
+            // The lesson's reader lists every problem itself, the runs' and
+            // steps' scenarios included, as experiment checks them.
             const std::string name = std::filesystem::path(in.origin).stem().string();
-            // Stand-ins for required members: those of a bundled lesson.
-            const json::Value valid = json::parse(std::string(bundled_lesson_example()));
-            for (const LessonError& e : every_problem<LessonError>(
-                     doc,
-                     [&](const json::Value& d) {
-                         // The runs' and steps' scenarios too, as experiment checks them.
-                         check_lesson_scenarios(parse_lesson(json::write(d), name), bundled_scenario_text);
-                     },
-                     &valid)) {
+            for (const LessonError& e : lesson_file_problems(in.text, name)) {
                 // The lesson's messages begin with its name; the file is named already.
                 const std::string what = e.what();
                 problems.push_back(what.starts_with(name + ": ") ? what.substr(name.size() + 2) : what);

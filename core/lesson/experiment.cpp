@@ -2,6 +2,7 @@
 
 #include "lesson/figure_text.h"
 #include "lesson/lesson_probe.h"
+#include "lesson/lesson_problems.h"
 #include "lib/field_table.h"
 #include "lib/report.h"
 #include "sim/run_figures.h"
@@ -74,44 +75,127 @@ ProbeFigures run_lesson_probe(const LessonRun& run, bool quick)
     return figures;
 }
 
-Scenario lesson_scenario(
-    const LessonRun& run, const std::vector<std::string>& extra, const ScenarioTexts& texts, const std::string& path)
+namespace {
+
+/// Overrides applied to a run's scenario, and the member that lists them
+/// ("runs[1].set", "quick"; "" for those a refusal is not to name).
+struct OverrideList {
+    const std::vector<std::string>& items;
+    std::string path;
+};
+
+/// The element that gave the override a refusal of @field names: the last
+/// one that sets the field, what holds it or something inside it ("" for
+/// none).
+std::string override_path(const std::vector<OverrideList>& lists, const std::string& field)
 {
+    std::string path;
+    for (const OverrideList& list : lists)
+        for (std::size_t i = 0; i < list.items.size(); ++i) {
+            const std::string key = list.items[i].substr(0, list.items[i].find('='));
+            if (!list.path.empty() && !field.empty() && (json_path_within(field, key) || json_path_within(key, field)))
+                path = list.path + "[" + std::to_string(i) + "]";
+        }
+    return path;
+}
+
+/// The scenario of @run (at @run_path) with @lists applied in order.
+/// Throws LessonError: at the run's scenario for one that does not exist;
+/// else at the override a refusal names (override_path), or at @path when
+/// none does.
+Scenario scenario_with(const LessonRun& run, const std::string& run_path, const std::vector<OverrideList>& lists,
+    const ScenarioTexts& texts, const std::string& path)
+{
+    const std::string scenario_path = run_path + ".scenario";
     std::string text;
     try {
         text = texts(run.scenario);
     } catch (const std::exception& e) {
-        throw LessonError(path + ".scenario", path + ".scenario: " + e.what());
+        throw LessonError(scenario_path, scenario_path + ": " + e.what());
     }
+    const std::string what = ": run '" + run.name + "' on '" + run.scenario + "': ";
+    json::Value doc;
     try {
-        json::Value doc = json::parse(text);
-        for (const std::string& o : concat(run.set, extra))
-            apply_override(doc, o);
+        doc = json::parse(text);
+    } catch (const json::ParseError& e) {
+        throw LessonError(scenario_path, scenario_path + ": '" + run.scenario + "' is not JSON: " + e.what());
+    }
+    for (const OverrideList& list : lists)
+        for (std::size_t i = 0; i < list.items.size(); ++i)
+            try {
+                apply_override(doc, list.items[i]);
+            } catch (const ScenarioError& e) {
+                const std::string at = list.path.empty() ? path : list.path + "[" + std::to_string(i) + "]";
+                throw LessonError(at, at + what + e.what());
+            }
+    try {
         Scenario s = scenario_from_json(doc);
         s.validate();
         return s;
-    } catch (const json::ParseError& e) {
-        throw LessonError(path + ".scenario", path + ".scenario: '" + run.scenario + "' is not JSON: " + e.what());
     } catch (const ScenarioError& e) {
-        throw LessonError(path, path + ": run '" + run.name + "' on '" + run.scenario + "': " + e.what());
+        const std::string named = override_path(lists, e.field());
+        const std::string& at = named.empty() ? path : named;
+        throw LessonError(at, at + what + e.what());
+    }
+}
+
+} // namespace
+
+Scenario lesson_scenario(
+    const LessonRun& run, const std::vector<std::string>& extra, const ScenarioTexts& texts, const std::string& path)
+{
+    return scenario_with(run, path, { { run.set, "" }, { extra, "" } }, texts, path);
+}
+
+void find_scenario_problems(const Lesson& lesson, const ScenarioTexts& texts, LessonProblems& problems)
+{
+    auto attempt = [&](auto&& build) {
+        try {
+            build();
+            return true;
+        } catch (const LessonError& e) {
+            problems.add(e.field(), e.what());
+            return false;
+        }
+    };
+    // A run is built once alone: what it refuses then is its own, and the
+    // quick form and the steps on it are not built on top of it.
+    std::vector<bool> built(lesson.runs.size(), false);
+    for (std::size_t i = 0; i < lesson.runs.size(); ++i) {
+        const LessonRun& run = lesson.runs[i];
+        const std::string path = "runs[" + std::to_string(i) + "]";
+        if (run.scenario.empty() || problems.involves(path + ".scenario") || problems.involves(path + ".set"))
+            continue; // a probe run, or a refused scenario or override: no scenario to build
+        built[i] = attempt([&] {
+            scenario_with(run, path, { { run.set, path + ".set" }, { kMeasured, "" } }, texts,
+                run.set.empty() ? path + ".scenario" : path + ".set");
+        });
+        if (built[i] && !lesson.quick.empty() && !problems.involves("quick"))
+            attempt([&] {
+                scenario_with(
+                    run, path, { { run.set, "" }, { lesson.quick, "quick" }, { kMeasured, "" } }, texts, "quick");
+            });
+    }
+    for (std::size_t i = 0; i < lesson.steps.size(); ++i) {
+        const LessonStep& step = lesson.steps[i];
+        const std::string path = "steps[" + std::to_string(i) + "]";
+        const LessonRun* run = lesson.find_run(step.run);
+        if (!run || !built[std::size_t(run - lesson.runs.data())] || problems.involves(path + ".run")
+            || problems.involves(path + ".set"))
+            continue;
+        attempt([&] {
+            scenario_with(*run, run_path(lesson, *run), { { run->set, "" }, { step.set, path + ".set" } }, texts,
+                step.set.empty() ? path + ".run" : path + ".set");
+        });
     }
 }
 
 void check_lesson_scenarios(const Lesson& lesson, const ScenarioTexts& texts)
 {
-    for (const LessonRun& run : lesson.runs) {
-        if (run.is_probe())
-            continue; // its parameters were checked when the lesson was read
-        const std::string path = run_path(lesson, run);
-        lesson_scenario(run, kMeasured, texts, path);
-        if (!lesson.quick.empty())
-            lesson_scenario(run, concat(lesson.quick, kMeasured), texts, "quick (" + path + ")");
-    }
-    for (std::size_t i = 0; i < lesson.steps.size(); ++i) {
-        const LessonStep& step = lesson.steps[i];
-        if (!lesson.find_run(step.run)->is_probe())
-            lesson_scenario(*lesson.find_run(step.run), step.set, texts, "steps[" + std::to_string(i) + "]");
-    }
+    LessonProblems problems;
+    find_scenario_problems(lesson, texts, problems);
+    if (!problems.empty())
+        throw problems.list().front();
 }
 
 namespace {

@@ -12,6 +12,7 @@
 
 #include "lesson/lesson.h"
 #include "lesson/lesson_probe.h"
+#include "lesson/lesson_problems.h"
 #include "lib/json.h"
 #include "sim/scenario.h"
 
@@ -33,10 +34,17 @@ using ScenarioTexts = std::function<std::string(const std::string& name)>;
 Scenario lesson_scenario(
     const LessonRun& run, const std::vector<std::string>& extra, const ScenarioTexts& texts, const std::string& path);
 
-/// Builds and validates the scenario of every scenario run and every step
-/// on one, plain and quick, without running any. Throws LessonError naming
-/// the member. (A probe run's parameters are checked when the lesson is
-/// read.)
+/// Builds and validates the scenario of every scenario run, plain and
+/// quick, and of every step on one, without running any, and adds what
+/// each refuses to @problems at its own member: the run's unknown scenario
+/// ("runs[0].scenario"), or the override refused ("runs[1].set[2]",
+/// "steps[0].set[0]", "quick[0]"). A run or step whose scenario, run or
+/// overrides have a problem in @problems already is not built, nor the
+/// quick form and the steps of a run that is refused. (A probe run's
+/// parameters are checked when the lesson is read.)
+void find_scenario_problems(const Lesson& lesson, const ScenarioTexts& texts, LessonProblems& problems);
+
+/// find_scenario_problems on a lesson that reads: throws the first problem.
 void check_lesson_scenarios(const Lesson& lesson, const ScenarioTexts& texts);
 
 /// Measures probe run @run once, in its quick form if @quick: its probe's

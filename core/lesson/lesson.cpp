@@ -1,14 +1,16 @@
 // Lesson files: reading and checking (docs/lesson-format.md).
 //
-// One pass walks the document with the path of each member, refusing
+// One pass walks the document with the path of each member, noting
 // unknown members, values of the wrong type and values out of range as it
 // goes; a second checks what refers to what (a step's run, a claim's runs
 // and lock). Whether each run's overrides fit its scenario is the
 // experiment's to check (lesson/experiment.h), since only it reads the
-// scenarios.
+// scenarios. What either refuses goes into a LessonProblems, and what
+// depends on it is not checked (lesson_problems.h).
 #include "lesson/lesson.h"
 
 #include "lesson/lesson_probe.h"
+#include "lesson/lesson_problems.h"
 #include "lib/field_table.h"
 #include "lib/json.h"
 #include "sim/engine_fields.h"
@@ -46,6 +48,13 @@ const std::vector<std::string_view>& lesson_views()
     return views;
 }
 
+const std::vector<std::string_view>& lesson_members()
+{
+    static const std::vector<std::string_view> members = { "version", "title", "thread", "citation", "question",
+        "summary", "arguments", "runs", "steps", "claims", "quick" };
+    return members;
+}
+
 const LessonRun* Lesson::find_run(std::string_view name) const
 {
     for (const LessonRun& r : runs)
@@ -64,104 +73,156 @@ std::string joined(const std::vector<std::string_view>& names)
     return s;
 }
 
-/// One JSON object of the document, at @path, whose members must all be
-/// among those its reader asks for.
-class Member {
+std::string indexed(const std::string& path, std::size_t i)
+{
+    return path + "[" + std::to_string(i) + "]";
+}
+
+/// Where the reader notes what it refuses, and goes on: "path: reason".
+class Found {
 public:
-    Member(const json::Value& v, std::string path, std::vector<std::string_view> allowed)
-        : v_(v)
-        , path_(std::move(path))
+    explicit Found(LessonProblems& problems)
+        : problems_(problems)
     {
-        if (!v.is_object())
-            throw_field_error(path_.empty() ? "(document)" : path_,
-                std::string("expected an object, got ") + json::Value::type_name(v.type()));
-        for (const auto& [key, value] : v.as_object())
-            if (std::find(allowed.begin(), allowed.end(), key) == allowed.end())
-                throw_field_error(at(key), "unknown member; allowed: " + joined(allowed));
     }
 
+    void add(const std::string& path, const std::string& reason) { problems_.add(path, path + ": " + reason); }
+    void add(const FieldError& e) { problems_.add(e.field(), e.what()); }
+    void wrong_type(const std::string& path, const char* want, const json::Value& v)
+    {
+        add(path, std::string("expected ") + want + ", got " + json::Value::type_name(v.type()));
+    }
+    /// Runs @check: false, the problem noted, when it throws FieldError.
+    template <typename Check> bool attempt(Check&& check)
+    {
+        try {
+            check();
+            return true;
+        } catch (const FieldError& e) {
+            add(e);
+            return false;
+        }
+    }
+    bool at(std::string_view path) const { return problems_.at(path); }
+    bool involves(std::string_view path) const { return problems_.involves(path); }
+
+private:
+    LessonProblems& problems_;
+};
+
+/// One JSON object of the document, at @path, whose members must all be
+/// among those its reader asks for. Each accessor notes what it refuses and
+/// gives the member's default instead; in a value that is not an object,
+/// itself one problem, nothing is read and nothing more is refused.
+class Member {
+public:
+    Member(const json::Value& v, std::string path, const std::vector<std::string_view>& allowed, Found& found)
+        : v_(v)
+        , path_(std::move(path))
+        , found_(found)
+    {
+        if (!v.is_object()) {
+            found.wrong_type(path_.empty() ? "(document)" : path_, "an object", v);
+            return;
+        }
+        for (const auto& [key, value] : v.as_object())
+            if (std::find(allowed.begin(), allowed.end(), key) == allowed.end())
+                found.add(at(key), "unknown member; allowed: " + joined(allowed));
+    }
+
+    bool is_object() const { return v_.is_object(); }
     std::string at(std::string_view key) const
     {
         return path_.empty() ? std::string(key) : path_ + "." + std::string(key);
     }
     const json::Value* find(std::string_view key) const { return v_.find(key); }
-    const json::Value& need(std::string_view key) const
+    /// How many of @keys it has.
+    std::size_t count(std::initializer_list<std::string_view> keys) const
     {
-        if (const json::Value* v = v_.find(key))
-            return *v;
-        throw_field_error(at(key), "is required");
+        return std::size_t(
+            std::count_if(keys.begin(), keys.end(), [&](std::string_view k) { return find(k) != nullptr; }));
+    }
+    const json::Value* need(std::string_view key) const
+    {
+        const json::Value* v = find(key);
+        if (!v && is_object())
+            found_.add(at(key), "is required");
+        return v;
     }
 
     std::string text(std::string_view key, bool required = true) const
     {
         std::string s;
-        if (const json::Value* v = required ? &need(key) : find(key)) {
-            field_io::read(*v, at(key), s);
-            if (required && s.empty())
-                throw_field_error(at(key), "must not be empty");
-        }
+        if (const json::Value* v = required ? need(key) : find(key))
+            if (found_.attempt([&] { field_io::read(*v, at(key), s); }) && required && s.empty())
+                found_.add(at(key), "must not be empty");
         return s;
     }
     bool flag(std::string_view key) const
     {
         bool b = false;
         if (const json::Value* v = find(key))
-            field_io::read(*v, at(key), b);
+            found_.attempt([&] { field_io::read(*v, at(key), b); });
         return b;
     }
     double number(std::string_view key, double def, double min, double max) const
     {
         double d = def;
-        if (const json::Value* v = find(key)) {
-            field_io::read(*v, at(key), d);
-            if (!(d >= min && d <= max))
-                throw_field_error(at(key), "must be in [" + format(min) + ", " + format(max) + "], got " + format(d));
-        }
+        if (const json::Value* v = find(key))
+            if (found_.attempt([&] { field_io::read(*v, at(key), d); }) && !(d >= min && d <= max)) {
+                found_.add(at(key), "must be in [" + format(min) + ", " + format(max) + "], got " + format(d));
+                d = def;
+            }
         return d;
     }
     std::uint64_t integer(std::string_view key, std::uint64_t def, std::uint64_t min, std::uint64_t max) const
     {
         std::uint64_t n = def;
-        if (const json::Value* v = find(key)) {
-            field_io::read(*v, at(key), n);
-            if (n < min || n > max)
-                throw_field_error(at(key),
+        if (const json::Value* v = find(key))
+            if (found_.attempt([&] { field_io::read(*v, at(key), n); }) && (n < min || n > max)) {
+                found_.add(at(key),
                     "must be in [" + std::to_string(min) + ", " + std::to_string(max) + "], got " + std::to_string(n));
-        }
+                n = def;
+            }
         return n;
     }
-    /// A list of "path=value" overrides.
+    /// A list of "path=value" overrides: those that read (a refused one
+    /// leaves the others' indices behind: what checks them asks first).
     std::vector<std::string> overrides(std::string_view key) const
     {
         std::vector<std::string> out;
         const json::Value* v = find(key);
         if (!v)
             return out;
-        if (!v->is_array())
-            field_io::type_error(at(key), "an array of \"path=value\" strings", *v);
+        if (!v->is_array()) {
+            found_.wrong_type(at(key), "an array of \"path=value\" strings", *v);
+            return out;
+        }
         for (std::size_t i = 0; i < v->as_array().size(); ++i) {
-            const std::string here = at(key) + "[" + std::to_string(i) + "]";
+            const std::string here = indexed(at(key), i);
             std::string s;
-            field_io::read(v->as_array()[i], here, s);
+            if (!found_.attempt([&] { field_io::read(v->as_array()[i], here, s); }))
+                continue;
             const std::size_t eq = s.find('=');
             if (eq == std::string::npos || eq == 0)
-                throw_field_error(here, "expected \"path=value\" (e.g. \"workload.files=shared\"), got \"" + s + "\"");
-            out.push_back(std::move(s));
+                found_.add(here, "expected \"path=value\" (e.g. \"workload.files=shared\"), got \"" + s + "\"");
+            else
+                out.push_back(std::move(s));
         }
         return out;
     }
     /// Calls @each(element, path) for every element of the array @key.
     template <typename Each> void each(std::string_view key, bool required, Each&& each) const
     {
-        const json::Value* v = required ? &need(key) : find(key);
+        const json::Value* v = required ? need(key) : find(key);
         if (!v)
             return;
         if (!v->is_array())
-            field_io::type_error(at(key), "an array", *v);
+            return found_.wrong_type(at(key), "an array", *v);
         if (required && v->as_array().empty())
-            throw_field_error(at(key), "must not be empty");
+            return found_.add(at(key), "must not be empty");
         for (std::size_t i = 0; i < v->as_array().size(); ++i)
-            each(v->as_array()[i], at(key) + "[" + std::to_string(i) + "]");
+            each(v->as_array()[i], indexed(at(key), i));
     }
 
 private:
@@ -176,14 +237,21 @@ private:
 
     const json::Value& v_;
     std::string path_;
+    Found& found_;
 };
 
-LessonHighlight read_highlight(const json::Value& v, const std::string& path)
+LessonHighlight read_highlight(const json::Value& v, const std::string& path, Found& found)
 {
-    const Member m(v, path, { "lock", "file", "cpu", "bucket", "node" });
-    if (v.as_object().size() != 1)
-        throw_field_error(path, "names one thing: a lock, a file, a cpu, a bucket or a node");
+    const Member m(v, path, { "lock", "file", "cpu", "bucket", "node" }, found);
     LessonHighlight h;
+    // None named but an unknown member: that member is the mistake.
+    const std::size_t named = m.count({ "lock", "file", "cpu", "bucket", "node" });
+    if (!m.is_object() || (named == 0 && !v.as_object().empty()))
+        return h;
+    if (named != 1) {
+        found.add(path, "names one thing: a lock, a file, a cpu, a bucket or a node");
+        return h;
+    }
     if (m.find("lock")) {
         h.kind = LessonHighlight::Kind::Lock;
         h.lock = m.text("lock");
@@ -200,19 +268,24 @@ LessonHighlight read_highlight(const json::Value& v, const std::string& path)
     return h;
 }
 
-LessonPause read_pause(const json::Value& v, const std::string& path)
+LessonPause read_pause(const json::Value& v, const std::string& path, Found& found)
 {
-    const Member m(v, path, { "tree_height", "lock_contentions", "readahead_wasted", "run_ends", "shown_seconds" });
-    const bool shown = m.find("shown_seconds") != nullptr;
-    if (v.as_object().size() != 1 + std::size_t(shown))
-        throw_field_error(path, "names one condition: tree_height, lock_contentions, readahead_wasted or run_ends");
+    const Member m(
+        v, path, { "tree_height", "lock_contentions", "readahead_wasted", "run_ends", "shown_seconds" }, found);
     LessonPause p;
+    const std::size_t named = m.count({ "tree_height", "lock_contentions", "readahead_wasted", "run_ends" });
+    if (!m.is_object() || (named == 0 && v.as_object().size() > m.count({ "shown_seconds" })))
+        return p;
+    if (named != 1) {
+        found.add(path, "names one condition: tree_height, lock_contentions, readahead_wasted or run_ends");
+        return p;
+    }
     p.shown_seconds = m.number("shown_seconds", LessonPause::kShownSeconds, 0, 600);
     if (m.find("tree_height")) {
         p.kind = LessonPause::Kind::TreeHeight;
         p.count = m.integer("tree_height", 1, 1, 32);
     } else if (const json::Value* c = m.find("lock_contentions")) {
-        const Member lc(*c, m.at("lock_contentions"), { "lock", "count" });
+        const Member lc(*c, m.at("lock_contentions"), { "lock", "count" }, found);
         p.kind = LessonPause::Kind::LockContentions;
         p.lock = lc.text("lock");
         p.count = lc.integer("count", 1, 1, ~std::uint64_t(0));
@@ -220,20 +293,25 @@ LessonPause read_pause(const json::Value& v, const std::string& path)
         p.kind = LessonPause::Kind::ReadaheadWasted;
         p.count = m.integer("readahead_wasted", 1, 1, ~std::uint64_t(0));
     } else {
-        if (!m.flag("run_ends"))
-            throw_field_error(m.at("run_ends"), "must be true (leave the condition out for none)");
-        if (shown)
-            throw_field_error(m.at("shown_seconds"), "has no use with run_ends: the run has ended");
-        p.kind = LessonPause::Kind::RunEnds;
+        const json::Value& ends = *m.find("run_ends");
+        if (ends.is_bool() && !ends.as_bool())
+            found.add(m.at("run_ends"), "must be true (leave the condition out for none)");
+        else if (m.flag("run_ends")) {
+            p.kind = LessonPause::Kind::RunEnds;
+            if (m.find("shown_seconds"))
+                found.add(m.at("shown_seconds"), "has no use with run_ends: the run has ended");
+        }
         p.shown_seconds = 0;
     }
     return p;
 }
 
-LessonStep read_step(const json::Value& v, const std::string& path)
+LessonStep read_step(const json::Value& v, const std::string& path, Found& found)
 {
-    const Member m(v, path, { "title", "text", "run", "set", "pacing", "view", "highlight", "pause_when" });
+    const Member m(v, path, { "title", "text", "run", "set", "pacing", "view", "highlight", "pause_when" }, found);
     LessonStep s;
+    if (!m.is_object())
+        return s;
     s.title = m.text("title");
     s.text = m.text("text");
     s.run = m.text("run");
@@ -241,97 +319,150 @@ LessonStep read_step(const json::Value& v, const std::string& path)
     if (const json::Value* p = m.find("pacing")) {
         // The bounds of the scenario's own pacing fields, read from their
         // table so that the two cannot differ: 0 is unpaced.
-        const Member pacing(*p, m.at("pacing"), { "ops_per_second", "hold_stretch_ns" });
+        const Member pacing(*p, m.at("pacing"), { "ops_per_second", "hold_stretch_ns" }, found);
         const Field<EngineConfig>& speed = *pacing_fields().find("ops_per_second");
         const Field<EngineConfig>& stretch = *pacing_fields().find("hold_stretch_ns");
         s.ops_per_second = pacing.number("ops_per_second", 0, speed.min_real, speed.max_real);
         s.hold_stretch_ns = pacing.integer("hold_stretch_ns", 0, stretch.min_int, stretch.max_int);
     }
     s.view = m.text("view");
-    if (std::find(lesson_views().begin(), lesson_views().end(), s.view) == lesson_views().end())
-        throw_field_error(m.at("view"), "'" + s.view + "' is not a view; allowed: " + joined(lesson_views()));
+    if (!s.view.empty() && std::find(lesson_views().begin(), lesson_views().end(), s.view) == lesson_views().end())
+        found.add(m.at("view"), "'" + s.view + "' is not a view; allowed: " + joined(lesson_views()));
     if (const json::Value* h = m.find("highlight"))
-        s.highlight = read_highlight(*h, m.at("highlight"));
+        s.highlight = read_highlight(*h, m.at("highlight"), found);
     if (const json::Value* p = m.find("pause_when"))
-        s.pause = read_pause(*p, m.at("pause_when"));
+        s.pause = read_pause(*p, m.at("pause_when"), found);
     return s;
 }
 
-LessonClaim read_claim(const json::Value& v, const std::string& path)
+/// The claim's metric or named figure, and the lock classes it reads.
+void read_measure(const Member& measure, LessonClaim& c, Found& found)
 {
-    const Member m(
-        v, path, { "statement", "by", "quoted", "thread_figure", "measure", "repeats", "rule", "min_cpus", "race" });
+    const bool metric = measure.find("metric"), figure = measure.find("figure");
+    if (metric && figure)
+        found.add(measure.at("figure"), "a claim measures one of metric and figure, not both");
+    else if (!metric && !figure)
+        found.add(measure.at("metric"), "is required: a claim measures one of metric and figure");
+    // A named figure is checked against its runs once they are all read
+    // (check_references): it depends on what each run is.
+    if (figure && !metric)
+        c.figure = measure.text("figure");
+    // Whether the metric reads a lock is known only of a known metric.
+    bool lock_known = figure && !metric, needs_lock = false;
+    if (metric && !figure) {
+        const std::string name = measure.text("metric");
+        if (const auto parsed = parse_lesson_metric(name)) {
+            c.metric = *parsed;
+            needs_lock = lesson_metric_info(c.metric).needs_lock;
+            lock_known = true;
+        } else if (!name.empty()) {
+            std::vector<std::string_view> names;
+            for (const LessonMetricInfo& info : lesson_metrics())
+                names.push_back(info.name);
+            found.add(measure.at("metric"), "'" + name + "' is not a metric; allowed: " + joined(names));
+        }
+    }
+    c.lock = measure.text("lock", lock_known && needs_lock);
+    if (lock_known && !needs_lock && !c.lock.empty())
+        found.add(measure.at("lock"), "is only for a lock metric");
+    c.run = measure.text("run");
+    c.over = measure.text("over", false);
+    c.over_lock = measure.text("over_lock", false);
+    if (lock_known && !c.over_lock.empty() && !found.involves(measure.at("over")) && (c.over.empty() || !needs_lock))
+        found.add(measure.at("over_lock"), "is only for a lock metric divided by another run's");
+}
+
+LessonClaim read_claim(const json::Value& v, const std::string& path, Found& found)
+{
+    const Member m(v, path,
+        { "statement", "by", "quoted", "thread_figure", "measure", "repeats", "rule", "min_cpus", "race" }, found);
     LessonClaim c;
+    if (!m.is_object())
+        return c;
     c.statement = m.text("statement");
     c.by = m.text("by");
     c.quoted = m.flag("quoted");
     c.thread_figure = m.text("thread_figure", false);
-
-    const Member measure(
-        m.need("measure"), m.at("measure"), { "metric", "figure", "lock", "run", "over", "over_lock" });
-    // Named at "figure": `validate`, having taken out an unknown figure,
-    // then stops there instead of reporting the claim again.
-    if (bool(measure.find("metric")) == bool(measure.find("figure")))
-        throw_field_error(measure.at("figure"), "a claim measures one of metric and figure");
-    // A named figure is checked against its runs once they are all read
-    // (check_references): it depends on what each run is.
-    c.figure = measure.text("figure", false);
-    bool needs_lock = false;
-    if (c.figure.empty()) {
-        const std::string metric = measure.text("metric");
-        const auto parsed = parse_lesson_metric(metric);
-        if (!parsed) {
-            std::vector<std::string_view> names;
-            for (const LessonMetricInfo& info : lesson_metrics())
-                names.push_back(info.name);
-            throw_field_error(measure.at("metric"), "'" + metric + "' is not a metric; allowed: " + joined(names));
-        }
-        c.metric = *parsed;
-        needs_lock = lesson_metric_info(c.metric).needs_lock;
+    if (const json::Value* v = m.need("measure")) {
+        const Member measure(*v, m.at("measure"), { "metric", "figure", "lock", "run", "over", "over_lock" }, found);
+        if (measure.is_object())
+            read_measure(measure, c, found);
     }
-    c.lock = measure.text("lock", needs_lock);
-    if (!c.lock.empty() && !needs_lock)
-        throw_field_error(measure.at("lock"), "is only for a lock metric");
-    c.run = measure.text("run");
-    c.over = measure.text("over", false);
-    c.over_lock = measure.text("over_lock", false);
-    if (!c.over_lock.empty() && (c.over.empty() || !needs_lock))
-        throw_field_error(measure.at("over_lock"), "is only for a lock metric divided by another run's");
     c.repeats = unsigned(m.integer("repeats", 3, 1, 100));
     c.min_cpus = unsigned(m.integer("min_cpus", 1, 1, 4096));
 
-    const Member rule(m.need("rule"), m.at("rule"), { "at_least", "at_most", "max_spread" });
-    if (bool(rule.find("at_least")) == bool(rule.find("at_most")))
-        throw_field_error(m.at("rule"), "needs one of at_least and at_most");
-    c.at_most = rule.find("at_most") != nullptr;
-    c.threshold = rule.number(c.at_most ? "at_most" : "at_least", 1, 0, 1e18);
-    c.max_spread = rule.number("max_spread", 0.5, 0, 100);
+    // Whether the rule is at most is known only of a rule with one bound.
+    bool bound_known = false;
+    if (const json::Value* v = m.need("rule")) {
+        const Member rule(*v, m.at("rule"), { "at_least", "at_most", "max_spread" }, found);
+        const bool least = rule.find("at_least"), most = rule.find("at_most");
+        if (least && most)
+            found.add(rule.at("at_least"), "a rule has one of at_least and at_most, and this one has at_most too");
+        else if (rule.is_object() && !least && !most)
+            found.add(rule.at("at_least"), "is required: a rule needs one of at_least and at_most");
+        else if (rule.is_object()) {
+            bound_known = true;
+            c.at_most = most;
+            c.threshold = rule.number(most ? "at_most" : "at_least", 1, 0, 1e18);
+        }
+        c.max_spread = rule.number("max_spread", 0.5, 0, 100);
+    }
     c.race = m.flag("race");
     // Not seeing a race proves nothing, which only matters to a claim that
     // it happens: one that it never does is simply held when none is seen.
-    if (c.race && (c.at_most || !c.over.empty()))
-        throw_field_error(m.at("race"), "is only for a count that must reach at_least (a race that happens)");
+    if (c.race && bound_known && !found.involves(m.at("measure.over")) && (c.at_most || !c.over.empty()))
+        found.add(m.at("race"), "is only for a count that must reach at_least (a race that happens)");
     return c;
 }
 
+LessonRun read_run(const json::Value& v, const std::string& path, Found& found)
+{
+    const Member r(v, path, { "name", "scenario", "probe", "set", "quick", "label" }, found);
+    LessonRun run;
+    if (!r.is_object())
+        return run;
+    run.name = r.text("name");
+    // A run with both or neither is of no known kind: its scenario and
+    // probe stay empty, and nothing is checked against what it is.
+    const bool scenario = r.find("scenario"), probe = r.find("probe");
+    if (scenario && probe)
+        found.add(r.at("probe"), "a run needs one of scenario and probe, not both");
+    else if (!scenario && !probe)
+        found.add(r.at("scenario"), "is required: a run needs one of scenario and probe");
+    else if (scenario)
+        run.scenario = r.text("scenario");
+    else
+        run.probe = r.text("probe");
+    run.set = r.overrides("set");
+    run.quick = r.overrides("quick");
+    if (scenario && !probe && !run.quick.empty())
+        found.add(r.at("quick"), "is for a probe run; a scenario run takes the lesson's quick overrides");
+    run.label = r.text("label");
+    return run;
+}
+
 /// A probe run's parameters, plain and in the quick form, checked against
-/// its probe's.
-void check_probe_run(const LessonRun& run, const std::string& path)
+/// its probe's one by one, each named by its own path.
+void check_probe_run(const LessonRun& run, const std::string& path, Found& found)
 {
     const LessonProbe* probe = find_lesson_probe(run.probe);
     if (!probe) {
         std::vector<std::string_view> names;
         for (const LessonProbe& p : lesson_probes())
             names.push_back(p.name);
-        throw_field_error(path + ".probe", "'" + run.probe + "' is not a probe; allowed: " + joined(names));
+        found.add(path + ".probe", "'" + run.probe + "' is not a probe; allowed: " + joined(names));
+        return;
     }
-    std::vector<std::string> quick = run.set;
-    quick.insert(quick.end(), run.quick.begin(), run.quick.end());
-    try {
-        probe_args(*probe, run.set, path + ".set");
-        probe_args(*probe, quick, path + ".quick");
-    } catch (const LessonError& e) {
-        throw FieldError(e.field(), e.what(), e.what());
+    for (const auto& [list, key] : { std::pair { &run.set, ".set" }, std::pair { &run.quick, ".quick" } }) {
+        // A refused element left the others' indices behind.
+        if (found.involves(path + key))
+            continue;
+        for (std::size_t i = 0; i < list->size(); ++i)
+            try {
+                probe_args(*probe, { (*list)[i] }, indexed(path + key, i));
+            } catch (const LessonError& e) {
+                found.add(FieldError(e.field(), e.what(), e.what()));
+            }
     }
 }
 
@@ -360,138 +491,160 @@ std::string figure_unit(const LessonRun& run, const std::string& figure, const s
         "'" + figure + "' is not a figure of a scenario run (run '" + run.name + "'); its figures: " + joined(names));
 }
 
+/// Whether what @run is is known: a scenario's, or a known probe's.
+bool kind_known(const LessonRun& run)
+{
+    return !run.scenario.empty() || find_lesson_probe(run.probe);
+}
+
 /// What refers to what: runs named once, named runs that exist, probes and
 /// their parameters, steps that fit their runs, and figures their runs have.
-void check_references(Lesson& lesson)
+/// A reference or a run with a problem of its own is not checked further.
+void check_references(Lesson& lesson, Found& found)
 {
-    for (std::size_t i = 0; i < lesson.runs.size(); ++i)
+    std::vector<std::string_view> names;
+    // A name not among the runs' may be the one a run's refused name was.
+    bool names_known = !found.at("runs");
+    for (std::size_t i = 0; i < lesson.runs.size(); ++i) {
+        const std::string& name = lesson.runs[i].name;
+        names_known = names_known && !found.involves(indexed("runs", i) + ".name");
         for (std::size_t j = 0; j < i; ++j)
-            if (lesson.runs[i].name == lesson.runs[j].name)
-                throw_field_error(
-                    "runs[" + std::to_string(i) + "].name", "'" + lesson.runs[i].name + "' names another run too");
-    auto check_run = [&](const std::string& name, const std::string& path) {
-        if (!lesson.find_run(name)) {
-            std::vector<std::string_view> names;
-            for (const LessonRun& r : lesson.runs)
-                names.push_back(r.name);
-            throw_field_error(path, "'" + name + "' is not one of the lesson's runs: " + joined(names));
-        }
+            if (!name.empty() && name == lesson.runs[j].name)
+                found.add(indexed("runs", i) + ".name", "'" + name + "' names another run too");
+        names.push_back(name);
+    }
+    auto run_named = [&](const std::string& name, const std::string& path) -> const LessonRun* {
+        if (name.empty() || found.involves(path))
+            return nullptr;
+        if (const LessonRun* run = lesson.find_run(name))
+            return run;
+        if (names_known)
+            found.add(path, "'" + name + "' is not one of the lesson's runs: " + joined(names));
+        return nullptr;
     };
     for (std::size_t i = 0; i < lesson.runs.size(); ++i)
         if (lesson.runs[i].is_probe())
-            check_probe_run(lesson.runs[i], "runs[" + std::to_string(i) + "]");
+            check_probe_run(lesson.runs[i], indexed("runs", i), found);
     for (std::size_t i = 0; i < lesson.steps.size(); ++i) {
         const LessonStep& s = lesson.steps[i];
-        const std::string at = "steps[" + std::to_string(i) + "].";
-        check_run(s.run, at + "run");
-        const LessonRun& run = *lesson.find_run(s.run);
-        const bool probe_run = run.is_probe();
+        const std::string at = indexed("steps", i) + ".";
+        const LessonRun* run = run_named(s.run, at + "run");
+        if (!run || !kind_known(*run))
+            continue;
+        const bool probe_run = run->is_probe();
         // A probe measures once and shows its figures, or its own view walks
         // the run: there is nothing to pace, outline or pause.
-        const std::string probe_view = probe_run ? find_lesson_probe(run.probe)->view : std::string();
-        if (probe_run && s.view != "probe" && s.view != probe_view)
-            throw_field_error(at + "view",
-                "must be \"probe\"" + (probe_view.empty() ? std::string() : " or \"" + probe_view + "\"") + ": run '"
-                    + s.run + "' is a probe's");
+        const std::string probe_view = probe_run ? find_lesson_probe(run->probe)->view : std::string();
         const bool probes_view = s.view == "probe"
             || std::any_of(lesson_probes().begin(), lesson_probes().end(),
                 [&](const LessonProbe& p) { return !p.view.empty() && p.view == s.view; });
-        if (!probe_run && probes_view)
-            throw_field_error(at + "view", "\"" + s.view + "\" shows a probe run; run '" + s.run + "' is a scenario's");
-        if (probe_run
-            && (!s.set.empty() || s.ops_per_second != 0 || s.hold_stretch_ns != 0
-                || s.highlight.kind != LessonHighlight::Kind::None || s.pause.kind != LessonPause::Kind::None))
-            throw_field_error(
-                at + "run", "a step on a probe run ('" + s.run + "') takes no set, pacing, highlight or pause_when");
+        if (!found.involves(at + "view")) {
+            if (probe_run && s.view != "probe" && s.view != probe_view)
+                found.add(at + "view",
+                    "must be \"probe\"" + (probe_view.empty() ? std::string() : " or \"" + probe_view + "\"")
+                        + ": run '" + s.run + "' is a probe's");
+            else if (!probe_run && probes_view)
+                found.add(at + "view", "\"" + s.view + "\" shows a probe run; run '" + s.run + "' is a scenario's");
+        }
+        if (!probe_run)
+            continue;
+        const std::pair<const char*, bool> unused[]
+            = { { "set", !s.set.empty() }, { "pacing", s.ops_per_second != 0 || s.hold_stretch_ns != 0 },
+                  { "highlight", s.highlight.kind != LessonHighlight::Kind::None },
+                  { "pause_when", s.pause.kind != LessonPause::Kind::None } };
+        for (const auto& [key, given] : unused)
+            if (given)
+                found.add(
+                    at + key, "a step on a probe run ('" + s.run + "') takes no set, pacing, highlight or pause_when");
     }
     for (std::size_t i = 0; i < lesson.claims.size(); ++i) {
         LessonClaim& c = lesson.claims[i];
-        const std::string at = "claims[" + std::to_string(i) + "].measure.";
-        check_run(c.run, at + "run");
-        if (!c.over.empty()) {
-            check_run(c.over, at + "over");
-            if (c.over == c.run)
-                throw_field_error(at + "over", "divides the run by itself");
-        }
+        const std::string at = indexed("claims", i) + ".measure.";
+        const LessonRun* run = run_named(c.run, at + "run");
+        const LessonRun* over = run_named(c.over, at + "over");
+        if (run && over && c.over == c.run)
+            found.add(at + "over", "divides the run by itself");
+        if (found.involves(at + "metric") || found.involves(at + "figure"))
+            continue;
         if (c.figure.empty()) {
-            for (const std::string* name : { &c.run, &c.over })
-                if (!name->empty() && lesson.find_run(*name)->is_probe())
-                    throw_field_error(at + (name == &c.run ? "run" : "over"),
-                        "run '" + *name + "' is a probe's: its claims read a figure, not a metric");
+            for (const LessonRun* side : { run, over })
+                if (side && side->is_probe())
+                    found.add(at + (side == run ? "run" : "over"),
+                        "run '" + side->name + "' is a probe's: its claims read a figure, not a metric");
             continue;
         }
-        c.figure_unit = figure_unit(*lesson.find_run(c.run), c.figure, at + "figure");
-        if (!c.over.empty() && figure_unit(*lesson.find_run(c.over), c.figure, at + "figure") != c.figure_unit)
-            throw_field_error(
+        std::string units[2];
+        bool read[2] = { false, false };
+        for (int k = 0; k < 2; ++k)
+            if (const LessonRun* side = k == 0 ? run : over; side && kind_known(*side))
+                read[k] = found.attempt([&] { units[k] = figure_unit(*side, c.figure, at + "figure"); });
+        c.figure_unit = units[0];
+        if (read[0] && read[1] && units[0] != units[1])
+            found.add(
                 at + "figure", "'" + c.figure + "' has different units in runs '" + c.run + "' and '" + c.over + "'");
     }
 }
 
-Lesson read_lesson(const json::Value& doc, const std::string& origin)
+} // namespace
+
+Lesson read_lesson(std::string_view text, const std::string& origin, LessonProblems& problems)
 {
-    const Member m(doc, "",
-        { "version", "title", "thread", "citation", "question", "summary", "arguments", "runs", "steps", "claims",
-            "quick" });
-    const std::uint64_t version = m.integer("version", 0, 0, ~std::uint64_t(0));
-    if (!m.find("version"))
-        throw_field_error("version", "is required (this build reads version " + std::to_string(Lesson::kVersion) + ")");
-    if (version != Lesson::kVersion)
-        throw_field_error("version",
-            "this build reads version " + std::to_string(Lesson::kVersion) + ", got " + std::to_string(version));
     Lesson l;
     l.name = std::filesystem::path(origin).stem().string();
+    json::Value doc;
+    try {
+        doc = json::parse(text);
+    } catch (const json::ParseError& e) {
+        problems.add(LessonError(
+            "", origin + ":" + std::to_string(e.line()) + ":" + std::to_string(e.column()) + ": " + e.what()));
+        return l;
+    }
+    Found found(problems);
+    // A document of another version is read by other rules: what this
+    // build would refuse in it (its members to begin with) says nothing.
+    const std::string version = "this build reads version " + std::to_string(Lesson::kVersion);
+    if (const json::Value* v = doc.is_object() ? doc.find("version") : nullptr) {
+        std::uint64_t n = Lesson::kVersion;
+        if (found.attempt([&] { field_io::read(*v, "version", n); }) && n != Lesson::kVersion) {
+            found.add("version", version + ", got " + std::to_string(n));
+            return l;
+        }
+    }
+    const Member m(doc, "", lesson_members(), found);
+    if (!m.is_object())
+        return l;
+    if (!m.find("version"))
+        found.add("version", "is required (" + version + ")");
     l.title = m.text("title");
     l.thread = m.text("thread");
     l.citation = m.text("citation");
     l.question = m.text("question");
     l.summary = m.text("summary");
     m.each("arguments", true, [&](const json::Value& v, const std::string& path) {
-        const Member a(v, path, { "who", "said", "quoted" });
-        l.arguments.push_back({ a.text("who"), a.text("said"), a.flag("quoted") });
+        const Member a(v, path, { "who", "said", "quoted" }, found);
+        if (a.is_object())
+            l.arguments.push_back({ a.text("who"), a.text("said"), a.flag("quoted") });
     });
-    m.each("runs", true, [&](const json::Value& v, const std::string& path) {
-        const Member r(v, path, { "name", "scenario", "probe", "set", "quick", "label" });
-        // Named at "probe", the member a run without its scenario lacks: so
-        // that `validate`, having taken out an unknown probe, does not
-        // report the run a second time.
-        if (bool(r.find("scenario")) == bool(r.find("probe")))
-            throw_field_error(r.at("probe"), "a run needs one of scenario and probe");
-        LessonRun run;
-        run.name = r.text("name");
-        run.scenario = r.text("scenario", r.find("scenario") != nullptr);
-        run.probe = r.text("probe", r.find("probe") != nullptr);
-        run.set = r.overrides("set");
-        run.quick = r.overrides("quick");
-        if (!run.quick.empty() && !run.is_probe())
-            throw_field_error(r.at("quick"), "is for a probe run; a scenario run takes the lesson's quick overrides");
-        run.label = r.text("label");
-        l.runs.push_back(std::move(run));
-    });
-    m.each(
-        "steps", true, [&](const json::Value& v, const std::string& path) { l.steps.push_back(read_step(v, path)); });
+    // Every element is kept, read or not, so that the runs, steps and
+    // claims have the indices of their paths.
+    m.each("runs", true,
+        [&](const json::Value& v, const std::string& path) { l.runs.push_back(read_run(v, path, found)); });
+    m.each("steps", true,
+        [&](const json::Value& v, const std::string& path) { l.steps.push_back(read_step(v, path, found)); });
     m.each("claims", true,
-        [&](const json::Value& v, const std::string& path) { l.claims.push_back(read_claim(v, path)); });
+        [&](const json::Value& v, const std::string& path) { l.claims.push_back(read_claim(v, path, found)); });
     l.quick = m.overrides("quick");
-    check_references(l);
+    check_references(l, found);
     return l;
 }
 
-} // namespace
-
 Lesson parse_lesson(std::string_view text, const std::string& origin)
 {
-    json::Value doc;
-    try {
-        doc = json::parse(text);
-    } catch (const json::ParseError& e) {
-        throw LessonError(
-            "", origin + ":" + std::to_string(e.line()) + ":" + std::to_string(e.column()) + ": " + e.what());
-    }
-    try {
-        return read_lesson(doc, origin);
-    } catch (const FieldError& e) {
-        throw LessonError(e.field(), origin + ": " + e.what());
-    }
+    LessonProblems problems(origin);
+    Lesson l = read_lesson(text, origin, problems);
+    if (!problems.empty())
+        throw problems.list().front();
+    return l;
 }
 
 } // namespace pcl

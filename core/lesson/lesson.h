@@ -8,7 +8,9 @@
 //
 // A lesson file is read as strictly as a scenario: an unknown member, a
 // value of the wrong type or out of range is a LessonError whose message
-// starts with the member's path ("claims[0].measure.metric: ...").
+// starts with the member's path ("claims[0].measure.metric: ..."). The
+// reader goes on past each, so that `validate` lists every one
+// (lesson_problems.h).
 #pragma once
 
 #include "lesson/lesson_metric.h"
@@ -149,12 +151,26 @@ struct Lesson {
     const LessonRun* find_run(std::string_view name) const;
 };
 
+/// The members of a lesson document, in the format's order.
+const std::vector<std::string_view>& lesson_members();
+
 /// The views a step may bring forward ("probe": a probe run's figures,
 /// shown beside the step's text).
 const std::vector<std::string_view>& lesson_views();
 
+class LessonProblems;
+
 /// Parses @text, the contents of @origin (a file name used in messages and,
-/// without its directory and ".json", the lesson's name). Throws LessonError.
+/// without its directory and ".json", the lesson's name). Throws LessonError:
+/// the first of its problems in the format's order.
 Lesson parse_lesson(std::string_view text, const std::string& origin);
+
+/// Reads @text as parse_lesson does, but goes on past each problem: every
+/// one is added to @problems (whose origin is @origin) and its member keeps
+/// its default, and a check that depends on a member with a problem is not
+/// made (a step's view against a run whose scenario or probe is in doubt),
+/// since what it found would be the same mistake again. With problems, the
+/// lesson is only as far as it reads: not one to run.
+Lesson read_lesson(std::string_view text, const std::string& origin, LessonProblems& problems);
 
 } // namespace pcl

@@ -1,5 +1,6 @@
 #include "lesson/lesson_library.h"
 
+#include "lesson/lesson_problems.h"
 #include "lib/bundle.h"
 #include "lib/file_io.h"
 
@@ -44,6 +45,15 @@ Lesson find_lesson(const std::string& name)
     if (const auto text = bundled_file(path))
         return parse_lesson(*text, path);
     throw LessonError("", "no lesson is called '" + name + "'; the lessons are: " + listed(bundled_names("lessons")));
+}
+
+std::vector<LessonError> lesson_file_problems(std::string_view text, const std::string& origin)
+{
+    LessonProblems problems(origin);
+    const Lesson lesson = read_lesson(text, origin, problems);
+    // The scenarios' problems start with the origin too: the one list reads alike.
+    find_scenario_problems(lesson, bundled_scenario_text, problems);
+    return problems.list();
 }
 
 std::string bundled_scenario_text(const std::string& name)

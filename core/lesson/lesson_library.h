@@ -21,6 +21,13 @@ std::vector<Lesson> bundled_lessons();
 /// read, and for an unknown name with the names there are.
 Lesson find_lesson(const std::string& name);
 
+/// Every problem of the lesson file @text (the contents of @origin, which
+/// each message starts with), its runs' and steps' bundled scenarios
+/// included: each once, at its own member's path, in the format's order
+/// (lesson_problems.h). None for a lesson that reads and whose scenarios
+/// validate.
+std::vector<LessonError> lesson_file_problems(std::string_view text, const std::string& origin);
+
 /// The text of the bundled scenario @name (ScenarioTexts): throws
 /// std::runtime_error listing the names for an unknown one.
 std::string bundled_scenario_text(const std::string& name);

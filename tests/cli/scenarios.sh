@@ -135,6 +135,41 @@ sed 's/"scenario": "2002-global-hash-lock"/"scenario": "no-such-scenario"/' "$di
 expect 2 "missing-scenario-lesson.json: runs\\[0\\].scenario: no bundled scenario is called 'no-such-scenario'" \
   "$cli" validate "$dir/missing-scenario-lesson.json"
 
+# Five mistakes in a bundled lesson are five problems, each once at its own
+# member, and nothing that only follows from one of them (the lists of
+# allowed values cut short here).
+lesson="$(dirname "$0")/../../resources/lessons/2007-lockless-readers.json"
+sed -e '/"question":/d' \
+  -e 's/"name": "lock-1", "scenario": "2002-radix-tree-per-file"/"name": "lock-1", "scenario": "no-such-scenario"/' \
+  -e '0,/"run": "rcu-2",/s//"run": "rcu-3",/' \
+  -e 's/"metric": "ops_per_second", "run": "rcu-2", "over": "rcu-1"/"metric": "speed", "run": "rcu-2", "over": "rcu-1"/' \
+  -e 's/"rule": { "at_most": 1 }/"rule": { "at_least": 1, "at_most": 1 }/' "$lesson" > "$dir/five-mistakes.json"
+[ "$(diff "$lesson" "$dir/five-mistakes.json" | grep -c '^>')" -eq 4 ] \
+  || fail "five-mistakes.json: the mistakes were not all made in $lesson"
+out=$("$cli" validate "$dir/five-mistakes.json" 2>&1)
+rc=$?
+[ "$rc" -eq 2 ] || fail "validate of five mistakes exited $rc, expected 2"
+expected="$dir/five-mistakes.json: question: is required
+$dir/five-mistakes.json: runs[0].scenario: no bundled scenario is called 'no-such-scenario'; there are: ...
+$dir/five-mistakes.json: steps[1].run: 'rcu-3' is not one of the lesson's runs: lock-1, lock-2, rcu-1, rcu-2
+$dir/five-mistakes.json: claims[0].measure.metric: 'speed' is not a metric; allowed: ...
+$dir/five-mistakes.json: claims[2].rule.at_least: a rule has one of at_least and at_most, and this one has at_most too
+$dir/five-mistakes.json: 5 problems"
+shown=$(printf '%s\n' "$out" | sed -e 's/; there are: .*/; there are: .../' -e 's/; allowed: .*/; allowed: .../')
+[ "$shown" = "$expected" ] || fail "validate of five mistakes printed: $out"
+
+# An override a run's scenario refuses names the run and its own element,
+# and the runs listed are the lesson's own.
+sed '/"name": "lock-2"/s/"workload.cpus=2" \]/"workload.cpus=2", "workload.cpus=0" ]/' "$lesson" > "$dir/bad-set.json"
+refused="runs[1].set[2]: run 'lock-2' on '2002-radix-tree-per-file': workload.cpus: must be in [1, 1024], got 0"
+out=$("$cli" validate "$dir/bad-set.json" 2>&1)
+[ "$out" = "$dir/bad-set.json: $refused
+$dir/bad-set.json: 1 problem" ] || fail "validate of a refused override printed: $out"
+out=$("$cli" experiment "$dir/bad-set.json" --quick --quiet 2>&1)
+rc=$?
+[ "$rc" -eq 2 ] || fail "experiment of a refused override exited $rc, expected 2"
+[ "$out" = "pagecache-lab-cli experiment: $refused" ] || fail "experiment of a refused override printed: $out"
+
 if [ "$failures" -ne 0 ]; then
   echo "$failures failed"
   exit 1

@@ -1,8 +1,7 @@
 // lib: paths into a JSON document (json_path.h) and every problem of a
-// scenario or lesson document from parsers that stop at the first
-// (every_problem.h), as `pagecache-lab-cli validate` reports them.
-#include "lesson/lesson.h"
-#include "lib/bundle.h"
+// scenario document from a parser that stops at the first
+// (every_problem.h), as `pagecache-lab-cli validate` reports them. (A
+// lesson's reader lists every problem itself: test_lesson_problems.cpp.)
 #include "lib/every_problem.h"
 #include "lib/json.h"
 #include "lib/json_path.h"
@@ -92,37 +91,4 @@ TEST_CASE("every problem of a scenario, each with its field, in one pass", "[lib
 
     // Not an object: one problem, and the search stops.
     CHECK(scenario_problems("[1, 2]").size() == 1);
-}
-
-TEST_CASE("every problem of a lesson, members of its steps and claims included", "[lib][lesson][errors]")
-{
-    const json::Value doc = json::parse(R"json({"version": 1, "title": "T", "thread": "radix-tree pagecache (2002)",
-        "citation": "C", "question": "Q?", "summary": "S.", "arguments": [{"who": "A", "said": "B"}],
-        "runs": [{"name": "a", "scenario": "2002-global-hash-lock", "label": "run a"},
-                 {"name": "b", "scenario": "2002-radix-tree-per-file", "label": "run b"}],
-        "steps": [{"title": "s", "text": "t", "run": "a", "view": "table"}],
-        "claims": [{"statement": "x", "by": "y", "measure": {"metric": "ops_per_second", "run": "a", "over": "b"},
-                    "rule": {"at_least": 1}, "repeats": 0, "colour": 3}]})json");
-    // A required member refused (the view) takes a bundled lesson's value,
-    // so that the claims are checked too.
-    const json::Value valid = json::parse(std::string(*bundled_file("lessons/2002-one-global-hash-lock.json")));
-    const std::vector<LessonError> problems = every_problem<LessonError>(
-        doc, [](const json::Value& d) { parse_lesson(json::write(d), "bad"); }, &valid);
-    std::vector<std::string> fields;
-    for (const LessonError& e : problems)
-        fields.push_back(e.field());
-    std::sort(fields.begin(), fields.end());
-    CHECK(fields == std::vector<std::string> { "claims[0].colour", "claims[0].repeats", "steps[0].view" });
-
-    // Bad elements are replaced, not taken out: the next one keeps its index.
-    json::Value two = doc;
-    json::Value* steps = two.find("steps");
-    steps->as_array() = { json::Value(std::int64_t(1)), json::Value(std::int64_t(2)) };
-    two.find("claims")->as_array()[0].as_object().pop_back(); // the colour
-    std::vector<std::string> element_fields;
-    for (const LessonError& e : every_problem<LessonError>(
-             two, [](const json::Value& d) { parse_lesson(json::write(d), "bad"); }, &valid))
-        element_fields.push_back(e.field());
-    CHECK(std::count(element_fields.begin(), element_fields.end(), "steps[0]") == 1);
-    CHECK(std::count(element_fields.begin(), element_fields.end(), "steps[1]") == 1);
 }

@@ -177,7 +177,8 @@ TEST_CASE("a bad lesson file is refused with the path of the member", "[lesson][
     t = lesson_text();
     t.replace(t.find("\"at_least\": 1"), 13, "\"at_least\": 1, \"at_most\": 2");
     e = error_of(t);
-    CHECK(e.field() == "claims[0].rule");
+    CHECK(e.field() == "claims[0].rule.at_least");
+    CHECK_THAT(e.what(), Contains("a rule has one of at_least and at_most, and this one has at_most too"));
 
     t = lesson_text();
     t.replace(t.find("\"title\": \"T\""), 12, "\"title\": \"\"");
@@ -189,16 +190,19 @@ TEST_CASE("a bad lesson file is refused with the path of the member", "[lesson][
     CHECK(e.field().empty());
     CHECK_THAT(e.what(), StartsWith("lessons/bad.json:2:"));
 
-    // A run's overrides are checked against its scenario.
+    // A run's overrides are checked against its scenario, the one refused
+    // named by its element.
     t = lesson_text();
-    t.replace(t.find("\"label\": \"run a\""), 16, "\"set\": [\"workload.cpus=0\"], \"label\": \"run a\"");
+    t.replace(t.find("\"label\": \"run a\""), 16,
+        "\"set\": [\"workload.files=shared\", \"workload.cpus=0\"], \"label\": \"run a\"");
     const Lesson l = parse_lesson(t, "lessons/bad.json");
     try {
         check_lesson_scenarios(l, bundled_scenario_text);
         FAIL("an override out of range was accepted");
     } catch (const LessonError& err) {
-        CHECK(err.field() == "runs[0]");
-        CHECK_THAT(err.what(), Contains("workload.cpus"));
+        CHECK(err.field() == "runs[0].set[1]");
+        CHECK(std::string(err.what())
+            == "runs[0].set[1]: run 'a' on '2002-global-hash-lock': workload.cpus: must be in [1, 1024], got 0");
     }
     t = lesson_text();
     t.replace(t.find("2002-global-hash-lock"), 21, "2002-no-such-scenario");
@@ -610,11 +614,11 @@ TEST_CASE("a probe run: its probe, parameters, steps and figures are checked by 
     CHECK_NOTHROW(check_lesson_scenarios(l, bundled_scenario_text));
 
     LessonError e = error_of(text(", \"quick\": [\"colour=3\"]"));
-    CHECK(e.field() == "runs[1].quick");
+    CHECK(e.field() == "runs[1].quick[0]");
     CHECK_THAT(e.what(), Contains("'colour' is not a parameter of the " + probe.name + " probe; its parameters: "));
 
     e = error_of(text(", \"set\": [\"colour=3\"]"));
-    CHECK(e.field() == "runs[1].set");
+    CHECK(e.field() == "runs[1].set[0]");
 
     std::string t = text();
     t.replace(t.find("\"probe\": \"" + probe.name + "\""), 11 + probe.name.size(), "\"probe\": \"nope\"");
@@ -625,8 +629,8 @@ TEST_CASE("a probe run: its probe, parameters, steps and figures are checked by 
     t = text();
     t.replace(t.find("\"probe\": \"" + probe.name + "\", "), 13 + probe.name.size(), "");
     e = error_of(t);
-    CHECK(e.field() == "runs[1].probe");
-    CHECK_THAT(e.what(), Contains("a run needs one of scenario and probe"));
+    CHECK(e.field() == "runs[1].scenario");
+    CHECK_THAT(e.what(), Contains("is required: a run needs one of scenario and probe"));
 
     e = error_of(text("", "\"view\": \"locks\""));
     CHECK(e.field() == "steps[1].view");
@@ -640,7 +644,7 @@ TEST_CASE("a probe run: its probe, parameters, steps and figures are checked by 
     CHECK(parse_lesson(t, "lessons/ok.json").steps[1].view == "tornpte");
 
     e = error_of(text("", "\"view\": \"probe\", \"pacing\": {\"ops_per_second\": 10}"));
-    CHECK(e.field() == "steps[1].run");
+    CHECK(e.field() == "steps[1].pacing");
     CHECK_THAT(e.what(), Contains("takes no set, pacing, highlight or pause_when"));
 
     t = text();

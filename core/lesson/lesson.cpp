@@ -383,8 +383,9 @@ LessonClaim read_claim(const json::Value& v, const std::string& path, Found& fou
     c.by = m.text("by");
     c.quoted = m.flag("quoted");
     c.thread_figure = m.text("thread_figure", false);
-    if (const json::Value* v = m.need("measure")) {
-        const Member measure(*v, m.at("measure"), { "metric", "figure", "lock", "run", "over", "over_lock" }, found);
+    if (const json::Value* given = m.need("measure")) {
+        const Member measure(
+            *given, m.at("measure"), { "metric", "figure", "lock", "run", "over", "over_lock" }, found);
         if (measure.is_object())
             read_measure(measure, c, found);
     }
@@ -393,8 +394,8 @@ LessonClaim read_claim(const json::Value& v, const std::string& path, Found& fou
 
     // Whether the rule is at most is known only of a rule with one bound.
     bool bound_known = false;
-    if (const json::Value* v = m.need("rule")) {
-        const Member rule(*v, m.at("rule"), { "at_least", "at_most", "max_spread" }, found);
+    if (const json::Value* given = m.need("rule")) {
+        const Member rule(*given, m.at("rule"), { "at_least", "at_most", "max_spread" }, found);
         const bool least = rule.find("at_least"), most = rule.find("at_most");
         if (least && most)
             found.add(rule.at("at_least"), "a rule has one of at_least and at_most, and this one has at_most too");

@@ -6,6 +6,7 @@
 #include "lib/arg_parser.h"
 #include "lib/file_io.h"
 #include "lib/json.h"
+#include "lib/provenance.h"
 #include "lib/report.h"
 #include "sim/run_figures.h"
 #include "sim/run_tables.h"
@@ -128,7 +129,14 @@ void run_pair(const ComparedPair& pair, RunResult (&results)[2], std::ostream& e
 /// terminal's table, exact for json and csv.
 Report ratio_table(const RunResult (&results)[2], const std::string& format)
 {
-    Report table({ "figure", "unit", "A", "B", "B/A" });
+    // json and csv are data a script keeps: each row says what made it
+    // (B's result, made last, by this command on this computer).
+    std::vector<std::string> columns { "figure", "unit", "A", "B", "B/A" };
+    const auto made
+        = format == "table" ? decltype(provenance_columns({})) {} : provenance_columns(results[1].provenance);
+    for (const auto& [name, value] : made)
+        columns.push_back(name);
+    Report table(columns);
     const std::vector<RunFigure> fa = run_figures(results[0]), fb = run_figures(results[1]);
     for (std::size_t i = 0; i < fa.size(); ++i) {
         table.add_row();
@@ -139,6 +147,8 @@ Report ratio_table(const RunResult (&results)[2], const std::string& format)
         if (fa[i].value != 0)
             table.set(
                 "B/A", format == "table" ? fixed(fb[i].value / fa[i].value, 3) : csv_number(fb[i].value / fa[i].value));
+        for (const auto& [name, value] : made)
+            table.set(name, value);
     }
     return table;
 }

@@ -1,5 +1,6 @@
 #include "cli_experiment.h"
 
+#include "cli_progress.h"
 #include "cli_render.h"
 #include "cli_scenarios.h"
 
@@ -96,7 +97,8 @@ int run_experiment_command(const std::vector<std::string>& args, std::ostream& o
         "hold, or inconclusive (the repeats disagreed, a race was never seen, or a claim about more CPUs\n"
         "than this machine has).",
         "exit codes: 0 the runs worked (whatever the verdicts), 1 a run failed or a file could not be\n"
-        "written, 2 bad command line or bad lesson (the message names the member)");
+        "written, 2 bad command line or bad lesson (the message names the member), 130 stopped by\n"
+        "Ctrl+C (the verdicts of what was measured are printed and written, marked incomplete)");
     if (const auto code = p.parse_command(args, out, err, [](const ArgParser& parser) {
             if (parser.operands().empty())
                 throw ArgError("which lesson? ('experiments' lists them)");
@@ -121,6 +123,10 @@ int run_experiment_command(const std::vector<std::string>& args, std::ostream& o
     options.repeats = unsigned(p.get_uint("repeat"));
     if (!p.get_flag("quiet"))
         options.progress = [&](const std::string& what) { err << "  " << what << "...\n"; };
+    // Ctrl+C: the verdicts of what was measured, marked incomplete, are
+    // printed and written, and the exit code says the command was stopped.
+    install_interrupt_handler();
+    options.cancel = &interrupted();
     ExperimentResult result;
     try {
         result = run_experiment(lesson, bundled_scenario_text, options);
@@ -128,6 +134,12 @@ int run_experiment_command(const std::vector<std::string>& args, std::ostream& o
         err << kProgram << " experiment: " << lesson.name << ": " << e.what() << '\n';
         return 1;
     }
+    const auto finished = [&] {
+        if (!result.incomplete)
+            return 0;
+        err << kProgram << " experiment: stopped by Ctrl+C; the verdicts above are of what was measured until then\n";
+        return kInterruptedExit;
+    };
     // An output named "-" takes stdout for itself; the verdicts' table and
     // the notes then go to stderr.
     const bool stdout_taken = p.get_string("json") == kStdoutPath || p.get_string("csv") == kStdoutPath;
@@ -153,7 +165,7 @@ int run_experiment_command(const std::vector<std::string>& args, std::ostream& o
             shown << "\nverdicts.json, verdicts.csv written to " << dir << '\n';
             if (!can_render()) {
                 err << kProgram << " experiment: no report.html nor report.pdf: " << cannot_render_reason() << '\n';
-                return 0;
+                return finished();
             }
             std::string names;
             for (const std::string& f : write_lesson_report(lesson, result, dir))
@@ -164,7 +176,7 @@ int run_experiment_command(const std::vector<std::string>& args, std::ostream& o
             return 1;
         }
     }
-    return 0;
+    return finished();
 }
 
 } // namespace pcl::cli

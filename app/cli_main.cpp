@@ -26,6 +26,7 @@
 #include "lib/file_io.h"
 #include "lib/json.h"
 #include "lib/output_set.h"
+#include "lib/provenance.h"
 #include "lib/report.h"
 #include "lock_bench.h"
 #include "machines_bench.h"
@@ -551,6 +552,7 @@ int main(int argc, char** argv)
     // A write past `ulimit -f` fails with EFBIG, reported as any other
     // failed write, instead of SIGXFSZ killing the program without a word.
     std::signal(SIGXFSZ, SIG_IGN);
+    pcl::set_command_line(argc, argv);
     try {
         const int rc = run(std::vector<std::string>(argv + 1, argv + argc));
         std::cout.flush();

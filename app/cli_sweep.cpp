@@ -8,6 +8,7 @@
 #include "lib/arg_parser.h"
 #include "lib/file_io.h"
 #include "lib/json.h"
+#include "lib/shell_quote.h"
 #include "sim/run_figures.h"
 #include "sim/runner.h"
 
@@ -23,18 +24,6 @@
 namespace pcl::cli {
 
 namespace {
-
-std::string shell_quote(const std::string& s)
-{
-    if (!s.empty()
-        && s.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./=:,+")
-            == std::string::npos)
-        return s;
-    std::string q = "'";
-    for (char c : s)
-        q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return q + "'";
-}
 
 /// This program, as the job lines run it: its absolute path when the
 /// system says it, else its name (found on PATH).
@@ -318,6 +307,7 @@ private:
             const RunResult result = run_scenario(s, options);
             r.ended_by = result.ended_by;
             r.error = result.error;
+            r.provenance = result.provenance;
             doc = to_json(result);
             have_result = true;
             if (const json::Value* figures = doc.find("figures"))

@@ -58,6 +58,8 @@ SweepRun read_cell(const SweepPlan& plan, std::size_t k, const std::string& dir,
         }
         if (const json::Value* figures = doc.find("figures"))
             take_figures(r, *figures);
+        if (const json::Value* host = doc.find("host"))
+            r.provenance = provenance_from_json(*host);
         if (r.figures.empty()) {
             r.ended_by = RunEnd::Missing;
             r.error = path + ": no figures (not a result of 'run --out')";

@@ -100,7 +100,7 @@ json::Value plan_to_json(const SweepPlan& p)
             { "parameters", p.describe_cell(k / p.repeat) } });
     return json::Object { { "version", 1 }, { "scenario", p.scenario }, { "name", p.name }, { "set", std::move(sets) },
         { "vary", std::move(axes) }, { "repeat", std::uint64_t(p.repeat) }, { "figure", p.figure },
-        { "runs", std::move(runs) } };
+        { "runs", std::move(runs) }, { "provenance", provenance_members(make_provenance()) } };
 }
 
 SweepPlan plan_from_json(const json::Value& doc, const std::string& origin)

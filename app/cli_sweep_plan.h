@@ -6,6 +6,7 @@
 #pragma once
 
 #include "lib/json.h"
+#include "lib/provenance.h"
 #include "sim/run_end.h"
 
 #include <cstddef>
@@ -52,6 +53,7 @@ struct SweepRun {
     RunEnd ended_by = RunEnd::NotRun; ///< the result's, NotRun, or Missing (--collect)
     std::string error;
     std::vector<std::pair<std::string, double>> figures;
+    Provenance provenance; ///< the build, command and computer that made its result (empty: none)
 
     bool finished() const { return run_completed(ended_by); }
 };

@@ -1,9 +1,12 @@
 #include "cli_sweep_report.h"
 
+#include "lib/provenance.h"
+
 #include "cli_render.h"
 #include "cli_scenarios.h"
 #include "lib/arg_parser.h"
 #include "lib/file_io.h"
+#include "lib/provenance.h"
 #include "lib/report.h"
 #include "sim/run_figures.h"
 
@@ -41,6 +44,9 @@ Report runs_table(const SweepPlan& p, const std::vector<SweepRun>& runs)
     columns.push_back("ended_by");
     for (std::string& f : run_figure_names())
         columns.push_back(std::move(f));
+    // Each run's own: a grid's jobs may have run on several computers.
+    for (auto& [name, value] : provenance_columns({}))
+        columns.push_back(name);
     Report t(columns);
     for (const SweepRun& r : runs) {
         t.add_row();
@@ -52,6 +58,8 @@ Report runs_table(const SweepPlan& p, const std::vector<SweepRun>& runs)
         for (const auto& [name, value] : r.figures)
             if (std::find(columns.begin(), columns.end(), name) != columns.end())
                 t.set(name, csv_number(value));
+        for (const auto& [name, value] : provenance_columns(r.provenance))
+            t.set(name, value);
     }
     return t;
 }
@@ -95,6 +103,10 @@ Report summary_table(const SweepPlan& p, const std::vector<SweepRun>& runs)
         columns.push_back(f);
         columns.push_back(f + "_spread");
     }
+    // The table's: the command that made it, here and now.
+    const auto made = provenance_columns(make_provenance());
+    for (const auto& [name, value] : made)
+        columns.push_back(name);
     Report t(columns);
     for (std::size_t cell = 0; cell < p.cells(); ++cell) {
         t.add_row();
@@ -110,6 +122,8 @@ Report summary_table(const SweepPlan& p, const std::vector<SweepRun>& runs)
             }
         }
         t.set("runs", std::uint64_t(finished));
+        for (const auto& [name, value] : made)
+            t.set(name, value);
     }
     return t;
 }

@@ -441,6 +441,7 @@ ExperimentResult run_experiment(const Lesson& lesson, const ScenarioTexts& texts
     out.title = lesson.title;
     out.thread = lesson.thread;
     out.quick = options.quick;
+    out.provenance = make_provenance();
     out.machine_cpus = options.machine_cpus ? options.machine_cpus : std::max(1u, std::thread::hardware_concurrency());
 
     // The runs each repeat needs, made once and shared by the claims that
@@ -452,8 +453,13 @@ ExperimentResult run_experiment(const Lesson& lesson, const ScenarioTexts& texts
         most = std::max(most, repeats_of(c));
     std::map<std::pair<std::string, unsigned>, RunOutcome> results;
     const std::vector<std::string> extra = options.quick ? concat(lesson.quick, kMeasured) : kMeasured;
-    for (unsigned rep = 0; rep < most; ++rep)
+    const auto stopped = [&] { return options.cancel && options.cancel->load(); };
+    for (unsigned rep = 0; rep < most && !out.incomplete; ++rep)
         for (const LessonRun& run : lesson.runs) {
+            if (stopped()) {
+                out.incomplete = true;
+                break;
+            }
             bool needed = false;
             for (const LessonClaim& c : lesson.claims)
                 needed = needed || (rep < repeats_of(c) && (c.run == run.name || c.over == run.name));
@@ -469,7 +475,13 @@ ExperimentResult run_experiment(const Lesson& lesson, const ScenarioTexts& texts
                     throw std::runtime_error("run '" + run.name + "' (" + run.label + ") failed: " + e.what());
                 }
             } else {
-                o.result = run_scenario(lesson_scenario(run, extra, texts, run_path(lesson, run)));
+                RunOptions ro;
+                ro.cancel = options.cancel;
+                o.result = run_scenario(lesson_scenario(run, extra, texts, run_path(lesson, run)), ro);
+                if (o.result.ended_by == RunEnd::Cancelled) {
+                    out.incomplete = true; // a run cut short measures nothing its claim asks
+                    break;
+                }
                 if (o.result.state == "failed")
                     throw std::runtime_error("run '" + run.name + "' (" + run.label + ") failed: " + o.result.error);
                 for (const RunFigure& f : run_figures(o.result))
@@ -484,7 +496,11 @@ ExperimentResult run_experiment(const Lesson& lesson, const ScenarioTexts& texts
         cr.run_label = lesson.find_run(c.run)->label;
         if (!c.over.empty())
             cr.over_label = lesson.find_run(c.over)->label;
-        for (unsigned rep = 0; rep < repeats_of(c); ++rep) {
+        unsigned made = 0; // repeats whose runs were all made (all of them unless stopped)
+        while (made < repeats_of(c) && results.count({ c.run, made })
+            && (c.over.empty() || results.count({ c.over, made })))
+            ++made;
+        for (unsigned rep = 0; rep < made; ++rep) {
             const double a = claim_value(c, results.at({ c.run, rep }), c.lock);
             cr.run_values.push_back(a);
             if (counts_contentions(c))
@@ -505,6 +521,11 @@ ExperimentResult run_experiment(const Lesson& lesson, const ScenarioTexts& texts
                                        : std::numeric_limits<double>::quiet_NaN());
         }
         judge(cr, out.machine_cpus);
+        if (made < repeats_of(c)) {
+            cr.verdict = LessonVerdict::Inconclusive;
+            cr.why = "stopped before it was measured in full: " + std::to_string(made) + " of its "
+                + std::to_string(repeats_of(c)) + " repeats " + (made == 1 ? "was" : "were") + " made";
+        }
         out.claims.push_back(std::move(cr));
     }
     return out;
@@ -515,6 +536,8 @@ void print_verdicts(std::ostream& out, const ExperimentResult& result)
     out << result.title << "\nfrom the " << result.thread << " thread\n"
         << "this machine: " << result.machine_cpus << " CPUs; " << (result.quick ? "quick form" : "full form")
         << "; every figure is a ratio of runs made here side by side, or a count\n";
+    if (result.incomplete)
+        out << "incomplete: stopped before every run was made; a claim without all its repeats is inconclusive\n";
     for (std::size_t i = 0; i < result.claims.size(); ++i) {
         const ClaimResult& c = result.claims[i];
         const std::string q = c.claim.quoted ? "\"" : "";
@@ -562,15 +585,24 @@ json::Value to_json(const ExperimentResult& result)
         { "thread", result.thread },
         { "quick", result.quick },
         { "machine_cpus", result.machine_cpus },
+        { "incomplete", result.incomplete },
         { "verdicts", std::move(verdicts) },
+        { "provenance", provenance_members(result.provenance) },
     };
 }
 
 std::string verdicts_csv(const ExperimentResult& result)
 {
-    Report table({ "claim", "source", "thread_figure", "our_figure", "median", "spread", "result", "why" });
+    std::vector<std::string> columns { "claim", "source", "thread_figure", "our_figure", "median", "spread", "result",
+        "why" };
+    const auto made = provenance_columns(result.provenance);
+    for (const auto& [name, value] : made)
+        columns.push_back(name);
+    Report table(columns);
     for (const ClaimResult& c : result.claims) {
         table.add_row();
+        for (const auto& [name, value] : made)
+            table.set(name, value);
         table.set("claim", c.claim.statement);
         table.set("source", c.claim.by);
         table.set("thread_figure", c.claim.thread_figure);

@@ -14,8 +14,10 @@
 #include "lesson/lesson_probe.h"
 #include "lesson/lesson_problems.h"
 #include "lib/json.h"
+#include "lib/provenance.h"
 #include "sim/scenario.h"
 
+#include <atomic>
 #include <functional>
 #include <iosfwd>
 #include <string>
@@ -57,6 +59,10 @@ struct ExperimentOptions {
     unsigned machine_cpus = 0; ///< 0: this machine's (std::thread::hardware_concurrency)
     /// Told what runs next ("hash-shared, repeat 2 of 3").
     std::function<void(const std::string&)> progress;
+    /// Set (by Ctrl+C) to stop: the run under way is dropped, no other
+    /// starts, and each claim is judged on the repeats whose runs were all
+    /// made; one that lacks any is inconclusive (ExperimentResult::incomplete).
+    const std::atomic<bool>* cancel = nullptr;
 };
 
 struct ClaimResult {
@@ -86,6 +92,8 @@ struct ExperimentResult {
     std::string thread;
     bool quick = false;
     unsigned machine_cpus = 0;
+    bool incomplete = false; ///< stopped (ExperimentOptions::cancel) before every run was made
+    Provenance provenance;   ///< the build, command, time and computer that measured it
     std::vector<ClaimResult> claims;
 };
 

@@ -4,7 +4,7 @@ namespace pcl {
 
 namespace {
 
-FieldTable<ReclaimConfig> build()
+FieldTable<ReclaimConfig> build_reclaim_table()
 {
     using R = ReclaimConfig;
     // clang-format off
@@ -29,7 +29,7 @@ FieldTable<ReclaimConfig> build()
 
 const FieldTable<ReclaimConfig>& reclaim_fields()
 {
-    static const FieldTable<ReclaimConfig> table = build();
+    static const FieldTable<ReclaimConfig> table = build_reclaim_table();
     return table;
 }
 

@@ -4,7 +4,7 @@ namespace pcl {
 
 namespace {
 
-FieldTable<WritebackConfig> build()
+FieldTable<WritebackConfig> build_writeback_table()
 {
     using W = WritebackConfig;
     // clang-format off
@@ -33,7 +33,7 @@ FieldTable<WritebackConfig> build()
 
 const FieldTable<WritebackConfig>& writeback_fields()
 {
-    static const FieldTable<WritebackConfig> table = build();
+    static const FieldTable<WritebackConfig> table = build_writeback_table();
     return table;
 }
 

@@ -100,32 +100,6 @@ std::optional<Figure> latency_figure(
 
 } // namespace
 
-HostFacts read_host_facts()
-{
-    HostFacts f;
-    const std::time_t now = std::time(nullptr);
-    std::tm utc {};
-    ::gmtime_r(&now, &utc);
-    char date[16];
-    std::strftime(date, sizeof date, "%Y-%m-%d", &utc);
-    f.date = date;
-    std::ifstream in("/proc/cpuinfo");
-    for (std::string line; std::getline(in, line);) {
-        const std::size_t colon = line.find(':');
-        if (colon == std::string::npos)
-            continue;
-        std::string key = line.substr(0, colon);
-        while (!key.empty() && (key.back() == ' ' || key.back() == '\t'))
-            key.pop_back();
-        const std::string value = line.substr(std::min(colon + 2, line.size()));
-        if (key == "model name" && f.cpu_model.empty())
-            f.cpu_model = value;
-        if (key == "flags" && (" " + value + " ").find(" hypervisor ") != std::string::npos)
-            f.hypervisor = true;
-    }
-    return f;
-}
-
 sched::MachineProfile host_profile(
     const HostTopology& host, const PingPongs& latencies, const MeasuredWork& w, const HostFacts& facts)
 {

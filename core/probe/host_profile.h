@@ -12,6 +12,7 @@
 // source says how and when its figure was measured.
 #pragma once
 
+#include "lib/provenance.h"
 #include "probe/cpu_topology.h"
 #include "probe/line_pingpong.h"
 #include "probe/operation_cost.h"
@@ -24,16 +25,6 @@
 #include <string>
 
 namespace pcl {
-
-/// What the profile says of the machine besides the figures.
-struct HostFacts {
-    std::string date;        ///< of the measurement, "2026-12-05" (UTC)
-    std::string cpu_model;   ///< /proc/cpuinfo's model name; empty: not shown
-    bool hypervisor = false; ///< the CPU says it runs under a hypervisor
-};
-
-/// The date today (UTC), /proc/cpuinfo's model name and hypervisor flag.
-HostFacts read_host_facts();
 
 /// The transfer latencies measured, indexed by sched::DistanceKind.
 using PingPongs = std::array<std::optional<PingPongResult>, sched::kDistanceKinds.size()>;

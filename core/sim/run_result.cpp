@@ -29,6 +29,7 @@ RunResult collect_result(Engine& engine, const Scenario& scenario, const Metrics
 {
     RunResult r;
     r.scenario = scenario;
+    r.provenance = make_provenance();
     r.state = Engine::state_name(engine.state());
     r.error = engine.error();
     r.wall_seconds = wall_seconds;
@@ -157,6 +158,18 @@ json::Value to_json(const MetricsSample& s)
     }
     return o;
 }
+
+namespace {
+
+json::Object host_json(const RunResult& r)
+{
+    json::Object host { { "wall_time_s", r.host_wall_seconds }, { "cpu_time_s", r.cpu_seconds } };
+    for (auto& member : provenance_members(r.provenance))
+        host.push_back(std::move(member));
+    return host;
+}
+
+} // namespace
 
 json::Value to_json(const RunResult& r)
 {
@@ -316,13 +329,10 @@ json::Value to_json(const RunResult& r)
         { "lock_classes", std::move(classes) },
         { "histograms", std::move(histograms) },
         { "series", std::move(series) },
-        // What the host spent, apart: everything above is the same for the
-        // same scenario on a modelled machine, this is not.
-        { "host",
-            json::Object {
-                { "wall_time_s", r.host_wall_seconds },
-                { "cpu_time_s", r.cpu_seconds },
-            } },
+        // The computer that made it and what it spent, apart: everything
+        // above is the same for the same scenario on a modelled machine,
+        // this is not.
+        { "host", host_json(r) },
     };
 }
 

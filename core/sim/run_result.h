@@ -8,6 +8,7 @@
 #pragma once
 
 #include "lib/json.h"
+#include "lib/provenance.h"
 #include "mm/fault.h"
 #include "mm/page_cache.h"
 #include "mm/page_lock.h"
@@ -88,6 +89,9 @@ struct RunResult {
     /// divides by, which spinning on a contended lock costs even when the
     /// wall clock does not show it.
     double cpu_seconds = 0;
+    /// The build, command, time and computer that made the result
+    /// (collect_result); written in the JSON's `host` section.
+    Provenance provenance;
 
     // Totals.
     std::uint64_t operations = 0;

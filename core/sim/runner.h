@@ -26,7 +26,7 @@ struct RunOptions {
     /// Called on the runner's thread after each sample.
     std::function<void(const MetricsSample&)> progress;
     /// When set and it becomes true, the run is stopped (ended_by RunEnd::Cancelled).
-    std::atomic<bool>* cancel = nullptr;
+    const std::atomic<bool>* cancel = nullptr;
     /// Called on the runner's thread with each batch of events drained (in
     /// time order within a batch), e.g. to log readahead windows. Records the
     /// rings dropped never reach it: see RunResult::events_dropped.

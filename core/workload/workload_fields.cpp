@@ -6,7 +6,7 @@ namespace {
 
 constexpr std::uint64_t kU64Max = std::numeric_limits<std::uint64_t>::max();
 
-FieldTable<WorkloadSpec> build()
+FieldTable<WorkloadSpec> build_workload_table()
 {
     using W = WorkloadSpec;
     // clang-format off
@@ -68,7 +68,7 @@ FieldTable<WorkloadSpec> build()
 
 const FieldTable<WorkloadSpec>& workload_fields()
 {
-    static const FieldTable<WorkloadSpec> table = build();
+    static const FieldTable<WorkloadSpec> table = build_workload_table();
     return table;
 }
 

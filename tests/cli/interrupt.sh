@@ -114,6 +114,31 @@ for f in runs.csv summary.csv; do
   [ -s "$dir/sweep/$f" ] || fail "sweep under timeout -s INT: no $f: $(cat "$dir/err.txt")"
 done
 no_leftovers "sweep under timeout -s INT"
+# --resume runs the rest, and only the rest: a finished cell keeps its file.
+cp "$dir/sweep/cell-0/summary.json" "$dir/cell-0-before.json"
+expect 0 "^pagecache-lab-cli sweep: [0-9]+ runs of 12 \([0-9]+ finished before, in $dir/sweep\)" \
+  "$cli" sweep --resume "$dir/sweep"
+[ "$(wc -l < "$dir/sweep/runs.csv")" -eq 13 ] || fail "sweep --resume: runs.csv: $(cat "$dir/sweep/runs.csv")"
+for k in 0 1 2 3 4 5 6 7 8 9 10 11; do
+  grep -Eq '"ended_by": "finished"' "$dir/sweep/cell-$k/summary.json" || fail "sweep --resume: cell-$k did not finish"
+done
+cmp -s "$dir/cell-0-before.json" "$dir/sweep/cell-0/summary.json" || fail "sweep --resume ran a finished cell again"
+expect 2 "--resume DIR takes no scenario" "$cli" sweep --resume "$dir/sweep" --vary workload.cpus=1
+
+# An experiment stopped part way: the verdicts of what it measured, marked
+# incomplete, printed and written, and 130.
+"$cli" experiment 2002-one-global-hash-lock --repeat 100 --quiet --json "$dir/verdicts.json" \
+  > "$dir/out.txt" 2> "$dir/err.txt" &
+pid=$!
+sleep 3
+kill -INT "$pid"
+wait "$pid"
+rc=$?
+[ "$rc" -eq 130 ] || fail "an interrupted experiment exited $rc, expected 130: $(cat "$dir/err.txt")"
+grep -q '^incomplete: stopped before every run was made' "$dir/out.txt" || fail "experiment: $(cat "$dir/out.txt")"
+grep -q '"incomplete": true' "$dir/verdicts.json" || fail "experiment: verdicts.json not marked incomplete"
+grep -Eq '"why": "stopped before it was measured in full: [0-9]+ of its 100 repeats w(as|ere) made"' \
+  "$dir/verdicts.json" || fail "experiment: no claim says how far it got: $(cat "$dir/verdicts.json")"
 
 # An interrupted probe removes its scratch file.
 mkdir -p "$dir/probe-tmp"

@@ -76,7 +76,13 @@ expect 2 "--collect: .*sweep.json" "$cli" sweep --collect "$dir/nothing-here"
 # compare: both runs, each figure with B/A; a bad B is named.
 expect 0 '^contentions_per_1000_ops ' "$cli" compare 2002-global-hash-lock 2002-global-hash-lock $short \
   --set-b index.kind=radix --set-b index.scheme=spinlock --out "$dir/cmp"
-head -n 1 "$dir/cmp/compare.csv" | grep -q '^figure,unit,A,B,B/A$' || fail "compare.csv header"
+provenance='program_version,program_commit,command_line,made_at,host_kernel,host_cpu_model,host_cpus,host_memory_bytes'
+head -n 1 "$dir/cmp/compare.csv" | grep -q "^figure,unit,A,B,B/A,$provenance\$" || fail "compare.csv header"
+# Each row says what made it: this program, this command, this computer.
+sed -n 2p "$dir/cmp/compare.csv" | grep -Eq ",[0-9]+\.[0-9]+\.[0-9]+,[^,]*,\"?pagecache-lab-cli compare 2002-global-hash-lock [^\"]*\"?,[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:]{8}Z,Linux [^,]+,.*,$(getconf _NPROCESSORS_ONLN),[0-9]+\$" \
+  || fail "compare.csv: no provenance: $(sed -n 2p "$dir/cmp/compare.csv")"
+head -n 1 "$dir/grid/runs.csv" | grep -q ",$provenance\$" || fail "runs.csv: no provenance columns"
+grep -q '"command": "pagecache-lab-cli sweep 2002-global-hash-lock ' "$dir/grid/sweep.json" || fail "sweep.json: no provenance"
 grep -q '"version": 1' "$dir/cmp/b/summary.json" || fail "compare's b/summary.json"
 # Every series of both runs overlaid, each as PNG, SVG and PDF, A and B in its legend.
 for ext in png svg pdf; do

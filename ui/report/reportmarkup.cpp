@@ -4,7 +4,9 @@
 #include "lesson/experiment.h"
 #include "lesson/lesson.h"
 #include "lib/json_path.h"
+#include "lib/provenance.h"
 #include "lib/report.h"
+#include "sched/machine_profiles.h"
 #include "sim/run_figures.h"
 #include "sim/run_result.h"
 #include "sim/run_summary.h"
@@ -196,6 +198,8 @@ private:
     static QString num(const QString& v) { return QLatin1Char('#') + v; }
 
     void head();
+    /// Who made the report, how, when and on what.
+    QString footer() const;
     void introduction();
     void scenario();
     void lesson();
@@ -260,16 +264,42 @@ QString Markup::write(QString* error)
         locks();
         histograms();
     }
-    element("p",
-        tr("Made by Page Cache Lab %1 on %2. Every figure was measured on this machine, in a simulated page cache "
-           "running on real threads.")
-            .arg(
-                QStringLiteral(PCL_VERSION), QDateTime::currentDateTime().toString(QStringLiteral("yyyy-MM-dd HH:mm"))),
-        "footer");
+    element("p", footer(), "footer");
     xml_.writeEndElement(); // body
     xml_.writeEndElement(); // html
     xml_.writeEndDocument();
     return text_;
+}
+
+QString Markup::footer() const
+{
+    // Which build, how and when, and on what: a report attached to a bug
+    // or a paper says where its figures come from (lib/provenance.h).
+    const Provenance made = s_.run ? s_.run->provenance : s_.verdicts ? s_.verdicts->provenance : make_provenance();
+    QString text
+        = tr("Made by Page Cache Lab %1%2 at %3 UTC%4.")
+              .arg(QString::fromStdString(made.version),
+                  made.commit.empty() ? QString() : tr(" (%1)").arg(QString::fromStdString(made.commit)),
+                  QString::fromStdString(made.time)
+                      .replace(QLatin1Char('T'), QLatin1Char(' '))
+                      .remove(QLatin1Char('Z')),
+                  made.command.empty() ? QString() : tr(", with %1").arg(QString::fromStdString(made.command)));
+    const QString computer = QString::fromStdString(host_text(made.host));
+    if (s_.run && s_.run->scenario.engine.machine.is_modelled()) {
+        const std::string& name = s_.run->scenario.engine.machine.profile;
+        std::string machine = name;
+        try {
+            machine = sched::load_machine_profile(name).title + " (" + name + ")";
+        } catch (const std::exception&) {
+            // A profile gone since the run: its name is what there is.
+        }
+        return text + QLatin1Char(' ')
+            + tr("Every figure was measured on a modelled machine, %1, its time virtual, computed on %2.")
+                  .arg(QString::fromStdString(machine), computer);
+    }
+    return text + QLatin1Char(' ')
+        + tr("Every figure was measured on this computer (%1), in a simulated page cache running on its threads.")
+              .arg(computer);
 }
 
 void Markup::head()
@@ -355,12 +385,14 @@ void Markup::lesson()
 void Markup::verdicts()
 {
     const ExperimentResult& r = *s_.verdicts;
-    element("h2", tr("The claims, measured on this machine"));
+    element("h2", tr("The claims, measured on this computer"));
     element("p",
-        tr("%1 CPUs, the lesson's %2. Every figure is a ratio of runs made here side by side, or a count: never a "
+        tr("%1, the lesson's %2%3. Every figure is a ratio of runs made here side by side, or a count: never a "
            "time set beside one posted years ago on other hardware.")
-            .arg(r.machine_cpus)
-            .arg(r.quick ? tr("quick form") : tr("full form")),
+            .arg(r.provenance.host.cpus ? QString::fromStdString(host_text(r.provenance.host))
+                                        : tr("%1 CPUs").arg(r.machine_cpus))
+            .arg(r.quick ? tr("quick form") : tr("full form"))
+            .arg(r.incomplete ? tr(", stopped before every run was made") : QString()),
         "note");
     startTable({ tr("#"), tr("Claim"), tr("The thread's figure"), tr("Ours (median)"), tr("Verdict"), tr("Why") },
         { 3, 30, 19, 19, 10, 19 });

@@ -1,7 +1,11 @@
-// Small text helpers the parsers of core share (the trace readers, the
-// readahead log).
+// Small text helpers core shares: for its parsers (the trace readers, the
+// readahead log) and for what it writes for people (the run's summary, the
+// trace's notes).
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
+#include <string>
 #include <string_view>
 
 namespace pcl {
@@ -14,6 +18,19 @@ constexpr std::string_view trim(std::string_view s) noexcept
     while (!s.empty() && (s.back() == ' ' || s.back() == '\t'))
         s.remove_suffix(1);
     return s;
+}
+
+/// @v with its digits in groups of three: 4677989 -> "4,677,989".
+inline std::string with_commas(std::uint64_t v)
+{
+    const std::string digits = std::to_string(v);
+    std::string out;
+    for (std::size_t i = 0; i < digits.size(); ++i) {
+        if (i && (digits.size() - i) % 3 == 0)
+            out += ',';
+        out += digits[i];
+    }
+    return out;
 }
 
 } // namespace pcl

@@ -2,14 +2,18 @@
 
 #include "events/lanes.h"
 #include "lib/json.h"
+#include "lib/report.h"
+#include "lib/text.h"
 #include "mm/fault.h"
 #include "mm/readahead.h"
 #include "sim/span_model.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <map>
 #include <set>
+#include <sstream>
 #include <tuple>
 
 namespace pcl {
@@ -85,11 +89,39 @@ double micros(std::uint64_t ns, std::uint64_t origin_ns)
     return double(ns >= origin_ns ? ns - origin_ns : 0) / 1000.0;
 }
 
-/// The name, category and arguments of an item's record.
+/// Where a page is: its file and its offset there (@key), or, for an
+/// anonymous page, its virtual page alone: such a page belongs to no file,
+/// and its file number, kAnonymousFile (~0), would read as a file numbered
+/// 4294967295.
+void put_page(json::Object& o, FileId file, pgoff_t page, const char* key = "page")
+{
+    if (file == kAnonymousFile) {
+        o.emplace_back("vpn", std::uint64_t(page)); // an anonymous page's offset is its virtual page (mm/fault.cpp)
+        return;
+    }
+    o.emplace_back("file", std::uint64_t(file));
+    o.emplace_back(key, std::uint64_t(page));
+}
+
+/// What an item's record is called and says. A slice's name is the kind of
+/// work, the same for every slice of that kind, and it carries no args (the
+/// header says why); what its record says besides its length goes on the
+/// instant beside it, @detail, named @detail_name. An instant's own values
+/// are its args.
 struct Described {
+    Described(std::string n, const char* c, json::Object a = {}, const char* detail_of = nullptr)
+        : name(std::move(n))
+        , cat(c)
+        , args(std::move(a))
+        , detail_name(detail_of)
+    {
+    }
+
     std::string name;
     std::string cat;
-    json::Value args;
+    json::Object args;
+    const char* detail_name; ///< nullptr: the slice has nothing more to say
+    json::Object detail;
 };
 
 Described describe(const RunResult& r, const Event& e)
@@ -97,60 +129,94 @@ Described describe(const RunResult& r, const Event& e)
     switch (e.kind) {
     case EventKind::LockAcquired: {
         const ev::LockAcquired v { e };
-        return { "wait " + lock_label(r, v.lock_id(), v.class_id()), "lock",
-            json::Object { { "wait_ns", v.wait_ns() } } };
+        return { "wait " + lock_label(r, v.lock_id(), v.class_id()), "lock" }; // wait_ns: the slice's dur
     }
     case EventKind::LockReleased: {
         const ev::LockReleased v { e };
-        return { "hold " + lock_label(r, v.lock_id(), v.class_id()), "lock",
-            json::Object { { "hold_ns", v.hold_ns() } } };
+        return { "hold " + lock_label(r, v.lock_id(), v.class_id()), "lock" }; // hold_ns: the slice's dur
     }
     case EventKind::FaultEnd: {
         const ev::FaultEnd v { e };
-        return { std::string(fault_kind_name(FaultKind(v.fault_kind()))) + " fault", "fault",
-            json::Object { { "file", std::uint64_t(v.file()) }, { "page", std::uint64_t(v.page()) }, { "vpn", v.vpn() },
-                { "duration_ns", v.duration_ns() } } };
+        Described d { std::string(fault_kind_name(FaultKind(v.fault_kind()))) + " fault", "fault", {}, "faulted page" };
+        put_page(d.detail, v.file(), v.page());
+        if (v.file() != kAnonymousFile)
+            d.detail.emplace_back("vpn", v.vpn());
+        return d;
     }
     case EventKind::PageLockWoken: {
         const ev::PageLockWoken v { e };
-        return { "page lock sleep", "page_lock",
-            json::Object { { "file", std::uint64_t(v.file()) }, { "page", std::uint64_t(v.page()) },
-                { "slept_ns", v.slept_ns() } } };
+        Described d { "page lock sleep", "page_lock", {}, "page slept on" };
+        put_page(d.detail, v.file(), v.page());
+        return d;
     }
     case EventKind::IoComplete: {
         const ev::IoComplete v { e };
-        return { std::string(v.write() ? "write " : "read ") + std::to_string(v.pages()) + " pages", "io",
-            json::Object { { "file", std::uint64_t(v.file()) }, { "first_page", std::uint64_t(v.first_page()) },
-                { "pages", v.pages() }, { "request", v.request() } } };
+        Described d { v.write() ? "write" : "read", "io", {}, "request" };
+        put_page(d.detail, v.file(), v.first_page(), "first_page");
+        d.detail.emplace_back("pages", v.pages());
+        d.detail.emplace_back("request", v.request());
+        return d;
     }
     case EventKind::ReadaheadWindow: {
         const ev::ReadaheadWindow v { e };
-        return { std::string(v.async() ? "async" : "sync") + " readahead window", "readahead",
-            json::Object { { "file", std::uint64_t(v.file()) }, { "start", std::uint64_t(v.start()) },
-                { "size", v.size() }, { "async_size", v.async_size() }, { "rule", ra_rule_name(RaRule(v.rule())) } } };
+        Described d { std::string(v.async() ? "async" : "sync") + " readahead window", "readahead" };
+        put_page(d.args, v.file(), v.start(), "start");
+        d.args.emplace_back("size", v.size());
+        d.args.emplace_back("async_size", v.async_size());
+        d.args.emplace_back("rule", ra_rule_name(RaRule(v.rule())));
+        return d;
     }
     case EventKind::PageEvicted: {
         const ev::PageEvicted v { e };
-        return { v.wasted() ? "evict unused readahead page" : "evict", "reclaim",
-            json::Object {
-                { "file", std::uint64_t(v.file()) }, { "page", std::uint64_t(v.page()) }, { "mapped", v.mapped() } } };
+        Described d { v.wasted() ? "evict unused readahead page" : "evict", "reclaim" };
+        put_page(d.args, v.file(), v.page());
+        d.args.emplace_back("mapped", v.mapped());
+        return d;
     }
     case EventKind::PageRefault: {
         const ev::PageRefault v { e };
-        return { "refault", "reclaim",
-            json::Object { { "file", std::uint64_t(v.file()) }, { "page", std::uint64_t(v.page()) },
-                { "distance", v.distance() }, { "active", v.active() } } };
+        Described d { "refault", "reclaim" };
+        put_page(d.args, v.file(), v.page());
+        d.args.emplace_back("distance", v.distance());
+        d.args.emplace_back("active", v.active());
+        return d;
     }
     case EventKind::IndexHeightGrow:
     case EventKind::IndexHeightShrink: {
         const ev::IndexHeightGrow v { e };
         const bool grow = e.kind == EventKind::IndexHeightGrow;
-        return { std::string(grow ? "tree grows" : "tree shrinks") + " to height " + std::to_string(v.height()),
-            "index", json::Object { { "file", std::uint64_t(v.file()) }, { "height", v.height() } } };
+        return { grow ? "tree grows" : "tree shrinks", "index",
+            json::Object { { "file", std::uint64_t(v.file()) }, { "height", v.height() } } };
     }
     default:
-        return { std::string(to_string(e.kind)), "other", json::Object {} };
+        return { std::string(to_string(e.kind)), "other" };
     }
+}
+
+/// Where a run started on the records' clock, as a sample of it says: the
+/// sample was taken time_s of running time in, at clock_ns (one reading,
+/// sim/run_loop.cpp), and pauses are out of both.
+std::uint64_t start_of(const MetricsSample& s)
+{
+    const auto ran = static_cast<std::uint64_t>(std::llround(s.time_s * 1e9));
+    return s.clock_ns >= ran ? s.clock_ns - ran : 0;
+}
+
+/// @start_ns plus @seconds, on the records' clock; far enough is the end of it.
+std::uint64_t after(std::uint64_t start_ns, double seconds)
+{
+    const double ns = std::max(0.0, seconds * 1e9);
+    const auto room = std::numeric_limits<std::uint64_t>::max() - start_ns;
+    return ns >= double(room) ? std::numeric_limits<std::uint64_t>::max()
+                              : start_ns + static_cast<std::uint64_t>(std::llround(ns));
+}
+
+/// Seconds as a person gives them: "0.5", "1.2", "30".
+std::string seconds_text(double s)
+{
+    std::ostringstream out;
+    out << s;
+    return out.str();
 }
 
 /// Places each item of one lane on the first of the lane's Chrome threads
@@ -183,23 +249,101 @@ std::pair<std::vector<std::uint32_t>, std::uint32_t> nest(const std::vector<Item
 
 } // namespace
 
-ChromeTrace::ChromeTrace(std::size_t max_events)
+ChromeTrace::ChromeTrace(std::size_t max_events, std::optional<Window> window)
     : max_events_(max_events)
+    , window_(window)
 {
 }
 
 void ChromeTrace::add(const std::vector<Event>& batch)
 {
     for (const Event& e : batch) {
-        if (events_.size() < max_events_)
-            events_.push_back(e);
+        // A window is measured from the run's start, which the first
+        // sample tells; until then, what comes waits.
+        if (window_ && !start_ns_)
+            pending_.push_back(e);
         else
-            ++left_out_;
+            keep(e);
     }
+}
+
+void ChromeTrace::add_sample(const MetricsSample& s)
+{
+    if (!start_ns_ && s.clock_ns)
+        set_start(start_of(s));
+}
+
+void ChromeTrace::set_start(std::uint64_t start_ns)
+{
+    start_ns_ = start_ns;
+    if (window_) {
+        from_ns_ = after(start_ns, window_->from_s);
+        to_ns_ = after(start_ns, window_->to_s);
+    }
+    std::vector<Event> waiting;
+    waiting.swap(pending_);
+    for (const Event& e : waiting)
+        keep(e);
+}
+
+void ChromeTrace::keep(const Event& e)
+{
+    // A record stamped before the start (a stamp the run's clock leaves as
+    // it is: run_clock.h) is before every window.
+    if (window_ && (e.time_ns < from_ns_ || e.time_ns >= to_ns_)) {
+        ++outside_window_;
+        return;
+    }
+    if (events_.size() >= max_events_) {
+        ++left_out_;
+        return;
+    }
+    events_.push_back(e);
+    newest_kept_ns_ = std::max(newest_kept_ns_, e.time_ns);
+}
+
+std::uint64_t ChromeTrace::start_ns(const RunResult& r) const
+{
+    if (start_ns_)
+        return *start_ns_;
+    for (const MetricsSample& s : r.series)
+        if (s.clock_ns)
+            return start_of(s);
+    std::uint64_t oldest = std::numeric_limits<std::uint64_t>::max();
+    for (const std::vector<Event>* records : { &events_, &pending_ })
+        for (const Event& e : *records)
+            oldest = std::min(oldest, e.time_ns);
+    return oldest == std::numeric_limits<std::uint64_t>::max() ? 0 : oldest;
+}
+
+double ChromeTrace::kept_until_s(const RunResult& r) const
+{
+    const std::uint64_t start = start_ns(r);
+    return events_.empty() || newest_kept_ns_ < start ? 0.0 : double(newest_kept_ns_ - start) / 1e9;
+}
+
+std::string ChromeTrace::cut_note(const RunResult& r) const
+{
+    if (!left_out_)
+        return {};
+    const std::string first = "the first " + with_commas(events_kept()) + " of ";
+    const std::string until = "up to " + fixed(kept_until_s(r), 3) + " s";
+    if (window_)
+        return first + "the " + with_commas(events_kept() + left_out_) + " events from " + seconds_text(window_->from_s)
+            + " s to " + seconds_text(window_->to_s) + " s of the run, " + until;
+    return first + with_commas(events_kept() + left_out_) + " events, " + until + " of the run's "
+        + fixed(r.wall_seconds, 3) + " s";
 }
 
 std::string ChromeTrace::json(const RunResult& r) const
 {
+    // A window whose start no sample gave: the run's series gives it now.
+    if (!pending_.empty()) {
+        ChromeTrace placed = *this;
+        placed.set_start(start_ns(r));
+        return placed.json(r);
+    }
+
     // The items: the activities the span model reads out of the records
     // (a wait, a hold, a fault, a sleep, a request), and the instants.
     SpanModel model(SpanModel::Keep { .spans = false, .activities = true });
@@ -269,7 +413,7 @@ std::string ChromeTrace::json(const RunResult& r) const
     // flusher records on its device's lane): a thread of requests alone is
     // named for them, one that holds anything else for the overlap.
     std::set<std::pair<unsigned, std::uint32_t>> not_only_requests;
-    std::uint64_t slices = 0, instants = 0;
+    std::uint64_t slices = 0, instants = 0, details = 0;
     for (const LaneItems& l : lanes) {
         const unsigned lane = items[l.first].lane;
         for (std::size_t k = 0; k < l.last - l.first; ++k) {
@@ -278,21 +422,35 @@ std::string ChromeTrace::json(const RunResult& r) const
             if (events_[it.event].kind != EventKind::IoComplete)
                 not_only_requests.insert({ lane, thread });
             Described d = describe(r, events_[it.event]);
-            json::Object o { { "name", d.name }, { "cat", d.cat }, { "ph", it.slice ? "X" : "i" },
-                { "ts", micros(it.start_ns, origin) }, { "pid", kPid }, { "tid", tid_of(lane, thread) } };
-            if (it.slice)
+            const double ts = micros(it.start_ns, origin);
+            const std::uint64_t tid = tid_of(lane, thread);
+            json::Object o { { "name", d.name }, { "cat", d.cat }, { "ph", it.slice ? "X" : "i" }, { "ts", ts },
+                { "pid", kPid }, { "tid", tid } };
+            if (it.slice) {
+                // No args: speedscope would make a frame of each set of them.
                 o.emplace_back("dur", double(it.end_ns - it.start_ns) / 1000.0);
-            else
+                emit(json::Value(std::move(o)));
+                ++slices;
+            } else {
                 o.emplace_back("s", "t");
-            o.emplace_back("args", std::move(d.args));
-            emit(json::Value(std::move(o)));
-            ++(it.slice ? slices : instants);
+                o.emplace_back("args", std::move(d.args));
+                emit(json::Value(std::move(o)));
+                ++instants;
+            }
+            // What the slice's record says besides its length, on an
+            // instant at its start: after the slice, so that a viewer that
+            // nests what starts together puts it inside the slice.
+            if (it.slice && d.detail_name) {
+                emit(json::Object { { "name", d.detail_name }, { "cat", d.cat }, { "ph", "i" }, { "ts", ts },
+                    { "pid", kPid }, { "tid", tid }, { "s", "t" }, { "args", std::move(d.detail) } });
+                ++details;
+            }
         }
     }
 
-    // Counter tracks from the metrics series.
+    // Counter tracks from the metrics series (the window's samples).
     for (const MetricsSample& s : r.series) {
-        if (!s.clock_ns)
+        if (!s.clock_ns || (window_ && (s.time_s < window_->from_s || s.time_s > window_->to_s)))
             continue;
         const double ts = micros(s.clock_ns, origin);
         auto counter = [&](const char* name, const char* key, json::Value value) {
@@ -312,6 +470,10 @@ std::string ChromeTrace::json(const RunResult& r) const
     emit(json::Object { { "name", "process_name" }, { "ph", "M" }, { "pid", kPid },
         { "args", json::Object { { "name", "Page Cache Lab: " + title } } } });
     std::string label = every_event ? "every event recorded" : "notable events only (unpaced run)";
+    if (window_)
+        label += "; " + seconds_text(window_->from_s) + " s to " + seconds_text(window_->to_s) + " s of the run";
+    if (left_out_)
+        label += "; cut at " + fixed(kept_until_s(r), 3) + " s by the size limit";
     if (dropped)
         label += "; " + std::to_string(dropped) + " events dropped";
     emit(json::Object { { "name", "process_labels" }, { "ph", "M" }, { "pid", kPid },
@@ -340,15 +502,30 @@ std::string ChromeTrace::json(const RunResult& r) const
                           "are counted but not recorded)" },
         { "events_pushed", r.events_pushed },
         { "events_dropped_by_rings", r.events_dropped },
+        { "size_limit", max_events_ == kNoLimit ? json::Value("none") : json::Value(std::uint64_t(max_events_)) },
+        { "events_kept", std::uint64_t(events_.size()) },
         { "events_left_out_at_size_limit", left_out_ },
         { "events_dropped", dropped },
         { "complete", dropped == 0 },
-        { "slices", slices },
-        { "instants", instants },
-        { "not_drawn", "index node and tag changes, hash chain lengths (see the event log)" },
-        { "ended_by", std::string(run_end_name(r.ended_by)) },
-        { "parameters", scenario_to_json(r.scenario, true) },
     };
+    if (left_out_) {
+        other.emplace_back("kept_until_s", kept_until_s(r));
+        other.emplace_back("cut", "this trace holds " + cut_note(r) + "; the rest were left out at the size limit");
+    }
+    if (window_) {
+        other.emplace_back("window_s", json::Object { { "from", window_->from_s }, { "to", window_->to_s } });
+        other.emplace_back("events_outside_window", outside_window_);
+    }
+    other.emplace_back("slices", slices);
+    other.emplace_back("instants", instants);
+    other.emplace_back("slice_details",
+        json::Object { { "instants", details },
+            { "names",
+                "faulted page, page slept on, request: at a slice's start, what its record says besides its "
+                "length (slices carry no args, so that viewers aggregate them by name)" } });
+    other.emplace_back("not_drawn", "index node and tag changes, hash chain lengths (see the event log)");
+    other.emplace_back("ended_by", std::string(run_end_name(r.ended_by)));
+    other.emplace_back("parameters", scenario_to_json(r.scenario, true));
 
     std::string out = "{\"displayTimeUnit\": \"ns\",\n\"otherData\": " + json::write(json::Value(std::move(other)), -1)
         + ",\n\"traceEvents\": [\n";

@@ -1,6 +1,7 @@
 #include "sim/run_summary.h"
 
 #include "lib/report.h"
+#include "lib/text.h"
 
 #include <algorithm>
 #include <iomanip>
@@ -9,18 +10,6 @@
 namespace pcl {
 
 namespace {
-
-std::string with_commas(std::uint64_t v)
-{
-    std::string digits = std::to_string(v);
-    std::string out;
-    for (std::size_t i = 0; i < digits.size(); ++i) {
-        if (i && (digits.size() - i) % 3 == 0)
-            out += ',';
-        out += digits[i];
-    }
-    return out;
-}
 
 std::string micros(std::uint64_t ns)
 {

@@ -2,6 +2,7 @@
 
 #include "cli_progress.h"
 #include "cli_render.h"
+#include "cli_repeat.h"
 #include "cli_scenarios.h"
 #include "lib/arg_parser.h"
 #include "lib/file_io.h"
@@ -33,6 +34,10 @@ ArgParser make_compare_parser()
         "write compare.csv (the ratios), a/ and b/ (each run's summary.json, timeseries.csv and\n"
         "locks.csv) and charts/ (every series of both runs overlaid, as PNG, SVG and PDF) into DIR");
     parser.add_string("format", "table", "F", "what is printed: table, json or csv");
+    parser.add_uint("repeat", 1, 1, 1000, "N",
+        "run A and B N times each, alternated (A B A B ...), and print each figure's mean and 95 % interval\n"
+        "for both, and B/A as the mean of each pair's ratio with its interval, saying whether it differs\n"
+        "from 1 (not with --out, which writes one pair's files)");
     parser.allow_operands();
     parser.describe("A B [options]",
         "Runs scenario (or preset) A, then B, one after the other so that neither disturbs the other's\n"
@@ -53,6 +58,9 @@ void check_compare_args(const ArgParser& a)
     if (a.operands().size() != 2)
         throw ArgError(a.operands().size() < 2 ? "compare what? (compare A B: two scenarios or presets)"
                                                : "unexpected argument '" + a.operands()[2] + "' (compare A B)");
+    if (a.get_uint("repeat") > 1 && a.given("out"))
+        throw ArgError("--repeat gives the statistics of several pairs of runs; --out writes one pair's files: "
+                       "compare without --repeat for them");
     if (const std::string& o = a.get_string("out"); !o.empty())
         prepare_out_dir(o, "compare.csv");
 }
@@ -123,6 +131,55 @@ void run_pair(const ComparedPair& pair, RunResult (&results)[2], std::ostream& e
             break;
     }
     bar.finish();
+}
+
+/// compare --repeat: A and B @repeats times each, alternated so that a slow
+/// spell of a shared machine falls on both, until Ctrl+C; prints the
+/// statistics (cli_repeat.h). Returns the exit code.
+int compare_repeated(
+    const ComparedPair& pair, unsigned repeats, const std::string& format, std::ostream& out, std::ostream& err)
+{
+    install_interrupt_handler();
+    ProgressBar bar(err, ProgressBar::stderr_is_terminal());
+    RepeatFigures figures[2];
+    int rc = 0;
+    for (unsigned r = 0; r < repeats && !interrupted().load() && rc == 0; ++r) {
+        RunResult results[2];
+        for (int i = 0; i < 2 && !interrupted().load(); ++i) {
+            RunOptions options;
+            options.cancel = &interrupted();
+            std::uint64_t ops = 0;
+            options.progress = [&, i, r](const MetricsSample& s) {
+                ops += s.operations;
+                bar.update((2.0 * r + i + run_fraction(pair.scenarios[i], s, ops)) / (2.0 * repeats),
+                    side(i) + pair.names[i] + ", pair " + std::to_string(r + 1) + " of " + std::to_string(repeats));
+            };
+            results[i] = run_scenario(pair.scenarios[i], options);
+            if (results[i].state == "failed") {
+                err << kProgram << " compare: " << (i ? "B" : "A") << " failed in pair " << r + 1 << ": "
+                    << results[i].error << '\n';
+                rc = 1;
+            }
+        }
+        // A pair counts whole: both ran to their end.
+        if (rc == 0 && !interrupted().load())
+            for (int i = 0; i < 2; ++i)
+                figures[i].push_back(run_figures(results[i]));
+    }
+    bar.finish();
+    if (format == "table")
+        out << "A: " << pair.names[0] << " (" << parameter_caption(pair.scenarios[0]) << ")\nB: " << pair.names[1]
+            << " (" << parameter_caption(pair.scenarios[1]) << ")\n"
+            << figures[0].size() << (figures[0].size() == 1 ? " pair" : " pairs")
+            << " of runs, alternated; each side's mean and the 95 % interval of the mean, and B/A as the mean of "
+               "each pair's own ratio\n\n";
+    print_table(out, repeat_ratio_table(figures[0], figures[1], format), format);
+    if (interrupted().load()) {
+        err << kProgram << " compare: stopped by Ctrl+C after " << figures[0].size() << " of " << repeats
+            << " pairs; the statistics above are theirs\n";
+        return rc ? rc : kInterruptedExit;
+    }
+    return rc;
 }
 
 /// Each headline figure of A and B and the ratio B/A: rounded for the
@@ -210,6 +267,8 @@ int run_compare_command(const std::vector<std::string>& args, std::ostream& out,
     RunResult results[2];
     try {
         pair = load_pair(parser);
+        if (const unsigned repeats = unsigned(parser.get_uint("repeat")); repeats > 1)
+            return compare_repeated(pair, repeats, format, out, err);
         run_pair(pair, results, err);
     } catch (const std::runtime_error& e) {
         return compare_usage_error(err, e.what());

@@ -17,6 +17,7 @@
 #include "cli_machines.h"
 #include "cli_progress.h"
 #include "cli_render.h"
+#include "cli_repeat.h"
 #include "cli_scenarios.h"
 #include "cli_sweep.h"
 #include "concurrent_pagecache_bench.h"
@@ -171,6 +172,10 @@ pcl::ArgParser make_run_parser()
     p.add_flag("no-report",
         "with --out, leave out report.html, report.pdf and charts/ (the cells of a sweep's --jobs lines need "
         "only their results)");
+    p.add_uint("repeat", 1, 1, 1000, "N",
+        "run it N times, one after another, and print each headline figure's mean, standard deviation, min, "
+        "max and 95 % interval (as --format asks; not with --out, --json or --readahead-log, which are one "
+        "run's files)");
     p.add_flag("progress", "print one line per metrics sample on stderr while running");
     p.allow_operands(); // the scenario file or preset
     p.describe("SCENARIO.json|PRESET [options]",
@@ -354,6 +359,11 @@ int run_command(const std::vector<std::string>& args)
             if (files.empty())
                 throw pcl::ArgError("which scenario? (run SCENARIO.json or run PRESET)");
             pcl::cli::check_format(p.get_string("format"));
+            if (p.get_uint("repeat") > 1)
+                for (const char* one : { "out", "json", "readahead-log" })
+                    if (p.given(one))
+                        throw pcl::ArgError("--repeat gives the statistics of several runs; --" + std::string(one)
+                            + " writes one run's: run without --repeat for it");
             // An output directory that cannot be written fails now, not after the run.
             if (const std::string& out = p.get_string("out"); !out.empty()) {
                 pcl::cli::prepare_out_dir(out, "summary.json");
@@ -378,6 +388,10 @@ int run_command(const std::vector<std::string>& args)
         return run_usage_error(e.what());
     }
     const std::string& path = source.input.origin;
+
+    if (const unsigned repeats = unsigned(parser.get_uint("repeat")); repeats > 1)
+        return pcl::cli::run_repeated(scenario, std::filesystem::path(path).stem().string(), repeats,
+            parser.get_string("format"), std::cout, std::cerr);
 
     pcl::RunOptions options;
     // Ctrl+C ends the run as "cancelled": its summary and files are written.

@@ -6,9 +6,12 @@
 #include "shell/runtimedir.h"
 
 #include <QApplication>
+#include <QAreaSeries>
 #include <QCategoryAxis>
 #include <QChart>
 #include <QDir>
+#include <QLegend>
+#include <QLegendMarker>
 #include <QLineSeries>
 #include <QValueAxis>
 
@@ -80,16 +83,39 @@ std::vector<std::string> write_line_chart(const LineChart& chart, const std::str
         auto* s = new QLineSeries;
         s->setName(q(line.name));
         s->setPointsVisible(true);
-        for (const auto& [px, py] : line.points) {
-            s->append(px, py);
-            xmin = first ? px : std::min(xmin, px);
-            xmax = first ? px : std::max(xmax, px);
-            ymax = std::max(ymax, py);
+        auto* low = new QLineSeries;
+        auto* high = new QLineSeries;
+        bool spread = false;
+        for (const LineChart::Point& p : line.points) {
+            s->append(p.x, p.y);
+            low->append(p.x, std::min(p.low, p.y));
+            high->append(p.x, std::max(p.high, p.y));
+            spread = spread || p.low < p.high;
+            xmin = first ? p.x : std::min(xmin, p.x);
+            xmax = first ? p.x : std::max(xmax, p.x);
+            ymax = std::max({ ymax, p.y, p.high });
             first = false;
         }
         c.addSeries(s);
         s->attachAxis(x);
         s->attachAxis(y);
+        if (!spread) {
+            delete low;
+            delete high;
+            continue;
+        }
+        // The range of the repeats, shaded in the line's colour behind it:
+        // a median alone hides how far the runs behind it disagreed.
+        auto* band = new QAreaSeries(high, low);
+        QColor fill = s->color();
+        fill.setAlpha(50);
+        band->setBrush(fill);
+        band->setPen(Qt::NoPen);
+        c.addSeries(band);
+        band->attachAxis(x);
+        band->attachAxis(y);
+        for (QLegendMarker* m : c.legend()->markers(band))
+            m->setVisible(false);
     }
     y->setRange(0, ymax > 0 ? ymax * 1.1 : 1);
     y->applyNiceNumbers();
@@ -99,8 +125,8 @@ std::vector<std::string> write_line_chart(const LineChart& chart, const std::str
         // are not: then nice numbers).
         std::vector<double> xs;
         for (const LineChart::Line& line : chart.lines)
-            for (const auto& point : line.points)
-                xs.push_back(point.first);
+            for (const LineChart::Point& point : line.points)
+                xs.push_back(point.x);
         std::sort(xs.begin(), xs.end());
         xs.erase(std::unique(xs.begin(), xs.end()), xs.end());
         bool even = xs.size() >= 2 && xs.size() <= 11;

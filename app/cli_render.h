@@ -26,9 +26,16 @@ struct LineChart {
     std::string y_label;
     std::string caption;              ///< under the chart: the scenario and its fixed parameters
     std::vector<std::string> x_names; ///< labels of x = 0, 1, ... when the parameter is not a number
+    /// A point, and the range its value spans (a sweep cell's repeats,
+    /// min to max; low == high: none drawn).
+    struct Point {
+        double x = 0, y = 0;
+        double low = 0, high = 0;
+        bool operator<(const Point& o) const { return x < o.x; }
+    };
     struct Line {
         std::string name;
-        std::vector<std::pair<double, double>> points;
+        std::vector<Point> points;
     };
     std::vector<Line> lines;
 };

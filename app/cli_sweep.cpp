@@ -48,11 +48,11 @@ ArgParser make_sweep_parser()
     parser.add_string("figure", "ops_per_s", "NAME", "the figure the terminal table and the chart show");
     parser.add_string("out", "", "DIR",
         "write runs.csv (one row per run), summary.csv (one row per cell: each figure's median and\n"
-        "spread), sweep.json (the grid), cell-K/summary.json (each run's result) and\n"
-        "charts/NAME_FIGURE-vs-FIELD.png, .svg and .pdf into DIR");
+        "spread), sweep.json (the grid), cell-C/repeat-R/summary.json (each run's result, by its cell\n"
+        "and repeat) and charts/NAME_FIGURE-vs-FIELD.png, .svg and .pdf into DIR");
     parser.add_output("jobs", "FILE",
         "run nothing: write one '" + std::string(kProgram)
-            + " run ... --out DIR/cell-K' command per run to FILE, for GNU parallel, a Slurm array or any\n"
+            + " run ... --out DIR/cell-C/repeat-R' command per run to FILE, for GNU parallel, a Slurm array or any\n"
               "batch scheduler (needs --out DIR); 'sweep --collect DIR' merges their outputs");
     parser.add_string("collect", "", "DIR", "run nothing: tabulate and chart the runs a --jobs file ran into DIR");
     parser.add_string("resume", "", "DIR",
@@ -171,9 +171,9 @@ std::optional<std::vector<Scenario>> build_cells(const SweepPlan& plan, const Sc
 std::string shared_caption(const SweepPlan& plan, const ScenarioSource& source, const Scenario& first_cell)
 {
     try {
-        return parameter_caption(build_scenario(source, plan.sets));
+        return parameter_caption(build_scenario(source, plan.sets), plan.varied_fields());
     } catch (const std::runtime_error&) {
-        return parameter_caption(first_cell);
+        return parameter_caption(first_cell, plan.varied_fields());
     }
 }
 
@@ -187,7 +187,7 @@ bool write_plan(const SweepPlan& plan, const std::string& out_dir, std::ostream&
         // would be taken by --collect for this grid's: removed.
         for (std::size_t k = 0; k < plan.runs(); ++k) {
             std::error_code ec;
-            const std::string stale = out_dir + "/cell-" + std::to_string(k) + "/summary.json";
+            const std::string stale = out_dir + "/" + plan.run_dir(k) + "/summary.json";
             if (!std::filesystem::remove(stale, ec) && ec)
                 throw std::runtime_error(stale + ": cannot remove an earlier sweep's result: " + ec.message());
         }
@@ -214,7 +214,7 @@ int write_jobs(
             line += " --set " + shell_quote(s);
         for (const std::string& a : plan.assignments(k / plan.repeat))
             line += " --set " + shell_quote(a);
-        line += " --out " + shell_quote(cells_dir + "/cell-" + std::to_string(k)) + " --no-report > /dev/null\n";
+        line += " --out " + shell_quote(cells_dir + "/" + plan.run_dir(k)) + " --no-report > /dev/null\n";
         text += line;
     }
     try {
@@ -326,7 +326,7 @@ private:
     void write_cell(std::size_t k, const json::Value& doc)
     {
         try {
-            const std::string cell_dir = out_dir_ + "/cell-" + std::to_string(k);
+            const std::string cell_dir = out_dir_ + "/" + plan_.run_dir(k);
             std::filesystem::create_directories(cell_dir);
             write_file_atomically(cell_dir + "/summary.json", json::write(doc) + "\n");
         } catch (const std::exception& e) {

@@ -43,7 +43,7 @@ std::optional<SweepPlan> read_grid(const std::string& dir, const std::string& op
 SweepRun read_cell(const SweepPlan& plan, std::size_t k, const std::string& dir, std::string& caption)
 {
     SweepRun r = run_of(plan, k);
-    const std::string path = dir + "/cell-" + std::to_string(k) + "/summary.json";
+    const std::string path = dir + "/" + plan.run_dir(k) + "/summary.json";
     try {
         const json::Value doc = json::parse(read_file(path));
         if (const json::Value* error = doc.find("error"); error && error->is_string())
@@ -69,7 +69,7 @@ SweepRun read_cell(const SweepPlan& plan, std::size_t k, const std::string& dir,
         if (caption.empty())
             if (const json::Value* s = doc.find("scenario"))
                 try {
-                    caption = parameter_caption(scenario_from_json(*s));
+                    caption = parameter_caption(scenario_from_json(*s), plan.varied_fields());
                 } catch (const std::exception&) {
                 }
     } catch (const std::exception& e) {
@@ -89,10 +89,22 @@ int collect_sweep(
     if (!figure.empty())
         p.figure = figure;
     std::vector<SweepRun> runs;
-    std::string caption;
+    // The chart's caption: what every cell shares (the scenario with the
+    // grid's --set), not one cell's parameters; the first run's scenario
+    // when the grid's cannot be read here.
+    std::string caption, first_run;
+    try {
+        caption = parameter_caption(build_scenario(load_scenario_source(p.scenario), p.sets), p.varied_fields());
+    } catch (const std::exception&) {
+    }
     for (std::size_t k = 0; k < p.runs(); ++k)
-        runs.push_back(read_cell(p, k, dir, caption));
-    notes_stream(format, out, err) << "collected " << p.runs() << " runs of " << p.name << " from " << dir << '\n';
+        runs.push_back(read_cell(p, k, dir, first_run));
+    if (caption.empty())
+        caption = first_run;
+    const auto found
+        = std::count_if(runs.begin(), runs.end(), [](const SweepRun& r) { return r.ended_by != RunEnd::Missing; });
+    notes_stream(format, out, err) << "collected " << found << " of the " << p.runs() << " runs of " << p.name
+                                   << " from " << dir << '\n';
     int rc = report_sweep(p, runs, dir, caption, format, out, err);
     // Every run of the grid was to have finished: one that is missing, or
     // that its job's Ctrl+C cancelled, leaves the grid incomplete.

@@ -1,7 +1,7 @@
 // `pagecache-lab-cli sweep --collect DIR`: the tables and chart of a grid
 // whose runs a batch scheduler ran from the job lines of `sweep --jobs
 // FILE --out DIR`, read back from DIR/sweep.json and each run's
-// DIR/cell-K/summary.json (which `sweep --resume DIR` reads too).
+// DIR/cell-C/repeat-R/summary.json (which `sweep --resume DIR` reads too).
 #pragma once
 
 #include "cli_sweep_plan.h"
@@ -16,7 +16,7 @@ namespace pcl::cli {
 /// (as a usage error of @option, "--collect") why it cannot be read.
 std::optional<SweepPlan> read_grid(const std::string& dir, const std::string& option, std::ostream& err);
 
-/// Run @k of @plan as it was left in @dir/cell-K/summary.json; "missing"
+/// Run @k of @plan as it was left in @dir/cell-C/repeat-R/summary.json (run_dir); "missing"
 /// when there is none, or it is no result of 'run --out'. Sets @caption
 /// from the run's scenario while it is empty.
 SweepRun read_cell(const SweepPlan& plan, std::size_t k, const std::string& dir, std::string& caption);

@@ -15,6 +15,21 @@ std::size_t SweepPlan::cells() const
     return n;
 }
 
+std::vector<std::string> SweepPlan::varied_fields() const
+{
+    std::vector<std::string> fields;
+    for (const SweepAxis& a : axes)
+        fields.push_back(a.field);
+    return fields;
+}
+
+std::string SweepPlan::run_dir(std::size_t k) const
+{
+    if (version == 1)
+        return "cell-" + std::to_string(k);
+    return "cell-" + std::to_string(k / repeat) + "/repeat-" + std::to_string(k % repeat);
+}
+
 std::vector<std::size_t> SweepPlan::coordinates(std::size_t cell) const
 {
     std::vector<std::size_t> c(axes.size());
@@ -96,11 +111,11 @@ json::Value plan_to_json(const SweepPlan& p)
     }
     for (std::size_t k = 0; k < p.runs(); ++k)
         runs.push_back(json::Object { { "run", std::uint64_t(k) }, { "cell", std::uint64_t(k / p.repeat) },
-            { "repeat", std::uint64_t(k % p.repeat) }, { "dir", "cell-" + std::to_string(k) },
+            { "repeat", std::uint64_t(k % p.repeat) }, { "dir", p.run_dir(k) },
             { "parameters", p.describe_cell(k / p.repeat) } });
-    return json::Object { { "version", 1 }, { "scenario", p.scenario }, { "name", p.name }, { "set", std::move(sets) },
-        { "vary", std::move(axes) }, { "repeat", std::uint64_t(p.repeat) }, { "figure", p.figure },
-        { "runs", std::move(runs) }, { "provenance", provenance_members(make_provenance()) } };
+    return json::Object { { "version", p.version }, { "scenario", p.scenario }, { "name", p.name },
+        { "set", std::move(sets) }, { "vary", std::move(axes) }, { "repeat", std::uint64_t(p.repeat) },
+        { "figure", p.figure }, { "runs", std::move(runs) }, { "provenance", provenance_members(make_provenance()) } };
 }
 
 SweepPlan plan_from_json(const json::Value& doc, const std::string& origin)
@@ -118,9 +133,11 @@ SweepPlan plan_from_json(const json::Value& doc, const std::string& origin)
     };
     if (!doc.is_object())
         throw std::runtime_error(origin + ": not a sweep description (a JSON object)");
-    if (member("version", &json::Value::is_integer, "an integer").as_int() != 1)
-        throw bad("version", "this build reads version 1");
+    const std::int64_t version = member("version", &json::Value::is_integer, "an integer").as_int();
+    if (version != 1 && version != 2)
+        throw bad("version", "this build reads versions 1 and 2");
     SweepPlan p;
+    p.version = int(version);
     p.scenario = member("scenario", &json::Value::is_string, "a string").as_string();
     p.name = member("name", &json::Value::is_string, "a string").as_string();
     p.figure = member("figure", &json::Value::is_string, "a string").as_string();

@@ -32,8 +32,17 @@ struct SweepPlan {
     unsigned repeat = 1;
     std::string figure = "ops_per_s";
 
+    /// sweep.json's version: 2 names a run's directory by its cell and
+    /// repeat, 1 (earlier grids, still collected) by its run number.
+    int version = 2;
+
     std::size_t cells() const;
     std::size_t runs() const { return cells() * repeat; }
+    /// Run @k's directory under the output directory: "cell-3/repeat-1"
+    /// (the cell and repeat of runs.csv), "cell-K" in a version 1 grid.
+    std::string run_dir(std::size_t k) const;
+    /// The fields the grid varies, as --vary names them.
+    std::vector<std::string> varied_fields() const;
     /// The value index of each axis in @cell; the last axis changes fastest.
     std::vector<std::size_t> coordinates(std::size_t cell) const;
     /// "FIELD=VALUE" of each axis in @cell, as --set takes them.
@@ -68,7 +77,7 @@ void take_figures(SweepRun& run, const json::Value& figures);
 /// a missing field, an empty value or a value given twice.
 SweepAxis parse_vary(const std::string& text);
 
-/// sweep.json: the grid and each run's directory (cell-K).
+/// sweep.json: the grid and each run's directory (run_dir).
 json::Value plan_to_json(const SweepPlan& plan);
 
 /// The grid sweep.json describes; @origin (its path) starts each message.

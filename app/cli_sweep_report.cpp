@@ -118,7 +118,8 @@ Report summary_table(const SweepPlan& p, const std::vector<SweepRun>& runs)
             finished = c.runs;
             if (c.runs) {
                 t.set(f, csv_number(c.median));
-                t.set(f + "_spread", csv_number(c.spread()));
+                if (c.runs > 1)
+                    t.set(f + "_spread", csv_number(c.spread()));
             }
         }
         t.set("runs", std::uint64_t(finished));
@@ -147,7 +148,11 @@ Report brief_table(const SweepPlan& p, const std::vector<SweepRun>& runs)
             t.set("median", significant(c.median));
             t.set("min", significant(c.min));
             t.set("max", significant(c.max));
-            t.set("spread", fixed(100 * c.spread(), 1) + " %");
+            // One run has no spread to show, which "0.0 %" would claim.
+            if (c.runs > 1)
+                t.set("spread", fixed(100 * c.spread(), 1) + " %");
+            else
+                t.set("spread", std::string("-"));
         }
     }
     return t;
@@ -175,8 +180,11 @@ LineChart sweep_chart(const SweepPlan& p, const std::vector<SweepRun>& runs, con
     chart.x_label = x.field;
     chart.y_label = p.figure + (figure && !figure->unit.empty() ? " (" + figure->unit + ")" : std::string());
     chart.title = what + ", against " + x.field;
-    chart.caption = p.name + ": " + caption + "; median of " + std::to_string(p.repeat)
-        + (p.repeat == 1 ? " run" : " runs") + " a point";
+    chart.caption = p.name + ": " + caption + "; "
+        + (p.repeat == 1 ? std::string("one run a point")
+                         : "median of " + std::to_string(p.repeat)
+                    + " runs a point, the band from their least to "
+                      "their greatest");
     if (!numeric)
         chart.x_names = x.values;
     const std::size_t lines = p.cells() / x.values.size();
@@ -191,7 +199,8 @@ LineChart sweep_chart(const SweepPlan& p, const std::vector<SweepRun>& runs, con
             }
             const CellFigure c = cell_figure(runs, cell, p.figure);
             if (c.runs)
-                line.points.push_back({ numeric ? json::parse(x.values[xi]).as_double() : double(xi), c.median });
+                line.points.push_back(
+                    { numeric ? json::parse(x.values[xi]).as_double() : double(xi), c.median, c.min, c.max });
         }
         if (line.name.empty())
             line.name = p.figure;

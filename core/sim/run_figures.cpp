@@ -3,6 +3,8 @@
 #include "index/index_kind.h"
 #include "lib/report.h"
 
+#include <algorithm>
+
 namespace pcl {
 
 std::vector<RunFigure> run_figures(const RunResult& r)
@@ -50,21 +52,41 @@ std::vector<RunFigure> run_figures(const RunResult& r)
     };
 }
 
-std::string parameter_caption(const Scenario& s)
+std::string parameter_caption(const Scenario& s, const std::vector<std::string>& varied)
 {
+    // A sweep's caption is what its cells share: a part whose field the
+    // grid varies is left out (the chart's axis and legend give it).
+    const auto fixed_field = [&](std::initializer_list<const char*> fields) {
+        for (const char* f : fields)
+            if (std::find(varied.begin(), varied.end(), f) != varied.end())
+                return false;
+        return true;
+    };
     const EngineConfig& e = s.engine;
-    std::string c = std::string(index_kind_name(e.index.kind)) + " index";
-    if (!e.index.scheme.empty())
-        c += " (" + e.index.scheme + ")";
-    if (e.index.kind == IndexKind::Radix)
-        c += ", fanout " + std::to_string(1u << e.index.radix_shift);
-    c += ", " + std::to_string(e.workload.cpus) + (e.workload.cpus == 1 ? " CPU" : " CPUs");
+    std::vector<std::string> parts;
+    if (fixed_field({ "index.kind", "index.scheme", "index.radix_shift" })) {
+        std::string index = std::string(index_kind_name(e.index.kind)) + " index";
+        if (!e.index.scheme.empty())
+            index += " (" + e.index.scheme + ")";
+        if (e.index.kind == IndexKind::Radix)
+            index += ", fanout " + std::to_string(1u << e.index.radix_shift);
+        parts.push_back(index);
+    }
+    if (fixed_field({ "workload.cpus" }))
+        parts.push_back(std::to_string(e.workload.cpus) + (e.workload.cpus == 1 ? " CPU" : " CPUs"));
     const double mib = double(e.memory_pages) * 4096.0 / double(1 << 20);
-    c += ", " + (mib >= 1024 ? significant(mib / 1024) + " GiB" : significant(mib) + " MiB") + " of memory";
-    c += ", readahead " + e.readahead;
-    c += e.ops_per_second > 0 ? ", paced at " + significant(e.ops_per_second) + " ops/s per CPU" : ", unpaced";
-    if (e.hold_stretch_ns)
-        c += ", locks held " + std::to_string(e.hold_stretch_ns) + " ns longer";
+    if (fixed_field({ "memory_pages" }))
+        parts.push_back((mib >= 1024 ? significant(mib / 1024) + " GiB" : significant(mib) + " MiB") + " of memory");
+    if (fixed_field({ "readahead" }))
+        parts.push_back("readahead " + e.readahead);
+    if (fixed_field({ "ops_per_second" }))
+        parts.push_back(
+            e.ops_per_second > 0 ? "paced at " + significant(e.ops_per_second) + " ops/s per CPU" : "unpaced");
+    if (e.hold_stretch_ns && fixed_field({ "hold_stretch_ns" }))
+        parts.push_back("locks held " + std::to_string(e.hold_stretch_ns) + " ns longer");
+    std::string c;
+    for (const std::string& p : parts)
+        c += (c.empty() ? "" : ", ") + p;
     return c;
 }
 

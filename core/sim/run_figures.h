@@ -29,7 +29,8 @@ std::vector<std::string> run_figure_names();
 const RunFigure* find_figure(const std::vector<RunFigure>& figures, std::string_view name);
 
 /// @s's key parameters in one line, for a chart's caption: "hash index
-/// (global), 4 CPUs, 1 GiB of memory, readahead none, unpaced".
-std::string parameter_caption(const Scenario& s);
+/// (global), 4 CPUs, 1 GiB of memory, readahead none, unpaced"; without the
+/// parts whose fields (as --vary names them: "workload.cpus") are @varied.
+std::string parameter_caption(const Scenario& s, const std::vector<std::string>& varied = {});
 
 } // namespace pcl

@@ -115,14 +115,17 @@ for f in runs.csv summary.csv; do
 done
 no_leftovers "sweep under timeout -s INT"
 # --resume runs the rest, and only the rest: a finished cell keeps its file.
-cp "$dir/sweep/cell-0/summary.json" "$dir/cell-0-before.json"
+cp "$dir/sweep/cell-0/repeat-0/summary.json" "$dir/cell-0-before.json"
 expect 0 "^pagecache-lab-cli sweep: [0-9]+ runs of 12 \([0-9]+ finished before, in $dir/sweep\)" \
   "$cli" sweep --resume "$dir/sweep"
 [ "$(wc -l < "$dir/sweep/runs.csv")" -eq 13 ] || fail "sweep --resume: runs.csv: $(cat "$dir/sweep/runs.csv")"
-for k in 0 1 2 3 4 5 6 7 8 9 10 11; do
-  grep -Eq '"ended_by": "finished"' "$dir/sweep/cell-$k/summary.json" || fail "sweep --resume: cell-$k did not finish"
+for c in 0 1 2 3; do
+  for r in 0 1 2; do
+    grep -Eq '"ended_by": "finished"' "$dir/sweep/cell-$c/repeat-$r/summary.json" \
+      || fail "sweep --resume: cell-$c/repeat-$r did not finish"
+  done
 done
-cmp -s "$dir/cell-0-before.json" "$dir/sweep/cell-0/summary.json" || fail "sweep --resume ran a finished cell again"
+cmp -s "$dir/cell-0-before.json" "$dir/sweep/cell-0/repeat-0/summary.json" || fail "sweep --resume ran a finished run again"
 expect 2 "--resume DIR takes no scenario" "$cli" sweep --resume "$dir/sweep" --vary workload.cpus=1
 
 # An experiment stopped part way: the verdicts of what it measured, marked

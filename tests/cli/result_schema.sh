@@ -18,7 +18,7 @@ expect 0 "" "$cli" compare 2002-global-hash-lock 2002-radix-tree-per-file --set 
   --out "$work/compare"
 
 files=""
-for f in "$work/run/summary.json" "$work/sweep/cell-0/summary.json" "$work/sweep/cell-1/summary.json" \
+for f in "$work/run/summary.json" "$work/sweep/cell-0/repeat-0/summary.json" "$work/sweep/cell-1/repeat-0/summary.json" \
   "$work/compare/a/summary.json" "$work/compare/b/summary.json"; do
   [ -s "$f" ] || fail "$f was not written"
   files="$files $f"

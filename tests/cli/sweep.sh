@@ -22,8 +22,10 @@ head -n 1 "$dir/grid/runs.csv" | grep -q '^run,cell,repeat,workload.cpus,workloa
   || fail "runs.csv header"
 grep -q '^3,1,1,1,shared,finished,' "$dir/grid/runs.csv" || fail "runs.csv: run 3 is cell 1 (1 CPU, shared), repeat 1"
 [ "$(grep -c ',finished,' "$dir/grid/runs.csv")" -eq 8 ] || fail "runs.csv: every run finished"
-for k in 0 1 2 3 4 5 6 7; do
-  grep -q '"figures"' "$dir/grid/cell-$k/summary.json" || fail "cell-$k/summary.json"
+for c in 0 1 2 3; do
+  for r in 0 1; do
+    grep -q '"figures"' "$dir/grid/cell-$c/repeat-$r/summary.json" || fail "cell-$c/repeat-$r/summary.json"
+  done
 done
 chart="$dir/grid/charts/2002-global-hash-lock_ops_per_s-vs-workload.cpus"
 [ "$(head -c 5 "$chart.pdf")" = "%PDF-" ] || fail "the chart's PDF"
@@ -34,12 +36,12 @@ grep -q '<svg' "$chart.svg" || fail "the chart's SVG"
 expect 0 '8 run commands \(4 cells x 2\) written to' "$cli" sweep 2002-global-hash-lock $short \
   --vary workload.cpus=1,2 --vary workload.files=separate,shared --repeat 2 --jobs "$dir/jobs.txt" --out "$dir/farm"
 [ "$(wc -l < "$dir/jobs.txt")" -eq 8 ] || fail "jobs.txt: one line per run"
-grep -q -- "--set workload.cpus=2 --set workload.files=shared --out $dir/farm/cell-7 " "$dir/jobs.txt" \
+grep -q -- "--set workload.cpus=2 --set workload.files=shared --out $dir/farm/cell-3/repeat-1 " "$dir/jobs.txt" \
   || fail "jobs.txt: the last run's line"
 expect 1 'run 0 \(cell 0: workload.cpus=1, workload.files=separate, repeat 0\) did not finish' \
   "$cli" sweep --collect "$dir/farm"
 sh "$dir/jobs.txt" || fail "the job lines ran"
-expect 0 'collected 8 runs of 2002-global-hash-lock' "$cli" sweep --collect "$dir/farm"
+expect 0 'collected 8 of the 8 runs of 2002-global-hash-lock' "$cli" sweep --collect "$dir/farm"
 [ "$(wc -l < "$dir/farm/runs.csv")" -eq 9 ] || fail "collected runs.csv: 8 rows"
 [ "$(grep -c ',finished,' "$dir/farm/runs.csv")" -eq 8 ] || fail "collected runs.csv: every run finished"
 # --figure chooses what --collect tabulates and charts.
@@ -47,9 +49,9 @@ expect 0 '^migrations by cell' "$cli" sweep --collect "$dir/farm" --figure migra
 [ -s "$dir/farm/charts/2002-global-hash-lock_migrations-vs-workload.cpus.svg" ] || fail "--collect --figure: its chart"
 # A result whose ended_by is no way a run ends, or that has none, is
 # missing from the tables, and the message says why.
-sed -i 's/"ended_by": "finished"/"ended_by": "exploded"/' "$dir/farm/cell-0/summary.json"
-sed -i '/"ended_by": "finished",/d' "$dir/farm/cell-1/summary.json"
-expect 1 "run 0 \(cell 0: .*\) did not finish: .*cell-0/summary.json: ended_by: 'exploded' is not how a run ends" \
+sed -i 's/"ended_by": "finished"/"ended_by": "exploded"/' "$dir/farm/cell-0/repeat-0/summary.json"
+sed -i '/"ended_by": "finished",/d' "$dir/farm/cell-0/repeat-1/summary.json"
+expect 1 "run 0 \(cell 0: .*\) did not finish: .*cell-0/repeat-0/summary.json: ended_by: 'exploded' is not how a run ends" \
   "$cli" sweep --collect "$dir/farm"
 expect 1 'run 1 \(cell 0: .*\) did not finish: missing$' "$cli" sweep --collect "$dir/farm"
 grep -q '^0,0,0,1,separate,missing,' "$dir/farm/runs.csv" || fail "runs.csv: an unknown ended_by is missing"
@@ -57,7 +59,7 @@ grep -q '^0,0,0,1,separate,missing,' "$dir/farm/runs.csv" || fail "runs.csv: an 
 # own runs have run, --collect finds nothing to take for them.
 expect 0 '2 run commands' "$cli" sweep 2002-global-hash-lock $short --vary workload.cpus=2,1 \
   --jobs "$dir/jobs2.txt" --out "$dir/farm"
-[ -e "$dir/farm/cell-0/summary.json" ] && fail "an earlier grid's cell-0/summary.json was left for --collect"
+[ -e "$dir/farm/cell-0/repeat-0/summary.json" ] && fail "an earlier grid's cell-0/summary.json was left for --collect"
 expect 1 '2 of 2 runs are missing' "$cli" sweep --collect "$dir/farm"
 
 # Bad input, refused before anything runs.
@@ -82,6 +84,18 @@ head -n 1 "$dir/cmp/compare.csv" | grep -q "^figure,unit,A,B,B/A,$provenance\$" 
 sed -n 2p "$dir/cmp/compare.csv" | grep -Eq ",[0-9]+\.[0-9]+\.[0-9]+,[^,]*,\"?pagecache-lab-cli compare 2002-global-hash-lock [^\"]*\"?,[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:]{8}Z,Linux [^,]+,.*,$(getconf _NPROCESSORS_ONLN),[0-9]+\$" \
   || fail "compare.csv: no provenance: $(sed -n 2p "$dir/cmp/compare.csv")"
 head -n 1 "$dir/grid/runs.csv" | grep -q ",$provenance\$" || fail "runs.csv: no provenance columns"
+
+# --repeat: alternated pairs, each side's mean and interval, B/A's with
+# whether it differs from 1; run --repeat: each figure's statistics.
+out=$("$cli" compare 2002-global-hash-lock 2002-global-hash-lock $short --repeat 3 --format csv 2>/dev/null)
+printf '%s\n' "$out" | head -n 1 | grep -q '^figure,unit,runs,A,A_ci95_low,A_ci95_high,B,B_ci95_low,B_ci95_high,B/A,B/A_ci95_low,B/A_ci95_high,differs,' \
+  || fail "compare --repeat: header: $out"
+printf '%s\n' "$out" | grep -q '^operations,,3,1200,1200,1200,1200,1200,1200,1,1,1,no: the interval holds 1,' \
+  || fail "compare --repeat: the same count each time is no difference: $out"
+out=$("$cli" run 2002-global-hash-lock $short --repeat 3 --format csv 2>/dev/null)
+printf '%s\n' "$out" | grep -q '^operations,,3,1200,0,1200,1200,1200,1200,' || fail "run --repeat: $out"
+expect 2 "--repeat gives the statistics of several runs; --out writes one run's" \
+  "$cli" run 2002-global-hash-lock --repeat 2 --out "$dir/no"
 grep -q '"command": "pagecache-lab-cli sweep 2002-global-hash-lock ' "$dir/grid/sweep.json" || fail "sweep.json: no provenance"
 grep -q '"version": 1' "$dir/cmp/b/summary.json" || fail "compare's b/summary.json"
 # Every series of both runs overlaid, each as PNG, SVG and PDF, A and B in its legend.

@@ -126,7 +126,7 @@ PingPongResult pingpong(double ns)
     return { ns, { ns, ns + 2, ns - 2 }, 2000 };
 }
 
-const HostFacts kFacts { "2026-12-05", "Test CPU", false };
+const HostFacts kFacts { "2026-12-05", "Test CPU", false, "Linux 6.1.0", 2, 1ull << 30 };
 
 } // namespace
 
@@ -351,7 +351,7 @@ TEST_CASE("the host profile holds what was measured, valid, and reads back as wr
     }
     SECTION("a virtual machine's profile says its figures are its vCPUs'")
     {
-        const sched::MachineProfile q = host_profile(h, latencies, w, { "2026-12-05", "", true });
+        const sched::MachineProfile q = host_profile(h, latencies, w, { "2026-12-05", "", true, "Linux 6.1.0", 2, 1ull << 30 });
         CHECK(q.title == "This machine (unknown CPU, 16 vCPUs)");
         CHECK(q.topology.source.find("the layout the virtual machine shows") != std::string::npos);
         CHECK(q.latency.smt->source.find("These are vCPUs of a virtual machine") != std::string::npos);

@@ -20,6 +20,19 @@ constexpr std::string_view trim(std::string_view s) noexcept
     return s;
 }
 
+/// @noun for a count of @n: "run" for 1, "runs" for any other (a noun
+/// whose plural is its singular and an s).
+inline std::string plural(std::uint64_t n, std::string_view noun)
+{
+    return std::string(noun) + (n == 1 ? "" : "s");
+}
+
+/// @n and its noun: "1 run", "3 runs".
+inline std::string counted(std::uint64_t n, std::string_view noun)
+{
+    return std::to_string(n) + ' ' + plural(n, noun);
+}
+
 /// @v with its digits in groups of three: 4677989 -> "4,677,989".
 inline std::string with_commas(std::uint64_t v)
 {

@@ -9,6 +9,7 @@
 #include "lib/arg_parser.h"
 #include "lib/file_io.h"
 #include "lib/report.h"
+#include "lib/text.h"
 
 #include <algorithm>
 #include <chrono>
@@ -134,11 +135,12 @@ void print_windows(std::ostream& out, const Measurement& m, std::uint64_t reads,
         table.print(out);
     else
         out << "no readahead window: every miss read only its own page\n";
-    out << "\nsummary: " << reads << " reads, " << m.misses << " missed (" << m.demand_only
-        << " read only their page); " << windows.size() << (windows.size() == 1 ? " window (" : " windows (")
-        << windows.size() - async_count << " sync, " << async_count << " async), size mean "
-        << fixed(windows.empty() ? 0.0 : double(total) / double(windows.size()), 1) << " max " << max_size << " pages; "
-        << ahead << " pages read ahead; " << m.resident.size() << " of " << pages << " pages resident at the end\n"
+    out << "\nsummary: " << counted(reads, "read") << ", " << m.misses << " missed (" << m.demand_only
+        << (m.demand_only == 1 ? " read only its page); " : " read only their page); ")
+        << counted(windows.size(), "window") << " (" << windows.size() - async_count << " sync, " << async_count
+        << " async), size mean " << fixed(windows.empty() ? 0.0 : double(total) / double(windows.size()), 1) << " max "
+        << counted(max_size, "page") << "; " << counted(ahead, "page") << " read ahead; " << m.resident.size() << " of "
+        << counted(pages, "page") << " resident at the end\n"
         << "async_size: inferred from the read that started the next window (0: no read hit the marker);"
         << " mincore shows residency, not the PG_readahead flag\n";
 }
@@ -171,8 +173,9 @@ void print_comparison(std::ostream& out, const Measurement& m, const ProbedFile&
         const ReplayResult r = replay_readahead(policy, file.pages(), ra_pages, positions, mmap);
         add(std::string(policy), r.pages_read, r.misses, summarize(r.windows));
     }
-    out << "\nthe same " << positions.size() << (mmap ? " loads" : " reads")
-        << " in the simulator (instant disk, memory for the whole file, at most " << ra_pages << " pages a window):\n";
+    out << "\nthe same " << counted(positions.size(), mmap ? "load" : "read")
+        << " in the simulator (instant disk, memory for the whole file, at most " << counted(ra_pages, "page")
+        << " a window):\n";
     cmp.print(out);
     out << "pages read: the host's are the pages resident at the end (nothing else read the file)\n";
 }
@@ -198,8 +201,9 @@ int measure(const ArgParser& p, const ReadPattern& pattern, bool mmap, std::ostr
         << "settle: "
         << (probe.inflight_path().empty() ? "" : "no read in flight (" + probe.inflight_path() + "), then ")
         << "residency unchanged for " << p.get_uint("settle-us") << " us\n"
-        << pages << " pages of " << ResidencyProbe::page_size() << " bytes, pattern " << pattern_name(pattern) << ", "
-        << positions.size() << (mmap ? " one-page loads through a shared mapping" : " one-page reads");
+        << counted(pages, "page") << " of " << ResidencyProbe::page_size() << " bytes, pattern "
+        << pattern_name(pattern) << ", " << counted(positions.size(), mmap ? "one-page load" : "one-page read")
+        << (mmap ? " through a shared mapping" : "");
     if (positions.size() < p.get_uint("reads"))
         out << " (the pattern reaches the end of the file after " << positions.size() << ")";
     out << "\n\n";

@@ -1,5 +1,7 @@
 #include "probe/residency_probe.h"
 
+#include "lib/text.h"
+
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
@@ -148,7 +150,8 @@ void ResidencyProbe::evict()
     const bool in_memory
         = ::fstatfs(fd_, &fs) == 0 && (long(fs.f_type) == kTmpfsMagic || long(fs.f_type) == kRamfsMagic);
     std::ostringstream m;
-    m << "POSIX_FADV_DONTNEED did not evict the file: " << left << " of " << pages_ << " pages still resident";
+    m << "POSIX_FADV_DONTNEED did not evict the file: " << left << " of " << counted(pages_, "page")
+      << " still resident";
     if (in_memory)
         m << "; the file is on " << fs_name(long(fs.f_type))
           << ", which keeps files in memory and ignores the advice: use --file on a disk-backed file system, "

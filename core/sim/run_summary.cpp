@@ -101,7 +101,7 @@ void print_run_summary(std::ostream& out, const pcl::RunResult& r, const std::st
         line("workload",
             "trace " + sc.trace.path + " replayed: " + with_commas(t.events.size()) + " accesses by "
                 + std::to_string(plan->threads()) + " thread(s) on " + std::to_string(w.cpus) + " CPU(s), "
-                + with_commas(t.files.size()) + " files, " + index);
+                + with_commas(t.files.size()) + " " + plural(t.files.size(), "file") + ", " + index);
         if (t.skipped_lines) {
             const TraceLineError& first = t.errors.front();
             line("bad lines",
@@ -110,16 +110,17 @@ void print_run_summary(std::ostream& out, const pcl::RunResult& r, const std::st
         }
     } else if (w.pattern == WorkloadPattern::Morton) {
         line("workload",
-            "morton: process A reads " + std::to_string(w.nfiles) + " files of " + with_commas(w.file_pages)
-                + " pages round-robin, " + with_commas(w.request_pages) + " page(s) at a time; process B streams "
-                + with_commas(w.stream_pages) + " pages from a second disk; " + index);
+            "morton: process A reads " + counted(w.nfiles, "file") + " of " + with_commas(w.file_pages) + " "
+                + plural(w.file_pages, "page") + " round-robin, " + with_commas(w.request_pages)
+                + " page(s) at a time; process B streams " + with_commas(w.stream_pages) + " "
+                + plural(w.stream_pages, "page") + " from a second disk; " + index);
     } else {
         // pft and mixed choose their own kinds of operation; access is for the others.
         const bool own_access = w.pattern == WorkloadPattern::Pft || w.pattern == WorkloadPattern::Mixed;
         line("workload",
             std::string(workload_pattern_name(w.pattern))
                 + (own_access ? "" : " " + std::string(workload_access_name(w.access))) + ", " + std::to_string(w.cpus)
-                + " CPU(s), " + with_commas(w.file_pages) + " pages per "
+                + " CPU(s), " + with_commas(w.file_pages) + " " + plural(w.file_pages, "page") + " per "
                 + (w.pattern == WorkloadPattern::Pft ? "region" : "file") + ", " + index);
     }
     std::string state = r.state;
@@ -140,12 +141,15 @@ void print_run_summary(std::ostream& out, const pcl::RunResult& r, const std::st
     if (machine.is_modelled() && r.host_wall_seconds > 0)
         line("host time", fixed(r.host_wall_seconds, 3) + " s to compute it");
     line("operations", with_commas(r.operations) + " (" + with_commas(std::uint64_t(r.operations_per_s())) + " ops/s)");
-    if (w.pattern == WorkloadPattern::Morton && r.cpus.size() == 2)
-        line("process A",
-            r.cpus[0].finished_ns
-                ? "read its " + std::to_string(w.nfiles) + " files in " + fixed(double(r.cpus[0].finished_ns) / 1e9, 3)
-                    + " s (" + with_commas(r.cpus[0].operations) + " reads); B streamed meanwhile"
-                : std::string("did not finish"));
+    if (w.pattern == WorkloadPattern::Morton && r.cpus.size() == 2) {
+        const auto& a = r.cpus[0];
+        if (a.finished_ns)
+            line("process A",
+                "read its " + counted(w.nfiles, "file") + " in " + fixed(double(a.finished_ns) / 1e9, 3) + " s ("
+                    + with_commas(a.operations) + " " + plural(a.operations, "read") + "); B streamed meanwhile");
+        else
+            line("process A", "did not finish");
+    }
     line("faults",
         "minor " + with_commas(r.faults_of(FaultKind::Minor)) + ", major " + with_commas(r.faults_of(FaultKind::Major))
             + ", wait_io " + with_commas(r.faults_of(FaultKind::WaitIo)) + ", anon "

@@ -10,8 +10,6 @@
 #include "lib/report.h"
 #include "sim/scenario.h"
 
-#include <cmath>
-#include <cstdint>
 #include <filesystem>
 #include <ostream>
 #include <stdexcept>
@@ -138,67 +136,6 @@ void prepare_out_dir(const std::string& dir, const std::string& first_file)
     if (ec)
         throw ArgError("--out: cannot create directory '" + dir + "': " + ec.message());
     check_writable_path(dir + "/" + first_file, "--out");
-}
-
-std::string csv_number(double v)
-{
-    if (std::isfinite(v) && v == std::floor(v) && std::fabs(v) < 9.0e15)
-        return std::to_string(static_cast<std::int64_t>(v));
-    return json::write(json::Value(v), -1);
-}
-
-void check_format(const std::string& format)
-{
-    if (format != "table" && format != "json" && format != "csv")
-        throw ArgError("--format: '" + format + "' is not one of: " + kFormats);
-}
-
-std::ostream& notes_stream(const std::string& format, std::ostream& out, std::ostream& err)
-{
-    return format == "table" ? out : err;
-}
-
-void write_output(const std::string& path, const std::string& text, std::ostream& out)
-{
-    if (path == kStdoutPath)
-        out << text << std::flush;
-    else
-        write_file_atomically(path, text);
-}
-
-std::string output_name(const std::string& path)
-{
-    return path == kStdoutPath ? "stdout" : path;
-}
-
-void print_table(std::ostream& out, const Report& table, const std::string& format)
-{
-    if (format == "csv") {
-        out << table.csv();
-        return;
-    }
-    if (format != "json") {
-        table.print(out);
-        return;
-    }
-    json::Array rows;
-    for (const std::vector<std::string>& row : table.rows()) {
-        json::Object o;
-        for (std::size_t i = 0; i < row.size() && i < table.columns().size(); ++i) {
-            // A cell that is a JSON number is written as one; an empty cell
-            // (a ratio over zero, a figure a run does not have) is null, as a
-            // reader expects of a value that does not exist.
-            json::Value v = row[i].empty() ? json::Value(nullptr) : json::Value(row[i]);
-            try {
-                if (const json::Value n = json::parse(row[i]); n.is_number())
-                    v = n;
-            } catch (const json::ParseError&) {
-            }
-            o.emplace_back(table.columns()[i], std::move(v));
-        }
-        rows.push_back(std::move(o));
-    }
-    out << json::write(json::Value(std::move(rows))) << '\n';
 }
 
 int run_presets_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)

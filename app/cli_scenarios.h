@@ -6,6 +6,7 @@
 #pragma once
 
 #include "lib/json.h"
+#include "lib/output_format.h"
 #include "lib/report.h"
 #include "sim/scenario.h"
 
@@ -53,25 +54,15 @@ Scenario build_scenario(const ScenarioSource& source, const std::vector<std::str
 /// before the runs, not after them. Throws ArgError naming --out.
 void prepare_out_dir(const std::string& dir, const std::string& first_file);
 
-/// The output formats of --format.
-inline constexpr const char* kFormats = "table, json, csv";
-/// Throws ArgError unless @format is one of kFormats.
-void check_format(const std::string& format);
-/// A number as a CSV or JSON cell: a count as an integer, anything else in
-/// the fewest digits that read back.
-std::string csv_number(double v);
-/// Where a command says what it wrote and what it collected: beside a table
-/// on stdout; with json or csv on stderr, so that stdout is the data alone
-/// and a script's JSON or CSV reader takes it whole.
-std::ostream& notes_stream(const std::string& format, std::ostream& out, std::ostream& err);
-/// Writes @text into the file @path whole or not at all, or onto @out
-/// when @path is "-" (kStdoutPath).
-void write_output(const std::string& path, const std::string& text, std::ostream& out);
-/// @path as a note names it: "stdout" for "-".
-std::string output_name(const std::string& path);
-/// @table in @format: aligned columns, a JSON array of objects (numbers as
-/// numbers), or CSV.
-void print_table(std::ostream& out, const Report& table, const std::string& format);
+// --format's table, json and csv and an output FILE of "-", as every
+// command prints them (lib/output_format.h; a number as a cell: lib/report.h).
+using pcl::check_format;
+using pcl::csv_number;
+using pcl::kFormats;
+using pcl::notes_stream;
+using pcl::output_name;
+using pcl::print_table;
+using pcl::write_output;
 
 /// `presets [--format table|json|csv]`: the bundled scenarios, one line
 /// each. Exit code 0, or 2 for bad usage.

@@ -1,5 +1,7 @@
 #include "lib/report.h"
 
+#include "lib/json.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -18,6 +20,7 @@ Report::Report(std::vector<std::string> columns)
 void Report::add_row()
 {
     rows_.emplace_back(columns_.size());
+    data_.emplace_back(columns_.size());
 }
 
 std::size_t Report::column(const std::string& name) const
@@ -28,16 +31,48 @@ std::size_t Report::column(const std::string& name) const
     return std::size_t(it - columns_.begin());
 }
 
-void Report::set(const std::string& col, const std::string& value)
+void Report::add_row(const std::vector<std::string>& cells)
+{
+    add_row();
+    for (std::size_t c = 0; c < cells.size() && c < columns_.size(); ++c)
+        rows_.back()[c] = data_.back()[c] = cells[c];
+}
+
+void Report::put(const std::string& col, std::string shown, std::string read)
 {
     if (rows_.empty())
         add_row();
-    rows_.back()[column(col)] = value;
+    const std::size_t c = column(col);
+    rows_.back()[c] = std::move(shown);
+    data_.back()[c] = std::move(read);
+}
+
+void Report::set(const std::string& col, const std::string& value)
+{
+    put(col, value, value);
 }
 
 void Report::set(const std::string& col, double value, int precision)
 {
-    set(col, fixed(value, precision));
+    put(col, fixed(value, precision), csv_number(value));
+}
+
+void Report::set(const std::string& col, const std::string& shown, double value)
+{
+    put(col, shown, csv_number(value));
+}
+
+void Report::set_missing(const std::string& col, const std::string& shown)
+{
+    put(col, shown, std::string());
+}
+
+Report Report::data() const
+{
+    Report d(columns_);
+    d.rows_ = data_;
+    d.data_ = data_;
+    return d;
 }
 
 std::string fixed(double v, int precision)
@@ -45,6 +80,15 @@ std::string fixed(double v, int precision)
     std::ostringstream s;
     s << std::fixed << std::setprecision(precision) << v;
     return s.str();
+}
+
+std::string csv_number(double v)
+{
+    if (!std::isfinite(v))
+        return {};
+    if (v == std::floor(v) && std::fabs(v) < 9.0e15)
+        return std::to_string(static_cast<std::int64_t>(v));
+    return json::write(json::Value(v), -1);
 }
 
 std::string significant(double v)

@@ -95,6 +95,13 @@ ComparedPair load_pair(const ArgParser& parser)
                 overrides.push_back(o);
             pair.scenarios[i] = build_scenario(source, overrides);
             pair.names[i] = scenario_name(source.input);
+            // What sets this side apart is in its name, so that the table,
+            // the legends and the captions say it (compare P P --set-b ...).
+            std::string own;
+            for (const std::string& o : parser.get_list(i ? "set-b" : "set-a"))
+                own += (own.empty() ? "" : ", ") + o;
+            if (!own.empty())
+                pair.names[i] += " with " + own;
         } catch (const std::runtime_error& e) {
             throw std::runtime_error(side(i) + std::string(e.what()));
         }

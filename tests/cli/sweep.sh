@@ -78,6 +78,8 @@ expect 2 "--collect: .*sweep.json" "$cli" sweep --collect "$dir/nothing-here"
 # compare: both runs, each figure with B/A; a bad B is named.
 expect 0 '^contentions_per_1000_ops ' "$cli" compare 2002-global-hash-lock 2002-global-hash-lock $short \
   --set-b index.kind=radix --set-b index.scheme=spinlock --out "$dir/cmp"
+expect 0 '^B: 2002-global-hash-lock with index.kind=radix, index.scheme=spinlock \(radix index \(spinlock\)' \
+  "$cli" compare 2002-global-hash-lock 2002-global-hash-lock $short --set-b index.kind=radix --set-b index.scheme=spinlock
 provenance='program_version,program_commit,command_line,made_at,host_kernel,host_cpu_model,host_cpus,host_memory_bytes'
 head -n 1 "$dir/cmp/compare.csv" | grep -q "^figure,unit,A,B,B/A,$provenance\$" || fail "compare.csv header"
 # Each row says what made it: this program, this command, this computer.

@@ -104,7 +104,7 @@ grep -q '"version": 1' "$dir/cmp/b/summary.json" || fail "compare's b/summary.js
 for ext in png svg pdf; do
   [ -s "$dir/cmp/charts/compare_operations-per-s.$ext" ] || fail "compare's overlaid operations chart as $ext"
 done
-grep -q 'B: 2002-global-hash-lock (B)' "$dir/cmp/charts/compare_operations-per-s.svg" \
+grep -q 'B: 2002-global-hash-lock with index.kind=radix, index.scheme=spinlock' "$dir/cmp/charts/compare_operations-per-s.svg" \
   || fail "compare's chart names B in its legend"
 expect 2 "B: 2002-global-hash-lock: index.scheme: 'global' is not a scheme of the radix index" \
   "$cli" compare 2002-global-hash-lock 2002-global-hash-lock --set-b index.kind=radix

@@ -18,6 +18,7 @@
 #include "cli_progress.h"
 #include "cli_render.h"
 #include "cli_repeat.h"
+#include "cli_run_trace.h"
 #include "cli_scenarios.h"
 #include "cli_sweep.h"
 #include "concurrent_pagecache_bench.h"
@@ -90,18 +91,19 @@ const CommandGroup kBench { "bench", "benchmark", "benchmarks",
                 "(2007): 2 threads on one tree, one lock against per-node and optimistic",
                 "locking; 'bench concurrent-pagecache --help' describes its options" },
             nullptr, pcl::bench::run_concurrent_pagecache_bench },
-        { "engine", "[--pages N] [--max-threads T] [--csv FILE]",
+        { "engine", "[--pages N] [--max-threads T] [--csv FILE] [--format F]",
             { "minor faults per second on one CPU, and the pft sweep of the",
                 "pagefault scalability thread (2005) with mm->page_table_lock", "against split PTE locks" },
             nullptr, pcl::bench::run_engine_bench },
-        { "machines", "[--part P] [--scales S,...] [--csv FILE]",
+        { "machines", "[--part P] [--scales S,...] [--csv FILE] [--format F]",
             { "how well the modelled machines predict: this computer's runs beside",
                 "its calibrated model, and pft on altix-2005 and reads on the 8-way",
                 "Pentium III beside the threads' tables" },
             nullptr, pcl::bench::run_machines_bench },
         { "readahead", "[options]",
             { "Morton's readahead-thrashing test from the multipage I/O and readahead",
-                "thread (2002) swept over N files with ondemand, morton and no", "readahead; trace replay speed" },
+                "thread (2002) swept over N files with linux-2.6.32, morton-2002 and no",
+                "readahead; trace replay speed" },
             nullptr, pcl::bench::run_readahead_bench },
     } };
 
@@ -176,6 +178,7 @@ pcl::ArgParser make_run_parser()
         "run it N times, one after another, and print each headline figure's mean, standard deviation, min, "
         "max and 95 % interval (as --format asks; not with --out, --json or --readahead-log, which are one "
         "run's files)");
+    pcl::cli::add_trace_options(p);
     p.add_flag("progress", "print one line per metrics sample on stderr while running");
     p.allow_operands(); // the scenario file or preset
     p.describe("SCENARIO.json|PRESET [options]",
@@ -213,8 +216,9 @@ void print_usage(std::ostream& out)
         << "                            tabulate and chart a grid whose runs a batch scheduler ran\n"
         << "  compare A B [--set-b PATH=VALUE]... [--format F] [--out DIR]\n"
         << "                            run two scenarios and print each figure of both and B/A\n"
-        << "  experiments [--probes]    list the lessons: each argument of the mailing-list threads\n"
-        << "  experiment NAME [--quick] [--repeat N] [--json FILE] [--out DIR]\n"
+        << "  experiments [--probes] [--format F]\n"
+        << "                            list the lessons: each argument of the mailing-list threads\n"
+        << "  experiment NAME [--quick] [--repeat N] [--format F] [--json FILE] [--out DIR]\n"
         << "                            measure a lesson's claims on this machine and print the verdicts\n"
         << "                            (with --out, its report as HTML and PDF too);\n"
         << "                            'experiment --help' describes its options\n"
@@ -310,19 +314,23 @@ const std::vector<std::string> kRunFiles
 
 /// Writes the files of @result into @dir as one set (lib/output_set.h):
 /// either every one of them replaces the last run's, or, when one cannot be
-/// written, none does and the directory keeps the last run's. Says what it
-/// wrote on @notes and what failed on stderr; false when something failed.
-bool write_run_files(const pcl::RunResult& result, const std::string& stem, const pcl::ChromeTrace& trace,
+/// written, none does and the directory keeps the last run's. Without
+/// @trace (--no-trace), no trace.json: the set replaces the directory
+/// whole, so a last run's trace.json goes too. Says what it wrote on @notes
+/// and what failed, or what the trace left out, on stderr; false when
+/// something failed.
+bool write_run_files(const pcl::RunResult& result, const std::string& stem, const pcl::ChromeTrace* trace,
     const std::string& dir, bool report, std::ostream& notes)
 {
     try {
         pcl::OutputSet set(dir);
-        const std::pair<const char*, std::string> files[] = {
+        std::vector<std::pair<const char*, std::string>> files = {
             { "summary.json", pcl::json::write(pcl::to_json(result)) + "\n" },
             { "timeseries.csv", pcl::series_csv(result) },
             { "locks.csv", pcl::locks_csv(result) },
-            { "trace.json", trace.json(result) },
         };
+        if (trace)
+            files.emplace_back("trace.json", trace->json(result));
         std::string written;
         for (const auto& [name, text] : files) {
             pcl::write_file_atomically(set.path(name), text);
@@ -333,6 +341,8 @@ bool write_run_files(const pcl::RunResult& result, const std::string& stem, cons
             report_files = pcl::cli::write_run_report(result, stem, set.staging());
         set.commit();
         notes << "\n" << written << " written to " << dir << '\n';
+        if (trace)
+            pcl::cli::note_trace_cut(std::cerr, *trace, result);
         if (!report_files.empty())
             print_report_files(notes, report_files, dir);
         else if (report)
@@ -349,7 +359,8 @@ bool write_run_files(const pcl::RunResult& result, const std::string& stem, cons
 int run_command(const std::vector<std::string>& args)
 {
     pcl::ArgParser parser = make_run_parser();
-    if (const auto code = parser.parse_command(args, std::cout, std::cerr, [](const pcl::ArgParser& p) {
+    pcl::cli::TraceRequest traced;
+    if (const auto code = parser.parse_command(args, std::cout, std::cerr, [&traced](const pcl::ArgParser& p) {
             for (const std::string& o : p.get_list("set"))
                 if (o.find('=') == std::string::npos)
                     throw pcl::ArgError("--set: expected PATH=VALUE, got '" + o + "'");
@@ -364,6 +375,7 @@ int run_command(const std::vector<std::string>& args)
                     if (p.given(one))
                         throw pcl::ArgError("--repeat gives the statistics of several runs; --" + std::string(one)
                             + " writes one run's: run without --repeat for it");
+            traced = pcl::cli::trace_request(p);
             // An output directory that cannot be written fails now, not after the run.
             if (const std::string& out = p.get_string("out"); !out.empty()) {
                 pcl::cli::prepare_out_dir(out, "summary.json");
@@ -419,10 +431,18 @@ int run_command(const std::vector<std::string>& args)
     std::string ra_log = std::string(pcl::kReadaheadLogHeader) + "\n";
     std::uint64_t ra_windows = 0, ra_origin_ns = 0;
     const std::string out_dir = parser.get_string("out");
-    pcl::ChromeTrace trace;
-    if (!ra_log_path.empty() || !out_dir.empty())
+    const bool tracing = !out_dir.empty() && traced.write;
+    pcl::ChromeTrace trace(traced.max_events, traced.window);
+    // The samples tell the trace where the run started (its window's origin).
+    if (tracing)
+        options.progress = [&trace, shown = std::move(options.progress)](const pcl::MetricsSample& s) {
+            trace.add_sample(s);
+            if (shown)
+                shown(s);
+        };
+    if (!ra_log_path.empty() || tracing)
         options.events = [&](const std::vector<pcl::Event>& batch) {
-            if (!out_dir.empty())
+            if (tracing)
                 trace.add(batch);
             if (ra_log_path.empty())
                 return;
@@ -494,8 +514,8 @@ int run_command(const std::vector<std::string>& args)
         }
     }
     if (!out_dir.empty()
-        && !write_run_files(
-            result, std::filesystem::path(path).stem().string(), trace, out_dir, !parser.get_flag("no-report"), notes))
+        && !write_run_files(result, std::filesystem::path(path).stem().string(), tracing ? &trace : nullptr, out_dir,
+            !parser.get_flag("no-report"), notes))
         rc = 1;
     if (result.ended_by == pcl::RunEnd::Cancelled) {
         std::cerr << kProgram << " run: stopped by Ctrl+C; the summary and files above cover the run up to then\n";

@@ -308,8 +308,8 @@ LessonPause read_pause(const json::Value& v, const std::string& path, Found& fou
 
 LessonStep read_step(const json::Value& v, const std::string& path, Found& found)
 {
-    const Member m(v, path, { "title", "text", "run", "set", "pacing", "view", "highlight", "pause_when" }, found);
     LessonStep s;
+    const Member m(v, path, { "title", "text", "run", "set", "pacing", "view", "highlight", "pause_when" }, found);
     if (!m.is_object())
         return s;
     s.title = m.text("title");

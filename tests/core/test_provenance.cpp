@@ -38,16 +38,11 @@ TEST_CASE("a provenance written as JSON reads back the same")
     p.time = "2026-12-06T11:50:03Z";
     p.host = { "2026-12-06", "AMD EPYC 7B13", true, "Linux 6.1.0", 64, 1ull << 40 };
     const json::Value doc = json::Value(provenance_members(p));
+    // Every member read back: written again, the same text.
     const Provenance back = provenance_from_json(doc);
-    CHECK(back.version == p.version);
-    CHECK(back.commit == p.commit);
-    CHECK(back.command == p.command);
-    CHECK(back.time == p.time);
-    CHECK(back.host.kernel == p.host.kernel);
-    CHECK(back.host.cpu_model == p.host.cpu_model);
-    CHECK(back.host.hypervisor);
-    CHECK(back.host.cpus == 64);
+    CHECK(json::write(json::Value(provenance_members(back))) == json::write(doc));
     CHECK(back.host.memory_bytes == 1ull << 40);
+    CHECK(back.host.hypervisor);
     // A result of an older build has none: empty, not a failure.
     CHECK(provenance_from_json(json::Value(json::Object {})).version.empty());
 }

@@ -1,8 +1,11 @@
 #include "concurrent_pagecache_bench.h"
 
+#include "bench_output.h"
+
 #include "base/cpu.h"
 #include "index/radix_tree.h"
 #include "lib/arg_parser.h"
+#include "lib/output_format.h"
 #include "lib/report.h"
 #include "sync/lock_stats.h"
 
@@ -132,13 +135,16 @@ int run_concurrent_pagecache_bench(const std::vector<std::string>& args, std::os
         "fraction of Zijlstra's 2^24 indexes per series (1 = his size; 0.02 runs in seconds)");
     p.add_uint("shift", 6, RadixTree::kMinShift, RadixTree::kMaxShift, "S", "radix tree fanout shift (6 = 64-way)");
     p.add_output("csv", "FILE", "also write per-thread phase times and the levels-skipped histogram as CSV");
+    add_format_option(p, "phases, locks and levels_skipped", "the phases table");
     p.describe("[options]",
         "Zijlstra's radix-tree benchmark from the concurrent pagecache thread (2007): 2 threads modify\n"
         "one tree through six phases (insert, tag 0, untag 0, tag 1, untag 1, remove); series A on\n"
         "disjoint sequential ranges, series B interleaved; under one tree lock, per-node locks, and\n"
         "optimistic locking.");
-    if (const auto code = p.parse_command(args, out, err))
+    if (const auto code = p.parse_command(args, out, err, check_format_option))
         return *code;
+    BenchOutput output(p, out, err, "phases");
+    std::ostream& notes = output.notes();
     const double scale = p.get_double("scale");
     const unsigned shift = unsigned(p.get_uint("shift"));
     // An even number of indexes, at least a few leaves' worth.
@@ -148,8 +154,8 @@ int run_concurrent_pagecache_bench(const std::vector<std::string>& args, std::os
     for (std::uint64_t i = 0; i < range; ++i)
         pages[i].index = i;
 
-    out << "concurrent pagecache (2007): concurrent radix tree, 2 threads, " << range << " indexes (scale " << scale
-        << " of 0x1000000), " << (1u << shift) << "-way nodes\n";
+    notes << "concurrent pagecache (2007): concurrent radix tree, 2 threads, " << range << " indexes (scale " << scale
+          << " of 0x1000000), " << (1u << shift) << "-way nodes\n";
     SeriesResult results[2];
     for (int series = 0; series < 2; ++series) {
         if (!run_series(series, range, shift, pages, results[series])) {
@@ -191,10 +197,10 @@ int run_concurrent_pagecache_bench(const std::vector<std::string>& args, std::os
                 }
         }
     }
-    out << "\nPhase times (mean of the two threads; ratio < 1 means faster than the one tree lock)\n";
-    table.print(out);
+    notes << "\nPhase times (mean of the two threads; ratio < 1 means faster than the one tree lock)\n";
+    output.table("phases", table);
 
-    out << "\nLocks (per series and scheme; contention = acquisitions that had to wait)\n";
+    notes << "\nLocks (per series and scheme; contention = acquisitions that had to wait)\n";
     Report locks({ "series", "scheme", "tree_lock acq", "tree_lock contended", "node locks acq", "node locks contended",
         "node bounces" });
     for (int series = 0; series < 2; ++series)
@@ -205,14 +211,16 @@ int run_concurrent_pagecache_bench(const std::vector<std::string>& args, std::os
             locks.set("series", series == 0 ? "A" : "B");
             locks.set("scheme", kSchemes[s].label);
             locks.set("tree_lock acq", tl.acquisitions);
-            locks.set("tree_lock contended", fixed(100.0 * tl.contention_ratio(), 2) + "%");
+            locks.set(
+                "tree_lock contended", fixed(100.0 * tl.contention_ratio(), 2) + "%", 100.0 * tl.contention_ratio());
             locks.set("node locks acq", nl.acquisitions);
-            locks.set("node locks contended", fixed(100.0 * nl.contention_ratio(), 2) + "%");
+            locks.set(
+                "node locks contended", fixed(100.0 * nl.contention_ratio(), 2) + "%", 100.0 * nl.contention_ratio());
             locks.set("node bounces", nl.acq_bounces);
         }
-    locks.print(out);
+    output.table("locks", locks);
 
-    out << "\nOptimistic locking: levels skipped (0 = locked from the root)\n";
+    notes << "\nOptimistic locking: levels skipped (0 = locked from the root)\n";
     Report hist({ "levels_skipped", "A hits", "A %", "B hits", "B %", "2007 A %", "2007 B %" });
     const std::size_t levels
         = std::max<std::size_t>({ results[0].skips.levels_skipped.size(), results[1].skips.levels_skipped.size(), 5 });
@@ -245,19 +253,13 @@ int run_concurrent_pagecache_bench(const std::vector<std::string>& args, std::os
                 += col + "," + (failed ? std::string("failed") : std::to_string(d)) + "," + std::to_string(v) + "\n";
         }
     }
-    hist.print(out);
-    out << "\nThe 2007 figures are Zijlstra's in the concurrent pagecache thread (2 CPUs, 2007 kernel, 2^24 "
-           "indexes); ours are measured now on this machine.\n";
+    output.table("levels_skipped", hist);
+    notes << "\nThe 2007 figures are Zijlstra's in the concurrent pagecache thread (2 CPUs, 2007 kernel, 2^24 "
+             "indexes); ours are measured now on this machine.\n";
 
-    if (p.given("csv")) {
-        try {
-            write_file_atomically(p.get_string("csv"), csv.csv() + "\n" + hist_csv);
-        } catch (const std::exception& e) {
-            err << kProgram << " bench concurrent-pagecache: " << e.what() << "\n";
-            return 1;
-        }
-        out << "wrote " << p.get_string("csv") << "\n";
-    }
+    if (!output.write_csv(csv.csv() + "\n" + hist_csv))
+        return 1;
+    output.finish();
     return 0;
 }
 

@@ -1,12 +1,15 @@
 #include "engine_bench.h"
 
+#include "bench_output.h"
 #include "bench_progress.h"
 #include "engine_run.h"
 
 #include "base/clock.h"
 #include "events/tracepoint.h"
 #include "lib/arg_parser.h"
+#include "lib/output_format.h"
 #include "lib/report.h"
+#include "lib/text.h"
 #include "mm/fault.h"
 #include "sched/machine_profiles.h"
 #include "sim/engine.h"
@@ -216,7 +219,7 @@ WritebackRun writeback_run(unsigned cpus, std::uint64_t pages, std::uint64_t fra
 /// same run on this computer's threads. The modelled faults per second of
 /// host time are the simulator's speed; per virtual second, the modelled
 /// machine's rate.
-int modelled_speed(const std::string& machine, std::ostream& out, std::ostream& err)
+int modelled_speed(const std::string& machine, BenchOutput& output, std::ostream& err)
 {
     sched::MachineProfile profile;
     try {
@@ -258,10 +261,11 @@ int modelled_speed(const std::string& machine, std::ostream& out, std::ostream& 
         table.set("host-s modelled", modelled.host_wall_seconds, 2);
         table.set("host-s host run", host.host_wall_seconds, 2);
     }
-    out << "pft on the modelled " << machine
-        << " (split PTE locks, mmap_sem read in every fault, 2^20 faults in all), beside the same run on this "
-           "computer's threads:\n";
-    table.print(out);
+    output.notes() << "pft on the modelled " << machine
+                   << " (split PTE locks, mmap_sem read in every fault, 2^20 faults in all), beside the same run on "
+                      "this computer's threads:\n";
+    output.table("modelled_speed", table);
+    output.finish();
     return 0;
 }
 } // namespace
@@ -277,15 +281,20 @@ int run_engine_bench(const std::vector<std::string>& args, std::ostream& out, st
     p.add_string("machine", "", "NAME",
         "instead: the speed of runs on modelled machine NAME (pagecache-lab-cli machines lists them): pft at 1, 8 "
         "and 64 CPUs, modelled faults per second of host time, beside the same runs on this computer's threads");
+    add_format_option(p, "minor_faults, pft, read_locks and writeback (with --machine, modelled_speed)",
+        "the pft table; with --machine, its one table");
     p.describe("[options]",
         "Unpaced minor faults per second on one CPU, and the pft sweep of the pagefault scalability\n"
         "thread (2005; anonymous faults, 1..T threads) under mm->page_table_lock and under split PTE\n"
         "locks; lock traffic of read(2) on separate and shared files; and writeback: dd-like writers\n"
         "in a memory a quarter of their data, pages written back per second.");
-    if (const auto code = p.parse_command(args, out, err))
+    if (const auto code = p.parse_command(args, out, err, check_format_option))
         return *code;
-    if (const std::string& machine = p.get_string("machine"); !machine.empty())
-        return modelled_speed(machine, out, err);
+    const std::string& machine = p.get_string("machine");
+    BenchOutput output(p, out, err, machine.empty() ? "pft" : "modelled_speed");
+    std::ostream& notes = output.notes();
+    if (!machine.empty())
+        return modelled_speed(machine, output, err);
     const std::uint64_t pages = p.get_uint("pages");
     const unsigned max_threads = unsigned(p.get_uint("max-threads"));
 
@@ -319,7 +328,10 @@ int run_engine_bench(const std::vector<std::string>& args, std::ostream& out, st
         minor.set("ns/fault", 1e9 / v, 1);
         minor.set("time vs off", mps / v, 3);
         minor.set("events/fault", double(events[m]) / double(pages * repeats), 3);
-        minor.set("dropped", m ? std::to_string(dropped[m]) : std::string("-"));
+        if (m)
+            minor.set("dropped", dropped[m]);
+        else
+            minor.set_missing("dropped");
         csv.add_row();
         csv.set("measure", "minor_faults");
         csv.set("scheme", std::string("events_") + modes[m]);
@@ -327,12 +339,13 @@ int run_engine_bench(const std::vector<std::string>& args, std::ostream& out, st
         csv.set("pages", pages);
         csv.set("per_s", v, 0);
     }
-    out << "minor faults, 1 CPU, unpaced (" << pages
-        << " faults on pages read in by read(2), radix tree with RCU lookups, split PTE locks;\nmedian of " << repeats
-        << " runs each, alternated; the stream into a 16K-record ring drained every 10 ms,\nrecording what is notable "
-           "(the engine's unpaced default) or everything (its demo-speed default)):\n";
-    minor.print(out);
-    out << "\n";
+    notes << "minor faults, 1 CPU, unpaced (" << pages
+          << " faults on pages read in by read(2), radix tree with RCU lookups, split PTE locks;\nmedian of "
+          << counted(repeats, "run")
+          << " each, alternated; the stream into a 16K-record ring drained every 10 ms,\nrecording what is notable "
+             "(the engine's unpaced default) or everything (its demo-speed default)):\n";
+    output.table("minor_faults", minor);
+    notes << "\n";
 
     Report table({ "threads", "single faults/s", "split faults/s", "split/single", "split scaling", "CPUs used",
         "single /CPU-s", "split /CPU-s", "split, zone.lock only", "pcp/zone", "2005 faults/s" });
@@ -391,8 +404,10 @@ int run_engine_bench(const std::vector<std::string>& args, std::ostream& out, st
         table.set("split /CPU-s", median(c.split_cpu), 0);
         table.set("split, zone.lock only", median(c.zone), 0);
         table.set("pcp/zone", median(c.pcp), 2);
-        const double posted = posted_pft(t);
-        table.set("2005 faults/s", posted > 0 ? fixed(posted, 0) : std::string("-"));
+        if (const double posted = posted_pft(t); posted > 0)
+            table.set("2005 faults/s", posted, 0);
+        else
+            table.set_missing("2005 faults/s");
         for (auto [scheme, wall, cpu] :
             { std::tuple { "single", &c.single, &c.single_cpu }, std::tuple { "split", &c.split, &c.split_cpu },
                 std::tuple { "split_zone_lock", &c.zone, &c.zone_cpu } })
@@ -405,14 +420,14 @@ int run_engine_bench(const std::vector<std::string>& args, std::ostream& out, st
                 csv.set("per_s", median(*per_s), 0);
             }
     }
-    out << "pft: each thread write-faults its own " << pages
-        << " anonymous pages once (faults per wall-second, and per second of CPU time used);\n"
-           "split, zone.lock only: the split run again with every frame taken from and given to zone.lock\n"
-           "(no per-CPU free lists); pcp/zone: split over it; split scaling: split faults/s over the 1-thread run of "
-           "the\n"
-           "same round; CPUs used: the split run's CPU time over its wall time; median of "
-        << repeats << " rounds, alternated\n";
-    table.print(out);
+    notes << "pft: each thread write-faults its own " << pages
+          << " anonymous pages once (faults per wall-second, and per second of CPU time used);\n"
+             "split, zone.lock only: the split run again with every frame taken from and given to zone.lock\n"
+             "(no per-CPU free lists); pcp/zone: split over it; split scaling: split faults/s over the 1-thread run of "
+             "the\n"
+             "same round; CPUs used: the split run's CPU time over its wall time; median of "
+          << counted(repeats, "round") << ", alternated\n";
+    output.table("pft", table);
 
     // Separate files against one shared file, global hash lock against a
     // per-mapping tree lock: lock traffic per 1000 read(2) calls.
@@ -448,8 +463,8 @@ int run_engine_bench(const std::vector<std::string>& args, std::ostream& out, st
             csv.set("pages", r.operations);
             csv.set("per_s", double(r.lock.acq_bounces) * per_k, 1);
         }
-    out << "\nrandom 1-page read(2)s, " << ops << " per CPU over 4096-page files (the index lock's class):\n";
-    shared.print(out);
+    notes << "\nrandom 1-page read(2)s, " << ops << " per CPU over 4096-page files (the index lock's class):\n";
+    output.table("read_locks", shared);
     // Writeback: a dd writer per CPU, data four times memory, so that the
     // flusher writes, writers are throttled and reclaim takes written pages.
     const std::uint64_t wb_pages = std::max<std::uint64_t>(pages / 4, 4096) / 16 * 16;
@@ -478,21 +493,15 @@ int run_engine_bench(const std::vector<std::string>& args, std::ostream& out, st
         csv.set("pages", r.written);
         csv.set("per_s", double(r.written) / r.seconds, 0);
     }
-    out << "\nwriteback: each CPU write(2)s " << wb_pages
-        << " pages of its own file in 16-page calls, four times the memory, on an instant disk\n"
-           "(per wall-second; pages still dirty at the end are not counted as written):\n";
-    wb.print(out);
-    out << "\nThe 2005 figures are Lameter's, rc6-mm1 on a 16 GB machine with up to 60 CPUs; ours are threads on "
-        << std::thread::hardware_concurrency() << " cores now.\n";
-    if (p.given("csv")) {
-        try {
-            write_file_atomically(p.get_string("csv"), csv.csv());
-        } catch (const std::exception& e) {
-            err << kProgram << " bench engine: " << e.what() << "\n";
-            return 1;
-        }
-        out << "wrote " << p.get_string("csv") << "\n";
-    }
+    notes << "\nwriteback: each CPU write(2)s " << wb_pages
+          << " pages of its own file in 16-page calls, four times the memory, on an instant disk\n"
+             "(per wall-second; pages still dirty at the end are not counted as written):\n";
+    output.table("writeback", wb);
+    notes << "\nThe 2005 figures are Lameter's, rc6-mm1 on a 16 GB machine with up to 60 CPUs; ours are threads on "
+          << std::thread::hardware_concurrency() << " cores now.\n";
+    if (!output.write_csv(csv.csv()))
+        return 1;
+    output.finish();
     return 0;
 }
 

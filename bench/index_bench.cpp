@@ -3,9 +3,12 @@
 // index_bench_report.cpp (index_bench_rows.h).
 #include "index_bench.h"
 
+#include "bench_output.h"
 #include "index_bench_rows.h"
 #include "lib/arg_parser.h"
+#include "lib/output_format.h"
 #include "lib/report.h"
+#include "lib/text.h"
 #include "peers.h"
 
 #include "base/clock.h"
@@ -68,6 +71,10 @@ ArgParser index_bench_parser()
     p.add_string("only", "", "LIST",
         "comma-separated index kinds and peer names to run (default: all), e.g. radix,flat_array,xarray");
     p.add_flag("quiet", "no progress lines on stderr");
+    add_format_option(p,
+        "dense and sparse (ns per operation), dense_vs_flat_array, dense_vs_best_peer, the same of sparse, "
+        "concurrent and cells (every measured cell, as --csv writes them)",
+        "cells");
     p.describe("[options]",
         "Times insert, lookup (hit and miss), gang lookup and erase on every page index x locking\n"
         "scheme and on peer libraries, on a dense and a sparse file, and concurrent lookups at\n"
@@ -143,8 +150,10 @@ int run_index_bench(const std::vector<std::string>& args, std::ostream& out, std
                         list += (list.empty() ? "" : ", ") + k;
                     throw ArgError("--only: '" + name + "' is not an index kind or peer (allowed: " + list + ")");
                 }
+            check_format_option(p);
         }))
         return *code;
+    BenchOutput output(parser, out, err, "cells");
 
     Plan plan;
     plan.pages = parser.get_uint("pages");
@@ -152,7 +161,6 @@ int run_index_bench(const std::vector<std::string>& args, std::ostream& out, std
     plan.thread_counts = thread_counts(static_cast<unsigned>(parser.get_uint("threads")));
     const unsigned max_threads = plan.thread_counts.back();
     const std::uint64_t seed = parser.get_uint("seed");
-    const std::string csv_path = parser.get_string("csv");
     const bool quiet = parser.get_flag("quiet");
 
     std::vector<std::string> skipped;
@@ -165,23 +173,20 @@ int run_index_bench(const std::vector<std::string>& args, std::ostream& out, std
     }
 
     const std::uint64_t started = now_ns();
-    out << "bench indexes: " << plan.pages << " pages, lookups at 1.." << max_threads << " threads, median of "
-        << plan.repeats << " rounds, " << kCellNs / 1000000 << " ms per lookup/gang/erase cell, gang lookups of "
-        << kGangBatch << ", seed " << seed << "\n";
+    output.notes() << "bench indexes: " << counted(plan.pages, "page") << ", lookups at 1.."
+                   << counted(max_threads, "thread") << ", median of " << counted(plan.repeats, "round") << ", "
+                   << kCellNs / 1000000 << " ms per lookup/gang/erase cell, gang lookups of " << kGangBatch << ", seed "
+                   << seed << "\n";
 
     const std::vector<indexes::Row> rows = indexes::measure(plan, seed, targets, quiet, err);
-    indexes::print_report(out, plan, targets, skipped, rows);
-    out << "  total time " << fixed(double(now_ns() - started) / 1e9, 1) << " s\n";
+    indexes::print_report(output, plan, targets, skipped, rows);
+    output.notes() << "  total time " << fixed(double(now_ns() - started) / 1e9, 1) << " s\n";
 
-    if (!csv_path.empty()) {
-        try {
-            write_file_atomically(csv_path, indexes::report_csv(plan, targets, rows));
-            out << "  wrote " << csv_path << '\n';
-        } catch (const std::exception& e) {
-            err << kProgram << " bench indexes: " << e.what() << '\n';
-            return 1;
-        }
-    }
+    const Report cells = indexes::cells_table(plan, targets, rows);
+    output.data("cells", cells);
+    if (!output.write_csv(cells.csv(), "  "))
+        return 1;
+    output.finish();
     const bool failed = std::any_of(targets.begin(), targets.end(), [](const Target& t) { return !t.failure.empty(); });
     return failed ? 1 : 0;
 }

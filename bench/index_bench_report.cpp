@@ -2,7 +2,9 @@
 // as the 1-thread tables, the concurrent lookup table, the notes and the CSV.
 #include "index_bench_rows.h"
 
+#include "bench_output.h"
 #include "lib/report.h"
+#include "lib/text.h"
 #include "peers.h"
 
 #include <algorithm>
@@ -53,17 +55,32 @@ constexpr const char* kFloorPeer = "flat_array";
 /// The least share of its CPU a lookup thread must get for a concurrent cell to count.
 constexpr double kValidCpuShare = 0.9;
 
-/// "2.31x": @ns over @base, "-" when either was not measured.
-std::string ratio(double ns, double base)
+/// @table's @column: "2.31x", @ns over @base, or "-" when either was not
+/// measured.
+void set_ratio(Report& table, const std::string& column, double ns, double base)
 {
-    return ns < 0 || base <= 0 ? std::string("-") : fixed(ns / base, 2) + "x";
+    if (ns < 0 || base <= 0)
+        table.set_missing(column);
+    else
+        table.set(column, fixed(ns / base, 2) + "x", ns / base);
+}
+
+/// @table's @column: @v with @precision digits, or "-" for a cell that was
+/// not measured (@measured false).
+void set_measured(Report& table, const std::string& column, bool measured, double v, int precision)
+{
+    if (measured)
+        table.set(column, v, precision);
+    else
+        table.set_missing(column);
 }
 
 /// Each target's 1-thread time on @layout over the flat array's, and over the
 /// fastest other peer's of the same operation in this run (named in the
 /// table's first row): how far an index is from the floor, and from the best
 /// structure someone else wrote.
-void print_ratios(std::ostream& out, const Cells& cells, const std::vector<Target>& targets, const std::string& layout)
+void print_ratios(
+    BenchOutput& output, const Cells& cells, const std::vector<Target>& targets, const std::string& layout)
 {
     const Target* floor = nullptr;
     for (const auto& t : targets)
@@ -86,10 +103,10 @@ void print_ratios(std::ostream& out, const Cells& cells, const std::vector<Targe
             vs_floor.set("index", t.index);
             vs_floor.set("scheme", t.scheme);
             for (const char* op : kOps)
-                vs_floor.set(op, ratio(cells.ns(t, op, 1, layout), cells.ns(*floor, op, 1, layout)));
+                set_ratio(vs_floor, op, cells.ns(t, op, 1, layout), cells.ns(*floor, op, 1, layout));
         }
-        out << "\n" << layout << " layout, 1 thread, time / " << kFloorPeer << "'s time:\n";
-        vs_floor.print(out);
+        output.notes() << "\n" << layout << " layout, 1 thread, time / " << kFloorPeer << "'s time:\n";
+        output.table(layout + "_vs_" + kFloorPeer, vs_floor);
     }
     if (std::any_of(kOps.begin(), kOps.end(), [&](const char* op) { return best[op] != nullptr; })) {
         Report vs_best({ "index", "scheme", "insert", "lookup_hit", "lookup_miss", "gang_lookup", "erase" });
@@ -103,21 +120,22 @@ void print_ratios(std::ostream& out, const Cells& cells, const std::vector<Targe
             vs_best.set("index", t.index);
             vs_best.set("scheme", t.scheme);
             for (const char* op : kOps)
-                vs_best.set(
-                    op, ratio(cells.ns(t, op, 1, layout), best[op] ? cells.ns(*best[op], op, 1, layout) : -1.0));
+                set_ratio(
+                    vs_best, op, cells.ns(t, op, 1, layout), best[op] ? cells.ns(*best[op], op, 1, layout) : -1.0);
         }
-        out << "\n"
-            << layout << " layout, 1 thread, time / the best peer's time (the fastest peer but " << kFloorPeer
-            << " of each operation, named in the first row):\n";
-        vs_best.print(out);
+        output.notes() << "\n"
+                       << layout << " layout, 1 thread, time / the best peer's time (the fastest peer but "
+                       << kFloorPeer << " of each operation, named in the first row):\n";
+        output.table(layout + "_vs_best_peer", vs_best);
     }
 }
 
 } // namespace
 
-void print_report(std::ostream& out, const Plan& plan, const std::vector<Target>& targets,
+void print_report(BenchOutput& output, const Plan& plan, const std::vector<Target>& targets,
     const std::vector<std::string>& skipped, const std::vector<Row>& rows)
 {
+    std::ostream& out = output.notes();
     const Cells cells(rows);
     const unsigned max_threads = plan.thread_counts.back();
     for (const std::string layout : kLayouts) {
@@ -128,12 +146,12 @@ void print_report(std::ostream& out, const Plan& plan, const std::vector<Target>
             table.set("scheme", t.scheme);
             for (const char* op : kOps) {
                 const double ns = cells.ns(t, op, 1, layout);
-                table.set(op, ns < 0 ? std::string("-") : fixed(ns, 1));
+                set_measured(table, op, ns >= 0, ns, 1);
             }
         }
         out << "\n" << layout << " layout, 1 thread, ns per operation (gang_lookup: per page returned):\n";
-        table.print(out);
-        print_ratios(out, cells, targets, layout);
+        output.table(layout, table);
+        print_ratios(output, cells, targets, layout);
     }
 
     std::vector<std::string> concurrent_cols { "index", "scheme", "layout" };
@@ -153,12 +171,12 @@ void print_report(std::ostream& out, const Plan& plan, const std::vector<Target>
             conc.set("layout", layout);
             for (unsigned threads : plan.thread_counts) {
                 const double ns = cells.ns(t, "lookup_hit", threads, layout);
-                conc.set(
-                    std::to_string(threads) + "t Mops/s", ns < 0 ? std::string("-") : fixed(threads * 1e3 / ns, 2));
+                set_measured(conc, std::to_string(threads) + "t Mops/s", ns >= 0, threads * 1e3 / ns, 2);
             }
             const double one = cells.ns(t, "lookup_hit", 1, layout);
             const double many = cells.ns(t, "lookup_hit", max_threads, layout);
-            conc.set("scaling", one < 0 || many < 0 ? std::string("-") : fixed(one * max_threads / many, 2) + "x");
+            // Throughput at T threads over at 1: T x the 1-thread time over the T-thread time.
+            set_ratio(conc, "scaling", one < 0 ? -1.0 : one * max_threads, many);
             // The lowest share of the row's cells: one disturbed cell is
             // enough to skew its scaling factor.
             double share = -1;
@@ -167,13 +185,13 @@ void print_report(std::ostream& out, const Plan& plan, const std::vector<Target>
                 if (c >= 0)
                     share = share < 0 ? c : std::min(share, c);
             }
-            conc.set("cpu %", share < 0 ? std::string("-") : fixed(100 * share, 0));
+            set_measured(conc, "cpu %", share >= 0, 100 * share, 0);
             if (share >= 0)
                 lowest_share = std::min(lowest_share, share);
         }
-    out << "\nconcurrent lookup_hit, all threads together (scaling: throughput at " << max_threads
-        << " threads / at 1;\ncpu %: CPU time the lookup threads got / what they asked for, lowest cell of the row):\n";
-    conc.print(out);
+    out << "\nconcurrent lookup_hit, all threads together (scaling: throughput at " << counted(max_threads, "thread")
+        << " / at 1;\ncpu %: CPU time the lookup threads got / what they asked for, lowest cell of the row):\n";
+    output.table("concurrent", conc);
 
     out << "\nnotes:\n";
     for (const auto& s : skipped)
@@ -211,16 +229,16 @@ void print_report(std::ostream& out, const Plan& plan, const std::vector<Target>
                 out << "  lookup_hit radix/rcu vs " << peer << ": not measured\n";
                 continue;
             }
-            out << "  lookup_hit, dense, " << plan.pages << " pages, 1 thread: radix/rcu " << fixed(ours, 1) << " ns, "
-                << peer << ' ' << fixed(theirs, 1) << " ns; radix/rcu takes " << fixed(ours / theirs, 2) << "x " << peer
-                << "'s time\n";
+            out << "  lookup_hit, dense, " << counted(plan.pages, "page") << ", 1 thread: radix/rcu " << fixed(ours, 1)
+                << " ns, " << peer << ' ' << fixed(theirs, 1) << " ns; radix/rcu takes " << fixed(ours / theirs, 2)
+                << "x " << peer << "'s time\n";
         }
     }
     // A scaling figure means something only if every thread ran: on a
     // busy machine, or with more threads than CPUs, they take turns and the
     // ratio measures the scheduler. Each figure says whether its run was valid.
-    out << "  lookup_hit scaling 1->" << max_threads
-        << " threads (throughput ratio), dense / sparse; a run is valid when every\n"
+    out << "  lookup_hit scaling 1->" << counted(max_threads, "thread")
+        << " (throughput ratio), dense / sparse; a run is valid when every\n"
         << "  thread got at least " << fixed(100 * kValidCpuShare, 0) << "% of the CPU it asked for:\n";
     for (const auto& t : targets) {
         if (!t.concurrent)
@@ -243,7 +261,7 @@ void print_report(std::ostream& out, const Plan& plan, const std::vector<Target>
     }
 }
 
-std::string report_csv(const Plan& plan, const std::vector<Target>& targets, const std::vector<Row>& rows)
+Report cells_table(const Plan& plan, const std::vector<Target>& targets, const std::vector<Row>& rows)
 {
     const Cells cells(rows);
     Report csv({ "index", "scheme", "op", "threads", "pages", "layout", "ns_per_op", "ops_per_s" });
@@ -265,7 +283,7 @@ std::string report_csv(const Plan& plan, const std::vector<Target>& targets, con
                     // ns_per_op is per thread; throughput is all threads together.
                     csv.set("ops_per_s", std::uint64_t(double(threads) * 1e9 / ns + 0.5));
                 }
-    return csv.csv();
+    return csv;
 }
 
 } // namespace pcl::bench::indexes

@@ -6,12 +6,17 @@
 #pragma once
 
 #include "index/index_factory.h"
+#include "lib/report.h"
 
 #include <array>
 #include <cstdint>
 #include <iosfwd>
 #include <string>
 #include <vector>
+
+namespace pcl::bench {
+class BenchOutput;
+}
 
 namespace pcl::bench::indexes {
 
@@ -65,13 +70,16 @@ struct Row {
 std::vector<Row> measure(
     const Plan& plan, std::uint64_t seed, std::vector<Target>& targets, bool quiet, std::ostream& err);
 
-/// Prints the 1-thread table of each layout, the concurrent lookup table and
+/// Prints the 1-thread table of each layout (the members dense and sparse
+/// of json), each with its ratios to the peers (dense_vs_flat_array,
+/// dense_vs_best_peer...), the concurrent lookup table (concurrent) and
 /// the notes (@skipped peers, peers without gang lookups, a starved CPU
 /// share, failed targets, the comparisons with the peers, the scaling).
-void print_report(std::ostream& out, const Plan& plan, const std::vector<Target>& targets,
+void print_report(BenchOutput& output, const Plan& plan, const std::vector<Target>& targets,
     const std::vector<std::string>& skipped, const std::vector<Row>& rows);
 
-/// The rows as CSV: index,scheme,op,threads,pages,layout,ns_per_op,ops_per_s.
-std::string report_csv(const Plan& plan, const std::vector<Target>& targets, const std::vector<Row>& rows);
+/// Every measured cell, a row each: index,scheme,op,threads,pages,layout,
+/// ns_per_op,ops_per_s (--csv's file, and the csv and cells of --format).
+Report cells_table(const Plan& plan, const std::vector<Target>& targets, const std::vector<Row>& rows);
 
 } // namespace pcl::bench::indexes

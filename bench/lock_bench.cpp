@@ -1,8 +1,11 @@
 #include "lock_bench.h"
 
+#include "bench_output.h"
 #include "bench_progress.h"
 #include "lib/arg_parser.h"
+#include "lib/output_format.h"
 #include "lib/report.h"
+#include "lib/text.h"
 #include "start_line.h"
 
 #include "base/clock.h"
@@ -223,6 +226,7 @@ ArgParser lock_bench_parser()
     p.add_output("csv", "FILE", "also write the results as CSV to FILE");
     p.add_uint("repeats", 5, 1, 15, "R", "runs per cell; the median is reported");
     p.add_flag("quiet", "no progress lines on stderr");
+    add_format_option(p, "locks", "that table");
     p.describe("[options]",
         "Times lock+unlock of each bare lock algorithm and of its instrumented type side by side,\n"
         "on 1 thread and with T threads on one lock, and prints the instrumentation's cost as a ratio.\n"
@@ -240,12 +244,13 @@ std::string lock_bench_usage()
 int run_lock_bench(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
 {
     ArgParser parser = lock_bench_parser();
-    if (const auto code = parser.parse_command(args, out, err))
+    if (const auto code = parser.parse_command(args, out, err, check_format_option))
         return *code;
+    BenchOutput output(parser, out, err, "locks");
+    std::ostream& notes = output.notes();
     const unsigned threads = static_cast<unsigned>(parser.get_uint("threads"));
     const std::uint64_t iters = parser.get_uint("iters");
     const unsigned repeats = static_cast<unsigned>(parser.get_uint("repeats"));
-    const std::string csv_path = parser.get_string("csv");
     const bool quiet = parser.get_flag("quiet");
 
     const std::vector<Case> cases = make_cases();
@@ -315,14 +320,17 @@ int run_lock_bench(const std::vector<std::string>& args, std::ostream& out, std:
                     table.set("bare ns", m, 1);
                 } else if (std::string(v) == "instrumented") {
                     table.set("instr ns", m, 1);
-                    table.set("instr/bare", fixed(ratio, 2) + "x");
-                    table.set("contended %", p.empty() ? std::string("-") : p);
+                    table.set("instr/bare", fixed(ratio, 2) + "x", ratio);
+                    if (pct[key].empty())
+                        table.set_missing("contended %");
+                    else
+                        table.set("contended %", median(pct[key]), 1);
                 } else {
                     table.set("anon ns", m, 1);
-                    table.set("anon/bare", fixed(ratio, 2) + "x");
+                    table.set("anon/bare", fixed(ratio, 2) + "x", ratio);
                 }
             }
-            table.set("cpu %", fixed(100 * share, 0));
+            table.set("cpu %", 100 * share, 0);
             // Below 90% the threads partly took turns instead of running side
             // by side; a sleeping mutex waiter is expected to be below.
             if (t > 1 && share < 0.9 && c.lock != "mutex")
@@ -332,36 +340,30 @@ int run_lock_bench(const std::vector<std::string>& args, std::ostream& out, std:
                       "turns and the row understates contention");
         }
 
-    out << "bench locks: " << iters << " lock+unlock pairs per thread, median of " << repeats
-        << " runs; 1 thread = uncontended, " << threads << " threads = all on one lock\n"
-        << "ns per lock+unlock per thread; instr = named instrumented lock, anon = anonymous (class-only) lock;\n"
-        << "contended % = acquisitions of the named lock that found it taken (its lockstat contentions);\n"
-        << "cpu % = CPU time the threads got / what they asked for, lowest of the three variants\n\n";
-    table.print(out);
-    out << "\nnotes:\n"
-        << "  the critical section stores one counter (checked afterwards); read sides read it\n"
-        << "  rwlock_read and seqlock_read with " << threads << " threads: readers only, no writer\n"
-        << "  the bare seqlock is SeqLock's algorithm over RawSpinLock (raw_locks.h has none)\n"
-        << "  mutex waiters sleep, so its cpu % is below 100 by design\n"
-        << "  spin, rwlock_write and seqlock_write are unfair spinlocks: a thread that releases the lock and\n"
-        << "  takes it again at once still has its line while the other's read is on its way, so it re-takes\n"
-        << "  the lock many times uncontended and their contended % stays low\n";
+    notes << "bench locks: " << iters << " lock+unlock pairs per thread, median of " << counted(repeats, "run")
+          << "; 1 thread = uncontended, " << threads << " threads = all on one lock\n"
+          << "ns per lock+unlock per thread; instr = named instrumented lock, anon = anonymous (class-only) lock;\n"
+          << "contended % = acquisitions of the named lock that found it taken (its lockstat contentions);\n"
+          << "cpu % = CPU time the threads got / what they asked for, lowest of the three variants\n\n";
+    output.table("locks", table);
+    notes << "\nnotes:\n"
+          << "  the critical section stores one counter (checked afterwards); read sides read it\n"
+          << "  rwlock_read and seqlock_read with " << threads << " threads: readers only, no writer\n"
+          << "  the bare seqlock is SeqLock's algorithm over RawSpinLock (raw_locks.h has none)\n"
+          << "  mutex waiters sleep, so its cpu % is below 100 by design\n"
+          << "  spin, rwlock_write and seqlock_write are unfair spinlocks: a thread that releases the lock and\n"
+          << "  takes it again at once still has its line while the other's read is on its way, so it re-takes\n"
+          << "  the lock many times uncontended and their contended % stays low\n";
     for (const auto& w : warnings)
-        out << "  " << w << '\n';
+        notes << "  " << w << '\n';
     for (const auto& f : failures)
-        out << "  FAILED " << f << '\n';
-    out << "  total time " << fixed(double(now_ns() - started) / 1e9, 1) << " s\n";
+        notes << "  FAILED " << f << '\n';
+    notes << "  total time " << fixed(double(now_ns() - started) / 1e9, 1) << " s\n";
     (void)g_sink.load(std::memory_order_relaxed);
 
-    if (!csv_path.empty()) {
-        try {
-            write_file_atomically(csv_path, csv.csv());
-            out << "  wrote " << csv_path << '\n';
-        } catch (const std::exception& e) {
-            err << kProgram << " bench locks: " << e.what() << '\n';
-            return 1;
-        }
-    }
+    if (!output.write_csv(csv.csv(), "  "))
+        return 1;
+    output.finish();
     return failures.empty() ? 0 : 1;
 }
 

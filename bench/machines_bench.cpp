@@ -1,8 +1,12 @@
 #include "machines_bench.h"
 
+#include "bench_output.h"
+
 #include "lib/arg_parser.h"
 #include "lib/bundle.h"
+#include "lib/output_format.h"
 #include "lib/report.h"
+#include "lib/text.h"
 #include "probe/operation_cost.h"
 #include "sched/machine_profiles.h"
 #include "sim/runner.h"
@@ -81,11 +85,16 @@ LoopFigures median_of(const std::vector<LoopFigures>& runs)
         med(&LoopFigures::throughput) };
 }
 
-std::string error_text(double host, double model)
+/// The model's error over this computer's figure, in percent: "-12 %";
+/// "0 both" (0 in the data) when both are 0, "-" when only this computer's is.
+void set_error(Report& table, double host, double model)
 {
-    if (host == 0)
-        return model == 0 ? "0 both" : "-";
-    return fixed(100.0 * (model / host - 1.0), 0) + " %";
+    if (host == 0 && model == 0)
+        table.set("error", "0 both", 0.0);
+    else if (host == 0)
+        table.set_missing("error");
+    else
+        table.set("error", fixed(100.0 * (model / host - 1.0), 0) + " %", 100.0 * (model / host - 1.0));
 }
 
 struct LoopScenario {
@@ -162,7 +171,7 @@ int host_loop(std::uint64_t ops, unsigned repeats, Report& table, Report& csv, s
             table.set("measure", measure);
             table.set("this computer", h, precision);
             table.set("model", m, precision);
-            table.set("error", error_text(h, m));
+            set_error(table, h, m);
             csv.add_row();
             csv.set("part", std::string("host-loop"));
             csv.set("case", std::string(ls.what));
@@ -209,7 +218,7 @@ void pft_knee(std::uint64_t faults, double scale, Report& table, Report& csv)
             csv.add_row();
             csv.set("part", std::string("pft"));
             csv.set("case", std::string(scheme) + " x" + significant(scale));
-            csv.set("measure", "faults/s at " + std::to_string(posted.threads) + " threads");
+            csv.set("measure", "faults/s at " + counted(posted.threads, "thread"));
             csv.set("modelled", rate, 0);
             csv.set("measured", posted.rc6_mm1, 0);
         }
@@ -254,7 +263,7 @@ void p3_reads(std::uint64_t ops, double scale, Report& table, Report& csv)
             csv.add_row();
             csv.set("part", std::string("p3"));
             csv.set("case", std::string(c.column) + " x" + significant(scale));
-            csv.set("measure", "reads/s at " + std::to_string(cpus) + " CPUs");
+            csv.set("measure", "reads/s at " + counted(cpus, "CPU"));
             csv.set("modelled", rate, 0);
         }
     }
@@ -296,6 +305,10 @@ int run_machines_bench(const std::vector<std::string>& args, std::ostream& out, 
     p.add_uint("pft-faults", 20'000, 100, 1ull << 24, "N", "pft and p3: faults (reads) per modelled CPU");
     p.add_string("scales", "1", "S,...", "pft and p3: the transfer latency scales to run at (0.5,1,2 for sensitivity)");
     p.add_output("csv", "FILE", "also write every figure as CSV");
+    add_format_option(p,
+        "host_loop, pft and p3 (at a scale S other than 1, pft_xS and p3_xS) and figures (every figure, as --csv "
+        "writes them)",
+        "the figures table: part,case,measure,measured,modelled");
     p.describe("[options]",
         "How well the modelled machines predict. host-loop: six bundled scenarios at 1 and 2 CPUs on\n"
         "this computer's threads and on its calibrated model ('calibrate' first), the event stream off,\n"
@@ -308,8 +321,11 @@ int run_machines_bench(const std::vector<std::string>& args, std::ostream& out, 
             if (part != "host-loop" && part != "pft" && part != "p3" && part != "all")
                 throw ArgError("--part: '" + part + "' is not one of host-loop, pft, p3, all");
             scales = parse_scales(a.get_string("scales"));
+            check_format_option(a);
         }))
         return *code;
+    BenchOutput output(p, out, err, "figures");
+    std::ostream& notes = output.notes();
     const std::string& part = p.get_string("part");
     Report csv({ "part", "case", "measure", "measured", "modelled" });
     try {
@@ -321,38 +337,41 @@ int run_machines_bench(const std::vector<std::string>& args, std::ostream& out, 
                 return 1;
             }
             Report table({ "scenario", "measure", "this computer", "model", "error" });
-            out << "Closing the loop: this computer's threads against its calibrated model, the event stream off ("
-                << p.get_uint("repeats") << " runs each on the threads, medians)";
-            host_loop(p.get_uint("ops"), unsigned(p.get_uint("repeats")), table, csv, out);
-            table.print(out);
-            out << "\n";
+            notes << "Closing the loop: this computer's threads against its calibrated model, the event stream off ("
+                  << counted(p.get_uint("repeats"), "run") << " each on the threads, medians)";
+            host_loop(p.get_uint("ops"), unsigned(p.get_uint("repeats")), table, csv, notes);
+            output.table("host_loop", table);
+            notes << "\n";
         }
         for (const double scale : scales) {
             const std::string at = scale == 1 ? "" : ", transfer latencies x" + significant(scale);
+            const std::string suffix = scale == 1 ? "" : "_x" + significant(scale);
             if (part == "pft" || part == "all") {
                 Report table({ "threads", "single_walk", "single", "split", "Lameter rc6-mm1", "Lameter split" });
                 pft_knee(p.get_uint("pft-faults"), scale, table, csv);
-                out << "pft on altix-2005, faults per virtual second" << at
-                    << " (single_walk: stock 2.6.13's lock across the walk; single: one lock, unlocked walk; split: "
-                       "a lock per PTE page), beside Lameter's 16 GB runs (faults per wall-second):\n";
-                table.print(out);
-                out << "\n";
+                notes << "pft on altix-2005, faults per virtual second" << at
+                      << " (single_walk: stock 2.6.13's lock across the walk; single: one lock, unlocked walk; "
+                         "split: a lock per PTE page), beside Lameter's 16 GB runs (faults per wall-second):\n";
+                output.table("pft" + suffix, table);
+                notes << "\n";
             }
             if (part == "p3" || part == "all") {
                 Report table({ "CPUs", "own files, global hash lock", "own files, radix tree per file",
                     "shared file, global hash lock", "shared file, hashed locks", "shared file, radix tree" });
                 p3_reads(p.get_uint("pft-faults"), scale, table, csv);
-                out << "random 4 KiB reads on pentium3-xeon-8way-2002, reads per virtual second" << at << ":\n";
-                table.print(out);
-                out << "\n";
+                notes << "random 4 KiB reads on pentium3-xeon-8way-2002, reads per virtual second" << at << ":\n";
+                output.table("p3" + suffix, table);
+                notes << "\n";
             }
         }
     } catch (const std::exception& e) {
         err << kProgram << " bench machines: " << e.what() << "\n";
         return 1;
     }
-    if (!p.get_string("csv").empty())
-        write_file_atomically(p.get_string("csv"), csv.csv());
+    output.data("figures", csv);
+    if (!output.write_csv(csv.csv()))
+        return 1;
+    output.finish();
     return 0;
 }
 

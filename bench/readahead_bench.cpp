@@ -1,9 +1,12 @@
 #include "readahead_bench.h"
 
+#include "bench_output.h"
 #include "engine_run.h"
 
 #include "lib/arg_parser.h"
+#include "lib/output_format.h"
 #include "lib/report.h"
+#include "lib/text.h"
 #include "sim/engine.h"
 #include "sim/scenario.h"
 
@@ -129,7 +132,7 @@ ReplayRun replay_speed(const std::string& path, unsigned replays)
         EngineConfig c;
         c.trace = plan;
         c.workload.cpus = plan->threads();
-        c.readahead = "ondemand";
+        c.readahead = "linux-2.6.32";
         c.device.time_scale = 0; // the replay's own speed, not the disk's
         c.events = false;
         EngineRun run(c);
@@ -151,18 +154,22 @@ int run_readahead_bench(const std::vector<std::string>& args, std::ostream& out,
     p.add_uint("memory-pages", 16384, 64, 1 << 24, "M", "page frames (16384 = 64 MiB, as in the test)");
     p.add_uint("stream-pages", 1 << 18, 32, 1ull << 30, "S", "pages of process B's file (262144 = 1 GiB)");
     p.add_uint("ra-pages", 32, 1, 65536, "R", "the devices' maximum readahead window");
-    p.add_string("policies", "ondemand,morton,none", "LIST", "readahead policies to compare");
+    p.add_string("policies", "linux-2.6.32,morton-2002,none", "LIST",
+        "readahead policies to compare: linux, linux-2.6.32, morton-2002, none");
     p.add_string("device", "ide2002", "MODEL", "both disks: ide2002 (a 2002 IDE drive), hdd, ssd, nvme, custom");
     p.add_double("time-scale", 0.01, 0, 1e6, "X", "device time scale (0.01: a 12.7 ms seek takes 127 us)");
     p.add_uint("replays", 200, 1, 100000, "K", "replays of each bundled trace for the replay speed");
     p.add_output("csv", "FILE", "also write the results as CSV");
+    add_format_option(p, "thrashing (the sweep over N) and replay", "the thrashing table");
     p.describe("[options]",
         "Morton's readahead-thrashing test from the multipage I/O and readahead thread (2002), scaled\n"
         "down: process A reads N files of P pages round-robin, one page from each in turn, while process\n"
         "B streams a big file from a second disk, all in M page frames; swept over N for each readahead\n"
         "policy. Then the speed of trace replay.");
-    if (const auto code = p.parse_command(args, out, err))
+    if (const auto code = p.parse_command(args, out, err, check_format_option))
         return *code;
+    BenchOutput output(p, out, err, "thrashing");
+    std::ostream& notes = output.notes();
     std::vector<unsigned> files;
     try {
         for (const std::string& f : split_list(p.get_string("files"))) {
@@ -195,11 +202,11 @@ int run_readahead_bench(const std::vector<std::string>& args, std::ostream& out,
         }
     }
 
-    out << "Morton's thrashing test: A reads N files of " << setup.file_pages
-        << " pages round-robin, 1 page at a time; "
-        << "B streams " << setup.stream_pages << " pages from a second disk; memory " << setup.memory_pages
-        << " frames; ra_pages " << setup.ra_pages << "; " << setup.device << " disks at time scale "
-        << fixed(setup.time_scale, 3) << "\n\n";
+    notes << "Morton's thrashing test: A reads N files of " << counted(setup.file_pages, "page")
+          << " round-robin, 1 page at a time; "
+          << "B streams " << setup.stream_pages << " pages from a second disk; memory " << setup.memory_pages
+          << " frames; ra_pages " << setup.ra_pages << "; " << setup.device << " disks at time scale "
+          << fixed(setup.time_scale, 3) << "\n\n";
     Report table({ "N", "policy", "A runtime s", "disk busy s", "requests", "pages read", "read/needed", "wasted",
         "evictions", "refaults", "B pages" });
     Report csv({ "n", "policy", "a_runtime_s", "disk_busy_s", "requests", "pages_read", "pages_needed", "wasted_pages",
@@ -241,9 +248,9 @@ int run_readahead_bench(const std::vector<std::string>& args, std::ostream& out,
             both("refaults", "refaults", r.refaults);
             both("B pages", "b_pages", r.b_pages);
         }
-    table.print(out);
+    output.table("thrashing", table);
 
-    out << "\ntrace replay (ondemand readahead, instant disk, events off)\n";
+    notes << "\ntrace replay (linux-2.6.32 readahead, instant disk, events off)\n";
     Report replay({ "trace", "threads", "accesses", "replays", "accesses/s", "operations/s" });
     const std::filesystem::path traces = std::filesystem::path(PCL_SOURCE_DIR) / "resources" / "traces";
     for (const char* name : { "cat-sequential.strace", "python-random.strace" }) {
@@ -262,16 +269,11 @@ int run_readahead_bench(const std::vector<std::string>& args, std::ostream& out,
         replay.set("accesses/s", r.events_per_s, 0);
         replay.set("operations/s", r.ops_per_s, 0);
     }
-    replay.print(out);
+    output.table("replay", replay);
 
-    if (const std::string& file = p.get_string("csv"); !file.empty()) {
-        try {
-            write_file_atomically(file, csv.csv());
-        } catch (const std::exception& e) {
-            err << kProgram << " bench readahead: " << e.what() << '\n';
-            return 1;
-        }
-    }
+    if (!output.write_csv(csv.csv()))
+        return 1;
+    output.finish();
     return failed ? 1 : 0;
 }
 

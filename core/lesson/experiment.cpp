@@ -607,9 +607,10 @@ std::string verdicts_csv(const ExperimentResult& result)
         table.set("source", c.claim.by);
         table.set("thread_figure", c.claim.thread_figure);
         table.set("our_figure", c.our_figure);
-        // An unbounded or unmeasured figure is an empty cell, as JSON's null.
-        table.set("median", std::isfinite(c.median) ? significant(c.median) : std::string());
-        table.set("spread", std::isfinite(c.spread) ? significant(c.spread) : std::string());
+        // At full precision, as JSON has them; an unbounded or unmeasured
+        // figure is an empty cell, as JSON's null.
+        table.set("median", csv_number(c.median));
+        table.set("spread", csv_number(c.spread));
         table.set("result", std::string(lesson_verdict_name(c.verdict)));
         table.set("why", c.why);
     }

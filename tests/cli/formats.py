@@ -72,6 +72,69 @@ check_both(["sweep", "--collect", f"{scratch}/grid-json"])
 check_both(["compare", "2002-global-hash-lock", "2002-global-hash-lock"] + short
            + ["--set-b", "index.kind=radix", "--set-b", "index.scheme=spinlock"], out="cmp")
 
+# The lessons and the probes listed; a lesson measured in its quickest
+# form: the verdicts alone, the progress and the file written on stderr.
+check_both(["experiments"])
+check_both(["experiments", "--probes"])
+verdicts = check_json(["experiment", "2002-the-reader-that-changes-cpus", "--quick", "--repeat", "1", "--json",
+                       f"{scratch}/verdicts.json"])
+if verdicts is not None and not verdicts.get("verdicts"):
+    failures.append("experiment --format json: no verdicts")
+rows = check_csv(["experiment", "2002-the-reader-that-changes-cpus", "--quick", "--repeat", "1"])
+if rows and rows[0][:2] != ["claim", "source"]:
+    failures.append(f"experiment --format csv: not the verdict table: {rows[0]}")
+
+# Every benchmark, small, with --csv FILE (whose note goes to stderr): its
+# json an object with a member per table, each an array of rows; its csv
+# the table its --help names.
+benches = {
+    "locks": (["--iters", "1000", "--repeats", "1", "--threads", "2", "--quiet"], ["locks"], "lock"),
+    "indexes": (["--pages", "1000", "--repeats", "1", "--threads", "2", "--only", "flat_array,judy", "--quiet"],
+                ["dense", "dense_vs_flat_array", "sparse", "sparse_vs_flat_array", "concurrent", "cells"], "index"),
+    "concurrent-pagecache": (["--scale", "0.001"], ["phases", "locks", "levels_skipped"], "series"),
+    "engine": (["--pages", "1000", "--max-threads", "2", "--repeats", "1"],
+               ["minor_faults", "pft", "read_locks", "writeback"], "threads"),
+    "machines": (["--part", "p3", "--pft-faults", "100"], ["p3", "figures"], "part"),
+    "readahead": (["--files", "2", "--file-pages", "16", "--memory-pages", "64", "--stream-pages", "64",
+                   "--replays", "1"], ["thrashing", "replay"], "N"),
+}
+listed = subprocess.run([cli, "bench", "--help"], capture_output=True, text=True, timeout=60).stdout
+for name in [line.split()[1] for line in listed.splitlines() if line.startswith("  bench ")]:
+    if name not in benches:
+        failures.append(f"bench {name}: not checked here")
+docs = {}
+for name, (options, members, first_column) in benches.items():
+    args = ["bench", name] + options + ["--csv", f"{scratch}/bench-{name}.csv"]
+    doc = docs[name] = check_json(args)
+    if doc is not None:
+        if not isinstance(doc, dict) or any(m not in doc for m in members):
+            failures.append(f"bench {name} --format json: expected the members {members}: {list(doc)[:10]}")
+        elif not all(isinstance(t, list) and t and all(isinstance(r, dict) for r in t) for t in doc.values()):
+            failures.append(f"bench {name} --format json: a member is not an array of rows")
+    rows = check_csv(args)
+    if rows and rows[0][0] != first_column:
+        failures.append(f"bench {name} --format csv: not the table its --help names: {rows[0]}")
+
+# What the table rounds, json keeps whole; a figure that does not exist is
+# null (the dropped events of a run without the event stream); the
+# readahead policies by their names.
+if docs["engine"]:
+    if docs["engine"]["minor_faults"][0]["dropped"] is not None:
+        failures.append(f"bench engine: dropped without the stream is {docs['engine']['minor_faults'][0]}")
+    ratios = [row["split/single"] for row in docs["engine"]["pft"]]
+    if not all(isinstance(r, float) for r in ratios) or all(round(r, 2) == r for r in ratios):
+        failures.append(f"bench engine --format json: split/single rounded or not numbers: {ratios}")
+if docs["locks"] and not all(isinstance(row["instr/bare"], (int, float)) for row in docs["locks"]["locks"]):
+    failures.append("bench locks --format json: instr/bare is not a number")
+if docs["readahead"]:
+    policies = {row["policy"] for row in docs["readahead"]["thrashing"]}
+    if policies != {"linux-2.6.32", "morton-2002", "none"}:
+        failures.append(f"bench readahead: the default policies are {sorted(policies)}")
+p = subprocess.run([cli, "bench", "concurrent-pagecache", "--scale", "0.001", "--csv", "-"], capture_output=True,
+                   text=True, timeout=60)
+if not p.stdout.startswith("series,scheme,phase,thread,ms\n") or "Phase times" in p.stdout:
+    failures.append(f"bench concurrent-pagecache --csv -: stdout is not the CSV alone: {p.stdout[:200]!r}")
+
 # "-" as an output file is stdout, which it then has to itself.
 p = subprocess.run([cli, "run", "2002-global-hash-lock"] + short + ["--json", "-"], capture_output=True, text=True,
                    timeout=300, cwd=scratch)

@@ -131,16 +131,16 @@ double mean2(const double v[2])
 int run_concurrent_pagecache_bench(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
 {
     ArgParser p("bench concurrent-pagecache");
-    p.add_double("scale", 1.0, 1.0 / 4096, 1.0, "F",
-        "fraction of Zijlstra's 2^24 indexes per series (1 = his size; 0.02 runs in seconds)");
-    p.add_uint("shift", 6, RadixTree::kMinShift, RadixTree::kMaxShift, "S", "radix tree fanout shift (6 = 64-way)");
-    p.add_output("csv", "FILE", "also write per-thread phase times and the levels-skipped histogram as CSV");
-    add_format_option(p, "phases, locks and levels_skipped", "the phases table");
     p.describe("[options]",
         "Zijlstra's radix-tree benchmark from the concurrent pagecache thread (2007): 2 threads modify\n"
         "one tree through six phases (insert, tag 0, untag 0, tag 1, untag 1, remove); series A on\n"
         "disjoint sequential ranges, series B interleaved; under one tree lock, per-node locks, and\n"
         "optimistic locking.");
+    p.add_double("scale", 1.0, 1.0 / 4096, 1.0, "F",
+        "fraction of Zijlstra's 2^24 indexes per series (1 = his size; 0.02 runs in seconds)");
+    p.add_uint("shift", 6, RadixTree::kMinShift, RadixTree::kMaxShift, "S", "radix tree fanout shift (6 = 64-way)");
+    p.add_output("csv", "FILE", "also write per-thread phase times and the levels-skipped histogram as CSV");
+    add_format_option(p, "phases, locks and levels_skipped", "the phases table");
     if (const auto code = p.parse_command(args, out, err, check_format_option))
         return *code;
     BenchOutput output(p, out, err, "phases");

@@ -7,11 +7,9 @@
 # named; compare prints both runs and the ratio B/A.
 # Usage: sweep.sh CLI SCRATCH_DIR
 set -u
-cli=$1
-dir=$2
-rm -rf "$dir"
-mkdir -p "$dir"
 . "$(dirname "$0")/expect.sh"
+cli=$1 dir=$2
+rm -rf "$dir" && mkdir -p "$dir"
 short="--set workload.operations_per_cpu=300"
 
 expect 0 'one after another' "$cli" sweep 2002-global-hash-lock $short \

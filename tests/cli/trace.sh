@@ -10,11 +10,9 @@
 # naming the option (exit 2).
 # Usage: trace.sh CLI SCRATCH_DIR
 set -u
-cli=$1
-dir=$2
-rm -rf "$dir"
-mkdir -p "$dir"
 . "$(dirname "$0")/expect.sh"
+cli=$1 dir=$2
+rm -rf "$dir" && mkdir -p "$dir"
 # trace.json is written one event a line: these read it with awk.
 #   member FILE NAME: the value of otherData's member NAME
 member() {

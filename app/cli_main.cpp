@@ -30,6 +30,7 @@
 #include "lib/output_set.h"
 #include "lib/provenance.h"
 #include "lib/report.h"
+#include "lib/text.h"
 #include "lock_bench.h"
 #include "machines_bench.h"
 #include "mm/readahead_log.h"
@@ -494,7 +495,8 @@ int run_command(const std::vector<std::string>& args)
         try {
             pcl::cli::write_output(ra_log_path, ra_log, std::cout);
             notes << "\n"
-                  << ra_windows << " readahead windows written to " << pcl::cli::output_name(ra_log_path) << '\n';
+                  << pcl::counted(ra_windows, "readahead window") << " written to "
+                  << pcl::cli::output_name(ra_log_path) << '\n';
             if (result.events_dropped)
                 std::cerr << kProgram << " run: the event rings dropped " << result.events_dropped
                           << " records (an unpaced run outran the reader); windows among them are missing from "

@@ -68,6 +68,18 @@ public:
         sift_up(hole, last);
     }
 
+    /// Gives every entry the key @draw() returns, in the heap's order, and
+    /// orders the queue again.
+    template <class Draw> void rekey(Draw draw)
+    {
+        std::vector<Ready> entries;
+        entries.swap(heap_);
+        for (Ready& e : entries) {
+            e.key = draw();
+            push(e);
+        }
+    }
+
     /// push(@entry), then takes the first entry out and returns it.
     Ready push_pop(const Ready& entry) noexcept
     {

@@ -61,6 +61,8 @@ void Scheduler::run(std::function<void()> main)
     lone_relaxes_ = 0;
     failure_ = nullptr;
     switches_ = 0;
+    points_ = 0;
+    explore_start();
     rcu_callbacks_.clear();
     shared_lines_.clear();
     rcu_queued_ = rcu_done_ = 0;
@@ -138,6 +140,7 @@ Task& Scheduler::create(std::string name, std::function<void()> fn, std::uint64_
     task->locals = locals_.make();
     tasks_.push_back(std::move(task));
     Task& t = *tasks_.back();
+    explore_create(t);
     enqueue(t, draw_key());
     return t;
 }
@@ -225,6 +228,7 @@ void Scheduler::abandon_all() noexcept
 
 void Scheduler::switch_away() noexcept
 {
+    scheduling_point();
     Task* from = current_;
     Task* next = pick_next();
     if (next == from) {
@@ -241,9 +245,12 @@ void Scheduler::requeue_and_switch(std::uint64_t key) noexcept
     // enqueue() and switch_away(), when no deadline comes up before the
     // first runnable task (pick_next() would fire none): the run queue's
     // push_pop, which hands back the task itself when it is still first.
+    scheduling_point();
     Task& task = *current_;
-    const Ready entry { task.vtime, key, task.id };
-    const std::uint64_t first = ready_.empty() ? entry.vtime : std::min(entry.vtime, ready_.top().vtime);
+    const Ready entry { order_of(task), key, task.id };
+    const std::uint64_t first = exploring() ? timers_until()
+        : ready_.empty()                    ? entry.vtime
+                                            : std::min(entry.vtime, ready_.top().vtime);
     if (first_deadline() <= first) {
         enqueue(task, key);
         switch_away();
@@ -294,7 +301,8 @@ void Scheduler::advance_to(std::uint64_t vtime) noexcept
     task.vtime = vtime;
     // Another task goes first when it is (or a deadline falls) earlier, or
     // at the same time with a smaller key: the running task takes a new key
-    // as any task put back in the queue does.
+    // as any task put back in the queue does. Exploring, another may go
+    // first whenever one can run.
     if (vtime < next_event())
         return;
     requeue_and_switch(draw_key());
@@ -352,8 +360,10 @@ void Scheduler::sleep_until(std::uint64_t deadline_ns) noexcept
 void Scheduler::yield() noexcept
 {
     Task& task = *current_;
-    if (task.vtime < next_event())
+    const std::uint64_t next = next_event();
+    if (task.vtime < next || next == WaitQueue::kForever)
         return; // nobody else at this time
+    explore_yield(task);
     requeue_and_switch(yield_key());
 }
 
@@ -388,6 +398,7 @@ void Scheduler::relax() noexcept
     if (next > task.vtime + step)
         steps = (next - task.vtime + step - 1) / step;
     task.vtime += steps * step;
+    explore_yield(task);
     requeue_and_switch(yield_key());
 }
 

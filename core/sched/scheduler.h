@@ -18,6 +18,10 @@
 //
 // Tasks switch by user-space context switches (sched/fiber.h), with their
 // own copies of the registered thread-locals (base/task_local.h).
+//
+// That order is the machine's; SchedulerOptions::strategy can replace it
+// with an exploring one, which may switch at every charge, spin, yield or
+// wait (sched/schedule_strategy.h).
 #pragma once
 
 #include "base/machine.h"
@@ -26,6 +30,7 @@
 #include "sched/fiber.h"
 #include "sched/machine_model.h"
 #include "sched/run_queue.h"
+#include "sched/schedule_strategy.h"
 #include "sched/task_locals.h"
 
 #include <algorithm>
@@ -57,6 +62,14 @@ struct SchedulerOptions {
     /// objects (a FaultHandler is about 60 KiB) belong on the heap, not
     /// among a task's locals.
     std::size_t stack_bytes = 256 * 1024;
+    /// Which task runs next (schedule_strategy.h).
+    ScheduleStrategy strategy = ScheduleStrategy::VirtualTime;
+    /// pct: the depth d, the ordering constraints a bug needs (d - 1
+    /// priority change points), at least 1.
+    unsigned pct_depth = 3;
+    /// pct: the scheduling points the change points are drawn from (k),
+    /// about the number a run makes (scheduling_points() of a first run).
+    std::uint64_t pct_steps = 100'000;
 };
 
 class Scheduler final : public Machine {
@@ -89,6 +102,10 @@ public:
     /// Context switches so far in this run (task to task, and to or from
     /// the scheduler's own loop).
     std::uint64_t switches() const noexcept { return switches_; }
+    /// Points in this run where another task could have been chosen: every
+    /// charge, spin, yield and wait under an exploring strategy; under
+    /// virtual_time, the points where the order was looked at.
+    std::uint64_t scheduling_points() const noexcept { return points_; }
     /// Deadlines held, including those of waits that ended early and are
     /// not dropped yet (never more than about twice the live ones).
     std::size_t deadlines_held() const noexcept { return timers_.size(); }
@@ -166,6 +183,25 @@ private:
     void wake(Task& task, std::uint64_t waker_vtime) noexcept;
     void wake_all(WaitQueue& queue, std::uint64_t waker_vtime) noexcept;
 
+    // scheduler_explore.cpp: the exploring strategies.
+    bool exploring() const noexcept { return options_.strategy != ScheduleStrategy::VirtualTime; }
+    /// The first member of @task's run-queue entry: its virtual time, or
+    /// under an exploring strategy its rank (0 for random, from its
+    /// priority for pct).
+    std::uint64_t order_of(const Task& task) const noexcept;
+    void explore_start();
+    void explore_create(Task& task) noexcept;
+    /// A point where the next task is chosen: counted, and pct's change
+    /// points applied to the running task. Random draws every runnable
+    /// task's key again, so that the first is uniform among them.
+    void scheduling_point() noexcept;
+    /// The running task spins or yields: under pct, below every other.
+    void explore_yield(Task& task) noexcept;
+    /// Under an exploring strategy, the deadlines that have come up: those
+    /// the latest clock seen has passed, or every one when nothing else
+    /// can run.
+    std::uint64_t timers_until() const noexcept;
+
     // scheduler_spin.cpp: the spinners whose loop the scheduler runs.
     void wake_watchers(LineKey line, std::uint64_t waker_vtime) noexcept;
     bool run_spinner(Task& task) noexcept;
@@ -199,6 +235,16 @@ private:
     std::uint64_t stopped_at_ = 0;
     std::exception_ptr failure_;
     std::uint64_t switches_ = 0;
+    std::uint64_t points_ = 0;
+    // Exploring: the strategy's own stream (keys_ orders ties as before),
+    // the latest clock a task reached, pct's change points (ascending) and
+    // the next of them, and the priority the next spinner or yielder drops
+    // to (below every other).
+    SplitMix64 explore_rng_ { 0 };
+    std::uint64_t explore_now_ = 0;
+    std::vector<std::uint64_t> change_points_;
+    std::size_t next_change_ = 0;
+    std::int64_t lowest_ = 0;
     std::unique_ptr<MachineModel> model_;
     /// The line a key names: itself, or the line it shares (share_line).
     LineKey line_of(LineKey key) const noexcept

@@ -66,6 +66,7 @@ bool Scheduler::spinner_charge(Task& task, std::uint64_t ns) noexcept
     task.vtime += ns;
     if (task.vtime < next_event())
         return true;
+    ++points_;
     enqueue(task, draw_key());
     return false;
 }

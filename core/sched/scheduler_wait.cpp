@@ -10,7 +10,7 @@ namespace pcl::sched {
 void Scheduler::enqueue(Task& task, std::uint64_t key) noexcept
 {
     task.state = TaskState::Runnable;
-    ready_.push({ task.vtime, key, task.id });
+    ready_.push({ order_of(task), key, task.id });
 }
 
 bool Scheduler::timer_is_live(const Timer& timer) const noexcept
@@ -32,6 +32,8 @@ std::uint64_t Scheduler::first_deadline() noexcept
 std::uint64_t Scheduler::next_event() noexcept
 {
     const std::uint64_t deadline = first_deadline();
+    if (exploring()) // any other runnable task may go next, now
+        return ready_.empty() ? deadline : 0;
     return std::min(ready_.empty() ? WaitQueue::kForever : ready_.top().vtime, deadline);
 }
 
@@ -63,7 +65,7 @@ Task* Scheduler::pick_next() noexcept
     // A spinner whose loop the scheduler runs takes its step here, at its
     // turn, and is only switched to once it holds its lock.
     for (;;) {
-        fire_timers(ready_.empty() ? WaitQueue::kForever : ready_.top().vtime);
+        fire_timers(ready_.empty() ? WaitQueue::kForever : exploring() ? timers_until() : ready_.top().vtime);
         if (ready_.empty())
             return nullptr;
         Task* next = tasks_[ready_.top().id].get();

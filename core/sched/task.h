@@ -55,6 +55,7 @@ struct Task {
     std::function<void()> fn;
     TaskState state = TaskState::Runnable;
     std::uint64_t vtime = 0; ///< virtual time, ns
+    std::int64_t priority = 0; ///< pct's (schedule_strategy.h): the highest runs
 
     // Parked: on which queue (an intrusive FIFO through the queue's
     // parked_first/parked_last), until when, and whether a wake-up ended it.

@@ -68,6 +68,13 @@ public:
         sift_up(hole, last);
     }
 
+    /// Calls @f with every entry, in no particular order.
+    template <class F> void for_each(F f) const
+    {
+        for (const Ready& e : heap_)
+            f(e);
+    }
+
     /// Gives every entry the key @draw() returns, in the heap's order, and
     /// orders the queue again.
     template <class Draw> void rekey(Draw draw)

@@ -31,6 +31,9 @@
 // when nothing else can run.
 #pragma once
 
+#include "base/enum_words.h"
+
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string_view>
@@ -39,9 +42,17 @@ namespace pcl::sched {
 
 enum class ScheduleStrategy : std::uint8_t { VirtualTime, Random, Pct };
 
-/// "virtual_time", "random" or "pct".
-std::string_view strategy_name(ScheduleStrategy strategy) noexcept;
-/// The strategy named @name, or nothing.
-std::optional<ScheduleStrategy> parse_strategy(std::string_view name) noexcept;
+/// The strategies' words, as a scenario's machine.schedule and the command
+/// line spell them.
+inline constexpr std::array<std::string_view, 3> kScheduleStrategies { "virtual_time", "random", "pct" };
+
+inline std::string_view strategy_name(ScheduleStrategy strategy) noexcept
+{
+    return enum_word(kScheduleStrategies, strategy);
+}
+inline std::optional<ScheduleStrategy> parse_strategy(std::string_view name) noexcept
+{
+    return parse_enum_word<ScheduleStrategy>(kScheduleStrategies, name);
+}
 
 } // namespace pcl::sched

@@ -353,8 +353,18 @@ void Scheduler::watch_line(LineKey line) noexcept
 
 void Scheduler::sleep_until(std::uint64_t deadline_ns) noexcept
 {
-    if (deadline_ns > current_->vtime)
+    if (deadline_ns <= current_->vtime)
+        return;
+    if (!exploring()) {
         advance_to(deadline_ns);
+        return;
+    }
+    // Exploring, a sleeper waits until no task that can run is before its
+    // deadline, as on the machine (it does not race ahead of the others by
+    // being chosen again and again), and under pct does not keep the CPU
+    // by its priority meanwhile.
+    explore_yield(*current_);
+    park_as(sleepers_, deadline_ns, WaitKind::Queue);
 }
 
 void Scheduler::yield() noexcept

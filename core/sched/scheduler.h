@@ -198,8 +198,8 @@ private:
     /// The running task spins or yields: under pct, below every other.
     void explore_yield(Task& task) noexcept;
     /// Under an exploring strategy, the deadlines that have come up: those
-    /// the latest clock seen has passed, or every one when nothing else
-    /// can run.
+    /// every task that can run has passed (the earliest clock among them),
+    /// or every one when nothing else can run.
     std::uint64_t timers_until() const noexcept;
 
     // scheduler_spin.cpp: the spinners whose loop the scheduler runs.
@@ -237,14 +237,14 @@ private:
     std::uint64_t switches_ = 0;
     std::uint64_t points_ = 0;
     // Exploring: the strategy's own stream (keys_ orders ties as before),
-    // the latest clock a task reached, pct's change points (ascending) and
+    // pct's change points (ascending) and
     // the next of them, and the priority the next spinner or yielder drops
     // to (below every other).
     SplitMix64 explore_rng_ { 0 };
-    std::uint64_t explore_now_ = 0;
     std::vector<std::uint64_t> change_points_;
     std::size_t next_change_ = 0;
     std::int64_t lowest_ = 0;
+    WaitQueue sleepers_; ///< exploring: the tasks in sleep_until(), woken by their deadlines
     std::unique_ptr<MachineModel> model_;
     /// The line a key names: itself, or the line it shares (share_line).
     LineKey line_of(LineKey key) const noexcept

@@ -35,7 +35,6 @@ std::uint64_t Scheduler::order_of(const Task& task) const noexcept
 void Scheduler::explore_start()
 {
     explore_rng_ = SplitMix64(options_.seed ^ kExploreStream);
-    explore_now_ = 0;
     lowest_ = 0;
     next_change_ = 0;
     change_points_.clear();
@@ -60,8 +59,6 @@ void Scheduler::scheduling_point() noexcept
     ++points_;
     if (!exploring())
         return;
-    if (current_)
-        explore_now_ = std::max(explore_now_, current_->vtime);
     if (options_.strategy == ScheduleStrategy::Random) {
         if (!ready_.empty())
             ready_.rekey([this] { return draw_key(); });
@@ -84,7 +81,11 @@ void Scheduler::explore_yield(Task& task) noexcept
 
 std::uint64_t Scheduler::timers_until() const noexcept
 {
-    return explore_now_;
+    // The run queue is in the strategy's order, not by time: a scan (an
+    // exploring run has few tasks, and is not a measurement).
+    std::uint64_t until = current_ && current_->state == TaskState::Running ? current_->vtime : WaitQueue::kForever;
+    ready_.for_each([&](const Ready& r) { until = std::min(until, tasks_[r.id]->vtime); });
+    return until;
 }
 
 } // namespace pcl::sched

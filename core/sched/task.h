@@ -54,7 +54,7 @@ struct Task {
     std::string name;
     std::function<void()> fn;
     TaskState state = TaskState::Runnable;
-    std::uint64_t vtime = 0; ///< virtual time, ns
+    std::uint64_t vtime = 0;   ///< virtual time, ns
     std::int64_t priority = 0; ///< pct's (schedule_strategy.h): the highest runs
 
     // Parked: on which queue (an intrusive FIFO through the queue's

@@ -62,6 +62,16 @@ void EngineConfig::validate() const
         throw FieldError("machine.latency_scale",
             "must be between 0 and " + std::to_string(int(MachineSpec::kMaxLatencyScale)) + ", got "
                 + std::to_string(machine.latency_scale));
+    if (machine.is_exploring() && !machine.is_modelled())
+        throw FieldError("machine.schedule",
+            "exploring schedules ('" + std::string(sched::strategy_name(machine.schedule))
+                + "') needs a modelled machine: set machine.profile to one, or machine.modelled to true");
+    if (machine.pct_depth < 1 || machine.pct_depth > MachineSpec::kMaxPctDepth)
+        throw FieldError("machine.pct_depth",
+            "must be between 1 and " + std::to_string(MachineSpec::kMaxPctDepth) + ", got "
+                + std::to_string(machine.pct_depth));
+    if (machine.pct_steps < 1 || machine.pct_steps > MachineSpec::kMaxPctSteps)
+        throw FieldError("machine.pct_steps", "must be between 1 and 2^40, got " + std::to_string(machine.pct_steps));
     if (machine.is_modelled()) {
         sched::MachineProfile profile;
         try {

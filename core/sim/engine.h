@@ -42,6 +42,7 @@
 #include "mm/reclaim_config.h"
 #include "mm/writeback.h"
 #include "sched/machine_profile.h"
+#include "sched/schedule_strategy.h"
 #include "sync/lock_stats.h"
 #include "workload/trace_replay.h"
 #include "workload/workload.h"
@@ -71,11 +72,25 @@ struct MachineSpec {
     /// Every transfer latency of the profile multiplied by this (the
     /// sensitivity runs: 0.5 and 2).
     double latency_scale = 1.0;
+    /// Which task runs next (sched/schedule_strategy.h): the machine's own
+    /// order, or an exploring one (random, pct) that looks for races.
+    sched::ScheduleStrategy schedule = sched::ScheduleStrategy::VirtualTime;
+    /// pct's depth d (1..kMaxPctDepth).
+    unsigned pct_depth = 3;
+    static constexpr unsigned kMaxPctDepth = 64;
+    /// pct's k: the scheduling points its change points are drawn from,
+    /// about as many as the run makes.
+    std::uint64_t pct_steps = 1'000'000;
+    static constexpr std::uint64_t kMaxPctSteps = std::uint64_t(1) << 40;
+    /// The scheduler's seed (ties, and an exploring strategy's choices);
+    /// 0: the workload's seed, so that one seed gives one run.
+    std::uint64_t schedule_seed = 0;
     /// A profile given in memory, modelled instead of the one @profile
     /// names: calibrate's own runs, before it stores the profile it is
     /// measuring. Never read from or written to a scenario file.
     std::shared_ptr<const sched::MachineProfile> given;
     bool is_modelled() const noexcept { return given || modelled || profile != "host"; }
+    bool is_exploring() const noexcept { return schedule != sched::ScheduleStrategy::VirtualTime; }
     /// The profile a modelled run models: @given, or the one @profile names
     /// (sched::load_machine_profile(), whose errors it throws).
     sched::MachineProfile load() const;

@@ -116,6 +116,19 @@ FieldTable<MachineSpec> build_machine()
             .allowed = "0..1000",
             .meaning = "Every cache-line transfer latency of the profile multiplied by this: 0.5 and 2 test whether a conclusion depends on the profile's latencies.",
             .min_real = 0, .max_real = MachineSpec::kMaxLatencyScale }),
+        enum_field<&MachineSpec::schedule, sched::kScheduleStrategies>({ .name = "schedule", .label = "Schedule",
+            .meaning = "Which simulated CPU runs next on a modelled machine. virtual_time: the one furthest behind in virtual time, the machine's own order, which models its timing. random and pct explore interleavings to find races: at every point where a CPU works, spins, yields or waits another may run instead, chosen from the seed (random: uniformly; pct: by random priorities that change at depth - 1 random points, Burckhardt et al., ASPLOS 2010). An exploring run's times are not a model of the machine's." }),
+        field<&MachineSpec::pct_depth>({ .name = "pct_depth", .label = "PCT depth",
+            .allowed = "1..64",
+            .meaning = "pct: how many ordering constraints a race it should find needs (d); a run finds one of depth d with probability at least 1/(n k^(d-1)) for n CPUs.",
+            .min_int = 1, .max_int = MachineSpec::kMaxPctDepth }),
+        field<&MachineSpec::pct_steps>({ .name = "pct_steps", .label = "PCT steps",
+            .allowed = "1..2^40",
+            .meaning = "pct: the scheduling points its change points fall among (k), about as many as the run makes.",
+            .min_int = 1, .max_int = MachineSpec::kMaxPctSteps }),
+        field<&MachineSpec::schedule_seed>({ .name = "schedule_seed", .label = "Schedule seed", .allowed = "0..2^64-1",
+            .meaning = "The seed of the modelled machine's choices (the order of CPUs at the same time; an exploring schedule's every choice). 0: the workload's seed. The same seed replays the same schedule.",
+            .min_int = 0, .max_int = std::numeric_limits<std::uint64_t>::max() }),
     } };
     // clang-format on
 }

@@ -137,6 +137,14 @@ void print_run_summary(std::ostream& out, const pcl::RunResult& r, const std::st
             "modelled " + machine.profile
                 + (machine.latency_scale != 1 ? ", transfer latencies x" + fixed(machine.latency_scale, 2) : "")
                 + ": times are virtual, the same on every computer");
+    if (machine.is_exploring())
+        line("schedule",
+            std::string(sched::strategy_name(machine.schedule))
+                + (machine.schedule == sched::ScheduleStrategy::Pct ? " (depth " + std::to_string(machine.pct_depth)
+                            + " over " + with_commas(machine.pct_steps) + " points)"
+                                                                    : std::string())
+                + ", seed " + std::to_string(machine.schedule_seed ? machine.schedule_seed : w.seed)
+                + ": an exploring schedule, looking for races; its times are not a model of the machine's");
     line(machine.is_modelled() ? "modelled time" : "wall time", fixed(r.wall_seconds, 3) + " s");
     if (machine.is_modelled() && r.host_wall_seconds > 0)
         line("host time", fixed(r.host_wall_seconds, 3) + " s to compute it");

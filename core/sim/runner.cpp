@@ -66,7 +66,10 @@ RunResult run_modelled(const Scenario& scenario, const RunOptions& options)
     const MachineSpec& spec = scenario.engine.machine;
     const sched::MachineProfile profile = spec.load();
     sched::SchedulerOptions machine_options;
-    machine_options.seed = scenario.engine.workload.seed;
+    machine_options.seed = spec.schedule_seed ? spec.schedule_seed : scenario.engine.workload.seed;
+    machine_options.strategy = spec.schedule;
+    machine_options.pct_depth = spec.pct_depth;
+    machine_options.pct_steps = spec.pct_steps;
     machine_options.spin_step_ns = std::max<std::uint64_t>(1, profile.work.spin_step.ns);
     sched::Scheduler machine(machine_options);
     machine.set_model(std::make_unique<sched::MachineModel>(profile, spec.latency_scale));

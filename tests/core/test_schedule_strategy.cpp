@@ -210,8 +210,8 @@ TEST_CASE("a spinner under pct lets the task it waits for run", "[scheduler][exp
         }
 }
 
-TEST_CASE("a deadline ends an exploring wait once a clock passes it, or when nothing else can run",
-    "[scheduler][explore]")
+TEST_CASE(
+    "a deadline ends an exploring wait once a clock passes it, or when nothing else can run", "[scheduler][explore]")
 {
     for (ScheduleStrategy strat : { ScheduleStrategy::Random, ScheduleStrategy::Pct })
         for (std::uint64_t seed = 1; seed <= 10; ++seed) {

@@ -126,7 +126,7 @@ private Q_SLOTS:
         std::sort(leaves.begin(), leaves.end());
         std::sort(schema.begin(), schema.end());
         QVERIFY(leaves == schema);
-        QCOMPARE(leaves.size(), std::size_t(71));
+        QCOMPARE(leaves.size(), std::size_t(75));
 
         // Every parameter is in a group, has words, and (but the version) an editor.
         Simulation sim;

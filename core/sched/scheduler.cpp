@@ -62,6 +62,7 @@ void Scheduler::run(std::function<void()> main)
     failure_ = nullptr;
     switches_ = 0;
     points_ = 0;
+    fingerprint_ = 0;
     explore_start();
     rcu_callbacks_.clear();
     shared_lines_.clear();
@@ -90,6 +91,7 @@ void Scheduler::run(std::function<void()> main)
         current_ = next;
         next->state = TaskState::Running;
         lone_relaxes_ = 0; // another task runs: whoever relaxes next is not alone
+        note_switch(next->id);
         locals_.switch_blocks(host_locals_, next->locals);
         ++switches_;
         host.switch_to(*next->fiber);
@@ -276,6 +278,7 @@ void Scheduler::switch_to(Task& next) noexcept
     current_ = &next;
     next.state = TaskState::Running;
     lone_relaxes_ = 0; // another task runs: whoever relaxes next is not alone
+    note_switch(next.id);
     locals_.switch_blocks(from.locals, next.locals);
     ++switches_;
     from.fiber->switch_to(*next.fiber);

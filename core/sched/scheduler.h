@@ -106,6 +106,9 @@ public:
     /// charge, spin, yield and wait under an exploring strategy; under
     /// virtual_time, the points where the order was looked at.
     std::uint64_t scheduling_points() const noexcept { return points_; }
+    /// A hash of the order in which tasks ran in this run (each switch's
+    /// task): two runs with different fingerprints interleaved differently.
+    std::uint64_t fingerprint() const noexcept { return fingerprint_; }
     /// Deadlines held, including those of waits that ended early and are
     /// not dropped yet (never more than about twice the live ones).
     std::size_t deadlines_held() const noexcept { return timers_.size(); }
@@ -236,6 +239,8 @@ private:
     std::exception_ptr failure_;
     std::uint64_t switches_ = 0;
     std::uint64_t points_ = 0;
+    std::uint64_t fingerprint_ = 0;
+    void note_switch(unsigned id) noexcept { fingerprint_ = SplitMix64::mix(fingerprint_ ^ (id + 1)); }
     // Exploring: the strategy's own stream (keys_ orders ties as before),
     // pct's change points (ascending) and
     // the next of them, and the priority the next spinner or yielder drops

@@ -84,6 +84,12 @@ struct RunResult {
     /// The host's own time for the run (on the host, wall_seconds and the
     /// pauses); set by the runner, 0 where nobody measured it.
     double host_wall_seconds = 0;
+    /// On a modelled machine, set by the runner and not in the JSON: the
+    /// points where its scheduler chose the next task, and the hash of the
+    /// order its tasks ran in (sched::Scheduler::fingerprint), which an
+    /// exploration counts distinct schedules by.
+    std::uint64_t scheduling_points = 0;
+    std::uint64_t schedule_fingerprint = 0;
     /// CPU time the whole process spent from start to end, every thread's
     /// (run_scenario only; 0 otherwise): what pft's "faults per CPU second"
     /// divides by, which spinning on a contended lock costs even when the

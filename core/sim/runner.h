@@ -22,6 +22,8 @@
 
 namespace pcl {
 
+class Engine;
+
 struct RunOptions {
     /// Called on the runner's thread after each sample.
     std::function<void(const MetricsSample&)> progress;
@@ -31,6 +33,10 @@ struct RunOptions {
     /// time order within a batch), e.g. to log readahead windows. Records the
     /// rings dropped never reach it: see RunResult::events_dropped.
     std::function<void(const std::vector<Event>&)> events;
+    /// Called once the run has ended, every CPU and background task
+    /// stopped, before the engine goes (on a modelled machine, as its main
+    /// task): checks of its final state (sim/run_audit.h).
+    std::function<void(Engine&)> at_end;
 };
 
 /// Runs @scenario and returns its result. Throws ScenarioError if the

@@ -9,6 +9,7 @@
 #include "sched/machine_profiles.h"
 #include "sched/schedule_strategy.h"
 #include "sim/chrome_trace.h"
+#include "sim/run_audit.h"
 #include "sim/runner.h"
 #include "sim/scenario.h"
 
@@ -127,12 +128,13 @@ TEST_CASE("a one-CPU anonymous fault costs what the profile says, and nothing of
     CHECK(std::llround(r.wall_seconds * 1e9) == std::int64_t(faults * per_fault + locks * w.lock_acquire.ns));
 }
 
-TEST_CASE("every bundled scenario runs to its end under each exploring schedule, replayed by its seed",
+TEST_CASE("every bundled scenario runs to its end under each schedule, its page cache sound, replayed by its seed",
     "[sim][modelled][explore]")
 {
     const std::vector<std::filesystem::path> files = bundled_scenario_files();
     REQUIRE(files.size() >= 10);
-    for (const auto strategy : { sched::ScheduleStrategy::Random, sched::ScheduleStrategy::Pct }) {
+    for (const auto strategy :
+        { sched::ScheduleStrategy::VirtualTime, sched::ScheduleStrategy::Random, sched::ScheduleStrategy::Pct }) {
         for (const auto& file : files) {
             INFO(file.filename().string() << " under " << sched::strategy_name(strategy));
             Scenario s = small_modelled(load_scenario(file.string()), "epyc-2026");
@@ -143,11 +145,19 @@ TEST_CASE("every bundled scenario runs to its end under each exploring schedule,
             // others, no deadline is missed for good: it ends as on the
             // machine's own order, at its end or at its 5 ms (where more
             // contention may have left it fewer operations done).
-            const RunResult r = run_scenario(s);
+            RunOptions options;
+            std::vector<std::string> problems;
+            options.at_end = [&](Engine& engine) { problems = audit_page_cache(engine); };
+            const RunResult r = run_scenario(s, options);
+            for (const std::string& p : problems)
+                UNSCOPED_INFO(p);
+            CHECK(problems.empty());
             CHECK(r.error.empty());
             CHECK((r.state == "finished" || (r.state == "stopped" && r.ended_by == RunEnd::Duration)));
             CHECK(r.operations > 0);
         }
+        if (strategy == sched::ScheduleStrategy::VirtualTime)
+            continue;
         // The same seed is the same schedule; another seed another one.
         Scenario s = small_modelled(load_scenario((kScenarios / "2002-global-hash-lock.json").string()), "epyc-2026");
         s.engine.machine.schedule = strategy;
@@ -158,4 +168,40 @@ TEST_CASE("every bundled scenario runs to its end under each exploring schedule,
         s.engine.machine.schedule_seed = 6;
         CHECK(outputs_of(s) != first);
     }
+}
+
+TEST_CASE("the audit of a run's end names each broken invariant", "[sim][modelled][explore]")
+{
+    Scenario s = small_modelled(load_scenario((kScenarios / "2002-global-hash-lock.json").string()), "epyc-2026");
+    s.engine.workload.cpus = 2;
+    std::vector<std::string> sound;
+    std::vector<std::string> broken;
+    RunOptions options;
+    options.at_end = [&](Engine& engine) {
+        sound = audit_page_cache(engine);
+        // A cached page taken off its list's flag, as a reclaim that
+        // isolated it and lost it would leave it; and a PTE of file 0's
+        // offset 0 mapping its offset 1 (or any other cached page).
+        Page* victim = engine.page_cache().lru_pages(LruList::Inactive).at(0);
+        victim->clear(PG_lru);
+        const FileId file = engine.files().at(0);
+        Page* other = nullptr;
+        for (pgoff_t off = 1; !other; ++off)
+            if ((other = engine.page_cache().find_get_page(file, off)))
+                engine.page_cache().put_page(other);
+        bool installed = false;
+        engine.page_table().install(engine.file_base_vpn(file), other, installed);
+        broken = audit_page_cache(engine);
+        victim->set(PG_lru);
+    };
+    const RunResult r = run_scenario(s, options);
+    CHECK(r.state == "finished");
+    CHECK(sound.empty());
+    const auto said = [&](const std::string& words) {
+        return std::any_of(
+            broken.begin(), broken.end(), [&](const std::string& p) { return p.find(words) != std::string::npos; });
+    };
+    CHECK(said("LRU list without PG_lru"));
+    CHECK(said("is in its file's index but on no LRU list"));
+    CHECK(said("'s offset 0 maps page "));
 }

@@ -1,0 +1,147 @@
+#include "sim/run_audit.h"
+
+#include "sim/engine.h"
+
+#include <string>
+#include <unordered_set>
+
+namespace pcl {
+
+namespace {
+
+std::string page_name(const Page& p, const FrameAllocator& frames)
+{
+    return "page " + std::to_string(p.index) + " of file " + std::to_string(p.mapping) + " (frame "
+        + std::to_string(frames.page_to_pfn(&p)) + ")";
+}
+
+class Audit {
+public:
+    Audit(Engine& engine, std::size_t limit)
+        : engine_(engine)
+        , cache_(engine.page_cache())
+        , frames_(engine.frames())
+        , limit_(limit)
+    {
+    }
+
+    std::vector<std::string> run()
+    {
+        lru_lists();
+        indexes();
+        mappings();
+        return std::move(problems_);
+    }
+
+private:
+    void problem(std::string what)
+    {
+        if (problems_.size() < limit_)
+            problems_.push_back(std::move(what));
+    }
+
+    /// The page of @file at @offset in its index (no reference kept).
+    Page* in_index(FileId file, pgoff_t offset)
+    {
+        Page* p = cache_.find_get_page(file, offset);
+        if (p)
+            cache_.put_page(p);
+        return p;
+    }
+
+    void lru_lists()
+    {
+        std::unordered_set<const Page*> seen;
+        for (const LruList list : { LruList::Inactive, LruList::Active }) {
+            const char* name = list == LruList::Active ? "active" : "inactive";
+            const std::vector<Page*> pages = cache_.lru_pages(list);
+            const std::uint64_t counted = list == LruList::Active ? cache_.nr_active() : cache_.nr_inactive();
+            if (pages.size() != counted)
+                problem("the " + std::string(name) + " LRU list holds " + std::to_string(pages.size())
+                    + " pages, its count says " + std::to_string(counted));
+            for (Page* p : pages) {
+                if (!frames_.owns(p)) {
+                    problem("the " + std::string(name) + " LRU list links a page that is no frame of the machine");
+                    continue;
+                }
+                if (!seen.insert(p).second)
+                    problem(page_name(*p, frames_) + " is on the LRU lists twice");
+                if (!p->test(PG_lru))
+                    problem(page_name(*p, frames_) + " is on the " + name + " LRU list without PG_lru");
+                if (p->test(PG_active) != (list == LruList::Active))
+                    problem(page_name(*p, frames_) + " is on the " + name + " LRU list with PG_active "
+                        + (p->test(PG_active) ? "set" : "clear"));
+                if (in_index(p->mapping, p->index) != p)
+                    problem(page_name(*p, frames_) + " is on the " + name + " LRU list but not in its file's index");
+            }
+        }
+    }
+
+    void indexes()
+    {
+        const std::vector<pgoff_t> sizes = Engine::file_sizes(engine_.config());
+        for (std::size_t f = 0; f < engine_.files().size() && f < sizes.size(); ++f) {
+            const FileId file = engine_.files()[f];
+            for (pgoff_t off = 0; off < sizes[f]; ++off) {
+                Page* p = cache_.find_get_page(file, off);
+                if (!p)
+                    continue;
+                if (p->mapping != file || p->index != off)
+                    problem("file " + std::to_string(file) + "'s index holds at offset " + std::to_string(off) + " "
+                        + page_name(*p, frames_));
+                // Ours and the cache's, at least.
+                if (p->count.load(std::memory_order_relaxed) < 2)
+                    problem(page_name(*p, frames_) + " is in its file's index without the cache's reference");
+                if (!p->test(PG_lru))
+                    problem(page_name(*p, frames_) + " is in its file's index but on no LRU list");
+                // A page under I/O is locked until the device completes
+                // it; a run stopped at its duration may leave I/O behind.
+                if (p->test(PG_locked) && io_done())
+                    problem(page_name(*p, frames_) + " is still locked after the run: nobody is left to unlock it");
+                cache_.put_page(p);
+            }
+        }
+    }
+
+    /// Every disk has completed what it was given.
+    bool io_done()
+    {
+        const BlockDevice* second = engine_.second_device();
+        return engine_.device().outstanding() == 0 && (!second || second->outstanding() == 0);
+    }
+
+    void mappings()
+    {
+        const std::vector<pgoff_t> sizes = Engine::file_sizes(engine_.config());
+        const PageTable& table = engine_.page_table();
+        for (std::size_t f = 0; f < engine_.files().size() && f < sizes.size(); ++f) {
+            const FileId file = engine_.files()[f];
+            const std::uint64_t base = engine_.file_base_vpn(file);
+            for (pgoff_t off = 0; off < sizes[f]; ++off) {
+                const Page* p = table.read_pte(base + off);
+                if (!p)
+                    continue;
+                if (p->mapping != file || p->index != off)
+                    problem("the PTE of file " + std::to_string(file) + "'s offset " + std::to_string(off) + " maps "
+                        + page_name(*p, frames_));
+                else if (in_index(file, off) != p)
+                    problem("a PTE maps " + page_name(*p, frames_) + ", which has left its file's index");
+            }
+        }
+    }
+
+    Engine& engine_;
+    PageCache& cache_;
+    FrameAllocator& frames_;
+    std::size_t limit_;
+    std::vector<std::string> problems_;
+};
+
+} // namespace
+
+std::vector<std::string> audit_page_cache(Engine& engine, std::size_t limit)
+{
+    return Audit(engine, limit).run();
+}
+
+} // namespace pcl

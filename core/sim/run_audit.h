@@ -1,0 +1,31 @@
+// What a run's page cache must satisfy once it has ended, whatever
+// interleaving got it there: the checks an exploring schedule
+// (sched/schedule_strategy.h) makes after each run, as the kernel's own
+// debugging checks (VM_BUG_ON_PAGE, the LRU's list_debug) state them.
+//
+// - Each LRU list holds as many pages as its count says, each once, each
+//   with PG_lru set and PG_active saying which list it is on.
+// - Every page on an LRU list is in its file's index, at its offset.
+// - Every page in a file's index names that file and offset, holds the
+//   cache's reference, is on an LRU list, and, once every disk has
+//   completed what it was given, is not locked: nobody is left to unlock it.
+// - Every page a file mapping's PTE maps is that file's page at that
+//   offset, still in its index: no PTE maps a page that left its file.
+//
+// Made on a quiescent engine (every CPU and background task stopped), on
+// the machine that ran it: the lookups take the index's locks.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace pcl {
+
+class Engine;
+
+/// Each broken invariant of @engine's page cache, said in a sentence that
+/// names the page (its file, offset and frame); empty when all hold. At
+/// most @limit are listed.
+std::vector<std::string> audit_page_cache(Engine& engine, std::size_t limit = 20);
+
+} // namespace pcl

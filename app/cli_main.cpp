@@ -4,7 +4,8 @@
 // checks files (`presets`, `validate`: cli_scenarios.h), lists and measures the lessons
 // (`experiments`, `experiment`: cli_experiment.h), lists and prints the
 // modelled machines' profiles (`machines`: cli_machines.h), measures this
-// machine's (`calibrate`: cli_calibrate.h), dispatches
+// machine's (`calibrate`: cli_calibrate.h), explores a scenario's
+// schedules for races (`explore`: cli_explore.h), dispatches
 // `bench <name> [options]` to the benchmark commands of bench/ and
 // `probe <name> [options]` to the probes of the host kernel (each parses
 // its own options with lib/arg_parser.h) and prints usage and version. The benchmarks and probes are listed once, in
@@ -14,6 +15,7 @@
 #include "cli_calibrate.h"
 #include "cli_compare.h"
 #include "cli_experiment.h"
+#include "cli_explore.h"
 #include "cli_machines.h"
 #include "cli_progress.h"
 #include "cli_render.h"
@@ -228,7 +230,11 @@ void print_usage(std::ostream& out)
         << "                            of one, with its unit and source\n"
         << "  calibrate [--out FILE] [--quick] [--format F]\n"
         << "                            measure this machine (topology, cache-line transfers, the engine's\n"
-        << "                            operations on one CPU) and write its profile, 'host'\n\n";
+        << "                            operations on one CPU) and write its profile, 'host'\n"
+        << "  explore SCENARIO|PRESET [--schedules N] [--strategy random|pct] [--depth D] [--seed S]\n"
+        << "      [--replay SEED] [--format F]\n"
+        << "                            run it under many schedules of a modelled machine, check the page\n"
+        << "                            cache after each, and print the seed of the first that breaks it\n\n";
     print_commands(out, kBench);
     out << '\n';
     print_commands(out, kProbe);
@@ -569,6 +575,8 @@ int run(const std::vector<std::string>& args)
         return pcl::cli::run_machines_command(rest, std::cout, std::cerr);
     if (command == "calibrate")
         return pcl::cli::run_calibrate_command(rest, std::cout, std::cerr);
+    if (command == "explore")
+        return pcl::cli::run_explore_command(rest, std::cout, std::cerr);
     if (command == "bench")
         return run_group(kBench, rest);
     if (command == "probe") {

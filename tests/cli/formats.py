@@ -69,6 +69,7 @@ check_both(["run", "2002-global-hash-lock"] + short + ["--no-report"], out="run"
 grid = ["sweep", "2002-global-hash-lock"] + short + ["--vary", "workload.cpus=1,2"]
 check_both(grid, out="grid")
 check_both(["sweep", "--collect", f"{scratch}/grid-json"])
+check_both(["explore", "2002-global-hash-lock", "--schedules", "3"])
 check_both(["compare", "2002-global-hash-lock", "2002-global-hash-lock"] + short
            + ["--set-b", "index.kind=radix", "--set-b", "index.scheme=spinlock"], out="cmp")
 

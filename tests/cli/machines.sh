@@ -2,7 +2,8 @@
 # pagecache-lab-cli machines end to end: the bundled profiles listed, one
 # printed with every parameter's value, unit, basis and source, the user's
 # own profiles read from the configuration directory, and the messages and
-# exit codes of a missing host profile, an unknown name and a bad file.
+# exit codes of a missing host profile, an unknown name and a bad file; and
+# explore, which runs a scenario under many schedules of a modelled machine.
 # Usage: machines.sh CLI SCRATCH_DIR
 set -u
 cli=$1
@@ -51,6 +52,33 @@ sed 's/"sockets": 1,/"sockets": 0,/' "$dir/config/pagecache-lab/machines/host.js
 sed -i 's/"name": "host"/"name": "bad"/' "$dir/config/pagecache-lab/machines/bad.json"
 expect 2 "machines/bad\.json: topology\.sockets: must be 1 to 256, got 0" "$cli" machines bad
 expect 0 "machines/bad\.json: topology\.sockets: must be 1 to 256, got 0" "$cli" machines
+
+# explore: a scenario under many schedules of a modelled machine (this
+# computer's threads on the bundled epyc-2026), its page cache checked
+# after each; the seed of a schedule whose run fails, and its replay.
+unset XDG_CONFIG_HOME
+expect 0 '^Explored 2002-global-hash-lock on the modelled epyc-2026 under pct \(depth 3\), [0-9,]+ scheduling points a run: 20 schedules, (1[1-9]|20) distinct orders of the CPUs' \
+  "$cli" explore 2002-global-hash-lock --schedules 20
+expect 0 'exploring on the modelled epyc-2026' "$cli" explore 2002-global-hash-lock --schedules 2
+expect 0 '^Every invariant held after every schedule\.$' "$cli" explore 2007-radix-tree-optimistic --strategy random \
+  --schedules 5 --ops 50
+expect 0 'under pct \(depth 3\)' "$cli" explore 2005-pft-split-page-table-lock --set machine.profile=altix-2005 --schedules 3
+expect 1 '^Schedule 7 breaks the page cache:$' "$cli" explore 2005-pft-split-page-table-lock --set memory_pages=100 \
+  --seed 7 --schedules 3
+expect 1 '^  the run failed: anonymous fault of page [0-9]+: out of memory \(memory_pages = 100\)' \
+  "$cli" explore 2005-pft-split-page-table-lock --set memory_pages=100 --seed 7 --schedules 3
+expect 1 ' run 2005-pft-split-page-table-lock --set memory_pages=100 --set machine\.profile=epyc-2026 --set machine\.schedule=pct .*--set machine\.schedule_seed=7 --out DIR' \
+  "$cli" explore 2005-pft-split-page-table-lock --set memory_pages=100 --seed 7 --schedules 3
+expect 1 '^schedule 7 of pct: broken$' "$cli" explore 2005-pft-split-page-table-lock --set memory_pages=100 --replay 7
+expect 0 '^schedule 7 of random: every invariant holds$' "$cli" explore 2002-global-hash-lock --strategy random --replay 7
+# The same seed, the same schedule: two explorations print the same table.
+a=$("$cli" explore 2002-migrating-reader-tree-lock --schedules 5 --format csv 2>/dev/null | cut -d, -f1-7)
+b=$("$cli" explore 2002-migrating-reader-tree-lock --schedules 5 --format csv 2>/dev/null | cut -d, -f1-7)
+[ -n "$a" ] && [ "$a" = "$b" ] || fail "explore twice: '$a' then '$b'"
+expect 2 "--strategy: expected random or pct, got 'virtual_time'" "$cli" explore 2002-global-hash-lock --strategy virtual_time
+expect 2 'explore what\? \(a scenario file or a preset\)' "$cli" explore
+expect 2 "--depth: " "$cli" explore 2002-global-hash-lock --depth 0
+expect 2 "no-such-scenario: no such file, and no preset of that name" "$cli" explore no-such-scenario
 
 [ "$failures" -eq 0 ] || exit 1
 echo "machines: all checks passed"

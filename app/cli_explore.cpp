@@ -1,0 +1,264 @@
+#include "cli_explore.h"
+
+#include "cli_progress.h"
+#include "cli_scenarios.h"
+#include "lib/arg_parser.h"
+#include "lib/json.h"
+#include "lib/shell_quote.h"
+#include "sched/schedule_strategy.h"
+#include "sim/run_audit.h"
+#include "sim/runner.h"
+
+#include <chrono>
+#include <ostream>
+#include <stdexcept>
+#include <unordered_set>
+
+namespace pcl::cli {
+
+namespace {
+
+/// The modelled machine an exploration runs on when its scenario runs on
+/// this computer's threads, which cannot be explored: a current server,
+/// bundled, so that the same seed is the same schedule on any computer.
+constexpr const char* kDefaultMachine = "epyc-2026";
+
+ArgParser make_explore_parser()
+{
+    ArgParser p("explore");
+    p.add_uint("schedules", 1000, 1, 100'000'000, "N", "how many schedules to run, one seed each");
+    p.add_string("strategy", "pct", "S",
+        "random (the next CPU drawn uniformly at every point) or pct (random priorities changed at\n"
+        "depth - 1 random points: finds a race of depth d with a known probability)");
+    p.add_uint("depth", 3, 1, 64, "D", "pct's depth: the orderings a race it should find needs");
+    p.add_uint(
+        "seed", 1, 1, ~std::uint64_t(0) - 100'000'000, "S", "the first schedule's seed; the next are S+1, S+2, ...");
+    p.add_uint("replay", 0, 0, ~std::uint64_t(0), "SEED",
+        "run the one schedule SEED, print its run as 'run' does and check it again");
+    p.add_uint("ops", 200, 1, 1'000'000, "N",
+        "operations per CPU at most: each schedule is a short run, so that many fit in a minute");
+    p.add_list("set", "PATH=VALUE", "override a field of the scenario (as 'run --set'), before the exploration's own");
+    p.add_string("format", "table", "F", "what is printed at the end: table, json or csv");
+    p.allow_operands();
+    p.describe("SCENARIO|PRESET [options]",
+        "Runs the scenario again and again on a modelled machine, each time under another schedule:\n"
+        "at every point where a simulated CPU works, spins, yields or waits, another may run instead,\n"
+        "chosen from the schedule's seed. After each run it checks the page cache (the LRU lists\n"
+        "against their counts and flags; every cached page in its file's index, on a list, unlocked\n"
+        "once the disks are done; every PTE mapping its own file's page) and stops at the first\n"
+        "schedule that breaks one, or whose run fails, printing its seed and the commands that\n"
+        "replay it. A scenario on this computer's threads is explored on the modelled epyc-2026.\n"
+        "Each seed is one schedule on any computer.",
+        "exit codes: 0 every schedule held, 1 a schedule broke an invariant or its run failed (its\n"
+        "seed is printed), 2 bad command line or bad scenario, 130 stopped by Ctrl+C");
+    return p;
+}
+
+/// What one schedule did.
+struct Outcome {
+    std::vector<std::string> problems; ///< broken invariants, or the run's failure
+    std::uint64_t points = 0;
+    std::uint64_t fingerprint = 0;
+};
+
+Outcome run_schedule(const Scenario& s, RunResult* shown = nullptr)
+{
+    Outcome o;
+    RunOptions options;
+    options.at_end = [&](Engine& engine) { o.problems = audit_page_cache(engine); };
+    try {
+        RunResult r = run_scenario(s, options);
+        if (r.state == "failed")
+            o.problems.insert(o.problems.begin(), "the run failed: " + r.error);
+        o.points = r.scheduling_points;
+        o.fingerprint = r.schedule_fingerprint;
+        if (shown)
+            *shown = std::move(r);
+    } catch (const std::exception& e) {
+        // A deadlock, or an exception a CPU threw (an assertion of core).
+        o.problems.insert(o.problems.begin(), std::string("the run stopped: ") + e.what());
+    }
+    return o;
+}
+
+/// The exploration's own fields, after the user's.
+std::vector<std::string> exploration_overrides(const ArgParser& p, const Scenario& given, std::uint64_t k)
+{
+    std::vector<std::string> o;
+    if (!given.engine.machine.is_modelled())
+        o.push_back(std::string("machine.profile=") + kDefaultMachine);
+    o.push_back("machine.schedule=" + p.get_string("strategy"));
+    if (p.get_string("strategy") == "pct") {
+        o.push_back("machine.pct_depth=" + std::to_string(p.get_uint("depth")));
+        o.push_back("machine.pct_steps=" + std::to_string(k));
+    }
+    if (given.engine.workload.operations_per_cpu > p.get_uint("ops"))
+        o.push_back("workload.operations_per_cpu=" + std::to_string(p.get_uint("ops")));
+    return o;
+}
+
+/// The `run` command line of schedule @seed, whose --out writes its events,
+/// trace and report.
+std::string run_command(const ArgParser& p, const std::vector<std::string>& overrides, std::uint64_t seed)
+{
+    std::string run = std::string(kProgram) + " run " + shell_quote(p.operands()[0]);
+    for (const std::string& o : overrides)
+        run += " --set " + shell_quote(o);
+    return run + " --set machine.schedule_seed=" + std::to_string(seed) + " --out DIR";
+}
+
+/// `explore --replay` and `run` command lines for schedule @seed.
+std::string replay_commands(const ArgParser& p, const std::vector<std::string>& overrides, std::uint64_t seed)
+{
+    const std::string run = run_command(p, overrides, seed);
+    std::string again = std::string(kProgram) + " explore " + shell_quote(p.operands()[0]);
+    for (const std::string& o : p.get_list("set"))
+        again += " --set " + shell_quote(o);
+    again += " --strategy " + p.get_string("strategy") + " --depth " + std::to_string(p.get_uint("depth")) + " --ops "
+        + std::to_string(p.get_uint("ops")) + " --replay " + std::to_string(seed);
+    return "  " + again + "\n  " + run + "    (its events, trace and report)\n";
+}
+
+} // namespace
+
+int run_explore_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
+{
+    ArgParser p = make_explore_parser();
+    if (const auto code = p.parse_command(args, out, err, [](const ArgParser& a) {
+            check_format(a.get_string("format"));
+            if (!sched::parse_strategy(a.get_string("strategy")) || a.get_string("strategy") == "virtual_time")
+                throw ArgError("--strategy: expected random or pct, got '" + a.get_string("strategy") + "'");
+            for (const std::string& o : a.get_list("set"))
+                if (o.find('=') == std::string::npos)
+                    throw ArgError("--set: expected PATH=VALUE, got '" + o + "'");
+            if (a.operands().size() != 1)
+                throw ArgError(a.operands().empty() ? "explore what? (a scenario file or a preset)"
+                                                    : "unexpected argument '" + a.operands()[1] + "'");
+        }))
+        return *code;
+    const std::string& format = p.get_string("format");
+    std::ostream& notes = notes_stream(format, out, err);
+
+    // The scenario as given, then as explored: on a modelled machine, short,
+    // the event stream off (what is checked is the end), and for pct k
+    // measured on a first run without change points.
+    std::vector<std::string> overrides;
+    Scenario base;
+    std::uint64_t k = 1;
+    try {
+        const ScenarioSource source = load_scenario_source(p.operands()[0]);
+        const Scenario given = build_scenario(source, p.get_list("set"));
+        std::vector<std::string> first = p.get_list("set");
+        for (const std::string& o : exploration_overrides(p, given, 1))
+            first.push_back(o);
+        first.push_back("events.enabled=false");
+        first.push_back("machine.pct_depth=1");
+        first.push_back("machine.schedule=pct");
+        k = std::max<std::uint64_t>(1, run_schedule(build_scenario(source, first)).points);
+        overrides = p.get_list("set");
+        for (const std::string& o : exploration_overrides(p, given, k))
+            overrides.push_back(o);
+        base = build_scenario(source, overrides);
+        if (!given.engine.machine.is_modelled())
+            notes << "this computer's threads cannot be explored: exploring on the modelled " << kDefaultMachine
+                  << '\n';
+    } catch (const std::exception& e) {
+        err << kProgram << " explore: " << e.what() << '\n';
+        return 2;
+    }
+
+    if (p.given("replay")) {
+        Scenario s = base;
+        s.engine.machine.schedule_seed = p.get_uint("replay");
+        RunResult r;
+        const Outcome o = run_schedule(s, &r);
+        out << "schedule " << p.get_uint("replay") << " of " << p.get_string("strategy") << ": "
+            << (o.problems.empty() ? "every invariant holds" : "broken") << '\n';
+        for (const std::string& problem : o.problems)
+            out << "  " << problem << '\n';
+        out << "its run, with its events, trace and report:\n  " << run_command(p, overrides, p.get_uint("replay"))
+            << '\n';
+        return o.problems.empty() ? 0 : 1;
+    }
+
+    install_interrupt_handler();
+    const std::uint64_t n = p.get_uint("schedules");
+    const std::uint64_t first_seed = p.get_uint("seed");
+    std::unordered_set<std::uint64_t> distinct;
+    std::uint64_t done = 0;
+    std::optional<std::uint64_t> broken_seed;
+    Outcome broken;
+    using Clock = std::chrono::steady_clock; // the person waits in host time
+    const Clock::time_point start = Clock::now();
+    Clock::time_point last_note = start;
+    const auto seconds = [&] { return std::chrono::duration<double>(Clock::now() - start).count(); };
+    for (std::uint64_t i = 0; i < n && !interrupted().load(); ++i) {
+        Scenario s = base;
+        s.engine.machine.schedule_seed = first_seed + i;
+        Outcome o = run_schedule(s);
+        ++done;
+        distinct.insert(o.fingerprint);
+        if (!o.problems.empty()) {
+            broken_seed = first_seed + i;
+            broken = std::move(o);
+            break;
+        }
+        if (Clock::now() - last_note > std::chrono::seconds(2)) {
+            last_note = Clock::now();
+            err << "explored " << done << " of " << n << " schedules (" << fixed(double(done) / seconds(), 1)
+                << " a second), " << distinct.size() << " distinct; every invariant held\n";
+        }
+    }
+    const double took = seconds();
+
+    const std::string strategy = p.get_string("strategy");
+    Report table({ "scenario", "machine", "strategy", "depth", "points_per_run", "schedules", "distinct",
+        "schedules_per_second", "broken_seed" });
+    table.add_row();
+    table.set("scenario", p.operands()[0]);
+    table.set("machine", base.engine.machine.profile);
+    table.set("strategy", strategy);
+    if (strategy == "pct")
+        table.set("depth", p.get_uint("depth"));
+    else
+        table.set_missing("depth");
+    table.set("points_per_run", k);
+    table.set("schedules", done);
+    table.set("distinct", std::uint64_t(distinct.size()));
+    table.set("schedules_per_second", double(done) / std::max(took, 1e-9), 1);
+    if (broken_seed)
+        table.set("broken_seed", *broken_seed);
+    else
+        table.set_missing("broken_seed");
+    if (format == "table") {
+        out << "Explored " << p.operands()[0] << " on the modelled " << base.engine.machine.profile << " under "
+            << strategy << (strategy == "pct" ? " (depth " + std::to_string(p.get_uint("depth")) + ")" : std::string())
+            << ", " << with_commas(k) << " scheduling points a run: " << done << " schedule" << (done == 1 ? "" : "s")
+            << ", " << distinct.size() << " distinct order" << (distinct.size() == 1 ? "" : "s") << " of the CPUs, "
+            << fixed(double(done) / std::max(took, 1e-9), 1) << " a second.\n";
+        if (broken_seed) {
+            out << "Schedule " << *broken_seed << " breaks the page cache:\n";
+            for (const std::string& problem : broken.problems)
+                out << "  " << problem << '\n';
+            out << "Replay it with\n" << replay_commands(p, overrides, *broken_seed);
+        } else {
+            out << "Every invariant held after every schedule.\n";
+        }
+    } else {
+        print_table(out, table, format);
+        if (broken_seed) {
+            for (const std::string& problem : broken.problems)
+                err << "schedule " << *broken_seed << ": " << problem << '\n';
+            err << "replay it with\n" << replay_commands(p, overrides, *broken_seed);
+        }
+    }
+    if (broken_seed)
+        return 1;
+    if (interrupted().load()) {
+        err << "stopped by Ctrl+C after " << done << " of " << n << " schedules\n";
+        return kInterruptedExit;
+    }
+    return 0;
+}
+
+} // namespace pcl::cli

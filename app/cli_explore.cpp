@@ -61,10 +61,20 @@ struct Outcome {
     std::uint64_t fingerprint = 0;
 };
 
-Outcome run_schedule(const Scenario& s, RunResult* shown = nullptr)
+/// A first run's bound: far more points than a short run makes.
+constexpr std::uint64_t kFirstRunPoints = 20'000'000;
+
+/// A schedule's bound: fifty times a run's points without change points.
+std::uint64_t points_bound(std::uint64_t k)
+{
+    return std::max<std::uint64_t>(1'000'000, 50 * k);
+}
+
+Outcome run_schedule(const Scenario& s, std::uint64_t max_points, RunResult* shown = nullptr)
 {
     Outcome o;
     RunOptions options;
+    options.max_scheduling_points = max_points;
     options.at_end = [&](Engine& engine) { o.problems = audit_page_cache(engine); };
     try {
         RunResult r = run_scenario(s, options);
@@ -144,34 +154,50 @@ int run_explore_command(const std::vector<std::string>& args, std::ostream& out,
     // measured on a first run without change points.
     std::vector<std::string> overrides;
     Scenario base;
-    std::uint64_t k = 1;
+    Scenario first_run;
+    bool on_threads = false;
     try {
         const ScenarioSource source = load_scenario_source(p.operands()[0]);
         const Scenario given = build_scenario(source, p.get_list("set"));
+        on_threads = !given.engine.machine.is_modelled();
         std::vector<std::string> first = p.get_list("set");
         for (const std::string& o : exploration_overrides(p, given, 1))
             first.push_back(o);
         first.push_back("events.enabled=false");
         first.push_back("machine.pct_depth=1");
         first.push_back("machine.schedule=pct");
-        k = std::max<std::uint64_t>(1, run_schedule(build_scenario(source, first)).points);
+        first_run = build_scenario(source, first);
         overrides = p.get_list("set");
-        for (const std::string& o : exploration_overrides(p, given, k))
+        for (const std::string& o : exploration_overrides(p, given, 1))
             overrides.push_back(o);
         base = build_scenario(source, overrides);
-        if (!given.engine.machine.is_modelled())
-            notes << "this computer's threads cannot be explored: exploring on the modelled " << kDefaultMachine
-                  << '\n';
     } catch (const std::exception& e) {
         err << kProgram << " explore: " << e.what() << '\n';
         return 2;
+    }
+    if (on_threads)
+        notes << "this computer's threads cannot be explored: exploring on the modelled " << kDefaultMachine << '\n';
+    // pct's k: the points of a run without change points, bounded so that
+    // one which never ends says so.
+    const Outcome calibration = run_schedule(first_run, kFirstRunPoints);
+    if (!calibration.problems.empty()) {
+        err << kProgram << " explore: its first run, on one pct schedule without change points (seed "
+            << first_run.engine.workload.seed << "), broke: " << calibration.problems.front() << '\n';
+        return 1;
+    }
+    const std::uint64_t k = std::max<std::uint64_t>(1, calibration.points);
+    if (base.engine.machine.schedule == sched::ScheduleStrategy::Pct) {
+        base.engine.machine.pct_steps = std::min(k, MachineSpec::kMaxPctSteps);
+        for (std::string& o : overrides)
+            if (o.starts_with("machine.pct_steps="))
+                o = "machine.pct_steps=" + std::to_string(base.engine.machine.pct_steps);
     }
 
     if (p.given("replay")) {
         Scenario s = base;
         s.engine.machine.schedule_seed = p.get_uint("replay");
         RunResult r;
-        const Outcome o = run_schedule(s, &r);
+        const Outcome o = run_schedule(s, points_bound(k), &r);
         out << "schedule " << p.get_uint("replay") << " of " << p.get_string("strategy") << ": "
             << (o.problems.empty() ? "every invariant holds" : "broken") << '\n';
         for (const std::string& problem : o.problems)
@@ -195,7 +221,7 @@ int run_explore_command(const std::vector<std::string>& args, std::ostream& out,
     for (std::uint64_t i = 0; i < n && !interrupted().load(); ++i) {
         Scenario s = base;
         s.engine.machine.schedule_seed = first_seed + i;
-        Outcome o = run_schedule(s);
+        Outcome o = run_schedule(s, points_bound(k));
         ++done;
         distinct.insert(o.fingerprint);
         if (!o.problems.empty()) {

@@ -290,7 +290,7 @@ void Scheduler::stop_running(Stop why) noexcept
     // every task, this one too (it is never resumed).
     Task& task = *current_;
     stop_ = why;
-    if (why == Stop::Spinning)
+    if (why == Stop::Spinning || why == Stop::TooLong)
         spinner_ = &task;
     locals_.switch_blocks(task.locals, host_locals_);
     ++switches_;
@@ -418,7 +418,13 @@ void Scheduler::relax() noexcept
 std::string Scheduler::deadlock_report() const
 {
     std::string text = "deadlock on the modelled machine at " + std::to_string(stopped_at_) + " ns: ";
-    if (spinner_)
+    if (stop_ == Stop::TooLong)
+        text = "the run did not end within " + std::to_string(options_.max_points)
+            + " scheduling points (a livelock, or a schedule that keeps a task from running that another waits for), "
+              "at "
+            + std::to_string(stopped_at_) + " ns: \"" + spinner_->name + "\" (task " + std::to_string(spinner_->id)
+            + ") was running";
+    else if (spinner_)
         text += "\"" + spinner_->name + "\" (task " + std::to_string(spinner_->id)
             + ") spins on a lock or flag that no other task can ever change";
     else
@@ -430,6 +436,10 @@ std::string Scheduler::deadlock_report() const
         text += first ? ": " : "; ";
         first = false;
         text += "\"" + t->name + "\" (task " + std::to_string(t->id) + ") ";
+        if (t->state == TaskState::Runnable) {
+            text += "could run";
+            continue;
+        }
         switch (t->wait) {
         case WaitKind::Queue:
             text += "waits on a wait queue";

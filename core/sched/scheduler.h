@@ -70,6 +70,10 @@ struct SchedulerOptions {
     /// pct: the scheduling points the change points are drawn from (k),
     /// about the number a run makes (scheduling_points() of a first run).
     std::uint64_t pct_steps = 100'000;
+    /// A run that makes more scheduling points than this (0: no limit) is
+    /// stopped as run() stops a deadlock, saying so: an exploring schedule
+    /// may starve the task another waits for, for good.
+    std::uint64_t max_points = 0;
 };
 
 class Scheduler final : public Machine {
@@ -155,7 +159,7 @@ private:
             std::make_heap(c.begin(), c.end(), comp);
         }
     };
-    enum class Stop : std::uint8_t { None, Deadlock, Spinning };
+    enum class Stop : std::uint8_t { None, Deadlock, Spinning, TooLong };
 
     // scheduler.cpp: tasks and switching.
     Task& create(std::string name, std::function<void()> fn, std::uint64_t vtime);

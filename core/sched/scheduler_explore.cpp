@@ -56,7 +56,8 @@ void Scheduler::explore_create(Task& task) noexcept
 
 void Scheduler::scheduling_point() noexcept
 {
-    ++points_;
+    if (++points_ > options_.max_points && options_.max_points && current_)
+        stop_running(Stop::TooLong);
     if (!exploring())
         return;
     if (options_.strategy == ScheduleStrategy::Random) {

@@ -70,6 +70,7 @@ RunResult run_modelled(const Scenario& scenario, const RunOptions& options)
     machine_options.strategy = spec.schedule;
     machine_options.pct_depth = spec.pct_depth;
     machine_options.pct_steps = spec.pct_steps;
+    machine_options.max_points = options.max_scheduling_points;
     machine_options.spin_step_ns = std::max<std::uint64_t>(1, profile.work.spin_step.ns);
     sched::Scheduler machine(machine_options);
     machine.set_model(std::make_unique<sched::MachineModel>(profile, spec.latency_scale));

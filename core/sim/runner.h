@@ -37,6 +37,10 @@ struct RunOptions {
     /// stopped, before the engine goes (on a modelled machine, as its main
     /// task): checks of its final state (sim/run_audit.h).
     std::function<void(Engine&)> at_end;
+    /// On a modelled machine, a run that makes more scheduling points than
+    /// this is stopped and throws, saying so (0: no limit): an exploring
+    /// schedule can starve for good the task another waits for.
+    std::uint64_t max_scheduling_points = 0;
 };
 
 /// Runs @scenario and returns its result. Throws ScenarioError if the

@@ -9,6 +9,7 @@
 #include "sched/scheduler.h"
 
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -232,4 +233,47 @@ TEST_CASE(
             CHECK_FALSE(woken);
             CHECK(ended_at >= 1000);
         }
+}
+
+TEST_CASE("a run past its scheduling points is stopped and says so", "[scheduler][explore]")
+{
+    // a waits for b's flag without relaxing: under pct, when a's priority
+    // is above b's, b never runs again; under the machine's order b runs
+    // once a's clock passes its own.
+    const auto starving = [](Scheduler& s, bool& flag) {
+        run_pair(
+            s,
+            [&] {
+                while (!flag)
+                    machine().charge(1);
+            },
+            [&] {
+                machine().charge(5);
+                flag = true;
+            });
+    };
+    int stopped = 0;
+    for (std::uint64_t seed = 1; seed <= 10; ++seed) {
+        SchedulerOptions o = strategy(ScheduleStrategy::Pct, seed, 1);
+        o.max_points = 10'000;
+        Scheduler s(o);
+        bool flag = false;
+        try {
+            starving(s, flag);
+            CHECK(flag);
+        } catch (const std::runtime_error& e) {
+            ++stopped;
+            CHECK_THAT(e.what(),
+                Catch::Contains("did not end within 10000 scheduling points")
+                    && Catch::Contains("\"a\" (task 1) was running") && Catch::Contains("\"b\" (task 2) could run"));
+        }
+    }
+    CHECK(stopped > 0);
+    CHECK(stopped < 10);
+    SchedulerOptions o = strategy(ScheduleStrategy::VirtualTime, 1);
+    o.max_points = 10'000;
+    Scheduler s(o);
+    bool flag = false;
+    CHECK_NOTHROW(starving(s, flag));
+    CHECK(flag);
 }

@@ -27,6 +27,7 @@ const QString kEvents = QStringLiteral("Events");
 const QString kRun = QStringLiteral("Run");
 const QString kTrace = QStringLiteral("Trace replay");
 const QString kMachine = QStringLiteral("Machine");
+const QString kExplore = QStringLiteral("Looking for races");
 
 QString fromView(std::string_view s)
 {
@@ -42,6 +43,11 @@ QString groupOf(const ScenarioField& f)
     static const std::pair<std::string_view, QString> kObjects[] = { { "workload", kWorkload }, { "index", kIndex },
         { "device", kDisk }, { "fault", kFaults }, { "writeback", kWriteback }, { "reclaim", kMemory },
         { "pacing", kPacing }, { "events", kEvents }, { "trace", kTrace }, { "machine", kMachine } };
+    // How a modelled machine orders its CPUs: a search for races, apart
+    // from what the machine is.
+    if (f.object == "machine"
+        && (f.info->name == "schedule" || f.info->name.starts_with("pct_") || f.info->name == "schedule_seed"))
+        return kExplore;
     for (const auto& [object, group] : kObjects)
         if (f.object == object)
             return group;
@@ -171,7 +177,8 @@ const ParameterSpec* findParameter(const std::string& path)
 
 QStringList parameterGroups()
 {
-    return { kMachine, kWorkload, kTrace, kIndex, kMemory, kDisk, kFaults, kWriteback, kPacing, kEvents, kRun };
+    return { kMachine, kWorkload, kTrace, kIndex, kMemory, kDisk, kFaults, kWriteback, kPacing, kEvents, kRun,
+        kExplore };
 }
 
 std::vector<std::string> parameterChoices(const ParameterSpec& spec, const json::Value& doc)

@@ -169,8 +169,13 @@ void ParametersPanel::buildForm()
         grid->setVerticalSpacing(4);
         grid->setColumnStretch(1, 1);
         int row = 0;
-        if (group == QStringLiteral("Pacing")) {
-            auto* note = new QLabel(tr("Speed and lock-hold stretch apply at once, while the run goes on."));
+        const bool explore = group == QStringLiteral("Looking for races");
+        if (group == QStringLiteral("Pacing") || explore) {
+            auto* note = new QLabel(explore
+                    ? tr("On a modelled machine only. Instead of the CPU furthest behind in time, any CPU may run "
+                         "next at every step, chosen from the seed: a search for the interleavings where races "
+                         "hide, the same again for the same seed. Its times are not the machine's.")
+                    : tr("Speed and lock-hold stretch apply at once, while the run goes on."));
             note->setWordWrap(true);
             note->setForegroundRole(QPalette::PlaceholderText);
             grid->addWidget(note, row++, 0, 1, 3);
@@ -231,6 +236,9 @@ void ParametersPanel::buildForm()
             body->setVisible(open);
             header->setArrowType(open ? Qt::DownArrow : Qt::RightArrow);
         });
+        // Folded until asked for: a lecture about the machine never needs it.
+        if (explore)
+            header->setChecked(false);
     }
     column->addStretch(1);
     scroll_->setWidget(content);

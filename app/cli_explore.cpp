@@ -179,8 +179,10 @@ int run_explore_command(const std::vector<std::string>& args, std::ostream& out,
         notes << "this computer's threads cannot be explored: exploring on the modelled " << kDefaultMachine << '\n';
     // pct's k: the points of a run without change points, bounded so that
     // one which never ends says so.
+    // A first run that fails (out of memory in every schedule, say) still
+    // measured k: the schedules say what is wrong. One that never ended did not.
     const Outcome calibration = run_schedule(first_run, kFirstRunPoints);
-    if (!calibration.problems.empty()) {
+    if (calibration.points == 0 && !calibration.problems.empty()) {
         err << kProgram << " explore: its first run, on one pct schedule without change points (seed "
             << first_run.engine.workload.seed << "), broke: " << calibration.problems.front() << '\n';
         return 1;

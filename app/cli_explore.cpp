@@ -44,10 +44,12 @@ ArgParser make_explore_parser()
         "Runs the scenario again and again on a modelled machine, each time under another schedule:\n"
         "at every point where a simulated CPU works, spins, yields or waits, another may run instead,\n"
         "chosen from the schedule's seed. After each run it checks the page cache (the LRU lists\n"
-        "against their counts and flags; every cached page in its file's index, on a list, unlocked\n"
-        "once the disks are done; every PTE mapping its own file's page) and stops at the first\n"
-        "schedule that breaks one, or whose run fails, printing its seed and the commands that\n"
-        "replay it. A scenario on this computer's threads is explored on the modelled epyc-2026.\n"
+        "against their counts and flags; every cached page in its file's index, on a list, its\n"
+        "flags agreeing with the index's tags, unlocked once the disks are done; every page dirtied\n"
+        "written, truncated or dirty still; no frame left isolated; every PTE mapping its own file's\n"
+        "page) and stops at the first schedule that breaks one, or whose run fails or never ends,\n"
+        "printing its seed and the commands that replay it. A scenario on this computer's threads\n"
+        "is explored on the modelled epyc-2026.\n"
         "Each seed is one schedule on any computer.",
         "exit codes: 0 every schedule held, 1 a schedule broke an invariant or its run failed (its\n"
         "seed is printed), 2 bad command line or bad scenario, 130 stopped by Ctrl+C");

@@ -27,6 +27,12 @@ public:
 
     std::vector<std::string> run()
     {
+        // Every frame is free, on an LRU list, or pinned (a mapped
+        // anonymous page): none is left isolated or half freed, once the
+        // disks have completed what they were given.
+        if (const std::uint64_t n = frames_.in_transit(); n && io_done())
+            problem(std::to_string(n) + " frames are in transit after the run: isolated or being freed, and nobody "
+                + "is left to put them back");
         lru_lists();
         indexes();
         mappings();
@@ -80,12 +86,24 @@ private:
     void indexes()
     {
         const std::vector<pgoff_t> sizes = Engine::file_sizes(engine_.config());
+        std::uint64_t dirty = 0;
         for (std::size_t f = 0; f < engine_.files().size() && f < sizes.size(); ++f) {
             const FileId file = engine_.files()[f];
+            AddressSpace& as = cache_.file(file);
+            std::uint64_t file_dirty = 0;
             for (pgoff_t off = 0; off < sizes[f]; ++off) {
                 Page* p = cache_.find_get_page(file, off);
                 if (!p)
                     continue;
+                // The index's tags say what the page's flags do (both change
+                // under the index's lock: set_page_dirty, test_set_page_writeback).
+                if (p->test(PG_dirty) != as.index->test_tag(off, kTagDirty))
+                    problem(page_name(*p, frames_) + (p->test(PG_dirty) ? " is dirty" : " is clean")
+                        + " but its index's dirty tag says otherwise");
+                if (p->test(PG_writeback) != as.index->test_tag(off, kTagWriteback))
+                    problem(page_name(*p, frames_) + (p->test(PG_writeback) ? " is" : " is not")
+                        + " under writeback but its index's writeback tag says otherwise");
+                file_dirty += p->test(PG_dirty);
                 if (p->mapping != file || p->index != off)
                     problem("file " + std::to_string(file) + "'s index holds at offset " + std::to_string(off) + " "
                         + page_name(*p, frames_));
@@ -100,7 +118,27 @@ private:
                     problem(page_name(*p, frames_) + " is still locked after the run: nobody is left to unlock it");
                 cache_.put_page(p);
             }
+            if (as.nr_dirty.load() != file_dirty)
+                problem("file " + std::to_string(file) + " counts " + std::to_string(as.nr_dirty.load())
+                    + " dirty pages, its index holds " + std::to_string(file_dirty));
+            dirty += file_dirty;
         }
+        // Every page dirtied was written, or truncated, or is dirty still:
+        // none was freed unwritten. Once no write is in flight.
+        const PageCacheStats s = cache_.stats();
+        if (s.nr_dirty != dirty)
+            problem("the cache counts " + std::to_string(s.nr_dirty) + " dirty pages, the indexes hold "
+                + std::to_string(dirty));
+        if (s.nr_writeback == 0 && s.dirtied != s.written + s.cancelled_dirty + s.nr_dirty)
+            problem(std::to_string(s.dirtied) + " pages were dirtied but " + std::to_string(s.written) + " written, "
+                + std::to_string(s.cancelled_dirty) + " truncated dirty and " + std::to_string(s.nr_dirty)
+                + " dirty now: a dirty page was lost unwritten");
+        std::uint64_t device_written = engine_.device().pages_written();
+        if (const BlockDevice* second = engine_.second_device())
+            device_written += second->pages_written();
+        if (s.nr_writeback == 0 && io_done() && device_written != s.written)
+            problem("the disks wrote " + std::to_string(device_written) + " pages, the cache counts "
+                + std::to_string(s.written) + " written");
     }
 
     /// Every disk has completed what it was given.

@@ -3,12 +3,19 @@
 // (sched/schedule_strategy.h) makes after each run, as the kernel's own
 // debugging checks (VM_BUG_ON_PAGE, the LRU's list_debug) state them.
 //
+// - Once the disks have completed what they were given, no frame is in
+//   transit: each is free, on an LRU list or pinned.
 // - Each LRU list holds as many pages as its count says, each once, each
 //   with PG_lru set and PG_active saying which list it is on.
 // - Every page on an LRU list is in its file's index, at its offset.
 // - Every page in a file's index names that file and offset, holds the
 //   cache's reference, is on an LRU list, and, once every disk has
 //   completed what it was given, is not locked: nobody is left to unlock it.
+// - Each cached page's dirty and writeback flags agree with its index's
+//   tags, each file's and the cache's count of dirty pages with the pages,
+//   and, once no write is in flight, every page dirtied was written,
+//   truncated or is dirty still (none was freed unwritten), and the disks
+//   wrote what the cache counts as written.
 // - Every page a file mapping's PTE maps is that file's page at that
 //   offset, still in its index: no PTE maps a page that left its file.
 //

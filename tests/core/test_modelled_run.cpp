@@ -191,7 +191,10 @@ TEST_CASE("the audit of a run's end names each broken invariant", "[sim][modelle
                 engine.page_cache().put_page(other);
         bool installed = false;
         engine.page_table().install(engine.file_base_vpn(file), other, installed);
+        // And a clean page marked dirty behind its index's back.
+        other->set(PG_dirty);
         broken = audit_page_cache(engine);
+        other->clear(PG_dirty);
         victim->set(PG_lru);
     };
     const RunResult r = run_scenario(s, options);
@@ -204,4 +207,6 @@ TEST_CASE("the audit of a run's end names each broken invariant", "[sim][modelle
     CHECK(said("LRU list without PG_lru"));
     CHECK(said("is in its file's index but on no LRU list"));
     CHECK(said("'s offset 0 maps page "));
+    CHECK(said("is dirty but its index's dirty tag says otherwise"));
+    CHECK(said("dirty pages, its index holds 1"));
 }

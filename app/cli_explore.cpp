@@ -33,7 +33,7 @@ ArgParser make_explore_parser()
     p.add_uint("depth", 3, 1, 64, "D", "pct's depth: the orderings a race it should find needs");
     p.add_uint(
         "seed", 1, 1, ~std::uint64_t(0) - 100'000'000, "S", "the first schedule's seed; the next are S+1, S+2, ...");
-    p.add_uint("replay", 0, 0, ~std::uint64_t(0), "SEED",
+    p.add_uint("replay", 1, 1, ~std::uint64_t(0), "SEED",
         "run the one schedule SEED, print its run as 'run' does and check it again");
     p.add_uint("ops", 200, 1, 1'000'000, "N",
         "operations per CPU at most: each schedule is a short run, so that many fit in a minute");
@@ -66,10 +66,11 @@ struct Outcome {
 /// A first run's bound: far more points than a short run makes.
 constexpr std::uint64_t kFirstRunPoints = 20'000'000;
 
-/// A schedule's bound: fifty times a run's points without change points.
+/// A schedule's bound: a hundred times a run's points without change
+/// points (random interleaves more, and its spinners take more steps).
 std::uint64_t points_bound(std::uint64_t k)
 {
-    return std::max<std::uint64_t>(1'000'000, 50 * k);
+    return std::max<std::uint64_t>(2'000'000, 100 * k);
 }
 
 Outcome run_schedule(const Scenario& s, std::uint64_t max_points, RunResult* shown = nullptr)
@@ -77,6 +78,7 @@ Outcome run_schedule(const Scenario& s, std::uint64_t max_points, RunResult* sho
     Outcome o;
     RunOptions options;
     options.max_scheduling_points = max_points;
+    options.cancel = &interrupted(); // Ctrl+C ends the schedule under way
     options.at_end = [&](Engine& engine) { o.problems = audit_page_cache(engine); };
     try {
         RunResult r = run_scenario(s, options);
@@ -151,9 +153,10 @@ int run_explore_command(const std::vector<std::string>& args, std::ostream& out,
     const std::string& format = p.get_string("format");
     std::ostream& notes = notes_stream(format, out, err);
 
-    // The scenario as given, then as explored: on a modelled machine, short,
-    // the event stream off (what is checked is the end), and for pct k
-    // measured on a first run without change points.
+    // The scenario as given, then as explored: on a modelled machine and
+    // short; each schedule as `run` replays it (the event stream as the
+    // scenario has it), and for pct k measured on a first run without
+    // change points, the event stream off.
     std::vector<std::string> overrides;
     Scenario base;
     Scenario first_run;
@@ -226,6 +229,8 @@ int run_explore_command(const std::vector<std::string>& args, std::ostream& out,
         Scenario s = base;
         s.engine.machine.schedule_seed = first_seed + i;
         Outcome o = run_schedule(s, points_bound(k));
+        if (interrupted().load())
+            break; // cut short: neither held nor broken
         ++done;
         distinct.insert(o.fingerprint);
         if (!o.problems.empty()) {

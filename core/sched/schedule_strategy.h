@@ -27,8 +27,8 @@
 // Virtual time still moves as the costs say, so every timestamp of a run is
 // as it would be, but an exploring run is not a model of a machine's
 // timing: a task may run long after another whose clock is far ahead. A
-// wait with a deadline ends when the running task's clock passes it, or
-// when nothing else can run.
+// sleep, or a wait with a deadline, ends once every task that can run has
+// passed the deadline, or when nothing else can run.
 #pragma once
 
 #include "base/enum_words.h"

@@ -228,9 +228,10 @@ void Scheduler::abandon_all() noexcept
     current_ = nullptr;
 }
 
-void Scheduler::switch_away() noexcept
+void Scheduler::switch_away(bool counted) noexcept
 {
-    scheduling_point();
+    if (!counted)
+        scheduling_point();
     Task* from = current_;
     Task* next = pick_next();
     if (next == from) {
@@ -255,7 +256,7 @@ void Scheduler::requeue_and_switch(std::uint64_t key) noexcept
                                             : std::min(entry.vtime, ready_.top().vtime);
     if (first_deadline() <= first) {
         enqueue(task, key);
-        switch_away();
+        switch_away(true);
         return;
     }
     const Ready next = ready_.push_pop(entry);
@@ -266,7 +267,7 @@ void Scheduler::requeue_and_switch(std::uint64_t key) noexcept
     task.state = TaskState::Runnable;
     Task& other = *tasks_[next.id];
     if (other.spin != SpinStep::None && !run_spinner(other)) {
-        switch_away(); // it took its step and is back in a queue: the next, as pick_next() finds it
+        switch_away(true); // it took its step and is back in a queue: the next, as pick_next() finds it
         return;
     }
     switch_to(other);
@@ -423,7 +424,7 @@ std::string Scheduler::deadlock_report() const
             + " scheduling points (a livelock, or a schedule that keeps a task from running that another waits for), "
               "at "
             + std::to_string(stopped_at_) + " ns: \"" + spinner_->name + "\" (task " + std::to_string(spinner_->id)
-            + ") was running";
+            + ") ran last";
     else if (spinner_)
         text += "\"" + spinner_->name + "\" (task " + std::to_string(spinner_->id)
             + ") spins on a lock or flag that no other task can ever change";

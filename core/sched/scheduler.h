@@ -69,7 +69,7 @@ struct SchedulerOptions {
     unsigned pct_depth = 3;
     /// pct: the scheduling points the change points are drawn from (k),
     /// about the number a run makes (scheduling_points() of a first run).
-    std::uint64_t pct_steps = 100'000;
+    std::uint64_t pct_steps = 1'000'000;
     /// A run that makes more scheduling points than this (0: no limit) is
     /// stopped as run() stops a deadlock, saying so: an exploring schedule
     /// may starve the task another waits for, for good.
@@ -167,7 +167,9 @@ private:
     [[noreturn]] void exit_running() noexcept;
     void finish(Task& task) noexcept;
     void abandon_all() noexcept;
-    void switch_away() noexcept;
+    /// Runs the next task; @counted: the caller made this choice's
+    /// scheduling point already.
+    void switch_away(bool counted = false) noexcept;
     void requeue_and_switch(std::uint64_t key) noexcept;
     void switch_to(Task& next) noexcept;
     [[noreturn]] void stop_running(Stop why) noexcept;

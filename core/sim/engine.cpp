@@ -9,6 +9,7 @@
 #include "lib/field_error.h"
 #include "sched/machine_profiles.h"
 #include "sync/hold_stretch.h"
+#include "sync/rcu.h"
 
 #include <algorithm>
 #include <bit>
@@ -366,6 +367,15 @@ void Engine::stop()
     writeback_->release_writers();
     join_all();
     stop_reclaimers();
+}
+
+void Engine::quiesce()
+{
+    stop();
+    const auto busy = [&] { return device_->outstanding() > 0 || (device2_ && device2_->outstanding() > 0); };
+    for (int i = 0; i < 100'000 && busy(); ++i)
+        sleep_for_ns(100'000);
+    rcu::barrier(); // frames freed after a grace period are free
 }
 
 void Engine::stop_reclaimers()

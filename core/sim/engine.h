@@ -175,6 +175,11 @@ public:
     void stop();
     /// Waits until the run has ended (finished, stopped or failed).
     void wait();
+    /// After the run: stops kswapd and the flushers, then waits until every
+    /// disk has completed what it was given (at most ten seconds on the
+    /// run's clock) and every RCU callback queued has run, so that nothing
+    /// moves while its state is checked (sim/run_audit.h).
+    void quiesce();
 
     /// Changes the speed, from any thread at any time: operations per
     /// second per CPU (0 = unpaced) and the critical-section stretch. Each

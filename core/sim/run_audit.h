@@ -19,8 +19,8 @@
 // - Every page a file mapping's PTE maps is that file's page at that
 //   offset, still in its index: no PTE maps a page that left its file.
 //
-// Made on a quiescent engine (every CPU and background task stopped), on
-// the machine that ran it: the lookups take the index's locks.
+// Made on an engine at rest (Engine::quiesce), on the machine that ran it:
+// the lookups take the index's locks.
 #pragma once
 
 #include <string>

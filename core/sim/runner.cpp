@@ -80,8 +80,10 @@ RunResult run_modelled(const Scenario& scenario, const RunOptions& options)
         loop->set_sample_callback(options.progress);
         drive(*loop, options);
         result = loop->result();
-        if (options.at_end)
+        if (options.at_end) {
+            loop->engine().quiesce();
             options.at_end(loop->engine());
+        }
         result.scheduling_points = machine.scheduling_points();
         result.schedule_fingerprint = machine.fingerprint();
     });
@@ -102,8 +104,10 @@ RunResult run_scenario(const Scenario& scenario, const RunOptions& options)
         loop.set_sample_callback(options.progress);
         drive(loop, options);
         r = loop.result();
-        if (options.at_end)
+        if (options.at_end) {
+            loop.engine().quiesce();
             options.at_end(loop.engine());
+        }
     }
     r.cpu_seconds = process_cpu_seconds() - cpu0;
     r.host_wall_seconds = double(host_now_ns() - wall0) / 1e9;

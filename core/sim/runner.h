@@ -33,9 +33,10 @@ struct RunOptions {
     /// time order within a batch), e.g. to log readahead windows. Records the
     /// rings dropped never reach it: see RunResult::events_dropped.
     std::function<void(const std::vector<Event>&)> events;
-    /// Called once the run has ended, every CPU and background task
-    /// stopped, before the engine goes (on a modelled machine, as its main
-    /// task): checks of its final state (sim/run_audit.h).
+    /// Called once the run has ended and the engine is at rest
+    /// (Engine::quiesce: kswapd and the flushers stopped, the disks idle,
+    /// the RCU callbacks run), before it goes (on a modelled machine, as
+    /// its main task): checks of its final state (sim/run_audit.h).
     std::function<void(Engine&)> at_end;
     /// On a modelled machine, a run that makes more scheduling points than
     /// this is stopped and throws, saying so (0: no limit): an exploring

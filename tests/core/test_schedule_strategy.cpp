@@ -265,7 +265,7 @@ TEST_CASE("a run past its scheduling points is stopped and says so", "[scheduler
             ++stopped;
             CHECK_THAT(e.what(),
                 Catch::Contains("did not end within 10000 scheduling points")
-                    && Catch::Contains("\"a\" (task 1) was running") && Catch::Contains("\"b\" (task 2) could run"));
+                    && Catch::Contains("\"a\" (task 1) ran last") && Catch::Contains("\"b\" (task 2) could run"));
         }
     }
     CHECK(stopped > 0);

@@ -52,9 +52,7 @@ void check_compare_args(const ArgParser& a)
 {
     check_format(a.get_string("format"));
     for (const char* list : { "set", "set-a", "set-b" })
-        for (const std::string& o : a.get_list(list))
-            if (o.find('=') == std::string::npos)
-                throw ArgError("--" + std::string(list) + ": expected PATH=VALUE, got '" + o + "'");
+        check_overrides(a, list);
     if (a.operands().size() != 2)
         throw ArgError(a.operands().size() < 2 ? "compare what? (compare A B: two scenarios or presets)"
                                                : "unexpected argument '" + a.operands()[2] + "' (compare A B)");

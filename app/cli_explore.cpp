@@ -142,9 +142,7 @@ int run_explore_command(const std::vector<std::string>& args, std::ostream& out,
             check_format(a.get_string("format"));
             if (!sched::parse_strategy(a.get_string("strategy")) || a.get_string("strategy") == "virtual_time")
                 throw ArgError("--strategy: expected random or pct, got '" + a.get_string("strategy") + "'");
-            for (const std::string& o : a.get_list("set"))
-                if (o.find('=') == std::string::npos)
-                    throw ArgError("--set: expected PATH=VALUE, got '" + o + "'");
+            check_overrides(a);
             if (a.operands().size() != 1)
                 throw ArgError(a.operands().empty() ? "explore what? (a scenario file or a preset)"
                                                     : "unexpected argument '" + a.operands()[1] + "'");

@@ -368,9 +368,7 @@ int run_command(const std::vector<std::string>& args)
     pcl::ArgParser parser = make_run_parser();
     pcl::cli::TraceRequest traced;
     if (const auto code = parser.parse_command(args, std::cout, std::cerr, [&traced](const pcl::ArgParser& p) {
-            for (const std::string& o : p.get_list("set"))
-                if (o.find('=') == std::string::npos)
-                    throw pcl::ArgError("--set: expected PATH=VALUE, got '" + o + "'");
+            pcl::cli::check_overrides(p);
             const std::vector<std::string>& files = p.operands();
             if (files.size() > 1)
                 throw pcl::ArgError("unexpected argument '" + files[1] + "' (one scenario per run)");

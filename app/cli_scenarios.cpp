@@ -129,6 +129,13 @@ Scenario build_scenario(const ScenarioSource& source, const std::vector<std::str
     }
 }
 
+void check_overrides(const ArgParser& parser, const char* list)
+{
+    for (const std::string& o : parser.get_list(list))
+        if (o.find('=') == std::string::npos)
+            throw ArgError("--" + std::string(list) + ": expected PATH=VALUE, got '" + o + "'");
+}
+
 void prepare_out_dir(const std::string& dir, const std::string& first_file)
 {
     std::error_code ec;

@@ -14,6 +14,10 @@
 #include <string>
 #include <vector>
 
+namespace pcl {
+class ArgParser;
+}
+
 namespace pcl::cli {
 
 /// A scenario as a command was given it.
@@ -48,6 +52,10 @@ ScenarioSource load_scenario_source(const std::string& operand);
 /// @source with each of @overrides ("PATH=VALUE", as --set takes them)
 /// applied in order, checked. Throws std::runtime_error "ORIGIN: field: what".
 Scenario build_scenario(const ScenarioSource& source, const std::vector<std::string>& overrides);
+
+/// Throws ArgError naming --@list unless each of its values is PATH=VALUE,
+/// as --set takes them.
+void check_overrides(const ArgParser& parser, const char* list = "set");
 
 /// Creates @dir (with its parents) for a command's --out and checks that
 /// @first_file can be written in it, so that an unwritable directory fails

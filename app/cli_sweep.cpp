@@ -88,9 +88,7 @@ void check_sweep_args(const ArgParser& a)
     const std::vector<std::string> names = run_figure_names();
     if (std::find(names.begin(), names.end(), a.get_string("figure")) == names.end())
         throw ArgError("--figure: '" + a.get_string("figure") + "' is not a figure (see --help)");
-    for (const std::string& o : a.get_list("set"))
-        if (o.find('=') == std::string::npos)
-            throw ArgError("--set: expected PATH=VALUE, got '" + o + "'");
+    check_overrides(a);
     for (const char* option : { "collect", "resume" })
         if (a.given(option)) {
             if (a.given("collect") && a.given("resume"))

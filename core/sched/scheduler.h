@@ -92,6 +92,9 @@ public:
     /// the tasks left are abandoned: their stacks are freed without being
     /// unwound. Each run starts afresh: same seed, same run.
     void run(std::function<void()> main);
+    /// The seed of the next run(): one scheduler runs schedule after
+    /// schedule of an exploration, its tasks' stacks kept from run to run.
+    void set_seed(std::uint64_t seed) noexcept { options_.seed = seed; }
 
     /// Charges what @model says: each operation's work and each line's
     /// transfers (without one, work() and touch_line() charge nothing). Set

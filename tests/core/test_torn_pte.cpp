@@ -1,15 +1,18 @@
 // core/mm/split_pte*: the torn two-half PTE read of the pagefault
-// scalability (2005) thread, scripted step by step and on free-running
-// threads, and the torn_pte probe built on it.
+// scalability (2005) thread, scripted step by step, on free-running
+// threads and explored schedule by schedule on the deterministic
+// scheduler, and the torn_pte probe built on it.
 #include "lesson/lesson.h"
 #include "lesson/lesson_probe.h"
 #include "mm/split_pte.h"
+#include "mm/split_pte_explore.h"
 #include "mm/split_pte_race.h"
 #include "mm/split_pte_script.h"
 #include "sanitizer_support.h"
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -374,7 +377,8 @@ TEST_CASE("the torn_pte probe: parameters, and its figures on the scripted inter
 {
     const LessonProbe* p = find_lesson_probe("torn_pte");
     REQUIRE(p);
-    for (const char* figure : { "reads", "torn_reads", "torn_per_million", "torn_present_reads", "retries", "writes" })
+    for (const char* figure : { "reads", "torn_reads", "torn_per_million", "torn_present_reads", "retries", "writes",
+             "schedules", "found_seed" })
         CHECK(p->find_figure(figure));
 
     SECTION("bad values are refused by name")
@@ -397,6 +401,31 @@ TEST_CASE("the torn_pte probe: parameters, and its figures on the scripted inter
         refused("readers=65", "readers");
         refused("readers=two", "readers");
         refused("writers=2", "writers");
+        refused("mode=explored", "mode");
+        refused("strategy=virtual_time", "strategy");
+        refused("depth=0", "depth");
+        refused("depth=9", "depth");
+        refused("seed=-1", "seed");
+        refused("schedules=0", "schedules");
+        refused("schedules=20000000", "schedules");
+        refused("updates=31", "updates");
+    }
+    SECTION("explore: the schedules counted, and the seed of the one that tore the read")
+    {
+        ProbeFigures f = run_probe({ "method=naive", "mode=explore", "schedules=1000" });
+        CHECK(f.at("schedules") == 3);
+        CHECK(f.at("found_seed") == 3);
+        CHECK(f.at("reads") == 3);
+        CHECK(f.at("torn_reads") == 1);
+        CHECK(f.at("torn_present_reads") == 1);
+        CHECK(f.at("writes") == 9);
+        f = run_probe({ "method=naive", "mode=explore", "strategy=pct", "depth=3", "seed=5", "schedules=1000" });
+        CHECK(f.at("found_seed") == 4 + f.at("schedules"));
+        f = run_probe({ "method=atomic64", "mode=explore", "strategy=pct", "schedules=500" });
+        CHECK(f.at("schedules") == 500);
+        CHECK(f.at("found_seed") == 0);
+        CHECK(f.at("torn_reads") == 0);
+        CHECK(run_probe({ "method=naive", "interleaving=ab_cd" }).at("schedules") == 0);
     }
     SECTION("scripted: the naive and the re-read reads are torn, every fix is not")
     {
@@ -434,4 +463,152 @@ TEST_CASE("the torn_pte probe: parameters, and its figures on the scripted inter
         CHECK(f.at("torn_per_million") == 0);
         CHECK(f.at("writes") >= 1);
     }
+}
+
+namespace {
+
+PteExploreConfig explore(
+    PteReadMethod method, sched::ScheduleStrategy strategy, std::uint64_t schedules, unsigned depth = 3)
+{
+    PteExploreConfig c;
+    c.method = method;
+    c.strategy = strategy;
+    c.schedules = schedules;
+    c.depth = depth;
+    return c;
+}
+
+/// A schedule's steps as "reader LoadLow: reads pte_low: A" lines.
+std::vector<std::string> step_lines(const PteScript& s)
+{
+    std::vector<std::string> v;
+    for (const PteStep& step : s.steps)
+        v.push_back(std::string(pte_actor_name(step.who)) + " " + std::to_string(int(step.op)) + ": " + step.what);
+    return v;
+}
+
+} // namespace
+
+TEST_CASE(
+    "explored: memory passes through a cleared present bit, and torn is what it never held", "[torn_pte][explore]")
+{
+    const auto names = [](const std::vector<pteval_t>& v) {
+        std::vector<std::string> n;
+        for (const pteval_t e : v)
+            n.push_back(pte_name(e));
+        return n;
+    };
+    CHECK(names(pte_explore_memory(PteReadMethod::Naive, 3))
+        == std::vector<std::string> { "AB", "A-B", "A-D", "CD", "C-D", "C-E", "AE", "A-E" });
+    CHECK(names(pte_explore_memory(PteReadMethod::Atomic64, 3)) == std::vector<std::string> { "AB", "CD", "AE" });
+}
+
+TEST_CASE("explored: the plain read is torn within a counted number of schedules", "[torn_pte][explore]")
+{
+    using sched::ScheduleStrategy;
+    // Seed 1 onwards; each count is exact, the same on every machine.
+    struct Find {
+        PteReadMethod method;
+        ScheduleStrategy strategy;
+        unsigned depth;
+        std::uint64_t schedules;
+        const char* result;
+    };
+    for (const Find& f : {
+             Find { PteReadMethod::Naive, ScheduleStrategy::Random, 3, 3, "AD" },
+             Find { PteReadMethod::Naive, ScheduleStrategy::Pct, 3, 12, "AD" },
+             Find { PteReadMethod::Naive, ScheduleStrategy::Pct, 4, 7, "CE" },
+             // AB -> CD -> AE: the low half A must come back between the
+             // reader's loads, three changes of side (pct needs d = 4).
+             Find { PteReadMethod::RereadFirst, ScheduleStrategy::Random, 3, 75, "AD" },
+             Find { PteReadMethod::RereadFirst, ScheduleStrategy::Pct, 4, 329, "AD" },
+         }) {
+        INFO(pte_read_method_name(f.method) << " under " << sched::strategy_name(f.strategy) << " d=" << f.depth);
+        const PteExploreResult r = explore_pte_schedules(explore(f.method, f.strategy, 10'000, f.depth));
+        CHECK(r.schedules == f.schedules);
+        REQUIRE(r.found);
+        CHECK(*r.found == f.schedules); // from seed 1
+        CHECK(r.schedule.torn);
+        CHECK(pte_name(r.schedule.result) == f.result);
+        CHECK(pte_present(r.schedule.result)); // the present bit does not give it away
+        CHECK(r.schedule.interleaving == "explored");
+        CHECK_FALSE(r.stopped);
+    }
+    // The torn read needs three ordering constraints: with one change point
+    // pct never makes it.
+    const PteExploreResult d2 = explore_pte_schedules(explore(PteReadMethod::Naive, ScheduleStrategy::Pct, 2'000, 2));
+    CHECK_FALSE(d2.found);
+    CHECK(d2.schedules == 2'000);
+}
+
+TEST_CASE("explored: no schedule tears a fix", "[torn_pte][explore]")
+{
+    // 2,000 schedules each here; the lesson runs 100,000 (docs/lesson-format.md).
+    for (const PteReadMethod m : kPteReadMethods) {
+        if (!pte_read_method_holds(m))
+            continue;
+        for (const auto strategy : { sched::ScheduleStrategy::Random, sched::ScheduleStrategy::Pct }) {
+            INFO(pte_read_method_name(m) << " under " << sched::strategy_name(strategy));
+            const PteExploreResult r = explore_pte_schedules(explore(m, strategy, 2'000));
+            CHECK(r.schedules == 2'000);
+            CHECK_FALSE(r.found);
+            CHECK(r.schedule.steps.empty());
+            CHECK(r.points > 2'000 * 4); // points where the other side could have run
+        }
+    }
+    // The retrying fixes did retry in some schedules: the writer got in.
+    CHECK(explore_pte_schedules(explore(PteReadMethod::PteSame, sched::ScheduleStrategy::Random, 2'000)).retries > 0);
+    CHECK(explore_pte_schedules(explore(PteReadMethod::Seqcount, sched::ScheduleStrategy::Random, 2'000)).retries > 0);
+}
+
+TEST_CASE("explored: a seed is a schedule, replayed exactly", "[torn_pte][explore]")
+{
+    const PteExploreConfig c = explore(PteReadMethod::Naive, sched::ScheduleStrategy::Random, 100);
+    const PteExploreResult r = explore_pte_schedules(c);
+    REQUIRE(r.found);
+    const PteScript again = run_pte_schedule(c, *r.found);
+    CHECK(step_lines(again) == step_lines(r.schedule));
+    CHECK(again.result == r.schedule.result);
+    // The schedule found: the reader's pte_low A before the writer's new
+    // pte_high, its pte_high after it.
+    const std::vector<std::string> lines = step_lines(r.schedule);
+    const auto at = [&](const std::string& what) {
+        return std::find_if(lines.begin(), lines.end(), [&](const std::string& l) { return l.find(what) != l.npos; })
+            - lines.begin();
+    };
+    CHECK(at("reader 8: reads pte_low: A") < at("writer 5: writes pte_high: D"));
+    CHECK(at("writer 5: writes pte_high: D") < at("reader 9: reads pte_high: D; returns AD, an entry nobody wrote"));
+    // Every one of the writer's operations is there, three updates of five.
+    CHECK(std::count_if(r.schedule.steps.begin(), r.schedule.steps.end(), [](const PteStep& s) {
+        return s.who == PteActor::Writer;
+    }) == 15);
+    // Another seed, another schedule (some of ten differ); pct too replays.
+    int different = 0;
+    for (std::uint64_t seed = 10; seed < 20; ++seed)
+        different += step_lines(run_pte_schedule(c, seed)) != lines;
+    CHECK(different > 0);
+    const PteExploreConfig pct = explore(PteReadMethod::Seqcount, sched::ScheduleStrategy::Pct, 1);
+    CHECK(step_lines(run_pte_schedule(pct, 42)) == step_lines(run_pte_schedule(pct, 42)));
+}
+
+TEST_CASE("explored: a configuration out of range is refused by its field", "[torn_pte][explore]")
+{
+    const auto refused = [](PteExploreConfig c, const char* field) {
+        INFO(field);
+        CHECK_THROWS_WITH(explore_pte_schedules(c), Catch::StartsWith(field));
+        CHECK_THROWS_WITH(run_pte_schedule(c, 1), Catch::StartsWith(field));
+    };
+    PteExploreConfig c = explore(PteReadMethod::Naive, sched::ScheduleStrategy::VirtualTime, 10);
+    refused(c, "strategy");
+    c = explore(PteReadMethod::Naive, sched::ScheduleStrategy::Pct, 10, 0);
+    refused(c, "depth");
+    c.depth = 9;
+    refused(c, "depth");
+    c = explore(PteReadMethod::Naive, sched::ScheduleStrategy::Random, 0);
+    refused(c, "schedules");
+    c = explore(PteReadMethod::Naive, sched::ScheduleStrategy::Random, 10);
+    c.updates = 0;
+    refused(c, "updates");
+    c.updates = 31;
+    refused(c, "updates");
 }

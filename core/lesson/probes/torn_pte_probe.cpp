@@ -7,7 +7,7 @@
 // reads outside the lock "are rechecked within ptlock before making any
 // critical decision".
 //
-// Two modes, on the real SplitPte (mm/split_pte.h):
+// Three modes, on the real SplitPte (mm/split_pte.h):
 //   interleaving  one read, scripted: the writer's updates run whole between
 //                 two of the reader's loads, as in the thread's diagrams
 //                 (mm/split_pte_script.h). Exact, the same on every machine.
@@ -16,8 +16,16 @@
 //                 (mm/split_pte_race.h). The naive reader's torn reads
 //                 depend on how often the threads overlap; the methods that
 //                 hold read none, whatever the timing.
+//   explore       the reader and the writer as two tasks of the
+//                 deterministic scheduler, a scheduling point before each
+//                 memory operation, schedule after schedule (random or pct,
+//                 from a seed) until a read is torn or the bound
+//                 (mm/split_pte_explore.h): how many schedules the plain
+//                 read takes to tear, and none among the bound for a fix.
+//                 Exact: the same seed, the same count, on every machine.
 #include "lesson/lesson_probe.h"
 #include "mm/split_pte.h"
+#include "mm/split_pte_explore.h"
 #include "mm/split_pte_race.h"
 #include "mm/split_pte_script.h"
 
@@ -44,18 +52,42 @@ std::vector<std::string> interleaving_names()
     return v;
 }
 
+PteExploreConfig explore_config(const ProbeArgs& args, PteReadMethod method)
+{
+    PteExploreConfig c;
+    c.method = method;
+    c.strategy = *sched::parse_strategy(args.text("strategy")); // one of the parameter's choices
+    c.depth = unsigned(args.count("depth"));
+    c.seed = args.count("seed");
+    c.schedules = args.count("schedules");
+    c.updates = unsigned(args.count("updates"));
+    return c;
+}
+
 ProbeFigures measure_torn_pte(const ProbeArgs& args)
 {
     const PteReadMethod method = parse_pte_read_method(args.text("method"));
     ProbeFigures out;
     double reads = 0, torn = 0;
-    if (args.text("mode") == "interleaving") {
+    const std::string& mode = args.text("mode");
+    out["schedules"] = 0;
+    out["found_seed"] = 0;
+    if (mode == "interleaving") {
         const PteScript script = run_pte_interleaving(method, find_pte_interleaving(args.text("interleaving")));
         reads = 1;
         torn = script.torn ? 1 : 0;
         out["torn_present_reads"] = script.torn && pte_present(script.result) ? 1 : 0;
         out["retries"] = script.retries;
         out["writes"] = script.writes;
+    } else if (mode == "explore") {
+        const PteExploreResult r = explore_pte_schedules(explore_config(args, method));
+        reads = double(r.schedules); // one read in each schedule
+        torn = r.found ? 1 : 0;
+        out["torn_present_reads"] = r.found && pte_present(r.schedule.result) ? 1 : 0;
+        out["retries"] = double(r.retries);
+        out["writes"] = double(r.schedules) * double(args.count("updates"));
+        out["schedules"] = double(r.schedules);
+        out["found_seed"] = r.found ? double(*r.found) : 0;
     } else {
         PteRaceConfig config;
         config.method = method;
@@ -90,14 +122,24 @@ LessonProbe torn_pte_probe()
             "under the lock, else retry; atomic64: one 64-bit store and one 64-bit load; seqcount: a sequence "
             "count around the writer",
             "naive", method_names() },
-        { "mode", "interleaving: one scripted read; threads: a writer and readers on real threads", "interleaving",
-            { "interleaving", "threads" } },
+        { "mode",
+            "interleaving: one scripted read; threads: a writer and readers on real threads; explore: the reader and "
+            "the writer as tasks of the deterministic scheduler, schedule after schedule until a read is torn",
+            "interleaving", { "interleaving", "threads", "explore" } },
         { "interleaving",
             "interleaving mode: ab_cd (AB becomes CD between the reader's two loads) or ab_cd_ae (then AE before "
             "its third)",
             "ab_cd", interleaving_names() },
         { "reads", "threads mode: the reads each reader makes", "1000000", {}, 1, 1e9 },
         { "readers", "threads mode: reader threads beside the one writer", "1", {}, 1, 64 },
+        { "strategy",
+            "explore mode: random (any runnable side next, at every memory operation) or pct (random priorities, "
+            "depth - 1 random change points)",
+            "random", { "random", "pct" } },
+        { "depth", "explore mode, pct: the bug depth d, d - 1 priority change points", "3", {}, 1, 8 },
+        { "seed", "explore mode: the first schedule's seed; the n-th schedule's is seed + n - 1", "1", {}, 0, 1e12 },
+        { "schedules", "explore mode: schedules at most, stopping at the first torn read", "100000", {}, 1, 1e7 },
+        { "updates", "explore mode: the writer's updates in each schedule, AB -> CD -> AE -> AB ...", "3", {}, 1, 30 },
     };
     // The torn PTE view walks a run's interleaving operation by operation.
     p.view = "tornpte";
@@ -111,6 +153,11 @@ LessonProbe torn_pte_probe()
             "torn reads with the present bit set, which a check of the present bit lets through" },
         { "retries", "retries", "times the readers retried or backed out" },
         { "writes", "updates", "updates the writer made while the readers read" },
+        { "schedules", "schedules",
+            "explore mode: schedules run, the one that found a torn read included (0 in the other modes)" },
+        { "found_seed", "seed",
+            "explore mode: the seed of the first schedule whose read was torn, 0 when none was (or in the other "
+            "modes)" },
     };
     p.run = measure_torn_pte;
     return p;

@@ -121,19 +121,6 @@ bool is_written(const std::vector<pteval_t>& written, pteval_t v)
     return std::find(written.begin(), written.end(), v) != written.end();
 }
 
-void check_explore_config(const PteExploreConfig& c)
-{
-    if (c.strategy == sched::ScheduleStrategy::VirtualTime)
-        throw std::invalid_argument("strategy: virtual_time runs the machine's one order, not a new schedule for "
-                                    "each seed; explore with random or pct");
-    if (c.depth < 1 || c.depth > 8)
-        throw std::invalid_argument("depth: must be in [1, 8], got " + std::to_string(c.depth));
-    if (c.schedules < 1 || c.schedules > 10'000'000)
-        throw std::invalid_argument("schedules: must be in [1, 10000000], got " + std::to_string(c.schedules));
-    if (c.updates < 1 || c.updates > 30)
-        throw std::invalid_argument("updates: must be in [1, 30], got " + std::to_string(c.updates));
-}
-
 /// pct's k: the points of a first run, at the first seed, without change
 /// points (as pagecache-lab-cli explore measures it for a scenario).
 std::uint64_t measure_pct_steps(const PteExploreConfig& c)
@@ -146,6 +133,19 @@ std::uint64_t measure_pct_steps(const PteExploreConfig& c)
 }
 
 } // namespace
+
+void check_pte_explore_config(const PteExploreConfig& c)
+{
+    if (c.strategy == sched::ScheduleStrategy::VirtualTime)
+        throw std::invalid_argument("strategy: virtual_time runs the machine's one order, not a new schedule for "
+                                    "each seed; explore with random or pct");
+    if (c.depth < 1 || c.depth > 8)
+        throw std::invalid_argument("depth: must be in [1, 8], got " + std::to_string(c.depth));
+    if (c.schedules < 1 || c.schedules > 10'000'000)
+        throw std::invalid_argument("schedules: must be in [1, 10000000], got " + std::to_string(c.schedules));
+    if (c.updates < 1 || c.updates > 30)
+        throw std::invalid_argument("updates: must be in [1, 30], got " + std::to_string(c.updates));
+}
 
 std::vector<pteval_t> pte_explore_memory(PteReadMethod method, unsigned updates)
 {
@@ -163,7 +163,7 @@ std::vector<pteval_t> pte_explore_memory(PteReadMethod method, unsigned updates)
 
 PteScript run_pte_schedule(const PteExploreConfig& config, std::uint64_t seed, std::uint64_t pct_steps)
 {
-    check_explore_config(config);
+    check_pte_explore_config(config);
     if (config.strategy == sched::ScheduleStrategy::Pct && pct_steps == 0)
         pct_steps = measure_pct_steps(config);
     PteScript script;
@@ -182,7 +182,7 @@ PteScript run_pte_schedule(const PteExploreConfig& config, std::uint64_t seed, s
 
 PteExploreResult explore_pte_schedules(const PteExploreConfig& config, const std::atomic<bool>* stop)
 {
-    check_explore_config(config);
+    check_pte_explore_config(config);
     PteExploreResult out;
     out.pct_steps = measure_pct_steps(config);
     const std::vector<pteval_t> written = pte_explore_memory(config.method, config.updates);

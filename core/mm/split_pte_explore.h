@@ -64,6 +64,10 @@ struct PteExploreResult {
 /// them: halves that were never in memory together.
 std::vector<pteval_t> pte_explore_memory(PteReadMethod method, unsigned updates);
 
+/// Throws std::invalid_argument naming the field for a config out of range
+/// (as explore_pte_schedules and run_pte_schedule check it).
+void check_pte_explore_config(const PteExploreConfig& config);
+
 /// Explores @config's schedules, stopping at the first torn read. Throws
 /// std::invalid_argument naming the field for a config out of range (and
 /// for the virtual_time strategy, which makes one schedule of every seed).

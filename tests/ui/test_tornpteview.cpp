@@ -7,9 +7,11 @@
 #include "view_test_support.h"
 #include "views/tornpte/tornpteview.h"
 
+#include "mm/split_pte_explore.h"
 #include "mm/split_pte_script.h"
 
 #include <QComboBox>
+#include <QLabel>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTest>
@@ -211,7 +213,7 @@ private Q_SLOTS:
         auto* interleavings = view.findChild<QComboBox*>(QStringLiteral("tornPteInterleaving"));
         QVERIFY(methods && interleavings);
         QCOMPARE(methods->count(), int(kPteReadMethods.size()));
-        QCOMPARE(interleavings->count(), int(pte_interleavings().size()));
+        QCOMPARE(interleavings->count(), int(pte_interleavings().size()) + 1); // and "explored"
         view.setStep(4);
         QCOMPARE(view.step(), 4);
         QSignalSpy scripts(&view, &TornPteView::scriptChanged);
@@ -238,6 +240,63 @@ private Q_SLOTS:
         view.setScript(PteReadMethod::PteSame, "ab_cd");
         QCOMPARE(methods->currentData().toInt(), int(PteReadMethod::PteSame));
         QCOMPARE(interleavings->currentData().toString(), QStringLiteral("ab_cd"));
+    }
+
+    void anExploredScheduleIsReplayedOpByOp()
+    {
+        TornPteView view;
+        view.resize(1280, 720);
+        view.show();
+        PteExploreConfig config;
+        config.seed = 1;
+        config.schedules = 1000;
+        QSignalSpy done(&view, &TornPteView::explored);
+        view.explore(config);
+        QVERIFY(view.exploring());
+        QVERIFY(view.note().contains(QStringLiteral("trying")));
+        QTRY_VERIFY(!view.exploring());
+        QCOMPARE(done.count(), 1);
+        // The third schedule tore the read, and the view walks it as the
+        // explorer recorded it, from its first operation.
+        QVERIFY(view.exploration() && view.exploration()->found == 3u);
+        QCOMPARE(view.interleaving(), std::string("explored"));
+        const PteScript replay = run_pte_schedule(config, 3);
+        QCOMPARE(view.stepCount(), int(replay.steps.size()));
+        QCOMPARE(view.step(), 0);
+        auto* interleavings = view.findChild<QComboBox*>(QStringLiteral("tornPteInterleaving"));
+        QCOMPARE(interleavings->currentData().toString(), QStringLiteral("explored"));
+        const QString note = view.note();
+        QVERIFY2(note.contains(QStringLiteral("tried 3 schedules")) && note.contains(QStringLiteral("In the 3rd"))
+                && note.contains(QStringLiteral("returned AD")),
+            qPrintable(note));
+        QVERIFY2(!note.contains(QStringLiteral("seed")) && !note.contains(QStringLiteral("_")), qPrintable(note));
+        // The note takes its room from the picture, which still fits.
+        QVERIFY(view.canvasRect().top() > view.findChild<QLabel*>(QStringLiteral("tornPteNote"))->geometry().top());
+        QVERIFY(allInside(view));
+        view.setStep(view.stepCount() - 1);
+        QVERIFY(view.script().torn);
+        QCOMPARE(textOf(view.layoutModel(), "result-entry"), QStringLiteral("AD"));
+        QVERIFY(allInside(view));
+
+        // A fix: none torn, the last schedule shown, and said so.
+        auto* methods = view.findChild<QComboBox*>(QStringLiteral("tornPteMethod"));
+        const int lock = methods->findData(int(PteReadMethod::RecheckUnderLock));
+        methods->setCurrentIndex(lock);
+        Q_EMIT methods->activated(lock); // the writer's box still says "explored"
+        QVERIFY(view.exploring());
+        QTRY_VERIFY(!view.exploring());
+        QCOMPARE(view.method(), PteReadMethod::RecheckUnderLock);
+        QVERIFY(view.exploration() && !view.exploration()->found);
+        QCOMPARE(view.exploration()->schedules, 1000u);
+        QVERIFY(!view.script().torn && view.stepCount() > 0);
+        QVERIFY2(
+            view.note().contains(QStringLiteral("1,000 schedules")) && view.note().contains(QStringLiteral("none")),
+            qPrintable(view.note()));
+
+        // A scripted interleaving chosen again: no note.
+        view.setScript(PteReadMethod::Naive, "ab_cd");
+        QVERIFY(view.note().isEmpty());
+        QVERIFY(!view.exploration());
     }
 
     void fitsAtLectureSizes_data()

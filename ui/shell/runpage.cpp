@@ -252,14 +252,37 @@ void RunPage::createViewsAndDocks()
             if (view != QLatin1String("tornpte"))
                 return;
             QString method = QStringLiteral("naive"), interleaving = QStringLiteral("ab_cd");
+            QString mode;
+            PteExploreConfig explore;
             for (const QString& s : settings) {
-                if (s.startsWith(QLatin1String("method=")))
-                    method = s.section(QLatin1Char('='), 1);
-                else if (s.startsWith(QLatin1String("interleaving=")))
-                    interleaving = s.section(QLatin1Char('='), 1);
+                const QString name = s.section(QLatin1Char('='), 0, 0);
+                const QString value = s.section(QLatin1Char('='), 1);
+                if (name == QLatin1String("method"))
+                    method = value;
+                else if (name == QLatin1String("interleaving"))
+                    interleaving = value;
+                else if (name == QLatin1String("mode"))
+                    mode = value;
+                else if (name == QLatin1String("strategy"))
+                    explore.strategy = sched::parse_strategy(value.toStdString()).value_or(explore.strategy);
+                else if (name == QLatin1String("depth"))
+                    explore.depth = value.toUInt();
+                else if (name == QLatin1String("seed"))
+                    explore.seed = value.toULongLong();
+                else if (name == QLatin1String("schedules"))
+                    explore.schedules = value.toULongLong();
+                else if (name == QLatin1String("updates"))
+                    explore.updates = value.toUInt();
             }
             views_->setTabVisible(views_->indexOf(tornPte_), true);
             bringForward(measurementsDock_);
+            // The settings were checked against the probe's parameters:
+            // the explorer's schedule is the one the probe counts.
+            if (mode == QLatin1String("explore")) {
+                explore.method = parse_pte_read_method(method.toStdString());
+                tornPte_->explore(explore);
+                return;
+            }
             tornPte_->setScript(parse_pte_read_method(method.toStdString()), interleaving.toStdString());
         });
     connect(lessonPanel_, &LessonPanel::fileHighlighted, this, [radix, skiplist, pagestate](FileId f) {

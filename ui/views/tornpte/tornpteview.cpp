@@ -7,10 +7,13 @@
 #include <QHBoxLayout>
 #include <QKeyEvent>
 #include <QLabel>
+#include <QLocale>
 #include <QPainter>
 #include <QPushButton>
+#include <QThread>
 
 #include <algorithm>
+#include <exception>
 
 namespace pcl::ui {
 
@@ -69,7 +72,97 @@ QString interleavingLabel(const PteInterleaving& i)
     return s;
 }
 
+/// The writer's choice that lets the explorer choose the order.
+const QString kExplored = QStringLiteral("explored");
+
+/// "1st", "2nd", "3rd", "37th".
+QString ordinal(std::uint64_t n)
+{
+    const std::uint64_t tens = n % 100;
+    const char* suffix = "th";
+    if (tens < 11 || tens > 13) {
+        if (n % 10 == 1)
+            suffix = "st";
+        else if (n % 10 == 2)
+            suffix = "nd";
+        else if (n % 10 == 3)
+            suffix = "rd";
+    }
+    return QLocale().toString(qulonglong(n)) + QLatin1String(suffix);
+}
+
+QString schedulesText(std::uint64_t n)
+{
+    return n == 1 ? TornPteView::tr("one schedule")
+                  : TornPteView::tr("%1 schedules").arg(QLocale().toString(qulonglong(n)));
+}
+
+/// How the strategy orders the two sides, as a student would put it.
+QString strategyText(const PteExploreConfig& c)
+{
+    if (c.strategy == sched::ScheduleStrategy::Pct)
+        return TornPteView::tr("giving the reader and the writer random priorities and swapping them at %n random "
+                               "moment(s) of each schedule",
+            "", int(c.depth) - 1);
+    return TornPteView::tr("switching between the reader and the writer at random before each memory operation");
+}
+
+/// What the writer did while the reader read (between its first load and
+/// its return): "replaced the entry with CD", "replaced the entry with CD,
+/// then had written the high half of its next entry, E, but not yet its
+/// low half".
+QString writerBetween(const PteScript& s)
+{
+    const int end = TornPteLayout::returnStep(s);
+    int begin = end;
+    for (int i = 0; i < end; ++i)
+        if (s.steps[std::size_t(i)].who == PteActor::Reader && pte_op_loads(s.steps[std::size_t(i)].op)) {
+            begin = i;
+            break;
+        }
+    QStringList whole;
+    QString halfway;
+    for (int i = begin + 1; i < end; ++i) {
+        const PteStep& w = s.steps[std::size_t(i)];
+        if (w.who != PteActor::Writer)
+            continue;
+        if (w.op == PteOp::WriteLow || w.op == PteOp::Store64) {
+            whole << QString::fromStdString(pte_name(make_pte(w.pte_low, w.pte_high)));
+            halfway.clear();
+        } else if (w.op == PteOp::ClearPresent) {
+            halfway = TornPteView::tr("had cleared the present bit for its next entry");
+        } else if (w.op == PteOp::WriteHigh) {
+            halfway = TornPteView::tr("had written the high half of its next entry, %1, but not yet its low half")
+                          .arg(QString::fromStdString(pte_high_name(w.pte_high)));
+        }
+    }
+    QString out;
+    if (!whole.isEmpty())
+        out = TornPteView::tr("replaced the entry with %1").arg(whole.join(TornPteView::tr(", then with ")));
+    if (!halfway.isEmpty())
+        out = out.isEmpty() ? halfway : TornPteView::tr("%1, then %2").arg(out, halfway);
+    return out.isEmpty() ? TornPteView::tr("did nothing") : out;
+}
+
 } // namespace
+
+QString TornPteView::exploreNote(const PteExploreConfig& c, const PteExploreResult& r, const PteScript& shown)
+{
+    if (r.found) {
+        const QString entry = QString::fromStdString(pte_name(shown.result));
+        const QString returned = pte_present(shown.result)
+            ? tr("the reader returned %1, an entry memory never held, with its present bit set").arg(entry)
+            : tr("the reader returned %1, an entry memory never held").arg(entry);
+        return tr("The explorer tried %1, %2. In the %3 the writer %4 between the reader's first load and its last, "
+                  "and %5. Step through that schedule below.")
+            .arg(schedulesText(r.schedules), strategyText(c), ordinal(r.schedules), writerBetween(shown), returned);
+    }
+    if (r.schedules == 0)
+        return tr("The explorer tried no schedule.");
+    return tr("The explorer tried %1, %2, and in none of them did the reader return an entry memory never held. "
+              "Below is the last of them.")
+        .arg(schedulesText(r.schedules), strategyText(c));
+}
 
 TornPteView::TornPteView(QWidget* parent)
     : QWidget(parent)
@@ -79,6 +172,7 @@ TornPteView::TornPteView(QWidget* parent)
     , stepLabel_(new QLabel(bar_))
     , back_(new QPushButton(tr("Back"), bar_))
     , next_(new QPushButton(tr("Next"), bar_))
+    , note_(new QLabel(this))
 {
     setObjectName(QStringLiteral("tornPteView"));
     setFocusPolicy(Qt::StrongFocus);
@@ -101,7 +195,16 @@ TornPteView::TornPteView(QWidget* parent)
         interleavingBox_->setItemData(
             interleavingBox_->count() - 1, QString::fromStdString(i.meaning), Qt::ToolTipRole);
     }
+    interleavingBox_->addItem(tr("Explored: any order"), kExplored);
+    interleavingBox_->setItemData(interleavingBox_->count() - 1,
+        tr("The writer writes AB \u2192 CD \u2192 AE \u2192 AB while the explorer tries one order of the two "
+           "sides' memory operations after another, until the reader's read is torn"),
+        Qt::ToolTipRole);
     interleavingBox_->setToolTip(tr("What the writer writes while the reader reads"));
+    note_->setObjectName(QStringLiteral("tornPteNote"));
+    note_->setWordWrap(true);
+    note_->setTextFormat(Qt::PlainText);
+    note_->hide();
     // Each box as wide as its longest choice, so that the reader's method
     // always reads in full: a box cut to "Read pte_lo" hides what the
     // picture is about. Where the centre is narrow (beside a lesson's docks
@@ -149,7 +252,89 @@ void TornPteView::setScript(PteReadMethod method, std::string_view interleaving)
     setScript(run_pte_interleaving(method, find_pte_interleaving(interleaving)));
 }
 
+TornPteView::~TornPteView()
+{
+    if (stopExplore_)
+        stopExplore_->store(true);
+    for (QThread* t : findChildren<QThread*>(QString(), Qt::FindDirectChildrenOnly))
+        t->wait();
+}
+
 void TornPteView::setScript(const PteScript& script)
+{
+    // A script set from outside replaces an exploration, shown or under way.
+    if (stopExplore_)
+        stopExplore_->store(true);
+    ++exploreGeneration_;
+    exploring_ = false;
+    exploration_.reset();
+    note_->clear();
+    note_->hide();
+    showScript(script);
+}
+
+void TornPteView::explore(const PteExploreConfig& config)
+{
+    check_pte_explore_config(config);
+    if (stopExplore_)
+        stopExplore_->store(true);
+    auto stop = std::make_shared<std::atomic<bool>>(false);
+    stopExplore_ = stop;
+    const unsigned generation = ++exploreGeneration_;
+    exploreConfig_ = config;
+    exploring_ = true;
+    showNote(
+        tr("The explorer is trying %1 of this read, %2...").arg(schedulesText(config.schedules), strategyText(config)));
+    // Thousands of schedules take a fraction of a second, a hundred
+    // thousand about one: off the GUI thread, so the window stays live.
+    QThread* worker = QThread::create([this, config, stop, generation] {
+        std::optional<PteExploreResult> result;
+        PteScript shown;
+        QString error;
+        try {
+            result = explore_pte_schedules(config, stop.get());
+            if (result->found)
+                shown = result->schedule;
+            else if (result->schedules > 0)
+                shown = run_pte_schedule(config, config.seed + result->schedules - 1, result->pct_steps);
+        } catch (const std::exception& e) {
+            error = QString::fromUtf8(e.what());
+        }
+        QMetaObject::invokeMethod(
+            this,
+            [this, result, shown, error, generation] {
+                if (generation != exploreGeneration_)
+                    return; // another exploration, or a script, came since
+                exploring_ = false;
+                if (!result) {
+                    showNote(tr("The explorer could not run: %1").arg(error));
+                    return;
+                }
+                exploration_ = result;
+                showScript(shown);
+                showNote(exploreNote(*exploreConfig_, *result, shown));
+                Q_EMIT explored();
+            },
+            Qt::QueuedConnection);
+    });
+    worker->setParent(this);
+    connect(worker, &QThread::finished, worker, &QObject::deleteLater);
+    worker->start();
+}
+
+QString TornPteView::note() const
+{
+    return note_->isHidden() ? QString() : note_->text();
+}
+
+void TornPteView::showNote(const QString& text)
+{
+    note_->setText(text);
+    note_->setVisible(!text.isEmpty());
+    relayout();
+}
+
+void TornPteView::showScript(const PteScript& script)
 {
     script_ = script;
     step_ = 0;
@@ -183,7 +368,16 @@ void TornPteView::back()
 void TornPteView::choose()
 {
     const auto method = PteReadMethod(methodBox_->currentData().toInt());
-    setScript(method, interleavingBox_->currentData().toString().toStdString());
+    const QString writer = interleavingBox_->currentData().toString();
+    if (writer == kExplored) {
+        // The order the lesson explored, or the explorer's own defaults,
+        // for the reader chosen.
+        PteExploreConfig config = exploreConfig_.value_or(PteExploreConfig {});
+        config.method = method;
+        explore(config);
+        return;
+    }
+    setScript(method, writer.toStdString());
 }
 
 void TornPteView::syncBar()
@@ -203,7 +397,9 @@ void TornPteView::syncBar()
 
 QRect TornPteView::canvasRect() const
 {
-    const int top = bar_->sizeHint().height();
+    int top = bar_->sizeHint().height();
+    if (!note_->isHidden())
+        top += note_->heightForWidth(std::max(1, width() - 24)) + 8;
     return QRect(0, top, width(), std::max(0, height() - top));
 }
 
@@ -247,6 +443,9 @@ void TornPteView::relayout()
     // known before the widget is first shown, and follows a font change.
     arrangeBar();
     bar_->setGeometry(0, 0, width(), bar_->sizeHint().height());
+    if (!note_->isHidden())
+        note_->setGeometry(
+            12, bar_->height() + 2, std::max(1, width() - 24), note_->heightForWidth(std::max(1, width() - 24)));
     layout_.layout(script_, step_, canvasRect().size(), palette(), font());
     update();
 }

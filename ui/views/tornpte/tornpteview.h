@@ -12,14 +12,26 @@
 // reads (the naive read, the re-read, each fix) and the interleaving, and
 // steps Back and Next; Left and Right (or a presenter's Page Up and Page
 // Down) step too. The picture itself is TornPteLayout's.
+//
+// Or no script at all: explore() lets the explorer (mm/split_pte_explore.h)
+// try schedule after schedule of the reader and the writer in any order,
+// off the GUI thread, and shows the schedule that tore the read (or, for a
+// fix, the last of those that did not), with a note under the bar saying
+// in a sentence how many schedules it took and what the writer did
+// between the reader's loads. The writer's box then reads "explored";
+// another reader chosen there is explored in turn.
 #pragma once
 
 #include "views/tornpte/tornptelayout.h"
 
+#include "mm/split_pte_explore.h"
 #include "mm/split_pte_script.h"
 
 #include <QWidget>
 
+#include <atomic>
+#include <memory>
+#include <optional>
 #include <string_view>
 
 class QBoxLayout;
@@ -34,6 +46,8 @@ class TornPteView : public QWidget {
 public:
     /// Shows the naive read on ab_cd at its first step.
     explicit TornPteView(QWidget* parent = nullptr);
+    /// Stops an exploration under way and waits for it.
+    ~TornPteView() override;
 
     /// Runs @interleaving (pte_interleavings(): "ab_cd", "ab_cd_ae") with a
     /// reader reading by @method and shows it at step 0; the bar's choices
@@ -43,6 +57,22 @@ public:
     /// the bar when they are among its choices.
     void setScript(const PteScript& script);
     const PteScript& script() const { return script_; }
+
+    /// Explores @config's schedules off the GUI thread (a bad @config
+    /// throws std::invalid_argument here, naming its field), then shows
+    /// the schedule found, or the last one tried when none was torn, with
+    /// the note. An exploration under way is stopped for this one.
+    void explore(const PteExploreConfig& config);
+    /// Whether an exploration is under way.
+    bool exploring() const { return exploring_; }
+    /// The last exploration shown, if the script is its schedule.
+    const std::optional<PteExploreResult>& exploration() const { return exploration_; }
+    /// The note under the bar, as a student reads it: empty unless an
+    /// exploration is under way or shown.
+    QString note() const;
+    /// The note for @result of @config, whose script shows @shown (the
+    /// schedule found, or the last tried).
+    static QString exploreNote(const PteExploreConfig& config, const PteExploreResult& result, const PteScript& shown);
     PteReadMethod method() const { return script_.method; }
     const std::string& interleaving() const { return script_.interleaving; }
 
@@ -75,6 +105,8 @@ Q_SIGNALS:
     void stepChanged(int step);
     /// A new script is shown: another method or interleaving.
     void scriptChanged();
+    /// An exploration ended and its schedule is shown.
+    void explored();
 
 protected:
     void paintEvent(QPaintEvent* event) override;
@@ -97,8 +129,16 @@ private:
     void arrangeBar();
     void syncBar();
     void choose();
+    void showScript(const PteScript& script);
+    void showNote(const QString& text);
 
     PteScript script_;
+    std::optional<PteExploreConfig> exploreConfig_;  ///< what the writer's "explored" choice explores
+    std::optional<PteExploreResult> exploration_;    ///< the exploration shown
+    std::shared_ptr<std::atomic<bool>> stopExplore_; ///< the exploration under way's stop
+    unsigned exploreGeneration_ = 0;
+    bool exploring_ = false;
+    QLabel* note_;
     int step_ = 0;
     TornPteLayout layout_;
     QWidget* bar_;

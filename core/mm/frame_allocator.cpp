@@ -293,7 +293,15 @@ Page* FrameAllocator::alloc_slowpath(Gfp gfp)
                 return page;
         if (gfp == Gfp::NoRetry)
             return nullptr;
-        Retry r = o.reclaimed > 0 ? Retry::Now : should_reclaim_retry(o, before);
+        // The marks as the decision saw them: the wait below is for what
+        // others do after it. Waiting on the marks from before the pass
+        // would end at once whenever the pass put pages back itself (as
+        // it does when every page it isolated was locked or in use): the
+        // slow path would spin, never letting the disk or the holders run
+        // on a busy machine, and the second look that out of memory needs
+        // would come no later than the first.
+        Marks seen = before;
+        Retry r = o.reclaimed > 0 ? Retry::Now : should_reclaim_retry(o, before, seen);
         if (r == Retry::Now) {
             last_progress = now_ns();
             no_progress = waits = 0;
@@ -318,7 +326,7 @@ Page* FrameAllocator::alloc_slowpath(Gfp gfp)
         // or a CPU's hold is usually over within the first.
         const auto timeout = std::chrono::microseconds(std::min<std::uint64_t>(50ull << std::min(waits, 8u), 10'000));
         ++waits;
-        wait_for_progress(before, timeout);
+        wait_for_progress(seen, timeout);
     }
 }
 
@@ -327,7 +335,7 @@ FrameAllocator::Marks FrameAllocator::marks() const noexcept
     return { std::uint64_t(progress_.sum(std::memory_order_seq_cst)), returned_.load(std::memory_order_seq_cst) };
 }
 
-FrameAllocator::Retry FrameAllocator::should_reclaim_retry(const ReclaimOutcome& o, const Marks& before)
+FrameAllocator::Retry FrameAllocator::should_reclaim_retry(const ReclaimOutcome& o, const Marks& before, Marks& seen)
 {
     // Decided under zone.lock, with the CPUs' lists drained just before: a
     // frame freed since to a CPU's list counts as progress (progress_), one
@@ -335,6 +343,7 @@ FrameAllocator::Retry FrameAllocator::should_reclaim_retry(const ReclaimOutcome&
     // the second pass that out of memory needs.
     std::lock_guard g(zone_lock_);
     const Marks now = marks();
+    seen = now;
     if (zone_free_count() > wmark_.min || pcp_free() > 0 || now.progress != before.progress)
         return Retry::Now;
     if (rcu_done_.load(std::memory_order_acquire) < rcu_queued_.load(std::memory_order_acquire))

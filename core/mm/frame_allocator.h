@@ -256,7 +256,9 @@ private:
         std::uint64_t returned;
     };
     Marks marks() const noexcept;
-    Retry should_reclaim_retry(const ReclaimOutcome& o, const Marks& before);
+    /// What to do after a pass that freed nothing, given the marks from
+    /// before it; @seen gets the marks the decision was made on.
+    Retry should_reclaim_retry(const ReclaimOutcome& o, const Marks& before, Marks& seen);
     /// Sleeps until a frame is freed, a page settles or is put back after
     /// @before, or @timeout passes.
     void wait_for_progress(const Marks& before, std::chrono::microseconds timeout);

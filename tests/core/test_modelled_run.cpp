@@ -210,3 +210,44 @@ TEST_CASE("the audit of a run's end names each broken invariant", "[sim][modelle
     CHECK(said("is dirty but its index's dirty tag says otherwise"));
     CHECK(said("dirty pages, its index holds 1"));
 }
+
+TEST_CASE("an allocation waiting for reclaim lets the others run: four CPUs in sixteen frames end under pct",
+    "[sim][modelled][explore][reclaim]")
+{
+    // Every page reclaim isolates in sixteen frames may be locked under a
+    // read or in another CPU's hands; the pass puts them back and the
+    // allocation waits for what others do next. Under pct the allocating
+    // CPU keeps the highest priority until it waits: a wait that its own
+    // put-backs ended at once (the marks from before its pass) kept it
+    // reclaiming for ever, the disk never run to unlock the pages (seed 1 at
+    // depth 1 did). Each schedule must end, its cache sound.
+    for (const char* access : { "mmap_read", "read" }) {
+        for (unsigned depth : { 1u, 3u }) {
+            for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+                INFO(access << ", pct depth " << depth << ", seed " << seed);
+                Scenario s;
+                s.engine = test::small_engine("random", 4, 40, 100, access);
+                s.engine.memory_pages = 16;
+                s.engine.readahead = "linux-2.6.32";
+                s.engine.device.time_scale = 0;
+                s.engine.events = false;
+                s.engine.machine.profile = "epyc-2026";
+                s.engine.machine.schedule = sched::ScheduleStrategy::Pct;
+                s.engine.machine.pct_depth = depth;
+                s.engine.machine.pct_steps = 20'000;
+                s.engine.machine.schedule_seed = seed;
+                RunOptions options;
+                options.max_scheduling_points = 2'000'000; // a run takes about 30,000
+                std::vector<std::string> problems;
+                options.at_end = [&](Engine& engine) { problems = audit_page_cache(engine); };
+                const RunResult r = run_scenario(s, options);
+                CHECK(r.error == "");
+                CHECK(r.state == "finished");
+                CHECK(r.operations == 4 * 100);
+                for (const std::string& p : problems)
+                    UNSCOPED_INFO(p);
+                CHECK(problems.empty());
+            }
+        }
+    }
+}

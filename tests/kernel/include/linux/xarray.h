@@ -12,10 +12,12 @@
  * Locking: RadixTree takes its own locks in every operation (tree_lock or
  * its node locks, by scheme), as 2.6's page cache held tree_lock around each
  * radix_tree_* call. xa_lock(), the lock an xarray's user holds around a
- * sequence of calls, is therefore empty here: the sequences it guards in
- * the tests built with this header have one writer each, and leaving it
- * out lets writers meet inside the tree under the pernode and optimistic
- * schemes. */
+ * sequence of calls, is therefore empty here. In the tests built with this
+ * header a sequence under it is either the only writer's (regression1.c)
+ * or ends the same whatever another thread's call falls between its own
+ * (iteration_check.c: an insert into an empty index, then a tag on it; a
+ * delete in between leaves nothing to tag), and leaving it out lets the
+ * writers meet inside the tree under the pernode and optimistic schemes. */
 #ifndef PCL_KERNEL_XARRAY_H
 #define PCL_KERNEL_XARRAY_H
 

@@ -259,6 +259,24 @@ private Q_SLOTS:
             auto* view = qobject_cast<TornPteView*>(window.runPage()->currentView());
             QVERIFY(view);
             const ProbeArgs args = probe_args(*find_lesson_probe("torn_pte"), lesson.find_run(s.run)->set, "test");
+            if (args.text("mode") == "explore") {
+                // The explorer's schedule, once it is found: the one the
+                // probe counts, replayed from its first operation.
+                QTRY_VERIFY_WITH_TIMEOUT(!view->exploring(), 30000);
+                QCOMPARE(std::string(pte_read_method_name(view->method())), args.text("method"));
+                QCOMPARE(view->interleaving(), std::string("explored"));
+                QCOMPARE(view->step(), 0);
+                QVERIFY(view->exploration());
+                QCOMPARE(bool(view->exploration()->found), !pte_read_method_holds(view->method()));
+                QVERIFY(!view->note().isEmpty());
+                if (view->method() == PteReadMethod::Naive) {
+                    view->setStep(view->stepCount() - 1);
+                    QVERIFY(view->script().torn);
+                    QVERIFY(
+                        test::saveScreenshot(window.grab().toImage(), QStringLiteral("lesson-torn-pte-explored.png")));
+                }
+                continue;
+            }
             QCOMPARE(std::string(pte_read_method_name(view->method())), args.text("method"));
             QCOMPARE(view->interleaving(), args.text("interleaving"));
             QCOMPARE(view->step(), 0);

@@ -266,8 +266,8 @@ private Q_SLOTS:
         auto* interleavings = view.findChild<QComboBox*>(QStringLiteral("tornPteInterleaving"));
         QCOMPARE(interleavings->currentData().toString(), QStringLiteral("explored"));
         const QString note = view.note();
-        QVERIFY2(note.contains(QStringLiteral("tried 3 schedules")) && note.contains(QStringLiteral("In the 3rd"))
-                && note.contains(QStringLiteral("returned AD")),
+        QVERIFY2(note.contains(QStringLiteral("tried 3 random schedules"))
+                && note.contains(QStringLiteral("In the 3rd")) && note.contains(QStringLiteral("returned AD")),
             qPrintable(note));
         QVERIFY2(!note.contains(QStringLiteral("seed")) && !note.contains(QStringLiteral("_")), qPrintable(note));
         // The note takes its room from the picture, which still fits.
@@ -289,8 +289,8 @@ private Q_SLOTS:
         QVERIFY(view.exploration() && !view.exploration()->found);
         QCOMPARE(view.exploration()->schedules, 1000u);
         QVERIFY(!view.script().torn && view.stepCount() > 0);
-        QVERIFY2(
-            view.note().contains(QStringLiteral("1,000 schedules")) && view.note().contains(QStringLiteral("none")),
+        QVERIFY2(view.note().contains(QStringLiteral("1,000 random schedules"))
+                && view.note().contains(QStringLiteral("none")),
             qPrintable(view.note()));
 
         // A scripted interleaving chosen again: no note.

@@ -97,14 +97,28 @@ QString schedulesText(std::uint64_t n)
                   : TornPteView::tr("%1 schedules").arg(QLocale().toString(qulonglong(n)));
 }
 
+/// The schedules as the strategy draws them, in a few words: "3 random
+/// schedules", "12 schedules of random priorities, swapped at 2 random
+/// moments".
+QString triedText(const PteExploreConfig& c, std::uint64_t n)
+{
+    const QString count = QLocale().toString(qulonglong(n));
+    if (c.strategy == sched::ScheduleStrategy::Pct)
+        return TornPteView::tr(
+            "%1 schedules of random priorities, swapped at %n random moment(s)", "", int(c.depth) - 1)
+            .arg(count);
+    return n == 1 ? TornPteView::tr("one random schedule") : TornPteView::tr("%1 random schedules").arg(count);
+}
+
 /// How the strategy orders the two sides, as a student would put it.
 QString strategyText(const PteExploreConfig& c)
 {
     if (c.strategy == sched::ScheduleStrategy::Pct)
-        return TornPteView::tr("giving the reader and the writer random priorities and swapping them at %n random "
-                               "moment(s) of each schedule",
+        return TornPteView::tr("Each schedule gives the reader and the writer random priorities, runs the higher "
+                               "one, and swaps them at %n random moment(s).",
             "", int(c.depth) - 1);
-    return TornPteView::tr("switching between the reader and the writer at random before each memory operation");
+    return TornPteView::tr("Each schedule switches between the reader and the writer at random before every memory "
+                           "operation.");
 }
 
 /// What the writer did while the reader read (between its first load and
@@ -130,9 +144,9 @@ QString writerBetween(const PteScript& s)
             whole << QString::fromStdString(pte_name(make_pte(w.pte_low, w.pte_high)));
             halfway.clear();
         } else if (w.op == PteOp::ClearPresent) {
-            halfway = TornPteView::tr("had cleared the present bit for its next entry");
+            halfway = TornPteView::tr("had cleared the present bit for a new entry");
         } else if (w.op == PteOp::WriteHigh) {
-            halfway = TornPteView::tr("had written the high half of its next entry, %1, but not yet its low half")
+            halfway = TornPteView::tr("had written the new entry's high half, %1, but not yet its low half")
                           .arg(QString::fromStdString(pte_high_name(w.pte_high)));
         }
     }
@@ -153,15 +167,15 @@ QString TornPteView::exploreNote(const PteExploreConfig& c, const PteExploreResu
         const QString returned = pte_present(shown.result)
             ? tr("the reader returned %1, an entry memory never held, with its present bit set").arg(entry)
             : tr("the reader returned %1, an entry memory never held").arg(entry);
-        return tr("The explorer tried %1, %2. In the %3 the writer %4 between the reader's first load and its last, "
-                  "and %5. Step through that schedule below.")
-            .arg(schedulesText(r.schedules), strategyText(c), ordinal(r.schedules), writerBetween(shown), returned);
+        return tr("The explorer tried %1. In the %2, between the reader's first load and its last, the writer %3: "
+                  "%4.")
+            .arg(triedText(c, r.schedules), ordinal(r.schedules), writerBetween(shown), returned);
     }
     if (r.schedules == 0)
         return tr("The explorer tried no schedule.");
-    return tr("The explorer tried %1, %2, and in none of them did the reader return an entry memory never held. "
-              "Below is the last of them.")
-        .arg(schedulesText(r.schedules), strategyText(c));
+    return tr("The explorer tried %1 and in none did the reader return an entry memory never held. This is the "
+              "last of them.")
+        .arg(triedText(c, r.schedules));
 }
 
 TornPteView::TornPteView(QWidget* parent)
@@ -283,10 +297,10 @@ void TornPteView::explore(const PteExploreConfig& config)
     const unsigned generation = ++exploreGeneration_;
     exploreConfig_ = config;
     exploring_ = true;
-    showNote(
-        tr("The explorer is trying %1 of this read, %2...").arg(schedulesText(config.schedules), strategyText(config)));
-    // Thousands of schedules take a fraction of a second, a hundred
-    // thousand about one: off the GUI thread, so the window stays live.
+    note_->setToolTip(strategyText(config));
+    showNote(tr("The explorer is trying up to %1 of this read...").arg(schedulesText(config.schedules)));
+    // A hundred thousand schedules take under half a second: off the GUI
+    // thread all the same, so that the window stays live.
     QThread* worker = QThread::create([this, config, stop, generation] {
         std::optional<PteExploreResult> result;
         PteScript shown;

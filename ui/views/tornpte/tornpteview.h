@@ -138,7 +138,6 @@ private:
     std::shared_ptr<std::atomic<bool>> stopExplore_; ///< the exploration under way's stop
     unsigned exploreGeneration_ = 0;
     bool exploring_ = false;
-    QLabel* note_;
     int step_ = 0;
     TornPteLayout layout_;
     QWidget* bar_;
@@ -149,6 +148,7 @@ private:
     QLabel* stepLabel_;
     QPushButton* back_;
     QPushButton* next_;
+    QLabel* note_; ///< under the bar: what the explorer did, while its schedule is shown
 };
 
 } // namespace pcl::ui

@@ -352,6 +352,10 @@ void Scheduler::watch_line(LineKey line) noexcept
         return;
     }
     line = line_of(line);
+    // A spin-wait: under pct its priority drops below every other's, as a
+    // relax() does, or spinners that wake each other with their own
+    // writes to the line would run for ever ahead of the holder.
+    explore_yield(*current_);
     park_as(watchers_[line], WaitQueue::kForever, WaitKind::Line);
 }
 

@@ -41,7 +41,9 @@ void Scheduler::take_spinning(LineKey line, std::atomic<bool>& locked) noexcept
 
 void Scheduler::park_spinner(Task& task) noexcept
 {
-    // watch_line(): parked on the line until its next write, no deadline.
+    // watch_line(): parked on the line until its next write, no deadline,
+    // and under pct below every other task (explore_yield).
+    explore_yield(task);
     task.spin = SpinStep::Reread;
     task.state = TaskState::Parked;
     task.wait = WaitKind::Line;

@@ -8,6 +8,14 @@
 // gives the same interleaving, and a failure is replayed exactly by running
 // the test again with the same PCL_TEST_MACHINE and PCL_TEST_SEED.
 //
+// The same tests are explorations when PCL_TEST_SCHEDULE names an exploring
+// strategy (random or pct, sched/schedule_strategy.h): the test's body runs
+// PCL_TEST_SCHEDULES times, schedule after schedule from PCL_TEST_SEED on,
+// each with its own seed (ctest's core.explore.* run 100 pct schedules of
+// each). A failure's message carries the variables that replay its one
+// schedule exactly, pct's k (PCL_TEST_PCT_STEPS, measured by the first
+// schedule) among them.
+//
 // A task there runs until it is charged past another task, waits or
 // relaxes: a test thread's loop calls step() once a round, so that the
 // threads interleave between their operations as well as at the locks and
@@ -22,6 +30,7 @@
 #include "base/splitmix64.h"
 #include "base/task_thread.h"
 #include "sched/machine_profiles.h"
+#include "sched/schedule_strategy.h"
 #include "sched/scheduler.h"
 
 #include <catch2/catch.hpp>
@@ -31,6 +40,8 @@
 #include <cstdlib>
 #include <functional>
 #include <memory>
+#include <sstream>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
@@ -44,11 +55,31 @@ inline std::string test_machine_name()
     return name ? std::string(name) : std::string();
 }
 
+/// The variable @name as a number, @otherwise if it is not set.
+inline std::uint64_t test_machine_number(const char* name, std::uint64_t otherwise)
+{
+    const char* value = std::getenv(name);
+    return value && *value ? std::strtoull(value, nullptr, 10) : otherwise;
+}
+
 /// The modelled machine's seed: PCL_TEST_SEED, 1 if it is not set.
 inline std::uint64_t test_machine_seed()
 {
-    const char* seed = std::getenv("PCL_TEST_SEED");
-    return seed && *seed ? std::strtoull(seed, nullptr, 10) : 1;
+    return test_machine_number("PCL_TEST_SEED", 1);
+}
+
+/// How the modelled machine schedules: PCL_TEST_SCHEDULE, the machine's
+/// own order (virtual_time) if it is not set.
+inline sched::ScheduleStrategy test_machine_strategy()
+{
+    const char* name = std::getenv("PCL_TEST_SCHEDULE");
+    if (!name || !*name)
+        return sched::ScheduleStrategy::VirtualTime;
+    const auto strategy = sched::parse_strategy(name);
+    if (!strategy)
+        throw std::invalid_argument(
+            std::string("PCL_TEST_SCHEDULE: \"") + name + "\" is not a strategy (virtual_time, random or pct)");
+    return *strategy;
 }
 
 namespace detail {
@@ -63,8 +94,10 @@ inline SplitMix64& step_stream()
 
 /// Runs @body on the test's machine: here, or as the first task of a
 /// modelled machine of the profile PCL_TEST_MACHINE names, which ends when
-/// every task @body started has. What a task throws (a failed REQUIRE)
-/// comes out of this call. The name and seed are in the test's output.
+/// every task @body started has; under an exploring PCL_TEST_SCHEDULE, once
+/// a schedule for each of PCL_TEST_SCHEDULES seeds. What a task throws (a
+/// failed REQUIRE) comes out of this call. The output names the machine,
+/// and the schedule of a failure with what replays it.
 inline void on_test_machine(const std::function<void()>& body)
 {
     const std::string name = test_machine_name();
@@ -72,20 +105,49 @@ inline void on_test_machine(const std::function<void()>& body)
         body();
         return;
     }
-    const std::uint64_t seed = test_machine_seed();
-    INFO("on the modelled machine " << name << ", PCL_TEST_SEED=" << seed);
     const sched::MachineProfile profile = sched::load_machine_profile(name);
+    const sched::ScheduleStrategy strategy = test_machine_strategy();
+    const bool exploring = strategy != sched::ScheduleStrategy::VirtualTime;
+    const std::uint64_t first = test_machine_seed();
+    const std::uint64_t schedules
+        = exploring ? std::max<std::uint64_t>(1, test_machine_number("PCL_TEST_SCHEDULES", 1)) : 1;
     sched::SchedulerOptions options;
-    options.seed = seed;
     options.spin_step_ns = std::max<std::uint64_t>(1, profile.work.spin_step.ns);
     // The test's body runs as the first task, with the test's whole rig
     // (a FaultHandler alone is about 60 KiB) among its locals; a task's
     // pages are only committed as they are touched.
     options.stack_bytes = 4 * 1024 * 1024;
-    sched::Scheduler machine(options);
-    machine.set_model(std::make_unique<sched::MachineModel>(profile));
-    detail::step_stream() = SplitMix64 { seed };
-    machine.run(body);
+    options.strategy = strategy;
+    options.pct_depth = unsigned(std::clamp<std::uint64_t>(test_machine_number("PCL_TEST_PCT_DEPTH", 3), 1, 64));
+    // pct's k: given, or the points the first schedule made (which, with
+    // k not known yet, has no change point in reach: a run of depth 1).
+    options.pct_steps = test_machine_number("PCL_TEST_PCT_STEPS", 0);
+    const bool measure_k = options.pct_steps == 0;
+    if (measure_k)
+        options.pct_steps = sched::SchedulerOptions {}.pct_steps;
+    // A schedule that starves the task another waits for, for good, is
+    // stopped and fails, saying so, rather than hanging the test.
+    options.max_points = exploring ? 200'000'000 : 0;
+    for (std::uint64_t seed = first; seed < first + schedules; ++seed) {
+        options.seed = seed;
+        std::ostringstream where;
+        where << "on the modelled machine " << name;
+        if (exploring)
+            where << ", schedule " << seed - first + 1 << " of " << schedules
+                  << "; replayed by PCL_TEST_MACHINE=" << name
+                  << " PCL_TEST_SCHEDULE=" << sched::strategy_name(strategy)
+                  << " PCL_TEST_PCT_DEPTH=" << options.pct_depth << " PCL_TEST_PCT_STEPS=" << options.pct_steps
+                  << " PCL_TEST_SEED=" << seed;
+        else
+            where << ", PCL_TEST_SEED=" << seed;
+        INFO(where.str());
+        sched::Scheduler machine(options);
+        machine.set_model(std::make_unique<sched::MachineModel>(profile));
+        detail::step_stream() = SplitMix64 { seed };
+        machine.run(body);
+        if (measure_k && seed == first)
+            options.pct_steps = std::max<std::uint64_t>(1, machine.scheduling_points());
+    }
 }
 
 /// Whether the test runs on a modelled machine (PCL_TEST_MACHINE is set).
@@ -97,10 +159,15 @@ inline bool modelled_test_machine()
 /// @rounds of a test's loop on the host; a tenth (at least one) on a
 /// modelled machine, where one host core runs every task and a schedule is
 /// the same each time: a tenth of the rounds there costs about what all of
-/// them cost the host's threads, and keeps the sanitizers' runs short.
+/// them cost the host's threads, and keeps the sanitizers' runs short. A
+/// hundredth when exploring: many short schedules rather than a few long
+/// ones, and pct finds a race in a short run with the higher probability
+/// (1 / (n k^(d-1)) for a run of k points).
 inline unsigned rounds(unsigned n)
 {
-    return modelled_test_machine() ? std::max(1u, n / 10) : n;
+    if (!modelled_test_machine())
+        return n;
+    return std::max(1u, test_machine_strategy() == sched::ScheduleStrategy::VirtualTime ? n / 10 : n / 100);
 }
 
 /// One round of a test thread's loop: on a modelled machine the thread is

@@ -417,6 +417,7 @@ TEST_CASE("a page whose last reference goes while reclaim scans it leaves the LR
                 // microseconds.
                 test::step(2'000);
                 m.cache.try_to_free_pages();
+                test::pause(); // waits for the other CPU's rounds (test_machine.h)
             }
         });
         const int kRounds = int(test::rounds(100'000));

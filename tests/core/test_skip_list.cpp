@@ -107,30 +107,38 @@ TEST_CASE("skip list survives concurrent mixed operations", "[index][skiplist][c
     test::StressOptions o;
     o.threads = 4;
     o.ops_per_thread = test::rounds(12000);
+    // Each list is made inside the machine's body: an exploration runs the
+    // body once a schedule, each on a list of its own.
     SECTION("disjoint ranges")
     {
-        auto list = make_list(scheme);
         o.range = 2048;
-        test::on_test_machine([&] { test::run_stress(*list, o); });
+        test::on_test_machine([&] {
+            auto list = make_list(scheme);
+            test::run_stress(*list, o);
+        });
     }
     SECTION("one shared range")
     {
-        auto list = make_list(scheme);
         o.range = 2048;
         o.overlapping = true;
         o.seed = 2;
-        test::on_test_machine([&] { test::run_stress(*list, o); });
+        test::on_test_machine([&] {
+            auto list = make_list(scheme);
+            test::run_stress(*list, o);
+        });
     }
     SECTION("a few hot indexes, tall towers")
     {
         // Every thread fights over 48 indexes: erases race inserts of the
         // same index and preds are marked under the validating writer.
-        auto list = make_list(scheme, 0.5, 6, 3);
         o.ops_per_thread = test::rounds(40000);
         o.range = 48;
         o.overlapping = true;
         o.seed = 3;
-        test::on_test_machine([&] { test::run_stress(*list, o); });
+        test::on_test_machine([&] {
+            auto list = make_list(scheme, 0.5, 6, 3);
+            test::run_stress(*list, o);
+        });
     }
 }
 

@@ -52,6 +52,11 @@ void machine_touch_line(LineKey line, bool write) noexcept
     current_machine()->touch_line(line, write);
 }
 
+void machine_preemption_point() noexcept
+{
+    current_machine()->preemption_point();
+}
+
 void machine_share_line(LineKey line, LineKey with) noexcept
 {
     current_machine()->share_line(line, with);

@@ -47,6 +47,12 @@ public:
     virtual void relax() noexcept = 0;
     /// Lets the tasks at the same virtual time run first.
     virtual void yield() noexcept = 0;
+    /// A step of a lockless protocol between two atomic operations that
+    /// cost nothing of their own (a page's count dropped, then its flags
+    /// read): a schedule that explores (sched/schedule_strategy.h) may run
+    /// another task here; the machine's own order charges nothing and runs
+    /// on. Without it, what the model does not charge is never interleaved.
+    virtual void preemption_point() noexcept { }
     /// Sleeps until virtual time @deadline_ns.
     virtual void sleep_until(std::uint64_t deadline_ns) noexcept = 0;
     /// Parks the running task on @queue until it is woken or virtual time

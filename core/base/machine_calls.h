@@ -73,6 +73,7 @@ void machine_touch_line(LineKey line, bool write) noexcept;
 void machine_watch_line(LineKey line) noexcept;
 void machine_share_line(LineKey line, LineKey with) noexcept;
 void machine_take_spinning(LineKey line, std::atomic<bool>& locked) noexcept;
+void machine_preemption_point() noexcept;
 /// Joins @task, a task of @machine (the t_machine it was spawned on).
 void machine_join(void* machine, TaskRef task) noexcept;
 } // namespace detail
@@ -100,6 +101,15 @@ inline void touch_line(LineKey line, bool write) noexcept
 {
     if (on_modelled_machine()) [[unlikely]]
         detail::machine_touch_line(line, write);
+}
+
+/// Another task may run here when a modelled machine explores schedules
+/// (base/machine.h, Machine::preemption_point); nothing otherwise, and
+/// nothing on the host.
+inline void preemption_point() noexcept
+{
+    if (on_modelled_machine()) [[unlikely]]
+        detail::machine_preemption_point();
 }
 
 /// Lines @line and @with are one cache line (neighbouring fields of one

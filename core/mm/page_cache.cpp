@@ -98,10 +98,14 @@ Page* PageCache::find_get_page(FileId file_id, pgoff_t index)
         Page* page = as.index->lookup(index);
         if (!page)
             return nullptr;
+        // Each step of the speculative get is a point another CPU may act
+        // between: an explored schedule tries the removal in every window.
+        preemption_point();
         if (!page->get_unless_zero()) {
             sync::retry_relax(); // its last holder is taking it out
             continue;
         }
+        preemption_point();
         if (as.index->lookup(index) == page) {
             count_.hits.add(1, std::memory_order_relaxed);
             return page;
@@ -192,6 +196,9 @@ bool PageCache::remove(FileId file_id, pgoff_t index)
 void PageCache::put_page(Page* page)
 {
     if (page->put()) {
+        // Between the count reaching zero and PG_lru's test reclaim may
+        // meet the page on its list (an explored schedule tries it).
+        preemption_point();
         // __page_cache_release: off the LRU before the frame goes. Once the
         // count is zero PG_lru changes only here: only holders of a
         // reference add pages to a list or isolate them, and a page moved

@@ -125,6 +125,7 @@ public:
     void charge(std::uint64_t ns) noexcept override;
     void relax() noexcept override;
     void yield() noexcept override;
+    void preemption_point() noexcept override;
     void sleep_until(std::uint64_t deadline_ns) noexcept override;
     bool park(WaitQueue& queue, std::uint64_t deadline_ns) noexcept override;
     void unpark_one(WaitQueue& queue) noexcept override;

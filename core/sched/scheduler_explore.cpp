@@ -74,6 +74,13 @@ void Scheduler::scheduling_point() noexcept
     }
 }
 
+void Scheduler::preemption_point() noexcept
+{
+    // The time stays; another runnable task may go first, as at a charge.
+    if (exploring() && !ready_.empty())
+        requeue_and_switch(draw_key());
+}
+
 void Scheduler::explore_yield(Task& task) noexcept
 {
     if (options_.strategy == ScheduleStrategy::Pct)

@@ -8,13 +8,16 @@
 // gives the same interleaving, and a failure is replayed exactly by running
 // the test again with the same PCL_TEST_MACHINE and PCL_TEST_SEED.
 //
-// The same tests are explorations when PCL_TEST_SCHEDULE names an exploring
-// strategy (random or pct, sched/schedule_strategy.h): the test's body runs
-// PCL_TEST_SCHEDULES times, schedule after schedule from PCL_TEST_SEED on,
-// each with its own seed (ctest's core.explore.* run 100 pct schedules of
-// each). A failure's message carries the variables that replay its one
-// schedule exactly, pct's k (PCL_TEST_PCT_STEPS, measured by the first
-// schedule) among them.
+// The same tests are explorations when PCL_TEST_SCHEDULE names exploring
+// strategies (random, pct, or both: "pct,random" takes them in turn;
+// sched/schedule_strategy.h): the test's body runs PCL_TEST_SCHEDULES
+// times, schedule after schedule from PCL_TEST_SEED on, each with its own
+// seed (ctest's core.explore.* run 60 of each, pct and random in turn). A
+// failure's message carries the variables that replay its one schedule
+// exactly, pct's k (PCL_TEST_PCT_STEPS, measured by the first schedule)
+// among them. Both strategies, since each reaches what the other misses:
+// pct keeps a task that paused below every other, so a race with a loop
+// that pauses between its passes needs random's coin at every point.
 //
 // A task there runs until it is charged past another task, waits or
 // relaxes: a test thread's loop calls step() once a round, so that the
@@ -68,18 +71,34 @@ inline std::uint64_t test_machine_seed()
     return test_machine_number("PCL_TEST_SEED", 1);
 }
 
-/// How the modelled machine schedules: PCL_TEST_SCHEDULE, the machine's
-/// own order (virtual_time) if it is not set.
-inline sched::ScheduleStrategy test_machine_strategy()
+/// How the modelled machine schedules: PCL_TEST_SCHEDULE, one strategy or
+/// several separated by commas (schedule i takes the i-th, round and
+/// round); the machine's own order (virtual_time) if it is not set.
+inline std::vector<sched::ScheduleStrategy> test_machine_strategies()
 {
-    const char* name = std::getenv("PCL_TEST_SCHEDULE");
-    if (!name || !*name)
-        return sched::ScheduleStrategy::VirtualTime;
-    const auto strategy = sched::parse_strategy(name);
-    if (!strategy)
-        throw std::invalid_argument(
-            std::string("PCL_TEST_SCHEDULE: \"") + name + "\" is not a strategy (virtual_time, random or pct)");
-    return *strategy;
+    const char* value = std::getenv("PCL_TEST_SCHEDULE");
+    const std::string list = value && *value ? value : "virtual_time";
+    std::vector<sched::ScheduleStrategy> strategies;
+    for (std::size_t at = 0; at <= list.size();) {
+        const std::size_t comma = std::min(list.find(',', at), list.size());
+        const std::string name = list.substr(at, comma - at);
+        const auto strategy = sched::parse_strategy(name);
+        if (!strategy)
+            throw std::invalid_argument(
+                "PCL_TEST_SCHEDULE: \"" + name + "\" is not a strategy (virtual_time, random or pct)");
+        strategies.push_back(*strategy);
+        at = comma + 1;
+    }
+    return strategies;
+}
+
+/// Whether PCL_TEST_SCHEDULE explores (names random or pct).
+inline bool test_machine_explores()
+{
+    for (const auto strategy : test_machine_strategies())
+        if (strategy != sched::ScheduleStrategy::VirtualTime)
+            return true;
+    return false;
 }
 
 namespace detail {
@@ -106,8 +125,8 @@ inline void on_test_machine(const std::function<void()>& body)
         return;
     }
     const sched::MachineProfile profile = sched::load_machine_profile(name);
-    const sched::ScheduleStrategy strategy = test_machine_strategy();
-    const bool exploring = strategy != sched::ScheduleStrategy::VirtualTime;
+    const std::vector<sched::ScheduleStrategy> strategies = test_machine_strategies();
+    const bool exploring = test_machine_explores();
     const std::uint64_t first = test_machine_seed();
     const std::uint64_t schedules
         = exploring ? std::max<std::uint64_t>(1, test_machine_number("PCL_TEST_SCHEDULES", 1)) : 1;
@@ -117,7 +136,6 @@ inline void on_test_machine(const std::function<void()>& body)
     // (a FaultHandler alone is about 60 KiB) among its locals; a task's
     // pages are only committed as they are touched.
     options.stack_bytes = 4 * 1024 * 1024;
-    options.strategy = strategy;
     options.pct_depth = unsigned(std::clamp<std::uint64_t>(test_machine_number("PCL_TEST_PCT_DEPTH", 3), 1, 64));
     // pct's k: given, or the points the first schedule made (which, with
     // k not known yet, has no change point in reach: a run of depth 1).
@@ -130,12 +148,13 @@ inline void on_test_machine(const std::function<void()>& body)
     options.max_points = exploring ? 200'000'000 : 0;
     for (std::uint64_t seed = first; seed < first + schedules; ++seed) {
         options.seed = seed;
+        options.strategy = strategies[(seed - first) % strategies.size()];
         std::ostringstream where;
         where << "on the modelled machine " << name;
         if (exploring)
             where << ", schedule " << seed - first + 1 << " of " << schedules
                   << "; replayed by PCL_TEST_MACHINE=" << name
-                  << " PCL_TEST_SCHEDULE=" << sched::strategy_name(strategy)
+                  << " PCL_TEST_SCHEDULE=" << sched::strategy_name(options.strategy)
                   << " PCL_TEST_PCT_DEPTH=" << options.pct_depth << " PCL_TEST_PCT_STEPS=" << options.pct_steps
                   << " PCL_TEST_SEED=" << seed;
         else
@@ -167,7 +186,7 @@ inline unsigned rounds(unsigned n)
 {
     if (!modelled_test_machine())
         return n;
-    return std::max(1u, test_machine_strategy() == sched::ScheduleStrategy::VirtualTime ? n / 10 : n / 100);
+    return std::max(1u, test_machine_explores() ? n / 100 : n / 10);
 }
 
 /// One round of a test thread's loop: on a modelled machine the thread is

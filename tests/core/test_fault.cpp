@@ -301,8 +301,8 @@ TEST_CASE("a fault with no free frame fails cleanly", "[mm][fault]")
     CHECK(m.faults.faults(FaultKind::NoMemory) == 2);
 }
 
-TEST_CASE(
-    "removing a page under I/O waits for the read, so its frame is not reused meanwhile", "[mm][fault][race][modelled-too]")
+TEST_CASE("removing a page under I/O waits for the read, so its frame is not reused meanwhile",
+    "[mm][fault][race][modelled-too]")
 {
     test::on_test_machine([&] {
         sync::LockRegistry registry;
@@ -444,6 +444,40 @@ TEST_CASE("a truncate racing a fault's install never leaves a PTE pointing at a 
         CHECK(m.table.mapped_count() == 0);
         rcu::barrier();
         CHECK(m.memory.in_use() == 0);
+    });
+}
+
+TEST_CASE("CPUs faulting and truncating the same few pages leave no PTE to a page out of the cache",
+    "[mm][fault][race][truncate][modelled-too]")
+{
+    test::on_test_machine([&] {
+        // Three CPUs fault four pages in, at their linear addresses, while
+        // truncating them at random: a truncate that removed a page between
+        // a fault's recheck and its install would leave a PTE to a page
+        // out of the cache, for good (a later fault backs out to it, a
+        // later truncate finds nothing to remove). The fault holds the page
+        // lock from its recheck to the install, so none can.
+        Process m(64);
+        map_linearly(m);
+        const FileId f = m.cache.add_file(4);
+        const unsigned kRounds = test::rounds(3000);
+        test::run_threads(3, [&](unsigned t) {
+            std::uint64_t x = 0x9e3779b97f4a7c15ull * (t + 1);
+            for (unsigned r = 0; r < kRounds; ++r) {
+                test::step();
+                x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+                const pgoff_t i = x % 4;
+                if (x % 3 == 0)
+                    m.cache.remove(f, i);
+                else
+                    m.faults.file_fault(f, i, i);
+            }
+        });
+        for (pgoff_t i = 0; i < 4; ++i)
+            if (Page* pte = m.table.read_pte(i)) {
+                INFO("page " << i);
+                CHECK(cached(m, f, i, pte));
+            }
     });
 }
 

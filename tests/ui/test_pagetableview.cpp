@@ -17,6 +17,7 @@
 #include <QElapsedTimer>
 #include <QGuiApplication>
 #include <QPainter>
+#include <QSignalSpy>
 #include <QTest>
 #include <QToolButton>
 #include <QWheelEvent>
@@ -427,7 +428,13 @@ private Q_SLOTS:
             QTRY_VERIFY_WITH_TIMEOUT(view.input().snapshot.pte_pages.size() >= 4, 20000);
             QTest::qWait(200);
             sim.pause();
-            QTest::qWait(100);
+            // The CPUs finish the operations they are in before they stop,
+            // on their own threads, and the view learns of the last faults'
+            // ends at the tick after that: a view refreshed sooner shows a
+            // table the engine is still changing.
+            QTRY_VERIFY_WITH_TIMEOUT(sim.engine()->held_since().has_value(), 10000);
+            QSignalSpy ticks(&sim, &LiveRun::ticked);
+            QVERIFY(ticks.wait(10000));
             view.refresh();
             const PageTableSnapshot snap = sim.engine()->page_table().snapshot();
             QCOMPARE(view.input().snapshot.pte_pages.size(), snap.pte_pages.size());

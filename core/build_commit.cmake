@@ -15,10 +15,5 @@ const char* pcl::build_commit()
     return \"${commit}\";
 }
 ")
-set(old "")
-if(EXISTS ${OUTPUT})
-  file(READ ${OUTPUT} old)
-endif()
-if(NOT old STREQUAL text)
-  file(WRITE ${OUTPUT} "${text}")
-endif()
+include(${CMAKE_CURRENT_LIST_DIR}/../cmake/write_if_changed.cmake)
+pcl_write_if_changed(${OUTPUT} "${text}")

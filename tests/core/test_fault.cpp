@@ -447,20 +447,20 @@ TEST_CASE("a truncate racing a fault's install never leaves a PTE pointing at a 
     });
 }
 
+// Three CPUs fault four pages in, at their linear addresses, while
+// truncating them at random: a truncate that removed a page between a
+// fault's recheck and its install would leave a PTE to a page out of the
+// cache, for good (a later fault backs out to it, a later truncate finds
+// nothing to remove). The fault holds the page lock from its recheck to the
+// install, so none can.
 TEST_CASE("CPUs faulting and truncating the same few pages leave no PTE to a page out of the cache",
     "[mm][fault][race][truncate][modelled-too]")
 {
+    const unsigned kRounds = test::rounds(3000);
     test::on_test_machine([&] {
-        // Three CPUs fault four pages in, at their linear addresses, while
-        // truncating them at random: a truncate that removed a page between
-        // a fault's recheck and its install would leave a PTE to a page
-        // out of the cache, for good (a later fault backs out to it, a
-        // later truncate finds nothing to remove). The fault holds the page
-        // lock from its recheck to the install, so none can.
         Process m(64);
         map_linearly(m);
         const FileId f = m.cache.add_file(4);
-        const unsigned kRounds = test::rounds(3000);
         test::run_threads(3, [&](unsigned t) {
             std::uint64_t x = 0x9e3779b97f4a7c15ull * (t + 1);
             for (unsigned r = 0; r < kRounds; ++r) {

@@ -470,12 +470,7 @@ namespace {
 PteExploreConfig explore(
     PteReadMethod method, sched::ScheduleStrategy strategy, std::uint64_t schedules, unsigned depth = 3)
 {
-    PteExploreConfig c;
-    c.method = method;
-    c.strategy = strategy;
-    c.schedules = schedules;
-    c.depth = depth;
-    return c;
+    return { .method = method, .strategy = strategy, .depth = depth, .schedules = schedules };
 }
 
 /// A schedule's steps as "reader LoadLow: reads pte_low: A" lines.

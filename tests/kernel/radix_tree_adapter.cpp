@@ -112,6 +112,18 @@ unsigned check_tag(unsigned tag)
     return tag;
 }
 
+/// radix_tree_tag_set and _clear: the entry at @index once its tag is set
+/// (@set) or cleared, NULL when there is none.
+void* change_tag(struct radix_tree_root* root, unsigned long index, unsigned int tag, bool set)
+{
+    RadixTree& tree = tree_of(root);
+    rcu::FastReadGuard guard;
+    if (!(set ? tree.set_tag(index, check_tag(tag)) : tree.clear_tag(index, check_tag(tag))))
+        return nullptr;
+    Slot* slot = slot_of(tree.lookup(index));
+    return slot ? slot->entry : nullptr;
+}
+
 } // namespace
 
 void use_scheme(RadixTree::Scheme scheme)
@@ -158,22 +170,12 @@ void* radix_tree_delete(struct radix_tree_root* root, unsigned long index)
 
 void* radix_tree_tag_set(struct radix_tree_root* root, unsigned long index, unsigned int tag)
 {
-    RadixTree& tree = tree_of(root);
-    rcu::FastReadGuard guard;
-    if (!tree.set_tag(index, check_tag(tag)))
-        return nullptr;
-    Slot* slot = slot_of(tree.lookup(index));
-    return slot ? slot->entry : nullptr;
+    return change_tag(root, index, tag, true);
 }
 
 void* radix_tree_tag_clear(struct radix_tree_root* root, unsigned long index, unsigned int tag)
 {
-    RadixTree& tree = tree_of(root);
-    rcu::FastReadGuard guard;
-    if (!tree.clear_tag(index, check_tag(tag)))
-        return nullptr;
-    Slot* slot = slot_of(tree.lookup(index));
-    return slot ? slot->entry : nullptr;
+    return change_tag(root, index, tag, false);
 }
 
 int radix_tree_tag_get(const struct radix_tree_root* root, unsigned long index, unsigned int tag)

@@ -170,10 +170,10 @@ private Q_SLOTS:
         TornPteView view;
         view.resize(900, 600);
         view.show();
+        QSignalSpy steps(&view, &TornPteView::stepChanged);
         auto* back = view.findChild<QPushButton*>(QStringLiteral("tornPteBack"));
         auto* next = view.findChild<QPushButton*>(QStringLiteral("tornPteNext"));
         QVERIFY(back && next);
-        QSignalSpy steps(&view, &TornPteView::stepChanged);
         QCOMPARE(view.step(), 0);
         view.back();
         QCOMPARE(view.step(), 0);

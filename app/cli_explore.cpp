@@ -45,9 +45,10 @@ ArgParser make_explore_parser()
         "at every point where a simulated CPU works, spins, yields or waits, another may run instead,\n"
         "chosen from the schedule's seed. After each run it checks the page cache (the LRU lists\n"
         "against their counts and flags; every cached page in its file's index, on a list, its\n"
-        "flags agreeing with the index's tags, unlocked once the disks are done; every page dirtied\n"
-        "written, truncated or dirty still; no frame left isolated; every PTE mapping its own file's\n"
-        "page) and stops at the first schedule that breaks one, or whose run fails or never ends,\n"
+        "flags agreeing with the index's tags, unlocked once the disks are done, its references\n"
+        "exactly its holders'; every page dirtied written, truncated or dirty still; no frame left\n"
+        "isolated, leaked, or free and mapped; every PTE mapping its own file's page) and stops at the first schedule "
+        "that breaks one, or whose run fails or never ends,\n"
         "printing its seed and the commands that replay it. A scenario on this computer's threads\n"
         "is explored on the modelled epyc-2026.\n"
         "Each seed is one schedule on any computer.",
@@ -203,12 +204,31 @@ int run_explore_command(const std::vector<std::string>& args, std::ostream& out,
         s.engine.machine.schedule_seed = p.get_uint("replay");
         RunResult r;
         const Outcome o = run_schedule(s, points_bound(k), &r);
-        out << "schedule " << p.get_uint("replay") << " of " << p.get_string("strategy") << ": "
-            << (o.problems.empty() ? "every invariant holds" : "broken") << '\n';
-        for (const std::string& problem : o.problems)
-            out << "  " << problem << '\n';
-        out << "its run, with its events, trace and report:\n  " << run_command(p, overrides, p.get_uint("replay"))
-            << '\n';
+        if (format == "table") {
+            out << "schedule " << p.get_uint("replay") << " of " << p.get_string("strategy") << ": "
+                << (o.problems.empty() ? "every invariant holds" : "broken") << '\n';
+            for (const std::string& problem : o.problems)
+                out << "  " << problem << '\n';
+            out << "its run, with its events, trace and report:\n  " << run_command(p, overrides, p.get_uint("replay"))
+                << '\n';
+        } else {
+            // The data alone on stdout, as every command's json and csv.
+            Report table({ "scenario", "machine", "strategy", "depth", "seed", "points", "problems" });
+            table.add_row();
+            table.set("scenario", p.operands()[0]);
+            table.set("machine", base.engine.machine.profile);
+            table.set("strategy", p.get_string("strategy"));
+            if (p.get_string("strategy") == "pct")
+                table.set("depth", p.get_uint("depth"));
+            else
+                table.set_missing("depth");
+            table.set("seed", p.get_uint("replay"));
+            table.set("points", r.scheduling_points);
+            table.set("problems", std::uint64_t(o.problems.size()));
+            print_table(out, table, format);
+            for (const std::string& problem : o.problems)
+                err << "schedule " << p.get_uint("replay") << ": " << problem << '\n';
+        }
         return o.problems.empty() ? 0 : 1;
     }
 

@@ -86,10 +86,15 @@ private:
     void indexes()
     {
         const std::vector<pgoff_t> sizes = Engine::file_sizes(engine_.config());
+        const PageTable& table = engine_.page_table();
+        // At rest no I/O holds a page: its references are exactly the
+        // cache's, the audit's own and its mapping's, if a PTE maps it.
+        const bool at_rest = io_done() && cache_.nr_writeback() == 0;
         std::uint64_t dirty = 0;
         for (std::size_t f = 0; f < engine_.files().size() && f < sizes.size(); ++f) {
             const FileId file = engine_.files()[f];
             AddressSpace& as = cache_.file(file);
+            const std::uint64_t base = engine_.file_base_vpn(file);
             std::uint64_t file_dirty = 0;
             for (pgoff_t off = 0; off < sizes[f]; ++off) {
                 Page* p = cache_.find_get_page(file, off);
@@ -107,9 +112,19 @@ private:
                 if (p->mapping != file || p->index != off)
                     problem("file " + std::to_string(file) + "'s index holds at offset " + std::to_string(off) + " "
                         + page_name(*p, frames_));
-                // Ours and the cache's, at least.
-                if (p->count.load(std::memory_order_relaxed) < 2)
+                // Ours and the cache's, at least; at rest, with its
+                // mapping's, exactly: a reference taken and never dropped
+                // would keep the frame for ever, one dropped twice would
+                // free it while cached.
+                const std::int32_t refs = p->count.load(std::memory_order_relaxed);
+                const std::int32_t expected = 2 + (table.read_pte(base + off) == p ? 1 : 0);
+                if (refs < 2)
                     problem(page_name(*p, frames_) + " is in its file's index without the cache's reference");
+                else if (at_rest && refs != expected)
+                    problem(page_name(*p, frames_) + " holds " + std::to_string(refs - 1)
+                        + " references after the run, the cache's" + (expected == 3 ? " and its PTE's" : "") + " make "
+                        + std::to_string(expected - 1) + ": a reference was "
+                        + (refs > expected ? "taken and never dropped" : "dropped twice"));
                 if (!p->test(PG_lru))
                     problem(page_name(*p, frames_) + " is in its file's index but on no LRU list");
                 // A page under I/O is locked until the device completes
@@ -152,6 +167,7 @@ private:
     {
         const std::vector<pgoff_t> sizes = Engine::file_sizes(engine_.config());
         const PageTable& table = engine_.page_table();
+        std::uint64_t file_ptes = 0;
         for (std::size_t f = 0; f < engine_.files().size() && f < sizes.size(); ++f) {
             const FileId file = engine_.files()[f];
             const std::uint64_t base = engine_.file_base_vpn(file);
@@ -159,6 +175,7 @@ private:
                 const Page* p = table.read_pte(base + off);
                 if (!p)
                     continue;
+                ++file_ptes;
                 if (p->mapping != file || p->index != off)
                     problem("the PTE of file " + std::to_string(file) + "'s offset " + std::to_string(off) + " maps "
                         + page_name(*p, frames_));
@@ -166,6 +183,15 @@ private:
                     problem("a PTE maps " + page_name(*p, frames_) + ", which has left its file's index");
             }
         }
+        // Every frame in use is cached or an anonymous page a PTE maps:
+        // none was leaked, none is both free and mapped (a freed frame
+        // still mapped would be counted free).
+        const std::uint64_t anonymous = table.mapped_count() - file_ptes;
+        if (io_done() && cache_.nr_writeback() == 0 && frames_.in_transit() == 0
+            && frames_.in_use() != cache_.nrpages() + anonymous)
+            problem(std::to_string(frames_.in_use()) + " frames are in use after the run, but "
+                + std::to_string(cache_.nrpages()) + " pages are cached and " + std::to_string(anonymous)
+                + " anonymous ones mapped: a frame was leaked, or freed while still mapped");
     }
 
     Engine& engine_;

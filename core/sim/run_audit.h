@@ -11,6 +11,8 @@
 // - Every page in a file's index names that file and offset, holds the
 //   cache's reference, is on an LRU list, and, once every disk has
 //   completed what it was given, is not locked: nobody is left to unlock it.
+//   At rest (no I/O, no writeback) its references are exactly the cache's
+//   and its PTE's, if one maps it: none was leaked or dropped twice.
 // - Each cached page's dirty and writeback flags agree with its index's
 //   tags, each file's and the cache's count of dirty pages with the pages,
 //   and, once no write is in flight, every page dirtied was written,
@@ -18,6 +20,8 @@
 //   wrote what the cache counts as written.
 // - Every page a file mapping's PTE maps is that file's page at that
 //   offset, still in its index: no PTE maps a page that left its file.
+// - At rest, the frames in use are the cached pages and the anonymous
+//   pages mapped: no frame was leaked, none is free and mapped.
 //
 // Made on an engine at rest (Engine::quiesce), on the machine that ran it:
 // the lookups take the index's locks.

@@ -70,6 +70,7 @@ grid = ["sweep", "2002-global-hash-lock"] + short + ["--vary", "workload.cpus=1,
 check_both(grid, out="grid")
 check_both(["sweep", "--collect", f"{scratch}/grid-json"])
 check_both(["explore", "2002-global-hash-lock", "--schedules", "3"])
+check_both(["explore", "2002-global-hash-lock", "--replay", "2"])
 check_both(["compare", "2002-global-hash-lock", "2002-global-hash-lock"] + short
            + ["--set-b", "index.kind=radix", "--set-b", "index.scheme=spinlock"], out="cmp")
 

@@ -63,6 +63,11 @@ void check_writeback_invariants(Engine& engine)
 void every_run_completes(unsigned cpus)
 {
     const std::uint64_t frames = GENERATE(16u, 32u, 48u);
+    // Under a sanitizer the two ends of the range (16 frames, where one
+    // batch is all of memory, and 48): the middle runs in the release
+    // build, and CI's half hour has no room for it three times over.
+    if (test::kSanitized && frames == 32)
+        return;
     const char* access = GENERATE("read", "mmap_read", "mmap_write", "write");
     // Three seeds, 432 runs over the three CPU counts with kswapd, and 144
     // without: a failure of one run in twenty shows all but always. One

@@ -57,6 +57,11 @@ void machine_preemption_point() noexcept
     current_machine()->preemption_point();
 }
 
+void machine_note_lock_acquired(LineKey lock) noexcept
+{
+    current_machine()->note_lock_acquired(lock);
+}
+
 void machine_share_line(LineKey line, LineKey with) noexcept
 {
     current_machine()->share_line(line, with);

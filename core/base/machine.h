@@ -53,6 +53,9 @@ public:
     /// another task here; the machine's own order charges nothing and runs
     /// on. Without it, what the model does not charge is never interleaved.
     virtual void preemption_point() noexcept { }
+    /// The running task took the lock named @lock (note_lock_acquired,
+    /// base/machine_calls.h). Nothing by default.
+    virtual void note_lock_acquired(LineKey lock) noexcept { (void)lock; }
     /// Sleeps until virtual time @deadline_ns.
     virtual void sleep_until(std::uint64_t deadline_ns) noexcept = 0;
     /// Parks the running task on @queue until it is woken or virtual time

@@ -74,6 +74,7 @@ void machine_watch_line(LineKey line) noexcept;
 void machine_share_line(LineKey line, LineKey with) noexcept;
 void machine_take_spinning(LineKey line, std::atomic<bool>& locked) noexcept;
 void machine_preemption_point() noexcept;
+void machine_note_lock_acquired(LineKey lock) noexcept;
 /// Joins @task, a task of @machine (the t_machine it was spawned on).
 void machine_join(void* machine, TaskRef task) noexcept;
 } // namespace detail
@@ -110,6 +111,16 @@ inline void preemption_point() noexcept
 {
     if (on_modelled_machine()) [[unlikely]]
         detail::machine_preemption_point();
+}
+
+/// The running CPU took the lock named @lock (its trace identity, or a
+/// page's lock): a modelled machine hashes the order in which its CPUs take
+/// their locks, what an exploration counts distinct interleavings by
+/// (Scheduler::lock_order). Nothing on the host.
+inline void note_lock_acquired(LineKey lock) noexcept
+{
+    if (on_modelled_machine()) [[unlikely]]
+        detail::machine_note_lock_acquired(lock);
 }
 
 /// Lines @line and @with are one cache line (neighbouring fields of one

@@ -82,6 +82,7 @@ void PageWaitTable::lock_page(Page& page)
     // __lock_page: sleep until this CPU is the one that sets PG_locked.
     // Sequentially consistent, to pair with unlock_page (see page_lock.h).
     sleep_until(page, [&] { return !(page.flags.fetch_or(PG_locked, std::memory_order_seq_cst) & PG_locked); });
+    note_lock_acquired(lock_key(page));
 }
 
 void PageWaitTable::unlock_page(Page& page)

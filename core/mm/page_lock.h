@@ -14,6 +14,7 @@
 // unlocker sees the sleeper and wakes it: no lost wake-up.
 #pragma once
 
+#include "base/machine_calls.h"
 #include "base/page.h"
 
 #include <atomic>
@@ -40,7 +41,17 @@ public:
     PageWaitTable& operator=(const PageWaitTable&) = delete;
 
     /// Takes PG_locked without sleeping; true if it was free (trylock_page).
-    static bool trylock_page(Page& page) noexcept { return !page.test_and_set(PG_locked); }
+    static bool trylock_page(Page& page) noexcept
+    {
+        if (page.test_and_set(PG_locked))
+            return false;
+        note_lock_acquired(lock_key(page));
+        return true;
+    }
+    /// A page lock's name in the order of a modelled run's lock
+    /// acquisitions (note_lock_acquired): its frame, in a range no lock
+    /// class's trace identity reaches.
+    static constexpr LineKey lock_key(const Page& page) noexcept { return (LineKey(1) << 62) | page.pfn; }
     /// Takes PG_locked, sleeping while another CPU holds it (lock_page).
     void lock_page(Page& page);
     /// Clears PG_locked and wakes the page's sleepers (unlock_page).

@@ -63,6 +63,7 @@ void Scheduler::run(std::function<void()> main)
     switches_ = 0;
     points_ = 0;
     fingerprint_ = 0;
+    lock_order_ = 0;
     explore_start();
     rcu_callbacks_.clear();
     shared_lines_.clear();

@@ -116,6 +116,12 @@ public:
     /// A hash of the order in which tasks ran in this run (each switch's
     /// task): two runs with different fingerprints interleaved differently.
     std::uint64_t fingerprint() const noexcept { return fingerprint_; }
+    /// A hash of the order in which the tasks took their locks in this run
+    /// (each acquisition's task and lock, note_lock_acquired): the coverage
+    /// an exploration reports, as CHESS counts interleavings of its
+    /// synchronisation operations. Two runs that switched at different
+    /// points but took every lock in the same order have the same one.
+    std::uint64_t lock_order() const noexcept { return lock_order_; }
     /// Deadlines held, including those of waits that ended early and are
     /// not dropped yet (never more than about twice the live ones).
     std::size_t deadlines_held() const noexcept { return timers_.size(); }
@@ -126,6 +132,7 @@ public:
     void relax() noexcept override;
     void yield() noexcept override;
     void preemption_point() noexcept override;
+    void note_lock_acquired(LineKey lock) noexcept override;
     void sleep_until(std::uint64_t deadline_ns) noexcept override;
     bool park(WaitQueue& queue, std::uint64_t deadline_ns) noexcept override;
     void unpark_one(WaitQueue& queue) noexcept override;
@@ -251,6 +258,7 @@ private:
     std::uint64_t points_ = 0;
     std::uint64_t fingerprint_ = 0;
     void note_switch(unsigned id) noexcept { fingerprint_ = SplitMix64::mix(fingerprint_ ^ (id + 1)); }
+    std::uint64_t lock_order_ = 0;
     // Exploring: the strategy's own stream (keys_ orders ties as before),
     // pct's change points (ascending) and
     // the next of them, and the priority the next spinner or yielder drops

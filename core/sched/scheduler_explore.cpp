@@ -81,6 +81,12 @@ void Scheduler::preemption_point() noexcept
         requeue_and_switch(draw_key());
 }
 
+void Scheduler::note_lock_acquired(LineKey lock) noexcept
+{
+    const unsigned task = current_ ? current_->id + 1 : 0;
+    lock_order_ = SplitMix64::mix(lock_order_ ^ SplitMix64::mix(lock) ^ task);
+}
+
 void Scheduler::explore_yield(Task& task) noexcept
 {
     if (options_.strategy == ScheduleStrategy::Pct)

@@ -90,6 +90,9 @@ struct RunResult {
     /// exploration counts distinct schedules by.
     std::uint64_t scheduling_points = 0;
     std::uint64_t schedule_fingerprint = 0;
+    /// And the hash of the order its tasks took their locks in
+    /// (sched::Scheduler::lock_order), an exploration's coverage.
+    std::uint64_t lock_order = 0;
     /// CPU time the whole process spent from start to end, every thread's
     /// (run_scenario only; 0 otherwise): what pft's "faults per CPU second"
     /// divides by, which spinning on a contended lock costs even when the

@@ -86,6 +86,7 @@ RunResult run_modelled(const Scenario& scenario, const RunOptions& options)
         }
         result.scheduling_points = machine.scheduling_points();
         result.schedule_fingerprint = machine.fingerprint();
+        result.lock_order = machine.lock_order();
     });
     return result;
 }

@@ -117,6 +117,7 @@ protected:
         const bool bounced = last >= 0 && last != cpu;
         last_cpu_.store(cpu, std::memory_order_relaxed);
         holder_cpu_.store(cpu, std::memory_order_relaxed);
+        note_lock_acquired(trace_id());
         if (stats_)
             stats_->c.note_acquire(contended, bounced, wait);
         cls_->note_acquire(contended, bounced, wait);
@@ -154,6 +155,7 @@ protected:
         const int last = last_cpu_.exchange(cpu, std::memory_order_relaxed);
         const bool bounced = last >= 0 && last != cpu;
         readers_.fetch_add(1, std::memory_order_relaxed);
+        note_lock_acquired(trace_id());
         if (stats_)
             stats_->c.note_acquire(contended, bounced, wait);
         cls_->note_acquire(contended, bounced, wait);

@@ -7,8 +7,11 @@
 #include "base/machine.h"
 #include "base/wait_queue.h"
 #include "sched/scheduler.h"
+#include "sync/lock_stats.h"
+#include "sync/spinlock.h"
 
 #include <cstdint>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -140,6 +143,40 @@ TEST_CASE("one seed is one schedule: an exploring run is replayed exactly", "[sc
     };
     run_pair(s, ten, ten);
     CHECK(s.scheduling_points() >= 20);
+}
+
+TEST_CASE("coverage counts the orders of the lock acquisitions, not of the switches", "[scheduler][explore]")
+{
+    // a and b each work five steps, take the one lock, and work five more:
+    // however a schedule switches between them, it takes the lock a then b
+    // or b then a, two interleavings of what the lock orders.
+    sync::LockRegistry registry;
+    sync::SpinLock lock(registry, "test.lock", "test.lock");
+    std::set<std::uint64_t> lock_orders;
+    std::set<std::uint64_t> cpu_orders;
+    std::set<std::string> taken;
+    for (std::uint64_t seed = 1; seed <= 100; ++seed) {
+        Scheduler s(strategy(ScheduleStrategy::Random, seed));
+        std::string order;
+        const auto task = [&](char name) {
+            return [&, name] {
+                for (int i = 0; i < 5; ++i)
+                    machine().charge(10);
+                lock.lock();
+                order += name;
+                lock.unlock();
+                for (int i = 0; i < 5; ++i)
+                    machine().charge(10);
+            };
+        };
+        run_pair(s, task('a'), task('b'));
+        lock_orders.insert(s.lock_order());
+        cpu_orders.insert(s.fingerprint());
+        taken.insert(order);
+    }
+    CHECK(taken == std::set<std::string> { "ab", "ba" });
+    CHECK(lock_orders.size() == 2);
+    CHECK(cpu_orders.size() > 20);
 }
 
 TEST_CASE("pct finds an ordering that random almost never makes", "[scheduler][explore]")

@@ -2,7 +2,9 @@
 
 #include "sim/engine.h"
 
+#include <algorithm>
 #include <string>
+#include <tuple>
 #include <unordered_set>
 
 namespace pcl {
@@ -91,15 +93,20 @@ private:
         // cache's, the audit's own and its mapping's, if a PTE maps it.
         const bool at_rest = io_done() && cache_.nr_writeback() == 0;
         std::uint64_t dirty = 0;
+        std::uint64_t cached = 0;
         for (std::size_t f = 0; f < engine_.files().size() && f < sizes.size(); ++f) {
             const FileId file = engine_.files()[f];
             AddressSpace& as = cache_.file(file);
             const std::uint64_t base = engine_.file_base_vpn(file);
             std::uint64_t file_dirty = 0;
+            // The oracle the index's other views are held to: the pages
+            // one lookup at each offset of the file finds.
+            std::vector<Page*> found;
             for (pgoff_t off = 0; off < sizes[f]; ++off) {
                 Page* p = cache_.find_get_page(file, off);
                 if (!p)
                     continue;
+                found.push_back(p);
                 // The index's tags say what the page's flags do (both change
                 // under the index's lock: set_page_dirty, test_set_page_writeback).
                 if (p->test(PG_dirty) != as.index->test_tag(off, kTagDirty))
@@ -133,11 +140,22 @@ private:
                     problem(page_name(*p, frames_) + " is still locked after the run: nobody is left to unlock it");
                 cache_.put_page(p);
             }
+            index_views(file, *as.index, found);
+            cached += found.size();
             if (as.nr_dirty.load() != file_dirty)
                 problem("file " + std::to_string(file) + " counts " + std::to_string(as.nr_dirty.load())
                     + " dirty pages, its index holds " + std::to_string(file_dirty));
             dirty += file_dirty;
         }
+        // Every cached page is on exactly one LRU list (each list's pages
+        // were checked to be in the index, once, with PG_lru): as many on
+        // the lists as in the indexes, none left with PG_lru and no list.
+        if (cache_.nrpages() != cached)
+            problem("the cache counts " + std::to_string(cache_.nrpages()) + " pages, its files' indexes hold "
+                + std::to_string(cached));
+        if (const std::uint64_t listed = cache_.nr_active() + cache_.nr_inactive(); listed != cached)
+            problem(std::to_string(listed) + " pages are on the LRU lists, the files' indexes hold "
+                + std::to_string(cached));
         // Every page dirtied was written, or truncated, or is dirty still:
         // none was freed unwritten. Once no write is in flight.
         const PageCacheStats s = cache_.stats();
@@ -154,6 +172,49 @@ private:
         if (s.nr_writeback == 0 && io_done() && device_written != s.written)
             problem("the disks wrote " + std::to_string(device_written) + " pages, the cache counts "
                 + std::to_string(s.written) + " written");
+    }
+
+    /// The index's count, its walk in order (gang lookup) and its tagged
+    /// walks against @found, the pages a lookup at each offset of @file
+    /// found: the same pages, at the same offsets, the tagged ones those
+    /// whose flags say so, and nothing past the file's end.
+    void index_views(FileId file, PageIndex& index, const std::vector<Page*>& found)
+    {
+        const std::string name = "file " + std::to_string(file) + "'s index";
+        if (index.count() != found.size())
+            problem(name + " counts " + std::to_string(index.count()) + " pages, a lookup at each offset finds "
+                + std::to_string(found.size()));
+        const auto walk = [&](const std::string& what, const std::vector<Page*>& expected, auto&& gang) {
+            std::vector<Page*> walked(found.size() + 1);
+            walked.resize(gang(walked.data(), walked.size()));
+            if (walked == expected)
+                return;
+            std::string first;
+            for (std::size_t i = 0; i < std::max(walked.size(), expected.size()) && first.empty(); ++i)
+                if (i >= walked.size() || i >= expected.size() || walked[i] != expected[i])
+                    first = i < walked.size() ? ", first " + page_name(*walked[i], frames_)
+                                              : ", first missing " + page_name(*expected[i], frames_);
+            problem(name + "'s " + what + " walk gives " + std::to_string(walked.size()) + " pages, its lookups "
+                + std::to_string(expected.size()) + first);
+        };
+        walk("gang lookup", found, [&](Page** out, std::size_t max) { return index.gang_lookup(0, max, out); });
+        for (const auto& [tag, flag, what] :
+            { std::tuple { kTagDirty, PG_dirty, "dirty" }, std::tuple { kTagWriteback, PG_writeback, "writeback" } }) {
+            std::vector<Page*> flagged;
+            for (Page* p : found)
+                if (p->test(flag))
+                    flagged.push_back(p);
+            walk(std::string(what) + "-tagged", flagged,
+                [&, tag = tag](Page** out, std::size_t max) { return index.gang_lookup_tag(0, max, tag, out); });
+            // radix_tree_tagged: the root's tag, what writeback asks first.
+            if (index.tagged(tag) != !flagged.empty())
+                problem(name + " says " + (flagged.empty() ? "a page carries" : "no page carries") + " its " + what
+                    + " tag, but "
+                    + (flagged.empty()
+                            ? std::string("no page is ")
+                            : std::to_string(flagged.size()) + (flagged.size() == 1 ? " page is " : " pages are "))
+                    + what);
+        }
     }
 
     /// Every disk has completed what it was given.

@@ -207,9 +207,34 @@ TEST_CASE("the audit of a run's end names each broken invariant", "[sim][modelle
         // would be), in no file and mapped by nobody.
         Page* leaked = engine.frames().alloc(kAnonymousFile, 0, Gfp::NoRetry);
         REQUIRE(leaked);
-        engine.frames().settle();
-        broken = audit_page_cache(engine);
-        engine.frames().unsettle();
+        // And a page in file 0's index past the file's end, where no
+        // lookup of its offsets looks: its count and its walk disagree
+        // with the lookups. And one at an offset not cached, with PG_lru
+        // and the cache's reference but on no list.
+        const pgoff_t size = Engine::file_sizes(engine.config()).at(0);
+        PageIndex& index = *engine.page_cache().file(file).index;
+        pgoff_t hole = 0;
+        while (index.lookup(hole))
+            ++hole;
+        REQUIRE(hole < size);
+        Page* stray = engine.frames().alloc(file, size + 5, Gfp::NoRetry);
+        Page* unlisted = engine.frames().alloc(file, hole, Gfp::NoRetry);
+        REQUIRE(stray);
+        REQUIRE(unlisted);
+        REQUIRE(index.insert(size + 5, stray) == InsertResult::Inserted);
+        REQUIRE(index.insert(hole, unlisted) == InsertResult::Inserted);
+        unlisted->set(PG_lru);
+        unlisted->count.store(1);
+        engine.frames().settle(3);
+        broken = audit_page_cache(engine, 100);
+        engine.frames().unsettle(3);
+        REQUIRE(index.erase(size + 5) == stray);
+        REQUIRE(index.erase(hole) == unlisted);
+        for (Page* p : { stray, unlisted }) {
+            p->clear(PG_lru);
+            p->count.store(0);
+            engine.frames().free(p);
+        }
         leaked->count.store(0);
         engine.frames().free(leaked);
         victim->count.fetch_sub(1);
@@ -230,6 +255,11 @@ TEST_CASE("the audit of a run's end names each broken invariant", "[sim][modelle
     CHECK(said("dirty pages, its index holds 1"));
     CHECK(said("references after the run, the cache's make 1: a reference was taken and never dropped"));
     CHECK(said("anonymous ones mapped: a frame was leaked, or freed while still mapped"));
+    CHECK(said("'s index counts "));
+    CHECK(said("'s index's gang lookup walk gives "));
+    CHECK(said("'s index's dirty-tagged walk gives 0 pages, its lookups 1, first missing page "));
+    CHECK(said("'s index says no page carries its dirty tag, but 1 page is dirty"));
+    CHECK(said(" pages are on the LRU lists, the files' indexes hold "));
 }
 
 TEST_CASE("an allocation waiting for reclaim lets the others run: four CPUs in sixteen frames end under pct",

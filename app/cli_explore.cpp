@@ -1,15 +1,18 @@
 #include "cli_explore.h"
 
+#include "cli_explore_test.h"
 #include "cli_progress.h"
 #include "cli_scenarios.h"
 #include "lib/arg_parser.h"
 #include "lib/json.h"
 #include "lib/shell_quote.h"
+#include "sched/machine_profiles.h"
 #include "sched/schedule_strategy.h"
 #include "sim/run_audit.h"
 #include "sim/runner.h"
 
 #include <chrono>
+#include <filesystem>
 #include <ostream>
 #include <stdexcept>
 #include <unordered_set>
@@ -38,9 +41,16 @@ ArgParser make_explore_parser()
     p.add_uint("ops", 200, 1, 1'000'000, "N",
         "operations per CPU at most: each schedule is a short run, so that many fit in a minute");
     p.add_list("set", "PATH=VALUE", "override a field of the scenario (as 'run --set'), before the exploration's own");
+    p.add_string("machine", "", "NAME",
+        "the modelled machine to explore on (a profile 'machines' lists): a test's, epyc-2026 unless\n"
+        "given; a scenario's in place of its own (as --set machine.profile=NAME)");
+    p.add_flag("list-tests", "list the race tests of core that can be explored, and stop");
+    p.add_string("tests", "", "DIR",
+        "the directory of core's test programs (a build tree's tests/; by default the one beside\n"
+        "this program's directory)");
     p.add_string("format", "table", "F", "what is printed at the end: table, json or csv");
     p.allow_operands();
-    p.describe("SCENARIO|PRESET [options]",
+    p.describe("SCENARIO|PRESET|TEST [options]",
         "Runs the scenario again and again on a modelled machine, each time under another schedule:\n"
         "at every point where a simulated CPU works, spins, yields or waits, another may run instead,\n"
         "chosen from the schedule's seed. After each run it checks the page cache (the LRU lists\n"
@@ -50,8 +60,11 @@ ArgParser make_explore_parser()
         "isolated, leaked, or free and mapped; every PTE mapping its own file's page) and stops at the first schedule "
         "that breaks one, or whose run fails or never ends,\n"
         "printing its seed and the commands that replay it. A scenario on this computer's threads\n"
-        "is explored on the modelled epyc-2026.\n"
-        "Each seed is one schedule on any computer.",
+        "is explored on the modelled epyc-2026. Coverage is counted in distinct orders of the lock\n"
+        "acquisitions (which CPU took which lock, in turn).\n"
+        "TEST is one of core's race tests (--list-tests), run from its test program with each\n"
+        "schedule: the test's own checks decide, and its message is printed for a schedule that\n"
+        "breaks it. Each seed is one schedule on any computer.",
         "exit codes: 0 every schedule held, 1 a schedule broke an invariant or its run failed (its\n"
         "seed is printed), 2 bad command line or bad scenario, 130 stopped by Ctrl+C");
     return p;
@@ -114,6 +127,15 @@ std::vector<std::string> exploration_overrides(const ArgParser& p, const Scenari
     return o;
 }
 
+/// The user's overrides of the scenario: --set's, and --machine's.
+std::vector<std::string> user_sets(const ArgParser& p)
+{
+    std::vector<std::string> sets = p.get_list("set");
+    if (p.given("machine"))
+        sets.push_back("machine.profile=" + p.get_string("machine"));
+    return sets;
+}
+
 /// The `run` command line of schedule @seed, whose --out writes its events,
 /// trace and report.
 std::string run_command(const ArgParser& p, const std::vector<std::string>& overrides, std::uint64_t seed)
@@ -129,7 +151,7 @@ std::string replay_commands(const ArgParser& p, const std::vector<std::string>& 
 {
     const std::string run = run_command(p, overrides, seed);
     std::string again = std::string(kProgram) + " explore " + shell_quote(p.operands()[0]);
-    for (const std::string& o : p.get_list("set"))
+    for (const std::string& o : user_sets(p))
         again += " --set " + shell_quote(o);
     again += " --strategy " + p.get_string("strategy") + " --depth " + std::to_string(p.get_uint("depth")) + " --ops "
         + std::to_string(p.get_uint("ops")) + " --replay " + std::to_string(seed);
@@ -146,11 +168,53 @@ int run_explore_command(const std::vector<std::string>& args, std::ostream& out,
             if (!sched::parse_strategy(a.get_string("strategy")) || a.get_string("strategy") == "virtual_time")
                 throw ArgError("--strategy: expected random or pct, got '" + a.get_string("strategy") + "'");
             check_overrides(a);
-            if (a.operands().size() != 1)
-                throw ArgError(a.operands().empty() ? "explore what? (a scenario file or a preset)"
+            if (a.given("list-tests") && !a.operands().empty())
+                throw ArgError("--list-tests takes no scenario or test");
+            if (!a.given("list-tests") && a.operands().size() != 1)
+                throw ArgError(a.operands().empty() ? "explore what? (a scenario file, a preset or a race test)"
                                                     : "unexpected argument '" + a.operands()[1] + "'");
         }))
         return *code;
+    if (p.given("list-tests"))
+        return list_race_tests(p, out, err);
+    // A file or a preset is a scenario; any other name, a race test of
+    // core's test suite if its programs hold one.
+    if (const std::string& operand = p.operands()[0]; !std::filesystem::exists(operand)) {
+        std::string not_scenario;
+        try {
+            load_scenario_source(operand);
+        } catch (const std::exception& e) {
+            not_scenario = e.what();
+        }
+        if (!not_scenario.empty()) {
+            std::optional<RaceTest> test;
+            try {
+                test = find_race_test(p, operand);
+            } catch (const std::exception& e) {
+                err << kProgram << " explore: " << e.what() << '\n';
+                return 2;
+            }
+            if (!test) {
+                err << kProgram << " explore: " << not_scenario << "; nor is it a race test of core ("
+                    << (test_programs_dir(p).empty() ? "none here: core's test programs are in a build tree, --tests"
+                                                     : "'explore --list-tests' lists them")
+                    << ")\n";
+                return 2;
+            }
+            if (!p.get_list("set").empty()) {
+                err << kProgram << " explore: a test has no scenario to --set; --machine names its machine\n";
+                return 2;
+            }
+            const std::string machine = p.given("machine") ? p.get_string("machine") : kDefaultMachine;
+            try {
+                sched::load_machine_profile(machine);
+            } catch (const std::exception& e) {
+                err << kProgram << " explore: --machine: " << e.what() << '\n';
+                return 2;
+            }
+            return explore_race_test(p, *test, machine, out, err);
+        }
+    }
     const std::string& format = p.get_string("format");
     std::ostream& notes = notes_stream(format, out, err);
 
@@ -164,16 +228,16 @@ int run_explore_command(const std::vector<std::string>& args, std::ostream& out,
     bool on_threads = false;
     try {
         const ScenarioSource source = load_scenario_source(p.operands()[0]);
-        const Scenario given = build_scenario(source, p.get_list("set"));
+        const Scenario given = build_scenario(source, user_sets(p));
         on_threads = !given.engine.machine.is_modelled();
-        std::vector<std::string> first = p.get_list("set");
+        std::vector<std::string> first = user_sets(p);
         for (const std::string& o : exploration_overrides(p, given, 1))
             first.push_back(o);
         first.push_back("events.enabled=false");
         first.push_back("machine.pct_depth=1");
         first.push_back("machine.schedule=pct");
         first_run = build_scenario(source, first);
-        overrides = p.get_list("set");
+        overrides = user_sets(p);
         for (const std::string& o : exploration_overrides(p, given, 1))
             overrides.push_back(o);
         base = build_scenario(source, overrides);

@@ -71,6 +71,11 @@ check_both(grid, out="grid")
 check_both(["sweep", "--collect", f"{scratch}/grid-json"])
 check_both(["explore", "2002-global-hash-lock", "--schedules", "3"])
 check_both(["explore", "2002-global-hash-lock", "--replay", "2"])
+# A race test of core, from the test programs beside the command's build.
+race = "CPUs faulting and truncating the same few pages leave no PTE to a page out of the cache"
+check_both(["explore", "--list-tests"])
+check_both(["explore", race, "--schedules", "3"])
+check_both(["explore", race, "--replay", "2"])
 check_both(["compare", "2002-global-hash-lock", "2002-global-hash-lock"] + short
            + ["--set-b", "index.kind=radix", "--set-b", "index.scheme=spinlock"], out="cmp")
 

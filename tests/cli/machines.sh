@@ -57,7 +57,7 @@ expect 0 "machines/bad\.json: topology\.sockets: must be 1 to 256, got 0" "$cli"
 # computer's threads on the bundled epyc-2026), its page cache checked
 # after each; the seed of a schedule whose run fails, and its replay.
 unset XDG_CONFIG_HOME
-expect 0 '^Explored 2002-global-hash-lock on the modelled epyc-2026 under pct \(depth 3\), [0-9,]+ scheduling points a run: 20 schedules, (1[1-9]|20) distinct orders of the CPUs' \
+expect 0 '^Explored 2002-global-hash-lock on the modelled epyc-2026 under pct \(depth 3\), [0-9,]+ scheduling points a run: 20 schedules, (1[1-9]|20) distinct orders of the lock acquisitions \((1[1-9]|20) of the CPUs\)' \
   "$cli" explore 2002-global-hash-lock --schedules 20
 expect 0 'exploring on the modelled epyc-2026' "$cli" explore 2002-global-hash-lock --schedules 2
 expect 0 '^Every invariant held after every schedule\.$' "$cli" explore 2007-radix-tree-optimistic --strategy random \
@@ -76,7 +76,7 @@ a=$("$cli" explore 2002-migrating-reader-tree-lock --schedules 5 --format csv 2>
 b=$("$cli" explore 2002-migrating-reader-tree-lock --schedules 5 --format csv 2>/dev/null | cut -d, -f1-7)
 [ -n "$a" ] && [ "$a" = "$b" ] || fail "explore twice: '$a' then '$b'"
 expect 2 "--strategy: expected random or pct, got 'virtual_time'" "$cli" explore 2002-global-hash-lock --strategy virtual_time
-expect 2 'explore what\? \(a scenario file or a preset\)' "$cli" explore
+expect 2 'explore what\? \(a scenario file, a preset or a race test\)' "$cli" explore
 expect 2 "--depth: " "$cli" explore 2002-global-hash-lock --depth 0
 expect 2 "no-such-scenario: no such file, and no preset of that name" "$cli" explore no-such-scenario
 

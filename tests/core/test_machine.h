@@ -19,6 +19,12 @@
 // pct keeps a task that paused below every other, so a race with a loop
 // that pauses between its passes needs random's coin at every point.
 //
+// `pagecache-lab-cli explore TEST` runs a test so, and reads what each
+// schedule did from the descriptor PCL_TEST_REPORT_FD names: a line
+// "start SEED" before the schedule, and "held SEED STRATEGY POINTS
+// CPU_ORDER LOCK_ORDER" after one that held (the scheduler's points and
+// fingerprints), so that it counts coverage and knows which schedule broke.
+//
 // A task there runs until it is charged past another task, waits or
 // relaxes: a test thread's loop calls step() once a round, so that the
 // threads interleave between their operations as well as at the locks and
@@ -37,6 +43,8 @@
 #include "sched/scheduler.h"
 
 #include <catch2/catch.hpp>
+
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdint>
@@ -102,6 +110,24 @@ inline bool test_machine_explores()
 }
 
 namespace detail {
+/// Writes @line to the descriptor PCL_TEST_REPORT_FD names, if it does.
+inline void report_schedule(const std::string& line)
+{
+    static const int fd = [] {
+        const char* value = std::getenv("PCL_TEST_REPORT_FD");
+        return value && *value ? std::atoi(value) : -1;
+    }();
+    if (fd < 0)
+        return;
+    const std::string text = line + '\n';
+    for (std::size_t at = 0; at < text.size();) {
+        const ssize_t n = ::write(fd, text.data() + at, text.size() - at);
+        if (n <= 0)
+            return; // the reader went away: the test goes on without it
+        at += std::size_t(n);
+    }
+}
+
 /// The varying charge of step(): one stream for the whole machine, drawn in
 /// the scheduler's order, so the same seed draws the same charges.
 inline SplitMix64& step_stream()
@@ -163,7 +189,11 @@ inline void on_test_machine(const std::function<void()>& body)
         sched::Scheduler machine(options);
         machine.set_model(std::make_unique<sched::MachineModel>(profile));
         detail::step_stream() = SplitMix64 { seed };
+        detail::report_schedule("start " + std::to_string(seed));
         machine.run(body);
+        detail::report_schedule("held " + std::to_string(seed) + " "
+            + std::string(sched::strategy_name(options.strategy)) + " " + std::to_string(machine.scheduling_points())
+            + " " + std::to_string(machine.fingerprint()) + " " + std::to_string(machine.lock_order()));
         if (measure_k && seed == first)
             options.pct_steps = std::max<std::uint64_t>(1, machine.scheduling_points());
     }

@@ -64,6 +64,9 @@ std::optional<Held> parse_held(const std::string& line)
 struct TestRun {
     std::vector<Held> held;
     std::optional<std::uint64_t> started; ///< the last schedule started
+    /// The test's machines: a test may run its body on a machine several
+    /// times (a part for each scheme, say), each time over every seed.
+    unsigned parts = 1;
     ChildEnd end;
     bool broke() const { return !end.cancelled && (end.exit_code != 0 || end.signal != 0); }
 };
@@ -84,7 +87,7 @@ std::vector<std::pair<std::string, std::string>> test_environment(const std::str
 }
 
 TestRun run_test(const RaceTest& test, std::vector<std::pair<std::string, std::string>> env,
-    const std::function<void(const Held&)>& on_held = {})
+    const std::function<void(const Held&, unsigned part)>& on_held = {})
 {
     // -a: the first failed check ends the program, so that the schedule
     // under way is the one that broke the test.
@@ -94,11 +97,14 @@ TestRun run_test(const RaceTest& test, std::vector<std::pair<std::string, std::s
         child,
         [&](const std::string& line) {
             if (line.starts_with("start ")) {
-                run.started = std::strtoull(line.c_str() + 6, nullptr, 10);
+                const std::uint64_t seed = std::strtoull(line.c_str() + 6, nullptr, 10);
+                if (run.started && seed <= *run.started)
+                    ++run.parts; // the seeds begin again: the test's next machine
+                run.started = seed;
             } else if (const auto h = parse_held(line)) {
                 run.held.push_back(*h);
                 if (on_held)
-                    on_held(*h);
+                    on_held(*h, run.parts);
             }
         },
         &interrupted());
@@ -286,23 +292,32 @@ int explore_race_test(
     const auto rate = [&](std::size_t done) {
         return double(done) / std::max(1e-9, std::chrono::duration<double>(Clock::now() - start).count());
     };
-    std::size_t so_far = 0;
-    const TestRun run
-        = run_test(test, test_environment(machine, strategy, depth, k, first_seed, n), [&](const Held& h) {
-              ++so_far;
-              lock_orders.insert(h.lock_order);
-              cpu_orders.insert(h.cpu_order);
-              if (Clock::now() - last_note > std::chrono::seconds(2)) {
-                  last_note = Clock::now();
-                  notes << "explored " << so_far << " of " << n << " schedules (" << fixed(rate(so_far), 1)
-                        << " a second), " << lock_orders.size()
-                        << " distinct orders of the lock acquisitions; the test passed in every one\n";
-              }
-          });
-    const std::size_t done = run.held.size();
+    std::size_t runs = 0;
+    unsigned last_part = 1;
+    std::size_t in_last_part = 0; // schedules the test's last machine ran, so far
+    const TestRun run = run_test(
+        test, test_environment(machine, strategy, depth, k, first_seed, n), [&](const Held& h, unsigned part) {
+            ++runs;
+            if (part != last_part)
+                in_last_part = 0;
+            last_part = part;
+            ++in_last_part;
+            lock_orders.insert(h.lock_order);
+            cpu_orders.insert(h.cpu_order);
+            if (Clock::now() - last_note > std::chrono::seconds(2)) {
+                last_note = Clock::now();
+                notes << "explored " << h.seed - first_seed + 1 << " of " << n << " schedules"
+                      << (part > 1 ? " of the test's machine " + std::to_string(part) : std::string()) << " ("
+                      << fixed(rate(runs), 1) << " runs a second), " << lock_orders.size()
+                      << " distinct orders of the lock acquisitions; the test passed in every one\n";
+            }
+        });
+    // Schedules: those every machine of the test ran (each seed is run on
+    // each of them in turn).
+    const std::size_t done = in_last_part;
     // A run's points: pct's k, or random's first schedule's.
     const std::uint64_t points = strategy == "pct" || run.held.empty() ? k : run.held.front().points;
-    const double per_second = rate(done);
+    const double per_second = rate(runs);
     const bool broke = run.broke();
     const std::optional<std::uint64_t> broken_seed
         = broke ? std::optional<std::uint64_t>(run.started.value_or(first_seed)) : std::nullopt;
@@ -311,12 +326,15 @@ int explore_race_test(
         out << "Explored the test \"" << test.name << "\" on the modelled " << machine << " under " << strategy
             << (strategy == "pct" ? " (depth " + std::to_string(depth) + ")" : std::string()) << ", "
             << with_commas(points) << " scheduling points a run: " << done << " schedule" << (done == 1 ? "" : "s")
+            << (run.parts > 1 ? " of each of the test's " + std::to_string(run.parts) + " machines, "
+                           + with_commas(runs) + " runs"
+                              : std::string())
             << ", " << lock_orders.size() << " distinct order" << (lock_orders.size() == 1 ? "" : "s")
             << " of the lock acquisitions (" << cpu_orders.size() << " of the CPUs), " << fixed(per_second, 1)
-            << " a second.\n";
+            << " runs a second.\n";
     } else {
-        Report table({ "test", "machine", "strategy", "depth", "points_per_run", "schedules", "lock_orders",
-            "cpu_orders", "schedules_per_second", "broken_seed" });
+        Report table({ "test", "machine", "strategy", "depth", "points_per_run", "schedules", "runs", "lock_orders",
+            "cpu_orders", "runs_per_second", "broken_seed" });
         table.add_row();
         table.set("test", test.name);
         table.set("machine", machine);
@@ -327,9 +345,10 @@ int explore_race_test(
             table.set_missing("depth");
         table.set("points_per_run", points);
         table.set("schedules", std::uint64_t(done));
+        table.set("runs", std::uint64_t(runs));
         table.set("lock_orders", std::uint64_t(lock_orders.size()));
         table.set("cpu_orders", std::uint64_t(cpu_orders.size()));
-        table.set("schedules_per_second", per_second, 1);
+        table.set("runs_per_second", per_second, 1);
         if (broken_seed)
             table.set("broken_seed", *broken_seed);
         else

@@ -22,8 +22,12 @@ expect 0 "^Explored the test \"$race\" on the modelled epyc-2026 under pct \(dep
 expect 0 '^The test passed under every schedule\.$' \
   "$cli" explore "$race" --tests "$programs" --schedules 10 --strategy random --machine altix-2005
 expect 0 '^schedule 5 of pct: the test passed$' "$cli" explore "$race" --tests "$programs" --replay 5
-expect 0 "^$race,epyc-2026,random,,[0-9]+,5,[0-9]+,[0-9]+,[0-9.]+,$" \
+expect 0 "^$race,epyc-2026,random,,[0-9]+,5,5,[0-9]+,[0-9]+,[0-9.]+,$" \
   "$cli" explore "$race" --tests "$programs" --schedules 5 --strategy random --format csv
+
+# A test that runs its body on several machines, each over every seed.
+expect 0 "^Explored the test \"skip list survives concurrent mixed operations\" .*: 10 schedules of each of the test's 6 machines, 60 runs, " \
+  "$cli" explore 'skip list survives concurrent mixed operations' --tests "$programs" --schedules 10
 
 # A test program that follows test_machine.h's report: schedule 4 breaks,
 # schedule 6 dies of SIGSEGV when FAKE_SIGNAL is set, and pct's first run
@@ -66,9 +70,9 @@ expect 1 "^  pagecache-lab-cli explore 'a race that schedule 4 loses' --machine 
 expect 1 '^  PCL_TEST_MACHINE=epyc-2026 PCL_TEST_SCHEDULE=pct PCL_TEST_SEED=4 PCL_TEST_SCHEDULES=1 PCL_TEST_PCT_DEPTH=3 PCL_TEST_PCT_STEPS=50 ' \
   "$cli" explore "$lost" --tests "$dir/fake" --schedules 10
 out=$("$cli" explore "$lost" --tests "$dir/fake" --schedules 10 --format csv 2>/dev/null)
-[ "$out" = "$(printf 'test,machine,strategy,depth,points_per_run,schedules,lock_orders,cpu_orders,schedules_per_second,broken_seed\n%s' "$lost")$(printf '%s' "$out" | sed -n '2s/^[^,]*//p')" ] \
+[ "$out" = "$(printf 'test,machine,strategy,depth,points_per_run,schedules,runs,lock_orders,cpu_orders,runs_per_second,broken_seed\n%s' "$lost")$(printf '%s' "$out" | sed -n '2s/^[^,]*//p')" ] \
   || fail "explore --format csv: the data alone on stdout: $out"
-printf '%s\n' "$out" | tail -1 | grep -Eq ',epyc-2026,pct,3,50,3,2,3,[0-9.]+,4$' || fail "explore --format csv: $out"
+printf '%s\n' "$out" | tail -1 | grep -Eq ',epyc-2026,pct,3,50,3,3,2,3,[0-9.]+,4$' || fail "explore --format csv: $out"
 expect 0 '^Every|^The test passed under every schedule\.$' "$cli" explore "$lost" --tests "$dir/fake" --seed 5 --schedules 3
 expect 1 '^schedule 4 of random: broken$' "$cli" explore "$lost" --tests "$dir/fake" --strategy random --replay 4
 expect 0 '^schedule 5 of random: the test passed$' "$cli" explore "$lost" --tests "$dir/fake" --strategy random --replay 5

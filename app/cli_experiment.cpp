@@ -163,7 +163,10 @@ int run_experiment_command(const std::vector<std::string>& args, std::ostream& o
         "each claim's runs, unpaced and repeated, then prints each claim beside the thread's own figure,\n"
         "ours (the middle repeat's ratio with the two figures it divides) and the verdict: held, did not\n"
         "hold, or inconclusive (the repeats disagreed, a race was never seen, or a claim about more CPUs\n"
-        "than this machine has).",
+        "than this machine has). A claim about its thread's machine (an 8-way Pentium III, a 64-CPU\n"
+        "Altix) is measured on a model of that machine as well, its verdict printed below this\n"
+        "machine's: one run of each side, the same every time, and again with the model's transfer\n"
+        "latencies halved and doubled.",
         "exit codes: 0 the runs worked (whatever the verdicts), 1 a run failed or a file could not be\n"
         "written, 2 bad command line or bad lesson (the message names the member), 130 stopped by\n"
         "Ctrl+C (the verdicts of what was measured are printed and written, marked incomplete)");

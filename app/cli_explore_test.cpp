@@ -139,6 +139,23 @@ std::string direct_command(const RaceTest& test, const std::vector<std::pair<std
     return command + shell_quote(test.program) + " -a " + shell_quote(catch_spec(test.name));
 }
 
+/// A table of one row for --format json or csv: @columns, the first four
+/// (test, machine, strategy, depth: pct's only) set.
+Report exploration_table(std::vector<std::string> columns, const RaceTest& test, const std::string& machine,
+    const std::string& strategy, std::uint64_t depth)
+{
+    Report table(std::move(columns));
+    table.add_row();
+    table.set("test", test.name);
+    table.set("machine", machine);
+    table.set("strategy", strategy);
+    if (strategy == "pct")
+        table.set("depth", depth);
+    else
+        table.set_missing("depth");
+    return table;
+}
+
 void indent(std::ostream& out, const std::string& text)
 {
     std::istringstream lines(text);
@@ -160,7 +177,10 @@ std::string test_programs_dir(const ArgParser& p)
     return fs::is_directory(dir, ec) ? dir.string() : std::string();
 }
 
-std::vector<RaceTest> race_tests(const std::string& dir)
+namespace {
+
+/// The test programs in @dir, by name.
+std::vector<std::string> test_programs(const std::string& dir)
 {
     std::vector<std::string> programs;
     std::error_code ec;
@@ -170,14 +190,28 @@ std::vector<RaceTest> race_tests(const std::string& dir)
     if (ec)
         throw std::runtime_error("cannot read the test programs' directory " + dir + ": " + ec.message());
     std::sort(programs.begin(), programs.end());
+    return programs;
+}
+
+/// The race tests of @program that Catch test spec @spec selects.
+std::vector<std::string> listed(const std::string& program, const std::string& spec)
+{
+    std::vector<std::string> names;
+    std::istringstream lines(run_child({ program, { "--list-test-names-only", spec }, {}, {} }).output);
+    for (std::string name; std::getline(lines, name);)
+        if (!name.empty())
+            names.push_back(name);
+    return names;
+}
+
+} // namespace
+
+std::vector<RaceTest> race_tests(const std::string& dir)
+{
     std::vector<RaceTest> tests;
-    for (const std::string& program : programs) {
-        const ChildEnd listed = run_child({ program, { "--list-test-names-only", kRaceTestSpec }, {}, {} });
-        std::istringstream names(listed.output);
-        for (std::string name; std::getline(names, name);)
-            if (!name.empty())
-                tests.push_back({ name, program });
-    }
+    for (const std::string& program : test_programs(dir))
+        for (std::string& name : listed(program, kRaceTestSpec))
+            tests.push_back({ std::move(name), program });
     return tests;
 }
 
@@ -217,9 +251,12 @@ std::optional<RaceTest> find_race_test(const ArgParser& p, const std::string& na
     const std::string dir = test_programs_dir(p);
     if (dir.empty())
         return std::nullopt;
-    for (RaceTest& t : race_tests(dir))
-        if (t.name == name)
-            return std::move(t);
+    // Each program asked for the one test (its name and the race tests'
+    // tags, both), until one has it.
+    for (const std::string& program : test_programs(dir))
+        for (const std::string& found : listed(program, catch_spec(name) + kRaceTestSpec))
+            if (found == name)
+                return RaceTest { name, program };
     return std::nullopt;
 }
 
@@ -238,8 +275,10 @@ int explore_race_test(
     std::uint64_t k = 1;
     if (strategy == "pct") {
         const TestRun calibration = run_test(test, test_environment(machine, "pct", 1, 1, first_seed, 1));
-        if (interrupted().load())
+        if (calibration.end.cancelled) {
+            err << "stopped by Ctrl+C after 0 of " << p.get_uint("schedules") << " schedules\n";
             return kInterruptedExit;
+        }
         if (calibration.held.empty()) {
             err << kProgram << " explore: its first run, on one pct schedule without change points (seed " << first_seed
                 << "), broke:\n";
@@ -253,22 +292,17 @@ int explore_race_test(
         const std::uint64_t seed = p.get_uint("replay");
         const auto env = test_environment(machine, strategy, depth, k, seed, 1);
         const TestRun run = run_test(test, env);
-        if (run.end.cancelled)
+        if (run.end.cancelled) {
+            err << "stopped by Ctrl+C before schedule " << seed << " ended\n";
             return kInterruptedExit;
+        }
         std::ostream& text = format == "table" ? out : err;
         if (format == "table")
             out << "schedule " << seed << " of " << strategy << ": " << (run.broke() ? "broken" : "the test passed")
                 << '\n';
         else {
-            Report table({ "test", "machine", "strategy", "depth", "seed", "points", "problems" });
-            table.add_row();
-            table.set("test", test.name);
-            table.set("machine", machine);
-            table.set("strategy", strategy);
-            if (strategy == "pct")
-                table.set("depth", depth);
-            else
-                table.set_missing("depth");
+            Report table = exploration_table({ "test", "machine", "strategy", "depth", "seed", "points", "problems" },
+                test, machine, strategy, depth);
             table.set("seed", seed);
             if (run.held.empty())
                 table.set_missing("points");
@@ -333,16 +367,9 @@ int explore_race_test(
             << " of the lock acquisitions (" << cpu_orders.size() << " of the CPUs), " << fixed(per_second, 1)
             << " runs a second.\n";
     } else {
-        Report table({ "test", "machine", "strategy", "depth", "points_per_run", "schedules", "runs", "lock_orders",
-            "cpu_orders", "runs_per_second", "broken_seed" });
-        table.add_row();
-        table.set("test", test.name);
-        table.set("machine", machine);
-        table.set("strategy", strategy);
-        if (strategy == "pct")
-            table.set("depth", depth);
-        else
-            table.set_missing("depth");
+        Report table = exploration_table({ "test", "machine", "strategy", "depth", "points_per_run", "schedules",
+                                             "runs", "lock_orders", "cpu_orders", "runs_per_second", "broken_seed" },
+            test, machine, strategy, depth);
         table.set("points_per_run", points);
         table.set("schedules", std::uint64_t(done));
         table.set("runs", std::uint64_t(runs));

@@ -15,7 +15,7 @@ import os
 import re
 import sys
 
-HEADER = "| claim | in the thread | on this machine | verdict |\n|---|---|---|---|\n"
+HEADER = "| claim | in the thread | measured on | ours | verdict |\n|---|---|---|---|---|\n"
 
 
 def cell(text):
@@ -23,14 +23,36 @@ def cell(text):
     return " ".join(str(text).split()).replace("|", "\\|")
 
 
-def table(verdicts):
+def verdict_cell(v):
+    return f"**{cell(v['result'])}**: {cell(v['why'])}"
+
+
+def sensitivity(modelled):
+    """The modelled verdict's sensitivity, as `experiment` words it."""
+    if len(modelled) != 3:
+        return ""
+    def one(v):
+        # JSON's null is an unbounded ratio (over none) or none at all.
+        figure = ("unbounded" if v["values"] and v["over_values"] and v["over_values"][0] == 0
+                  and v["run_values"][0] else "no figure") if v["median"] is None else f"{v['median']:.3g}x"
+        return f"{v['result']} ({figure})"
+    return f" At half and at twice the transfer latencies: {one(modelled[1])} and {one(modelled[2])}."
+
+
+def table(result):
     rows = []
-    for v in verdicts:
+    here = f"this computer ({result['machine_cpus']} CPUs)"
+    for v in result["verdicts"]:
         claim = cell(v["claim"])
         if v.get("source"):
             claim += f" ({cell(v['source'])})"
-        rows.append(f"| {claim} | {cell(v.get('thread_figure', ''))} | {cell(v['our_figure'])} "
-                    f"| **{cell(v['result'])}**: {cell(v['why'])} |\n")
+        rows.append(f"| {claim} | {cell(v.get('thread_figure', ''))} | {here} | {cell(v['our_figure'])} "
+                    f"| {verdict_cell(v)} |\n")
+        modelled = v.get("modelled", [])
+        if modelled:
+            m = modelled[0]
+            rows.append(f"| the same claim | | modelled {cell(m['machine_title'])}, {m['machine_cpus']} CPUs "
+                        f"| {cell(m['our_figure'])} | {verdict_cell(m)}{cell(sensitivity(modelled))} |\n")
     return HEADER + "".join(rows)
 
 
@@ -54,7 +76,7 @@ def main(argv):
         if not section:
             sys.stderr.write(f"{doc}: no table under `{lesson}` (from {name})\n")
             return 1
-        text = text[:section.start(1)] + table(result["verdicts"]) + text[section.end(1):]
+        text = text[:section.start(1)] + table(result) + text[section.end(1):]
         replaced.append(lesson)
     tmp = doc + ".tmp"
     with open(tmp, "w", encoding="utf-8") as f:

@@ -62,6 +62,11 @@ void machine_note_lock_acquired(LineKey lock) noexcept
     current_machine()->note_lock_acquired(lock);
 }
 
+std::uint64_t machine_busy_ns() noexcept
+{
+    return current_machine()->busy_ns();
+}
+
 void machine_share_line(LineKey line, LineKey with) noexcept
 {
     current_machine()->share_line(line, with);

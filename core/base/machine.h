@@ -56,6 +56,10 @@ public:
     /// The running task took the lock named @lock (note_lock_acquired,
     /// base/machine_calls.h). Nothing by default.
     virtual void note_lock_acquired(LineKey lock) noexcept { (void)lock; }
+    /// The virtual time the running task has run so far: its work charged
+    /// and its spinning, not its waits and sleeps (the CPU time a process's
+    /// thread is charged). 0 by default.
+    virtual std::uint64_t busy_ns() const noexcept { return 0; }
     /// Sleeps until virtual time @deadline_ns.
     virtual void sleep_until(std::uint64_t deadline_ns) noexcept = 0;
     /// Parks the running task on @queue until it is woken or virtual time

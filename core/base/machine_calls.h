@@ -75,6 +75,7 @@ void machine_share_line(LineKey line, LineKey with) noexcept;
 void machine_take_spinning(LineKey line, std::atomic<bool>& locked) noexcept;
 void machine_preemption_point() noexcept;
 void machine_note_lock_acquired(LineKey lock) noexcept;
+std::uint64_t machine_busy_ns() noexcept;
 /// Joins @task, a task of @machine (the t_machine it was spawned on).
 void machine_join(void* machine, TaskRef task) noexcept;
 } // namespace detail
@@ -121,6 +122,14 @@ inline void note_lock_acquired(LineKey lock) noexcept
 {
     if (on_modelled_machine()) [[unlikely]]
         detail::machine_note_lock_acquired(lock);
+}
+
+/// On a modelled machine, the virtual time the running CPU has run so far
+/// (Machine::busy_ns): its CPU time. 0 on the host, whose CPU time the
+/// kernel counts (getrusage).
+inline std::uint64_t modelled_busy_ns() noexcept
+{
+    return on_modelled_machine() ? detail::machine_busy_ns() : 0;
 }
 
 /// Lines @line and @with are one cache line (neighbouring fields of one

@@ -1,8 +1,10 @@
 #include "lesson/experiment.h"
 
+#include "lesson/claim_measure.h"
 #include "lesson/figure_text.h"
 #include "lesson/lesson_probe.h"
 #include "lesson/lesson_problems.h"
+#include "lesson/modelled_claims.h"
 #include "lib/field_table.h"
 #include "lib/report.h"
 #include "sim/run_figures.h"
@@ -37,25 +39,6 @@ std::string run_path(const Lesson& lesson, const LessonRun& run)
         if (&lesson.runs[i] == &run)
             return "runs[" + std::to_string(i) + "]";
     return "runs";
-}
-
-/// What one run of a repeat left: a scenario run's result (and its
-/// headline figures), or a probe's figures.
-struct RunOutcome {
-    RunResult result;
-    ProbeFigures figures;
-};
-
-/// The claim's figure in one run, as @c reads it there (@lock for a lock
-/// metric).
-double claim_value(const LessonClaim& c, const RunOutcome& o, const std::string& lock)
-{
-    if (c.figure.empty())
-        return measure(c.metric, o.result, lock);
-    const auto it = o.figures.find(c.figure);
-    if (it == o.figures.end())
-        throw std::runtime_error("the run reported no figure '" + c.figure + "'");
-    return it->second;
 }
 
 } // namespace
@@ -188,6 +171,34 @@ void find_scenario_problems(const Lesson& lesson, const ScenarioTexts& texts, Le
                 step.set.empty() ? path + ".run" : path + ".set");
         });
     }
+    // A claim that names its machine runs both its runs there: scenario
+    // runs, on a profile that exists and has their CPUs.
+    for (std::size_t i = 0; i < lesson.claims.size(); ++i) {
+        const LessonClaim& c = lesson.claims[i];
+        const std::string path = "claims[" + std::to_string(i) + "].machine";
+        if (c.machine.empty() || problems.involves(path))
+            continue;
+        for (const std::string& side : { c.run, c.over }) {
+            const LessonRun* run = side.empty() ? nullptr : lesson.find_run(side);
+            if (!run)
+                continue;
+            if (run->is_probe()) {
+                problems.add(path,
+                    "run '" + side
+                        + "' is a probe's, which measures this computer: only a scenario run can be "
+                          "measured on a modelled machine");
+                break;
+            }
+            if (!built[std::size_t(run - lesson.runs.data())])
+                continue;
+            const std::vector<std::string> machine { "machine.profile=" + c.machine };
+            if (!attempt([&] {
+                    scenario_with(*run, run_path(lesson, *run),
+                        { { run->set, "" }, { kMeasured, "" }, { machine, "" } }, texts, path);
+                }))
+                break;
+        }
+    }
 }
 
 void check_lesson_scenarios(const Lesson& lesson, const ScenarioTexts& texts)
@@ -255,12 +266,6 @@ std::string share_of_median(double share)
     if (share == 1)
         return "their median";
     return readable_number(share) + " times their median";
-}
-
-/// Whether @c counts contentions: a CPU finding the lock already taken.
-bool counts_contentions(const LessonClaim& c)
-{
-    return c.figure.empty() && c.metric == LessonMetric::ContentionsPer1000Ops;
 }
 
 /// A contended wait this long is a scheduler time slice: the waiter
@@ -372,7 +377,7 @@ void judge(ClaimResult& r, unsigned machine_cpus)
     if (n == 0) {
         r.verdict = LessonVerdict::Inconclusive;
         r.why = "nothing was measured";
-    } else if (machine_cpus < c.min_cpus) {
+    } else if (r.machine.empty() && machine_cpus < c.min_cpus) {
         r.verdict = LessonVerdict::Inconclusive;
         r.why = "the claim is about " + std::to_string(c.min_cpus) + " CPUs or more; this machine has "
             + std::to_string(machine_cpus) + ", so its simulated CPUs share cores";
@@ -380,7 +385,7 @@ void judge(ClaimResult& r, unsigned machine_cpus)
         r.verdict = LessonVerdict::Inconclusive;
         r.why = "neither run measured any " + (w.unit.empty() ? c.figure : w.unit) + w.of
             + (n > 1 ? " in one of the " + repeats : std::string()) + ", so there is no ratio to judge";
-    } else if (counts_contentions(c) && machine_cpus >= 2 && c.min_cpus >= 2
+    } else if (r.machine.empty() && counts_contentions(c) && machine_cpus >= 2 && c.min_cpus >= 2
         && contended_wait_of(r, order[(n - 1) / 2]) >= kPreemptedWaitNs) {
         // Threads that took turns contend only when a holder is preempted:
         // the figure measured the machine's other programs, not the lock.
@@ -390,7 +395,7 @@ void judge(ClaimResult& r, unsigned machine_cpus)
             + " on average, a scheduler's time slice, so the waiters waited for a holder the kernel had preempted "
               "(other programs kept this machine busy), not for one running beside them. Measure again when the "
               "machine is quieter.";
-    } else if (c.race && !c.at_most && hi == 0) {
+    } else if (r.machine.empty() && c.race && !c.at_most && hi == 0) {
         r.verdict = LessonVerdict::Inconclusive;
         r.why = "none seen: " + figure_text(0, w.unit) + (n > 1 ? " in each of the " + repeats : std::string())
             + ". What it counts happens only when the threads race, running at the very same moment, and a "
@@ -418,7 +423,8 @@ void judge(ClaimResult& r, unsigned machine_cpus)
         r.why = (w.ratio ? r.run_label + " against " + r.over_label : r.run_label) + ": " + value_text(w, r.median)
             + (std::isinf(r.median) ? " (" + r.over_label + " measured none)" : std::string())
             + (held ? ", and the claim needs " : ", but the claim needs ") + rule
-            + (counts_contentions(c) ? contention_note(contended_wait_of(r, order[(n - 1) / 2])) : "");
+            + (counts_contentions(c) && r.machine.empty() ? contention_note(contended_wait_of(r, order[(n - 1) / 2]))
+                                                          : "");
     }
 }
 
@@ -447,7 +453,14 @@ ExperimentResult run_experiment(const Lesson& lesson, const ScenarioTexts& texts
     // The runs each repeat needs, made once and shared by the claims that
     // measure them, interleaved (A1 B1 A2 B2 ...) so that a slow spell of a
     // shared machine falls on both sides of a ratio.
-    auto repeats_of = [&](const LessonClaim& c) { return options.repeats ? options.repeats : c.repeats; };
+    // A claim that names its machine and is about more CPUs than this
+    // computer has is measured there only (modelled_claims.h): its runs
+    // here would say nothing.
+    const auto modelled_only
+        = [&](const LessonClaim& c) { return !c.machine.empty() && out.machine_cpus < c.min_cpus; };
+    auto repeats_of = [&](const LessonClaim& c) {
+        return modelled_only(c) ? 0u : options.repeats ? options.repeats : c.repeats;
+    };
     unsigned most = 0;
     for (const LessonClaim& c : lesson.claims)
         most = std::max(most, repeats_of(c));
@@ -500,34 +513,22 @@ ExperimentResult run_experiment(const Lesson& lesson, const ScenarioTexts& texts
         while (made < repeats_of(c) && results.count({ c.run, made })
             && (c.over.empty() || results.count({ c.over, made })))
             ++made;
-        for (unsigned rep = 0; rep < made; ++rep) {
-            const double a = claim_value(c, results.at({ c.run, rep }), c.lock);
-            cr.run_values.push_back(a);
-            if (counts_contentions(c))
-                cr.run_wait_ns.push_back(mean_contended_wait_ns(results.at({ c.run, rep }).result, c.lock));
-            if (c.over.empty()) {
-                cr.values.push_back(a);
-                continue;
-            }
-            const double b = claim_value(c, results.at({ c.over, rep }), c.over_lock.empty() ? c.lock : c.over_lock);
-            cr.over_values.push_back(b);
-            if (counts_contentions(c))
-                cr.over_wait_ns.push_back(mean_contended_wait_ns(
-                    results.at({ c.over, rep }).result, c.over_lock.empty() ? c.lock : c.over_lock));
-            // A run that never contended divides into an unbounded ratio;
-            // two that never did say nothing (NaN).
-            cr.values.push_back(b != 0 ? a / b
-                    : a != 0           ? std::numeric_limits<double>::infinity()
-                                       : std::numeric_limits<double>::quiet_NaN());
-        }
+        measure_claim(cr, made, [&](const std::string& run, unsigned rep) -> const RunOutcome& {
+            return results.at({ run, rep });
+        });
         judge(cr, out.machine_cpus);
-        if (made < repeats_of(c)) {
+        if (modelled_only(c)) {
+            cr.our_figure = "not measured here";
+            cr.why = "the claim is about " + std::to_string(c.min_cpus) + " CPUs or more; this machine has "
+                + std::to_string(out.machine_cpus) + ", so it is measured on its modelled machine instead";
+        } else if (made < repeats_of(c)) {
             cr.verdict = LessonVerdict::Inconclusive;
             cr.why = "stopped before it was measured in full: " + std::to_string(made) + " of its "
                 + std::to_string(repeats_of(c)) + " repeats " + (made == 1 ? "was" : "were") + " made";
         }
         out.claims.push_back(std::move(cr));
     }
+    measure_modelled_claims(lesson, texts, options, extra, out);
     return out;
 }
 
@@ -548,6 +549,14 @@ void print_verdicts(std::ostream& out, const ExperimentResult& result)
         if (c.values.size() > 1)
             out << "; " << repeats_range(c);
         out << '\n' << "   verdict: " << lesson_verdict_name(c.verdict) << ": " << c.why << '\n';
+        if (c.modelled.empty())
+            continue;
+        // The same claim on its thread's machine, beside this computer's.
+        const ClaimResult& m = c.modelled.front();
+        out << "   " << modelled_machine_text(m) << " (one run of each side: the same every time):\n"
+            << "   ours:    " << m.our_figure << '\n'
+            << "   verdict: " << lesson_verdict_name(m.verdict) << ": " << m.why << '\n'
+            << "            " << sensitivity_text(c) << '\n';
     }
 }
 
@@ -555,15 +564,31 @@ json::Value to_json(const ExperimentResult& result)
 {
     // JSON has no infinity or NaN: such a figure is written as null.
     auto number = [](double v) { return std::isfinite(v) ? json::Value(v) : json::Value(nullptr); };
+    auto numbers = [&](const std::vector<double>& from) {
+        json::Array a;
+        for (double v : from)
+            a.push_back(number(v));
+        return a;
+    };
     json::Array verdicts;
     for (const ClaimResult& c : result.claims) {
-        auto numbers = [&](const std::vector<double>& from) {
-            json::Array a;
-            for (double v : from)
-                a.push_back(number(v));
-            return a;
-        };
+        json::Array modelled;
+        for (const ClaimResult& m : c.modelled)
+            modelled.push_back(json::Object {
+                { "machine", m.machine },
+                { "machine_title", m.machine_title },
+                { "machine_cpus", m.machine_cpus },
+                { "latency_scale", m.latency_scale },
+                { "our_figure", m.our_figure },
+                { "values", numbers(m.values) },
+                { "run_values", numbers(m.run_values) },
+                { "over_values", numbers(m.over_values) },
+                { "median", number(m.median) },
+                { "result", std::string(lesson_verdict_name(m.verdict)) },
+                { "why", m.why },
+            });
         verdicts.push_back(json::Object {
+            { "machine", std::string("host") },
             { "claim", c.claim.statement },
             { "source", c.claim.by },
             { "thread_figure", c.claim.thread_figure },
@@ -577,6 +602,7 @@ json::Value to_json(const ExperimentResult& result)
             { "spread", number(c.spread) },
             { "result", std::string(lesson_verdict_name(c.verdict)) },
             { "why", c.why },
+            { "modelled", std::move(modelled) },
         });
     }
     return json::Object {
@@ -593,18 +619,24 @@ json::Value to_json(const ExperimentResult& result)
 
 std::string verdicts_csv(const ExperimentResult& result)
 {
-    std::vector<std::string> columns { "claim", "source", "thread_figure", "our_figure", "median", "spread", "result",
-        "why" };
+    std::vector<std::string> columns { "claim", "source", "machine", "latency_scale", "thread_figure", "our_figure",
+        "median", "spread", "result", "why" };
     const auto made = provenance_columns(result.provenance);
     for (const auto& [name, value] : made)
         columns.push_back(name);
     Report table(columns);
-    for (const ClaimResult& c : result.claims) {
+    // A row a verdict: this computer's, then the claim's modelled ones.
+    const auto row = [&](const ClaimResult& c) {
         table.add_row();
         for (const auto& [name, value] : made)
             table.set(name, value);
         table.set("claim", c.claim.statement);
         table.set("source", c.claim.by);
+        table.set("machine", c.machine.empty() ? std::string("host") : c.machine);
+        if (c.machine.empty())
+            table.set_missing("latency_scale", "");
+        else
+            table.set("latency_scale", csv_number(c.latency_scale));
         table.set("thread_figure", c.claim.thread_figure);
         table.set("our_figure", c.our_figure);
         // At full precision, as JSON has them; an unbounded or unmeasured
@@ -613,6 +645,11 @@ std::string verdicts_csv(const ExperimentResult& result)
         table.set("spread", csv_number(c.spread));
         table.set("result", std::string(lesson_verdict_name(c.verdict)));
         table.set("why", c.why);
+    };
+    for (const ClaimResult& c : result.claims) {
+        row(c);
+        for (const ClaimResult& m : c.modelled)
+            row(m);
     }
     return table.csv();
 }

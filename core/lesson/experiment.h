@@ -84,6 +84,16 @@ struct ClaimResult {
     /// ratio)"; for an even number of repeats, the middle two.
     std::string our_figure;
     std::string why; ///< the verdict in words
+    /// Where it was measured: "" this computer's threads; else the modelled
+    /// profile's name (LessonClaim::machine), its title, its CPUs, and the
+    /// factor on its transfer latencies (1, or the sensitivity's 0.5 and 2).
+    std::string machine;
+    std::string machine_title;
+    unsigned machine_cpus = 0;
+    double latency_scale = 1;
+    /// For a claim that names its machine: its verdicts there, one run of
+    /// each side, at the profile's latencies, then at half and twice them.
+    std::vector<ClaimResult> modelled;
 };
 
 struct ExperimentResult {

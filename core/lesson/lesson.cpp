@@ -375,7 +375,8 @@ void read_measure(const Member& measure, LessonClaim& c, Found& found)
 LessonClaim read_claim(const json::Value& v, const std::string& path, Found& found)
 {
     const Member m(v, path,
-        { "statement", "by", "quoted", "thread_figure", "measure", "repeats", "rule", "min_cpus", "race" }, found);
+        { "statement", "by", "quoted", "thread_figure", "measure", "repeats", "rule", "min_cpus", "race", "machine" },
+        found);
     LessonClaim c;
     if (!m.is_object())
         return c;
@@ -391,6 +392,7 @@ LessonClaim read_claim(const json::Value& v, const std::string& path, Found& fou
     }
     c.repeats = unsigned(m.integer("repeats", 3, 1, 100));
     c.min_cpus = unsigned(m.integer("min_cpus", 1, 1, 4096));
+    c.machine = m.text("machine", false);
 
     // Whether the rule is at most is known only of a rule with one bound.
     bool bound_known = false;

@@ -129,6 +129,12 @@ struct LessonClaim {
     /// that did not hold, since a busy machine may never run the racing
     /// threads at the same moment.
     bool race = false;
+    /// The machine the claim is about, a modelled profile's name (the
+    /// thread's: "altix-2005"), or "" for none. The claim is then measured
+    /// there as well, once (a modelled run is the same every time) and at
+    /// half and twice its transfer latencies (experiment.h); here it is
+    /// measured only if this computer has its min_cpus.
+    std::string machine;
 };
 
 struct Lesson {

@@ -315,7 +315,13 @@ void Scheduler::advance_to(std::uint64_t vtime) noexcept
 
 void Scheduler::charge(std::uint64_t ns) noexcept
 {
+    current_->busy_ns += ns;
     advance_to(current_->vtime + ns);
+}
+
+std::uint64_t Scheduler::busy_ns() const noexcept
+{
+    return current_ ? current_->busy_ns : 0;
 }
 
 void Scheduler::work(Work work, std::uint64_t count) noexcept
@@ -405,6 +411,7 @@ void Scheduler::relax() noexcept
             task.vtime = lone_since_;
             stop_running(Stop::Spinning);
         }
+        task.busy_ns += options_.spin_step_ns;
         task.vtime += options_.spin_step_ns;
         return;
     }
@@ -416,6 +423,7 @@ void Scheduler::relax() noexcept
     std::uint64_t steps = 1;
     if (next > task.vtime + step)
         steps = (next - task.vtime + step - 1) / step;
+    task.busy_ns += steps * step;
     task.vtime += steps * step;
     explore_yield(task);
     requeue_and_switch(yield_key());

@@ -65,6 +65,7 @@ void Scheduler::wake_watchers(LineKey line, std::uint64_t waker_vtime) noexcept
 bool Scheduler::spinner_charge(Task& task, std::uint64_t ns) noexcept
 {
     // charge(): the step goes on at once unless another task is now first.
+    task.busy_ns += ns;
     task.vtime += ns;
     if (task.vtime < next_event())
         return true;

@@ -55,6 +55,7 @@ struct Task {
     std::function<void()> fn;
     TaskState state = TaskState::Runnable;
     std::uint64_t vtime = 0;   ///< virtual time, ns
+    std::uint64_t busy_ns = 0; ///< of it, the time it ran: work charged and spinning, not waits or sleeps
     std::int64_t priority = 0; ///< pct's (schedule_strategy.h): the highest runs
 
     // Parked: on which queue (an intrusive FIFO through the queue's

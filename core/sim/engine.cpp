@@ -425,6 +425,7 @@ void Engine::cpu_done(unsigned cpu, bool completed)
 {
     if (completed)
         cpus_[cpu].finished_ns.store(now_ns() - start_ns_, std::memory_order_relaxed);
+    cpus_[cpu].busy_ns.store(modelled_busy_ns(), std::memory_order_relaxed); // called on the CPU's own task
     bool last = false;
     {
         std::lock_guard g(control_);
@@ -659,6 +660,7 @@ std::vector<CpuCounters> Engine::cpu_counters() const
         out[cpu].operations = cpus_[cpu].operations.load(std::memory_order_relaxed);
         out[cpu].migrations = cpus_[cpu].migrations.load(std::memory_order_relaxed);
         out[cpu].finished_ns = cpus_[cpu].finished_ns.load(std::memory_order_relaxed);
+        out[cpu].busy_ns = cpus_[cpu].busy_ns.load(std::memory_order_relaxed);
     }
     return out;
 }

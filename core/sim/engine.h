@@ -142,6 +142,9 @@ struct CpuCounters {
     std::uint64_t operations = 0;  ///< operations done
     std::uint64_t migrations = 0;  ///< times the thread changed CPU id
     std::uint64_t finished_ns = 0; ///< from start() to the end of its sequence (0: not ended)
+    /// On a modelled machine, the virtual time its CPU ran (work and
+    /// spinning, not waits): its CPU time. 0 on the host.
+    std::uint64_t busy_ns = 0;
 };
 
 class Engine {
@@ -229,6 +232,7 @@ private:
         std::atomic<std::uint64_t> operations { 0 };
         std::atomic<std::uint64_t> migrations { 0 };
         std::atomic<std::uint64_t> finished_ns { 0 };
+        std::atomic<std::uint64_t> busy_ns { 0 };
         std::uint64_t step_budget = 0; ///< operations allowed while paused; under control_
         bool done = false;             ///< under control_
         bool background = false;       ///< set before start

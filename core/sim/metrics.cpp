@@ -8,10 +8,11 @@
 
 namespace pcl {
 
-MetricsSampler::MetricsSampler(Engine& engine)
+MetricsSampler::MetricsSampler(Engine& engine, std::size_t max_series)
     : engine_(engine)
     , start_ns_(now_ns())
     , last_(read_totals())
+    , max_series_(std::max<std::size_t>(2, max_series))
 {
 }
 
@@ -206,7 +207,7 @@ MetricsSample MetricsSampler::sample(double time_s, std::uint64_t clock_ns)
     last_ = now;
     last_time_s_ = time_s;
     series_.push_back(s);
-    if (series_.size() >= kMaxSeries) {
+    if (series_.size() >= max_series_) {
         // Full: halve the resolution of what is kept, not its span.
         std::vector<MetricsSample> merged;
         merged.reserve(series_.size() / 2 + 1);

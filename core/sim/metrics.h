@@ -130,8 +130,8 @@ class MetricsSampler {
 public:
     /// Samples @engine, which must outlive the sampler. The first interval
     /// starts now, from the engine's counters as they are now (zero before
-    /// the run starts).
-    explicit MetricsSampler(Engine& engine);
+    /// the run starts). At most @max_series samples are kept (series()).
+    explicit MetricsSampler(Engine& engine, std::size_t max_series = kMaxSeries);
 
     /// The interval since the previous call (or since construction), which
     /// is also appended to series(). One thread calls it.
@@ -141,12 +141,13 @@ public:
     /// still while the run is paused, so that no interval spans a pause;
     /// @clock_ns is the sample's place among the events (0: now_ns()).
     MetricsSample sample(double time_s, std::uint64_t clock_ns = 0);
-    /// The samples taken, oldest first. At most kMaxSeries are kept: when
+    /// The samples taken, oldest first. At most max_series are kept: when
     /// full, neighbouring pairs are merged (counts summed, rates and shares
     /// recomputed over the joined interval), so a long run keeps its whole
     /// span at a coarser resolution and every count's sum is unchanged.
     const std::vector<MetricsSample>& series() const noexcept { return series_; }
     static constexpr std::size_t kMaxSeries = 20000;
+    std::size_t max_series() const noexcept { return max_series_; }
 
     /// One sample covering @a and the interval after it, @b.
     static MetricsSample merge(const MetricsSample& a, const MetricsSample& b);
@@ -166,6 +167,7 @@ private:
     double last_time_s_ = 0; ///< time_s of the previous sample
     Totals last_;
     std::vector<MetricsSample> series_;
+    std::size_t max_series_;
 };
 
 } // namespace pcl

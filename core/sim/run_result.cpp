@@ -163,7 +163,7 @@ namespace {
 
 json::Object host_json(const RunResult& r)
 {
-    json::Object host { { "wall_time_s", r.host_wall_seconds }, { "cpu_time_s", r.cpu_seconds } };
+    json::Object host { { "wall_time_s", r.host_wall_seconds }, { "cpu_time_s", r.host_cpu_seconds } };
     for (auto& member : provenance_members(r.provenance))
         host.push_back(std::move(member));
     return host;

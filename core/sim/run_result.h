@@ -96,8 +96,13 @@ struct RunResult {
     /// CPU time the whole process spent from start to end, every thread's
     /// (run_scenario only; 0 otherwise): what pft's "faults per CPU second"
     /// divides by, which spinning on a contended lock costs even when the
-    /// wall clock does not show it.
+    /// wall clock does not show it. On a modelled machine, the time its
+    /// simulated CPUs ran (CpuCounters::busy_ns), virtual.
     double cpu_seconds = 0;
+    /// The host's process CPU time for the run, whatever the machine (on
+    /// the host, cpu_seconds): what the simulation cost. In the JSON's
+    /// `host` section.
+    double host_cpu_seconds = 0;
     /// The build, command, time and computer that made the result
     /// (collect_result); written in the JSON's `host` section.
     Provenance provenance;

@@ -39,8 +39,8 @@ int main(int argc, char** argv)
     for (int i = 1; i < argc; ++i) {
         try {
             const pcl::json::Value doc = pcl::json::parse(pcl::read_file(argv[i]));
-            for (const pcl::json::Value& v : doc.find("verdicts")->as_array()) {
-                const std::string claim = v.find("claim")->as_string();
+            // Each verdict, and each of its verdicts on a modelled machine.
+            const auto check = [&](const pcl::json::Value& v, const std::string& claim) {
                 const std::string figure = v.find("our_figure")->as_string();
                 std::vector<std::string> problems = pcl::test::figure_problems(figure);
                 // Each repeat's figure is its own two runs' quotient.
@@ -60,6 +60,15 @@ int main(int argc, char** argv)
                 if (!problems.empty())
                     rc = rc ? rc : 1;
                 ++checked;
+            };
+            for (const pcl::json::Value& v : doc.find("verdicts")->as_array()) {
+                const std::string claim = v.find("claim")->as_string();
+                check(v, claim);
+                if (const pcl::json::Value* modelled = v.find("modelled"))
+                    for (const pcl::json::Value& m : modelled->as_array())
+                        check(m,
+                            claim + "\" on the modelled " + m.find("machine")->as_string() + " at "
+                                + std::to_string(m.find("latency_scale")->as_double()) + "x its latencies");
             }
         } catch (const std::exception& e) {
             std::cerr << "failed: " << argv[i] << ": " << e.what() << '\n';

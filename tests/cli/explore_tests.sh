@@ -6,12 +6,10 @@
 # program killed by a signal, Ctrl+C, and the messages of bad command lines.
 # Usage: explore_tests.sh CLI SCRATCH_DIR TEST_PROGRAMS_DIR
 set -u
-cli=$1
-dir=$2
-programs=$3
+. "$(dirname "$0")/expect.sh"
+cli=$1 dir=$2 programs=$3
 rm -rf "$dir"
 mkdir -p "$dir/fake"
-. "$(dirname "$0")/expect.sh"
 
 # A real race test of core: listed, explored under both strategies, replayed.
 race='CPUs faulting and truncating the same few pages leave no PTE to a page out of the cache'
@@ -85,7 +83,7 @@ unset FAKE_SIGNAL
 # Ctrl+C: the test program stopped, what finished counted, exit 130.
 export FAKE_SLOW=1
 expect 130 '^stopped by Ctrl\+C after [0-9]+ of 100 schedules$' \
-  timeout --preserve-status -s INT 3 "$cli" explore "$lost" --tests "$dir/fake" --seed 5 --schedules 100
+  timeout --preserve-status -s INT 4 "$cli" explore "$lost" --tests "$dir/fake" --seed 5 --schedules 100
 unset FAKE_SLOW
 
 # Bad command lines.

@@ -51,7 +51,7 @@ TEST_CASE("hash schemes are listed in historical order", "[hash][names]")
     }
 }
 
-TEST_CASE("hash index matches std::map for every scheme and hash function", "[hash][oracle]")
+TEST_CASE("hash index matches std::map for every scheme and hash function", "[hash][oracle][one-thread]")
 {
     test::for_each_table([&](HashScheme scheme, HashFunction function) {
         sync::LockRegistry registry;

@@ -2,8 +2,9 @@
 // modelled machine (base/machine.h) when PCL_TEST_MACHINE names a profile.
 //
 // ctest runs the tests tagged [modelled-too] twice: as they are, and as
-// core.modelled.* with PCL_TEST_MACHINE=altix-2005 (tests/CMakeLists.txt),
-// also under ThreadSanitizer and AddressSanitizer. On the modelled machine
+// core.modelled.* with PCL_TEST_MACHINE=altix-2005 (tests/CMakeLists.txt;
+// in the release build: one host thread runs a modelled machine's tasks,
+// so ThreadSanitizer could find no race there). On the modelled machine
 // the test's threads are tasks of one deterministic scheduler: the same seed
 // gives the same interleaving, and a failure is replayed exactly by running
 // the test again with the same PCL_TEST_MACHINE and PCL_TEST_SEED.

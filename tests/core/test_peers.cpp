@@ -73,7 +73,7 @@ std::size_t wrong_answers(PeerIndex& peer, bool ordered, pgoff_t range, std::siz
 
 } // namespace
 
-TEST_CASE("every peer built answers as std::map does, dense and sparse", "[bench][peers]")
+TEST_CASE("every peer built answers as std::map does, dense and sparse", "[bench][peers][one-thread]")
 {
     bool flat_array = false;
     for (const PeerInfo& info : peer_list()) {

@@ -41,7 +41,7 @@ std::uint64_t acquisitions(sync::LockRegistry& registry, const std::string& name
 
 } // namespace
 
-TEST_CASE("radix tree matches std::map for every scheme and fanout", "[radix][oracle]")
+TEST_CASE("radix tree matches std::map for every scheme and fanout", "[radix][oracle][one-thread]")
 {
     for (auto scheme : kSchemes)
         for (unsigned shift : { 2u, 4u, 6u, 7u }) {

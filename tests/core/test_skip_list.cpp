@@ -72,7 +72,7 @@ const sync::LockStatRow* find_row(const std::vector<sync::LockStatRow>& rows, co
 
 } // namespace
 
-TEST_CASE("skip list agrees with std::map over a long random sequence", "[index][skiplist]")
+TEST_CASE("skip list agrees with std::map over a long random sequence", "[index][skiplist][one-thread]")
 {
     const std::string scheme = GENERATE(as<std::string> {}, "mapping", "pernode");
     CAPTURE(scheme);

@@ -172,7 +172,8 @@ private Q_SLOTS:
         QVERIFY(csvFile.open(QIODevice::ReadOnly | QIODevice::Text));
         const QStringList lines = QString::fromUtf8(csvFile.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
         QCOMPARE(lines.size(), int(r.claims.size()) + 1);
-        QVERIFY(lines[0].startsWith(QStringLiteral("claim,source,thread_figure,our_figure,median,spread,result,why")));
+        QVERIFY(lines[0].startsWith(
+            QStringLiteral("claim,source,machine,latency_scale,thread_figure,our_figure,median,spread,result,why")));
         // A directory that does not exist: refused, with the reason.
         QVERIFY(!panel.saveVerdicts(dir.filePath(QStringLiteral("no/such/dir/v.csv")), &error));
         QVERIFY(!error.isEmpty());
@@ -193,9 +194,17 @@ private Q_SLOTS:
         panel.measure();
         QTRY_VERIFY_WITH_TIMEOUT(!panel.measuring(), 240000);
         QVERIFY(panel.verdicts().has_value());
-        QCOMPARE(panel.verdictTable()->rowCount(), int(panel.lesson().claims.size()));
+        // A row a claim on this machine, and below each its verdict on the
+        // thread's 8-way Pentium III, modelled, with its sensitivity.
+        QCOMPARE(panel.verdictTable()->rowCount(), 2 * int(panel.lesson().claims.size()));
         for (int row = 0; row < panel.verdictTable()->rowCount(); ++row)
             QVERIFY(!panel.verdictTable()->item(row, 3)->text().isEmpty());
+        for (int row = 1; row < panel.verdictTable()->rowCount(); row += 2) {
+            QVERIFY(panel.verdictTable()->item(row, 0)->text().startsWith(
+                QStringLiteral("The same claim, on a modelled ")));
+            QVERIFY(panel.verdictTable()->item(row, 3)->text().contains(
+                QStringLiteral("at half and at twice the transfer latencies: ")));
+        }
         QTRY_VERIFY(panel.verdictTable()->isVisible());
         QVERIFY(test::saveScreenshot(window.grab().toImage(), QStringLiteral("lesson-global-lock-verdict.png")));
         window.simulation().reset();

@@ -5,6 +5,7 @@
 #include "kit/savefile.h"
 #include "lesson/lesson_library.h"
 #include "lesson/lesson_pause.h"
+#include "lesson/modelled_claims.h"
 #include "lessons/proberesultsview.h"
 #include "lib/report.h"
 #include "run/simulation.h"
@@ -19,6 +20,8 @@
 #include <QThread>
 #include <QTimer>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace pcl::ui {
 
@@ -560,14 +563,37 @@ void LessonPanel::showVerdicts()
 {
     const ExperimentResult& r = *result_;
     save_->setEnabled(true);
+    const bool any_modelled
+        = std::any_of(r.claims.begin(), r.claims.end(), [](const ClaimResult& c) { return !c.modelled.empty(); });
     measureNote_->setText(tr("Measured on this machine's %1 CPUs (%2 form). Every figure is a ratio of runs made "
                              "here side by side, or a count: never a time compared with one from the thread.")
                               .arg(r.machine_cpus)
-                              .arg(r.quick ? tr("quick") : tr("full")));
-    verdictTable_->setRowCount(int(r.claims.size()));
+                              .arg(r.quick ? tr("quick") : tr("full"))
+        + (any_modelled ? QLatin1Char(' ')
+                    + tr("A claim about the thread's own machine is measured on a model of it as well: one run of "
+                         "each side, the same every time, and again with its transfer latencies halved and doubled.")
+                        : QString()));
+    // A row a verdict: each claim's on this machine, then on its thread's
+    // machine, side by side.
+    int rows = 0;
+    for (const ClaimResult& c : r.claims)
+        rows += 1 + (c.modelled.empty() ? 0 : 1);
+    verdictTable_->setRowCount(rows);
     const QPalette& p = palette();
-    for (int i = 0; i < int(r.claims.size()); ++i) {
-        const ClaimResult& c = r.claims[std::size_t(i)];
+    int row = 0;
+    const auto add = [&](const QStringList& cells, LessonVerdict verdict) {
+        for (int col = 0; col < 4; ++col) {
+            auto* item = new QTableWidgetItem(cells[col]);
+            item->setToolTip(cells[col]);
+            verdictTable_->setItem(row, col, item);
+        }
+        const QColor tint = verdict == LessonVerdict::Held ? colors::lockHeld()
+            : verdict == LessonVerdict::DidNotHold         ? colors::lockBlocked()
+                                                           : p.color(QPalette::PlaceholderText);
+        verdictTable_->item(row, 3)->setBackground(colors::mix(p.color(QPalette::Base), tint, 0.35));
+        ++row;
+    };
+    for (const ClaimResult& c : r.claims) {
         const QString claim
             = c.claim.quoted ? QStringLiteral("\u201c%1\u201d").arg(q(c.claim.statement)) : q(c.claim.statement);
         const QString thread = c.claim.thread_figure.empty() ? tr("no figure posted") : q(c.claim.thread_figure);
@@ -575,17 +601,17 @@ void LessonPanel::showVerdicts()
         // reads "3 repeats from 1.9x to 2.6x", not a percentage of a median.
         const QString ours
             = q(c.our_figure) + (c.values.size() > 1 ? QStringLiteral("; ") + q(repeats_range(c)) : QString());
-        const QStringList cells = { claim + QStringLiteral(" (") + q(c.claim.by) + QLatin1Char(')'), thread, ours,
-            q(std::string(lesson_verdict_name(c.verdict))) + QStringLiteral(": ") + q(c.why) };
-        for (int col = 0; col < 4; ++col) {
-            auto* item = new QTableWidgetItem(cells[col]);
-            item->setToolTip(cells[col]);
-            verdictTable_->setItem(i, col, item);
-        }
-        const QColor tint = c.verdict == LessonVerdict::Held ? colors::lockHeld()
-            : c.verdict == LessonVerdict::DidNotHold         ? colors::lockBlocked()
-                                                             : p.color(QPalette::PlaceholderText);
-        verdictTable_->item(i, 3)->setBackground(colors::mix(p.color(QPalette::Base), tint, 0.35));
+        add({ claim + QStringLiteral(" (") + q(c.claim.by) + QLatin1Char(')'), thread, ours,
+                q(std::string(lesson_verdict_name(c.verdict))) + QStringLiteral(": ") + q(c.why) },
+            c.verdict);
+        if (c.modelled.empty())
+            continue;
+        const ClaimResult& m = c.modelled.front();
+        add({ tr("The same claim, %1").arg(q(modelled_machine_text(m))), thread,
+                q(m.our_figure) + tr("; the same in every run"),
+                q(std::string(lesson_verdict_name(m.verdict))) + QStringLiteral(": ") + q(m.why) + QStringLiteral(". ")
+                    + q(sensitivity_text(c)) },
+            m.verdict);
     }
     verdictTable_->resizeRowsToContents();
 }

@@ -3,6 +3,7 @@
 #include "kit/numberformat.h"
 #include "lesson/experiment.h"
 #include "lesson/lesson.h"
+#include "lesson/modelled_claims.h"
 #include "lib/json_path.h"
 #include "lib/provenance.h"
 #include "lib/report.h"
@@ -204,6 +205,8 @@ private:
     void scenario();
     void lesson();
     void verdicts();
+    void modelledVerdict(const ClaimResult& claim);
+    void verdictCell(LessonVerdict verdict);
     void parameters();
     void counters();
     bool charts(QString* error);
@@ -410,17 +413,40 @@ void Markup::verdicts()
         if (c.values.size() > 1)
             ours += QStringLiteral("; ") + q(repeats_range(c));
         element("td", ours);
-        const QString verdict = q(lesson_verdict_name(c.verdict));
-        QString cls = verdict;
-        cls.replace(QLatin1Char(' '), QLatin1Char('-'));
-        xml_.writeStartElement(QStringLiteral("td"));
-        xml_.writeAttribute(QStringLiteral("class"), cls);
-        xml_.writeCharacters(verdict);
-        xml_.writeEndElement();
+        verdictCell(c.verdict);
         element("td", q(c.why));
         xml_.writeEndElement();
+        if (!c.modelled.empty())
+            modelledVerdict(c);
     }
     endTable();
+}
+
+void Markup::modelledVerdict(const ClaimResult& c)
+{
+    // The same claim on its thread's machine, on the row below this
+    // computer's: one run of each side, and its sensitivity.
+    const ClaimResult& m = c.modelled.front();
+    startRow();
+    element("td", QString(), "n");
+    element("td", tr("The same claim, %1").arg(q(modelled_machine_text(m))));
+    element("td", tr("as above"));
+    element("td", q(m.our_figure) + tr("; the same in every run"));
+    verdictCell(m.verdict);
+    element("td", q(m.why) + QStringLiteral(". ") + q(sensitivity_text(c)));
+    xml_.writeEndElement();
+}
+
+void Markup::verdictCell(LessonVerdict verdict)
+{
+    // Its class, the verdict's words hyphenated, colours it (held, did-not-hold, inconclusive).
+    const QString words = q(lesson_verdict_name(verdict));
+    QString cls = words;
+    cls.replace(QLatin1Char(' '), QLatin1Char('-'));
+    xml_.writeStartElement(QStringLiteral("td"));
+    xml_.writeAttribute(QStringLiteral("class"), cls);
+    xml_.writeCharacters(words);
+    xml_.writeEndElement();
 }
 
 void Markup::parameters()

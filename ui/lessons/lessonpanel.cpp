@@ -119,8 +119,7 @@ LessonPanel::LessonPanel(Simulation& sim, QWidget* parent)
     save_->setEnabled(false);
 
     verdictTable_->setObjectName(QStringLiteral("verdictTable"));
-    verdictTable_->setHorizontalHeaderLabels(
-        { tr("Claim"), tr("In the thread"), tr("On this machine"), tr("Verdict") });
+    verdictTable_->setHorizontalHeaderLabels({ tr("Claim"), tr("In the thread"), tr("Ours"), tr("Verdict") });
     verdictTable_->verticalHeader()->hide();
     verdictTable_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
     verdictTable_->setWordWrap(true);
@@ -609,7 +608,7 @@ void LessonPanel::showVerdicts()
         const ClaimResult& m = c.modelled.front();
         add({ tr("The same claim, %1").arg(q(modelled_machine_text(m))), thread,
                 q(m.our_figure) + tr("; the same in every run"),
-                q(std::string(lesson_verdict_name(m.verdict))) + QStringLiteral(": ") + q(m.why) + QStringLiteral(". ")
+                q(std::string(lesson_verdict_name(m.verdict))) + QStringLiteral(": ") + q(m.why) + QStringLiteral("; ")
                     + q(sensitivity_text(c)) },
             m.verdict);
     }

@@ -433,7 +433,7 @@ void Markup::modelledVerdict(const ClaimResult& c)
     element("td", tr("as above"));
     element("td", q(m.our_figure) + tr("; the same in every run"));
     verdictCell(m.verdict);
-    element("td", q(m.why) + QStringLiteral(". ") + q(sensitivity_text(c)));
+    element("td", q(m.why) + QStringLiteral("; ") + q(sensitivity_text(c)));
     xml_.writeEndElement();
 }
 

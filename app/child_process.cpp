@@ -159,6 +159,11 @@ ChildEnd run_child(
         end.exit_code = WEXITSTATUS(status);
     else if (WIFSIGNALED(status))
         end.signal = WTERMSIG(status);
+    // A Ctrl+C at a terminal reaches the child too (the whole foreground
+    // process group), which may end of it before this process has seen its
+    // own: stopped, not broken, either way.
+    if ((cancel && cancel->load()) || end.signal == SIGINT)
+        end.cancelled = true;
     end.output = read_all(output.fd);
     return end;
 }

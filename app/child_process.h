@@ -22,10 +22,10 @@ struct ChildProcess {
 };
 
 struct ChildEnd {
-    int exit_code = -1; ///< its exit status, when it exited
-    int signal = 0;     ///< the signal that ended it, or 0
-    std::string output; ///< what it wrote to stdout and stderr, together
-    bool cancelled = false;
+    int exit_code = -1;     ///< its exit status, when it exited
+    int signal = 0;         ///< the signal that ended it, or 0
+    std::string output;     ///< what it wrote to stdout and stderr, together
+    bool cancelled = false; ///< @cancel was set before it ended, or a SIGINT (a Ctrl+C) ended it
 };
 
 /// Runs @child to its end: each whole line it writes to its report pipe is

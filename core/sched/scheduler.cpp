@@ -237,6 +237,7 @@ void Scheduler::switch_away(bool counted) noexcept
     Task* next = pick_next();
     if (next == from) {
         from->state = TaskState::Running;
+        hold_before(from->vtime);
         return;
     }
     if (!next)
@@ -263,6 +264,7 @@ void Scheduler::requeue_and_switch(std::uint64_t key) noexcept
     const Ready next = ready_.push_pop(entry);
     if (next.id == task.id) {
         task.state = TaskState::Running;
+        hold_before(task.vtime);
         return;
     }
     task.state = TaskState::Runnable;
@@ -276,6 +278,7 @@ void Scheduler::requeue_and_switch(std::uint64_t key) noexcept
 
 void Scheduler::switch_to(Task& next) noexcept
 {
+    hold_before(next.vtime);
     Task& from = *current_;
     current_ = &next;
     next.state = TaskState::Running;
@@ -308,8 +311,10 @@ void Scheduler::advance_to(std::uint64_t vtime) noexcept
     // at the same time with a smaller key: the running task takes a new key
     // as any task put back in the queue does. Exploring, another may go
     // first whenever one can run.
-    if (vtime < next_event())
+    if (vtime < next_event()) {
+        hold_before(vtime);
         return;
+    }
     requeue_and_switch(draw_key());
 }
 

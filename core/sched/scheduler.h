@@ -102,6 +102,18 @@ public:
     void set_model(std::unique_ptr<MachineModel> model) noexcept { model_ = std::move(model); }
     const MachineModel* model() const noexcept { return model_.get(); }
 
+    /// Holds the machine before its virtual time passes @vtime: before a
+    /// task whose clock is later runs, or the running one goes on past it
+    /// alone, @hold is called on the machine's host thread, and nothing
+    /// runs until it returns (it may move the hold with set_hold_at(); it is
+    /// called again while the machine would still pass it). Nothing in the
+    /// run changes: no scheduling point, no key drawn, no switch. It is how
+    /// someone watching a run (sim/modelled_run.h) stops it at any moment
+    /// without becoming part of it. UINT64_MAX (the default): never.
+    void set_hold(std::function<void()> hold) { hold_ = std::move(hold); }
+    void set_hold_at(std::uint64_t vtime) noexcept { hold_at_ = vtime; }
+    std::uint64_t hold_at() const noexcept { return hold_at_; }
+
     /// The running task (invalid outside a run).
     TaskRef current_task() const noexcept;
     /// The name @task was spawned with.
@@ -270,6 +282,14 @@ private:
     std::int64_t lowest_ = 0;
     WaitQueue sleepers_; ///< exploring: the tasks in sleep_until(), woken by their deadlines
     std::unique_ptr<MachineModel> model_;
+    std::function<void()> hold_;
+    std::uint64_t hold_at_ = ~std::uint64_t(0);
+    /// Calls hold_ while the machine's time would pass hold_at_ at @vtime.
+    void hold_before(std::uint64_t vtime)
+    {
+        while (vtime > hold_at_ && hold_)
+            hold_();
+    }
     /// The line a key names: itself, or the line it shares (share_line).
     LineKey line_of(LineKey key) const noexcept
     {

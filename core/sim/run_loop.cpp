@@ -47,6 +47,11 @@ double RunLoop::running_seconds() const noexcept
     return double(clock_.running_ns(now_ns())) / 1e9;
 }
 
+std::uint64_t RunLoop::running_ns() const noexcept
+{
+    return clock_.running_ns(now_ns());
+}
+
 std::uint64_t RunLoop::clock_now_ns() const noexcept
 {
     return clock_.to_run(now_ns());
@@ -65,6 +70,15 @@ std::optional<std::uint64_t> RunLoop::next_deadline() const noexcept
     // same instant again.
     const double from_now = std::max(0.0, at - running_seconds());
     return now_ns() + static_cast<std::uint64_t>(std::ceil(from_now * 1e9));
+}
+
+std::uint64_t RunLoop::next_turn_ns() const noexcept
+{
+    const std::uint64_t now = now_ns();
+    std::uint64_t wake = now + kTurnPeriodNs;
+    if (const auto deadline = next_deadline())
+        wake = std::min(wake, *deadline);
+    return std::max(wake, now + 1);
 }
 
 void RunLoop::play()
@@ -218,7 +232,12 @@ void RunLoop::close(RunEnd why, const EventSink& sink)
 
 RunResult RunLoop::result()
 {
-    RunResult r = collect_result(engine_, scenario_, sampler_, running_seconds());
+    return result_after(running_seconds());
+}
+
+RunResult RunLoop::result_after(double running_seconds)
+{
+    RunResult r = collect_result(engine_, scenario_, sampler_, running_seconds);
     r.ended_by = ended_by_;
     r.events_drained = drained_;
     return r;

@@ -99,12 +99,29 @@ public:
     /// Seconds the CPUs have been let run: pauses excluded, the time the
     /// CPUs took to do a step included.
     double running_seconds() const noexcept;
+    /// The same in nanoseconds.
+    std::uint64_t running_ns() const noexcept;
+    /// A step was let go and the CPUs have not all held yet.
+    bool stepping() const noexcept { return stepping_; }
     /// Now on the run's clock, as the events drained are stamped: a view's
     /// live edge.
     std::uint64_t clock_now_ns() const noexcept;
     /// When the next turn has more to do than drain: the next sample, or the
     /// end of the duration, on now_ns()'s clock; nullopt unless Running.
     std::optional<std::uint64_t> next_deadline() const noexcept;
+    /// How often a driver turns the loop at most. A ring holds 2^14 records
+    /// by default and an unpaced CPU pushes a few million a second, so a
+    /// ring wraps in a few milliseconds; when simulated CPUs outnumber
+    /// cores the driver's wake-ups come late as well. What is lost anyway is
+    /// counted as dropped.
+    static constexpr std::uint64_t kTurnPeriodNs = 1'000'000; // 1 ms
+    /// When the driver turns next, on now_ns()'s clock: a turn period on, or
+    /// sooner when a sample or the end of the duration is due, and at least
+    /// a nanosecond on (on a modelled machine the clock moves only when a
+    /// task works or sleeps, and the driver only sleeps). Every driver
+    /// turns at these instants, so that a modelled run is the same run
+    /// whoever drives it (sim/runner.cpp, sim/modelled_run.cpp).
+    std::uint64_t next_turn_ns() const noexcept;
 
     /// The time series so far, oldest first (see MetricsSampler::series).
     const std::vector<MetricsSample>& samples() const noexcept { return sampler_.series(); }
@@ -114,9 +131,18 @@ public:
     /// The run's result: its counters as they are now, with ended_by and the
     /// events drained. Exact once the run has ended.
     RunResult result();
+    /// The same, for a run that has run @running_seconds: read by someone
+    /// who is not on the run's clock (sim/modelled_run.h, while the
+    /// machine stands).
+    RunResult result_after(double running_seconds);
+
+    /// Drains the rings into @sink, each stamp moved onto the run's clock,
+    /// and nothing else (no clock read: turn() does the rest).
+    void drain(const EventSink& sink);
+    /// The run's clock, to put a time of the machine on it.
+    const RunClock& clock() const noexcept { return clock_; }
 
 private:
-    void drain(const EventSink& sink);
     void take_sample();
     /// The closing steps of a run whose engine has ended or been stopped.
     void close(RunEnd why, const EventSink& sink);

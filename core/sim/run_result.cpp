@@ -171,6 +171,14 @@ json::Object host_json(const RunResult& r)
 
 } // namespace
 
+double modelled_cpu_seconds(const RunResult& result)
+{
+    std::uint64_t busy = 0;
+    for (const CpuCounters& c : result.cpus)
+        busy += c.busy_ns;
+    return double(busy) / 1e9;
+}
+
 json::Value to_json(const RunResult& r)
 {
     json::Array cpus;

@@ -166,6 +166,10 @@ RunResult collect_result(Engine& engine, const Scenario& scenario, const Metrics
 
 /// The JSON form: {"version": 1, "scenario": ..., "totals": ..., "locks": ...,
 /// "lock_classes": ..., "histograms": ..., "series": ...}.
+/// A modelled run's cpu_seconds: the time its simulated CPUs were busy
+/// (CpuCounters::busy_ns, work charged and spinning), in virtual seconds.
+double modelled_cpu_seconds(const RunResult& result);
+
 json::Value to_json(const RunResult& result);
 json::Value to_json(const sync::LockStatRow& row);
 json::Value to_json(const HistogramSummary& histogram);

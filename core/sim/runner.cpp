@@ -3,6 +3,7 @@
 #include "base/clock.h"
 #include "base/sleep.h"
 #include "sched/scheduler.h"
+#include "sim/modelled_run.h"
 #include "sim/run_loop.h"
 
 #include <algorithm>
@@ -13,12 +14,6 @@
 namespace pcl {
 
 namespace {
-
-// How often the event rings are drained. A ring holds 2^14 records by
-// default and an unpaced CPU pushes a few million a second, so a ring wraps
-// in a few milliseconds; when simulated CPUs outnumber cores the runner's
-// wake-ups come late as well. What is lost anyway is counted as dropped.
-constexpr std::uint64_t kDrainPeriodNs = 1'000'000; // 1 ms
 
 /// CPU time of every thread of the process so far (CLOCK_PROCESS_CPUTIME_ID):
 /// the host's, as the run's result reports it.
@@ -45,14 +40,7 @@ void drive(RunLoop& loop, const RunOptions& options)
             break;
         }
         loop.turn(sink);
-        const std::uint64_t now = now_ns();
-        std::uint64_t wake = now + kDrainPeriodNs;
-        if (const auto deadline = loop.next_deadline())
-            wake = std::min(wake, *deadline);
-        // At least a nanosecond on: on a modelled machine the clock moves
-        // only when a task sleeps or works, and this one only sleeps.
-        wake = std::max(wake, now + 1);
-        sleep_until_ns(wake);
+        sleep_until_ns(loop.next_turn_ns());
     }
 }
 
@@ -63,17 +51,8 @@ void drive(RunLoop& loop, const RunOptions& options)
 /// every run.
 RunResult run_modelled(const Scenario& scenario, const RunOptions& options)
 {
-    const MachineSpec& spec = scenario.engine.machine;
-    const sched::MachineProfile profile = spec.load();
-    sched::SchedulerOptions machine_options;
-    machine_options.seed = spec.schedule_seed ? spec.schedule_seed : scenario.engine.workload.seed;
-    machine_options.strategy = spec.schedule;
-    machine_options.pct_depth = spec.pct_depth;
-    machine_options.pct_steps = spec.pct_steps;
-    machine_options.max_points = options.max_scheduling_points;
-    machine_options.spin_step_ns = std::max<std::uint64_t>(1, profile.work.spin_step.ns);
-    sched::Scheduler machine(machine_options);
-    machine.set_model(std::make_unique<sched::MachineModel>(profile, spec.latency_scale));
+    const std::unique_ptr<sched::Scheduler> scheduler = make_modelled_machine(scenario, options.max_scheduling_points);
+    sched::Scheduler& machine = *scheduler;
     RunResult result;
     machine.run([&] {
         auto loop = std::make_unique<RunLoop>(scenario);
@@ -114,12 +93,8 @@ RunResult run_scenario(const Scenario& scenario, const RunOptions& options)
     // spinning included (the host's would measure the simulation).
     r.host_cpu_seconds = process_cpu_seconds() - cpu0;
     r.cpu_seconds = r.host_cpu_seconds;
-    if (scenario.engine.machine.is_modelled()) {
-        std::uint64_t busy = 0;
-        for (const CpuCounters& c : r.cpus)
-            busy += c.busy_ns;
-        r.cpu_seconds = double(busy) / 1e9;
-    }
+    if (scenario.engine.machine.is_modelled())
+        r.cpu_seconds = modelled_cpu_seconds(r);
     r.host_wall_seconds = double(host_now_ns() - wall0) / 1e9;
     return r;
 }

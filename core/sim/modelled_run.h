@@ -1,0 +1,141 @@
+// A run on a modelled machine that someone watches: the GUI plays it in
+// slices of virtual time, and between two slices the whole machine stands.
+//
+// On a modelled machine every CPU, disk and background actor is a task of
+// one scheduler on one host thread (sched/scheduler.h), in virtual time. A
+// ModelledRun gives that thread its own host thread, and the run's driver
+// task turns the run loop (sim/run_loop.h) exactly as the command line's
+// runner does (sim/runner.cpp): the same turns at the same virtual instants,
+// so the run is the command line's run, event for event, however it is
+// watched. A slice ends at a hold (Scheduler::set_hold): before the
+// machine's time passes the slice's end, the scheduler blocks its host
+// thread until the next slice, without drawing a key or switching a task,
+// so where the slices fall changes nothing of the run. Every call here
+// returns with the machine standing, so between calls the caller may read
+// anything of the run (its Debugfs, its lock registry, the loop's samples,
+// the events in the rings) as a frozen machine: no reader meets a lock
+// that a task holds or a node that an RCU grace period frees, since the
+// caller's thread is the only one running.
+//
+// What changes the run (play, a step, the speed, its end) runs on the
+// machine, as its driver, at the driver's next turn: call(). A run changed
+// that way is a branch of the command line's run, not the same one.
+#pragma once
+
+#include "events/event.h"
+#include "sim/run_loop.h"
+#include "sim/run_result.h"
+#include "sim/scenario.h"
+
+#include <condition_variable>
+#include <cstdint>
+#include <exception>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace pcl {
+
+namespace sched {
+class Scheduler;
+}
+
+/// The scheduler of a modelled run of @scenario: its profile (and latency
+/// scale), seed and strategy, as run_scenario() builds it; a run making
+/// more than @max_points scheduling points (0: no limit) stops.
+std::unique_ptr<sched::Scheduler> make_modelled_machine(const Scenario& scenario, std::uint64_t max_points = 0);
+
+class ModelledRun {
+public:
+    /// Why the machine stands.
+    enum class Stop : std::uint8_t {
+        Reached, ///< its time reached the slice's end
+        Budget,  ///< the host time allowed for the slice ran out first
+        Held,    ///< the CPUs hold (not started, paused, a step done) or a call() ran
+        Ended,   ///< the run ended
+    };
+
+    /// Builds the run of @scenario on its modelled machine (the scenario
+    /// names one: throws std::invalid_argument otherwise), standing before
+    /// its start. Throws ScenarioError, or what the engine throws for a
+    /// configuration it cannot build, as RunLoop does.
+    explicit ModelledRun(const Scenario& scenario);
+    /// Ends a run still going (RunEnd::Stopped), takes the machine down and
+    /// joins its thread.
+    ~ModelledRun();
+    ModelledRun(const ModelledRun&) = delete;
+    ModelledRun& operator=(const ModelledRun&) = delete;
+
+    /// The run's loop, to read between calls (its phase, samples, engine,
+    /// registry); what changes it or reads a clock goes through call().
+    /// Only while alive().
+    RunLoop& loop() noexcept { return *loop_; }
+    const RunLoop& loop() const noexcept { return *loop_; }
+
+    /// Runs @fn on the machine, as its driver, at its next turn (at once
+    /// when the run is held, ready or ended), and returns when it has;
+    /// rethrows what @fn threw. The events drained until then reach @sink.
+    void call(const std::function<void(RunLoop&)>& fn, const RunLoop::EventSink& sink = {});
+
+    /// Lets the machine run until its running time reaches
+    /// @until_running_ns (UINT64_MAX: no end), the CPUs hold, the run ends,
+    /// or @host_budget_ns of this computer's time has gone (checked at the
+    /// driver's turns, at least every modelled millisecond). The events
+    /// recorded until then reach @sink, on the calling thread.
+    Stop advance(std::uint64_t until_running_ns, std::uint64_t host_budget_ns, const RunLoop::EventSink& sink);
+
+    /// Where the machine stands: the loop's running time and the run's
+    /// clock (RunLoop::clock_now_ns) there, in virtual nanoseconds.
+    std::uint64_t running_ns() const noexcept { return running_ns_; }
+    std::uint64_t clock_now_ns() const noexcept { return clock_now_ns_; }
+
+    /// Whether the machine still runs: false once its thread has ended (a
+    /// task threw: the call that saw it rethrew it); loop() is then gone.
+    bool alive() const
+    {
+        std::lock_guard lock(mutex_);
+        return !finished_;
+    }
+
+    /// The run's result where it stands, as run_scenario() gives a
+    /// modelled one: cpu_seconds is its CPUs' busy time, the schedule's
+    /// figures filled in.
+    RunResult result();
+
+private:
+    void machine_thread(Scenario scenario);
+    void drive(RunLoop& loop);
+    /// The machine's host thread waits here, the machine standing at
+    /// @vtime, until it is let go (a slice, a call, the end).
+    void stand(std::uint64_t vtime, Stop why);
+    /// Lets the machine go and waits until it stands again; hands the
+    /// events it recorded to @sink and rethrows what it threw.
+    void release(const RunLoop::EventSink& sink);
+    RunLoop::EventSink collector();
+
+    std::unique_ptr<sched::Scheduler> machine_;
+    RunLoop* loop_ = nullptr;
+    std::thread thread_;
+
+    mutable std::mutex mutex_;
+    std::condition_variable cv_;
+    bool standing_ = false; ///< the machine's thread waits in stand() (or has ended)
+    bool go_ = false;       ///< let go from stand()
+    bool finished_ = false; ///< the machine's thread is done
+    /// The driver's mailbox: a call to run, or the end.
+    std::function<void(RunLoop&)> call_;
+    bool quit_ = false;
+    std::exception_ptr failure_;
+    Stop stop_ = Stop::Held;
+    std::uint64_t slice_start_host_ns_ = 0;
+    std::uint64_t budget_ns_ = ~std::uint64_t(0);
+
+    std::vector<Event> pending_;    ///< drained by the driver, handed out when it stands
+    std::uint64_t stand_vtime_ = 0; ///< the machine's time where it stands
+    std::uint64_t running_ns_ = 0;
+    std::uint64_t clock_now_ns_ = 0;
+};
+
+} // namespace pcl

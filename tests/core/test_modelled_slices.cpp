@@ -1,0 +1,165 @@
+// core/sim/modelled_run: a modelled run played in slices, as the GUI plays
+// it, is the run the command line makes of the same scenario: the same
+// events at the same virtual times, the same samples and totals, however it
+// is sliced; a slice ends exactly where it was asked to; a step is each
+// CPU's operations and no more; and the machine stands between two slices.
+#include "engine_test_support.h"
+#include "sim/modelled_run.h"
+#include "sim/runner.h"
+#include "sim/scenario.h"
+
+#include <catch2/catch.hpp>
+
+#include <cstdint>
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+using namespace pcl;
+
+namespace {
+
+constexpr std::uint64_t kNoLimit = std::numeric_limits<std::uint64_t>::max();
+
+/// Four CPUs reading one file on the 8-way Pentium III: misses, I/O, the
+/// global lock's contention, samples every 10 modelled ms.
+Scenario four_readers()
+{
+    Scenario s;
+    s.engine = test::small_engine("random", 4, 2048, 3000);
+    s.engine.machine.profile = "pentium3-xeon-8way-2002";
+    s.sample_interval_ms = 10;
+    return s;
+}
+
+std::string line_of(const Event& e)
+{
+    return std::to_string(e.time_ns) + " " + std::to_string(e.cpu) + " " + std::to_string(int(e.kind)) + " "
+        + std::to_string(e.object) + " " + std::to_string(e.index) + " " + std::to_string(e.arg0) + "\n";
+}
+
+struct Seen {
+    std::string events;
+    RunResult result;
+    std::vector<MetricsSample> samples;
+};
+
+Seen by_command_line(const Scenario& s)
+{
+    Seen seen;
+    RunOptions options;
+    options.events = [&](const std::vector<Event>& batch) {
+        for (const Event& e : batch)
+            seen.events += line_of(e);
+    };
+    options.progress = [&](const MetricsSample& sample) { seen.samples.push_back(sample); };
+    seen.result = run_scenario(s, options);
+    return seen;
+}
+
+/// Plays @s in slices of @slice_ns of running time until it ends; each
+/// slice must end exactly where it was asked to (or at the run's end).
+Seen by_slices(const Scenario& s, std::uint64_t slice_ns)
+{
+    Seen seen;
+    const RunLoop::EventSink sink = [&](std::vector<Event>& batch) {
+        for (const Event& e : batch)
+            seen.events += line_of(e);
+    };
+    ModelledRun run(s);
+    REQUIRE(run.loop().phase() == RunLoop::Phase::Ready);
+    run.call([](RunLoop& loop) { loop.play(); });
+    std::uint64_t until = 0;
+    for (int slices = 0;; ++slices) {
+        REQUIRE(slices < 1'000'000);
+        until += slice_ns;
+        const ModelledRun::Stop stop = run.advance(until, kNoLimit, sink);
+        if (stop == ModelledRun::Stop::Ended)
+            break;
+        REQUIRE(stop == ModelledRun::Stop::Reached);
+        REQUIRE(run.running_ns() == until);
+    }
+    REQUIRE(run.loop().phase() == RunLoop::Phase::Ended);
+    seen.samples = run.loop().samples();
+    seen.result = run.result();
+    return seen;
+}
+
+} // namespace
+
+TEST_CASE("a modelled run played in slices is the command line's run", "[sim][modelled]")
+{
+    const Scenario s = four_readers();
+    const Seen whole = by_command_line(s);
+    REQUIRE(whole.result.state == "finished");
+    REQUIRE(whole.result.operations == 4 * 3000);
+    REQUIRE(whole.samples.size() >= 3);
+    for (const std::uint64_t slice : { std::uint64_t(37'000), std::uint64_t(1'000'000), std::uint64_t(1) << 40 }) {
+        INFO("slices of " << slice << " ns");
+        const Seen sliced = by_slices(s, slice);
+        CHECK(sliced.result.state == "finished");
+        CHECK(sliced.events == whole.events);
+        CHECK(sliced.result.operations == whole.result.operations);
+        CHECK(sliced.result.faults == whole.result.faults);
+        CHECK(sliced.result.device_requests == whole.result.device_requests);
+        CHECK(sliced.result.wall_seconds == whole.result.wall_seconds);
+        CHECK(sliced.result.cpu_seconds == whole.result.cpu_seconds);
+        CHECK(sliced.result.scheduling_points == whole.result.scheduling_points);
+        CHECK(sliced.result.lock_order == whole.result.lock_order);
+        REQUIRE(sliced.samples.size() == whole.samples.size());
+        for (std::size_t i = 0; i < whole.samples.size(); ++i) {
+            CHECK(sliced.samples[i].clock_ns == whole.samples[i].clock_ns);
+            CHECK(sliced.samples[i].operations == whole.samples[i].operations);
+        }
+    }
+}
+
+TEST_CASE("a step on a modelled machine is one operation of each CPU, then the machine holds", "[sim][modelled]")
+{
+    ModelledRun run(four_readers());
+    const RunLoop::EventSink none;
+    for (std::uint64_t step = 1; step <= 3; ++step) {
+        run.call([](RunLoop& loop) { loop.step(1); });
+        CHECK(run.advance(kNoLimit, kNoLimit, none) == ModelledRun::Stop::Held);
+        CHECK(run.loop().phase() == RunLoop::Phase::Paused);
+        CHECK_FALSE(run.loop().stepping());
+        CHECK(run.result().operations == 4 * step);
+        // Held, the machine does nothing more however long it is let run.
+        const std::uint64_t held = run.running_ns();
+        CHECK(run.advance(held + 1'000'000, kNoLimit, none) == ModelledRun::Stop::Held);
+        CHECK(run.running_ns() == held);
+        CHECK(run.result().operations == 4 * step);
+    }
+    // And plays on from there to the same end as a run never stepped.
+    run.call([](RunLoop& loop) { loop.play(); });
+    CHECK(run.advance(kNoLimit, kNoLimit, none) == ModelledRun::Stop::Ended);
+    CHECK(run.result().operations == 4 * 3000);
+}
+
+TEST_CASE("a slice stops when this computer's time allowed for it is spent", "[sim][modelled]")
+{
+    Scenario s = four_readers();
+    s.engine.workload.operations_per_cpu = 100'000;
+    ModelledRun run(s);
+    run.call([](RunLoop& loop) { loop.play(); });
+    // No host time at all: the slice turns the loop once and stops, at most
+    // a modelled millisecond on.
+    CHECK(run.advance(kNoLimit, 0, {}) == ModelledRun::Stop::Budget);
+    CHECK(run.running_ns() <= 1'000'000);
+    CHECK(run.loop().phase() == RunLoop::Phase::Running);
+    // Taken down running: the destructor stops it.
+}
+
+TEST_CASE("a modelled run is refused for the host and for a profile that does not exist", "[sim][modelled]")
+{
+    Scenario s = four_readers();
+    s.engine.machine.profile = "host";
+    CHECK_THROWS_AS(ModelledRun(s), std::invalid_argument);
+    s.engine.machine.profile = "cray-1";
+    CHECK_THROWS(ModelledRun(s));
+    // A configuration the engine cannot build is the engine's message.
+    s = four_readers();
+    s.engine.workload.file_pages = std::uint64_t(1) << 28;
+    CHECK_THROWS(ModelledRun(s));
+}

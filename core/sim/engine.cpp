@@ -178,8 +178,7 @@ Engine::Engine(const EngineConfig& config, sync::LockRegistry& registry)
     if (config_.machine.is_modelled() && !on_modelled_machine())
         throw FieldError("machine.profile",
             "the modelled " + config_.machine.profile
-                + " runs from the command line (pagecache-lab-cli run, sweep, compare) in this version; this run "
-                  "needs profile host");
+                + " runs its engine on its own machine (sim/runner.h, sim/modelled_run.h), not on a host thread");
     tick_calibration(); // the one-time clock calibration, before any CPU needs the clock
     pace_ops_.store(config_.ops_per_second, std::memory_order_relaxed);
     pace_stretch_ns_.store(config_.hold_stretch_ns, std::memory_order_relaxed);

@@ -1,7 +1,9 @@
 // The GUI's run controller: play, pause, step, reset and speed wired to the
 // engine; samples and events delivered on the GUI thread's timer.
 #include "run/simulation.h"
+#include "sim/runner.h"
 
+#include <QElapsedTimer>
 #include <QSignalSpy>
 #include <QTest>
 
@@ -22,6 +24,18 @@ Scenario small(unsigned cpus, std::uint64_t ops)
     s.engine.memory_pages = 4096;
     s.engine.device = { 1000, 100, 1.0 };
     s.sample_interval_ms = 20;
+    return s;
+}
+
+/// Four CPUs reading one file at random on the 8-way Pentium III: misses,
+/// I/O and the global lock's contention, about 45 modelled milliseconds.
+Scenario modelled()
+{
+    Scenario s = small(4, 3000);
+    s.engine.workload.pattern = pcl::WorkloadPattern::Random;
+    s.engine.workload.file_pages = 2048;
+    s.engine.machine.profile = "pentium3-xeon-8way-2002";
+    s.sample_interval_ms = 10;
     return s;
 }
 
@@ -163,6 +177,84 @@ private Q_SLOTS:
             if (e.kind == pcl::EventKind::LockAcquired && sim.lockName(e) == QLatin1String("mapping[0].tree_lock"))
                 namedLock = true;
         QVERIFY(namedLock);
+    }
+
+    void aModelledRunWatchedWithPausesIsTheCommandLinesRun()
+    {
+        const Scenario s = modelled();
+        std::uint64_t recorded = 0;
+        pcl::RunOptions options;
+        options.events = [&](const std::vector<pcl::Event>& batch) { recorded += batch.size(); };
+        const pcl::RunResult whole = pcl::run_scenario(s, options);
+        QCOMPARE(whole.state, std::string("finished"));
+
+        Simulation sim;
+        QSignalSpy sampled(&sim, &Simulation::sampled);
+        sim.setScenario(s);
+        QVERIFY(sim.isModelled());
+        QCOMPARE(sim.playbackRate(), 0.0); // unpaced: as fast as it computes
+        sim.setPlaybackRate(0.02);         // 20 modelled ms a second: a few ticks
+        std::uint64_t shown = 0;
+        connect(&sim, &Simulation::eventsArrived, this,
+            [&](const std::vector<pcl::Event>& batch) { shown += batch.size(); });
+        sim.play();
+        QTRY_VERIFY_WITH_TIMEOUT(sim.elapsedSeconds() > 0.005, 10000);
+        sim.pause();
+        // Paused, the machine stands: its time and its CPUs do not move.
+        const double at = sim.elapsedSeconds();
+        const std::uint64_t ops = sim.engine()->operations();
+        QTest::qWait(200);
+        QCOMPARE(sim.elapsedSeconds(), at);
+        QCOMPARE(sim.engine()->operations(), ops);
+        sim.setPlaybackRate(0); // and on as fast as it computes
+        sim.play();
+        QTRY_COMPARE_WITH_TIMEOUT(sim.state(), Simulation::State::Finished, 20000);
+        const auto r = sim.result();
+        QVERIFY(r.has_value());
+        // The same run, event for event: pauses and rates only change when
+        // it was looked at.
+        QCOMPARE(r->operations, whole.operations);
+        QCOMPARE(r->faults, whole.faults);
+        QCOMPARE(r->wall_seconds, whole.wall_seconds);
+        QCOMPARE(r->cpu_seconds, whole.cpu_seconds);
+        QCOMPARE(r->lock_order, whole.lock_order);
+        QCOMPARE(r->scheduling_points, whole.scheduling_points);
+        QCOMPARE(shown + sim.eventsNotShown(), recorded);
+        QCOMPARE(std::size_t(sampled.count()), sim.samples().size());
+        QCOMPARE(sampledOperations(sim), whole.operations);
+    }
+
+    void aModelledRunPlaysNoFasterThanItsRate()
+    {
+        Simulation sim;
+        sim.setScenario(modelled());
+        sim.setPlaybackRate(1e-3); // a modelled millisecond a second
+        QElapsedTimer wall;
+        wall.start();
+        sim.play();
+        QTest::qWait(500);
+        const double seconds = double(wall.elapsed()) / 1000;
+        // Never ahead of the rate (a tick's worth at most), whatever this
+        // computer's speed; behind only if it could not compute it.
+        QVERIFY2(sim.elapsedSeconds() <= 1e-3 * (seconds + 2.0 / Simulation::kTicksPerSecond),
+            qPrintable(QString::number(sim.elapsedSeconds())));
+        QVERIFY(sim.elapsedSeconds() > 0);
+        QVERIFY_EXCEPTION_THROWN(sim.setPlaybackRate(-1), std::invalid_argument);
+        QVERIFY_EXCEPTION_THROWN(sim.setPlaybackRate(100), std::invalid_argument);
+    }
+
+    void aStepOnAModelledMachineIsEachCpusOperation()
+    {
+        Simulation sim;
+        sim.setScenario(modelled());
+        sim.step(2);
+        QCOMPARE(sim.state(), Simulation::State::Paused);
+        QTRY_COMPARE_WITH_TIMEOUT(sim.engine()->operations(), std::uint64_t(8), 10000);
+        QTest::qWait(100); // and no more
+        QCOMPARE(sim.engine()->operations(), std::uint64_t(8));
+        sim.play();
+        QTRY_COMPARE_WITH_TIMEOUT(sim.state(), Simulation::State::Finished, 20000);
+        QCOMPARE(sim.engine()->operations(), std::uint64_t(4 * 3000));
     }
 
     void aBadScenarioIsRefusedWithTheField()

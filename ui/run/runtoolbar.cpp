@@ -48,16 +48,55 @@ const std::vector<double>& RunToolBar::speeds()
     return kSpeeds;
 }
 
-int RunToolBar::positionFor(double opsPerSecond)
+namespace {
+
+/// The stop of @stops (the last one 0) closest to @value on a log scale.
+int closestStop(const std::vector<double>& stops, double value)
 {
-    const auto& s = speeds();
-    if (opsPerSecond <= 0)
-        return int(s.size()) - 1;
+    if (value <= 0)
+        return int(stops.size()) - 1;
     int best = 0;
-    for (int i = 0; i + 1 < int(s.size()); ++i)
-        if (std::abs(std::log(s[i] / opsPerSecond)) < std::abs(std::log(s[best] / opsPerSecond)))
+    for (int i = 0; i + 1 < int(stops.size()); ++i)
+        if (std::abs(std::log(stops[i] / value)) < std::abs(std::log(stops[best] / value)))
             best = i;
     return best;
+}
+
+} // namespace
+
+int RunToolBar::positionFor(double opsPerSecond)
+{
+    return closestStop(speeds(), opsPerSecond);
+}
+
+const std::vector<double>& RunToolBar::playbackRates()
+{
+    static const std::vector<double> kRates { 1e-6, 3e-6, 1e-5, 3e-5, 1e-4, 3e-4, 1e-3, 3e-3, 1e-2, 3e-2, 0.1, 0.3, 1,
+        0 };
+    return kRates;
+}
+
+QString RunToolBar::timeText(double seconds)
+{
+    if (seconds >= 1 || seconds == 0)
+        return QString::number(seconds, 'f', 1) + QStringLiteral(" s");
+    if (seconds >= 1e-3)
+        return QString::number(seconds * 1e3, 'f', seconds >= 0.1 ? 0 : 1) + QStringLiteral(" ms");
+    return QString::number(seconds * 1e6, 'f', 0) + QStringLiteral(" \u00b5s");
+}
+
+QString RunToolBar::playbackText(double modelledSecondsPerSecond)
+{
+    if (modelledSecondsPerSecond <= 0)
+        return tr("as fast as it computes");
+    if (modelledSecondsPerSecond == 1)
+        return tr("real time");
+    return tr("%1 a second").arg(timeText(modelledSecondsPerSecond));
+}
+
+const std::vector<double>& RunToolBar::stops() const
+{
+    return sim_.isModelled() ? playbackRates() : speeds();
 }
 
 QString RunToolBar::speedText(double opsPerSecond)
@@ -137,13 +176,20 @@ RunToolBar::RunToolBar(Simulation& simulation, QWidget* parent)
 
     connect(&sim_, &Simulation::stateChanged, this, &RunToolBar::updateActions);
     connect(&sim_, &Simulation::runReset, this, [this] {
-        showSpeed(sim_.scenario().engine.ops_per_second);
+        if (sim_.isModelled())
+            showPlayback(sim_.playbackRate());
+        else
+            showSpeed(sim_.scenario().engine.ops_per_second);
         updateActions();
         updateFigures();
     });
     // The Parameters panel and a lesson's step set the speed too: the
     // slider says what the run does, whoever set it.
-    connect(&sim_, &Simulation::pacingChanged, this, [this](double ops) { showSpeed(ops); });
+    connect(&sim_, &Simulation::pacingChanged, this, [this](double ops) {
+        if (!sim_.isModelled())
+            showSpeed(ops);
+    });
+    connect(&sim_, &Simulation::playbackRateChanged, this, &RunToolBar::showPlayback);
     connect(&sim_, &Simulation::ticked, this, &RunToolBar::updateFigures);
     showSpeed(sim_.scenario().engine.ops_per_second);
     updateActions();
@@ -153,13 +199,33 @@ RunToolBar::RunToolBar(Simulation& simulation, QWidget* parent)
 void RunToolBar::showSpeed(double opsPerSecond)
 {
     const QSignalBlocker block(speed_);
+    speed_->setRange(0, int(speeds().size()) - 1);
+    speed_->setToolTip(tr("Speed: operations per second per CPU, from slow motion to unpaced (as fast as the "
+                          "machine goes). Applies at once."));
     speed_->setValue(positionFor(opsPerSecond));
     // The speed itself, which may lie between two stops.
     speedLabel_->setText(speedText(opsPerSecond));
 }
 
+void RunToolBar::showPlayback(double modelledSecondsPerSecond)
+{
+    const QSignalBlocker block(speed_);
+    speed_->setRange(0, int(playbackRates().size()) - 1);
+    speed_->setToolTip(tr("Playback: how much of the modelled machine's time passes in a second of yours, from a "
+                          "microsecond to real time, or as fast as this computer can compute it. The run is the "
+                          "same at every speed. Applies at once."));
+    speed_->setValue(closestStop(playbackRates(), modelledSecondsPerSecond));
+    speedLabel_->setText(playbackText(modelledSecondsPerSecond));
+}
+
 void RunToolBar::speedChanged(int position)
 {
+    if (sim_.isModelled()) {
+        const double rate = playbackRates()[std::size_t(position)];
+        speedLabel_->setText(playbackText(rate));
+        sim_.setPlaybackRate(rate);
+        return;
+    }
     const double ops = speeds()[std::size_t(position)];
     speedLabel_->setText(speedText(ops));
     try {
@@ -185,7 +251,19 @@ void RunToolBar::updateActions()
 
 void RunToolBar::updateFigures()
 {
-    elapsed_->setText(caption(tr("time"), QString::number(sim_.elapsedSeconds(), 'f', 1) + QStringLiteral(" s")));
+    if (sim_.isModelled()) {
+        // Virtual time, in the unit that suits it: a modelled run of a few
+        // milliseconds is most of a lecture's.
+        QString text = timeText(sim_.elapsedSeconds());
+        if (sim_.state() == Simulation::State::Running && sim_.playbackRate() > 0 && sim_.playbackReached() < 0.9)
+            text += tr(" (computed at %1 % of the rate)").arg(int(std::round(sim_.playbackReached() * 100)));
+        elapsed_->setText(caption(tr("modelled time"), text));
+        elapsed_->setToolTip(tr("Time on the modelled machine since the run began: virtual, the same on every "
+                                "computer, standing still while paused"));
+    } else {
+        elapsed_->setText(caption(tr("time"), QString::number(sim_.elapsedSeconds(), 'f', 1) + QStringLiteral(" s")));
+        elapsed_->setToolTip(tr("Running time of this run (pauses excluded)"));
+    }
     if (sim_.samples().empty()) {
         for (auto [label, name] : { std::pair { opsRate_, tr("ops") }, std::pair { faultRate_, tr("faults") },
                  std::pair { hitRatio_, tr("hits") }, std::pair { lockWait_, tr("lock wait") } })

@@ -31,6 +31,14 @@ public:
     static int positionFor(double opsPerSecond);
     /// "300 ops/s per CPU", "unpaced".
     static QString speedText(double opsPerSecond);
+    /// On a modelled machine the slider sets the playback rate instead:
+    /// modelled seconds a second, from a microsecond to real time; the last
+    /// position (0) is as fast as this computer computes it.
+    static const std::vector<double>& playbackRates();
+    /// "1 modelled ms a second", "real time", "as fast as it computes".
+    static QString playbackText(double modelledSecondsPerSecond);
+    /// A time of the run, in the unit that suits it ("3.2 s", "12.5 ms").
+    static QString timeText(double seconds);
 
     /// The figures as shown (for tests): elapsed, ops/s, faults/s, hit ratio, lock wait.
     QStringList figures() const;
@@ -41,6 +49,10 @@ private:
     void speedChanged(int position);
     /// Shows @opsPerSecond on the slider and its label without setting it again.
     void showSpeed(double opsPerSecond);
+    /// Shows the playback rate of a modelled run on the slider.
+    void showPlayback(double modelledSecondsPerSecond);
+    /// The slider's stops: speeds, or playback rates on a modelled machine.
+    const std::vector<double>& stops() const;
 
     Simulation& sim_;
     QAction* play_;

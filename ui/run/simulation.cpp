@@ -20,13 +20,21 @@ Simulation::~Simulation()
     // ~RunLoop stops the CPUs before their registry goes; a run still being
     // taken down is waited for, so that no thread outlives the window.
     loop_.reset();
+    modelled_.reset();
     if (retiring_.valid())
         retiring_.wait();
 }
 
-void Simulation::retire(std::unique_ptr<RunLoop> loop)
+RunLoop* Simulation::loop() const
 {
-    if (!loop)
+    if (modelled_)
+        return modelled_->alive() ? &modelled_->loop() : nullptr;
+    return loop_.get();
+}
+
+void Simulation::retire(std::unique_ptr<RunLoop> loop, std::unique_ptr<ModelledRun> modelled)
+{
+    if (!loop && !modelled)
         return;
     // At most one old run at a time: a second reset waits for the first.
     if (retiring_.valid())
@@ -34,8 +42,13 @@ void Simulation::retire(std::unique_ptr<RunLoop> loop)
     // The CPUs are stopped here, so the old run records nothing more; the
     // views dropped what they held of it when the new run was announced,
     // and nothing else reads it (no view reads a run from another thread).
-    loop->end(RunEnd::Stopped, {});
-    retiring_ = std::async(std::launch::async, [old = std::move(loop)]() mutable { old.reset(); });
+    // A modelled run stands until its destructor ends it on its machine.
+    if (loop)
+        loop->end(RunEnd::Stopped, {});
+    retiring_ = std::async(std::launch::async, [old = std::move(loop), oldModelled = std::move(modelled)]() mutable {
+        old.reset();
+        oldModelled.reset();
+    });
 }
 
 QString Simulation::stateName(State state)
@@ -76,16 +89,27 @@ void Simulation::reset()
 void Simulation::build()
 {
     timer_.stop();
-    retire(std::move(loop_));
+    retire(std::move(loop_), std::move(modelled_));
     notShown_ = 0;
+    samplesSeen_ = 0;
+    playbackAt_ = 0;
+    playbackReached_ = 1;
     trace_ = ChromeTrace();
     error_.clear();
     try {
-        loop_ = std::make_unique<RunLoop>(scenario_);
-        loop_->engine().set_thread_nice(kCpuNice);
-        loop_->set_sample_callback([this](const MetricsSample& s) { Q_EMIT sampled(s); });
+        if (scenario_.engine.machine.is_modelled()) {
+            modelled_ = std::make_unique<ModelledRun>(scenario_);
+            // Paced, a lesson's slow motion plays in real time; unpaced, as
+            // fast as the machine can be computed.
+            playbackRate_ = scenario_.engine.ops_per_second > 0 ? 1.0 : 0.0;
+        } else {
+            loop_ = std::make_unique<RunLoop>(scenario_);
+            loop_->engine().set_thread_nice(kCpuNice);
+            loop_->set_sample_callback([this](const MetricsSample& s) { Q_EMIT sampled(s); });
+        }
     } catch (const std::exception& e) {
         loop_.reset();
+        modelled_.reset();
         error_ = QString::fromStdString(e.what());
         setState(State::Failed);
         Q_EMIT runReset();
@@ -108,35 +132,39 @@ void Simulation::setState(State state)
 
 std::optional<Debugfs> Simulation::debugfs() const
 {
-    if (!loop_)
+    if (!loop())
         return std::nullopt;
-    return Debugfs(loop_->engine());
+    return Debugfs(loop()->engine());
 }
 
 double Simulation::elapsedSeconds() const
 {
+    if (modelled_)
+        return double(modelled_->running_ns()) / 1e9;
     return loop_ ? loop_->running_seconds() : 0.0;
 }
 
 std::uint64_t Simulation::clockNowNs() const
 {
+    if (modelled_)
+        return modelled_->clock_now_ns();
     return loop_ ? loop_->clock_now_ns() : 0;
 }
 
 const std::vector<MetricsSample>& Simulation::samples() const
 {
     static const std::vector<MetricsSample> none;
-    return loop_ ? loop_->samples() : none;
+    return loop() ? loop()->samples() : none;
 }
 
 std::uint64_t Simulation::eventsRecorded() const
 {
-    return loop_ ? loop_->engine().events().pushed() : 0;
+    return loop() ? loop()->engine().events().pushed() : 0;
 }
 
 std::uint64_t Simulation::eventsDropped() const
 {
-    return loop_ ? loop_->engine().events().dropped() : 0;
+    return loop() ? loop()->engine().events().dropped() : 0;
 }
 
 QString Simulation::fileStem() const
@@ -146,7 +174,7 @@ QString Simulation::fileStem() const
 
 bool Simulation::hasResult() const
 {
-    return loop_ && loop_->phase() != RunLoop::Phase::Ready;
+    return loop() && loop()->phase() != RunLoop::Phase::Ready;
 }
 
 std::optional<RunResult> Simulation::result()
@@ -154,6 +182,8 @@ std::optional<RunResult> Simulation::result()
     if (!hasResult())
         return std::nullopt;
     pause();
+    if (modelled_)
+        return modelled_->result(); // where the machine stands, every event drained
     // Drain once more whatever the state: after step(), or when a CPU ended
     // its operation after the pause's drain, the rings still hold records
     // the totals count, and the trace would miss them.
@@ -176,9 +206,17 @@ QString Simulation::lockName(const Event& e) const
 
 void Simulation::play()
 {
-    if (!loop_ || (state_ != State::Ready && state_ != State::Paused))
+    if (!loop() || (state_ != State::Ready && state_ != State::Paused))
         return;
-    loop_->play();
+    if (modelled_) {
+        // Ready, or held after a step: the CPUs go (on the machine). A
+        // pause of the slices alone left the run as it was.
+        if (loop()->phase() != RunLoop::Phase::Running)
+            modelled_->call([](RunLoop& l) { l.play(); }, [this](std::vector<Event>& b) { showEvents(b); });
+        playbackAt_ = modelled_->running_ns();
+    } else {
+        loop_->play();
+    }
     timer_.start();
     setState(State::Running);
 }
@@ -187,8 +225,11 @@ void Simulation::pause()
 {
     if (state_ != State::Running)
         return;
-    loop_->pause(); // closes the interval up to the pause
-    tick();         // and the events so far
+    // A modelled run stands between ticks already: pausing stops the
+    // slices and changes nothing of the run.
+    if (!modelled_)
+        loop_->pause(); // closes the interval up to the pause
+    tick();             // and the events so far
     if (state_ == State::Running)
         setState(State::Paused);
 }
@@ -203,11 +244,14 @@ void Simulation::togglePlay()
 
 void Simulation::step(std::uint64_t n)
 {
-    if (!loop_ || (state_ != State::Ready && state_ != State::Paused && state_ != State::Running))
+    if (!loop() || (state_ != State::Ready && state_ != State::Paused && state_ != State::Running))
         return;
     if (state_ == State::Running)
         pause();
-    loop_->step(n);
+    if (modelled_)
+        modelled_->call([n](RunLoop& l) { l.step(n); }, [this](std::vector<Event>& b) { showEvents(b); });
+    else
+        loop_->step(n);
     setState(State::Paused);
     // Paused, the timer keeps draining (the step's events, as they come)
     // but takes no samples.
@@ -216,22 +260,36 @@ void Simulation::step(std::uint64_t n)
 
 void Simulation::setPacing(double opsPerSecond, std::uint64_t holdStretchNs)
 {
-    if (loop_)
+    if (modelled_ && modelled_->alive())
+        modelled_->call([&](RunLoop& l) { l.set_pacing(opsPerSecond, holdStretchNs); });
+    else if (loop_)
         loop_->set_pacing(opsPerSecond, holdStretchNs);
     scenario_.engine.ops_per_second = opsPerSecond;
     scenario_.engine.hold_stretch_ns = holdStretchNs;
     Q_EMIT pacingChanged(opsPerSecond, holdStretchNs);
 }
 
+void Simulation::setPlaybackRate(double modelledSecondsPerSecond)
+{
+    if (!(modelledSecondsPerSecond == 0 || (modelledSecondsPerSecond >= 1e-7 && modelledSecondsPerSecond <= 10)))
+        throw std::invalid_argument("the playback rate must be from 1e-7 to 10 modelled seconds a second, or 0");
+    playbackRate_ = modelledSecondsPerSecond;
+    if (modelled_)
+        playbackAt_ = modelled_->running_ns();
+    Q_EMIT playbackRateChanged(modelledSecondsPerSecond);
+}
+
 void Simulation::followLoop()
 {
-    if (loop_->phase() != RunLoop::Phase::Ended)
+    if (!loop())
         return;
-    const RunEnd why = loop_->ended_by();
+    if (loop()->phase() != RunLoop::Phase::Ended)
+        return;
+    const RunEnd why = loop()->ended_by();
     if (why == RunEnd::Finished) {
         setState(State::Finished);
     } else if (why == RunEnd::Failed) {
-        error_ = QString::fromStdString(loop_->engine().error());
+        error_ = QString::fromStdString(loop()->engine().error());
         setState(State::Failed);
     } else {
         setState(State::Stopped);
@@ -250,11 +308,59 @@ void Simulation::showEvents(std::vector<Event>& batch)
     Q_EMIT eventsArrived(batch);
 }
 
+void Simulation::emitNewSamples()
+{
+    const std::vector<MetricsSample>& all = loop()->samples();
+    for (; samplesSeen_ < all.size(); ++samplesSeen_)
+        Q_EMIT sampled(all[samplesSeen_]);
+}
+
+void Simulation::tickModelled()
+{
+    const auto show = [this](std::vector<Event>& batch) { showEvents(batch); };
+    const bool stepping = loop()->stepping();
+    if (state_ != State::Running && !stepping)
+        return;
+    constexpr std::uint64_t kNoEnd = ~std::uint64_t(0);
+    std::uint64_t until = kNoEnd;
+    const std::uint64_t from = modelled_->running_ns();
+    if (state_ == State::Running && playbackRate_ > 0) {
+        playbackAt_ += std::uint64_t(playbackRate_ * 1e9 / kTicksPerSecond);
+        until = playbackAt_;
+    }
+    try {
+        const ModelledRun::Stop stop = modelled_->advance(until, kModelledSliceBudgetNs, show);
+        if (until != kNoEnd && until > from) {
+            // Behind the rate: what this computer could compute in the
+            // tick's share is what is shown; the debt is not carried on.
+            playbackReached_ = double(modelled_->running_ns() - from) / double(until - from);
+            if (stop == ModelledRun::Stop::Budget)
+                playbackAt_ = modelled_->running_ns();
+        } else {
+            playbackReached_ = 1;
+        }
+    } catch (const std::exception& e) {
+        error_ = QString::fromStdString(e.what());
+        timer_.stop();
+        setState(State::Failed);
+        return;
+    }
+    if (modelled_->alive())
+        emitNewSamples();
+}
+
 void Simulation::tick()
 {
-    if (!loop_)
+    if (!loop())
         return;
-    loop_->turn([this](std::vector<Event>& batch) { showEvents(batch); });
+    if (modelled_)
+        tickModelled();
+    else
+        loop_->turn([this](std::vector<Event>& batch) { showEvents(batch); });
+    if (!loop()) {
+        Q_EMIT ticked();
+        return;
+    }
     followLoop();
     if (state_ != State::Running && state_ != State::Paused)
         timer_.stop(); // the run is over: no more ticks

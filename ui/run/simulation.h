@@ -1,5 +1,13 @@
 // One run on screen: a scenario, its run loop, and what the views read.
 //
+// On a modelled machine (sim/modelled_run.h) the run is played in virtual
+// time: each tick lets the machine run on by the playback rate (say one
+// modelled millisecond a second), within a share of the tick's host time,
+// and between ticks the whole machine stands, so the views read it frozen.
+// The run is then the command line's run of the same scenario, event for
+// event, whatever the rate: a pause only stops the slices, and a step, a
+// change of speed or pacing is a change to the run, made on the machine.
+//
 // The views never touch the engine's threads. A timer on the GUI thread
 // turns the run loop the command line turns (sim/run_loop.h: drain the
 // event rings, sample, end at the duration), then tells the views (ticked,
@@ -11,6 +19,7 @@
 #include "events/event.h"
 #include "kit/liverun.h"
 #include "sim/chrome_trace.h"
+#include "sim/modelled_run.h"
 #include "sim/run_loop.h"
 
 #include <QObject>
@@ -57,16 +66,16 @@ public:
 
     /// Whether a run is built (from Ready on; not when Empty, nor when its
     /// scenario failed to build).
-    bool hasRun() const { return loop_ != nullptr; }
+    bool hasRun() const { return loop() != nullptr; }
     /// The running machine, read-only (core's Debugfs): what the windows
     /// and views read of it. Nothing without a run.
     std::optional<Debugfs> debugfs() const override;
     /// The engine itself, for tests that inspect or drive it directly
     /// (nullptr without a run). The windows read debugfs(); control goes
     /// through this class.
-    Engine* engine() const { return loop_ ? &loop_->engine() : nullptr; }
+    Engine* engine() const { return loop() ? &loop()->engine() : nullptr; }
     /// The lock registry of the current run.
-    const sync::LockRegistry* registry() const { return loop_ ? &loop_->registry() : nullptr; }
+    const sync::LockRegistry* registry() const { return loop() ? &loop()->registry() : nullptr; }
 
     /// Seconds the current run has been running (pauses excluded).
     double elapsedSeconds() const;
@@ -107,6 +116,20 @@ public:
 
     /// Ticks per second of the GUI timer (30).
     static constexpr int kTicksPerSecond = 30;
+    /// This computer's time a tick lets a modelled machine run at most: the
+    /// rest of the tick is the window's, so it keeps drawing and answering.
+    static constexpr std::uint64_t kModelledSliceBudgetNs = 18'000'000;
+
+    /// Whether the run is on a modelled machine (its times virtual).
+    bool isModelled() const { return modelled_ != nullptr; }
+    /// On a modelled machine, modelled seconds played per second of the
+    /// lecture's (0: as fast as this computer can compute them).
+    double playbackRate() const { return playbackRate_; }
+    /// Sets it (from 1e-7 to 10, or 0); applies at once.
+    void setPlaybackRate(double modelledSecondsPerSecond);
+    /// The share of the playback rate the last ticks reached (1 when the
+    /// machine keeps up; less when computing it takes longer than showing).
+    double playbackReached() const { return playbackReached_; }
 
 public Q_SLOTS:
     void play();
@@ -130,6 +153,8 @@ Q_SIGNALS:
     void sampled(const pcl::MetricsSample& sample);
     /// The speed changed (setPacing), from whichever control set it.
     void pacingChanged(double opsPerSecond, std::uint64_t holdStretchNs);
+    /// The playback rate of a modelled run changed (setPlaybackRate).
+    void playbackRateChanged(double modelledSecondsPerSecond);
 
 private:
     void build();
@@ -140,13 +165,26 @@ private:
     /// Hands a drained batch to the views, the newest kMaxEventsPerTick of it.
     void showEvents(std::vector<Event>& batch);
 
+    /// The run's loop, whichever machine it is on (nullptr without one).
+    RunLoop* loop() const;
+    /// A modelled run's tick: the next slice, the samples it took.
+    void tickModelled();
+    /// Hands the samples a modelled slice took to sampled().
+    void emitNewSamples();
+
     Scenario scenario_;
     std::unique_ptr<RunLoop> loop_;
+    std::unique_ptr<ModelledRun> modelled_;
+    double playbackRate_ = 0;
+    double playbackReached_ = 1;
+    /// Where the playback has got to, in running time (virtual ns).
+    std::uint64_t playbackAt_ = 0;
+    std::size_t samplesSeen_ = 0;
     /// The last run, being taken down on a thread of its own: a run of
     /// millions of pages takes seconds to free, which the window does not
     /// wait for. Waited for before the next one goes, and on destruction.
     std::future<void> retiring_;
-    void retire(std::unique_ptr<RunLoop> loop);
+    void retire(std::unique_ptr<RunLoop> loop, std::unique_ptr<ModelledRun> modelled);
     State state_ = State::Empty;
     QString error_;
     QTimer timer_;

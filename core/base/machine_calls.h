@@ -86,6 +86,35 @@ inline bool on_modelled_machine() noexcept
     return detail::t_machine != nullptr;
 }
 
+namespace detail {
+// How many LookingAtStandingMachine live on the calling thread.
+inline thread_local unsigned t_looking = 0;
+} // namespace detail
+
+/// Whether the calling thread looks at a modelled machine that stands
+/// (sim/modelled_run.h): nothing of that machine runs while it looks, so
+/// it takes none of the machine's locks (a task may hold one where it
+/// stands, and would never let go) and counts nothing in them; what it
+/// reads, no CPU is changing (sync/instrumented_lock.h: only the locks of
+/// a modelled machine; this computer's runs' are taken as always). Set for
+/// a thread by LookingAtStandingMachine.
+inline bool looking_at_standing_machine() noexcept
+{
+    return detail::t_looking != 0;
+}
+
+/// While it lives, the calling thread looks at a standing modelled machine
+/// (looking_at_standing_machine): the GUI's thread, while a run on screen
+/// is modelled. Only a thread that drives every modelled machine whose
+/// structures it reads, and so reads them only while they stand, may look.
+class LookingAtStandingMachine {
+public:
+    LookingAtStandingMachine() noexcept { ++detail::t_looking; }
+    ~LookingAtStandingMachine() { --detail::t_looking; }
+    LookingAtStandingMachine(const LookingAtStandingMachine&) = delete;
+    LookingAtStandingMachine& operator=(const LookingAtStandingMachine&) = delete;
+};
+
 /// The running CPU did @count of @work: on a modelled machine its time
 /// advances by what the machine's profile says that costs; on the host the
 /// work itself took the time, so nothing happens.

@@ -52,6 +52,23 @@ std::vector<RunFigure> run_figures(const RunResult& r)
     };
 }
 
+std::string machine_caption(const Scenario& s)
+{
+    const MachineSpec& m = s.engine.machine;
+    if (!m.is_modelled())
+        return "this computer's threads";
+    try {
+        return "a modelled " + m.load().title;
+    } catch (const std::exception&) {
+        return "a modelled " + m.profile;
+    }
+}
+
+std::string time_caption(const Scenario& s)
+{
+    return s.engine.machine.is_modelled() ? "modelled time" : "running time";
+}
+
 std::string parameter_caption(const Scenario& s, const std::vector<std::string>& varied)
 {
     // A sweep's caption is what its cells share: a part whose field the
@@ -73,7 +90,10 @@ std::string parameter_caption(const Scenario& s, const std::vector<std::string>&
         parts.push_back(index);
     }
     if (fixed_field({ "workload.cpus" }))
-        parts.push_back(std::to_string(e.workload.cpus) + (e.workload.cpus == 1 ? " CPU" : " CPUs"));
+        parts.push_back(std::to_string(e.workload.cpus) + (e.workload.cpus == 1 ? " CPU" : " CPUs")
+            + (e.machine.is_modelled() && fixed_field({ "machine.profile" }) ? " of " + machine_caption(s) : ""));
+    else if (e.machine.is_modelled() && fixed_field({ "machine.profile" }))
+        parts.push_back("on " + machine_caption(s));
     const double mib = double(e.memory_pages) * 4096.0 / double(1 << 20);
     if (fixed_field({ "memory_pages" }))
         parts.push_back((mib >= 1024 ? significant(mib / 1024) + " GiB" : significant(mib) + " MiB") + " of memory");

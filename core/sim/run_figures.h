@@ -28,8 +28,18 @@ std::vector<std::string> run_figure_names();
 /// The figure called @name of @figures, or nullptr.
 const RunFigure* find_figure(const std::vector<RunFigure>& figures, std::string_view name);
 
+/// The machine a run of @s is on, for a caption: "this computer's threads",
+/// or "a modelled SGI Altix 3000 (Itanium 2, NUMAlink-3), 2005" (its
+/// profile's title; its name if the profile cannot be read).
+std::string machine_caption(const Scenario& s);
+/// What a run of @s counts its time in: "running time", or "modelled time"
+/// on a modelled machine (virtual, the same on every computer).
+std::string time_caption(const Scenario& s);
+
 /// @s's key parameters in one line, for a chart's caption: "hash index
-/// (global), 4 CPUs, 1 GiB of memory, readahead none, unpaced"; without the
+/// (global), 4 CPUs, 1 GiB of memory, readahead none, unpaced", the CPUs
+/// those of the modelled machine on one ("64 CPUs of a modelled SGI Altix
+/// 3000 (Itanium 2, NUMAlink-3), 2005"); without the
 /// parts whose fields (as --vary names them: "workload.cpus") are @varied.
 std::string parameter_caption(const Scenario& s, const std::vector<std::string>& varied = {});
 

@@ -21,6 +21,8 @@ public:
     /// has its own hold. ReadGuard does this.
     [[nodiscard]] std::uint64_t lock_shared() noexcept
     {
+        if (looked_at()) [[unlikely]]
+            return 0; // takes nothing (InstrumentedLock::looked_at)
         const int cpu = current_cpu();
         const bool modelled = on_modelled_machine();
         // A reader writes the lock word too (its count): the bouncing of
@@ -47,6 +49,8 @@ public:
     }
     void unlock_shared(std::uint64_t hold_token) noexcept
     {
+        if (looked_at()) [[unlikely]]
+            return;
         releasing_shared(hold_token);
         touch_line(trace_id(), true); // as unlock(): the line, then the store
         raw_.unlock_shared();

@@ -7,6 +7,7 @@
 #include "sim/modelled_run.h"
 #include "sim/runner.h"
 #include "sim/scenario.h"
+#include "sync/spinlock.h"
 
 #include <catch2/catch.hpp>
 
@@ -162,4 +163,35 @@ TEST_CASE("a modelled run is refused for the host and for a profile that does no
     s = four_readers();
     s.engine.workload.file_pages = std::uint64_t(1) << 28;
     CHECK_THROWS(ModelledRun(s));
+}
+
+TEST_CASE(
+    "someone looking at a standing modelled machine takes none of its locks, and counts nothing", "[sim][modelled]")
+{
+    // A lock of a modelled machine (its class counts virtual time), held
+    // as a task may hold one where the machine stands.
+    sync::LockRegistry modelled_registry(TickUnit::virtual_ns);
+    sync::SpinLock held(modelled_registry, "held", "held");
+    held.lock();
+    sync::LockRegistry host_registry(TickUnit::host);
+    sync::SpinLock host_lock(host_registry, "host", "host");
+    {
+        LookingAtStandingMachine looking;
+        CHECK(looking_at_standing_machine());
+        held.lock(); // returns at once: it would spin for ever otherwise
+        CHECK(held.try_lock());
+        held.unlock(); // and lets go of nothing
+        // This computer's locks are taken as always.
+        host_lock.lock();
+        CHECK_FALSE(host_lock.try_lock());
+        host_lock.unlock();
+        CHECK(host_lock.try_lock());
+        host_lock.unlock();
+    }
+    CHECK_FALSE(looking_at_standing_machine());
+    CHECK(held.row().acquisitions == 1);
+    CHECK_FALSE(held.try_lock()); // still held by its owner
+    held.unlock();
+    CHECK(held.try_lock());
+    held.unlock();
 }

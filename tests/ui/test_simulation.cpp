@@ -1,6 +1,8 @@
 // The GUI's run controller: play, pause, step, reset and speed wired to the
 // engine; samples and events delivered on the GUI thread's timer.
+#include "mm/page_cache.h"
 #include "run/simulation.h"
+#include "sim/debugfs.h"
 #include "sim/runner.h"
 
 #include <QElapsedTimer>
@@ -27,11 +29,14 @@ Scenario small(unsigned cpus, std::uint64_t ops)
     return s;
 }
 
-/// Four CPUs reading one file at random on the 8-way Pentium III: misses,
-/// I/O and the global lock's contention, about 45 modelled milliseconds.
+/// Four CPUs reading one file at random on the 8-way Pentium III under 2.4's
+/// one global hash lock: misses, I/O and the lock's contention, about 45
+/// modelled milliseconds.
 Scenario modelled()
 {
     Scenario s = small(4, 3000);
+    s.engine.index.kind = pcl::IndexKind::Hash;
+    s.engine.index.scheme = "global";
     s.engine.workload.pattern = pcl::WorkloadPattern::Random;
     s.engine.workload.file_pages = 2048;
     s.engine.machine.profile = "pentium3-xeon-8way-2002";
@@ -197,6 +202,19 @@ private Q_SLOTS:
         std::uint64_t shown = 0;
         connect(&sim, &Simulation::eventsArrived, this,
             [&](const std::vector<pcl::Event>& batch) { shown += batch.size(); });
+        // A view's look at the pages after every tick, as the page views
+        // look (find_get_page under the global lock, then put_page): it
+        // must neither wait for a lock a standing CPU holds nor count in it.
+        int looks = 0;
+        connect(&sim, &Simulation::ticked, this, [&] {
+            const auto fs = sim.debugfs();
+            if (!fs)
+                return;
+            for (pcl::pgoff_t i = 0; i < 256; ++i)
+                if (pcl::Page* page = fs->page_cache().find_get_page(fs->files().front(), i))
+                    fs->page_cache().put_page(page);
+            ++looks;
+        });
         sim.play();
         QTRY_VERIFY_WITH_TIMEOUT(sim.elapsedSeconds() > 0.005, 10000);
         sim.pause();
@@ -219,9 +237,47 @@ private Q_SLOTS:
         QCOMPARE(r->cpu_seconds, whole.cpu_seconds);
         QCOMPARE(r->lock_order, whole.lock_order);
         QCOMPARE(r->scheduling_points, whole.scheduling_points);
+        QVERIFY(looks > 3);
+        QCOMPARE(r->locks.size(), whole.locks.size());
+        for (std::size_t i = 0; i < whole.locks.size(); ++i) {
+            QCOMPARE(r->locks[i].acquisitions, whole.locks[i].acquisitions);
+            QCOMPARE(r->locks[i].hold_max_ns, whole.locks[i].hold_max_ns);
+        }
         QCOMPARE(shown + sim.eventsNotShown(), recorded);
         QCOMPARE(std::size_t(sampled.count()), sim.samples().size());
         QCOMPARE(sampledOperations(sim), whole.operations);
+    }
+
+    void aModelledRunResetIsTheSameRunAgain()
+    {
+        // The old run is taken down on a thread of its own while the new
+        // one plays: nothing of one modelled machine may reach the other.
+        Scenario s = modelled();
+        s.engine.workload.operations_per_cpu = 30000;
+        const pcl::RunResult whole = pcl::run_scenario(s);
+        Simulation sim;
+        sim.setScenario(s);
+        for (int run = 0; run < 3; ++run) {
+            sim.play();
+            if (run == 1)
+                QTRY_VERIFY_WITH_TIMEOUT(sim.elapsedSeconds() > 0.01, 10000); // reset while it plays
+            else
+                QTRY_COMPARE_WITH_TIMEOUT(sim.state(), Simulation::State::Finished, 30000);
+            if (run != 1) {
+                const auto r = sim.result();
+                QVERIFY(r.has_value());
+                QCOMPARE(r->operations, whole.operations);
+                QCOMPARE(r->wall_seconds, whole.wall_seconds);
+                QCOMPARE(r->lock_order, whole.lock_order);
+                QCOMPARE(r->scheduling_points, whole.scheduling_points);
+                QCOMPARE(r->locks.size(), whole.locks.size());
+                for (std::size_t i = 0; i < whole.locks.size(); ++i) {
+                    QCOMPARE(r->locks[i].hold_max_ns, whole.locks[i].hold_max_ns);
+                    QCOMPARE(r->locks[i].wait_total_ns, whole.locks[i].wait_total_ns);
+                }
+            }
+            sim.reset();
+        }
     }
 
     void aModelledRunPlaysNoFasterThanItsRate()

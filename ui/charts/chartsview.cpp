@@ -309,9 +309,12 @@ void ChartsView::extendTimeRange(double seconds)
 
 void ChartsView::clear()
 {
+    // A modelled machine's time is virtual: the axis says so.
+    const QString timeTitle = QString::fromStdString(time_caption(sim_.scenario())) + QStringLiteral(" (s)");
     for (TimeSeriesChart* c : timeSeries_) {
         c->clear();
         c->setTimeRange(1, 0.2);
+        c->timeAxis()->setTitleText(timeTitle);
     }
     timeMax_ = 0;
     faultLatency_->clear();
@@ -381,9 +384,10 @@ QString ChartsView::chartCaption() const
         return {};
     const Scenario& s = sim_.scenario();
     const QString title = s.title.empty() ? tr("Untitled scenario") : QString::fromStdString(s.title);
-    return tr("%1 — %2; %3 s of running time.")
+    return tr("%1 — %2; %3 s of %4.")
         .arg(title, QString::fromStdString(parameter_caption(s)))
-        .arg(sim_.elapsedSeconds(), 0, 'f', 1);
+        .arg(sim_.elapsedSeconds(), 0, 'g', 3)
+        .arg(QString::fromStdString(time_caption(s)));
 }
 
 SaveResult ChartsView::saveChart(const QString& id, const QString& path, int pngScale, QString* error)

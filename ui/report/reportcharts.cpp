@@ -142,9 +142,10 @@ QString scenarioTitle(const Scenario& scenario)
 
 QString runCaption(const RunResult& run)
 {
-    return tr("%1. %2; %3 s of running time.")
+    return tr("%1. %2; %3 s of %4.")
         .arg(scenarioTitle(run.scenario), QString::fromStdString(parameter_caption(run.scenario)))
-        .arg(run.wall_seconds, 0, 'f', 1);
+        .arg(run.wall_seconds, 0, 'g', 3)
+        .arg(QString::fromStdString(time_caption(run.scenario)));
 }
 
 std::vector<ReportChart> buildRunCharts(const RunResult& run)

@@ -1,15 +1,19 @@
 #include "run/runtoolbar.h"
 
 #include "run/simulation.h"
+#include "sched/machine_profiles.h"
 
 #include <QAction>
+#include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QMessageBox>
 #include <QSlider>
 #include <QStyle>
 
+#include <algorithm>
 #include <cmath>
+#include <thread>
 
 namespace pcl::ui {
 
@@ -20,7 +24,7 @@ QLabel* figure(const QString& tooltip)
     auto* label = new QLabel(QStringLiteral("—"));
     label->setToolTip(tooltip);
     label->setTextFormat(Qt::RichText);
-    label->setContentsMargins(10, 0, 10, 0);
+    label->setContentsMargins(6, 0, 6, 0);
     return label;
 }
 
@@ -114,6 +118,7 @@ RunToolBar::RunToolBar(Simulation& simulation, QWidget* parent)
     , play_(new QAction(this))
     , step_(new QAction(tr("Step"), this))
     , reset_(new QAction(tr("Reset"), this))
+    , machine_(new QComboBox)
     , speed_(new QSlider(Qt::Horizontal))
     , speedLabel_(new QLabel)
     , elapsed_(figure(tr("Running time of this run (pauses excluded)")))
@@ -150,6 +155,35 @@ RunToolBar::RunToolBar(Simulation& simulation, QWidget* parent)
     addAction(reset_);
 
     addSeparator();
+    // The machine: this computer's threads, or the machine of an argument,
+    // modelled (its CPUs scheduled in virtual time, the same every run).
+    machine_->setObjectName(QStringLiteral("machineBox"));
+    machine_->setAccessibleName(tr("Machine"));
+    machine_->setToolTip(tr("The machine the run is on: this computer, its simulated CPUs on real threads, or a "
+                            "modelled machine of one of the threads, its CPUs in virtual time, the same in every "
+                            "run and on every computer"));
+    machine_->addItem(tr("This computer"), QString());
+    machine_->setItemData(0,
+        tr("The simulated CPUs run on this computer's %1 cores as real threads, in its own time")
+            .arg(std::thread::hardware_concurrency()),
+        Qt::ToolTipRole);
+    for (const std::string& name : sched::machine_profile_names()) {
+        try {
+            const sched::MachineProfile p = sched::load_machine_profile(name);
+            const QString title
+                = name == sched::kHostMachine ? tr("This computer, modelled") : Simulation::shortMachineTitle(p.title);
+            machine_->addItem(tr("%1 · %2").arg(title, Simulation::cpusText(p.max_cpus)), QString::fromStdString(name));
+            machine_->setItemData(machine_->count() - 1, QString::fromStdString(p.description), Qt::ToolTipRole);
+        } catch (const std::exception&) {
+            // A broken profile of the user's is not offered; `pagecache-lab-cli machines` says what is wrong.
+        }
+    }
+    machine_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    machine_->setMinimumContentsLength(12);
+    addWidget(machine_);
+    connect(machine_, &QComboBox::activated, this, &RunToolBar::machineChosen);
+
+    addSeparator();
     auto* speedBox = new QWidget;
     auto* speedLayout = new QHBoxLayout(speedBox);
     speedLayout->setContentsMargins(8, 0, 8, 0);
@@ -159,7 +193,7 @@ RunToolBar::RunToolBar(Simulation& simulation, QWidget* parent)
     speed_->setRange(0, int(speeds().size()) - 1);
     speed_->setPageStep(1);
     speed_->setTickPosition(QSlider::TicksBelow);
-    speed_->setMinimumWidth(140);
+    speed_->setMinimumWidth(100);
     speed_->setToolTip(tr("Speed: operations per second per CPU, from slow motion to unpaced (as fast as the "
                           "machine goes). Applies at once."));
     speedLabel_->setMinimumWidth(speedLabel_->fontMetrics().horizontalAdvance(QStringLiteral("100k ops/s per CPU")));
@@ -176,6 +210,7 @@ RunToolBar::RunToolBar(Simulation& simulation, QWidget* parent)
 
     connect(&sim_, &Simulation::stateChanged, this, &RunToolBar::updateActions);
     connect(&sim_, &Simulation::runReset, this, [this] {
+        showMachine();
         if (sim_.isModelled())
             showPlayback(sim_.playbackRate());
         else
@@ -194,6 +229,39 @@ RunToolBar::RunToolBar(Simulation& simulation, QWidget* parent)
     showSpeed(sim_.scenario().engine.ops_per_second);
     updateActions();
     updateFigures();
+}
+
+void RunToolBar::showMachine()
+{
+    const MachineSpec& m = sim_.scenario().engine.machine;
+    const QString name = m.is_modelled() ? QString::fromStdString(m.profile) : QString();
+    const int index = machine_->findData(name);
+    const QSignalBlocker block(machine_);
+    machine_->setCurrentIndex(std::max(index, 0));
+}
+
+void RunToolBar::machineChosen(int index)
+{
+    Scenario s = sim_.scenario();
+    const std::string name = machine_->itemData(index).toString().toStdString();
+    s.engine.machine.profile = name.empty() ? std::string(sched::kHostMachine) : name;
+    s.engine.machine.modelled = name == sched::kHostMachine;
+    try {
+        if (!name.empty()) {
+            // A modelled machine has the CPUs it has: a run of more is
+            // brought down to them, and says so.
+            const unsigned most = sched::load_machine_profile(name).max_cpus;
+            if (s.engine.workload.cpus > most && !s.engine.trace) {
+                s.engine.workload.cpus = most;
+                QMessageBox::information(
+                    this, tr("Machine"), tr("This machine has %1 CPUs: the run now has as many.").arg(most));
+            }
+        }
+        sim_.setScenario(s);
+    } catch (const std::exception& e) {
+        QMessageBox::warning(this, tr("Machine"), QString::fromStdString(e.what()));
+        showMachine();
+    }
 }
 
 void RunToolBar::showSpeed(double opsPerSecond)
@@ -246,6 +314,7 @@ void RunToolBar::updateActions()
     play_->setEnabled(live);
     step_->setEnabled(live);
     reset_->setEnabled(s != Simulation::State::Empty);
+    machine_->setEnabled(s != Simulation::State::Empty);
     speed_->setEnabled(s != Simulation::State::Empty);
 }
 

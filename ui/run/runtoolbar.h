@@ -7,6 +7,7 @@
 #include <QToolBar>
 
 class QAction;
+class QComboBox;
 class QLabel;
 class QSlider;
 
@@ -23,6 +24,9 @@ public:
     QAction* stepAction() const { return step_; }
     QAction* resetAction() const { return reset_; }
     QSlider* speedSlider() const { return speed_; }
+    /// The machine the run is on: this computer's threads, or a modelled
+    /// profile (its data: the profile's name, "" for the threads).
+    QComboBox* machineBox() const { return machine_; }
 
     /// Speeds the slider offers, operations per second per CPU; the last
     /// position (0) is unpaced.
@@ -47,6 +51,10 @@ private:
     void updateActions();
     void updateFigures();
     void speedChanged(int position);
+    /// Puts the run on the machine of item @index (at most its CPUs).
+    void machineChosen(int index);
+    /// Shows the run's machine in the box.
+    void showMachine();
     /// Shows @opsPerSecond on the slider and its label without setting it again.
     void showSpeed(double opsPerSecond);
     /// Shows the playback rate of a modelled run on the slider.
@@ -58,6 +66,7 @@ private:
     QAction* play_;
     QAction* step_;
     QAction* reset_;
+    QComboBox* machine_;
     QSlider* speed_;
     QLabel* speedLabel_;
     QLabel* elapsed_;

@@ -2,8 +2,12 @@
 
 #include "kit/savefile.h"
 
+#include "sim/run_figures.h"
+
 #include <algorithm>
 #include <cmath>
+#include <cstring>
+#include <thread>
 
 namespace pcl::ui {
 
@@ -21,6 +25,7 @@ Simulation::~Simulation()
     // taken down is waited for, so that no thread outlives the window.
     loop_.reset();
     modelled_.reset();
+    looking_.reset();
     if (retiring_.valid())
         retiring_.wait();
 }
@@ -99,10 +104,13 @@ void Simulation::build()
     try {
         if (scenario_.engine.machine.is_modelled()) {
             modelled_ = std::make_unique<ModelledRun>(scenario_);
+            if (!looking_)
+                looking_.emplace();
             // Paced, a lesson's slow motion plays in real time; unpaced, as
             // fast as the machine can be computed.
             playbackRate_ = scenario_.engine.ops_per_second > 0 ? 1.0 : 0.0;
         } else {
+            looking_.reset();
             loop_ = std::make_unique<RunLoop>(scenario_);
             loop_->engine().set_thread_nice(kCpuNice);
             loop_->set_sample_callback([this](const MetricsSample& s) { Q_EMIT sampled(s); });
@@ -110,6 +118,7 @@ void Simulation::build()
     } catch (const std::exception& e) {
         loop_.reset();
         modelled_.reset();
+        looking_.reset();
         error_ = QString::fromStdString(e.what());
         setState(State::Failed);
         Q_EMIT runReset();
@@ -267,6 +276,46 @@ void Simulation::setPacing(double opsPerSecond, std::uint64_t holdStretchNs)
     scenario_.engine.ops_per_second = opsPerSecond;
     scenario_.engine.hold_stretch_ns = holdStretchNs;
     Q_EMIT pacingChanged(opsPerSecond, holdStretchNs);
+}
+
+QString Simulation::cpusText(unsigned cpus)
+{
+    return cpus == 1 ? tr("1 CPU") : tr("%1 CPUs").arg(cpus);
+}
+
+QString Simulation::shortMachineTitle(const std::string& title)
+{
+    // To its first parenthesis or last comma: "SGI Altix 3000", "OSDL 8-way
+    // Pentium III Xeon 700 MHz".
+    QString t = QString::fromStdString(title);
+    if (const qsizetype paren = t.indexOf(QStringLiteral(" (")); paren > 0)
+        t.truncate(paren);
+    else if (const qsizetype comma = t.lastIndexOf(QStringLiteral(", ")); comma > 0)
+        t.truncate(comma);
+    return t;
+}
+
+QString Simulation::machineShortText() const
+{
+    if (!scenario_.engine.machine.is_modelled() || state_ == State::Empty)
+        return {};
+    const std::string caption = machine_caption(scenario_); // "a modelled TITLE"
+    return tr("modelled %1, %2")
+        .arg(shortMachineTitle(caption.substr(std::strlen("a modelled "))), cpusText(scenario_.engine.workload.cpus));
+}
+
+QString Simulation::machineText() const
+{
+    if (state_ == State::Empty)
+        return {};
+    const unsigned cpus = scenario_.engine.workload.cpus;
+    if (!scenario_.engine.machine.is_modelled())
+        return tr("This computer: %1 simulated on real threads, %2 cores; times are this computer's")
+            .arg(cpusText(cpus))
+            .arg(std::thread::hardware_concurrency());
+    QString machine = QString::fromStdString(machine_caption(scenario_));
+    machine[0] = machine[0].toUpper();
+    return tr("%1: %2; times are virtual, the same on every computer").arg(machine, cpusText(cpus));
 }
 
 void Simulation::setPlaybackRate(double modelledSecondsPerSecond)

@@ -122,6 +122,16 @@ public:
 
     /// Whether the run is on a modelled machine (its times virtual).
     bool isModelled() const { return modelled_ != nullptr; }
+    /// The machine in a few words, for a window title: "modelled SGI Altix
+    /// 3000, 64 CPUs"; empty on this computer's threads.
+    QString machineShortText() const;
+    /// The machine in a sentence, for the status bar: which, how many CPUs,
+    /// and what its times are.
+    QString machineText() const;
+    /// "1 CPU", "64 CPUs".
+    static QString cpusText(unsigned cpus);
+    /// A profile's title to its first parenthesis or last comma.
+    static QString shortMachineTitle(const std::string& title);
     /// On a modelled machine, modelled seconds played per second of the
     /// lecture's (0: as fast as this computer can compute them).
     double playbackRate() const { return playbackRate_; }
@@ -175,6 +185,9 @@ private:
     Scenario scenario_;
     std::unique_ptr<RunLoop> loop_;
     std::unique_ptr<ModelledRun> modelled_;
+    /// While the run is modelled, this thread (the GUI's) reads its machine
+    /// standing, and takes none of its locks.
+    std::optional<LookingAtStandingMachine> looking_;
     double playbackRate_ = 0;
     double playbackReached_ = 1;
     /// Where the playback has got to, in running time (virtual ns).

@@ -231,13 +231,17 @@ void MainWindow::updateTitle()
         // measures the structures runs no scenario at all.
         const QString lesson = QString::fromStdString(panel.lesson().title);
         const QString step = tr("step %1 of %2").arg(panel.stepIndex() + 1).arg(panel.lesson().steps.size());
+        const QString machine = sim.isModelled() ? QStringLiteral(" — ") + sim.machineShortText() : QString();
         setWindowTitle(panel.probeStep() || sim.state() == Simulation::State::Empty
                 ? tr("%1 — %2 — Page Cache Lab").arg(lesson, step)
-                : tr("%1 — %2 — %3 — Page Cache Lab").arg(lesson, step, Simulation::stateName(sim.state())));
+                : tr("%1 — %2%3 — %4 — Page Cache Lab").arg(lesson, step, machine, Simulation::stateName(sim.state())));
     } else if (showingRun() && sim.state() != Simulation::State::Empty) {
-        const QString title = QString::fromStdString(sim.scenario().title);
-        setWindowTitle(tr("%1 — %2 — Page Cache Lab")
-                           .arg(title.isEmpty() ? tr("Untitled scenario") : title, Simulation::stateName(sim.state())));
+        QString title = QString::fromStdString(sim.scenario().title);
+        if (title.isEmpty())
+            title = tr("Untitled scenario");
+        if (sim.isModelled())
+            title += QStringLiteral(" — ") + sim.machineShortText();
+        setWindowTitle(tr("%1 — %2 — Page Cache Lab").arg(title, Simulation::stateName(sim.state())));
     } else {
         setWindowTitle(tr("Page Cache Lab"));
     }

@@ -164,6 +164,15 @@ void RunPage::createViewsAndDocks()
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(views_);
+    // Which machine the run is on, always in sight: on a modelled one every
+    // time shown is virtual.
+    machineNote_ = new QLabel;
+    machineNote_->setObjectName(QStringLiteral("machineNote"));
+    window_.statusBar()->addPermanentWidget(machineNote_);
+    connect(&sim_, &Simulation::runReset, this, [this] {
+        machineNote_->setText(sim_.machineText());
+        machineNote_->setVisible(!machineNote_->text().isEmpty());
+    });
     traceNote_ = new QLabel;
     traceNote_->setObjectName(QStringLiteral("traceNote"));
     traceNote_->hide();

@@ -139,6 +139,7 @@ private:
     RunToolBar* toolBar_ = nullptr;
     QTabWidget* views_ = nullptr; ///< the centre: the timeline and the structure views
     TornPteView* tornPte_ = nullptr;
+    QLabel* machineNote_ = nullptr;
     QLabel* traceNote_ = nullptr; ///< permanent in the status bar while a trace is replayed
     QList<QDockWidget*> docks_;
     LessonPanel* lessonPanel_ = nullptr;

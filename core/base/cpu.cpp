@@ -1,5 +1,7 @@
 #include "base/cpu.h"
 
+#include "base/machine_calls.h"
+
 #include <mutex>
 #include <vector>
 
@@ -25,6 +27,12 @@ struct SlotReturn {
 
 unsigned detail::take_slot()
 {
+    // A task of a modelled machine is numbered by its machine, not by the
+    // process: the slot is what a disk, a flusher or kswapd is known by as a
+    // CPU (whose lines it holds, on which its locks bounce), and the
+    // process's other threads and machines must change nothing of a run.
+    if (on_modelled_machine())
+        return kMachineSlots + machine_task_number();
     unsigned slot;
     {
         std::lock_guard g(g_slot_mutex);
@@ -49,6 +57,10 @@ void detail::give_back_slot(unsigned& slot) noexcept
 {
     if (slot == ~0u)
         return;
+    if (slot >= kMachineSlots) { // a modelled machine's: nothing to give back
+        slot = ~0u;
+        return;
+    }
     std::lock_guard g(g_slot_mutex);
     g_free_slots.push_back(slot);
     slot = ~0u;

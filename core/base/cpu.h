@@ -18,6 +18,9 @@ namespace detail {
 inline thread_local unsigned t_slot = ~0u;
 inline thread_local int t_cpu = -1;
 unsigned take_slot();
+/// Slots from here on are a modelled machine's tasks' (kMachineSlots plus
+/// the task's number on its machine), apart from the process's threads'.
+inline constexpr unsigned kMachineSlots = 1u << 30;
 /// Returns a slot a task of a modelled machine took, when the task ends.
 void give_back_slot(unsigned& slot) noexcept;
 // Each task of a modelled machine is a thread of its own here: its own CPU

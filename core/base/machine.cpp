@@ -87,4 +87,9 @@ void machine_join(void* machine, TaskRef task) noexcept
     static_cast<Machine*>(machine)->join(task);
 }
 
+unsigned machine_task_number() noexcept
+{
+    return current_machine()->task_number();
+}
+
 } // namespace pcl::detail

@@ -60,6 +60,10 @@ public:
     /// and its spinning, not its waits and sleeps (the CPU time a process's
     /// thread is charged). 0 by default.
     virtual std::uint64_t busy_ns() const noexcept { return 0; }
+    /// The running task's number on this machine (its creation order): what
+    /// a task without a simulated CPU is known by (base/cpu.h's slot), the
+    /// same in every run, whatever else the process runs.
+    virtual unsigned task_number() const noexcept { return 0; }
     /// Sleeps until virtual time @deadline_ns.
     virtual void sleep_until(std::uint64_t deadline_ns) noexcept = 0;
     /// Parks the running task on @queue until it is woken or virtual time

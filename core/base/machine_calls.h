@@ -76,6 +76,7 @@ void machine_take_spinning(LineKey line, std::atomic<bool>& locked) noexcept;
 void machine_preemption_point() noexcept;
 void machine_note_lock_acquired(LineKey lock) noexcept;
 std::uint64_t machine_busy_ns() noexcept;
+unsigned machine_task_number() noexcept;
 /// Joins @task, a task of @machine (the t_machine it was spawned on).
 void machine_join(void* machine, TaskRef task) noexcept;
 } // namespace detail

@@ -324,6 +324,11 @@ void Scheduler::charge(std::uint64_t ns) noexcept
     advance_to(current_->vtime + ns);
 }
 
+unsigned Scheduler::task_number() const noexcept
+{
+    return current_ ? current_->id : 0;
+}
+
 std::uint64_t Scheduler::busy_ns() const noexcept
 {
     return current_ ? current_->busy_ns : 0;

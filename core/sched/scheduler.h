@@ -146,6 +146,7 @@ public:
     void preemption_point() noexcept override;
     void note_lock_acquired(LineKey lock) noexcept override;
     std::uint64_t busy_ns() const noexcept override;
+    unsigned task_number() const noexcept override;
     void sleep_until(std::uint64_t deadline_ns) noexcept override;
     bool park(WaitQueue& queue, std::uint64_t deadline_ns) noexcept override;
     void unpark_one(WaitQueue& queue) noexcept override;

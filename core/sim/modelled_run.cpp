@@ -116,11 +116,15 @@ void ModelledRun::drive(RunLoop& loop)
     for (;;) {
         // The mailbox, read after being let go: what the caller wrote
         // before letting the machine go.
+        // A call made again (at_turn) waits for the turn it was made at
+        // first, unless the run stands still until it comes (held, ended).
+        const bool still = loop.phase() != RunLoop::Phase::Running && !loop.stepping();
         std::function<void(RunLoop&)> call;
         bool quit = false;
         {
             std::lock_guard lock(mutex_);
-            call = std::exchange(call_, nullptr);
+            if (call_ && (!call_turn_ || turns_ >= *call_turn_ || still))
+                call = std::exchange(call_, nullptr);
             quit = quit_;
         }
         if (quit) {
@@ -131,6 +135,7 @@ void ModelledRun::drive(RunLoop& loop)
             return;
         }
         if (call) {
+            called_at_turn_ = turns_;
             try {
                 call(loop);
             } catch (...) {
@@ -156,6 +161,7 @@ void ModelledRun::drive(RunLoop& loop)
         if (host_now_ns() - slice_start_host_ns_ >= budget_ns_)
             stand(now_ns(), Stop::Budget);
         sleep_until_ns(loop.next_turn_ns());
+        ++turns_;
     }
 }
 
@@ -184,14 +190,17 @@ void ModelledRun::release(const RunLoop::EventSink& sink)
         std::rethrow_exception(failure);
 }
 
-void ModelledRun::call(const std::function<void(RunLoop&)>& fn, const RunLoop::EventSink& sink)
+std::uint64_t ModelledRun::call(
+    const std::function<void(RunLoop&)>& fn, const RunLoop::EventSink& sink, std::optional<std::uint64_t> at_turn)
 {
     {
         std::lock_guard lock(mutex_);
         call_ = fn;
+        call_turn_ = at_turn;
     }
     machine_->set_hold_at(kNever);
     release(sink);
+    return called_at_turn_;
 }
 
 ModelledRun::Stop ModelledRun::advance(

@@ -33,6 +33,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <vector>
 
@@ -75,9 +76,14 @@ public:
     const RunLoop& loop() const noexcept { return *loop_; }
 
     /// Runs @fn on the machine, as its driver, at its next turn (at once
-    /// when the run is held, ready or ended), and returns when it has;
-    /// rethrows what @fn threw. The events drained until then reach @sink.
-    void call(const std::function<void(RunLoop&)>& fn, const RunLoop::EventSink& sink = {});
+    /// when the run is held, ready or ended), and returns when it has,
+    /// with the number of the turn it ran at; rethrows what @fn threw. The
+    /// events drained until then reach @sink. Given @at_turn (a number an
+    /// earlier call of the same run returned), @fn waits for that turn:
+    /// the same change made again at the same point of the run, wherever
+    /// the machine stood when it was asked.
+    std::uint64_t call(const std::function<void(RunLoop&)>& fn, const RunLoop::EventSink& sink = {},
+        std::optional<std::uint64_t> at_turn = std::nullopt);
 
     /// Lets the machine run until its running time reaches
     /// @until_running_ns (UINT64_MAX: no end), the CPUs hold, the run ends,
@@ -126,6 +132,11 @@ private:
     bool finished_ = false; ///< the machine's thread is done
     /// The driver's mailbox: a call to run, or the end.
     std::function<void(RunLoop&)> call_;
+    std::optional<std::uint64_t> call_turn_;
+    /// The driver's turns so far (its sleeps between them): where in the
+    /// run a call ran, the same in every run of the scenario.
+    std::uint64_t turns_ = 0;
+    std::uint64_t called_at_turn_ = 0;
     bool quit_ = false;
     std::exception_ptr failure_;
     Stop stop_ = Stop::Held;

@@ -40,6 +40,10 @@ void drive(RunLoop& loop, const RunOptions& options)
             break;
         }
         loop.turn(sink);
+        // Not past its end: on a modelled machine a sleep would let the
+        // background tasks on, into the schedule's figures.
+        if (loop.phase() == RunLoop::Phase::Ended)
+            break;
         sleep_until_ns(loop.next_turn_ns());
     }
 }
@@ -58,14 +62,20 @@ RunResult run_modelled(const Scenario& scenario, const RunOptions& options)
         auto loop = std::make_unique<RunLoop>(scenario);
         loop->set_sample_callback(options.progress);
         drive(*loop, options);
+        // The schedule's figures where the run ended, as a ModelledRun
+        // stands there (sim/modelled_run.h): collecting the result takes
+        // locks of its own (on this task), which are not the run's.
+        const std::uint64_t points = machine.scheduling_points();
+        const std::uint64_t fingerprint = machine.fingerprint();
+        const std::uint64_t lock_order = machine.lock_order();
         result = loop->result();
         if (options.at_end) {
             loop->engine().quiesce();
             options.at_end(loop->engine());
         }
-        result.scheduling_points = machine.scheduling_points();
-        result.schedule_fingerprint = machine.fingerprint();
-        result.lock_order = machine.lock_order();
+        result.scheduling_points = points;
+        result.schedule_fingerprint = fingerprint;
+        result.lock_order = lock_order;
     });
     return result;
 }

@@ -97,6 +97,9 @@ void Simulation::build()
     retire(std::move(loop_), std::move(modelled_));
     notShown_ = 0;
     samplesSeen_ = 0;
+    reachedNs_ = 0;
+    changes_.clear();
+    ahead_.clear();
     playbackAt_ = 0;
     playbackReached_ = 1;
     trace_ = ChromeTrace();
@@ -221,7 +224,7 @@ void Simulation::play()
         // Ready, or held after a step: the CPUs go (on the machine). A
         // pause of the slices alone left the run as it was.
         if (loop()->phase() != RunLoop::Phase::Running)
-            modelled_->call([](RunLoop& l) { l.play(); }, [this](std::vector<Event>& b) { showEvents(b); });
+            change([](RunLoop& l) { l.play(); });
         playbackAt_ = modelled_->running_ns();
     } else {
         loop_->play();
@@ -258,7 +261,7 @@ void Simulation::step(std::uint64_t n)
     if (state_ == State::Running)
         pause();
     if (modelled_)
-        modelled_->call([n](RunLoop& l) { l.step(n); }, [this](std::vector<Event>& b) { showEvents(b); });
+        change([n](RunLoop& l) { l.step(n); });
     else
         loop_->step(n);
     setState(State::Paused);
@@ -270,7 +273,7 @@ void Simulation::step(std::uint64_t n)
 void Simulation::setPacing(double opsPerSecond, std::uint64_t holdStretchNs)
 {
     if (modelled_ && modelled_->alive())
-        modelled_->call([&](RunLoop& l) { l.set_pacing(opsPerSecond, holdStretchNs); });
+        change([opsPerSecond, holdStretchNs](RunLoop& l) { l.set_pacing(opsPerSecond, holdStretchNs); });
     else if (loop_)
         loop_->set_pacing(opsPerSecond, holdStretchNs);
     scenario_.engine.ops_per_second = opsPerSecond;
@@ -357,6 +360,82 @@ void Simulation::showEvents(std::vector<Event>& batch)
     Q_EMIT eventsArrived(batch);
 }
 
+void Simulation::change(std::function<void(RunLoop&)> fn)
+{
+    ahead_.clear(); // a branch: the old run's changes ahead are not this one's
+    const std::uint64_t at = modelled_->running_ns();
+    const std::uint64_t turn = modelled_->call(fn, [this](std::vector<Event>& b) { showEvents(b); });
+    changes_.push_back({ at, turn, std::move(fn) });
+}
+
+void Simulation::changeAgain(const Change& c)
+{
+    modelled_->call(
+        c.fn, [this](std::vector<Event>& b) { showEvents(b); }, c.turn);
+    changes_.push_back(c);
+}
+
+void Simulation::runModelledTo(std::uint64_t runningNs)
+{
+    // In slices of a few milliseconds of this computer's time, so that no
+    // more than a slice's events are held at once; the trace takes every
+    // one, the views the newest.
+    std::vector<Event> newest;
+    const auto keep = [&](std::vector<Event>& batch) {
+        trace_.add(batch);
+        newest.insert(newest.end(), batch.begin(), batch.end());
+        if (newest.size() > 2 * kMaxEventsPerTick) {
+            const std::size_t drop = newest.size() - kMaxEventsPerTick;
+            notShown_ += drop;
+            newest.erase(newest.begin(), newest.begin() + std::ptrdiff_t(drop));
+        }
+    };
+    constexpr std::uint64_t kSliceNs = 5'000'000;
+    while (modelled_->alive() && modelled_->running_ns() < runningNs)
+        if (modelled_->advance(runningNs, kSliceNs, keep) != ModelledRun::Stop::Budget)
+            break;
+    if (!newest.empty())
+        Q_EMIT eventsArrived(newest);
+}
+
+void Simulation::rewindTo(std::uint64_t runningNs)
+{
+    if (!modelled_)
+        return;
+    if (state_ == State::Running)
+        pause();
+    if (runningNs < modelled_->running_ns()) {
+        // Back: the same run again from its start, each change made again
+        // at its moment.
+        std::vector<Change> changes = std::move(changes_);
+        const std::uint64_t reached = reachedNs_;
+        rewinding_ = true;
+        build();
+        rewinding_ = false;
+        if (!modelled_)
+            return;
+        reachedNs_ = reached;
+        ahead_ = std::move(changes);
+    }
+    while (!ahead_.empty() && ahead_.front().atNs <= runningNs && modelled_->alive()) {
+        const Change next = ahead_.front();
+        ahead_.erase(ahead_.begin());
+        runModelledTo(next.atNs);
+        changeAgain(next);
+    }
+    runModelledTo(runningNs);
+    if (!modelled_->alive())
+        return;
+    emitNewSamples();
+    reachedNs_ = std::max(reachedNs_, modelled_->running_ns());
+    playbackAt_ = modelled_->running_ns();
+    followLoop();
+    if (state_ == State::Ready && loop()->phase() != RunLoop::Phase::Ready)
+        setState(State::Paused);
+    timer_.start();
+    Q_EMIT ticked();
+}
+
 void Simulation::emitNewSamples()
 {
     const std::vector<MetricsSample>& all = loop()->samples();
@@ -377,8 +456,16 @@ void Simulation::tickModelled()
         playbackAt_ += std::uint64_t(playbackRate_ * 1e9 / kTicksPerSecond);
         until = playbackAt_;
     }
+    // A change still ahead of a rewound run is made again at its moment.
+    if (!ahead_.empty())
+        until = std::min(until, ahead_.front().atNs);
     try {
         const ModelledRun::Stop stop = modelled_->advance(until, kModelledSliceBudgetNs, show);
+        if (!ahead_.empty() && modelled_->alive() && modelled_->running_ns() >= ahead_.front().atNs) {
+            const Change next = ahead_.front();
+            ahead_.erase(ahead_.begin());
+            changeAgain(next);
+        }
         if (until != kNoEnd && until > from) {
             // Behind the rate: what this computer could compute in the
             // tick's share is what is shown; the debt is not carried on.
@@ -394,8 +481,10 @@ void Simulation::tickModelled()
         setState(State::Failed);
         return;
     }
-    if (modelled_->alive())
+    if (modelled_->alive()) {
         emitNewSamples();
+        reachedNs_ = std::max(reachedNs_, modelled_->running_ns());
+    }
 }
 
 void Simulation::tick()

@@ -27,6 +27,7 @@
 #include <QTimer>
 
 #include <cstdint>
+#include <functional>
 #include <future>
 #include <memory>
 #include <optional>
@@ -137,6 +138,25 @@ public:
     double playbackRate() const { return playbackRate_; }
     /// Sets it (from 1e-7 to 10, or 0); applies at once.
     void setPlaybackRate(double modelledSecondsPerSecond);
+    /// Whether the run can be taken back to an earlier moment: a modelled
+    /// run, re-executed (deterministically, the same run) up to it.
+    bool canRewind() const { return modelled_ != nullptr; }
+    /// The furthest the run has got, in running time (virtual ns): how far
+    /// back and forth a rewound run may be moved.
+    std::uint64_t reachedNs() const { return reachedNs_; }
+    /// Where the run stands, in running time (virtual ns).
+    std::uint64_t runningNs() const { return modelled_ ? modelled_->running_ns() : 0; }
+    /// Takes a modelled run to @runningNs (0 .. reachedNs(), or on past
+    /// it): back by building it again and re-executing it to that moment,
+    /// with every step and change of pacing made on the way made again at
+    /// the same moment, so that every view shows the machine as it stood
+    /// then; forward by letting it run. The run is paused there; Play goes
+    /// on from there, the same run. Nothing on this computer's threads.
+    void rewindTo(std::uint64_t runningNs);
+    /// While rewindTo() builds the run again (its runReset is the same
+    /// scenario's, taken back).
+    bool isRewinding() const { return rewinding_; }
+
     /// The share of the playback rate the last ticks reached (1 when the
     /// machine keeps up; less when computing it takes longer than showing).
     double playbackReached() const { return playbackReached_; }
@@ -193,6 +213,27 @@ private:
     /// Where the playback has got to, in running time (virtual ns).
     std::uint64_t playbackAt_ = 0;
     std::size_t samplesSeen_ = 0;
+    std::uint64_t reachedNs_ = 0;
+    bool rewinding_ = false;
+    /// What changed the modelled run on the way, and when (running time):
+    /// a rewind makes each again at its moment.
+    struct Change {
+        std::uint64_t atNs = 0; ///< running time where it was asked for
+        std::uint64_t turn = 0; ///< the driver's turn it ran at (ModelledRun::call)
+        std::function<void(RunLoop&)> fn;
+    };
+    std::vector<Change> changes_;
+    /// After a rewind, the changes still ahead, made again when the run
+    /// gets to them (the same run); a new change drops them (a branch).
+    std::vector<Change> ahead_;
+    /// Runs @fn on the modelled machine and records it as a change; one the
+    /// user makes now (not @again) drops the changes ahead.
+    void change(std::function<void(RunLoop&)> fn);
+    /// Makes @c again, at the turn it ran at first.
+    void changeAgain(const Change& c);
+    /// Lets the modelled run go to @runningNs in slices, the views told
+    /// once at the end with the newest events.
+    void runModelledTo(std::uint64_t runningNs);
     /// The last run, being taken down on a thread of its own: a run of
     /// millions of pages takes seconds to free, which the window does not
     /// wait for. Waited for before the next one goes, and on destruction.

@@ -12,6 +12,7 @@
 #include "log/eventlogview.h"
 #include "report/runreport.h"
 #include "run/parameterspanel.h"
+#include "run/rewindbar.h"
 #include "run/runtoolbar.h"
 #include "shell/dockforward.h"
 #include "sim/debugfs.h"
@@ -164,6 +165,12 @@ void RunPage::createViewsAndDocks()
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(views_);
+    // The moment of the run, under the views it changes.
+    rewindBar_ = new RewindBar(sim_, [timeline](double clockNs) {
+        const double span = timeline->viewSpanNs();
+        timeline->setViewRange(clockNs - span / 2, span);
+    });
+    layout->addWidget(rewindBar_);
     // Which machine the run is on, always in sight: on a modelled one every
     // time shown is virtual.
     machineNote_ = new QLabel;

@@ -140,6 +140,7 @@ private:
     QTabWidget* views_ = nullptr; ///< the centre: the timeline and the structure views
     TornPteView* tornPte_ = nullptr;
     QLabel* machineNote_ = nullptr;
+    class RewindBar* rewindBar_ = nullptr;
     QLabel* traceNote_ = nullptr; ///< permanent in the status bar while a trace is replayed
     QList<QDockWidget*> docks_;
     LessonPanel* lessonPanel_ = nullptr;

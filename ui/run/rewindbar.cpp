@@ -1,0 +1,168 @@
+#include "run/rewindbar.h"
+
+#include "run/runtoolbar.h"
+#include "run/simulation.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QSignalBlocker>
+#include <QSlider>
+#include <QStyle>
+#include <QToolButton>
+
+#include <algorithm>
+
+namespace pcl::ui {
+
+RewindBar::RewindBar(Simulation& sim, std::function<void(double)> showRecorded, QWidget* parent)
+    : QWidget(parent)
+    , sim_(sim)
+    , showRecorded_(std::move(showRecorded))
+    , back_(new QToolButton)
+    , slider_(new QSlider(Qt::Horizontal))
+    , where_(new QLabel)
+    , mark_(new QToolButton)
+    , bookmarks_(new QComboBox)
+{
+    setObjectName(QStringLiteral("rewindBar"));
+    auto* row = new QHBoxLayout(this);
+    row->setContentsMargins(6, 2, 6, 2);
+
+    back_->setObjectName(QStringLiteral("rewindBack"));
+    back_->setIcon(style()->standardIcon(QStyle::SP_MediaSeekBackward));
+    back_->setText(tr("Back"));
+    back_->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    back_->setAutoRaise(true);
+    back_->setToolTip(tr("Take the run back a moment (B): it runs again, the same, to there, and every view "
+                         "shows the machine as it stood"));
+    back_->setShortcut(Qt::Key_B);
+    connect(back_, &QToolButton::clicked, this, &RewindBar::back);
+
+    slider_->setObjectName(QStringLiteral("rewindScrubber"));
+    slider_->setRange(0, kSteps);
+    slider_->setAccessibleName(tr("Moment of the run"));
+    connect(slider_, &QSlider::sliderReleased, this, [this] { scrubbed(slider_->value()); });
+    // Keys and clicks on the groove move it without a drag: each is a move.
+    connect(slider_, &QSlider::actionTriggered, this, [this](int action) {
+        if (action != QAbstractSlider::SliderMove)
+            QMetaObject::invokeMethod(
+                this, [this] { scrubbed(slider_->value()); }, Qt::QueuedConnection);
+    });
+
+    mark_->setObjectName(QStringLiteral("rewindBookmark"));
+    mark_->setText(tr("Bookmark"));
+    mark_->setAutoRaise(true);
+    mark_->setToolTip(tr("Name this moment, to come back to it from the list beside"));
+    connect(mark_, &QToolButton::clicked, this, &RewindBar::bookmark);
+
+    bookmarks_->setObjectName(QStringLiteral("rewindBookmarks"));
+    bookmarks_->setToolTip(tr("Go back (or on) to a moment bookmarked"));
+    bookmarks_->setPlaceholderText(tr("No bookmarks"));
+    bookmarks_->setMinimumContentsLength(14);
+    connect(bookmarks_, &QComboBox::activated, this, [this](int i) {
+        const auto ns = bookmarks_->itemData(i).toULongLong();
+        if (sim_.canRewind())
+            sim_.rewindTo(ns);
+    });
+
+    row->addWidget(back_);
+    row->addWidget(slider_, 1);
+    row->addWidget(where_);
+    row->addWidget(mark_);
+    row->addWidget(bookmarks_);
+
+    connect(&sim_, &Simulation::ticked, this, &RewindBar::follow);
+    connect(&sim_, &Simulation::runReset, this, [this] {
+        // A new scenario forgets the old one's bookmarks; a rewind (the
+        // same scenario built again) keeps them.
+        if (!sim_.isRewinding())
+            bookmarks_->clear();
+        follow();
+    });
+    follow();
+}
+
+std::uint64_t RewindBar::horizonNs() const
+{
+    if (sim_.canRewind())
+        return std::max(sim_.reachedNs(), sim_.runningNs());
+    return std::uint64_t(sim_.elapsedSeconds() * 1e9);
+}
+
+QString RewindBar::text() const
+{
+    return where_->text();
+}
+
+void RewindBar::follow()
+{
+    const bool run = sim_.hasRun();
+    setEnabled(run);
+    back_->setVisible(sim_.canRewind());
+    mark_->setVisible(sim_.canRewind());
+    bookmarks_->setVisible(sim_.canRewind());
+    const std::uint64_t horizon = horizonNs();
+    const double now = sim_.canRewind() ? double(sim_.runningNs()) : sim_.elapsedSeconds() * 1e9;
+    if (!slider_->isSliderDown()) {
+        const QSignalBlocker block(slider_);
+        slider_->setValue(horizon ? int(now / double(horizon) * kSteps + 0.5) : 0);
+    }
+    if (!run) {
+        where_->setText(QString());
+        return;
+    }
+    const QString at = RunToolBar::timeText(now / 1e9);
+    const QString of = RunToolBar::timeText(double(horizon) / 1e9);
+    if (sim_.canRewind()) {
+        where_->setText(tr("%1 of %2: any moment can be shown again").arg(at, of));
+        slider_->setToolTip(tr("Drag to a moment of the run: it runs again, the same, to there, and every view "
+                               "shows the machine as it stood"));
+    } else {
+        where_->setText(tr("%1 of %2 recorded").arg(at, of));
+        slider_->setToolTip(tr("A run on this computer's threads cannot be run again the same: the scrubber moves "
+                               "the CPU timeline through what was recorded, and the structure views show the "
+                               "machine as it is now"));
+    }
+}
+
+void RewindBar::scrubbed(int position)
+{
+    const std::uint64_t horizon = horizonNs();
+    const auto ns = std::uint64_t(double(horizon) * position / kSteps);
+    if (sim_.canRewind()) {
+        if (ns != sim_.runningNs())
+            sim_.rewindTo(ns);
+        return;
+    }
+    // On this computer's threads: the timeline goes there, the rest stays.
+    const double clockNow = double(sim_.clockNowNs());
+    const double back = sim_.elapsedSeconds() * 1e9 - double(ns);
+    if (showRecorded_)
+        showRecorded_(clockNow - back);
+    where_->setText(tr("%1 of %2 recorded: the timeline shows it; the structure views show the machine now")
+                        .arg(RunToolBar::timeText(double(ns) / 1e9), RunToolBar::timeText(double(horizon) / 1e9)));
+}
+
+void RewindBar::back()
+{
+    if (!sim_.canRewind())
+        return;
+    const double rate = sim_.playbackRate();
+    const auto frame = std::max<std::uint64_t>(
+        1000, rate > 0 ? std::uint64_t(rate * 1e9 / Simulation::kTicksPerSecond) : horizonNs() / 100);
+    const std::uint64_t now = sim_.runningNs();
+    sim_.rewindTo(now > frame ? now - frame : 0);
+}
+
+void RewindBar::bookmark()
+{
+    if (!sim_.canRewind())
+        return;
+    const std::uint64_t ns = sim_.runningNs();
+    bookmarks_->addItem(tr("Bookmark %1 · %2").arg(bookmarks_->count() + 1).arg(RunToolBar::timeText(double(ns) / 1e9)),
+        QVariant::fromValue<qulonglong>(ns));
+    bookmarks_->setCurrentIndex(bookmarks_->count() - 1);
+}
+
+} // namespace pcl::ui

@@ -1,0 +1,63 @@
+// Under the views: the run's moment, to take a modelled run back to.
+//
+// A modelled run is deterministic, so any moment of it can be shown again:
+// the scrubber and Back take it to an earlier moment by re-executing it
+// there (Simulation::rewindTo), and every view then shows the machine as
+// it stood; bookmarks name moments to come back to. A run on this
+// computer's threads cannot be re-executed: there the scrubber moves the
+// CPU timeline through what was recorded, and says that the structure
+// views show the machine as it is now.
+#pragma once
+
+#include <QWidget>
+
+#include <cstdint>
+#include <functional>
+
+class QComboBox;
+class QLabel;
+class QSlider;
+class QToolButton;
+
+namespace pcl::ui {
+
+class Simulation;
+
+class RewindBar : public QWidget {
+    Q_OBJECT
+public:
+    /// @showRecorded moves the timeline to a moment of a run on this
+    /// computer's threads (the run's clock, ns).
+    RewindBar(Simulation& sim, std::function<void(double clockNs)> showRecorded, QWidget* parent = nullptr);
+
+    /// Positions of the scrubber (0 .. kSteps).
+    static constexpr int kSteps = 1000;
+    QSlider* scrubber() const { return slider_; }
+    QToolButton* backButton() const { return back_; }
+    QToolButton* bookmarkButton() const { return mark_; }
+    QComboBox* bookmarks() const { return bookmarks_; }
+    /// What the bar says ("12.3 ms of 40.0 ms, modelled: any moment can be shown again").
+    QString text() const;
+
+    /// Takes the run back by one frame of the playback (a tick's worth at
+    /// its rate; a hundredth of the run when it plays as fast as it
+    /// computes).
+    void back();
+    /// Names the moment where the run stands.
+    void bookmark();
+
+private:
+    void follow();
+    void scrubbed(int position);
+    std::uint64_t horizonNs() const;
+
+    Simulation& sim_;
+    std::function<void(double)> showRecorded_;
+    QToolButton* back_;
+    QSlider* slider_;
+    QLabel* where_;
+    QToolButton* mark_;
+    QComboBox* bookmarks_;
+};
+
+} // namespace pcl::ui

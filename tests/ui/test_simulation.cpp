@@ -8,8 +8,8 @@
 #include "mm/page_table.h"
 #include "run/rewindbar.h"
 
-#include <QComboBox>
 #include <QElapsedTimer>
+#include <QMenu>
 #include <QSignalSpy>
 #include <QTest>
 
@@ -363,7 +363,7 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(sim.runningNs() > 12'000'000, 10000);
         sim.pause();
         bar.bookmark();
-        QCOMPARE(bar.bookmarks()->count(), 1);
+        QCOMPARE(bar.bookmarks()->actions().size(), 1);
         const std::uint64_t marked = sim.runningNs();
         const std::string then = machineAsViewed(sim);
         QVERIFY(then.find("lockrow mapping[0].tree_lock") != std::string::npos);
@@ -374,11 +374,11 @@ private Q_SLOTS:
         QVERIFY(machineAsViewed(sim) != then);
         const std::uint64_t end = sim.runningNs();
         QCOMPARE(sim.reachedNs(), end);
-        bar.bookmarks()->activated(0);
+        bar.bookmarks()->actions().at(0)->trigger();
         QCOMPARE(sim.runningNs(), marked);
         QCOMPARE(sim.state(), Simulation::State::Paused);
         QCOMPARE(firstDifference(machineAsViewed(sim), then), QString());
-        QCOMPARE(bar.bookmarks()->count(), 1); // kept across the rewind
+        QCOMPARE(bar.bookmarks()->actions().size(), 1); // kept across the rewind
         QCOMPARE(sim.reachedNs(), end);
         // And plays on to the same end as before.
         sim.play();

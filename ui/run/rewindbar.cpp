@@ -3,9 +3,9 @@
 #include "run/runtoolbar.h"
 #include "run/simulation.h"
 
-#include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QMenu>
 #include <QSignalBlocker>
 #include <QSlider>
 #include <QStyle>
@@ -23,11 +23,12 @@ RewindBar::RewindBar(Simulation& sim, std::function<void(double)> showRecorded, 
     , slider_(new QSlider(Qt::Horizontal))
     , where_(new QLabel)
     , mark_(new QToolButton)
-    , bookmarks_(new QComboBox)
+    , goTo_(new QToolButton)
+    , bookmarkMenu_(new QMenu(this))
 {
     setObjectName(QStringLiteral("rewindBar"));
     auto* row = new QHBoxLayout(this);
-    row->setContentsMargins(6, 2, 6, 2);
+    row->setContentsMargins(6, 0, 6, 0);
 
     back_->setObjectName(QStringLiteral("rewindBack"));
     back_->setIcon(style()->standardIcon(QStyle::SP_MediaSeekBackward));
@@ -56,28 +57,28 @@ RewindBar::RewindBar(Simulation& sim, std::function<void(double)> showRecorded, 
     mark_->setToolTip(tr("Name this moment, to come back to it from the list beside"));
     connect(mark_, &QToolButton::clicked, this, &RewindBar::bookmark);
 
-    bookmarks_->setObjectName(QStringLiteral("rewindBookmarks"));
-    bookmarks_->setToolTip(tr("Go back (or on) to a moment bookmarked"));
-    bookmarks_->setPlaceholderText(tr("No bookmarks"));
-    bookmarks_->setMinimumContentsLength(14);
-    connect(bookmarks_, &QComboBox::activated, this, [this](int i) {
-        const auto ns = bookmarks_->itemData(i).toULongLong();
-        if (sim_.canRewind())
-            sim_.rewindTo(ns);
-    });
+    goTo_->setObjectName(QStringLiteral("rewindBookmarks"));
+    goTo_->setText(tr("Go to"));
+    goTo_->setAutoRaise(true);
+    goTo_->setPopupMode(QToolButton::InstantPopup);
+    goTo_->setToolTip(tr("Go back (or on) to a moment bookmarked"));
+    goTo_->setMenu(bookmarkMenu_);
+    goTo_->setEnabled(false);
 
     row->addWidget(back_);
     row->addWidget(slider_, 1);
     row->addWidget(where_);
     row->addWidget(mark_);
-    row->addWidget(bookmarks_);
+    row->addWidget(goTo_);
 
     connect(&sim_, &Simulation::ticked, this, &RewindBar::follow);
     connect(&sim_, &Simulation::runReset, this, [this] {
         // A new scenario forgets the old one's bookmarks; a rewind (the
         // same scenario built again) keeps them.
-        if (!sim_.isRewinding())
-            bookmarks_->clear();
+        if (!sim_.isRewinding()) {
+            bookmarkMenu_->clear();
+            goTo_->setEnabled(false);
+        }
         follow();
     });
     follow();
@@ -101,7 +102,7 @@ void RewindBar::follow()
     setEnabled(run);
     back_->setVisible(sim_.canRewind());
     mark_->setVisible(sim_.canRewind());
-    bookmarks_->setVisible(sim_.canRewind());
+    goTo_->setVisible(sim_.canRewind());
     const std::uint64_t horizon = horizonNs();
     const double now = sim_.canRewind() ? double(sim_.runningNs()) : sim_.elapsedSeconds() * 1e9;
     if (!slider_->isSliderDown()) {
@@ -160,9 +161,14 @@ void RewindBar::bookmark()
     if (!sim_.canRewind())
         return;
     const std::uint64_t ns = sim_.runningNs();
-    bookmarks_->addItem(tr("Bookmark %1 · %2").arg(bookmarks_->count() + 1).arg(RunToolBar::timeText(double(ns) / 1e9)),
-        QVariant::fromValue<qulonglong>(ns));
-    bookmarks_->setCurrentIndex(bookmarks_->count() - 1);
+    QAction* mark = bookmarkMenu_->addAction(
+        tr("Bookmark %1 · %2").arg(bookmarkMenu_->actions().size() + 1).arg(RunToolBar::timeText(double(ns) / 1e9)));
+    mark->setData(QVariant::fromValue<qulonglong>(ns));
+    connect(mark, &QAction::triggered, this, [this, ns] {
+        if (sim_.canRewind())
+            sim_.rewindTo(ns);
+    });
+    goTo_->setEnabled(true);
 }
 
 } // namespace pcl::ui

@@ -14,8 +14,8 @@
 #include <cstdint>
 #include <functional>
 
-class QComboBox;
 class QLabel;
+class QMenu;
 class QSlider;
 class QToolButton;
 
@@ -35,7 +35,9 @@ public:
     QSlider* scrubber() const { return slider_; }
     QToolButton* backButton() const { return back_; }
     QToolButton* bookmarkButton() const { return mark_; }
-    QComboBox* bookmarks() const { return bookmarks_; }
+    /// The bookmarks, one action each (its data: the moment, ns), in the
+    /// menu of the button beside.
+    QMenu* bookmarks() const { return bookmarkMenu_; }
     /// What the bar says ("12.3 ms of 40.0 ms, modelled: any moment can be shown again").
     QString text() const;
 
@@ -57,7 +59,8 @@ private:
     QSlider* slider_;
     QLabel* where_;
     QToolButton* mark_;
-    QComboBox* bookmarks_;
+    QToolButton* goTo_;
+    QMenu* bookmarkMenu_;
 };
 
 } // namespace pcl::ui

@@ -164,6 +164,7 @@ void RunPage::createViewsAndDocks()
     }
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
     layout->addWidget(views_);
     // The moment of the run, under the views it changes.
     rewindBar_ = new RewindBar(sim_, [timeline](double clockNs) {

@@ -82,7 +82,8 @@ bool isWait(const TimelineSpan& s)
 
 } // namespace
 
-TimelineLayout::TimelineLayout(const QFontMetrics& fm, QSize size, int laneCount, double startNs, double spanNs)
+TimelineLayout::TimelineLayout(
+    const QFontMetrics& fm, QSize size, int laneCount, double startNs, double spanNs, int firstLane, int shownLanes)
     : fm_(fm)
     , laneCount_(laneCount)
     , start_(startNs)
@@ -92,14 +93,26 @@ TimelineLayout::TimelineLayout(const QFontMetrics& fm, QSize size, int laneCount
     pad_ = std::max(4, lineH / 3);
     const int headerH = lineH + 2 * pad_ + 2;
     const int labelW
-        = std::max(fm.horizontalAdvance(QStringLiteral("CPU 88")), fm.horizontalAdvance(tr("disk"))) + 3 * pad_;
+        = std::max(fm.horizontalAdvance(QStringLiteral("CPUs 88–95")), fm.horizontalAdvance(tr("disk"))) + 3 * pad_;
     const int axisH = lineH + pad_ + 6;
     header_ = QRect(0, 0, size.width(), headerH);
-    const int n = std::max(1, laneCount);
+    firstShown_ = shownLanes > 0 ? std::clamp(firstLane, 0, std::max(0, laneCount - 1)) : 0;
+    shown_ = shownLanes > 0 ? std::min(shownLanes, std::max(1, laneCount - firstShown_)) : std::max(1, laneCount);
+    const int n = shown_;
     laneGap_ = std::max(2.0, lineH * 0.2);
     const double avail = size.height() - headerH - axisH - pad_;
     laneHeight_ = std::clamp((avail - laneGap_ * (n - 1)) / n, 4.0, lineH * 6.0);
-    const int lanesH = int(std::ceil(laneHeight_ * n + laneGap_ * (n - 1)));
+    if (laneHeight_ * n + laneGap_ * (n - 1) > avail) {
+        // Too many to fit apart (64 modelled CPUs): close together, a gap
+        // between groups, at least a pixel and a half each.
+        const int gaps = std::max(0, groups() - 1);
+        laneGap_ = 0;
+        groupGap_ = std::max(2.0, lineH * 0.25);
+        laneHeight_ = std::max(1.5, (avail - groupGap_ * gaps) / n);
+    }
+    namesEach_ = laneHeight_ + laneGap_ >= lineH * 0.8;
+    const double lastBottom = lane(firstShown_ + n - 1).bottom() - headerH;
+    const int lanesH = int(std::ceil(lastBottom));
     labels_ = QRect(0, headerH, labelW, lanesH);
     lanes_ = QRect(labelW, headerH, std::max(1, size.width() - labelW - pad_ * 2), lanesH);
     axis_ = QRect(labelW, headerH + lanesH, lanes_.width(), axisH);
@@ -107,7 +120,31 @@ TimelineLayout::TimelineLayout(const QFontMetrics& fm, QSize size, int laneCount
 
 QRectF TimelineLayout::lane(int i) const
 {
-    return QRectF(lanes_.left(), lanes_.top() + i * (laneHeight_ + laneGap_), lanes_.width(), laneHeight_);
+    const int row = i - firstShown_;
+    if (row < 0 || row >= shown_)
+        return {};
+    const int group = i / kGroupLanes - firstShown_ / kGroupLanes;
+    const double top = header_.bottom() + 1 + row * (laneHeight_ + laneGap_) + group * groupGap_;
+    return QRectF(labels_.width(), top, lanes_.width(), laneHeight_);
+}
+
+QRectF TimelineLayout::groupNameRect(int g) const
+{
+    const int first = groupFirstLane(g);
+    const int last = std::min(first + kGroupLanes, firstShown_ + shown_) - 1;
+    const QRectF top = lane(std::max(first, firstShown_));
+    const QRectF bottom = lane(last);
+    return QRectF(0, top.top(), labels_.width() - pad_, bottom.bottom() - top.top());
+}
+
+int TimelineLayout::groupAt(const QPoint& pos) const
+{
+    if (pos.x() >= lanes_.left())
+        return -1;
+    for (int g = 0; g < groups(); ++g)
+        if (groupNameRect(g).contains(QPointF(pos)))
+            return g;
+    return -1;
 }
 
 QRectF TimelineLayout::laneOutline(int i) const

@@ -49,16 +49,34 @@ public:
     /// Zoomed far out, a lane has more waits than pixels: outline none rather than stall the frame.
     static constexpr std::size_t kMaxOutlinedSpans = 4000;
 
+    /// Lanes are grouped by this many (a socket's or a few nodes' CPUs) when
+    /// there are too many to name each: the group is named, and may be
+    /// shown alone (a window of lanes).
+    static constexpr int kGroupLanes = 8;
+
     /// A widget of @size drawn with @fm, @laneCount lanes (at least one is
-    /// laid out), showing [startNs, startNs + spanNs).
-    TimelineLayout(const QFontMetrics& fm, QSize size, int laneCount, double startNs, double spanNs);
+    /// laid out), showing [startNs, startNs + spanNs); only lanes
+    /// [@firstLane, @firstLane + @shownLanes) when @shownLanes > 0 (a group
+    /// zoomed into), the others with no row.
+    TimelineLayout(const QFontMetrics& fm, QSize size, int laneCount, double startNs, double spanNs, int firstLane = 0,
+        int shownLanes = 0);
 
     QRect header() const { return header_; } ///< legend and markers
     QRect labels() const { return labels_; } ///< lane names
     QRect lanes() const { return lanes_; }   ///< the spans
     QRect axis() const { return axis_; }     ///< time ticks
-    /// The row of lane @i.
+    /// The row of lane @i (empty for a lane not shown).
     QRectF lane(int i) const;
+    /// Whether each lane is tall enough to carry its own name; if not, the
+    /// lanes are drawn close, a gap between groups, and each group named.
+    bool namesEachLane() const { return namesEach_; }
+    /// The groups of lanes shown (kGroupLanes each, the last maybe fewer),
+    /// and where group @g (its lanes from g * kGroupLanes) is named.
+    int groups() const { return (firstShown_ + shown_ - 1) / kGroupLanes - firstShown_ / kGroupLanes + 1; }
+    int groupFirstLane(int g) const { return (firstShown_ / kGroupLanes + g) * kGroupLanes; }
+    QRectF groupNameRect(int g) const;
+    /// The group whose name is at @pos, -1 if none.
+    int groupAt(const QPoint& pos) const;
     /// The outline of lane @i when a lesson points at it: its name and its
     /// row, in the gaps around them, so that it shows over any span's colour.
     QRectF laneOutline(int i) const;
@@ -152,6 +170,10 @@ private:
     QRect axis_;
     double laneHeight_ = 0;
     double laneGap_ = 0;
+    double groupGap_ = 0;
+    bool namesEach_ = true;
+    int firstShown_ = 0;
+    int shown_ = 0;
     double start_ = 0;
     double span_ = 1;
 };

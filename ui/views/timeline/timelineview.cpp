@@ -79,7 +79,9 @@ QSize TimelineView::sizeHint() const
 
 QSize TimelineView::minimumSizeHint() const
 {
-    return QSize(320, fontMetrics().height() * 10);
+    // Eight lines: the header, the axis and a few lanes; the rewind bar
+    // under the views takes the rest of what a small window has.
+    return QSize(320, fontMetrics().height() * 8);
 }
 
 void TimelineView::onRunReset()
@@ -193,7 +195,7 @@ QString TimelineView::markerText() const
 
 TimelineLayout TimelineView::layout() const
 {
-    return TimelineLayout(fontMetrics(), size(), model_.laneCount(), viewStartNs(), span_);
+    return TimelineLayout(fontMetrics(), size(), model_.laneCount(), viewStartNs(), span_, zoomFirst_, zoomLanes_);
 }
 
 double TimelineView::timeAt(double x) const
@@ -312,7 +314,17 @@ void TimelineView::mousePressEvent(QMouseEvent* e)
 
 void TimelineView::clickAt(QMouseEvent* e)
 {
-    if (!layout().lanes().contains(e->position().toPoint()) || model_.empty())
+    // A group's name (lanes too many to name each): its CPUs alone; the
+    // name of a group shown alone: every lane again.
+    const TimelineLayout l = layout();
+    if (const int g = l.groupAt(e->position().toPoint()); g >= 0 && (zoomLanes_ > 0 || !l.namesEachLane())) {
+        if (zoomLanes_ > 0)
+            showLaneGroup(-1);
+        else
+            showLaneGroup(l.groupFirstLane(g) / TimelineLayout::kGroupLanes);
+        return;
+    }
+    if (!l.lanes().contains(e->position().toPoint()) || model_.empty())
         return;
     const double t = timeAt(e->position().x());
     if (e->modifiers() & Qt::ShiftModifier)
@@ -379,16 +391,36 @@ void TimelineView::paintLanes(QPainter& p, const TimelineLayout& l)
     hatchColour.setAlphaF(0.10);
     const QBrush hatch(hatchColour, Qt::BDiagPattern);
 
-    // Lane backgrounds (what no span covers) and names.
+    // Lane backgrounds (what no span covers) and names: each lane's, or
+    // when they are too many for that, each group's ("CPUs 8–15"), which a
+    // click shows alone.
     for (int i = 0; i < n; ++i) {
         const QRectF r = l.lane(i);
+        if (r.isEmpty())
+            continue;
         p.fillRect(r, laneBg);
         p.fillRect(r, hatch);
-        p.setPen(pal.color(QPalette::Mid));
-        p.drawRect(r.adjusted(-0.5, -0.5, 0.5, 0.5));
-        p.setPen(pal.color(QPalette::WindowText));
-        p.drawText(l.laneNameRect(i), Qt::AlignVCenter | Qt::AlignRight, TimelineLayout::laneName(model_, i));
+        if (l.namesEachLane()) {
+            p.setPen(pal.color(QPalette::Mid));
+            p.drawRect(r.adjusted(-0.5, -0.5, 0.5, 0.5));
+            p.setPen(pal.color(QPalette::WindowText));
+            p.drawText(l.laneNameRect(i), Qt::AlignVCenter | Qt::AlignRight, TimelineLayout::laneName(model_, i));
+        }
     }
+    if (!l.namesEachLane() || zoomLanes_ > 0)
+        for (int g = 0; g < l.groups(); ++g) {
+            const QRectF r = l.groupNameRect(g);
+            p.setPen(pal.color(QPalette::Mid));
+            p.drawLine(QPointF(r.right() - 2, r.top()), QPointF(r.right() - 2, r.bottom()));
+            if (l.namesEachLane())
+                continue; // shown alone, each lane named: the bracket says which group
+            // At least a line high, centred on the group (a lone disk lane
+            // is thinner than its name).
+            const double grow = std::max(0.0, (fontMetrics().height() - r.height()) / 2);
+            p.setPen(pal.color(QPalette::WindowText));
+            p.drawText(r.adjusted(0, -grow, -l.pad(), grow), Qt::AlignVCenter | Qt::AlignRight,
+                laneGroupName(l.groupFirstLane(g), l.groupFirstLane(g) + TimelineLayout::kGroupLanes - 1));
+        }
     if (model_.empty()) {
         p.setPen(pal.color(QPalette::PlaceholderText));
         p.drawText(l.lanes(), Qt::AlignCenter,
@@ -400,7 +432,9 @@ void TimelineView::paintLanes(QPainter& p, const TimelineLayout& l)
         l.runs(model_, i, columns_, runs_);
         for (const TimelineLayout::Run& run : runs_) {
             p.fillRect(run.rect, stateColor(run.state, pal));
-            if (run.inFault)
+            // A band under a lane a few pixels high would be all of it: its
+            // colour must stay what the CPU did.
+            if (run.inFault && run.rect.height() >= 3 * l.faultBandHeight(i))
                 p.fillRect(l.faultBand(run, i), band);
         }
         const std::vector<TimelineLayout::LockLabel> labels = l.lockLabels(model_, i);
@@ -414,6 +448,27 @@ void TimelineView::paintLanes(QPainter& p, const TimelineLayout& l)
         }
         p.restore();
     }
+}
+
+QString TimelineView::laneGroupName(int first, int last) const
+{
+    last = std::min(last, model_.laneCount() - 1);
+    const int cpus = int(model_.cpus());
+    if (first >= cpus)
+        return TimelineLayout::laneName(model_, first);
+    return tr("CPUs %1–%2").arg(first).arg(std::min(last, cpus - 1));
+}
+
+void TimelineView::showLaneGroup(int group)
+{
+    if (group < 0) {
+        zoomFirst_ = 0;
+        zoomLanes_ = 0;
+    } else {
+        zoomFirst_ = group * TimelineLayout::kGroupLanes;
+        zoomLanes_ = TimelineLayout::kGroupLanes;
+    }
+    update();
 }
 
 void TimelineView::setHighlightedLock(const QString& name)

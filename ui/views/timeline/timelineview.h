@@ -57,6 +57,13 @@ public:
     void setMarkerA(double t);
     void setMarkerB(double t);
     void clearMarkers();
+    /// Shows the lanes of group @group alone (TimelineLayout::kGroupLanes
+    /// CPUs from group * kGroupLanes), or every lane for -1: a click on a
+    /// group's name does it when there are too many lanes to name each.
+    void showLaneGroup(int group);
+    /// The first lane shown and how many (0: every lane).
+    int shownLaneCount() const { return zoomLanes_; }
+    int firstShownLane() const { return zoomFirst_; }
     /// Outlines the waits for the lock named @name (the lock selected in the
     /// Locks view); empty: none.
     void setHighlightedLock(const QString& name);
@@ -98,6 +105,8 @@ private:
     QString legendToolTip() const;
     void paintHeader(QPainter& p, const TimelineLayout& l);
     void paintLanes(QPainter& p, const TimelineLayout& l);
+    /// "CPUs 8–15" (lanes @first..@last), or a disk's name.
+    QString laneGroupName(int first, int last) const;
     void paintHighlight(QPainter& p, const TimelineLayout& l);
     void paintAxis(QPainter& p, const TimelineLayout& l);
     void paintMarkers(QPainter& p, const TimelineLayout& l);
@@ -117,6 +126,8 @@ private:
     std::uint64_t liveEdgeNs_ = 0;               ///< the present while the run plays (event clock), 0 before
     QString highlighted_;
     std::optional<unsigned> highlightedCpu_;
+    int zoomFirst_ = 0;
+    int zoomLanes_ = 0;
 };
 
 } // namespace pcl::ui

@@ -20,6 +20,7 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QDockWidget>
+#include <QElapsedTimer>
 #include <QPixmap>
 #include <QSaveFile>
 #include <QTimer>
@@ -42,16 +43,17 @@ constexpr double kMaxRunForSeconds = 1e6;
 const QString kDefaultScenario = QStringLiteral("2002-global-hash-lock");
 
 struct Options {
-    QString scenario;             ///< preset name or file to open and play, empty for the gallery
-    QString lesson;               ///< lesson name or file to open, empty for none
-    int step = 1;                 ///< --step: the lesson's step to open at, from 1
-    QStringList overrides;        ///< --set path=value, in order
-    QString screenshot;           ///< PNG to write, empty for none
-    QString view;                 ///< centre view to bring to the front, empty for the default
-    bool benchmarkViews = false;  ///< time the structure views' frames and exit
-    QString csv;                  ///< --csv: also write the benchmark (or the responsiveness intervals) as CSV
-    bool responsiveness = false;  ///< report event-loop stalls, throughput and memory on exit
-    std::optional<double> runFor; ///< seconds before the screenshot and exit; none: run until closed
+    QString scenario;               ///< preset name or file to open and play, empty for the gallery
+    QString lesson;                 ///< lesson name or file to open, empty for none
+    int step = 1;                   ///< --step: the lesson's step to open at, from 1
+    QStringList overrides;          ///< --set path=value, in order
+    QString screenshot;             ///< PNG to write, empty for none
+    QString view;                   ///< centre view to bring to the front, empty for the default
+    bool benchmarkViews = false;    ///< time the structure views' frames and exit
+    QString csv;                    ///< --csv: also write the benchmark (or the responsiveness intervals) as CSV
+    bool responsiveness = false;    ///< report event-loop stalls, throughput and memory on exit
+    std::optional<double> runFor;   ///< seconds before the screenshot and exit; none: run until closed
+    std::optional<double> rewindTo; ///< modelled seconds to take the run back to after --run-for
 };
 
 bool displayAvailable()
@@ -87,6 +89,10 @@ std::optional<Options> parseOptions(const QCoreApplication& app)
     const QCommandLineOption runFor(QStringLiteral("run-for"),
         QStringLiteral("Quit after <seconds> (a decimal number). The window's size and position are then "
                        "neither restored nor saved."),
+        QStringLiteral("seconds"));
+    const QCommandLineOption rewindTo(QStringLiteral("rewind-to"),
+        QStringLiteral("With --run-for: then take a run on a modelled machine back to <seconds> of its modelled "
+                       "time (run again, the same, to there), before the screenshot."),
         QStringLiteral("seconds"));
     const QCommandLineOption scenario(QStringLiteral("scenario"),
         QStringLiteral("Open <file> (a scenario file) or <preset> (a bundled scenario, e.g. %1) and play it.")
@@ -132,6 +138,7 @@ std::optional<Options> parseOptions(const QCoreApplication& app)
     parser.addOption(responsiveness);
     parser.addOption(screenshot);
     parser.addOption(runFor);
+    parser.addOption(rewindTo);
     parser.process(app);
 
     Options options;
@@ -181,6 +188,17 @@ std::optional<Options> parseOptions(const QCoreApplication& app)
             return std::nullopt;
         }
         options.runFor = seconds;
+    }
+    if (parser.isSet(rewindTo)) {
+        bool ok = false;
+        const double seconds = parser.value(rewindTo).toDouble(&ok);
+        if (!ok || !std::isfinite(seconds) || seconds < 0 || seconds > kMaxRunForSeconds || !options.runFor) {
+            std::fprintf(stderr,
+                "pagecache-lab: --rewind-to wants --run-for and a number of seconds from 0 to %.0f, not '%s'\n",
+                kMaxRunForSeconds, qPrintable(parser.value(rewindTo)));
+            return std::nullopt;
+        }
+        options.rewindTo = seconds;
     }
     return options;
 }
@@ -406,11 +424,29 @@ int main(int argc, char** argv)
 
     if (scripted) {
         const int ms = int(std::lround(options->runFor.value_or(0.0) * 1000.0));
-        QTimer::singleShot(ms, &window, [&window, &watch, path = options->screenshot] {
+        QTimer::singleShot(ms, &window, [&window, &watch, path = options->screenshot, back = options->rewindTo] {
             // The run's last interval ends here, not after the screenshot's
             // pixmap has been drawn and counted in the memory.
             if (watch)
                 watch->finish();
+            if (back) {
+                pcl::ui::Simulation& sim = window.simulation();
+                if (!sim.canRewind()) {
+                    std::fprintf(stderr,
+                        "pagecache-lab: --rewind-to: this run is on this computer's threads, "
+                        "which cannot be run again the same; choose a modelled machine\n");
+                    QCoreApplication::exit(1);
+                    return;
+                }
+                sim.rewindTo(std::uint64_t(*back * 1e9));
+                std::fprintf(stderr, "pagecache-lab: taken back to %.6g modelled s (run again there) in %.2f s\n",
+                    double(sim.runningNs()) / 1e9, sim.lastRewindSeconds());
+                // The views' own transitions (a tree fading in) end before the picture.
+                QElapsedTimer settle;
+                settle.start();
+                while (settle.elapsed() < 800)
+                    QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
+            }
             const bool ok = path.isEmpty() || saveScreenshot(window, path);
             QCoreApplication::exit(ok ? 0 : 1);
         });

@@ -37,4 +37,12 @@ cp "$out/main-window.png" "$out/gallery-lessons.png"
 "$app" --scenario 2005-pft-split-page-table-lock --set pacing.ops_per_second=300 \
     --set pacing.hold_stretch_ns=200000 --view pagetable --run-for 4 --screenshot "$out/view-pagetable.png"
 
+# Modelled machines: Lameter's 64-CPU Altix faulting under one
+# page_table_lock (every lane red: blocked), and the 8-way Pentium III's
+# radix trees taken back to 15.9 modelled ms of a run (run again, the same).
+"$app" --scenario 2005-pft-single-page-table-lock --set machine.profile=altix-2005 --set workload.cpus=64 \
+    --run-for 4 --screenshot "$out/timeline-64-cpus.png"
+"$app" --scenario 2002-radix-tree-per-file --set machine.profile=pentium3-xeon-8way-2002 --view radix \
+    --run-for 3 --rewind-to 0.0159 --screenshot "$out/rewound-radix-tree.png"
+
 echo "wrote the screenshots in $out"

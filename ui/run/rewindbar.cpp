@@ -117,6 +117,10 @@ void RewindBar::follow()
     const QString of = RunToolBar::timeText(double(horizon) / 1e9);
     if (sim_.canRewind()) {
         where_->setText(tr("%1 of %2: any moment can be shown again").arg(at, of));
+        if (sim_.lastRewindSeconds() > 0)
+            where_->setToolTip(tr("The last time it was taken back, running it again to there took %1 s of this "
+                                  "computer's time")
+                                   .arg(sim_.lastRewindSeconds(), 0, 'f', 2));
         slider_->setToolTip(tr("Drag to a moment of the run: it runs again, the same, to there, and every view "
                                "shows the machine as it stood"));
     } else {

@@ -4,6 +4,8 @@
 
 #include "sim/run_figures.h"
 
+#include <QElapsedTimer>
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -402,6 +404,8 @@ void Simulation::rewindTo(std::uint64_t runningNs)
 {
     if (!modelled_)
         return;
+    QElapsedTimer took;
+    took.start();
     if (state_ == State::Running)
         pause();
     if (runningNs < modelled_->running_ns()) {
@@ -432,6 +436,7 @@ void Simulation::rewindTo(std::uint64_t runningNs)
     followLoop();
     if (state_ == State::Ready && loop()->phase() != RunLoop::Phase::Ready)
         setState(State::Paused);
+    lastRewindSeconds_ = double(took.nsecsElapsed()) / 1e9;
     timer_.start();
     Q_EMIT ticked();
 }

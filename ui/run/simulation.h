@@ -156,6 +156,9 @@ public:
     /// While rewindTo() builds the run again (its runReset is the same
     /// scenario's, taken back).
     bool isRewinding() const { return rewinding_; }
+    /// This computer's seconds the last rewindTo() took (re-executing the
+    /// run to the moment asked for).
+    double lastRewindSeconds() const { return lastRewindSeconds_; }
 
     /// The share of the playback rate the last ticks reached (1 when the
     /// machine keeps up; less when computing it takes longer than showing).
@@ -215,6 +218,7 @@ private:
     std::size_t samplesSeen_ = 0;
     std::uint64_t reachedNs_ = 0;
     bool rewinding_ = false;
+    double lastRewindSeconds_ = 0;
     /// What changed the modelled run on the way, and when (running time):
     /// a rewind makes each again at its moment.
     struct Change {

@@ -158,6 +158,10 @@ RunToolBar::RunToolBar(Simulation& simulation, QWidget* parent)
     // The machine: this computer's threads, or the machine of an argument,
     // modelled (its CPUs scheduled in virtual time, the same every run).
     machine_->setObjectName(QStringLiteral("machineBox"));
+    // Never the keyboard's: a combo box with the focus takes Space (play)
+    // to open itself, and Home or an arrow to change the machine. The
+    // Parameters panel's machine field is the keyboard's way to choose.
+    machine_->setFocusPolicy(Qt::NoFocus);
     machine_->setAccessibleName(tr("Machine"));
     machine_->setToolTip(tr("The machine the run is on: this computer, its simulated CPUs on real threads, or a "
                             "modelled machine of one of the threads, its CPUs in virtual time, the same in every "

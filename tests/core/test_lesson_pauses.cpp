@@ -8,6 +8,7 @@
 #include "lesson/lesson_library.h"
 #include "lesson/lesson_pause.h"
 #include "sim/debugfs.h"
+#include "sim/modelled_run.h"
 #include "sim/run_loop.h"
 
 #include <catch2/catch.hpp>
@@ -35,9 +36,34 @@ struct PausedStep {
 
 constexpr double kLongestWait = 60; ///< running seconds a step may take to pause
 
+/// Plays @step's run on its modelled machine as the lesson panel does: a
+/// thirtieth of a modelled second a tick (real time), looked at standing.
+void play_modelled(PausedStep& step)
+{
+    LookingAtStandingMachine looking;
+    ModelledRun run(step.scenario);
+    PauseWatch watch(step.pause);
+    run.call([](RunLoop& loop) { loop.play(); });
+    const auto seconds = [&] { return double(run.running_ns()) / 1e9; };
+    while (run.loop().phase() == RunLoop::Phase::Running && seconds() < kLongestWait) {
+        run.advance(run.running_ns() + 1'000'000'000 / 30, ~std::uint64_t(0), {});
+        if (watch.due(Debugfs(run.loop().engine()), run.loop().registry(), seconds(), false)) {
+            step.paused_at = seconds();
+            break;
+        }
+    }
+    step.held_at = watch.held_since();
+    if (run.loop().phase() == RunLoop::Phase::Ended && run.loop().ended_by() != RunEnd::Duration)
+        step.error = "the run ended (" + std::string(run_end_name(run.loop().ended_by())) + ") before it paused";
+}
+
 /// Plays @step's run as the lesson panel does and watches for its pause.
 void play(PausedStep& step)
 {
+    if (step.scenario.engine.machine.is_modelled()) {
+        play_modelled(step);
+        return;
+    }
     RunLoop loop(step.scenario);
     PauseWatch watch(step.pause);
     loop.play();
@@ -57,7 +83,8 @@ void play(PausedStep& step)
 
 Lesson parse(const std::string& pause_when)
 {
-    const std::string text = R"json({"version": 1, "title": "T", "thread": "radix-tree pagecache (2002)", "citation": "C",
+    const std::string text
+        = R"json({"version": 1, "title": "T", "thread": "radix-tree pagecache (2002)", "citation": "C",
         "question": "Q?", "summary": "S.", "arguments": [{"who": "A", "said": "B"}],
         "runs": [{"name": "a", "scenario": "2002-global-hash-lock", "label": "run a"}],
         "steps": [{"title": "s", "text": "t", "run": "a", "view": "locks", "pause_when": )json"
@@ -96,8 +123,8 @@ TEST_CASE("a pause condition is shown for its seconds before the run pauses", "[
             Catch::Contains("steps[0].pause_when.shown_seconds: must be in [0, 600]"));
         CHECK_THAT(error_of(R"({"tree_height": 2, "shown_seconds": "long"})"),
             Catch::Contains("steps[0].pause_when.shown_seconds"));
-        CHECK_THAT(
-            error_of(R"({"run_ends": true, "shown_seconds": 3})"), Catch::Contains("steps[0].pause_when.shown_seconds"));
+        CHECK_THAT(error_of(R"({"run_ends": true, "shown_seconds": 3})"),
+            Catch::Contains("steps[0].pause_when.shown_seconds"));
         CHECK_THAT(error_of(R"({"shown_seconds": 3})"), Catch::Contains("names one condition"));
         CHECK_THAT(error_of(R"({"tree_height": 2, "readahead_wasted": 1})"), Catch::Contains("names one condition"));
     }
@@ -110,8 +137,7 @@ TEST_CASE("every bundled step that pauses by itself shows its condition for seco
         for (std::size_t i = 0; i < lesson.steps.size(); ++i) {
             const LessonStep& s = lesson.steps[i];
             const LessonRun& run = *lesson.find_run(s.run);
-            if (run.is_probe() || s.pause.kind == LessonPause::Kind::None
-                || s.pause.kind == LessonPause::Kind::RunEnds)
+            if (run.is_probe() || s.pause.kind == LessonPause::Kind::None || s.pause.kind == LessonPause::Kind::RunEnds)
                 continue;
             // What the lesson panel plays: the run, the step's overrides, its speed.
             std::vector<std::string> set = s.set;

@@ -36,7 +36,7 @@ def sensitivity(modelled):
         figure = ("unbounded" if v["values"] and v["over_values"] and v["over_values"][0] == 0
                   and v["run_values"][0] else "no figure") if v["median"] is None else f"{v['median']:.3g}x"
         return f"{v['result']} ({figure})"
-    return f" At half and at twice the transfer latencies: {one(modelled[1])} and {one(modelled[2])}."
+    return f"at half and at twice the transfer latencies: {one(modelled[1])} and {one(modelled[2])}"
 
 
 def table(result):
@@ -52,7 +52,7 @@ def table(result):
         if modelled:
             m = modelled[0]
             rows.append(f"| the same claim | | modelled {cell(m['machine_title'])}, {m['machine_cpus']} CPUs "
-                        f"| {cell(m['our_figure'])} | {verdict_cell(m)}{cell(sensitivity(modelled))} |\n")
+                        f"| {cell(m['our_figure'])} | {verdict_cell(m)}{'; ' + cell(sensitivity(modelled)) if len(modelled) == 3 else ''} |\n")
     return HEADER + "".join(rows)
 
 

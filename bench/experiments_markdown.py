@@ -15,6 +15,8 @@ import os
 import re
 import sys
 
+BEGIN = "<!-- the thread's tables beside ours, from experiment --json -->"
+END = "<!-- end of the thread's tables -->"
 HEADER = "| claim | in the thread | measured on | ours | verdict |\n|---|---|---|---|---|\n"
 
 
@@ -56,6 +58,44 @@ def table(result):
     return HEADER + "".join(rows)
 
 
+def number(v):
+    """A figure as the tables give it: three significant digits, thousands grouped."""
+    if v is None:
+        return "not measured"
+    if v >= 1000:
+        return f"{round(v, -(len(str(int(v))) - 3)):,.0f}"
+    return f"{v:.3g}"
+
+
+def thread_tables(result):
+    """Each table of the thread set beside ours, as `experiment` prints it."""
+    out = []
+    for t in result.get("tables", []):
+        head = ["CPUs"]
+        for s in t["series"]:
+            if s["thread"]:
+                head.append(f"{cell(s['label'])}: thread")
+            head.append(f"{cell(s['label'])}: ours")
+            if s["thread"]:
+                head.append("ours / thread")
+        rows = []
+        for i, cpus in enumerate(t["cpus"]):
+            row = [str(cpus)]
+            for s in t["series"]:
+                ours = s["ours"][i]
+                if s["thread"]:
+                    row.append(number(s["thread"][i]))
+                row.append(number(ours))
+                if s["thread"]:
+                    row.append(f"{ours / s['thread'][i]:.3g}x" if ours is not None and s["thread"][i] else "")
+            rows.append("| " + " | ".join(row) + " |\n")
+        out.append(f"{'' if not out else chr(10)}{cell(t['title'])} ({cell(t['unit'])}); the thread: {cell(t['by'])}, {cell(t['source'])}; "
+                   f"ours: modelled {cell(t['machine_title'])}, one run a point.\n\n"
+                   + "| " + " | ".join(head) + " |\n|" + "---|" * len(head) + "\n" + "".join(rows)
+                   + "".join(f"\n{cell(line)}.\n" for line in t.get("shape", [])))
+    return f"\n{BEGIN}\n" + "".join(out) + f"\n{END}\n" if out else ""
+
+
 def main(argv):
     if len(argv) not in (2, 3):
         sys.stderr.write(__doc__)
@@ -71,12 +111,14 @@ def main(argv):
             result = json.load(f)
         lesson = result["experiment"]
         # The lesson's table: the first one after the line that names it.
-        section = re.search(r"^`" + re.escape(lesson) + r"`.*?\n\n(\| claim .*?\n)(?:\n|\Z)", text,
-                            re.S | re.M)
+        # Its verdict table, and the thread's tables after it if it has any
+        # (between the two comments thread_tables writes).
+        section = re.search(r"^`" + re.escape(lesson) + r"`.*?\n\n(\| claim .*?\n(?:\n" + re.escape(BEGIN)
+                            + r".*?" + re.escape(END) + r"\n)?)(?:\n|\Z)", text, re.S | re.M)
         if not section:
             sys.stderr.write(f"{doc}: no table under `{lesson}` (from {name})\n")
             return 1
-        text = text[:section.start(1)] + table(result) + text[section.end(1):]
+        text = text[:section.start(1)] + table(result) + thread_tables(result) + text[section.end(1):]
         replaced.append(lesson)
     tmp = doc + ".tmp"
     with open(tmp, "w", encoding="utf-8") as f:

@@ -199,6 +199,39 @@ void find_scenario_problems(const Lesson& lesson, const ScenarioTexts& texts, Le
                 break;
         }
     }
+    // A table runs each series on its machine at each of its CPU counts:
+    // a profile that exists and has that many CPUs.
+    for (std::size_t i = 0; i < lesson.tables.size(); ++i) {
+        const LessonTable& t = lesson.tables[i];
+        const std::string path = "tables[" + std::to_string(i) + "]";
+        if (t.machine.empty() || problems.involves(path + ".machine") || problems.involves(path + ".cpus")
+            || problems.involves(path + ".set"))
+            continue;
+        for (const LessonTableSeries& s : t.series) {
+            const LessonRun* run = lesson.find_run(s.run);
+            if (!run || run->is_probe() || !built[std::size_t(run - lesson.runs.data())])
+                continue;
+            const std::vector<std::string> machine { "machine.profile=" + t.machine };
+            if (!attempt([&] {
+                    scenario_with(*run, run_path(lesson, *run),
+                        { { run->set, "" }, { kMeasured, "" }, { t.set, path + ".set" }, { machine, "" } }, texts,
+                        path + ".machine");
+                }))
+                break;
+            bool fits = true;
+            for (std::size_t j = 0; j < t.cpus.size() && fits; ++j) {
+                const std::vector<std::string> at { "machine.profile=" + t.machine,
+                    "workload.cpus=" + std::to_string(t.cpus[j]) };
+                fits = attempt([&] {
+                    scenario_with(*run, run_path(lesson, *run),
+                        { { run->set, "" }, { kMeasured, "" }, { t.set, "" }, { at, "" } }, texts,
+                        path + ".cpus[" + std::to_string(j) + "]");
+                });
+            }
+            if (!fits)
+                break;
+        }
+    }
 }
 
 void check_lesson_scenarios(const Lesson& lesson, const ScenarioTexts& texts)
@@ -529,6 +562,8 @@ ExperimentResult run_experiment(const Lesson& lesson, const ScenarioTexts& texts
         out.claims.push_back(std::move(cr));
     }
     measure_modelled_claims(lesson, texts, options, extra, out);
+    if (!out.incomplete)
+        measure_modelled_tables(lesson, texts, options, extra, out);
     return out;
 }
 
@@ -557,6 +592,10 @@ void print_verdicts(std::ostream& out, const ExperimentResult& result)
             << "   ours:    " << m.our_figure << '\n'
             << "   verdict: " << lesson_verdict_name(m.verdict) << ": " << m.why << '\n'
             << "            " << sensitivity_text(c) << '\n';
+    }
+    for (const TableResult& t : result.tables) {
+        out << '\n';
+        print_table(out, t);
     }
 }
 
@@ -605,6 +644,9 @@ json::Value to_json(const ExperimentResult& result)
             { "modelled", std::move(modelled) },
         });
     }
+    json::Array tables;
+    for (const TableResult& t : result.tables)
+        tables.push_back(table_json(t));
     return json::Object {
         { "experiment", result.lesson },
         { "title", result.title },
@@ -613,6 +655,7 @@ json::Value to_json(const ExperimentResult& result)
         { "machine_cpus", result.machine_cpus },
         { "incomplete", result.incomplete },
         { "verdicts", std::move(verdicts) },
+        { "tables", std::move(tables) },
         { "provenance", provenance_members(result.provenance) },
     };
 }

@@ -13,6 +13,7 @@
 #include "lesson/lesson.h"
 #include "lesson/lesson_probe.h"
 #include "lesson/lesson_problems.h"
+#include "lesson/lesson_table.h"
 #include "lib/json.h"
 #include "lib/provenance.h"
 #include "sim/scenario.h"
@@ -105,6 +106,7 @@ struct ExperimentResult {
     bool incomplete = false; ///< stopped (ExperimentOptions::cancel) before every run was made
     Provenance provenance;   ///< the build, command, time and computer that measured it
     std::vector<ClaimResult> claims;
+    std::vector<TableResult> tables; ///< the lesson's tables, measured on their modelled machines
 };
 
 /// Runs every claim of @lesson. A run that fails (the engine's error) throws

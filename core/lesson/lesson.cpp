@@ -51,7 +51,7 @@ const std::vector<std::string_view>& lesson_views()
 const std::vector<std::string_view>& lesson_members()
 {
     static const std::vector<std::string_view> members = { "version", "title", "thread", "citation", "question",
-        "summary", "arguments", "runs", "steps", "claims", "quick" };
+        "summary", "arguments", "runs", "steps", "claims", "tables", "quick" };
     return members;
 }
 
@@ -418,6 +418,70 @@ LessonClaim read_claim(const json::Value& v, const std::string& path, Found& fou
     return c;
 }
 
+LessonTable read_table(const json::Value& v, const std::string& path, Found& found)
+{
+    const Member m(v, path, { "title", "by", "source", "machine", "metric", "lock", "cpus", "set", "series" }, found);
+    LessonTable t;
+    if (!m.is_object())
+        return t;
+    t.title = m.text("title");
+    t.by = m.text("by");
+    t.source = m.text("source");
+    t.machine = m.text("machine");
+    bool needs_lock = false;
+    if (const std::string name = m.text("metric"); !name.empty()) {
+        if (const auto parsed = parse_lesson_metric(name)) {
+            t.metric = *parsed;
+            needs_lock = lesson_metric_info(t.metric).needs_lock;
+        } else {
+            std::vector<std::string_view> names;
+            for (const LessonMetricInfo& info : lesson_metrics())
+                names.push_back(info.name);
+            found.add(m.at("metric"), "'" + name + "' is not a metric; allowed: " + joined(names));
+        }
+    }
+    t.lock = m.text("lock", needs_lock);
+    if (!needs_lock && !t.lock.empty())
+        found.add(m.at("lock"), "is only for a lock metric");
+    m.each("cpus", true, [&](const json::Value& c, const std::string& at) {
+        std::uint64_t n = 0;
+        if (!found.attempt([&] { field_io::read(c, at, n); }))
+            return;
+        if (n < 1 || n > 4096)
+            found.add(at, "must be in [1, 4096], got " + std::to_string(n));
+        else if (!t.cpus.empty() && n <= t.cpus.back())
+            found.add(
+                at, "must be more than the count before it (" + std::to_string(t.cpus.back()) + "): the counts rise");
+        else
+            t.cpus.push_back(unsigned(n));
+    });
+    t.set = m.overrides("set");
+    const bool cpus_read = !found.involves(m.at("cpus"));
+    m.each("series", true, [&](const json::Value& s, const std::string& at) {
+        const Member sm(s, at, { "run", "label", "thread" }, found);
+        LessonTableSeries series;
+        if (sm.is_object()) {
+            series.run = sm.text("run");
+            series.label = sm.text("label", false);
+            sm.each("thread", false, [&](const json::Value& f, const std::string& fat) {
+                double d = 0;
+                if (!found.attempt([&] { field_io::read(f, fat, d); }))
+                    return;
+                if (!(d >= 0))
+                    found.add(fat, "must not be negative");
+                series.thread.push_back(d);
+            });
+            if (cpus_read && !found.involves(sm.at("thread")) && !series.thread.empty()
+                && series.thread.size() != t.cpus.size())
+                found.add(sm.at("thread"),
+                    "has " + std::to_string(series.thread.size()) + " figures for the table's "
+                        + std::to_string(t.cpus.size()) + " CPU counts: one a count, in their order");
+        }
+        t.series.push_back(std::move(series));
+    });
+    return t;
+}
+
 LessonRun read_run(const json::Value& v, const std::string& path, Found& found)
 {
     const Member r(v, path, { "name", "scenario", "probe", "set", "quick", "label" }, found);
@@ -560,6 +624,15 @@ void check_references(Lesson& lesson, Found& found)
                 found.add(
                     at + key, "a step on a probe run ('" + s.run + "') takes no set, pacing, highlight or pause_when");
     }
+    for (std::size_t i = 0; i < lesson.tables.size(); ++i)
+        for (std::size_t j = 0; j < lesson.tables[i].series.size(); ++j) {
+            const std::string at = indexed(indexed("tables", i) + ".series", j) + ".run";
+            if (const LessonRun* run = run_named(lesson.tables[i].series[j].run, at); run && run->is_probe())
+                found.add(at,
+                    "run '" + run->name
+                        + "' is a probe's, which measures this computer: a table is measured on "
+                          "its modelled machine, by scenario runs");
+        }
     for (std::size_t i = 0; i < lesson.claims.size(); ++i) {
         LessonClaim& c = lesson.claims[i];
         const std::string at = indexed("claims", i) + ".measure.";
@@ -636,6 +709,8 @@ Lesson read_lesson(std::string_view text, const std::string& origin, LessonProbl
         [&](const json::Value& v, const std::string& path) { l.steps.push_back(read_step(v, path, found)); });
     m.each("claims", true,
         [&](const json::Value& v, const std::string& path) { l.claims.push_back(read_claim(v, path, found)); });
+    m.each("tables", false,
+        [&](const json::Value& v, const std::string& path) { l.tables.push_back(read_table(v, path, found)); });
     l.quick = m.overrides("quick");
     check_references(l, found);
     return l;

@@ -137,6 +137,32 @@ struct LessonClaim {
     std::string machine;
 };
 
+/// A series of a lesson table: one scenario run measured at each of the
+/// table's CPU counts, beside the figures the thread posted at them.
+struct LessonTableSeries {
+    std::string run;            ///< a scenario run's name
+    std::string label;          ///< how the chart names it ("" : the run's label)
+    std::vector<double> thread; ///< the thread's figure at each of the table's cpus (empty: none posted)
+};
+
+/// A table of the thread set beside ours: each series' run at each CPU
+/// count, measured on the thread's machine (a modelled profile: one run a
+/// point, the same every time), and the thread's own figures at the same
+/// counts. Lameter's pft table, 1 to 60 threads, drawn as two curves.
+struct LessonTable {
+    std::string title;   ///< "Faults per wall-second, 1 to 60 threads"
+    std::string by;      ///< who posted the table
+    std::string source;  ///< what the thread's figures were measured on: "pft, 16 GB, 2.6.13-rc1-mm1-hugh"
+    std::string machine; ///< the modelled profile it is measured on ("altix-2005")
+    LessonMetric metric = LessonMetric::FaultsPerSecond;
+    std::string lock;           ///< the lock class a lock metric reads
+    std::vector<unsigned> cpus; ///< the CPU counts, rising
+    /// Overrides of every run of the table, after the run's own and the
+    /// quick form's: its size, the same in both forms (a point is one run).
+    std::vector<std::string> set;
+    std::vector<LessonTableSeries> series;
+};
+
 struct Lesson {
     static constexpr int kVersion = 1; ///< the format version this build reads
 
@@ -150,6 +176,7 @@ struct Lesson {
     std::vector<LessonRun> runs;
     std::vector<LessonStep> steps;
     std::vector<LessonClaim> claims;
+    std::vector<LessonTable> tables; ///< the thread's tables beside ours (may be none)
     /// Overrides of every run in the scaled-down form (`--quick`): seconds,
     /// for a class or CI.
     std::vector<std::string> quick;

@@ -2,6 +2,7 @@
 
 #include "lesson/claim_measure.h"
 #include "lesson/figure_text.h"
+#include "lesson/lesson_metric.h"
 #include "sched/machine_profiles.h"
 #include "sim/runner.h"
 
@@ -79,6 +80,59 @@ void measure_modelled_claims(const Lesson& lesson, const ScenarioTexts& texts, c
             verdicts.push_back(std::move(v));
         }
         out.claims[i].modelled = std::move(verdicts);
+    }
+}
+
+void measure_modelled_tables(const Lesson& lesson, const ScenarioTexts& texts, const ExperimentOptions& options,
+    const std::vector<std::string>& extra, ExperimentResult& out)
+{
+    for (const LessonTable& t : lesson.tables) {
+        const sched::MachineProfile profile = sched::load_machine_profile(t.machine);
+        TableResult r;
+        r.table = t;
+        r.machine_title = profile.title;
+        r.machine_cpus = profile.max_cpus;
+        r.unit = std::string(lesson_metric_info(t.metric).unit);
+        for (const LessonTableSeries& s : t.series) {
+            const LessonRun* run = lesson.find_run(s.run);
+            r.labels.push_back(!s.label.empty() ? s.label : run ? run->label : s.run);
+            r.ours.emplace_back(t.cpus.size(), std::nan(""));
+        }
+        // Point by point up the table, every series at one count before the
+        // next, so that a stopped measurement leaves whole rows.
+        for (std::size_t i = 0; i < t.cpus.size() && !out.incomplete; ++i)
+            for (std::size_t k = 0; k < t.series.size(); ++k) {
+                if (options.cancel && options.cancel->load()) {
+                    out.incomplete = true;
+                    break;
+                }
+                const LessonRun* run = lesson.find_run(t.series[k].run);
+                if (!run || run->is_probe())
+                    throw std::runtime_error("table '" + t.title + "' names run '" + t.series[k].run
+                        + "', which is not a scenario run of the lesson");
+                if (options.progress)
+                    options.progress(r.labels[k] + ", " + std::to_string(t.cpus[i]) + " CPUs of the modelled "
+                        + t.machine + " (" + t.title + ")");
+                std::vector<std::string> overrides = extra;
+                overrides.insert(overrides.end(), t.set.begin(), t.set.end());
+                overrides.push_back("machine.profile=" + t.machine);
+                overrides.push_back("workload.cpus=" + std::to_string(t.cpus[i]));
+                RunOptions ro;
+                ro.cancel = options.cancel;
+                const RunResult result = run_scenario(lesson_scenario(*run, overrides, texts, "tables"), ro);
+                if (result.ended_by == RunEnd::Cancelled) {
+                    out.incomplete = true;
+                    break;
+                }
+                if (result.state == "failed")
+                    throw std::runtime_error("run '" + run->name + "' (" + run->label + ") at "
+                        + std::to_string(t.cpus[i]) + " CPUs of the modelled " + t.machine
+                        + " failed: " + result.error);
+                r.ours[k][i] = measure(t.metric, result, t.lock);
+            }
+        out.tables.push_back(std::move(r));
+        if (out.incomplete)
+            break;
     }
 }
 

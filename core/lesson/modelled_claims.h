@@ -1,4 +1,4 @@
-// A lesson's claims on the machines of their threads: a claim that names
+// A lesson's claims and tables on the machines of their threads: a claim that names
 // its machine (LessonClaim::machine, "altix-2005") is measured there, on
 // the modelled machine (sched/machine_profile.h), whatever this computer
 // has: Lameter's 60 CPUs on a 2-core laptop.
@@ -27,6 +27,13 @@ inline constexpr double kModelledLatencyScales[] = { 1.0, 0.5, 2.0 };
 /// overrides every run of the experiment takes. Stops, leaving a claim's
 /// modelled verdicts out and @out incomplete, when @options' cancel is set.
 void measure_modelled_claims(const Lesson& lesson, const ScenarioTexts& texts, const ExperimentOptions& options,
+    const std::vector<std::string>& extra, ExperimentResult& out);
+
+/// Measures every table of @lesson on its modelled machine: each series'
+/// run once at each CPU count, at the profile's latencies, into
+/// ExperimentResult::tables of @out. Stops, leaving the rest of the points
+/// NaN and @out incomplete, when @options' cancel is set.
+void measure_modelled_tables(const Lesson& lesson, const ScenarioTexts& texts, const ExperimentOptions& options,
     const std::vector<std::string>& extra, ExperimentResult& out);
 
 /// A modelled verdict's sensitivity in words: "at half and at twice the

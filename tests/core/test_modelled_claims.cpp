@@ -23,11 +23,19 @@ using Catch::Matchers::Contains;
 
 namespace {
 
-/// The split page-table locks lesson, short: every claim names altix-2005.
+/// The split page-table locks lesson, short: every claim names altix-2005,
+/// and its table of Lameter's goes up to 4 CPUs only.
 Lesson short_split_lesson()
 {
     Lesson lesson = find_lesson("2005-split-page-table-locks");
     lesson.quick.push_back("workload.operations_per_cpu=2000");
+    REQUIRE(lesson.tables.size() == 1);
+    LessonTable& t = lesson.tables.front();
+    t.cpus = { 1, 2, 4 };
+    t.set = { "workload.operations_per_cpu=1000" };
+    for (LessonTableSeries& s : t.series)
+        if (!s.thread.empty())
+            s.thread.resize(3);
     return lesson;
 }
 
@@ -165,4 +173,128 @@ TEST_CASE("a claim's machine must exist, have its runs' CPUs, and measure scenar
     REQUIRE_FALSE(p.empty());
     CHECK(p.list().front().field() == "claims[0].machine");
     CHECK_THAT(p.list().front().what(), Contains("run 'a' is a probe's, which measures this computer"));
+}
+
+TEST_CASE("a thread's table is measured beside ours on its machine, a run a point, the same every time",
+    "[lesson][modelled][table]")
+{
+    const Lesson lesson = short_split_lesson();
+    const ExperimentResult first = measured(lesson, 2);
+    REQUIRE(first.tables.size() == 1);
+    const TableResult& t = first.tables.front();
+    CHECK(t.machine_title == first.claims[0].modelled[0].machine_title);
+    CHECK(t.machine_cpus == 64);
+    CHECK(t.unit == "faults/s");
+    REQUIRE(t.labels == std::vector<std::string> { "split locks", "one page_table_lock" });
+    REQUIRE(t.ours.size() == 2);
+    for (const std::vector<double>& series : t.ours) {
+        REQUIRE(series.size() == 3);
+        for (double v : series)
+            CHECK(v > 0);
+    }
+    CHECK(t.complete());
+    // Split locks fault at least as fast as one lock at every count, and
+    // faster at four (the claim the lesson judges).
+    for (std::size_t i = 0; i < 3; ++i)
+        CHECK(t.ours[0][i] >= t.ours[1][i] * 0.99);
+    CHECK(t.ours[0][2] > t.ours[1][2]);
+    // Deterministic: the same figures in a second experiment.
+    const ExperimentResult second = measured(lesson, 2);
+    REQUIRE(second.tables.size() == 1);
+    CHECK(second.tables.front().ours == t.ours);
+
+    // The text, the JSON: the thread's column beside ours.
+    std::ostringstream text;
+    print_verdicts(text, first);
+    CHECK_THAT(text.str(), Contains("pft from 1 to 60 threads: faults per second (faults/s)"));
+    CHECK_THAT(text.str(), Contains("split locks: thread"));
+    CHECK_THAT(text.str(), Contains("ours / thread"));
+    CHECK_THAT(text.str(), Contains("split locks: the thread rises all the way to 4 CPUs (263,253 faults/s)"));
+    const json::Value doc = to_json(first);
+    const json::Array& tables = doc.find("tables")->as_array();
+    REQUIRE(tables.size() == 1);
+    CHECK(tables[0].find("machine")->as_string() == "altix-2005");
+    CHECK(tables[0].find("cpus")->as_array().size() == 3);
+    const json::Array& series = tables[0].find("series")->as_array();
+    REQUIRE(series.size() == 2);
+    CHECK(series[0].find("thread")->as_array().size() == 3);
+    CHECK(series[0].find("ours")->as_array()[2].as_double() == t.ours[0][2]);
+    CHECK(series[1].find("thread")->as_array().empty());
+    CHECK(tables[0].find("shape")->as_array().size() == 2);
+}
+
+TEST_CASE("a table's shape in words: where each curve peaks and how far it falls", "[lesson][table]")
+{
+    TableResult r;
+    r.table.cpus = { 1, 2, 4 };
+    r.table.series = { { "a", "", { 10, 30, 20 } }, { "b", "", {} } };
+    r.labels = { "split", "one lock" };
+    r.unit = "faults/s";
+    r.ours = { { 1, 2, 4 }, { 5, std::nan(""), std::nan("") } };
+    CHECK(peak_of(r.table.series[0].thread) == 1);
+    CHECK(peak_of(r.ours[1]) == 0);
+    CHECK(peak_of({ std::nan("") }) == std::string::npos);
+    CHECK_FALSE(r.complete());
+    CHECK(table_shape(r)
+        == std::vector<std::string> {
+            "split: the thread peaks at 2 CPUs (30 faults/s) and falls to 0.667x of it at 4; ours rises all the way "
+            "to 4 CPUs (4 faults/s)",
+            "one lock: no figures posted; ours rises all the way to 1 CPUs (5 faults/s)" });
+    std::ostringstream text;
+    print_table(text, r);
+    CHECK_THAT(text.str(), Contains("not measured"));
+    const json::Value doc = table_json(r);
+    CHECK(doc.find("series")->as_array()[1].find("ours")->as_array()[1].is_null());
+}
+
+TEST_CASE("a table's CPU counts rise, its figures match them, and its machine has them", "[lesson][table][errors]")
+{
+    const auto with_table = [](const std::string& table) {
+        std::string text = lesson_naming("altix-2005");
+        const std::string end = R"(,
+        "quick")";
+        text.replace(text.find(end), end.size(), ",\n\"tables\": [" + table + "]" + end);
+        return text;
+    };
+    const auto read_problems = [](const std::string& text) {
+        LessonProblems problems;
+        const Lesson l = read_lesson(text, "lessons/t.json", problems);
+        if (problems.empty())
+            find_scenario_problems(l, bundled_scenario_text, problems);
+        return problems;
+    };
+    const std::string good = R"({"title": "T", "by": "B", "source": "S", "machine": "altix-2005",
+        "metric": "ops_per_second", "cpus": [1, 2, 4], "series": [{"run": "a", "thread": [1, 2, 3]}, {"run": "b"}]})";
+    CHECK(read_problems(with_table(good)).empty());
+    const Lesson l = parse_lesson(with_table(good), "lessons/t.json");
+    REQUIRE(l.tables.size() == 1);
+    CHECK(l.tables[0].cpus == std::vector<unsigned> { 1, 2, 4 });
+    CHECK(l.tables[0].series[0].thread == std::vector<double> { 1, 2, 3 });
+
+    const auto first_problem = [&](std::string table, const std::string& from, const std::string& to) {
+        table.replace(table.find(from), from.size(), to);
+        const LessonProblems p = read_problems(with_table(table));
+        REQUIRE_FALSE(p.empty());
+        return std::pair { p.list().front().field(), std::string(p.list().front().what()) };
+    };
+    auto [field, what] = first_problem(good, "[1, 2, 4]", "[1, 4, 2]");
+    CHECK(field == "tables[0].cpus[2]");
+    CHECK_THAT(what, Contains("must be more than the count before it (4)"));
+    std::tie(field, what) = first_problem(good, "[1, 2, 3]", "[1, 2]");
+    CHECK(field == "tables[0].series[0].thread");
+    CHECK_THAT(what, Contains("has 2 figures for the table's 3 CPU counts"));
+    std::tie(field, what) = first_problem(good, R"({"run": "b"})", R"({"run": "c"})");
+    CHECK(field == "tables[0].series[1].run");
+    CHECK_THAT(what, Contains("'c' is not one of the lesson's runs"));
+    std::tie(field, what) = first_problem(good, "ops_per_second", "speed");
+    CHECK(field == "tables[0].metric");
+    std::tie(field, what) = first_problem(good, "altix-2005", "cray-1");
+    CHECK(field == "tables[0].machine");
+    CHECK_THAT(what, Contains("no machine profile 'cray-1'"));
+    // The 8-way Pentium III has no twelfth CPU: the count that asks for it.
+    std::string eight = good;
+    eight.replace(eight.find("altix-2005"), 10, "pentium3-xeon-8way-2002");
+    std::tie(field, what) = first_problem(eight, "[1, 2, 4]", "[1, 2, 12]");
+    CHECK(field == "tables[0].cpus[2]");
+    CHECK_THAT(what, Contains("has at most 8 CPUs, got 12"));
 }

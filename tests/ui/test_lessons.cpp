@@ -3,6 +3,7 @@
 // outlined in the lock table, its pause condition pausing the run), and the
 // measurement's verdict table, with screenshots of a step and the verdict.
 #include "lessons/lessonpanel.h"
+#include "lessons/lessontablechart.h"
 #include "lessons/proberesultsview.h"
 #include "locks/lockview.h"
 #include "run/simulation.h"
@@ -20,8 +21,12 @@
 #include "lesson/lesson_probe.h"
 #include "lib/json.h"
 
+#include <QChart>
+#include <QChartView>
 #include <QDockWidget>
 #include <QFile>
+#include <QLabel>
+#include <QLineSeries>
 #include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
@@ -29,8 +34,10 @@
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QValueAxis>
 
 #include <algorithm>
+#include <cmath>
 
 using namespace pcl;
 using namespace pcl::ui;
@@ -208,6 +215,51 @@ private Q_SLOTS:
         QTRY_VERIFY(panel.verdictTable()->isVisible());
         QVERIFY(test::saveScreenshot(window.grab().toImage(), QStringLiteral("lesson-global-lock-verdict.png")));
         window.simulation().reset();
+    }
+
+    void aThreadTableIsDrawnBesideOurs()
+    {
+        // Lameter's figures dashed, ours solid in the same colour, a curve
+        // for the series the thread did not tabulate; in thousands.
+        TableResult r;
+        r.table.title = "pft: faults per second";
+        r.table.by = "Christoph Lameter";
+        r.table.source = "pft on the Altix";
+        r.table.cpus = { 1, 2, 4 };
+        r.table.series = { { "split", "", { 76894, 150731, 263253 } }, { "single", "", {} } };
+        r.labels = { "split locks", "one lock" };
+        r.unit = "faults/s";
+        r.machine_title = "SGI Altix";
+        r.ours = { { 91095, 175736, 345343 }, { 91095, 175736, std::nan("") } };
+        LessonTableChart chart;
+        chart.setTables({ r });
+        QCOMPARE(chart.charts().size(), std::size_t(1));
+        QVERIFY(!chart.isHidden());
+        const QList<QAbstractSeries*> series = chart.charts()[0]->chart()->series();
+        QCOMPARE(series.size(), 3);
+        const auto* thread = static_cast<QLineSeries*>(series[0]);
+        const auto* ours = static_cast<QLineSeries*>(series[1]);
+        const auto* single = static_cast<QLineSeries*>(series[2]);
+        QCOMPARE(thread->name(), QStringLiteral("split locks, in the thread"));
+        QCOMPARE(ours->name(), QStringLiteral("split locks, ours"));
+        QCOMPARE(thread->pen().style(), Qt::DashLine);
+        QCOMPARE(ours->pen().style(), Qt::SolidLine);
+        QCOMPARE(thread->pen().color(), ours->pen().color());
+        QVERIFY(single->pen().color() != ours->pen().color());
+        QCOMPARE(thread->points(), (QList<QPointF> { { 1, 76.894 }, { 2, 150.731 }, { 4, 263.253 } }));
+        // The point not measured is left out, not drawn at zero.
+        QCOMPARE(single->count(), 2);
+        const auto* y = qobject_cast<QValueAxis*>(chart.charts()[0]->chart()->axes(Qt::Vertical).front());
+        QCOMPARE(y->titleText(), QStringLiteral("thousand faults/s"));
+        QVERIFY(y->max() >= 345.343);
+        const QLabel* note = chart.findChild<QLabel*>(QStringLiteral("lessonTableNote_0"));
+        QVERIFY(note);
+        QVERIFY2(note->text().contains(QStringLiteral("Split locks: the thread rises all the way to 4 CPUs")),
+            qPrintable(note->text()));
+        // A lesson without tables hides it again.
+        chart.setTables({});
+        QVERIFY(chart.isHidden());
+        QVERIFY(chart.charts().empty());
     }
 
     void aProbeStepShowsItsFigures()

@@ -20,7 +20,11 @@ constexpr const char* kSeriesColourProperty = "pclSeriesColour";
 void setSeriesColour(QXYSeries* series, int index)
 {
     series->setProperty(kSeriesColourProperty, index);
-    series->setPen(QPen(colors::series(index), 2));
+    // Its pattern stays: a dashed curve (a thread's figures) keeps its dashes.
+    QPen pen = series->pen();
+    pen.setColor(colors::series(index));
+    pen.setWidthF(2);
+    series->setPen(pen);
     series->setColor(colors::series(index));
 }
 

@@ -16,6 +16,7 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QSplitter>
 #include <QTableWidget>
 #include <QThread>
 #include <QTimer>
@@ -104,7 +105,9 @@ LessonPanel::LessonPanel(Simulation& sim, QWidget* parent)
     , figuresTitle_(wrapped(this))
     , stepFigures_(new StepFiguresTable(this))
     , probeResults_(new ProbeResultsView)
-    , verdictTable_(new QTableWidget(0, 4))
+    , verdictView_(new QSplitter(Qt::Horizontal))
+    , verdictTable_(new QTableWidget(0, 4, verdictView_))
+    , tableChart_(new LessonTableChart(verdictView_))
 {
     setObjectName(QStringLiteral("lessonPanel"));
     restyle();
@@ -127,6 +130,10 @@ LessonPanel::LessonPanel(Simulation& sim, QWidget* parent)
     // A claim's words wrap: its row grows or shrinks with the table's width
     // and the window's zoom, once the columns have taken their new widths.
     verdictTable_->viewport()->installEventFilter(this);
+    verdictView_->setObjectName(QStringLiteral("verdictView"));
+    verdictView_->addWidget(verdictTable_);
+    verdictView_->addWidget(tableChart_);
+    verdictView_->setChildrenCollapsible(false);
 
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(back_);
@@ -201,8 +208,8 @@ LessonPanel::~LessonPanel()
     if (prober_)
         prober_->wait();
     // The table lives wherever the window put it, unless nowhere.
-    if (verdictTable_ && !verdictTable_->parent())
-        delete verdictTable_;
+    if (verdictView_ && !verdictView_->parent())
+        delete verdictView_;
     if (probeResults_ && !probeResults_->parent())
         delete probeResults_;
 }
@@ -217,6 +224,7 @@ void LessonPanel::setLesson(const Lesson& lesson)
     result_.reset();
     save_->setEnabled(false);
     verdictTable_->setRowCount(0);
+    tableChart_->setTables({});
     probeResults_->setLesson(lesson);
     measureNote_->clear();
     title_->setText(q(lesson.title));
@@ -265,10 +273,15 @@ void LessonPanel::back()
         goToStep(step_ - 1);
 }
 
+QWidget* LessonPanel::verdictView() const
+{
+    return verdictView_;
+}
+
 bool LessonPanel::eventFilter(QObject* watched, QEvent* event)
 {
     if (verdictTable_ && watched == verdictTable_->viewport() && event->type() == QEvent::Resize)
-        QTimer::singleShot(0, verdictTable_, [table = verdictTable_] {
+        QTimer::singleShot(0, verdictTable_, [table = QPointer<QTableWidget>(verdictTable_)] {
             if (table)
                 table->resizeRowsToContents();
         });
@@ -613,6 +626,10 @@ void LessonPanel::showVerdicts()
             m.verdict);
     }
     verdictTable_->resizeRowsToContents();
+    // The thread's tables beside ours: the verdicts keep the larger share.
+    tableChart_->setTables(r.tables);
+    if (!r.tables.empty())
+        verdictView_->setSizes({ 3 * verdictView_->width() / 5, 2 * verdictView_->width() / 5 });
 }
 
 } // namespace pcl::ui

@@ -13,6 +13,7 @@
 #include "lesson/experiment.h"
 #include "lesson/lesson.h"
 #include "lesson/lesson_pause.h"
+#include "lessons/lessontablechart.h"
 #include "lessons/proberesultsview.h"
 #include "lessons/stepfigures.h"
 
@@ -26,6 +27,7 @@
 class QCheckBox;
 class QLabel;
 class QPushButton;
+class QSplitter;
 class QThread;
 
 namespace pcl::ui {
@@ -73,6 +75,11 @@ public:
     /// The verdict table: one row per claim once measured. The panel does
     /// not place it: the window shows it where there is room for it.
     QTableWidget* verdictTable() const { return verdictTable_; }
+    /// The verdict table and, for a lesson with tables of its thread, their
+    /// charts beside it: what the window places.
+    QWidget* verdictView() const;
+    /// The charts of the thread's tables beside ours, once measured.
+    LessonTableChart* tableChart() const { return tableChart_; }
     /// What the step box says (title and text), as shown.
     QString stepText() const;
     /// The step's title as shown ("Step 2 of 4: ..."), and its text.
@@ -179,7 +186,9 @@ private:
     QLabel* figuresTitle_;
     StepFiguresTable* stepFigures_;
     QPointer<ProbeResultsView> probeResults_; ///< the window may delete it before the panel
-    QPointer<QTableWidget> verdictTable_;     ///< the window's dock may delete it before the panel
+    QPointer<QSplitter> verdictView_;         ///< the window's dock may delete it before the panel
+    QTableWidget* verdictTable_;              ///< in verdictView_
+    LessonTableChart* tableChart_;            ///< in verdictView_
 };
 
 } // namespace pcl::ui

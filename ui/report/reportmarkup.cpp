@@ -2,6 +2,7 @@
 
 #include "kit/numberformat.h"
 #include "lesson/experiment.h"
+#include "lesson/figure_text.h"
 #include "lesson/lesson.h"
 #include "lesson/modelled_claims.h"
 #include "lib/json_path.h"
@@ -18,6 +19,7 @@
 #include <QXmlStreamWriter>
 
 #include <algorithm>
+#include <cmath>
 
 namespace pcl::ui {
 
@@ -206,6 +208,7 @@ private:
     void lesson();
     void verdicts();
     void modelledVerdict(const ClaimResult& claim);
+    void threadTable(const TableResult& table);
     void verdictCell(LessonVerdict verdict);
     void parameters();
     void counters();
@@ -420,6 +423,39 @@ void Markup::verdicts()
             modelledVerdict(c);
     }
     endTable();
+    for (const TableResult& t : r.tables)
+        threadTable(t);
+}
+
+void Markup::threadTable(const TableResult& t)
+{
+    // The thread's figures beside ours, a row a CPU count, as `experiment`
+    // prints them; then where each curve peaks, in words.
+    element("h2", q(t.table.title));
+    element("p",
+        tr("%1, %2; ours on a modelled %3, one run a point, the same on every computer (%4).")
+            .arg(q(t.table.by), q(t.table.source), q(t.machine_title), q(t.unit)),
+        "note");
+    QStringList head { tr("CPUs") };
+    for (std::size_t s = 0; s < t.table.series.size(); ++s) {
+        if (!t.table.series[s].thread.empty())
+            head << tr("%1: the thread").arg(q(t.labels[s]));
+        head << tr("%1: ours").arg(q(t.labels[s]));
+    }
+    startTable(head);
+    for (std::size_t i = 0; i < t.table.cpus.size(); ++i) {
+        QStringList cells { num(QString::number(t.table.cpus[i])) };
+        for (std::size_t s = 0; s < t.table.series.size(); ++s) {
+            if (!t.table.series[s].thread.empty())
+                cells << num(q(readable_number(t.table.series[s].thread[i])));
+            const double ours = t.ours[s][i];
+            cells << (std::isnan(ours) ? tr("not measured") : num(q(readable_number(ours))));
+        }
+        row(cells);
+    }
+    endTable();
+    for (const std::string& line : table_shape(t))
+        element("p", q(line) + QLatin1Char('.'));
 }
 
 void Markup::modelledVerdict(const ClaimResult& c)

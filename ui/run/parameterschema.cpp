@@ -4,10 +4,13 @@
 #include "run/parameterschema.h"
 
 #include "index/index_factory.h"
+#include "run/simulation.h"
+#include "sched/machine_profiles.h"
 #include "sim/engine_fields.h"
 #include "sim/scenario_fields.h"
 
 #include <algorithm>
+#include <thread>
 
 namespace pcl::ui {
 
@@ -110,6 +113,15 @@ ParameterSpec fromTable(const ScenarioField& f)
         break;
     case FieldType::String:
         p.type = Type::String;
+        // The machine is chosen from those there are, as in the toolbar:
+        // this computer, or a modelled one with its CPUs.
+        if (f.path == "machine.profile") {
+            p.type = Type::Choice;
+            p.choices.push_back(std::string(sched::kHostMachine));
+            for (const std::string& name : sched::machine_profile_names())
+                if (name != sched::kHostMachine)
+                    p.choices.push_back(name);
+        }
         break;
     case FieldType::Choice:
         p.type = Type::Choice;
@@ -207,6 +219,17 @@ QString choiceText(const ParameterSpec& spec, const std::string& value, const js
             : k == IndexKind::SkipList           ? "pernode"
                                                  : nullptr;
         return name ? QStringLiteral("default (%1)").arg(QLatin1String(name)) : QStringLiteral("default");
+    }
+    if (spec.path == "machine.profile") {
+        if (value == sched::kHostMachine)
+            return QStringLiteral("This computer (%1 cores)").arg(std::thread::hardware_concurrency());
+        try {
+            const sched::MachineProfile p = sched::load_machine_profile(value);
+            return QStringLiteral("%1 · %2").arg(
+                Simulation::shortMachineTitle(p.title), Simulation::cpusText(p.max_cpus));
+        } catch (const std::exception&) {
+            return QString::fromStdString(value); // a broken profile: running it says what is wrong
+        }
     }
     return QString::fromStdString(value);
 }

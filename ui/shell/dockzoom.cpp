@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace pcl::ui {
 
@@ -109,12 +110,26 @@ void DockZoom::takeReference()
         reference_ = now;
 }
 
+void DockZoom::aboutToChangeScale()
+{
+    if (referenceHeld_)
+        return;
+    takeReference();
+    referenceHeld_ = true;
+}
+
 void DockZoom::setScale(double scale)
 {
+    // Zoomed twice before the docks followed the first (keys pressed in
+    // quick succession, a loaded machine): the layout now has the new
+    // font's minimums in it, at the old scale, and taken as the reference
+    // the docks would grow by both.
+    const bool held = std::exchange(referenceHeld_, false);
     if (scale == scale_)
         return;
     pendingSize_.reset();
-    takeReference();
+    if (!held)
+        takeReference();
     scale_ = scale;
     apply(reference_);
 }

@@ -37,6 +37,11 @@ public:
     /// @docks: the window's docks, sized as the scale changes.
     DockZoom(QMainWindow& window, QList<QDockWidget*> docks, double scale);
 
+    /// Notes the layout a change of scale starts from, before the new font
+    /// has reached the docks' contents (which may raise their minimums and
+    /// so move the docks): the next setScale starts from it, however many
+    /// changes of scale come before it.
+    void aboutToChangeScale();
     /// The docks' sizes for a change of the window's scale to @scale.
     void setScale(double scale);
     double scale() const { return scale_; }
@@ -89,6 +94,7 @@ private:
     Layout reference_;
     std::optional<QSize> pendingSize_; ///< restoreAtSize's, until the window has it
     Layout applied_;                   ///< the layout after the last apply, to see a change by hand
+    bool referenceHeld_ = false;       ///< aboutToChangeScale took the reference the next setScale starts from
 };
 
 } // namespace pcl::ui

@@ -29,6 +29,7 @@ void MainWindow::createPresentation()
     dockZoom_ = std::make_unique<DockZoom>(*this, runPage_->docks(), zoom_->scale());
     // The toolbar's icons are drawn at a size in pixels: they grow with the text.
     const QSize icons = runPage_->runToolBar()->iconSize();
+    connect(zoom_, &Zoom::aboutToChangeScale, this, [this] { dockZoom_->aboutToChangeScale(); });
     connect(zoom_, &Zoom::scaleChanged, this, [this, icons](double scale) {
         runPage_->runToolBar()->setIconSize(icons * scale);
         updateCaption();

@@ -213,7 +213,7 @@ void RunPage::createViewsAndDocks()
     lessonDock_->hide();
     // Its verdict table, the width of the window, beside the lock table.
     verdictDock_
-        = addDock(lessonPanel_->verdictTable(), tr("Verdict"), QStringLiteral("verdictDock"), Qt::BottomDockWidgetArea);
+        = addDock(lessonPanel_->verdictView(), tr("Verdict"), QStringLiteral("verdictDock"), Qt::BottomDockWidgetArea);
     window_.tabifyDockWidget(locksDock, verdictDock_);
     verdictDock_->hide();
     // Its measurements of the structures themselves, as wide as the window

@@ -52,6 +52,7 @@ void Zoom::setScale(double scale)
         s.begin(), s.end(), [scale](double a, double b) { return std::abs(a - scale) < std::abs(b - scale); });
     if (*nearest == scale_)
         return;
+    Q_EMIT aboutToChangeScale();
     scale_ = *nearest;
     QFont f = base_;
     // A font given in pixels (some desktops hand one) scales in pixels.

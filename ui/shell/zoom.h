@@ -56,6 +56,9 @@ public Q_SLOTS:
     void reset();
 
 Q_SIGNALS:
+    /// Before the font of a new scale is set: what is laid out is still
+    /// the old scale's.
+    void aboutToChangeScale();
     void scaleChanged(double scale);
     void maximumChanged(double maximum);
 

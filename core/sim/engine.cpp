@@ -598,6 +598,9 @@ void Engine::run_cpu(unsigned cpu)
     unsigned cpu_id = cpu;
     Operation op;
     bool was_held = false;
+    // A run on this computer's threads cannot be taken back: its CPUs do
+    // not read the clock for it.
+    const bool note_starts = on_modelled_machine();
     await_background(cpu);
     while (may_proceed(cpu, was_held)) {
         // Time spent held is not owed operations: after a pause (or between
@@ -627,6 +630,12 @@ void Engine::run_cpu(unsigned cpu)
             announced = true;
             background_started();
         }
+        if (note_starts) {
+            Cpu& c = cpus_[cpu];
+            const std::uint64_t n = c.begun.load(std::memory_order_relaxed);
+            c.began[n % kRememberedStarts].store(now_ns(), std::memory_order_relaxed);
+            c.begun.store(n + 1, std::memory_order_release);
+        }
         charge_work(Work::Operation);
         if (!execute(op))
             break;
@@ -650,6 +659,22 @@ void Engine::run_cpu(unsigned cpu)
     if (background && !announced)
         background_started();
     cpu_done(cpu, completed);
+}
+
+std::optional<std::uint64_t> Engine::operation_began_before(std::uint64_t before_ns, std::optional<unsigned> cpu) const
+{
+    std::optional<std::uint64_t> latest;
+    for (unsigned c = 0; c < ncpus_; ++c) {
+        if (cpu && *cpu != c)
+            continue;
+        const std::uint64_t n = cpus_[c].begun.load(std::memory_order_acquire);
+        for (std::uint64_t i = n > kRememberedStarts ? n - kRememberedStarts : 0; i < n; ++i) {
+            const std::uint64_t t = cpus_[c].began[i % kRememberedStarts].load(std::memory_order_relaxed);
+            if (t < before_ns && (!latest || t > *latest))
+                latest = t;
+        }
+    }
+    return latest;
 }
 
 std::vector<CpuCounters> Engine::cpu_counters() const

@@ -47,6 +47,7 @@
 #include "workload/trace_replay.h"
 #include "workload/workload.h"
 
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <memory>
@@ -199,6 +200,16 @@ public:
     std::string error() const;
 
     std::vector<CpuCounters> cpu_counters() const;
+
+    /// Each CPU remembers when its last kRememberedStarts operations began
+    /// (on a modelled machine only: its clock is the machine's virtual
+    /// time, and a run taken back one operation goes to such a moment).
+    static constexpr unsigned kRememberedStarts = 32;
+    /// The latest time before @before_ns (the run's clock) at which an
+    /// operation of CPU @cpu (any CPU: nullopt) began, among those
+    /// remembered; nullopt for none. Read while the machine stands.
+    std::optional<std::uint64_t> operation_began_before(
+        std::uint64_t before_ns, std::optional<unsigned> cpu = std::nullopt) const;
     std::uint64_t operations() const;
 
     PageCache& page_cache() noexcept { return *cache_; }
@@ -233,9 +244,12 @@ private:
         std::atomic<std::uint64_t> migrations { 0 };
         std::atomic<std::uint64_t> finished_ns { 0 };
         std::atomic<std::uint64_t> busy_ns { 0 };
-        std::uint64_t step_budget = 0; ///< operations allowed while paused; under control_
-        bool done = false;             ///< under control_
-        bool background = false;       ///< set before start
+        /// When its last operations began, a ring (operation_began_before).
+        std::array<std::atomic<std::uint64_t>, kRememberedStarts> began {};
+        std::atomic<std::uint64_t> begun { 0 }; ///< operations begun: the ring's next slot
+        std::uint64_t step_budget = 0;          ///< operations allowed while paused; under control_
+        bool done = false;                      ///< under control_
+        bool background = false;                ///< set before start
     };
     void run_cpu(unsigned cpu);
     /// Waits until @cpu may do its next operation; false: the run is over.

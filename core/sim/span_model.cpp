@@ -54,6 +54,7 @@ void SpanModel::reset(const LaneLayout& layout)
     locks_.clear();
     records_ = 0;
     origin_ = 0;
+    origin_set_ = false;
     latest_ = 0;
 }
 
@@ -85,7 +86,7 @@ void SpanModel::add(const Event& e)
         measure(e, record, request);
     if (e.cpu >= lanes_.size())
         return;
-    if (origin_ == 0)
+    if (origin_ == 0 && !origin_set_)
         origin_ = e.time_ns;
     latest_ = std::max(latest_, e.time_ns);
     if (keep_.spans)

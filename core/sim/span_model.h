@@ -82,6 +82,14 @@ public:
 
     /// The time of the first record of a laid-out lane since reset, 0 if none.
     std::uint64_t origin_ns() const noexcept { return origin_; }
+    /// Sets the origin to @ns, the run's start on its clock, instead of the
+    /// first event's time: a modelled run taken back is shown from its
+    /// newest events, which are not its first.
+    void set_origin(std::uint64_t ns) noexcept
+    {
+        origin_ = ns;
+        origin_set_ = true;
+    }
     /// The time of the newest record of a laid-out lane, 0 if none.
     std::uint64_t latest_ns() const noexcept { return latest_; }
     /// The start of the oldest span still kept (over all lanes), 0 if none.
@@ -157,6 +165,7 @@ private:
     std::vector<Event> locks_;
     std::uint64_t records_ = 0;
     std::uint64_t origin_ = 0;
+    bool origin_set_ = false; ///< set_origin gave it
     std::uint64_t latest_ = 0;
     std::uint64_t window_ns_ = 10'000'000'000ull;
     std::size_t max_spans_ = 100'000;

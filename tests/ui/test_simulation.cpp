@@ -392,6 +392,68 @@ private Q_SLOTS:
         QCOMPARE(firstDifference(machineAsViewed(sim), then), QString());
     }
 
+    void backOneOperationGoesToWhereTheLastOneBegan()
+    {
+        Simulation sim;
+        pcl::ui::RewindBar bar(sim, {});
+        std::optional<unsigned> focus;
+        bar.setFocusedCpu([&focus] { return focus; });
+        sim.setScenario(modelled());
+        sim.setPlaybackRate(0.01);
+        sim.play();
+        QTRY_VERIFY_WITH_TIMEOUT(sim.runningNs() > 5'000'000, 10000);
+        sim.pause();
+        // Of any CPU: back by as long ago as the latest operation began.
+        std::uint64_t at = sim.runningNs();
+        std::uint64_t clock = sim.clockNowNs();
+        std::optional<std::uint64_t> began = sim.engine()->operation_began_before(clock);
+        QVERIFY(began && *began < clock);
+        bar.backOneOperation();
+        QCOMPARE(sim.runningNs(), at - (clock - *began));
+        QCOMPARE(sim.clockNowNs(), *began);
+        QCOMPARE(sim.state(), Simulation::State::Paused);
+        // Again: the one before it.
+        at = sim.runningNs();
+        bar.backOneOperation();
+        QVERIFY(sim.runningNs() < at);
+        // Of the CPU in focus: its own last operation, further back than
+        // the latest of any CPU's.
+        focus = 2;
+        at = sim.runningNs();
+        clock = sim.clockNowNs();
+        began = sim.engine()->operation_began_before(clock, 2u);
+        QVERIFY(began);
+        QVERIFY(*began <= *sim.engine()->operation_began_before(clock));
+        bar.backOneOperation();
+        QCOMPARE(sim.runningNs(), at - (clock - *began));
+        // Played on from there unchanged, it is the same run: no branch.
+        QVERIFY(!sim.branchedAtNs());
+        sim.setPlaybackRate(0);
+        sim.play();
+        QTRY_COMPARE_WITH_TIMEOUT(sim.state(), Simulation::State::Finished, 20000);
+        QVERIFY(!sim.branchedAtNs());
+        const std::uint64_t end = sim.runningNs();
+        // Taken back and changed (a step, each CPU one operation, made
+        // there): from there another run, and the bar says so.
+        sim.rewindTo(end / 2);
+        sim.step(1);
+        QVERIFY(sim.branchedAtNs());
+        QCOMPARE(*sim.branchedAtNs(), end / 2);
+        QCOMPARE(sim.reachedNs(), end / 2);
+        QTRY_VERIFY2(bar.text().contains(QStringLiteral("a branch, changed at")), qPrintable(bar.text()));
+        // Back before the change, the branch is still this run's: made
+        // again at its moment.
+        sim.rewindTo(end / 4);
+        QCOMPARE(*sim.branchedAtNs(), end / 2);
+        // A reset plays the scenario afresh: no branch.
+        sim.reset();
+        QVERIFY(!sim.branchedAtNs());
+        // A run on this computer's threads cannot be taken back.
+        Simulation host;
+        host.setScenario(small(2, 100));
+        QVERIFY(!host.backOneOperation());
+    }
+
     void aModelledRunPlaysNoFasterThanItsRate()
     {
         Simulation sim;

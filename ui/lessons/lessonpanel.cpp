@@ -497,6 +497,7 @@ void LessonPanel::checkPause()
     pausedByStep_ = true;
     sim_.pause();
     speed_->setText(tr("Paused %1. Look, then press Play to go on or Next for the next step.").arg(pauseText(p)));
+    Q_EMIT pausedByItself(tr("Step %1: %2").arg(step_ + 1).arg(q(lesson_->steps[std::size_t(step_)].title)));
 }
 
 void LessonPanel::measure()

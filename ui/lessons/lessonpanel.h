@@ -130,6 +130,9 @@ Q_SIGNALS:
     void nodeHighlighted(std::optional<pcl::pgoff_t> index);
     /// The step outlines CPU @cpu's lane (nullopt: none).
     void cpuHighlighted(std::optional<unsigned> cpu);
+    /// The step's run paused by itself where its condition held: the moment
+    /// a class is to look at, named @name ("Step 2: A lock per page-table page").
+    void pausedByItself(const QString& name);
     /// A measurement finished (or failed: @error is not empty).
     void measured(const QString& error);
     /// The step's probe finished (or failed: @error is not empty).

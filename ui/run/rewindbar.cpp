@@ -20,6 +20,7 @@ RewindBar::RewindBar(Simulation& sim, std::function<void(double)> showRecorded, 
     , sim_(sim)
     , showRecorded_(std::move(showRecorded))
     , back_(new QToolButton)
+    , backOperation_(new QToolButton)
     , slider_(new QSlider(Qt::Horizontal))
     , where_(new QLabel)
     , mark_(new QToolButton)
@@ -39,6 +40,14 @@ RewindBar::RewindBar(Simulation& sim, std::function<void(double)> showRecorded, 
                          "shows the machine as it stood"));
     back_->setShortcut(Qt::Key_B);
     connect(back_, &QToolButton::clicked, this, &RewindBar::back);
+
+    backOperation_->setObjectName(QStringLiteral("rewindBackOperation"));
+    backOperation_->setText(tr("Back 1 op"));
+    backOperation_->setAutoRaise(true);
+    backOperation_->setToolTip(tr("Take the run back to where the last operation began (Shift+B): of the CPU in "
+                                  "focus (click a CPU's name on the timeline), or of any CPU"));
+    backOperation_->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_B));
+    connect(backOperation_, &QToolButton::clicked, this, &RewindBar::backOneOperation);
 
     slider_->setObjectName(QStringLiteral("rewindScrubber"));
     slider_->setRange(0, kSteps);
@@ -66,6 +75,7 @@ RewindBar::RewindBar(Simulation& sim, std::function<void(double)> showRecorded, 
     goTo_->setEnabled(false);
 
     row->addWidget(back_);
+    row->addWidget(backOperation_);
     row->addWidget(slider_, 1);
     row->addWidget(where_);
     row->addWidget(mark_);
@@ -101,6 +111,7 @@ void RewindBar::follow()
     const bool run = sim_.hasRun();
     setEnabled(run);
     back_->setVisible(sim_.canRewind());
+    backOperation_->setVisible(sim_.canRewind());
     mark_->setVisible(sim_.canRewind());
     goTo_->setVisible(sim_.canRewind());
     const std::uint64_t horizon = horizonNs();
@@ -115,7 +126,14 @@ void RewindBar::follow()
     }
     const QString at = RunToolBar::timeText(now / 1e9);
     const QString of = RunToolBar::timeText(double(horizon) / 1e9);
-    if (sim_.canRewind()) {
+    if (sim_.canRewind() && sim_.branchedAtNs()) {
+        // Changed after it was taken back: from there on another run.
+        where_->setText(tr("%1 of %2: a branch, changed at %3")
+                            .arg(at, of, RunToolBar::timeText(double(*sim_.branchedAtNs()) / 1e9)));
+        where_->setToolTip(tr("The run was taken back and changed at %1: from there it goes on as another run "
+                              "than the one first played. Reset plays the scenario as it is from the start.")
+                               .arg(RunToolBar::timeText(double(*sim_.branchedAtNs()) / 1e9)));
+    } else if (sim_.canRewind()) {
         where_->setText(tr("%1 of %2: any moment can be shown again").arg(at, of));
         if (sim_.lastRewindSeconds() > 0)
             where_->setToolTip(tr("The last time it was taken back, running it again to there took %1 s of this "
@@ -160,13 +178,27 @@ void RewindBar::back()
     sim_.rewindTo(now > frame ? now - frame : 0);
 }
 
+void RewindBar::backOneOperation()
+{
+    if (!sim_.canRewind())
+        return;
+    const std::optional<unsigned> cpu = focused_ ? focused_() : std::nullopt;
+    if (!sim_.backOneOperation(cpu))
+        where_->setText(tr("%1: no earlier operation %2 is remembered")
+                            .arg(RunToolBar::timeText(double(sim_.runningNs()) / 1e9),
+                                cpu ? tr("of CPU %1").arg(*cpu) : tr("of any CPU")));
+}
+
 void RewindBar::bookmark()
 {
     if (!sim_.canRewind())
         return;
-    const std::uint64_t ns = sim_.runningNs();
-    QAction* mark = bookmarkMenu_->addAction(
-        tr("Bookmark %1 · %2").arg(bookmarkMenu_->actions().size() + 1).arg(RunToolBar::timeText(double(ns) / 1e9)));
+    addBookmark(sim_.runningNs(), tr("Bookmark %1").arg(bookmarkMenu_->actions().size() + 1));
+}
+
+void RewindBar::addBookmark(std::uint64_t ns, const QString& name)
+{
+    QAction* mark = bookmarkMenu_->addAction(tr("%1 · %2").arg(name, RunToolBar::timeText(double(ns) / 1e9)));
     mark->setData(QVariant::fromValue<qulonglong>(ns));
     connect(mark, &QAction::triggered, this, [this, ns] {
         if (sim_.canRewind())

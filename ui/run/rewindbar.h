@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 
 class QLabel;
 class QMenu;
@@ -34,6 +35,7 @@ public:
     static constexpr int kSteps = 1000;
     QSlider* scrubber() const { return slider_; }
     QToolButton* backButton() const { return back_; }
+    QToolButton* backOperationButton() const { return backOperation_; }
     QToolButton* bookmarkButton() const { return mark_; }
     /// The bookmarks, one action each (its data: the moment, ns), in the
     /// menu of the button beside.
@@ -45,8 +47,15 @@ public:
     /// its rate; a hundredth of the run when it plays as fast as it
     /// computes).
     void back();
+    /// Takes the run back to where the last operation began: of the CPU
+    /// in focus (setFocusedCpu), or of any CPU.
+    void backOneOperation();
     /// Names the moment where the run stands.
     void bookmark();
+    /// Adds moment @runningNs to the bookmarks, named @name.
+    void addBookmark(std::uint64_t runningNs, const QString& name);
+    /// Where the CPU in focus comes from (the timeline's outlined lane).
+    void setFocusedCpu(std::function<std::optional<unsigned>()> focused) { focused_ = std::move(focused); }
 
 private:
     void follow();
@@ -55,7 +64,9 @@ private:
 
     Simulation& sim_;
     std::function<void(double)> showRecorded_;
+    std::function<std::optional<unsigned>()> focused_;
     QToolButton* back_;
+    QToolButton* backOperation_;
     QSlider* slider_;
     QLabel* where_;
     QToolButton* mark_;

@@ -100,6 +100,8 @@ void Simulation::build()
     notShown_ = 0;
     samplesSeen_ = 0;
     reachedNs_ = 0;
+    if (!rewinding_)
+        branchedAtNs_.reset();
     changes_.clear();
     ahead_.clear();
     playbackAt_ = 0;
@@ -364,8 +366,14 @@ void Simulation::showEvents(std::vector<Event>& batch)
 
 void Simulation::change(std::function<void(RunLoop&)> fn)
 {
-    ahead_.clear(); // a branch: the old run's changes ahead are not this one's
     const std::uint64_t at = modelled_->running_ns();
+    // Changed where the run had been before: from here it is another run
+    // (a branch), and what the first one did after this is not its future.
+    if (at < reachedNs_ || !ahead_.empty()) {
+        branchedAtNs_ = at;
+        reachedNs_ = at;
+    }
+    ahead_.clear();
     const std::uint64_t turn = modelled_->call(fn, [this](std::vector<Event>& b) { showEvents(b); });
     changes_.push_back({ at, turn, std::move(fn) });
 }
@@ -398,6 +406,22 @@ void Simulation::runModelledTo(std::uint64_t runningNs)
             break;
     if (!newest.empty())
         Q_EMIT eventsArrived(newest);
+}
+
+bool Simulation::backOneOperation(std::optional<unsigned> cpu)
+{
+    if (!modelled_ || !modelled_->alive() || !engine())
+        return false;
+    // The engine remembers when each operation began on the run's clock;
+    // the run stands at clock_now_ns, running_ns into the run.
+    const std::uint64_t clockNow = modelled_->clock_now_ns();
+    const std::optional<std::uint64_t> began = engine()->operation_began_before(clockNow, cpu);
+    if (!began)
+        return false;
+    const std::uint64_t back = clockNow - *began;
+    const std::uint64_t now = modelled_->running_ns();
+    rewindTo(now > back ? now - back : 0);
+    return true;
 }
 
 void Simulation::rewindTo(std::uint64_t runningNs)

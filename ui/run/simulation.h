@@ -153,6 +153,14 @@ public:
     /// then; forward by letting it run. The run is paused there; Play goes
     /// on from there, the same run. Nothing on this computer's threads.
     void rewindTo(std::uint64_t runningNs);
+    /// Takes a modelled run back to where the last operation began before
+    /// the moment it stands at: of CPU @cpu, or of any CPU (nullopt). False
+    /// when no such operation is remembered (the run has not begun, or a
+    /// CPU's earlier ones are further back than it remembers).
+    bool backOneOperation(std::optional<unsigned> cpu = std::nullopt);
+    /// Where a rewound run was changed (a different speed, a step) and so
+    /// went on as another run than the one first played: nullopt for none.
+    std::optional<std::uint64_t> branchedAtNs() const { return branchedAtNs_; }
     /// While rewindTo() builds the run again (its runReset is the same
     /// scenario's, taken back).
     bool isRewinding() const { return rewinding_; }
@@ -217,6 +225,7 @@ private:
     std::uint64_t playbackAt_ = 0;
     std::size_t samplesSeen_ = 0;
     std::uint64_t reachedNs_ = 0;
+    std::optional<std::uint64_t> branchedAtNs_;
     bool rewinding_ = false;
     double lastRewindSeconds_ = 0;
     /// What changed the modelled run on the way, and when (running time):

@@ -172,6 +172,9 @@ void RunPage::createViewsAndDocks()
         timeline->setViewRange(clockNs - span / 2, span);
     });
     layout->addWidget(rewindBar_);
+    // The CPU in focus is the one outlined on the timeline (a click on its
+    // name, or a lesson step's).
+    rewindBar_->setFocusedCpu([timeline] { return timeline->highlightedCpu(); });
     // Which machine the run is on, always in sight: on a modelled one every
     // time shown is virtual.
     machineNote_ = new QLabel;
@@ -223,6 +226,12 @@ void RunPage::createViewsAndDocks()
     window_.tabifyDockWidget(locksDock, measurementsDock_);
     measurementsDock_->hide();
 
+    // Where a step's modelled run paused by itself is bookmarked with the
+    // step's name: a class can be taken back to it at any time.
+    connect(lessonPanel_, &LessonPanel::pausedByItself, this, [this](const QString& name) {
+        if (sim_.canRewind())
+            rewindBar_->addBookmark(sim_.runningNs(), name);
+    });
     connect(lessonPanel_, &LessonPanel::measured, this, [this] {
         bringForward(verdictDock_);
         // Room for every claim's row, not the lock table's few lines.

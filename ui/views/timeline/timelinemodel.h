@@ -72,6 +72,8 @@ public:
 
     /// The time of the first event since reset (the run's origin on the axis), 0 if none.
     std::uint64_t originNs() const { return spans_.origin_ns(); }
+    /// The run's start on its clock, when known before its first event.
+    void setOriginNs(std::uint64_t ns) { spans_.set_origin(ns); }
     /// The time of the newest event, 0 if none.
     std::uint64_t latestNs() const { return spans_.latest_ns(); }
     /// The time of the oldest span still kept (over all lanes), 0 if none.

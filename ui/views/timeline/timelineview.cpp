@@ -87,6 +87,11 @@ QSize TimelineView::minimumSizeHint() const
 void TimelineView::onRunReset()
 {
     model_.reset(source_.cpus(), source_.hasSecondDevice() ? 2 : 1);
+    // A modelled run stands at its start when it is built, also when it is
+    // built again to be taken back: the axis counts from there, not from
+    // the first of the newest events the views are given.
+    if (sim_.canRewind())
+        model_.setOriginNs(sim_.clockNowNs() - sim_.runningNs());
     updateIdleGap();
     markerA_.reset();
     markerB_.reset();
@@ -324,6 +329,14 @@ void TimelineView::clickAt(QMouseEvent* e)
             showLaneGroup(l.groupFirstLane(g) / TimelineLayout::kGroupLanes);
         return;
     }
+    // A CPU's name: that CPU in focus, outlined (what Back one operation
+    // takes back); its name again: none.
+    if (l.namesEachLane())
+        for (int i = 0; i < int(model_.cpus()); ++i)
+            if (l.laneNameRect(i).contains(e->position()) && l.lanes().intersects(l.lane(i).toAlignedRect())) {
+                setHighlightedCpu(highlightedCpu_ == unsigned(i) ? std::nullopt : std::optional<unsigned>(unsigned(i)));
+                return;
+            }
     if (!l.lanes().contains(e->position().toPoint()) || model_.empty())
         return;
     const double t = timeAt(e->position().x());

@@ -54,6 +54,7 @@ struct Options {
     bool responsiveness = false;    ///< report event-loop stalls, throughput and memory on exit
     std::optional<double> runFor;   ///< seconds before the screenshot and exit; none: run until closed
     std::optional<double> rewindTo; ///< modelled seconds to take the run back to after --run-for
+    bool measure = false;           ///< --measure: measure the lesson's claims, then the screenshot
 };
 
 bool displayAvailable()
@@ -139,6 +140,10 @@ std::optional<Options> parseOptions(const QCoreApplication& app)
     parser.addOption(screenshot);
     parser.addOption(runFor);
     parser.addOption(rewindTo);
+    const QCommandLineOption measure(QStringLiteral("measure"),
+        QStringLiteral("With --lesson: measure its claims in the quick form, as Measure the claims does, and with "
+                       "--screenshot save the window once the verdicts (and the thread's tables beside ours) are in."));
+    parser.addOption(measure);
     parser.process(app);
 
     Options options;
@@ -199,6 +204,11 @@ std::optional<Options> parseOptions(const QCoreApplication& app)
             return std::nullopt;
         }
         options.rewindTo = seconds;
+    }
+    options.measure = parser.isSet(measure);
+    if (options.measure && (options.lesson.isEmpty() || options.runFor)) {
+        std::fprintf(stderr, "pagecache-lab: --measure measures a lesson's claims: give --lesson, and no --run-for\n");
+        return std::nullopt;
     }
     return options;
 }
@@ -422,7 +432,24 @@ int main(int argc, char** argv)
         watch->setEventsCounter([&window]() -> std::uint64_t { return window.simulation().eventsRecorded(); });
     }
 
-    if (scripted) {
+    if (options->measure) {
+        // The screenshot (and the exit) once the verdicts are in.
+        pcl::ui::LessonPanel& panel = *window.lessonPanel();
+        QObject::connect(&panel, &pcl::ui::LessonPanel::measured, &window,
+            [&window, path = options->screenshot](const QString& error) {
+                if (!error.isEmpty())
+                    std::fprintf(stderr, "pagecache-lab: the measurement failed: %s\n", qPrintable(error));
+                if (path.isEmpty() && error.isEmpty())
+                    return;
+                QElapsedTimer settle;
+                settle.start();
+                while (settle.elapsed() < 800)
+                    QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
+                const bool ok = error.isEmpty() && (path.isEmpty() || saveScreenshot(window, path));
+                QCoreApplication::exit(ok ? 0 : 1);
+            });
+        panel.measure();
+    } else if (scripted) {
         const int ms = int(std::lround(options->runFor.value_or(0.0) * 1000.0));
         QTimer::singleShot(ms, &window, [&window, &watch, path = options->screenshot, back = options->rewindTo] {
             // The run's last interval ends here, not after the screenshot's

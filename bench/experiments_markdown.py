@@ -59,11 +59,11 @@ def table(result):
 
 
 def number(v):
-    """A figure as the tables give it: three significant digits, thousands grouped."""
+    """A figure as `experiment` gives it: whole from 1000 up, thousands grouped; else three significant digits."""
     if v is None:
         return "not measured"
     if v >= 1000:
-        return f"{round(v, -(len(str(int(v))) - 3)):,.0f}"
+        return f"{round(v):,}"
     return f"{v:.3g}"
 
 
@@ -92,7 +92,7 @@ def thread_tables(result):
         out.append(f"{'' if not out else chr(10)}{cell(t['title'])} ({cell(t['unit'])}); the thread: {cell(t['by'])}, {cell(t['source'])}; "
                    f"ours: modelled {cell(t['machine_title'])}, one run a point.\n\n"
                    + "| " + " | ".join(head) + " |\n|" + "---|" * len(head) + "\n" + "".join(rows)
-                   + "".join(f"\n{cell(line)}.\n" for line in t.get("shape", [])))
+                   + "".join(f"\n{cell(line[:1].upper() + line[1:])}.\n" for line in t.get("shape", [])))
     return f"\n{BEGIN}\n" + "".join(out) + f"\n{END}\n" if out else ""
 
 

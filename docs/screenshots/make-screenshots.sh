@@ -45,4 +45,8 @@ cp "$out/main-window.png" "$out/gallery-lessons.png"
 "$app" --scenario 2002-radix-tree-per-file --set machine.profile=pentium3-xeon-8way-2002 --view radix \
     --run-for 3 --rewind-to 0.0159 --screenshot "$out/rewound-radix-tree.png"
 
+# A lesson measured (the quick form): the verdicts, and Lameter's pft table
+# beside the same runs on the modelled Altix.
+"$app" --lesson 2005-split-page-table-locks --measure --screenshot "$out/lesson-lameter-table.png"
+
 echo "wrote the screenshots in $out"

@@ -10,6 +10,7 @@
 #include <QLineSeries>
 #include <QLogValueAxis>
 #include <QPen>
+#include <QScrollArea>
 #include <QVBoxLayout>
 #include <QValueAxis>
 
@@ -42,10 +43,21 @@ QLineSeries* curve(
 
 LessonTableChart::LessonTableChart(QWidget* parent)
     : QWidget(parent)
-    , layout_(new QVBoxLayout(this))
+    , layout_(nullptr)
 {
     setObjectName(QStringLiteral("lessonTableChart"));
+    // In a dock shorter than a chart and its words (the verdicts under the
+    // views of a 720-line screen), they scroll rather than overlap.
+    auto* scroll = new QScrollArea;
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    auto* content = new QWidget;
+    layout_ = new QVBoxLayout(content);
     layout_->setContentsMargins(0, 0, 0, 0);
+    scroll->setWidget(content);
+    auto* outer = new QVBoxLayout(this);
+    outer->setContentsMargins(0, 0, 0, 0);
+    outer->addWidget(scroll);
     hide();
 }
 
@@ -111,7 +123,7 @@ void LessonTableChart::setTables(const std::vector<TableResult>& tables)
         auto* view = new QChartView(chart);
         view->setObjectName(QStringLiteral("lessonTable_%1").arg(charts_.size()));
         view->setRenderHint(QPainter::Antialiasing);
-        view->setMinimumHeight(fontMetrics().height() * 14);
+        view->setMinimumHeight(fontMetrics().height() * 16);
         layout_->addWidget(view, 1);
         charts_.push_back(view);
         // The comparison in words: where each curve peaks, how far it falls.

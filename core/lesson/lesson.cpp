@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <optional>
 
 namespace pcl {
 
@@ -335,6 +336,22 @@ LessonStep read_step(const json::Value& v, const std::string& path, Found& found
     return s;
 }
 
+/// The metric @m names in its member "metric" (required); nothing, the
+/// problem noted, for a name that is not one.
+std::optional<LessonMetric> read_metric(const Member& m, Found& found)
+{
+    const std::string name = m.text("metric");
+    if (const auto parsed = parse_lesson_metric(name))
+        return parsed;
+    if (!name.empty()) {
+        std::vector<std::string_view> names;
+        for (const LessonMetricInfo& info : lesson_metrics())
+            names.push_back(info.name);
+        found.add(m.at("metric"), "'" + name + "' is not a metric; allowed: " + joined(names));
+    }
+    return std::nullopt;
+}
+
 /// The claim's metric or named figure, and the lock classes it reads.
 void read_measure(const Member& measure, LessonClaim& c, Found& found)
 {
@@ -349,19 +366,12 @@ void read_measure(const Member& measure, LessonClaim& c, Found& found)
         c.figure = measure.text("figure");
     // Whether the metric reads a lock is known only of a known metric.
     bool lock_known = figure && !metric, needs_lock = false;
-    if (metric && !figure) {
-        const std::string name = measure.text("metric");
-        if (const auto parsed = parse_lesson_metric(name)) {
+    if (metric && !figure)
+        if (const auto parsed = read_metric(measure, found)) {
             c.metric = *parsed;
             needs_lock = lesson_metric_info(c.metric).needs_lock;
             lock_known = true;
-        } else if (!name.empty()) {
-            std::vector<std::string_view> names;
-            for (const LessonMetricInfo& info : lesson_metrics())
-                names.push_back(info.name);
-            found.add(measure.at("metric"), "'" + name + "' is not a metric; allowed: " + joined(names));
         }
-    }
     c.lock = measure.text("lock", lock_known && needs_lock);
     if (lock_known && !needs_lock && !c.lock.empty())
         found.add(measure.at("lock"), "is only for a lock metric");
@@ -424,21 +434,14 @@ LessonTable read_table(const json::Value& v, const std::string& path, Found& fou
     LessonTable t;
     if (!m.is_object())
         return t;
-    t.title = m.text("title");
-    t.by = m.text("by");
-    t.source = m.text("source");
-    t.machine = m.text("machine");
+    // Its words, each required.
+    for (const auto& [key, text] : { std::pair { "title", &t.title }, std::pair { "by", &t.by },
+             std::pair { "source", &t.source }, std::pair { "machine", &t.machine } })
+        *text = m.text(key);
     bool needs_lock = false;
-    if (const std::string name = m.text("metric"); !name.empty()) {
-        if (const auto parsed = parse_lesson_metric(name)) {
-            t.metric = *parsed;
-            needs_lock = lesson_metric_info(t.metric).needs_lock;
-        } else {
-            std::vector<std::string_view> names;
-            for (const LessonMetricInfo& info : lesson_metrics())
-                names.push_back(info.name);
-            found.add(m.at("metric"), "'" + name + "' is not a metric; allowed: " + joined(names));
-        }
+    if (const auto parsed = read_metric(m, found)) {
+        t.metric = *parsed;
+        needs_lock = lesson_metric_info(t.metric).needs_lock;
     }
     t.lock = m.text("lock", needs_lock);
     if (!needs_lock && !t.lock.empty())

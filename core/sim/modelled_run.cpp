@@ -199,7 +199,18 @@ std::uint64_t ModelledRun::call(
         call_turn_ = at_turn;
     }
     machine_->set_hold_at(kNever);
-    release(sink);
+    // No slice's host budget either: the machine stands again once the call
+    // has run. With the last slice's budget spent (a loaded computer), it
+    // stood at the driver's next turn with the call, made again for a later
+    // turn, still in the mailbox, and the call returned before it had run:
+    // a rewound run then stood held where the original had been let go.
+    budget_ns_ = kNever;
+    for (;;) {
+        release(sink);
+        std::lock_guard lock(mutex_);
+        if (!call_ || finished_)
+            break;
+    }
     return called_at_turn_;
 }
 

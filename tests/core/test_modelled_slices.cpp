@@ -176,6 +176,27 @@ TEST_CASE("a slice stops when this computer's time allowed for it is spent", "[s
     // Taken down running: the destructor stops it.
 }
 
+TEST_CASE("a change made again for a later turn has run when the call returns, whatever the last slice's budget",
+    "[sim][modelled]")
+{
+    // A rewind makes each change again at the turn it was made at first.
+    // After a slice whose host time was spent, the machine stood at the
+    // driver's next turn with the change still waiting for its own, and
+    // the call returned before it ran (seen in the window under load: a
+    // rewound run stood held where the original had been let go).
+    Scenario s = four_readers();
+    s.engine.workload.operations_per_cpu = 100'000;
+    ModelledRun run(s);
+    const std::uint64_t first = run.call([](RunLoop& loop) { loop.play(); });
+    CHECK(run.advance(kNoLimit, 0, {}) == ModelledRun::Stop::Budget);
+    bool ran = false;
+    const std::uint64_t later = first + 5;
+    const std::uint64_t at = run.call([&ran](RunLoop&) { ran = true; }, {}, later);
+    CHECK(ran);
+    CHECK(at == later);
+    CHECK(run.loop().phase() == RunLoop::Phase::Running);
+}
+
 TEST_CASE("a modelled run is refused for the host and for a profile that does not exist", "[sim][modelled]")
 {
     Scenario s = four_readers();

@@ -1,5 +1,7 @@
 #include "sched/fiber.h"
 
+#include "base/machine_arena.h"
+
 #include <boost/context/detail/fcontext.hpp>
 
 #include <cerrno>
@@ -89,6 +91,13 @@ FiberStack::FiberStack(std::size_t usable)
     mapped_ = usable_ + page;
     // MAP_NORESERVE: a stack's pages are only committed as they are touched,
     // so generous stacks for many tasks cost address space, not memory.
+    // A machine that can be taken back to a checkpoint keeps its stacks in
+    // its arena, with the rest of its state.
+    if (MachineArena* arena = MachineArena::current()) {
+        base_ = arena->allocate_stack(usable_);
+        arena_ = arena;
+        return;
+    }
     void* base = ::mmap(nullptr, mapped_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (base == MAP_FAILED)
         throw std::system_error(errno, std::generic_category(), "mapping a task's stack");
@@ -104,6 +113,7 @@ FiberStack::FiberStack(FiberStack&& other) noexcept
     : base_(std::exchange(other.base_, nullptr))
     , mapped_(std::exchange(other.mapped_, 0))
     , usable_(std::exchange(other.usable_, 0))
+    , arena_(std::exchange(other.arena_, nullptr))
 {
 }
 
@@ -114,6 +124,7 @@ FiberStack& FiberStack::operator=(FiberStack&& other) noexcept
         base_ = std::exchange(other.base_, nullptr);
         mapped_ = std::exchange(other.mapped_, 0);
         usable_ = std::exchange(other.usable_, 0);
+        arena_ = std::exchange(other.arena_, nullptr);
     }
     return *this;
 }
@@ -122,7 +133,10 @@ FiberStack::~FiberStack()
 {
     if (base_) {
         clean();
-        ::munmap(base_, mapped_);
+        if (arena_)
+            arena_->deallocate_stack(base_, usable_);
+        else
+            ::munmap(base_, mapped_);
     }
 }
 
@@ -147,12 +161,15 @@ void FiberStack::clean() noexcept
 // jump needs is kept in the fibers, never in the jumping frame: ASan may
 // keep a frame's locals on its fake stack, which a fiber's last jump frees.
 struct FiberSwitch {
+    static inline thread_local Fiber* t_running = nullptr;
+
     // Called first on the resumed side, with the sanitizer's fake stack of
     // the fiber being resumed (null on its first entry).
     static void arrive(ctx::transfer_t t, [[maybe_unused]] void* fake_stack) noexcept
     {
         Fiber* from = static_cast<Fiber*>(t.data);
         from->context_ = t.fctx;
+        t_running = from->switching_to_;
 #if PCL_FIBER_ASAN
         // Also tells ASan the extent of the stack just left, which is how the
         // host's own stack becomes known.
@@ -214,6 +231,11 @@ Fiber::~Fiber()
             __tsan_destroy_fiber(tsan_fiber_); // abandoned: its shadow stack holds its frames
     }
 #endif
+}
+
+Fiber* Fiber::running() noexcept
+{
+    return FiberSwitch::t_running;
 }
 
 void Fiber::switch_to(Fiber& to) noexcept

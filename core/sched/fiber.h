@@ -30,6 +30,10 @@
 #define PCL_NO_TSAN_FRAME
 #endif
 
+namespace pcl {
+class MachineArena;
+}
+
 namespace pcl::sched {
 
 /// A fiber's stack: @usable bytes of memory with a guard page below.
@@ -55,6 +59,7 @@ private:
     void* base_ = nullptr; ///< the mapping, guard page first
     std::size_t mapped_ = 0;
     std::size_t usable_ = 0;
+    pcl::MachineArena* arena_ = nullptr; ///< whose memory it is, if not its own mapping
 };
 
 /// An execution context. The default one is the calling thread's own (its
@@ -72,6 +77,9 @@ public:
     Fiber(const Fiber&) = delete;
     Fiber& operator=(const Fiber&) = delete;
 
+    /// The fiber the calling thread runs on, once it has switched to one
+    /// (nullptr before: its own context, never switched away from).
+    static Fiber* running() noexcept;
     /// Suspends this fiber (the running one) and resumes @to; returns when
     /// another fiber switches back to this one.
     void switch_to(Fiber& to) noexcept;

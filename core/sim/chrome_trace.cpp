@@ -14,6 +14,7 @@
 #include <map>
 #include <set>
 #include <sstream>
+#include <stdexcept>
 #include <tuple>
 
 namespace pcl {
@@ -265,6 +266,23 @@ void ChromeTrace::add(const std::vector<Event>& batch)
         else
             keep(e);
     }
+}
+
+ChromeTrace::Mark ChromeTrace::mark() const noexcept
+{
+    return { events_.size(), pending_.size(), left_out_, outside_window_, newest_kept_ns_, start_ns_ };
+}
+
+void ChromeTrace::cut_to(const Mark& m)
+{
+    if (m.kept > events_.size() || m.pending > pending_.size())
+        throw std::invalid_argument("a trace cut back to a mark it never had");
+    events_.resize(m.kept);
+    pending_.resize(m.pending);
+    left_out_ = m.left_out;
+    outside_window_ = m.outside_window;
+    newest_kept_ns_ = m.newest_kept_ns;
+    start_ns_ = m.start_ns;
 }
 
 void ChromeTrace::add_sample(const MetricsSample& s)

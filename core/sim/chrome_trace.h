@@ -92,6 +92,20 @@ public:
     /// nothing was left out.
     std::string cut_note(const RunResult& result) const;
 
+    /// Where the trace stands: a run taken back to an earlier moment cuts
+    /// its trace back to where it stood then, and adds again from there.
+    struct Mark {
+        std::size_t kept = 0;
+        std::size_t pending = 0;
+        std::uint64_t left_out = 0;
+        std::uint64_t outside_window = 0;
+        std::uint64_t newest_kept_ns = 0;
+        std::optional<std::uint64_t> start_ns;
+    };
+    Mark mark() const noexcept;
+    /// Back to @m, a mark of this trace: what was added after it is gone.
+    void cut_to(const Mark& m);
+
     /// The trace-event JSON of the records added, with the lanes, lock
     /// names, counters and parameters of @result (the run they came from).
     std::string json(const RunResult& result) const;

@@ -2,6 +2,7 @@
 
 #include "base/clock.h"
 #include "base/sleep.h"
+#include "sched/fiber.h"
 #include "sched/machine_model.h"
 #include "sched/machine_profile.h"
 #include "sched/scheduler.h"
@@ -9,6 +10,7 @@
 #include <algorithm>
 #include <limits>
 #include <stdexcept>
+#include <system_error>
 #include <utility>
 
 namespace pcl {
@@ -35,14 +37,26 @@ std::unique_ptr<sched::Scheduler> make_modelled_machine(const Scenario& scenario
     return machine;
 }
 
-ModelledRun::ModelledRun(const Scenario& scenario)
+ModelledRun::ModelledRun(const Scenario& scenario, bool checkpoints)
+    : scenario_(scenario)
 {
     if (!scenario.engine.machine.is_modelled())
         throw std::invalid_argument("a ModelledRun needs a modelled machine; this scenario runs on the host");
     scenario.validate();
-    machine_ = make_modelled_machine(scenario);
-    machine_->set_hold([this] { stand(machine_->hold_at(), Stop::Reached); });
-    thread_ = std::thread([this, scenario] { machine_thread(scenario); });
+    if (checkpoints && MachineArena::routing()) {
+        try {
+            arena_ = std::make_unique<MachineArena>();
+        } catch (const std::system_error&) {
+            // A host that will not reserve the address space (a strict
+            // overcommit policy): the run is taken back by running it again.
+        }
+    }
+    {
+        ArenaScope in_arena(arena_.get());
+        machine_ = make_modelled_machine(scenario);
+        machine_->set_hold([this] { stand(machine_->hold_at(), Stop::Reached); });
+    }
+    thread_ = std::thread([this] { machine_thread(); });
     // The driver stands once the loop is built (or the thread ends, when it
     // could not be).
     std::unique_lock lock(mutex_);
@@ -69,25 +83,61 @@ ModelledRun::~ModelledRun()
         // A run that fails as it ends has nobody left to tell.
     }
     thread_.join();
+    machine_.reset(); // before its arena
 }
 
-void ModelledRun::machine_thread(Scenario scenario)
+void ModelledRun::machine_thread()
 {
-    try {
-        machine_->run([&] {
-            RunLoop loop(scenario);
-            drive(loop);
-        });
-    } catch (...) {
-        std::lock_guard lock(mutex_);
-        if (!failure_)
-            failure_ = std::current_exception();
+    ArenaScope in_arena(arena_.get());
+    locals_.bind();
+    host_locals_ = locals_.make();
+    stood_locals_ = locals_.make();
+    {
+        sched::Fiber host;
+        host_ = &host;
+        // The scheduler's loop runs on a fiber too (in the arena when there
+        // is one): this thread's own stack holds nothing of the machine's.
+        constexpr std::size_t kMainStack = 1 << 20;
+        auto main = std::make_unique<sched::Fiber>(sched::FiberStack(kMainStack), &ModelledRun::machine_main, this);
+        stood_ = main.get();
+        for (;;) {
+            host.switch_to(*stood_); // the machine runs until it stands, or ends
+            if (main_done_)
+                break;
+            std::unique_lock lock(mutex_);
+            stop_ = standing_why_;
+            standing_ = true;
+            cv_.notify_all();
+            cv_.wait(lock, [this] { return go_; });
+            go_ = false;
+        }
+        main.reset();
+        host_ = nullptr;
     }
+    locals_.destroy(std::exchange(stood_locals_, nullptr));
+    locals_.destroy(std::exchange(host_locals_, nullptr));
     std::lock_guard lock(mutex_);
     loop_ = nullptr;
     finished_ = true;
     standing_ = true;
     cv_.notify_all();
+}
+
+PCL_NO_TSAN_FRAME void ModelledRun::machine_main(void* arg) noexcept
+{
+    auto& self = *static_cast<ModelledRun*>(arg);
+    try {
+        self.machine_->run([&self] {
+            RunLoop loop(self.scenario_);
+            self.drive(loop);
+        });
+    } catch (...) {
+        std::lock_guard lock(self.mutex_);
+        if (!self.failure_)
+            self.failure_ = std::current_exception();
+    }
+    self.main_done_ = true;
+    sched::Fiber::running()->exit_to(*self.host_);
 }
 
 RunLoop::EventSink ModelledRun::collector()
@@ -100,12 +150,13 @@ void ModelledRun::stand(std::uint64_t vtime, Stop why)
     stand_vtime_ = vtime;
     running_ns_ = loop_->clock().running_ns(vtime);
     clock_now_ns_ = loop_->clock().to_run(vtime);
-    std::unique_lock lock(mutex_);
-    stop_ = why;
-    standing_ = true;
-    cv_.notify_all();
-    cv_.wait(lock, [this] { return go_; });
-    go_ = false;
+    standing_why_ = why;
+    // Back to the host thread's own context, which waits; the task's
+    // thread-locals wait in the arena, where a restore finds them.
+    locals_.switch_blocks(stood_locals_, host_locals_);
+    stood_ = sched::Fiber::running();
+    stood_->switch_to(*host_);
+    locals_.switch_blocks(host_locals_, stood_locals_);
 }
 
 void ModelledRun::drive(RunLoop& loop)
@@ -142,6 +193,9 @@ void ModelledRun::drive(RunLoop& loop)
                 std::lock_guard lock(mutex_);
                 failure_ = std::current_exception();
             }
+            // Gone before the stand: it is the caller's (the C library's
+            // heap), and a checkpoint there must not hold it.
+            call = nullptr;
             stand(now_ns(), Stop::Held);
             continue;
         }
@@ -239,6 +293,41 @@ RunResult ModelledRun::result()
     r.schedule_fingerprint = machine_->fingerprint();
     r.lock_order = machine_->lock_order();
     return r;
+}
+
+std::unique_ptr<ModelledRun::Checkpoint> ModelledRun::checkpoint()
+{
+    if (!arena_ || !alive())
+        throw std::logic_error("checkpoint() of a run that cannot take one");
+    // What the caller's thread holds of the machine's memory goes first.
+    std::vector<Event>().swap(pending_);
+    auto c = std::make_unique<Checkpoint>();
+    c->memory_ = std::make_unique<ArenaCheckpoint>(*arena_);
+    c->arena_ = arena_.get();
+    c->stood_ = stood_;
+    c->running_ns_ = running_ns_;
+    c->clock_now_ns_ = clock_now_ns_;
+    c->stand_vtime_ = stand_vtime_;
+    c->turns_ = turns_;
+    c->called_at_turn_ = called_at_turn_;
+    c->stop_ = stop_;
+    return c;
+}
+
+void ModelledRun::restore(const Checkpoint& c)
+{
+    if (c.arena_ != arena_.get() || !alive())
+        throw std::logic_error("restore() of a checkpoint of another run");
+    std::vector<Event>().swap(pending_);
+    c.memory_->restore_into(*arena_);
+    stood_ = c.stood_;
+    running_ns_ = c.running_ns_;
+    clock_now_ns_ = c.clock_now_ns_;
+    stand_vtime_ = c.stand_vtime_;
+    turns_ = c.turns_;
+    called_at_turn_ = c.called_at_turn_;
+    std::lock_guard lock(mutex_);
+    stop_ = c.stop_;
 }
 
 } // namespace pcl

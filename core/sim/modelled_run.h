@@ -20,9 +20,23 @@
 // What changes the run (play, a step, the speed, its end) runs on the
 // machine, as its driver, at the driver's next turn: call(). A run changed
 // that way is a branch of the command line's run, not the same one.
+//
+// A run built with checkpoints keeps all of its machine's memory in one
+// arena (base/machine_arena.h) and can be taken back to a checkpoint
+// (base/arena_checkpoint.h) in the time it takes to compare and copy that
+// memory, instead of running it again from its start. For that the machine
+// never stands on a stack of its own: its scheduler runs on a fiber in the
+// arena, and a stand switches back to the host thread's own context, which
+// waits there; the thread-locals of the task that stood are kept in the
+// arena meanwhile. A checkpoint is then the arena's bytes and the few
+// figures of this object's that go with them (where it stood, the driver's
+// turns).
 #pragma once
 
+#include "base/arena_checkpoint.h"
+#include "base/machine_arena.h"
 #include "events/event.h"
+#include "sched/task_locals.h"
 #include "sim/run_loop.h"
 #include "sim/run_result.h"
 #include "sim/scenario.h"
@@ -40,8 +54,9 @@
 namespace pcl {
 
 namespace sched {
+class Fiber;
 class Scheduler;
-}
+} // namespace sched
 
 /// The scheduler of a modelled run of @scenario: its profile (and latency
 /// scale), seed and strategy, as run_scenario() builds it; a run making
@@ -61,8 +76,10 @@ public:
     /// Builds the run of @scenario on its modelled machine (the scenario
     /// names one: throws std::invalid_argument otherwise), standing before
     /// its start. Throws ScenarioError, or what the engine throws for a
-    /// configuration it cannot build, as RunLoop does.
-    explicit ModelledRun(const Scenario& scenario);
+    /// configuration it cannot build, as RunLoop does. With @checkpoints,
+    /// its memory is kept so that checkpoint() can be taken (where this
+    /// build and host allow: checkpointable()).
+    explicit ModelledRun(const Scenario& scenario, bool checkpoints = false);
     /// Ends a run still going (RunEnd::Stopped), takes the machine down and
     /// joins its thread.
     ~ModelledRun();
@@ -110,8 +127,43 @@ public:
     /// figures filled in.
     RunResult result();
 
+    /// The machine as it stood at one moment, to come back to.
+    class Checkpoint {
+    public:
+        /// Where the run stood, in running time (virtual ns).
+        std::uint64_t running_ns() const noexcept { return running_ns_; }
+        /// The machine's memory in use then.
+        std::size_t bytes() const noexcept { return memory_->bytes(); }
+
+    private:
+        friend class ModelledRun;
+        std::unique_ptr<ArenaCheckpoint> memory_;
+        const MachineArena* arena_ = nullptr;
+        sched::Fiber* stood_ = nullptr;
+        std::uint64_t running_ns_ = 0;
+        std::uint64_t clock_now_ns_ = 0;
+        std::uint64_t stand_vtime_ = 0;
+        std::uint64_t turns_ = 0;
+        std::uint64_t called_at_turn_ = 0;
+        Stop stop_ = Stop::Held;
+    };
+    /// Whether checkpoint() can be taken: built with checkpoints, in a build
+    /// that keeps a machine's memory in an arena (not under a sanitizer),
+    /// on a host that gave it the address space.
+    bool checkpointable() const noexcept { return arena_ != nullptr; }
+    /// The machine as it stands now (alive() and checkpointable()). Throws
+    /// std::system_error when the host refuses the process that holds it.
+    std::unique_ptr<Checkpoint> checkpoint();
+    /// Takes the machine back to @c, one of this run's: it then stands as
+    /// it stood there, and goes on from there as it went on from there.
+    /// Throws std::system_error when the host forbids reading the
+    /// checkpoint; the run is then broken and must be built again.
+    void restore(const Checkpoint& c);
+
 private:
-    void machine_thread(Scenario scenario);
+    void machine_thread();
+    /// The machine's first fiber: its scheduler's run().
+    static void machine_main(void* self) noexcept;
     void drive(RunLoop& loop);
     /// The machine's host thread waits here, the machine standing at
     /// @vtime, until it is let go (a slice, a call, the end).
@@ -121,9 +173,22 @@ private:
     void release(const RunLoop::EventSink& sink);
     RunLoop::EventSink collector();
 
+    Scenario scenario_;
+    /// Before machine_, which lives in it.
+    std::unique_ptr<MachineArena> arena_;
     std::unique_ptr<sched::Scheduler> machine_;
     RunLoop* loop_ = nullptr;
     std::thread thread_;
+    // The machine's host thread: its own context, where it waits while the
+    // machine stands, the fiber that stood, and the thread-locals of the
+    // task that stood (in the arena, so that a restore brings them back).
+    sched::Fiber* host_ = nullptr;
+    sched::Fiber* stood_ = nullptr;
+    bool main_done_ = false;
+    sched::TaskLocalSet locals_;
+    std::byte* host_locals_ = nullptr;
+    std::byte* stood_locals_ = nullptr;
+    Stop standing_why_ = Stop::Held;
 
     mutable std::mutex mutex_;
     std::condition_variable cv_;

@@ -1,0 +1,54 @@
+// A checkpoint of a modelled machine's memory (base/machine_arena.h): the
+// arena as it was, held by a child process, and copied back on restore.
+//
+// The copy is the kernel's: fork() gives the child the parent's pages
+// copy-on-write, so a checkpoint costs the time to copy the page tables and,
+// later, the pages the machine writes after it (a pft run mostly writes
+// memory it had not touched, which the child does not share). The child
+// only waits to be killed (async-signal-safe calls alone: the parent has
+// other threads), and dies with the parent. A restore reads the child's
+// range with process_vm_readv(2), compares it page by page with the arena
+// and copies only the pages that differ, so it costs a read of the memory
+// in use and a write of what changed since. rr's checkpoints are forks too.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <sys/types.h>
+#include <vector>
+
+namespace pcl {
+
+class MachineArena;
+
+class ArenaCheckpoint {
+public:
+    /// Takes one of @arena as it is now. The arena's owner must stand (no
+    /// thread allocating in it). Throws std::system_error when the host
+    /// refuses a process.
+    explicit ArenaCheckpoint(const MachineArena& arena);
+    /// Ends the child.
+    ~ArenaCheckpoint();
+    ArenaCheckpoint(const ArenaCheckpoint&) = delete;
+    ArenaCheckpoint& operator=(const ArenaCheckpoint&) = delete;
+
+    /// Makes @arena (the same one, standing) what it was at the checkpoint.
+    /// Throws std::system_error when the child's memory cannot be read (a
+    /// host that forbids reading another process's memory), leaving the
+    /// arena partly restored: its owner must then be rebuilt.
+    void restore_into(MachineArena& arena) const;
+
+    /// The bytes of the arena in use at the checkpoint.
+    std::size_t bytes() const noexcept { return top_; }
+    /// Pages the last restore_into() copied (the others were the same).
+    std::size_t pages_copied() const noexcept { return copied_; }
+
+private:
+    pid_t child_ = -1;
+    const std::byte* base_ = nullptr;
+    std::size_t top_ = 0;
+    std::vector<std::size_t> guards_;
+    mutable std::size_t copied_ = 0;
+};
+
+} // namespace pcl

@@ -235,8 +235,14 @@ void ModelledRun::release(const RunLoop::EventSink& sink)
     }
     // What the CPUs recorded since the driver's last turn, up to where the
     // machine stands: the caller's thread drains while it stands.
-    if (loop_)
+    if (loop_) {
+        // The rings' reader side is the machine's too: the buffers a drain
+        // grows belong to its engine, and so to its arena, whichever thread
+        // grows them (a checkpoint taken before would hold a pointer into
+        // this thread's heap).
+        ArenaScope in_arena(arena_.get());
         loop_->drain(collector());
+    }
     if (sink && !pending_.empty())
         sink(pending_);
     pending_.clear();

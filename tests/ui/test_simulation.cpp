@@ -392,6 +392,66 @@ private Q_SLOTS:
         QCOMPARE(firstDifference(machineAsViewed(sim), then), QString());
     }
 
+    void aRewindFromACheckpointShowsWhatARunFromTheStartShows()
+    {
+        // The bookmark test's run, with a checkpoint at every tick: a
+        // rewind then restores the nearest one before the moment and
+        // re-executes from there, and every view must show what the run
+        // showed when it first passed the moment.
+        Scenario s = modelled();
+        s.engine.index.kind = pcl::IndexKind::Radix;
+        s.engine.index.scheme = "spinlock";
+        s.engine.workload.access = pcl::WorkloadAccess::MmapWrite;
+        Simulation sim;
+        pcl::ui::RewindBar bar(sim, {});
+        sim.setScenario(s);
+        if (!sim.checkpoints().enabled() || sim.checkpoints().size() == 0)
+            QSKIP("no checkpoints in this build (a sanitizer's): rewinds run the run again from its start");
+        sim.checkpoints().setEveryHostNs(0);
+        sim.setPlaybackRate(0.02);
+        sim.play();
+        QTRY_VERIFY_WITH_TIMEOUT(sim.runningNs() > 4'000'000, 10000);
+        sim.pause();
+        sim.step(3); // a change: the checkpoints after it hold it already
+        QTest::qWait(200);
+        sim.play();
+        QTRY_VERIFY_WITH_TIMEOUT(sim.runningNs() > 12'000'000, 10000);
+        sim.pause();
+        const std::uint64_t marked = sim.runningNs();
+        const std::string then = machineAsViewed(sim);
+        sim.setPlaybackRate(0);
+        sim.play();
+        QTRY_COMPARE_WITH_TIMEOUT(sim.state(), Simulation::State::Finished, 20000);
+        const std::uint64_t end = sim.runningNs();
+        QVERIFY(sim.checkpoints().size() > 3);
+
+        sim.rewindTo(marked);
+        QVERIFY(sim.lastRewindFromNs().has_value());
+        QVERIFY(*sim.lastRewindFromNs() > 0);
+        QVERIFY(*sim.lastRewindFromNs() <= marked);
+        QCOMPARE(sim.runningNs(), marked);
+        QCOMPARE(sim.state(), Simulation::State::Paused);
+        QCOMPARE(firstDifference(machineAsViewed(sim), then), QString());
+        // Before the step: from a checkpoint before the change, made again.
+        sim.rewindTo(1'000'000);
+        QVERIFY(sim.lastRewindFromNs().has_value());
+        QVERIFY(*sim.lastRewindFromNs() <= 1'000'000);
+        sim.rewindTo(marked);
+        QCOMPARE(firstDifference(machineAsViewed(sim), then), QString());
+        // And on to the same end: the same run.
+        sim.play();
+        QTRY_COMPARE_WITH_TIMEOUT(sim.state(), Simulation::State::Finished, 20000);
+        QCOMPARE(sim.runningNs(), end);
+        QVERIFY(!sim.branchedAtNs());
+
+        // A change after a rewind is a branch: the checkpoints after it go.
+        sim.rewindTo(marked);
+        sim.step(2);
+        QCOMPARE(sim.branchedAtNs(), std::optional<std::uint64_t>(marked));
+        const pcl::ui::RunCheckpoints::Entry* last = sim.checkpoints().latestAtOrBefore(end);
+        QVERIFY(last && last->runningNs() <= marked);
+    }
+
     void backOneOperationGoesToWhereTheLastOneBegan()
     {
         Simulation sim;

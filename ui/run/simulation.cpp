@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <system_error>
 #include <thread>
 
 namespace pcl::ui {
@@ -107,10 +108,12 @@ void Simulation::build()
     playbackAt_ = 0;
     playbackReached_ = 1;
     trace_ = ChromeTrace();
+    checkpoints_.clear();
+    recent_.clear();
     error_.clear();
     try {
         if (scenario_.engine.machine.is_modelled()) {
-            modelled_ = std::make_unique<ModelledRun>(scenario_);
+            modelled_ = std::make_unique<ModelledRun>(scenario_, true);
             if (!looking_)
                 looking_.emplace();
             // Paced, a lesson's slow motion plays in real time; unpaced, as
@@ -131,6 +134,8 @@ void Simulation::build()
         Q_EMIT runReset();
         return;
     }
+    if (modelled_)
+        checkpoint(true); // the run's start: every moment has one before it
     setState(State::Ready);
     Q_EMIT runReset();
     Q_EMIT ticked();
@@ -361,7 +366,80 @@ void Simulation::showEvents(std::vector<Event>& batch)
         notShown_ += batch.size() - kMaxEventsPerTick;
         batch.erase(batch.begin(), batch.end() - static_cast<std::ptrdiff_t>(kMaxEventsPerTick));
     }
+    remember(batch);
     Q_EMIT eventsArrived(batch);
+}
+
+void Simulation::remember(const std::vector<Event>& shown)
+{
+    if (!modelled_)
+        return;
+    recent_.insert(recent_.end(), shown.begin(), shown.end());
+    if (recent_.size() > kMaxEventsPerTick)
+        recent_.erase(recent_.begin(), recent_.end() - static_cast<std::ptrdiff_t>(kMaxEventsPerTick));
+}
+
+ModelledRun::Stop Simulation::advanceModelled(
+    std::uint64_t until, std::uint64_t budgetNs, const RunLoop::EventSink& sink)
+{
+    QElapsedTimer took;
+    took.start();
+    const ModelledRun::Stop stop = modelled_->advance(until, budgetNs, sink);
+    checkpoints_.spent(std::uint64_t(took.nsecsElapsed()));
+    return stop;
+}
+
+void Simulation::checkpoint(bool always)
+{
+    if (!modelled_ || !modelled_->checkpointable() || !modelled_->alive() || !checkpoints_.enabled())
+        return;
+    if (!always && !checkpoints_.due(modelled_->running_ns()))
+        return;
+    try {
+        RunCheckpoints::Entry e;
+        e.run = modelled_->checkpoint();
+        e.changes = changes_.size();
+        e.trace = trace_.mark();
+        e.recent = recent_;
+        e.notShown = notShown_;
+        checkpoints_.add(std::move(e));
+    } catch (const std::system_error&) {
+        // The host would not give a process: this run is taken back by
+        // running it again from its start, as a sanitized build's is.
+        checkpoints_.disable();
+    }
+}
+
+bool Simulation::restore(const RunCheckpoints::Entry& c)
+{
+    // The run's whole course, made and still ahead: the checkpoint holds
+    // the first c.changes of it, the rest are made again at their moments.
+    std::vector<Change> course = std::move(changes_);
+    course.insert(course.end(), ahead_.begin(), ahead_.end());
+    try {
+        modelled_->restore(*c.run);
+    } catch (const std::system_error&) {
+        checkpoints_.disable();
+        changes_ = std::move(course);
+        ahead_.clear();
+        return false;
+    }
+    const auto made = course.begin() + std::ptrdiff_t(std::min(c.changes, course.size()));
+    changes_.assign(course.begin(), made);
+    ahead_.assign(made, course.end());
+    trace_.cut_to(c.trace);
+    recent_ = c.recent;
+    notShown_ = c.notShown;
+    samplesSeen_ = 0;
+    // The views start again from the checkpoint's moment, as from a run
+    // built again: what they had been shown up to it, then its samples.
+    setState(loop()->phase() == RunLoop::Phase::Ready ? State::Ready : State::Paused);
+    rewinding_ = true;
+    Q_EMIT runReset();
+    rewinding_ = false;
+    if (!recent_.empty())
+        Q_EMIT eventsArrived(recent_);
+    return true;
 }
 
 void Simulation::change(std::function<void(RunLoop&)> fn)
@@ -372,6 +450,7 @@ void Simulation::change(std::function<void(RunLoop&)> fn)
     if (at < reachedNs_ || !ahead_.empty()) {
         branchedAtNs_ = at;
         reachedNs_ = at;
+        checkpoints_.dropAfter(at);
     }
     ahead_.clear();
     const std::uint64_t turn = modelled_->call(fn, [this](std::vector<Event>& b) { showEvents(b); });
@@ -393,6 +472,7 @@ void Simulation::runModelledTo(std::uint64_t runningNs)
     std::vector<Event> newest;
     const auto keep = [&](std::vector<Event>& batch) {
         trace_.add(batch);
+        remember(batch);
         newest.insert(newest.end(), batch.begin(), batch.end());
         if (newest.size() > 2 * kMaxEventsPerTick) {
             const std::size_t drop = newest.size() - kMaxEventsPerTick;
@@ -401,9 +481,12 @@ void Simulation::runModelledTo(std::uint64_t runningNs)
         }
     };
     constexpr std::uint64_t kSliceNs = 5'000'000;
-    while (modelled_->alive() && modelled_->running_ns() < runningNs)
-        if (modelled_->advance(runningNs, kSliceNs, keep) != ModelledRun::Stop::Budget)
+    while (modelled_->alive() && modelled_->running_ns() < runningNs) {
+        const ModelledRun::Stop stop = advanceModelled(runningNs, kSliceNs, keep);
+        checkpoint(); // on the way: a later rewind to here is quick
+        if (stop != ModelledRun::Stop::Budget)
             break;
+    }
     if (!newest.empty())
         Q_EMIT eventsArrived(newest);
 }
@@ -432,18 +515,30 @@ void Simulation::rewindTo(std::uint64_t runningNs)
     took.start();
     if (state_ == State::Running)
         pause();
-    if (runningNs < modelled_->running_ns()) {
-        // Back: the same run again from its start, each change made again
-        // at its moment.
-        std::vector<Change> changes = std::move(changes_);
+    // Back: from the latest checkpoint before the moment, each change made
+    // after it made again at its moment. (Forward, the run goes on from
+    // where it stands: the trace and the views hold what it did up to here,
+    // and the events between here and a later checkpoint are not kept.)
+    lastRewindFromNs_.reset();
+    const bool back = runningNs < modelled_->running_ns();
+    const RunCheckpoints::Entry* from = back ? checkpoints_.latestAtOrBefore(runningNs) : nullptr;
+    if (from && restore(*from)) {
+        lastRewindFromNs_ = from->runningNs();
+    } else if (back) {
+        // No checkpoint to go back to: the same run again from its start.
+        std::vector<Change> course = std::move(changes_);
+        course.insert(course.end(), ahead_.begin(), ahead_.end());
         const std::uint64_t reached = reachedNs_;
+        const bool checkpoints = checkpoints_.enabled();
         rewinding_ = true;
         build();
         rewinding_ = false;
         if (!modelled_)
             return;
+        if (!checkpoints)
+            checkpoints_.disable();
         reachedNs_ = reached;
-        ahead_ = std::move(changes);
+        ahead_ = std::move(course);
     }
     while (!ahead_.empty() && ahead_.front().atNs <= runningNs && modelled_->alive()) {
         const Change next = ahead_.front();
@@ -489,7 +584,7 @@ void Simulation::tickModelled()
     if (!ahead_.empty())
         until = std::min(until, ahead_.front().atNs);
     try {
-        const ModelledRun::Stop stop = modelled_->advance(until, kModelledSliceBudgetNs, show);
+        const ModelledRun::Stop stop = advanceModelled(until, kModelledSliceBudgetNs, show);
         if (!ahead_.empty() && modelled_->alive() && modelled_->running_ns() >= ahead_.front().atNs) {
             const Change next = ahead_.front();
             ahead_.erase(ahead_.begin());
@@ -513,6 +608,7 @@ void Simulation::tickModelled()
     if (modelled_->alive()) {
         emitNewSamples();
         reachedNs_ = std::max(reachedNs_, modelled_->running_ns());
+        checkpoint();
     }
 }
 

@@ -18,6 +18,7 @@
 
 #include "events/event.h"
 #include "kit/liverun.h"
+#include "run/runcheckpoints.h"
 #include "sim/chrome_trace.h"
 #include "sim/modelled_run.h"
 #include "sim/run_loop.h"
@@ -167,6 +168,14 @@ public:
     /// This computer's seconds the last rewindTo() took (re-executing the
     /// run to the moment asked for).
     double lastRewindSeconds() const { return lastRewindSeconds_; }
+    /// Where the last rewindTo() re-executed from: the moment of the
+    /// checkpoint it restored (running time, virtual ns), or nullopt when
+    /// it ran the run again from its start (no checkpoint before the
+    /// moment, or none possible: a sanitized build, a host that refused).
+    std::optional<std::uint64_t> lastRewindFromNs() const { return lastRewindFromNs_; }
+    /// The checkpoints of the run so far (runcheckpoints.h).
+    const RunCheckpoints& checkpoints() const { return checkpoints_; }
+    RunCheckpoints& checkpoints() { return checkpoints_; }
 
     /// The share of the playback rate the last ticks reached (1 when the
     /// machine keeps up; less when computing it takes longer than showing).
@@ -228,6 +237,21 @@ private:
     std::optional<std::uint64_t> branchedAtNs_;
     bool rewinding_ = false;
     double lastRewindSeconds_ = 0;
+    std::optional<std::uint64_t> lastRewindFromNs_;
+    RunCheckpoints checkpoints_;
+    /// The newest events the views were shown (kMaxEventsPerTick at most):
+    /// what a checkpoint shows them again when the run is taken back to it.
+    std::vector<Event> recent_;
+    void remember(const std::vector<Event>& shown);
+    /// Takes a checkpoint where the modelled run stands (when one is due,
+    /// or @always).
+    void checkpoint(bool always = false);
+    /// Takes the run back to checkpoint @c; false when the host refused
+    /// (the run must then be built again).
+    bool restore(const RunCheckpoints::Entry& c);
+    /// Lets the modelled run go (ModelledRun::advance), counting this
+    /// computer's time it took towards the next checkpoint.
+    ModelledRun::Stop advanceModelled(std::uint64_t until, std::uint64_t budgetNs, const RunLoop::EventSink& sink);
     /// What changed the modelled run on the way, and when (running time):
     /// a rewind makes each again at its moment.
     struct Change {

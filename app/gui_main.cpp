@@ -465,9 +465,19 @@ int main(int argc, char** argv)
                     QCoreApplication::exit(1);
                     return;
                 }
+                const double from = double(sim.runningNs()) / 1e9;
                 sim.rewindTo(std::uint64_t(*back * 1e9));
-                std::fprintf(stderr, "pagecache-lab: taken back to %.6g modelled s (run again there) in %.2f s\n",
-                    double(sim.runningNs()) / 1e9, sim.lastRewindSeconds());
+                if (const std::optional<std::uint64_t> checkpoint = sim.lastRewindFromNs())
+                    std::fprintf(stderr,
+                        "pagecache-lab: taken back from %.6g to %.6g modelled s in %.2f s (from the checkpoint at "
+                        "%.6g s, one of %zu, of %.0f MB of the machine's memory)\n",
+                        from, double(sim.runningNs()) / 1e9, sim.lastRewindSeconds(), double(*checkpoint) / 1e9,
+                        sim.checkpoints().size(),
+                        double(sim.checkpoints().latestAtOrBefore(*checkpoint)->run->bytes()) / 1e6);
+                else
+                    std::fprintf(stderr,
+                        "pagecache-lab: taken back from %.6g to %.6g modelled s in %.2f s (run again from its start)\n",
+                        from, double(sim.runningNs()) / 1e9, sim.lastRewindSeconds());
                 // The views' own transitions (a tree fading in) end before the picture.
                 QElapsedTimer settle;
                 settle.start();

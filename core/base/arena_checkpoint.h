@@ -2,14 +2,17 @@
 // arena as it was, held by a child process, and copied back on restore.
 //
 // The copy is the kernel's: fork() gives the child the parent's pages
-// copy-on-write, so a checkpoint costs the time to copy the page tables and,
-// later, the pages the machine writes after it (a pft run mostly writes
-// memory it had not touched, which the child does not share). The child
-// only waits to be killed (async-signal-safe calls alone: the parent has
-// other threads), and dies with the parent. A restore reads the child's
-// range with process_vm_readv(2), compares it page by page with the arena
-// and copies only the pages that differ, so it costs a read of the memory
-// in use and a write of what changed since. rr's checkpoints are forks too.
+// copy-on-write, so a checkpoint costs the time to copy the arena's page
+// tables and, later, a fault for each page of it the machine writes again.
+// Everything else of the process (the window's heap, the other threads'
+// stacks) is left out of the fork, so the window never pays for it. The
+// child only waits to be killed, in system calls alone (the parent has
+// other threads, and the child has almost none of their memory), and dies
+// with the parent. A restore reads the child's range with
+// process_vm_readv(2), compares it page by page with the arena, and writes
+// only the pages that differ: the cost of going back is a read of the memory
+// in use and a write of what changed since the checkpoint. rr's checkpoints
+// are forks too.
 #pragma once
 
 #include <cstddef>

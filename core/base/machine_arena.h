@@ -60,6 +60,8 @@ public:
 
     bool contains(const void* p) const noexcept { return p >= base_ && p < base_ + reserve_; }
     std::byte* base() const noexcept { return base_; }
+    /// The bytes of address space it holds from base().
+    std::size_t reserved() const noexcept { return reserve_; }
     /// The bytes in use from base(): all a checkpoint needs to copy.
     std::size_t used() const noexcept;
     /// The guard pages now, by their offsets from base().

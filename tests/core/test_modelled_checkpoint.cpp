@@ -97,8 +97,6 @@ void same(const Course& a, const Course& b)
 
 TEST_CASE("the arena hands out aligned blocks of its own and takes them back", "[base][arena]")
 {
-    if (!MachineArena::routing())
-        SUCCEED("a sanitized build has no arenas");
     MachineArena arena(std::size_t(1) << 30);
     const std::size_t start = arena.used();
     std::vector<void*> blocks;
@@ -124,6 +122,8 @@ TEST_CASE("the arena hands out aligned blocks of its own and takes them back", "
 
     // A thread in the arena's scope allocates there with plain new; another
     // thread frees it into the arena, never into the C library's heap.
+    if (!MachineArena::routing())
+        return; // a sanitized build: its allocator, not the arena, has every block
     int* n = nullptr;
     {
         ArenaScope scope(&arena);

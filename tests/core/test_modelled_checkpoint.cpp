@@ -19,6 +19,7 @@
 #include <limits>
 #include <memory>
 #include <string>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -97,7 +98,16 @@ void same(const Course& a, const Course& b)
 
 TEST_CASE("the arena hands out aligned blocks of its own and takes them back", "[base][arena]")
 {
-    MachineArena arena(std::size_t(1) << 30);
+    std::unique_ptr<MachineArena> reserved;
+    try {
+        reserved = std::make_unique<MachineArena>(std::size_t(1) << 30);
+    } catch (const std::system_error& e) {
+        // ThreadSanitizer's layout of memory leaves no room for the
+        // reservation: its modelled runs have no checkpoints either.
+        CHECK_FALSE(MachineArena::routing());
+        return;
+    }
+    MachineArena& arena = *reserved;
     const std::size_t start = arena.used();
     std::vector<void*> blocks;
     for (std::size_t size : { 1, 16, 17, 1000, 1024, 1025, 5000, 70000 }) {

@@ -135,12 +135,17 @@ void RewindBar::follow()
                                .arg(RunToolBar::timeText(double(*sim_.branchedAtNs()) / 1e9)));
     } else if (sim_.canRewind()) {
         where_->setText(tr("%1 of %2: any moment can be shown again").arg(at, of));
-        if (sim_.lastRewindSeconds() > 0)
-            where_->setToolTip(tr("The last time it was taken back, running it again to there took %1 s of this "
-                                  "computer's time")
+        if (sim_.lastRewindSeconds() > 0 && sim_.lastRewindFromNs())
+            where_->setToolTip(tr("The last time it was taken back, it went to its checkpoint at %1 and ran again "
+                                  "from there: %2 s of this computer's time")
+                                   .arg(RunToolBar::timeText(double(*sim_.lastRewindFromNs()) / 1e9))
                                    .arg(sim_.lastRewindSeconds(), 0, 'f', 2));
-        slider_->setToolTip(tr("Drag to a moment of the run: it runs again, the same, to there, and every view "
-                               "shows the machine as it stood"));
+        else if (sim_.lastRewindSeconds() > 0)
+            where_->setToolTip(tr("The last time it was taken back, running it again from its start took %1 s of "
+                                  "this computer's time")
+                                   .arg(sim_.lastRewindSeconds(), 0, 'f', 2));
+        slider_->setToolTip(tr("Drag to a moment of the run: it goes back to the nearest checkpoint before it and "
+                               "runs again, the same, to there, and every view shows the machine as it stood"));
     } else {
         where_->setText(tr("%1 of %2 recorded").arg(at, of));
         slider_->setToolTip(tr("A run on this computer's threads cannot be run again the same: the scrubber moves "

@@ -33,7 +33,7 @@ public:
         std::unique_ptr<ModelledRun::Checkpoint> run;
         std::size_t changes = 0;   ///< the run's changes made before it
         ChromeTrace::Mark trace;   ///< the trace as it stood
-        std::vector<Event> recent; ///< the newest events the views had been shown
+        std::vector<Event> recent; ///< the newest events drained before it
         std::uint64_t notShown = 0;
         std::uint64_t runningNs() const noexcept { return run->running_ns(); }
     };

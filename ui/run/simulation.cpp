@@ -362,11 +362,13 @@ void Simulation::showEvents(std::vector<Event>& batch)
     // Everything is drained (the rings must not fill for a view) and goes
     // to the trace, the newest kMaxEventsPerTick are shown.
     trace_.add(batch);
+    // The newest drained, shown or not: what a checkpoint shows the views
+    // again runs without a gap up to its moment.
+    remember(batch);
     if (batch.size() > kMaxEventsPerTick) {
         notShown_ += batch.size() - kMaxEventsPerTick;
         batch.erase(batch.begin(), batch.end() - static_cast<std::ptrdiff_t>(kMaxEventsPerTick));
     }
-    remember(batch);
     Q_EMIT eventsArrived(batch);
 }
 
@@ -437,8 +439,9 @@ bool Simulation::restore(const RunCheckpoints::Entry& c)
     rewinding_ = true;
     Q_EMIT runReset();
     rewinding_ = false;
-    if (!recent_.empty())
-        Q_EMIT eventsArrived(recent_);
+    // Shown with the events of the run from here to the moment, the newest
+    // of them all, without a gap (runModelledTo).
+    toShow_ = recent_;
     return true;
 }
 
@@ -469,7 +472,7 @@ void Simulation::runModelledTo(std::uint64_t runningNs)
     // In slices of a few milliseconds of this computer's time, so that no
     // more than a slice's events are held at once; the trace takes every
     // one, the views the newest.
-    std::vector<Event> newest;
+    std::vector<Event> newest = std::exchange(toShow_, {});
     const auto keep = [&](std::vector<Event>& batch) {
         trace_.add(batch);
         remember(batch);

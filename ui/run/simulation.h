@@ -239,9 +239,11 @@ private:
     double lastRewindSeconds_ = 0;
     std::optional<std::uint64_t> lastRewindFromNs_;
     RunCheckpoints checkpoints_;
-    /// The newest events the views were shown (kMaxEventsPerTick at most):
-    /// what a checkpoint shows them again when the run is taken back to it.
+    /// The newest events drained (kMaxEventsPerTick at most): what a
+    /// checkpoint shows the views again when the run is taken back to it.
     std::vector<Event> recent_;
+    /// After a restore, the checkpoint's events, shown with the next ones.
+    std::vector<Event> toShow_;
     void remember(const std::vector<Event>& shown);
     /// Takes a checkpoint where the modelled run stands (when one is due,
     /// or @always).

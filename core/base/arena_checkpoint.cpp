@@ -118,22 +118,6 @@ std::size_t copy_differing(
         const std::size_t bytes = std::min(len, end * page) - first * page;
         std::memcpy(mine + first * page, theirs + first * page, bytes);
     };
-    // Most of it differs (a long way back): all of it at once, in whole
-    // huge pages where the arena has them (MADV_HUGEPAGE: one fault and one
-    // copy a 2 MiB page).
-    std::size_t differing = 0;
-    for (std::size_t i = 0; i < pages; ++i)
-        differing += differs(i) ? 1 : 0;
-    if (differing == 0)
-        return 0;
-    const std::size_t whole_pages = len / page * page;
-    if (differing * 8 >= pages && whole_pages > 0 && ::madvise(mine, whole_pages, MADV_DONTNEED) == 0) {
-#ifdef MADV_POPULATE_WRITE
-        ::madvise(mine, whole_pages, MADV_POPULATE_WRITE);
-#endif
-        std::memcpy(mine, theirs, len);
-        return differing;
-    }
     for (std::size_t i = 0; i < pages;) {
         if (!differs(i)) {
             ++i;

@@ -7,7 +7,7 @@
 // as one would expect of operator new.
 #include "base/arena_checkpoint.h"
 #include "base/machine_arena.h"
-#include "engine_test_support.h"
+#include "modelled_test_support.h"
 #include "sim/modelled_run.h"
 #include "sim/scenario.h"
 
@@ -24,27 +24,12 @@
 #include <vector>
 
 using namespace pcl;
+using pcl::test::four_readers;
+using pcl::test::line_of;
 
 namespace {
 
 constexpr std::uint64_t kNoLimit = std::numeric_limits<std::uint64_t>::max();
-
-/// Four CPUs reading one file on the 8-way Pentium III: misses, I/O, the
-/// global lock's contention, kswapd, samples every 10 modelled ms.
-Scenario four_readers()
-{
-    Scenario s;
-    s.engine = test::small_engine("random", 4, 2048, 3000);
-    s.engine.machine.profile = "pentium3-xeon-8way-2002";
-    s.sample_interval_ms = 10;
-    return s;
-}
-
-std::string line_of(const Event& e)
-{
-    return std::to_string(e.time_ns) + " " + std::to_string(e.cpu) + " " + std::to_string(int(e.kind)) + " "
-        + std::to_string(e.object) + " " + std::to_string(e.index) + " " + std::to_string(e.arg0) + "\n";
-}
 
 /// What a run does from where it stands to @until (or its end): its events,
 /// then its totals and samples there.

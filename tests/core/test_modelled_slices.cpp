@@ -3,7 +3,7 @@
 // events at the same virtual times, the same samples and totals, however it
 // is sliced; a slice ends exactly where it was asked to; a step is each
 // CPU's operations and no more; and the machine stands between two slices.
-#include "engine_test_support.h"
+#include "modelled_test_support.h"
 #include "sanitizer_support.h"
 #include "sim/modelled_run.h"
 #include "sim/runner.h"
@@ -22,21 +22,12 @@
 #include <vector>
 
 using namespace pcl;
+using pcl::test::four_readers;
+using pcl::test::line_of;
 
 namespace {
 
 constexpr std::uint64_t kNoLimit = std::numeric_limits<std::uint64_t>::max();
-
-/// Four CPUs reading one file on the 8-way Pentium III: misses, I/O, the
-/// global lock's contention, samples every 10 modelled ms.
-Scenario four_readers()
-{
-    Scenario s;
-    s.engine = test::small_engine("random", 4, 2048, 3000);
-    s.engine.machine.profile = "pentium3-xeon-8way-2002";
-    s.sample_interval_ms = 10;
-    return s;
-}
 
 /// The first line where @a and @b differ ("line N: A | B"), or "".
 std::string first_difference(const std::string& a, const std::string& b)
@@ -51,12 +42,6 @@ std::string first_difference(const std::string& a, const std::string& b)
         if (more != more_too || l != r)
             return "line " + std::to_string(n) + ": " + l + " | " + r;
     }
-}
-
-std::string line_of(const Event& e)
-{
-    return std::to_string(e.time_ns) + " " + std::to_string(e.cpu) + " " + std::to_string(int(e.kind)) + " "
-        + std::to_string(e.object) + " " + std::to_string(e.index) + " " + std::to_string(e.arg0) + "\n";
 }
 
 struct Seen {

@@ -50,6 +50,33 @@ Scenario modelled()
     return s;
 }
 
+/// Radix trees under a spinlock per mapping, four CPUs writing through
+/// mmap at random (dirty tags, writeback, a PTE per page mapped).
+Scenario mmapWriters()
+{
+    Scenario s = modelled();
+    s.engine.index.kind = pcl::IndexKind::Radix;
+    s.engine.index.scheme = "spinlock";
+    s.engine.workload.access = pcl::WorkloadAccess::MmapWrite;
+    return s;
+}
+
+/// Plays @sim at 0.02 modelled s a second past 4 modelled ms, makes a
+/// step there (a change a rewind must make again, at its moment), and
+/// plays on past 12 ms, where it pauses.
+void playWithAStep(Simulation& sim)
+{
+    sim.setPlaybackRate(0.02);
+    sim.play();
+    QTRY_VERIFY_WITH_TIMEOUT(sim.runningNs() > 4'000'000, 10000);
+    sim.pause();
+    sim.step(3);
+    QTest::qWait(200);
+    sim.play();
+    QTRY_VERIFY_WITH_TIMEOUT(sim.runningNs() > 12'000'000, 10000);
+    sim.pause();
+}
+
 /// Everything the views read of a run where it stands, in words: each
 /// file's radix tree (its nodes, their slots, tags and locks held), the page
 /// table (each PTE page and its lock), the lock table's rows, the samples
@@ -344,25 +371,10 @@ private Q_SLOTS:
 
     void aModelledRunTakenBackToABookmarkShowsTheMachineAsItStood()
     {
-        // Radix trees under a spinlock per mapping, four CPUs writing through
-        // mmap at random (dirty tags, writeback, a PTE per page mapped).
-        Scenario s = modelled();
-        s.engine.index.kind = pcl::IndexKind::Radix;
-        s.engine.index.scheme = "spinlock";
-        s.engine.workload.access = pcl::WorkloadAccess::MmapWrite;
         Simulation sim;
         pcl::ui::RewindBar bar(sim, {});
-        sim.setScenario(s);
-        sim.setPlaybackRate(0.02);
-        sim.play();
-        QTRY_VERIFY_WITH_TIMEOUT(sim.runningNs() > 4'000'000, 10000);
-        sim.pause();
-        // A step on the way: a change a rewind must make again, at its moment.
-        sim.step(3);
-        QTest::qWait(200);
-        sim.play();
-        QTRY_VERIFY_WITH_TIMEOUT(sim.runningNs() > 12'000'000, 10000);
-        sim.pause();
+        sim.setScenario(mmapWriters());
+        playWithAStep(sim);
         bar.bookmark();
         QCOMPARE(bar.bookmarks()->actions().size(), 1);
         const std::uint64_t marked = sim.runningNs();
@@ -398,25 +410,13 @@ private Q_SLOTS:
         // rewind then restores the nearest one before the moment and
         // re-executes from there, and every view must show what the run
         // showed when it first passed the moment.
-        Scenario s = modelled();
-        s.engine.index.kind = pcl::IndexKind::Radix;
-        s.engine.index.scheme = "spinlock";
-        s.engine.workload.access = pcl::WorkloadAccess::MmapWrite;
         Simulation sim;
         pcl::ui::RewindBar bar(sim, {});
-        sim.setScenario(s);
+        sim.setScenario(mmapWriters());
         if (!sim.checkpoints().enabled() || sim.checkpoints().size() == 0)
             QSKIP("no checkpoints in this build (a sanitizer's): rewinds run the run again from its start");
         sim.checkpoints().setEveryHostNs(0);
-        sim.setPlaybackRate(0.02);
-        sim.play();
-        QTRY_VERIFY_WITH_TIMEOUT(sim.runningNs() > 4'000'000, 10000);
-        sim.pause();
-        sim.step(3); // a change: the checkpoints after it hold it already
-        QTest::qWait(200);
-        sim.play();
-        QTRY_VERIFY_WITH_TIMEOUT(sim.runningNs() > 12'000'000, 10000);
-        sim.pause();
+        playWithAStep(sim); // the checkpoints after the step hold it already
         const std::uint64_t marked = sim.runningNs();
         const std::string then = machineAsViewed(sim);
         sim.setPlaybackRate(0);

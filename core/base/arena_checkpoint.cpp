@@ -80,9 +80,11 @@ std::vector<std::pair<void*, std::size_t>> leave_out_of_fork(const MachineArena&
     // System calls alone, through syscall(), which the parent has just
     // called: a first call of any other function would be bound now, by the
     // dynamic linker, in memory the child does not have. No handler of the
-    // parent's may run here either: every signal is blocked.
-    const std::uint64_t all_signals = ~std::uint64_t(0);
-    ::syscall(SYS_rt_sigprocmask, SIG_SETMASK, &all_signals, nullptr, sizeof all_signals);
+    // parent's may run here either: every signal came blocked. No file of
+    // the parent's stays open in it (a pipe would never see its end).
+    if (::syscall(SYS_close_range, 0, ~0U, 0) != 0)
+        for (long fd = 0; fd < 4096; ++fd)
+            ::syscall(SYS_close, fd);
     ::syscall(SYS_prctl, PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
     if (::syscall(SYS_getppid) != parent) // the parent died before prctl()
         ::syscall(SYS_exit_group, 0);
@@ -185,10 +187,15 @@ ArenaCheckpoint::ArenaCheckpoint(const MachineArena& arena)
     // The system call itself, not the C library's fork(): its handlers for
     // the child (the allocator's, re-initialising every heap's lock) would
     // write to memory the child does not have.
+    sigset_t all;
+    sigset_t before;
+    ::sigfillset(&all);
+    ::pthread_sigmask(SIG_SETMASK, &all, &before);
     const auto pid = static_cast<pid_t>(::syscall(SYS_clone, SIGCHLD, 0, 0, 0, 0));
     if (pid == 0)
         keep_checkpoint(parent);
     const int err = errno;
+    ::pthread_sigmask(SIG_SETMASK, &before, nullptr);
     for (auto [at, bytes] : left)
         ::madvise(at, bytes, MADV_DOFORK);
     if (pid < 0)

@@ -41,6 +41,8 @@ public:
     /// arena partly restored: its owner must then be rebuilt.
     void restore_into(MachineArena& arena) const;
 
+    /// The process that holds it.
+    pid_t process() const noexcept { return child_; }
     /// The bytes of the arena in use at the checkpoint.
     std::size_t bytes() const noexcept { return top_; }
     /// Pages the last restore_into() copied (the others were the same).

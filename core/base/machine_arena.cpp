@@ -4,6 +4,7 @@
 #include <atomic>
 #include <bit>
 #include <cerrno>
+#include <cstddef>
 #include <cstring>
 #include <new>
 #include <system_error>
@@ -54,6 +55,9 @@ struct BlockHeader {
     std::uint64_t magic;
 };
 static_assert(sizeof(BlockHeader) == kArenaBlockHeader);
+// Where a free block keeps the link to the next on its list: over its
+// header's magic.
+constexpr std::size_t kFreeLink = offsetof(BlockHeader, magic);
 
 // The arenas' addresses: one reservation, cut into slots of one arena each,
 // so that whether a pointer is an arena's, and whose, is a subtraction.
@@ -175,7 +179,7 @@ void* MachineArena::allocate(std::size_t size, std::size_t align)
     std::byte* raw;
     if (void* f = h.free[c]) {
         raw = static_cast<std::byte*>(f);
-        h.free[c] = *static_cast<void**>(f);
+        std::memcpy(&h.free[c], raw + kFreeLink, sizeof(void*));
     } else {
         raw = take_top(arena_class_size(c), 16);
     }
@@ -199,7 +203,11 @@ void MachineArena::deallocate(void* p) noexcept
     std::byte* raw = user - bh.back;
     std::lock_guard lock(mutex_);
     Header& h = header();
-    *reinterpret_cast<void**>(raw) = h.free[bh.size_class];
+    // The magic goes (a second free of the block then aborts above), and
+    // the list's link takes its place in the block's first header.
+    const std::uint64_t freed = 0;
+    std::memcpy(user - kArenaBlockHeader + offsetof(BlockHeader, magic), &freed, sizeof freed);
+    std::memcpy(raw + kFreeLink, &h.free[bh.size_class], sizeof(void*));
     h.free[bh.size_class] = raw;
 }
 

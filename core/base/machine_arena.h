@@ -95,15 +95,14 @@ private:
     inline static thread_local MachineArena* t_current = nullptr;
 };
 
-/// Sends the calling thread's allocations to @arena while it lives (nullptr
-/// changes nothing), and back to where they went before.
+/// Sends the calling thread's allocations to @arena while it lives (nullptr:
+/// to the C library's heap), and back to where they went before.
 class ArenaScope {
 public:
     explicit ArenaScope(MachineArena* arena) noexcept
         : previous_(MachineArena::t_current)
     {
-        if (arena)
-            MachineArena::t_current = arena;
+        MachineArena::t_current = arena;
     }
     ~ArenaScope() { MachineArena::t_current = previous_; }
     ArenaScope(const ArenaScope&) = delete;

@@ -275,10 +275,10 @@ ChromeTrace::Mark ChromeTrace::mark() const noexcept
 
 void ChromeTrace::cut_to(const Mark& m)
 {
-    if (m.kept > events_.size() || m.pending > pending_.size())
-        throw std::invalid_argument("a trace cut back to a mark it never had");
-    events_.resize(m.kept);
-    pending_.resize(m.pending);
+    // Where records were dropped by a full ring, two passes over the same
+    // run may have drained different ones; the trace then keeps what it has.
+    events_.resize(std::min(m.kept, events_.size()));
+    pending_.resize(std::min(m.pending, pending_.size()));
     left_out_ = m.left_out;
     outside_window_ = m.outside_window;
     newest_kept_ns_ = m.newest_kept_ns;

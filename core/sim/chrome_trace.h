@@ -103,7 +103,8 @@ public:
         std::optional<std::uint64_t> start_ns;
     };
     Mark mark() const noexcept;
-    /// Back to @m, a mark of this trace: what was added after it is gone.
+    /// Back to @m, a mark of this trace: what was added after it is gone
+    /// (a mark past what the trace holds keeps all of it).
     void cut_to(const Mark& m);
 
     /// The trace-event JSON of the records added, with the lanes, lock

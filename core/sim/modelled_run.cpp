@@ -65,13 +65,22 @@ ModelledRun::ModelledRun(const Scenario& scenario, bool checkpoints)
         lock.unlock();
         thread_.join();
         if (failure_)
-            std::rethrow_exception(failure_);
+            std::rethrow_exception(outside_arena(std::exchange(failure_, nullptr)));
         throw std::logic_error("the modelled machine ended before its run began");
     }
 }
 
 ModelledRun::~ModelledRun()
 {
+    if (abandoned_) {
+        {
+            std::lock_guard lock(mutex_);
+            cv_.notify_all();
+        }
+        thread_.join();
+        (void)machine_.release(); // in the half-written arena, which goes with it
+        return;
+    }
     {
         std::lock_guard lock(mutex_);
         quit_ = true;
@@ -99,7 +108,8 @@ void ModelledRun::machine_thread()
         // is one): this thread's own stack holds nothing of the machine's.
         constexpr std::size_t kMainStack = 1 << 20;
         auto main = std::make_unique<sched::Fiber>(sched::FiberStack(kMainStack), &ModelledRun::machine_main, this);
-        stood_ = main.get();
+        main_ = main.get();
+        stood_ = main_;
         for (;;) {
             host.switch_to(*stood_); // the machine runs until it stands, or ends
             if (main_done_)
@@ -108,14 +118,22 @@ void ModelledRun::machine_thread()
             stop_ = standing_why_;
             standing_ = true;
             cv_.notify_all();
-            cv_.wait(lock, [this] { return go_; });
+            cv_.wait(lock, [this] { return go_ || abandoned_; });
             go_ = false;
+            if (abandoned_)
+                break;
         }
+        // A machine a failed restore left half written is never resumed nor
+        // taken down: what its memory holds is no longer a machine's.
+        if (abandoned_)
+            (void)main.release();
         main.reset();
         host_ = nullptr;
     }
-    locals_.destroy(std::exchange(stood_locals_, nullptr));
-    locals_.destroy(std::exchange(host_locals_, nullptr));
+    if (!abandoned_) {
+        locals_.destroy(std::exchange(stood_locals_, nullptr));
+        locals_.destroy(std::exchange(host_locals_, nullptr));
+    }
     std::lock_guard lock(mutex_);
     loop_ = nullptr;
     finished_ = true;
@@ -137,7 +155,30 @@ PCL_NO_TSAN_FRAME void ModelledRun::machine_main(void* arg) noexcept
             self.failure_ = std::current_exception();
     }
     self.main_done_ = true;
-    sched::Fiber::running()->exit_to(*self.host_);
+    self.main_->exit_to(*self.host_);
+}
+
+std::exception_ptr ModelledRun::outside_arena(std::exception_ptr e) const
+{
+    if (!arena_ || !e)
+        return e;
+    // What the machine threw was made in its arena (its message too); the
+    // caller may keep it after the arena has gone, so it gets a copy made
+    // in the C library's heap, of the same kind where it matters.
+    ArenaScope heap(nullptr);
+    try {
+        std::rethrow_exception(e);
+    } catch (const ScenarioError& x) {
+        return std::make_exception_ptr(ScenarioError(x.field(), x.what()));
+    } catch (const std::invalid_argument& x) {
+        return std::make_exception_ptr(std::invalid_argument(x.what()));
+    } catch (const std::system_error& x) {
+        return std::make_exception_ptr(std::system_error(x.code(), x.what()));
+    } catch (const std::exception& x) {
+        return std::make_exception_ptr(std::runtime_error(x.what()));
+    } catch (...) {
+        return std::make_exception_ptr(std::runtime_error("the modelled machine failed"));
+    }
 }
 
 RunLoop::EventSink ModelledRun::collector()
@@ -231,7 +272,7 @@ void ModelledRun::release(const RunLoop::EventSink& sink)
         go_ = true;
         cv_.notify_all();
         cv_.wait(lock, [this] { return standing_; });
-        failure = std::exchange(failure_, nullptr);
+        failure = outside_arena(std::exchange(failure_, nullptr));
     }
     // What the CPUs recorded since the driver's last turn, up to where the
     // machine stands: the caller's thread drains while it stands.
@@ -325,7 +366,17 @@ void ModelledRun::restore(const Checkpoint& c)
     if (c.arena_ != arena_.get() || !alive())
         throw std::logic_error("restore() of a checkpoint of another run");
     std::vector<Event>().swap(pending_);
-    c.memory_->restore_into(*arena_);
+    try {
+        c.memory_->restore_into(*arena_);
+    } catch (...) {
+        // Part of the memory is the checkpoint's, part today's: the machine
+        // must never run again, nor be taken down as a machine.
+        std::lock_guard lock(mutex_);
+        abandoned_ = true;
+        finished_ = true;
+        cv_.notify_all();
+        throw;
+    }
     stood_ = c.stood_;
     running_ns_ = c.running_ns_;
     clock_now_ns_ = c.clock_now_ns_;

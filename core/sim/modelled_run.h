@@ -134,6 +134,8 @@ public:
         std::uint64_t running_ns() const noexcept { return running_ns_; }
         /// The machine's memory in use then.
         std::size_t bytes() const noexcept { return memory_->bytes(); }
+        /// The process that holds the machine's memory as it was.
+        pid_t process() const noexcept { return memory_->process(); }
 
     private:
         friend class ModelledRun;
@@ -157,7 +159,8 @@ public:
     /// Takes the machine back to @c, one of this run's: it then stands as
     /// it stood there, and goes on from there as it went on from there.
     /// Throws std::system_error when the host forbids reading the
-    /// checkpoint; the run is then broken and must be built again.
+    /// checkpoint (or the checkpoint's process is gone); the run is then
+    /// broken: alive() is false, and it must be built again.
     void restore(const Checkpoint& c);
 
 private:
@@ -183,8 +186,12 @@ private:
     // machine stands, the fiber that stood, and the thread-locals of the
     // task that stood (in the arena, so that a restore brings them back).
     sched::Fiber* host_ = nullptr;
+    sched::Fiber* main_ = nullptr;
     sched::Fiber* stood_ = nullptr;
     bool main_done_ = false;
+    bool abandoned_ = false; ///< a restore failed half way: never run again
+    /// @e, made again outside the arena when it came from the machine.
+    std::exception_ptr outside_arena(std::exception_ptr e) const;
     sched::TaskLocalSet locals_;
     std::byte* host_locals_ = nullptr;
     std::byte* stood_locals_ = nullptr;

@@ -13,6 +13,9 @@
 
 #include <catch2/catch.hpp>
 
+#include <csignal>
+#include <sys/wait.h>
+
 #include <array>
 #include <cstdint>
 #include <cstring>
@@ -235,6 +238,26 @@ TEST_CASE("a change made after a restore is a new course, and the checkpoint sti
     // Back again, as the original went: the same course as before.
     run.restore(*at2);
     same(run_to(run, 6'000'000), original);
+}
+
+TEST_CASE("a checkpoint whose process is gone fails its restore, and the run is left for good, not run",
+    "[sim][modelled][arena]")
+{
+    auto run = std::make_unique<ModelledRun>(four_readers(), true);
+    if (!run->checkpointable())
+        return;
+    run->call([](RunLoop& loop) { loop.play(); });
+    run_to(*run, 2'000'000);
+    const std::unique_ptr<ModelledRun::Checkpoint> at2 = run->checkpoint();
+    run_to(*run, 5'000'000);
+    ::kill(at2->process(), SIGKILL);
+    ::waitpid(at2->process(), nullptr, 0);
+    CHECK_THROWS_AS(run->restore(*at2), std::system_error);
+    CHECK_FALSE(run->alive());
+    // Let go: the destructor neither resumes the half-written machine nor
+    // takes it down as one (which would crash or hang).
+    run.reset();
+    SUCCEED("the run was let go");
 }
 
 TEST_CASE("a run built without checkpoints, or in a sanitized build, says it cannot take one", "[sim][modelled]")

@@ -1,7 +1,9 @@
 #include "run/runcheckpoints.h"
 
 #include <algorithm>
+#include <fstream>
 #include <limits>
+#include <string>
 
 namespace pcl::ui {
 
@@ -18,7 +20,7 @@ void RunCheckpoints::disable()
     enabled_ = false;
 }
 
-bool RunCheckpoints::due(std::uint64_t runningNs) const noexcept
+bool RunCheckpoints::due(std::uint64_t runningNs) const
 {
     if (!enabled_)
         return false;
@@ -26,7 +28,25 @@ bool RunCheckpoints::due(std::uint64_t runningNs) const noexcept
         return true;
     // Nothing to gain at a moment one already holds.
     const Entry* before = latestAtOrBefore(runningNs);
-    return spentNs_ >= everyNs_ && (!before || before->runningNs() < runningNs);
+    constexpr double kLeastAvailable = 0.15;
+    return spentNs_ >= everyNs_ && (!before || before->runningNs() < runningNs) && memoryAvailable() >= kLeastAvailable;
+}
+
+double RunCheckpoints::memoryAvailable()
+{
+    std::ifstream meminfo("/proc/meminfo");
+    std::string key;
+    double kb = 0;
+    double total = 0;
+    double available = -1;
+    while (meminfo >> key >> kb) {
+        if (key == "MemTotal:")
+            total = kb;
+        else if (key == "MemAvailable:")
+            available = kb;
+        meminfo.ignore(64, '\n');
+    }
+    return total > 0 && available >= 0 ? available / total : 1.0;
 }
 
 void RunCheckpoints::add(Entry e)

@@ -49,8 +49,14 @@ public:
 
     /// @hostNs more of this computer's time went into computing the run.
     void spent(std::uint64_t hostNs) noexcept { spentNs_ += hostNs; }
-    /// Whether a checkpoint is due where the run now stands.
-    bool due(std::uint64_t runningNs) const noexcept;
+    /// Whether a checkpoint is due where the run now stands: a quarter of a
+    /// second of computing since the last, and this computer not short of
+    /// memory (the checkpoints' processes keep the pages the run has
+    /// written since; below 15 % of its memory available, none is taken).
+    bool due(std::uint64_t runningNs) const;
+    /// The share of this computer's memory available (/proc/meminfo's
+    /// MemAvailable over MemTotal; 1 where it cannot be read).
+    static double memoryAvailable();
     /// Keeps @e, in order of running time (one at the same moment is
     /// replaced: the newer has the changes made there), and thins them.
     void add(Entry e);

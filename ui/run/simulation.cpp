@@ -420,7 +420,9 @@ bool Simulation::restore(const RunCheckpoints::Entry& c)
     course.insert(course.end(), ahead_.begin(), ahead_.end());
     try {
         modelled_->restore(*c.run);
-    } catch (const std::system_error&) {
+    } catch (const std::exception&) {
+        // The host would not let the checkpoint be read (or its process is
+        // gone): this run is built again, and goes back from its start.
         checkpoints_.disable();
         changes_ = std::move(course);
         ahead_.clear();
@@ -524,7 +526,8 @@ void Simulation::rewindTo(std::uint64_t runningNs)
     // and the events between here and a later checkpoint are not kept.)
     lastRewindFromNs_.reset();
     const bool back = runningNs < modelled_->running_ns();
-    const RunCheckpoints::Entry* from = back ? checkpoints_.latestAtOrBefore(runningNs) : nullptr;
+    // (A machine that failed has no course to go back along but its start.)
+    const RunCheckpoints::Entry* from = back && modelled_->alive() ? checkpoints_.latestAtOrBefore(runningNs) : nullptr;
     if (from && restore(*from)) {
         lastRewindFromNs_ = from->runningNs();
     } else if (back) {

@@ -376,7 +376,9 @@ void Simulation::remember(const std::vector<Event>& shown)
 {
     if (!modelled_)
         return;
-    recent_.insert(recent_.end(), shown.begin(), shown.end());
+    // Only the batch's newest can stay: a fast run drains far more a tick.
+    const auto keep = static_cast<std::ptrdiff_t>(std::min(shown.size(), kMaxEventsPerTick));
+    recent_.insert(recent_.end(), shown.end() - keep, shown.end());
     if (recent_.size() > kMaxEventsPerTick)
         recent_.erase(recent_.begin(), recent_.end() - static_cast<std::ptrdiff_t>(kMaxEventsPerTick));
 }

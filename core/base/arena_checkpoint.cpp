@@ -1,5 +1,6 @@
 #include "base/arena_checkpoint.h"
 
+#include "base/host_page.h"
 #include "base/machine_arena.h"
 
 #include <algorithm>
@@ -22,12 +23,6 @@
 namespace pcl {
 
 namespace {
-
-std::size_t checkpoint_page_bytes() noexcept
-{
-    static const std::size_t size = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
-    return size;
-}
 
 // What the child needs of the parent is the arena and the few pages it runs
 // on. Every other private anonymous mapping (the heap, the other threads'
@@ -215,7 +210,7 @@ void ArenaCheckpoint::restore_into(MachineArena& arena) const
 {
     if (arena.base() != base_)
         throw std::system_error(EINVAL, std::generic_category(), "restoring a checkpoint into another machine");
-    const std::size_t page = checkpoint_page_bytes();
+    const std::size_t page = host_page_size();
     // Today's guard pages are written over like any other; the checkpoint's
     // are closed again at the end.
     arena.open_guards(arena.guard_offsets());

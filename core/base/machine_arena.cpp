@@ -1,5 +1,7 @@
 #include "base/machine_arena.h"
 
+#include "base/host_page.h"
+
 #include <algorithm>
 #include <atomic>
 #include <bit>
@@ -34,12 +36,6 @@ unsigned arena_class_of(std::size_t total) noexcept
     if (total <= 1024)
         return unsigned((total + 15) / 16) - 1;
     return kArenaSmallClasses + unsigned(std::bit_width(total - 1)) - 11;
-}
-
-std::size_t arena_page_bytes() noexcept
-{
-    static const std::size_t size = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
-    return size;
 }
 
 std::size_t arena_round_up(std::size_t n, std::size_t to) noexcept
@@ -107,7 +103,7 @@ struct MachineArena::Header {
 MachineArena::MachineArena(std::size_t reserve)
 {
     const std::size_t slot_bytes = std::size_t(1) << kArenaSlotShift;
-    reserve_ = std::min(arena_round_up(reserve, arena_page_bytes()), slot_bytes);
+    reserve_ = std::min(arena_round_up(reserve, host_page_size()), slot_bytes);
     std::byte* lo = reserve_arenas();
     std::size_t slot = 0;
     {
@@ -213,7 +209,7 @@ void MachineArena::deallocate(void* p) noexcept
 
 void* MachineArena::allocate_stack(std::size_t usable)
 {
-    const std::size_t page = arena_page_bytes();
+    const std::size_t page = host_page_size();
     usable = arena_round_up(usable, page);
     std::lock_guard lock(mutex_);
     Header& h = header();
@@ -235,7 +231,7 @@ void* MachineArena::allocate_stack(std::size_t usable)
 
 void MachineArena::deallocate_stack(void* guard, std::size_t usable) noexcept
 {
-    const std::size_t page = arena_page_bytes();
+    const std::size_t page = host_page_size();
     auto* s = reinterpret_cast<FreeStack*>(static_cast<std::byte*>(guard) + page);
     std::lock_guard lock(mutex_);
     Header& h = header();
@@ -260,14 +256,14 @@ std::vector<std::size_t> MachineArena::guard_offsets() const
 void MachineArena::open_guards(const std::vector<std::size_t>& offsets) const
 {
     for (std::size_t off : offsets)
-        if (::mprotect(base_ + off, arena_page_bytes(), PROT_READ | PROT_WRITE) != 0)
+        if (::mprotect(base_ + off, host_page_size(), PROT_READ | PROT_WRITE) != 0)
             throw std::system_error(errno, std::generic_category(), "opening a stack guard page");
 }
 
 void MachineArena::close_guards(const std::vector<std::size_t>& offsets) const
 {
     for (std::size_t off : offsets)
-        if (::mprotect(base_ + off, arena_page_bytes(), PROT_NONE) != 0)
+        if (::mprotect(base_ + off, host_page_size(), PROT_NONE) != 0)
             throw std::system_error(errno, std::generic_category(), "closing a stack guard page");
 }
 

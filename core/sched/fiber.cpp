@@ -1,5 +1,6 @@
 #include "sched/fiber.h"
 
+#include "base/host_page.h"
 #include "base/machine_arena.h"
 
 #include <boost/context/detail/fcontext.hpp>
@@ -76,17 +77,11 @@ struct TsanFiberPool {
 thread_local TsanFiberPool t_tsan_fibers;
 #endif
 
-std::size_t page_size() noexcept
-{
-    static const std::size_t size = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
-    return size;
-}
-
 } // namespace
 
 FiberStack::FiberStack(std::size_t usable)
 {
-    const std::size_t page = page_size();
+    const std::size_t page = host_page_size();
     usable_ = (usable + page - 1) / page * page;
     mapped_ = usable_ + page;
     // MAP_NORESERVE: a stack's pages are only committed as they are touched,

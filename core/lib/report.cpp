@@ -91,6 +91,15 @@ std::string csv_number(double v)
     return json::write(json::Value(v), -1);
 }
 
+std::string shown_number(double v)
+{
+    if (std::isnan(v))
+        return "nan";
+    if (!std::isfinite(v))
+        return v > 0 ? "inf" : "-inf";
+    return csv_number(v);
+}
+
 std::string significant(double v)
 {
     if (v == 0 || !std::isfinite(v))

@@ -65,6 +65,9 @@ std::string fixed(double v, int precision);
 /// @v as a CSV or JSON cell: a count as an integer, anything else in the
 /// fewest digits that read back; "" for a value that is not finite.
 std::string csv_number(double v);
+/// @v as a message quotes it: the fewest digits that read back ("-1",
+/// "0.25"), "inf", "-inf" or "nan" for a value that is not finite.
+std::string shown_number(double v);
 /// @v to three significant digits, without an exponent below 10^9 and
 /// without trailing zeros ("812", "35.2", "0.0412", "1.5", "10"); "0" for
 /// zero, "inf" for an unbounded value.

@@ -4,6 +4,7 @@
 #include "base/machine_calls.h"
 #include "events/tracepoint.h"
 #include "lib/field_error.h"
+#include "lib/report.h"
 
 #include <algorithm>
 #include <chrono>
@@ -94,7 +95,7 @@ void BlockDeviceConfig::validate() const
     if (std::find(kModels.begin(), kModels.end(), model) == kModels.end())
         device_error("model", "must be one of " + model_list() + ", got '" + model + "'");
     if (!(time_scale >= 0.0) || !std::isfinite(time_scale) || time_scale > 1e6)
-        device_error("time_scale", "must be between 0 and 1000000, got " + std::to_string(time_scale));
+        device_error("time_scale", "must be between 0 and 1000000, got " + shown_number(time_scale));
     if (request_ns > kMaxLatencyNs)
         device_error("request_ns", "must be at most 10 s, got " + std::to_string(request_ns));
     if (page_ns > 1'000'000'000ull)

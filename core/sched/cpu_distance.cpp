@@ -1,6 +1,7 @@
 #include "sched/cpu_distance.h"
 
 #include "lib/field_error.h"
+#include "lib/report.h"
 
 #include <cmath>
 
@@ -60,7 +61,7 @@ TransferLatencyTable::TransferLatencyTable(const MachineProfile& profile, double
     , scale_(scale)
 {
     if (!std::isfinite(scale) || scale < kMinScale || scale > kMaxScale)
-        throw FieldError("latency_scale", "must be a number from 0 to 1000, got " + std::to_string(scale));
+        throw FieldError("latency_scale", "must be a number from 0 to 1000, got " + shown_number(scale));
     const TransferLatencies& l = profile.latency;
     auto ns = [](const std::optional<Figure>& f) { return f ? f->ns : 0; };
     by_kind_[std::size_t(DistanceKind::Smt)] = scaled_ns(ns(l.smt), scale);

@@ -7,6 +7,7 @@
 #include "events/lanes.h"
 #include "events/tracepoint.h"
 #include "lib/field_error.h"
+#include "lib/report.h"
 #include "sched/machine_profiles.h"
 #include "sync/hold_stretch.h"
 #include "sync/rcu.h"
@@ -62,7 +63,7 @@ void EngineConfig::validate() const
     if (!(machine.latency_scale >= 0) || machine.latency_scale > MachineSpec::kMaxLatencyScale)
         throw FieldError("machine.latency_scale",
             "must be between 0 and " + std::to_string(int(MachineSpec::kMaxLatencyScale)) + ", got "
-                + std::to_string(machine.latency_scale));
+                + shown_number(machine.latency_scale));
     if (machine.is_exploring() && !machine.is_modelled())
         throw FieldError("machine.schedule",
             "exploring schedules ('" + std::string(sched::strategy_name(machine.schedule))
@@ -104,7 +105,7 @@ void EngineConfig::validate() const
     // The fields of the pacing and events objects are named by their path
     // in a scenario, and worded by their member here.
     if (!(ops_per_second >= 0) || !std::isfinite(ops_per_second) || ops_per_second > 1e9) {
-        const std::string reason = "must be between 0 (unpaced) and 1e9, got " + std::to_string(ops_per_second);
+        const std::string reason = "must be between 0 (unpaced) and 1e9, got " + shown_number(ops_per_second);
         throw FieldError("pacing.ops_per_second", reason, "ops_per_second " + reason);
     }
     if (hold_stretch_ns > kMaxHoldStretchNs) {

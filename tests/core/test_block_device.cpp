@@ -208,6 +208,11 @@ TEST_CASE("validate names the field at fault", "[mm][device]")
         c.max_request_pages = 65537;
         CHECK_THROWS_WITH(c.validate(), Catch::Contains("device.max_request_pages"));
     }
+    SECTION("time_scale")
+    {
+        c.time_scale = -0.5;
+        CHECK_THROWS_WITH(c.validate(), "device.time_scale must be between 0 and 1000000, got -0.5");
+    }
     SECTION("seek_ns and rotation_ns")
     {
         c.seek_ns = 10'000'000'001ull;

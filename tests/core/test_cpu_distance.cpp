@@ -100,4 +100,7 @@ TEST_CASE("the latency scale multiplies every transfer, rounded once", "[machine
 
     CHECK_THROWS_AS(TransferLatencyTable(epyc, -1.0), FieldError);
     CHECK_THROWS_WITH(TransferLatencyTable(epyc, 1e9), Catch::StartsWith("latency_scale must be"));
+    // The value as the user wrote it, not as std::to_string prints a double.
+    CHECK_THROWS_WITH(TransferLatencyTable(epyc, -1.0), Catch::EndsWith("got -1"));
+    CHECK_THROWS_WITH(TransferLatencyTable(epyc, 1000.5), Catch::EndsWith("got 1000.5"));
 }

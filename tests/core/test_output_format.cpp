@@ -63,6 +63,16 @@ TEST_CASE("csv_number: a count as an integer, anything else as it reads back, no
     CHECK(csv_number(std::numeric_limits<double>::quiet_NaN()).empty());
 }
 
+TEST_CASE("shown_number: a value as a message quotes it, whatever it is", "[report][output_format]")
+{
+    CHECK(shown_number(-1) == "-1");
+    CHECK(shown_number(0.25) == "0.25");
+    CHECK(std::stod(shown_number(1.0 / 3)) == 1.0 / 3);
+    CHECK(shown_number(std::numeric_limits<double>::infinity()) == "inf");
+    CHECK(shown_number(-std::numeric_limits<double>::infinity()) == "-inf");
+    CHECK(shown_number(std::numeric_limits<double>::quiet_NaN()) == "nan");
+}
+
 TEST_CASE("print_table: json numbers as numbers and what does not exist as null", "[output_format]")
 {
     const Report r = sample_table();

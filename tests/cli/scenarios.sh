@@ -151,7 +151,7 @@ rc=$?
 [ "$rc" -eq 2 ] || fail "validate of five mistakes exited $rc, expected 2"
 expected="$dir/five-mistakes.json: question: is required
 $dir/five-mistakes.json: runs[0].scenario: no bundled scenario is called 'no-such-scenario'; there are: ...
-$dir/five-mistakes.json: steps[1].run: 'rcu-3' is not one of the lesson's runs: lock-1, lock-2, rcu-1, rcu-2
+$dir/five-mistakes.json: steps[1].run: 'rcu-3' is not one of the lesson's runs: lock-1, lock-2, rcu-1, rcu-2, lock-8, rcu-8
 $dir/five-mistakes.json: claims[0].measure.metric: 'speed' is not a metric; allowed: ...
 $dir/five-mistakes.json: claims[2].rule.at_least: a rule has one of at_least and at_most, and this one has at_most too
 $dir/five-mistakes.json: 5 problems"

@@ -118,7 +118,7 @@ TEST_CASE("five mistakes in a lesson are five problems, each at its own member",
     const std::vector<std::string> expected = {
         "question: is required",
         unknown_scenario("runs[0].scenario", "no-such-scenario"),
-        "steps[1].run: 'rcu-3' is not one of the lesson's runs: lock-1, lock-2, rcu-1, rcu-2",
+        "steps[1].run: 'rcu-3' is not one of the lesson's runs: lock-1, lock-2, rcu-1, rcu-2, lock-8, rcu-8",
         "claims[0].measure.metric: 'speed' is not a metric; allowed: " + metric_names(),
         "claims[2].rule.at_least: a rule has one of at_least and at_most, and this one has at_most too",
     };

@@ -1,10 +1,10 @@
 #include "run/rewindbar.h"
 
+#include "kit/fittinglabel.h"
 #include "run/runtoolbar.h"
 #include "run/simulation.h"
 
 #include <QHBoxLayout>
-#include <QLabel>
 #include <QMenu>
 #include <QSignalBlocker>
 #include <QSlider>
@@ -22,7 +22,7 @@ RewindBar::RewindBar(Simulation& sim, std::function<void(double)> showRecorded, 
     , back_(new QToolButton)
     , backOperation_(new QToolButton)
     , slider_(new QSlider(Qt::Horizontal))
-    , where_(new QLabel)
+    , where_(new FittingLabel)
     , mark_(new QToolButton)
     , goTo_(new QToolButton)
     , bookmarkMenu_(new QMenu(this))
@@ -52,6 +52,8 @@ RewindBar::RewindBar(Simulation& sim, std::function<void(double)> showRecorded, 
     slider_->setObjectName(QStringLiteral("rewindScrubber"));
     slider_->setRange(0, kSteps);
     slider_->setAccessibleName(tr("Moment of the run"));
+    // The label beside it gives way first (it shortens), not the scrubber.
+    slider_->setMinimumWidth(fontMetrics().averageCharWidth() * 12);
     connect(slider_, &QSlider::sliderReleased, this, [this] { scrubbed(slider_->value()); });
     // Keys and clicks on the groove move it without a drag: each is a move.
     connect(slider_, &QSlider::actionTriggered, this, [this](int action) {
@@ -103,7 +105,7 @@ std::uint64_t RewindBar::horizonNs() const
 
 QString RewindBar::text() const
 {
-    return where_->text();
+    return where_->fullText();
 }
 
 void RewindBar::follow()
@@ -121,20 +123,22 @@ void RewindBar::follow()
         slider_->setValue(horizon ? int(now / double(horizon) * kSteps + 0.5) : 0);
     }
     if (!run) {
-        where_->setText(QString());
+        where_->setTexts(QString(), QString());
+        where_->setToolTip(QString());
         return;
     }
     const QString at = RunToolBar::timeText(now / 1e9);
     const QString of = RunToolBar::timeText(double(horizon) / 1e9);
     if (sim_.canRewind() && sim_.branchedAtNs()) {
         // Changed after it was taken back: from there on another run.
-        where_->setText(tr("%1 of %2: a branch, changed at %3")
-                            .arg(at, of, RunToolBar::timeText(double(*sim_.branchedAtNs()) / 1e9)));
+        where_->setTexts(tr("%1 of %2: a branch, changed at %3")
+                             .arg(at, of, RunToolBar::timeText(double(*sim_.branchedAtNs()) / 1e9)),
+            tr("%1 of %2: a branch").arg(at, of));
         where_->setToolTip(tr("The run was taken back and changed at %1: from there it goes on as another run "
                               "than the one first played. Reset plays the scenario as it is from the start.")
                                .arg(RunToolBar::timeText(double(*sim_.branchedAtNs()) / 1e9)));
     } else if (sim_.canRewind()) {
-        where_->setText(tr("%1 of %2: any moment can be shown again").arg(at, of));
+        where_->setTexts(tr("%1 of %2: any moment can be shown again").arg(at, of), tr("%1 of %2").arg(at, of));
         if (sim_.lastRewindSeconds() > 0 && sim_.lastRewindFromNs())
             where_->setToolTip(tr("The last time it was taken back, it went to its checkpoint at %1 and ran again "
                                   "from there: %2 s of this computer's time")
@@ -144,10 +148,14 @@ void RewindBar::follow()
             where_->setToolTip(tr("The last time it was taken back, running it again from its start took %1 s of "
                                   "this computer's time")
                                    .arg(sim_.lastRewindSeconds(), 0, 'f', 2));
+        else
+            where_->setToolTip(tr("Any moment of the run so far can be shown again: drag the scrubber, or press "
+                                  "Back"));
         slider_->setToolTip(tr("Drag to a moment of the run: it goes back to the nearest checkpoint before it and "
                                "runs again, the same, to there, and every view shows the machine as it stood"));
     } else {
-        where_->setText(tr("%1 of %2 recorded").arg(at, of));
+        where_->setTexts(tr("%1 of %2 recorded").arg(at, of), tr("%1 of %2").arg(at, of));
+        where_->setToolTip(QString());
         slider_->setToolTip(tr("A run on this computer's threads cannot be run again the same: the scrubber moves "
                                "the CPU timeline through what was recorded, and the structure views show the "
                                "machine as it is now"));

@@ -15,13 +15,13 @@
 #include <functional>
 #include <optional>
 
-class QLabel;
 class QMenu;
 class QSlider;
 class QToolButton;
 
 namespace pcl::ui {
 
+class FittingLabel;
 class Simulation;
 
 class RewindBar : public QWidget {
@@ -68,7 +68,7 @@ private:
     QToolButton* back_;
     QToolButton* backOperation_;
     QSlider* slider_;
-    QLabel* where_;
+    FittingLabel* where_;
     QToolButton* mark_;
     QToolButton* goTo_;
     QMenu* bookmarkMenu_;

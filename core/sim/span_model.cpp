@@ -417,6 +417,15 @@ void SpanModel::evict()
             l.spans.pop_front();
 }
 
+void SpanModel::lose_track() noexcept
+{
+    for (Lane& l : lanes_) {
+        l.wait.reset();
+        l.fault.reset();
+        l.cursor = 0;
+    }
+}
+
 std::optional<LaneSpan> SpanModel::open_span(unsigned lane, std::uint64_t until) const
 {
     const Lane& l = lanes_[lane];

@@ -77,6 +77,12 @@ public:
     void add(const Event& e);
     /// Drops the spans that ended longer than the window before the newest record.
     void evict();
+    /// Records after the last one given were left out (a batch cut to its
+    /// newest): what each lane did from its last record to its next is not
+    /// known, so the wait or fault a lane was in is not carried over the
+    /// gap, and the gap is no span (shown as nothing known, as the time
+    /// before a lane's first record is).
+    void lose_track() noexcept;
     /// Records given since reset().
     std::uint64_t records() const noexcept { return records_; }
 

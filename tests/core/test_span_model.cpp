@@ -279,3 +279,31 @@ TEST_CASE("the window and the count per lane bound the spans kept", "[sim][spans
     // The last 5 waits and the 5 running stretches before them: the last wait began at 9.901 ms.
     CHECK(capped.lane(0).spans().front().start_ns == 9'901'000 - 4 * 100'000 - 90'000);
 }
+
+TEST_CASE("records left out between two batches leave a gap, not the wait carried over it", "[sim][spans]")
+{
+    // CPU 0 begins a lock wait at 2000; the records that ended it were left
+    // out (a batch cut to its newest); the next one given is a release at
+    // 50000, after an acquisition at 40000 that was left out too.
+    SpanModel m;
+    m.reset(LaneLayout(1, 1));
+    m.add({ at(1000, EventKind::LockAcquired, kCpu0, 0xa0, 0, 3, 0, 1),
+        at(1500, EventKind::LockReleased, kCpu0, 0xa0, 0, 3, 500, 1),
+        at(2000, EventKind::LockWaitBegin, kCpu0, 0xa0, 0, 3, 1, 1) });
+    REQUIRE(m.open_span(kCpu0));
+    m.lose_track();
+    CHECK_FALSE(m.open_span(kCpu0));
+    m.add({ at(50000, EventKind::LockReleased, kCpu0, 0xa0, 0, 3, 10000, 1),
+        at(51000, EventKind::LockAcquired, kCpu0, 0xa0, 0, 3, 0, 1) });
+    // Nothing is known from 2000 (the last record before the gap) to 40000,
+    // where the release's hold began: no span covers it, neither the wait
+    // nor running. The hold the release measured is known.
+    CHECK_FALSE(m.span_at(kCpu0, 2500));
+    CHECK_FALSE(m.span_at(kCpu0, 39000));
+    REQUIRE(m.span_at(kCpu0, 45000));
+    CHECK(m.span_at(kCpu0, 45000)->state == LaneState::Running);
+    REQUIRE(m.span_at(kCpu0, 50500));
+    CHECK(m.span_at(kCpu0, 50500)->state == LaneState::Running);
+    REQUIRE(m.span_at(kCpu0, 1200));
+    CHECK(m.span_at(kCpu0, 1200)->state == LaneState::Running);
+}

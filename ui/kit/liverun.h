@@ -33,6 +33,11 @@ Q_SIGNALS:
     void ticked();
     /// Events drained in this tick, in time order.
     void eventsArrived(const std::vector<pcl::Event>& events);
+    /// The events that come next were not all drained ones: the oldest of
+    /// them were left out (more than a view can take in a tick), so what a
+    /// view builds from the stream (the timeline's spans) does not know what
+    /// happened between the last events it had and the next.
+    void eventsLeftOut();
     /// The run ended (finished, stopped or failed): no tick follows until
     /// the next reset.
     void runEnded();

@@ -368,6 +368,7 @@ void Simulation::showEvents(std::vector<Event>& batch)
     if (batch.size() > kMaxEventsPerTick) {
         notShown_ += batch.size() - kMaxEventsPerTick;
         batch.erase(batch.begin(), batch.end() - static_cast<std::ptrdiff_t>(kMaxEventsPerTick));
+        Q_EMIT eventsLeftOut();
     }
     Q_EMIT eventsArrived(batch);
 }
@@ -477,6 +478,7 @@ void Simulation::runModelledTo(std::uint64_t runningNs)
     // more than a slice's events are held at once; the trace takes every
     // one, the views the newest.
     std::vector<Event> newest = std::exchange(toShow_, {});
+    bool leftOut = false;
     const auto keep = [&](std::vector<Event>& batch) {
         trace_.add(batch);
         remember(batch);
@@ -485,6 +487,7 @@ void Simulation::runModelledTo(std::uint64_t runningNs)
             const std::size_t drop = newest.size() - kMaxEventsPerTick;
             notShown_ += drop;
             newest.erase(newest.begin(), newest.begin() + std::ptrdiff_t(drop));
+            leftOut = true;
         }
     };
     constexpr std::uint64_t kSliceNs = 5'000'000;
@@ -494,6 +497,8 @@ void Simulation::runModelledTo(std::uint64_t runningNs)
         if (stop != ModelledRun::Stop::Budget)
             break;
     }
+    if (leftOut)
+        Q_EMIT eventsLeftOut();
     if (!newest.empty())
         Q_EMIT eventsArrived(newest);
 }

@@ -68,6 +68,9 @@ public:
 
     /// Appends a time-ordered batch. Events of lanes beyond the disks are ignored.
     void addEvents(const std::vector<Event>& events);
+    /// The next events do not follow on from the last: nothing is known of
+    /// any lane between its last event and its next (SpanModel::lose_track).
+    void loseTrack() noexcept { spans_.lose_track(); }
     void addEvent(const Event& e);
 
     /// The time of the first event since reset (the run's origin on the axis), 0 if none.

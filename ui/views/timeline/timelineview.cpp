@@ -69,6 +69,9 @@ TimelineView::TimelineView(Simulation& sim, QWidget* parent)
     connect(followButton_, &QToolButton::toggled, this, &TimelineView::setFollowing);
 
     model_.setLockNamer([this](const Event& e) { return sim_.lockName(e); });
+    // A gap in the stream is shown as one: a lane's wait is not drawn on
+    // over time whose events were left out.
+    connect(&sim_, &LiveRun::eventsLeftOut, this, [this] { model_.loseTrack(); });
     onRunReset();
 }
 

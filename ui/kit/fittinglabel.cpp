@@ -8,12 +8,10 @@ void FittingLabel::setTexts(const QString& full, const QString& brief)
 {
     if (full == full_ && brief == brief_)
         return;
-    const bool widthChanges = brief.size() != brief_.size() || full.size() != full_.size();
     full_ = full;
     brief_ = brief;
     fit();
-    if (widthChanges)
-        updateGeometry();
+    updateGeometry(); // both hints follow the texts
 }
 
 QSize FittingLabel::sizeHint() const

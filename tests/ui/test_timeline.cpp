@@ -610,6 +610,48 @@ private Q_SLOTS:
         QVERIFY(distinctColours(image) > 4);
     }
 
+    void timeNothingIsKnownAboutIsHatchedNotAStatesColour()
+    {
+        // Two CPUs record a lock taken and released, then nothing (an
+        // unpaced run whose work is uncontended): the time after their last
+        // record is drawn as nothing known, the lane's base under a light
+        // hatch, never in the colour of a state.
+        Simulation sim;
+        TimelineView view(sim);
+        view.model().reset(2);
+        view.model().addEvents({ ev(EventKind::LockAcquired, 0, 1000, 0xa0, 0, 3, 0, 1),
+            ev(EventKind::LockReleased, 0, 2000, 0xa0, 0, 3, 1000, 1),
+            ev(EventKind::LockAcquired, 1, 3000, 0xa0, 0, 3, 0, 1),
+            ev(EventKind::LockReleased, 1, 4000, 0xa0, 0, 3, 1000, 1) });
+        for (const int width : { 1280, 560 }) { // the legend whole, and cut short after "in I/O"
+            view.resize(width, 300);
+            view.setViewRange(1e6, 2e6);
+            const QImage image = view.grab().toImage();
+            const pcl::ui::TimelineLayout l(
+                view.fontMetrics(), view.size(), view.model().laneCount(), view.viewStartNs(), view.viewSpanNs());
+            const QColor base = view.palette().color(QPalette::Base);
+            for (int lane = 0; lane < 2; ++lane) {
+                const QRectF r = l.lane(lane);
+                int light = 0, pixels = 0;
+                for (int x = int(r.left()) + 4; x < int(r.right()) - 4; x += 7)
+                    for (int y = int(r.top()) + 3; y < int(r.bottom()) - 3; y += 5) {
+                        const QColor c(image.pixel(x, y));
+                        ++pixels;
+                        // The base, or a hatch line over it (a tenth of the text colour).
+                        if (std::abs(c.lightness() - base.lightness()) <= 40 && c.saturation() < 40)
+                            ++light;
+                    }
+                QVERIFY2(pixels > 100, qPrintable(QStringLiteral("lane %1").arg(lane)));
+                QVERIFY2(light == pixels,
+                    qPrintable(QStringLiteral("width %1, lane %2: %3 of %4 pixels are not the lane's base")
+                                   .arg(width)
+                                   .arg(lane)
+                                   .arg(pixels - light)
+                                   .arg(pixels)));
+            }
+        }
+    }
+
     void aLessonsCpuLaneIsOutlined()
     {
         // A lesson points at CPU 1: its lane and name are outlined in the

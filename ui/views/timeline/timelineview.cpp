@@ -409,7 +409,11 @@ void TimelineView::paintLanes(QPainter& p, const TimelineLayout& l)
 
     // Lane backgrounds (what no span covers) and names: each lane's, or
     // when they are too many for that, each group's ("CPUs 8–15"), which a
-    // click shows alone.
+    // click shows alone. The outlines are outlines: the header left the
+    // brush at its last legend chip's colour, which would fill every lane
+    // with that state (in I/O, or the fault band's grey) where nothing is
+    // known.
+    p.setBrush(Qt::NoBrush);
     for (int i = 0; i < n; ++i) {
         const QRectF r = l.lane(i);
         if (r.isEmpty())

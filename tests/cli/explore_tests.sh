@@ -13,7 +13,7 @@ mkdir -p "$dir/fake"
 
 # A real race test of core: listed, explored under both strategies, replayed.
 race='CPUs faulting and truncating the same few pages leave no PTE to a page out of the cache'
-expect 0 "^  $race    \(test_fault\)$" "$cli" explore --list-tests --tests "$programs"
+expect 0 "^  $race    \(test_core\)$" "$cli" explore --list-tests --tests "$programs"
 expect 0 '^test,program$' "$cli" explore --list-tests --tests "$programs" --format csv
 expect 0 "^Explored the test \"$race\" on the modelled epyc-2026 under pct \(depth 3\), [0-9,]+ scheduling points a run: 20 schedules, (1[0-9]|20) distinct orders of the lock acquisitions \((1[0-9]|20) of the CPUs\)" \
   "$cli" explore "$race" --tests "$programs" --schedules 20

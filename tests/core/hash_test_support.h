@@ -4,6 +4,7 @@
 
 #include "index/hash_index.h"
 #include "index_oracle.h"
+#include "lock_stat_support.h"
 #include "sync/lock_stats.h"
 
 #include <catch2/catch.hpp>
@@ -49,14 +50,6 @@ inline std::vector<std::unique_ptr<HashMapping>> mappings_of(HashIndex& table, u
     for (unsigned f = 0; f < files; ++f)
         views.push_back(table.mapping(FileId(f * stride)));
     return views;
-}
-
-inline const sync::LockStatRow* find_row(const std::vector<sync::LockStatRow>& rows, const std::string& name)
-{
-    for (const auto& row : rows)
-        if (row.name == name)
-            return &row;
-    return nullptr;
 }
 
 inline std::uint64_t acquisitions(sync::LockRegistry& registry, const std::string& name)

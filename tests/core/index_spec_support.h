@@ -20,6 +20,18 @@ inline IndexSpec index_spec(const char* kind, const char* scheme, std::uint64_t 
     return s;
 }
 
+/// An index of @kind under @scheme, a hash one of 1,024 buckets.
+inline IndexSpec cache_index_spec(const char* kind, const char* scheme)
+{
+    return index_spec(kind, scheme, 1024);
+}
+
+/// The radix tree under RCU, as Linux's page cache has it since 2.6.
+inline IndexSpec radix_rcu_spec()
+{
+    return index_spec("radix", "rcu");
+}
+
 /// One of each family's locking disciplines: a page cache test that holds
 /// on these holds whatever index the run uses.
 inline constexpr std::pair<const char*, const char*> kCacheIndexes[] = { { "radix", "rcu" }, { "radix", "spinlock" },

@@ -7,9 +7,14 @@
 #include "events/event.h"
 #include "sim/scenario.h"
 
+#include <cstdint>
+#include <limits>
 #include <string>
 
 namespace pcl::test {
+
+/// No limit on a slice's modelled time or events (ModelledRun::advance).
+inline constexpr std::uint64_t kNoLimit = std::numeric_limits<std::uint64_t>::max();
 
 /// Four CPUs reading one file on the 8-way Pentium III: misses, I/O, the
 /// global lock's contention, samples every 10 modelled ms.

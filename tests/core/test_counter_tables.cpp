@@ -27,7 +27,7 @@ using namespace pcl;
 
 namespace {
 
-json::Value schema()
+json::Value documented_schema()
 {
     return json::parse(read_file(std::string(PCL_SOURCE_DIR) + "/docs/result.schema.json"));
 }
@@ -147,7 +147,7 @@ TEST_CASE("every counter is in the result JSON, the schema, the documentation an
 {
     const RunResult r = numbered_result();
     const json::Value result = to_json(r);
-    const json::Value sch = schema();
+    const json::Value sch = documented_schema();
     const std::string doc = result_format();
     std::ostringstream summary;
     print_run_summary(summary, r, "test");
@@ -187,7 +187,7 @@ TEST_CASE("every series column is in the JSON in the table's order, the CSV head
     const std::string csv = series_csv(r);
     CHECK(csv.substr(0, csv.find('\n')) == header);
 
-    const json::Value sch = schema();
+    const json::Value sch = documented_schema();
     const json::Value* item = schema_of(sch, "series");
     REQUIRE(item);
     for (const SampleColumn& c : columns) {

@@ -22,7 +22,7 @@ using namespace pcl::test;
 
 namespace {
 
-ProbeFigures run(const std::vector<std::string>& set)
+ProbeFigures run_hash_chains_probe(const std::vector<std::string>& set)
 {
     const LessonProbe p = hash_chains_probe();
     return p.run(probe_args(p, set, "runs[0].set"));
@@ -120,13 +120,13 @@ TEST_CASE("linux24: offsets 2^bits - 1 apart share a bucket whatever the key", "
 TEST_CASE("hash_chains: bucket counts from page_cache_init, with and without the cap", "[probe][hash_chains][exact]")
 {
     // 64 MB: 16384 pages, 64 KB of i386 table (order 4): 16384 buckets.
-    CHECK(run({ "memory_mb=64", "pages=100" }).at("buckets") == 16384);
+    CHECK(run_hash_chains_probe({ "memory_mb=64", "pages=100" }).at("buckets") == 16384);
     // 2 GB: 512K pages, 2 MB (order 9): the cap does not bite.
-    CHECK(run({ "memory_mb=2048", "pages=100" }).at("buckets") == 524288);
-    CHECK(run({ "memory_mb=2048", "order9_cap=true", "pages=100" }).at("buckets") == 524288);
+    CHECK(run_hash_chains_probe({ "memory_mb=2048", "pages=100" }).at("buckets") == 524288);
+    CHECK(run_hash_chains_probe({ "memory_mb=2048", "order9_cap=true", "pages=100" }).at("buckets") == 524288);
     // 4 GB: 1M pages want order 10; capped at order 9 the table keeps 512K.
-    const ProbeFigures open = run({ "memory_mb=4096", "pages=65536" });
-    const ProbeFigures capped = run({ "memory_mb=4096", "order9_cap=true", "pages=65536" });
+    const ProbeFigures open = run_hash_chains_probe({ "memory_mb=4096", "pages=65536" });
+    const ProbeFigures capped = run_hash_chains_probe({ "memory_mb=4096", "order9_cap=true", "pages=65536" });
     CHECK(open.at("buckets") == 1048576);
     CHECK(open.at("buckets") == double(page_hash_buckets(std::uint64_t(4096) << 20, false)));
     CHECK(capped.at("buckets") == 524288);
@@ -139,7 +139,8 @@ TEST_CASE("hash_chains: keys chosen against linux24 make one chain", "[probe][ha
 {
     // 4 GB capped: 2^19 buckets, 8192 colliding offsets a file, so 10000
     // pages take two files; all sit on bucket 0.
-    const ProbeFigures f = run({ "memory_mb=4096", "order9_cap=true", "keys=adversarial", "pages=10000" });
+    const ProbeFigures f
+        = run_hash_chains_probe({ "memory_mb=4096", "order9_cap=true", "keys=adversarial", "pages=10000" });
     CHECK(f.at("pages") == 10000);
     CHECK(f.at("files") == 2);
     CHECK(f.at("longest_chain") == 10000);
@@ -151,8 +152,8 @@ TEST_CASE("hash_chains: keys chosen against linux24 make one chain", "[probe][ha
 
     // The same pages under the mixer spread out: at a load of 0.02 no chain
     // comes near them.
-    const ProbeFigures mixed
-        = run({ "memory_mb=4096", "order9_cap=true", "keys=adversarial", "pages=10000", "hash=mixer" });
+    const ProbeFigures mixed = run_hash_chains_probe(
+        { "memory_mb=4096", "order9_cap=true", "keys=adversarial", "pages=10000", "hash=mixer" });
     CHECK(mixed.at("pages") == 10000);
     CHECK(mixed.at("longest_chain") < 10);
     CHECK(mixed.at("probes_per_lookup") < 1.1);
@@ -162,7 +163,7 @@ TEST_CASE("hash_chains: one file's sequential pages under linux24", "[probe][has
 {
     // Fewer consecutive offsets than buckets never collide under linux24:
     // s(x) moves one bucket per offset and skips one where x >> bits steps.
-    const ProbeFigures f = run({ "memory_mb=64", "keys=sequential", "pages=10000" });
+    const ProbeFigures f = run_hash_chains_probe({ "memory_mb=64", "keys=sequential", "pages=10000" });
     CHECK(f.at("files") == 1);
     CHECK(f.at("longest_chain") == 1);
     CHECK(f.at("mean_chain") == 1);
@@ -170,7 +171,8 @@ TEST_CASE("hash_chains: one file's sequential pages under linux24", "[probe][has
     CHECK(f.at("empty_buckets") == 16384 - 10000);
 
     // many_files: 1000 pages in files of 16 pages: 63 files (the last has 8).
-    const ProbeFigures many = run({ "memory_mb=64", "keys=many_files", "pages=1000", "pages_per_file=16" });
+    const ProbeFigures many
+        = run_hash_chains_probe({ "memory_mb=64", "keys=many_files", "pages=1000", "pages_per_file=16" });
     CHECK(many.at("files") == 63);
     CHECK(many.at("pages") == 1000);
 }
@@ -185,7 +187,7 @@ TEST_CASE("hash_chains: parameters refused by name", "[probe][hash_chains][error
     CHECK_THROWS_WITH(probe_args(p, { "memory_mb=0" }, "runs[1].set"), Catch::Contains("memory_mb"));
     CHECK_THROWS_WITH(probe_args(p, { "pages=1.5" }, "runs[1].set"), Catch::Contains("pages"));
     CHECK_THROWS_WITH(probe_args(p, { "buckets=1024" }, "runs[1].set"), Catch::Contains("buckets"));
-    const ProbeFigures f = run({ "pages=100", "memory_mb=64" });
+    const ProbeFigures f = run_hash_chains_probe({ "pages=100", "memory_mb=64" });
     for (const auto& [name, value] : f)
         CHECK(p.find_figure(name) != nullptr);
     CHECK(f.size() == p.figures.size());

@@ -25,7 +25,7 @@ using namespace pcl;
 namespace {
 
 /// Runs the probe once with @set on top of a fast base (one timed pass).
-ProbeFigures run_probe(std::vector<std::string> set)
+ProbeFigures run_lookup_probe(std::vector<std::string> set)
 {
     const LessonProbe p = index_lookup_probe();
     set.insert(set.begin(), "passes=1");
@@ -113,7 +113,7 @@ TEST_CASE("a hit in a dense radix tree walks its height", "[lesson][probe][radix
     for (const auto& [shift, height] : heights) {
         INFO("radix_shift " << shift);
         const ProbeFigures hit
-            = run_probe({ "index=radix", "radix_shift=" + std::to_string(shift), "pages=4096", "lookups=4096" });
+            = run_lookup_probe({ "index=radix", "radix_shift=" + std::to_string(shift), "pages=4096", "lookups=4096" });
         CHECK(hit.at("tree_height") == height);
         CHECK(hit.at("levels_walked") == height);
         CHECK(hit.at("found") == 4096);
@@ -124,19 +124,19 @@ TEST_CASE("a hit in a dense radix tree walks its height", "[lesson][probe][radix
         // Offsets 4096..8191 lie past the cached end: at shift 4 to 6 beyond
         // what the root can hold, at shift 7 in root slots 32..63, all
         // empty. Either way the walk reads the root node and stops.
-        const ProbeFigures miss = run_probe(
+        const ProbeFigures miss = run_lookup_probe(
             { "index=radix", "radix_shift=" + std::to_string(shift), "pages=4096", "lookups=4096", "outcome=miss" });
         CHECK(miss.at("levels_walked") == 1);
         CHECK(miss.at("found") == 0);
     }
     // One page more needs one level more at shift 6: 4096 = 64^2 is out of reach of height 2.
-    const ProbeFigures taller = run_probe({ "index=radix", "pages=4097", "lookups=100" });
+    const ProbeFigures taller = run_lookup_probe({ "index=radix", "pages=4097", "lookups=100" });
     CHECK(taller.at("tree_height") == 3);
     CHECK(taller.at("levels_walked") == 3);
 
     // Three files, three trees of the same shape; the index's bytes are the
     // three trees' own.
-    const ProbeFigures three = run_probe({ "index=radix", "pages=4096", "files=3", "lookups=12288" });
+    const ProbeFigures three = run_lookup_probe({ "index=radix", "pages=4096", "files=3", "lookups=12288" });
     CHECK(three.at("levels_walked") == 2);
     CHECK(three.at("found") == 12288);
     IndexSpec spec;
@@ -166,12 +166,13 @@ TEST_CASE("a sparse radix tree: hits walk the height, misses stop at an absent l
     for (const Expect e : { Expect { 4, 4, 3 }, Expect { 5, 4, 3 }, Expect { 6, 3, 3 }, Expect { 7, 3, 3 } }) {
         INFO("radix_shift " << e.shift);
         const std::string shift = "radix_shift=" + std::to_string(e.shift);
-        const ProbeFigures hit = run_probe({ "index=radix", shift, "layout=sparse", "pages=1000", "lookups=1000" });
+        const ProbeFigures hit
+            = run_lookup_probe({ "index=radix", shift, "layout=sparse", "pages=1000", "lookups=1000" });
         CHECK(hit.at("tree_height") == e.height);
         CHECK(hit.at("levels_walked") == e.height);
         CHECK(hit.at("found") == 1000);
         const ProbeFigures miss
-            = run_probe({ "index=radix", shift, "layout=sparse", "pages=1000", "lookups=1000", "outcome=miss" });
+            = run_lookup_probe({ "index=radix", shift, "layout=sparse", "pages=1000", "lookups=1000", "outcome=miss" });
         CHECK(miss.at("levels_walked") == e.miss_levels);
         CHECK(miss.at("found") == 0);
     }
@@ -203,7 +204,7 @@ TEST_CASE("the hash's chain walk is what its chain lengths give", "[lesson][prob
         const std::string common[] = { "index=hash", "memory_mb=1", "pages=4096", "files=" + std::to_string(files),
             "lookups=" + std::to_string(n) };
         std::vector<std::string> set(std::begin(common), std::end(common));
-        const ProbeFigures hit = run_probe(set);
+        const ProbeFigures hit = run_lookup_probe(set);
         CHECK(hit.at("chain_per_lookup") == double(hit_sum) / double(n));
         CHECK(hit.at("chain_per_lookup") > 1);
         CHECK(hit.at("found") == double(n));
@@ -215,7 +216,7 @@ TEST_CASE("the hash's chain walk is what its chain lengths give", "[lesson][prob
             == double(1024 * HashIndex::kBucketBytes + n * HashIndex::kEntryBytes + HashIndex::kLockBytes));
 
         set.push_back("outcome=miss");
-        const ProbeFigures miss = run_probe(set);
+        const ProbeFigures miss = run_lookup_probe(set);
         CHECK(miss.at("chain_per_lookup") == double(miss_sum) / double(n));
         CHECK(miss.at("found") == 0);
     }
@@ -223,9 +224,10 @@ TEST_CASE("the hash's chain walk is what its chain lengths give", "[lesson][prob
 
 TEST_CASE("more lookups than pages visit every page again", "[lesson][probe]")
 {
-    const ProbeFigures radix = run_probe({ "index=radix", "pages=500", "lookups=1700" });
+    const ProbeFigures radix = run_lookup_probe({ "index=radix", "pages=500", "lookups=1700" });
     CHECK(radix.at("found") == 1700);
-    const ProbeFigures hash = run_probe({ "index=hash", "layout=sparse", "pages=500", "files=2", "lookups=2500" });
+    const ProbeFigures hash
+        = run_lookup_probe({ "index=hash", "layout=sparse", "pages=500", "files=2", "lookups=2500" });
     CHECK(hash.at("found") == 2500);
     CHECK(hash.at("chain_per_lookup") >= 1);
 }

@@ -21,7 +21,7 @@ using namespace pcl;
 
 namespace {
 
-ProbeFigures run(const std::vector<std::string>& set)
+ProbeFigures run_memory_probe(const std::vector<std::string>& set)
 {
     const LessonProbe p = index_memory_probe();
     return p.run(probe_args(p, set, "runs[0].set"));
@@ -57,7 +57,7 @@ std::uint64_t dense_nodes(std::uint64_t n, unsigned shift)
 std::string message_of(const std::vector<std::string>& set)
 {
     try {
-        run(set);
+        run_memory_probe(set);
     } catch (const std::exception& e) {
         return e.what();
     }
@@ -87,7 +87,8 @@ TEST_CASE("index_memory: a dense file's nodes, counted by hand", "[probe][index_
     } cases[] = { { 4, 3 }, { 6, 2 }, { 7, 2 } };
     for (const auto& c : cases) {
         INFO("radix_shift " << c.shift);
-        const ProbeFigures f = run({ "index=radix", "radix_shift=" + std::to_string(c.shift), "pages=1000" });
+        const ProbeFigures f
+            = run_memory_probe({ "index=radix", "radix_shift=" + std::to_string(c.shift), "pages=1000" });
         CHECK(f.at("nodes") == double(dense_nodes(1000, c.shift)));
         CHECK(f.at("node_bytes") == double(node_bytes(c.shift)));
         CHECK(f.at("height") == double(c.height));
@@ -101,7 +102,7 @@ TEST_CASE("index_memory: a dense file's nodes, counted by hand", "[probe][index_
     }
 
     // 4 files sharing 1002 pages: 251, 251, 250 and 250 pages each.
-    const ProbeFigures f = run({ "radix_shift=4", "pages=1002", "files=4" });
+    const ProbeFigures f = run_memory_probe({ "radix_shift=4", "pages=1002", "files=4" });
     CHECK(f.at("files") == 4);
     CHECK(f.at("nodes") == double(2 * dense_nodes(251, 4) + 2 * dense_nodes(250, 4)));
     CHECK(f.at("max_nodes_per_file") == double(dense_nodes(251, 4)));
@@ -110,7 +111,7 @@ TEST_CASE("index_memory: a dense file's nodes, counted by hand", "[probe][index_
 TEST_CASE("index_memory: one-page files and Irwin's deepest chain", "[probe][index_memory][exact]")
 {
     // A file's one page at offset 0 is held in the root itself: no node.
-    const ProbeFigures zero = run({ "layout=one_page_files", "pages=500", "radix_shift=7" });
+    const ProbeFigures zero = run_memory_probe({ "layout=one_page_files", "pages=500", "radix_shift=7" });
     CHECK(zero.at("files") == 500);
     CHECK(zero.at("nodes") == 0);
     CHECK(zero.at("index_bytes") == 0);
@@ -125,8 +126,8 @@ TEST_CASE("index_memory: one-page files and Irwin's deepest chain", "[probe][ind
     } cases[] = { { 4, 5 }, { 6, 4 }, { 7, 3 } };
     for (const auto& c : cases) {
         INFO("radix_shift " << c.shift);
-        const ProbeFigures f
-            = run({ "layout=one_page_files", "pages=100", "offset=1048575", "radix_shift=" + std::to_string(c.shift) });
+        const ProbeFigures f = run_memory_probe(
+            { "layout=one_page_files", "pages=100", "offset=1048575", "radix_shift=" + std::to_string(c.shift) });
         CHECK(f.at("nodes") == double(100 * c.levels));
         CHECK(f.at("nodes_per_file") == double(c.levels));
         CHECK(f.at("height") == double(c.levels));
@@ -134,7 +135,8 @@ TEST_CASE("index_memory: one-page files and Irwin's deepest chain", "[probe][ind
     }
     // rat-7: 3 nodes of 1152 bytes = 432 words per page, against the
     // (D-1)*B + 1 = 3 * 128 + 1 = 385 words of Irwin's formula.
-    const ProbeFigures rat7 = run({ "layout=one_page_files", "pages=10", "offset=1048575", "radix_shift=7" });
+    const ProbeFigures rat7
+        = run_memory_probe({ "layout=one_page_files", "pages=10", "offset=1048575", "radix_shift=7" });
     CHECK(rat7.at("words_per_page") == 432);
 }
 
@@ -143,13 +145,13 @@ TEST_CASE("index_memory: sparse files, a path per page", "[probe][index_memory][
     // 2 files of 4 pages over 2^20 offsets: pages at 0, 2^18, 2^19, 3 * 2^18.
     // 64-way: 4 levels (64^3 = 2^18 <= 3 * 2^18); the root, and below it each
     // page on a path of its own (three nodes): 1 + 3 * 4 = 13 nodes a file.
-    const ProbeFigures f = run({ "layout=sparse", "pages=8", "files=2", "span=1048576", "radix_shift=6" });
+    const ProbeFigures f = run_memory_probe({ "layout=sparse", "pages=8", "files=2", "span=1048576", "radix_shift=6" });
     CHECK(f.at("height") == 4);
     CHECK(f.at("nodes") == 26);
     CHECK(f.at("bytes_per_page") == double(26 * node_bytes(6)) / 8);
 
     // A span as large as the pages is a dense file.
-    const ProbeFigures dense = run({ "layout=sparse", "pages=1000", "span=1000", "radix_shift=6" });
+    const ProbeFigures dense = run_memory_probe({ "layout=sparse", "pages=1000", "span=1000", "radix_shift=6" });
     CHECK(dense.at("nodes") == double(dense_nodes(1000, 6)));
 }
 
@@ -158,7 +160,7 @@ TEST_CASE("index_memory: the hash's table and struct page links", "[probe][index
     // 384 MB (Hron's machine): 98304 pages; 98304 * 4 bytes of i386 table
     // round up to order 7 (512 KB): 131072 buckets. In this process a chain
     // head and each link are 8 bytes: table 1 MB, links 2 * 8 * 98304.
-    const ProbeFigures f = run({ "index=hash", "memory_mb=384", "pages=98304", "files=16" });
+    const ProbeFigures f = run_memory_probe({ "index=hash", "memory_mb=384", "pages=98304", "files=16" });
     CHECK(f.at("mempages") == 98304);
     CHECK(f.at("buckets") == 131072);
     CHECK(f.at("buckets") == double(page_hash_buckets(std::uint64_t(384) << 20, false)));
@@ -175,7 +177,7 @@ TEST_CASE("index_memory: the hash's table and struct page links", "[probe][index
         == double(131072 * HashIndex::kBucketBytes + 98304 * HashIndex::kEntryBytes + HashIndex::kLockBytes));
 
     // The table and the links follow the machine, not the pages cached.
-    const ProbeFigures few = run({ "index=hash", "memory_mb=384", "layout=one_page_files", "pages=1000" });
+    const ProbeFigures few = run_memory_probe({ "index=hash", "memory_mb=384", "layout=one_page_files", "pages=1000" });
     CHECK(few.at("index_bytes") == f.at("index_bytes"));
     CHECK(few.at("bytes_per_page") == Approx((1048576.0 + 1572864.0) / 1000));
 }
@@ -194,7 +196,7 @@ TEST_CASE("index_memory: parameters refused by name", "[probe][index_memory][err
     CHECK_THAT(message_of({ "pages=4", "files=5" }), Catch::Contains("files"));
     CHECK_THAT(message_of({ "layout=sparse", "pages=100", "span=99" }), Catch::Contains("span"));
     // Every figure the probe reports is one it declares.
-    const ProbeFigures f = run({ "pages=10" });
+    const ProbeFigures f = run_memory_probe({ "pages=10" });
     for (const auto& [name, value] : f)
         CHECK(p.find_figure(name) != nullptr);
     CHECK(f.size() == p.figures.size());

@@ -82,7 +82,7 @@ void play(PausedStep& step)
     loop.end(RunEnd::Stopped, {});
 }
 
-Lesson parse(const std::string& pause_when)
+Lesson lesson_pausing_when(const std::string& pause_when)
 {
     const std::string text
         = R"json({"version": 1, "title": "T", "thread": "radix-tree pagecache (2002)", "citation": "C",
@@ -95,10 +95,10 @@ Lesson parse(const std::string& pause_when)
     return parse_lesson(text, "pauses.json");
 }
 
-std::string error_of(const std::string& pause_when)
+std::string pause_error_of(const std::string& pause_when)
 {
     try {
-        parse(pause_when);
+        lesson_pausing_when(pause_when);
     } catch (const LessonError& e) {
         return e.what();
     }
@@ -111,23 +111,24 @@ TEST_CASE("a pause condition is shown for its seconds before the run pauses", "[
 {
     SECTION("the default, and a file's own")
     {
-        CHECK(parse(R"({"tree_height": 2})").steps[0].pause.shown_seconds == LessonPause::kShownSeconds);
-        const LessonPause p = parse(R"({"tree_height": 2, "shown_seconds": 8.5})").steps[0].pause;
+        CHECK(lesson_pausing_when(R"({"tree_height": 2})").steps[0].pause.shown_seconds == LessonPause::kShownSeconds);
+        const LessonPause p = lesson_pausing_when(R"({"tree_height": 2, "shown_seconds": 8.5})").steps[0].pause;
         CHECK(p.kind == LessonPause::Kind::TreeHeight);
         CHECK(p.count == 2);
         CHECK(p.shown_seconds == 8.5);
-        CHECK(parse(R"({"run_ends": true})").steps[0].pause.shown_seconds == 0);
+        CHECK(lesson_pausing_when(R"({"run_ends": true})").steps[0].pause.shown_seconds == 0);
     }
     SECTION("bad values are refused by name")
     {
-        CHECK_THAT(error_of(R"({"tree_height": 2, "shown_seconds": -1})"),
+        CHECK_THAT(pause_error_of(R"({"tree_height": 2, "shown_seconds": -1})"),
             Catch::Contains("steps[0].pause_when.shown_seconds: must be in [0, 600]"));
-        CHECK_THAT(error_of(R"({"tree_height": 2, "shown_seconds": "long"})"),
+        CHECK_THAT(pause_error_of(R"({"tree_height": 2, "shown_seconds": "long"})"),
             Catch::Contains("steps[0].pause_when.shown_seconds"));
-        CHECK_THAT(error_of(R"({"run_ends": true, "shown_seconds": 3})"),
+        CHECK_THAT(pause_error_of(R"({"run_ends": true, "shown_seconds": 3})"),
             Catch::Contains("steps[0].pause_when.shown_seconds"));
-        CHECK_THAT(error_of(R"({"shown_seconds": 3})"), Catch::Contains("names one condition"));
-        CHECK_THAT(error_of(R"({"tree_height": 2, "readahead_wasted": 1})"), Catch::Contains("names one condition"));
+        CHECK_THAT(pause_error_of(R"({"shown_seconds": 3})"), Catch::Contains("names one condition"));
+        CHECK_THAT(
+            pause_error_of(R"({"tree_height": 2, "readahead_wasted": 1})"), Catch::Contains("names one condition"));
     }
 }
 

@@ -47,7 +47,7 @@ void remove(json::Value& doc, const std::string& path)
 }
 
 /// Adds @value at the end of the array at @path.
-void append(json::Value& doc, const std::string& path, json::Value value)
+void append_at(json::Value& doc, const std::string& path, json::Value value)
 {
     const json::Value* array = json::find_path(doc, path);
     REQUIRE(array);
@@ -150,7 +150,7 @@ TEST_CASE("an override a run's scenario refuses names that run and its own eleme
 {
     // Run 1 (lock-2) keeps its name: the runs listed are the lesson's own.
     json::Value doc = lockless_readers();
-    append(doc, "runs[1].set", text("workload.cpus=0"));
+    append_at(doc, "runs[1].set", text("workload.cpus=0"));
     const std::string refused
         = "runs[1].set[2]: run 'lock-2' on '2002-radix-tree-per-file': workload.cpus: must be in [1, 1024], got 0";
     CHECK(problems_of(doc) == std::vector<std::string> { refused });
@@ -192,7 +192,7 @@ TEST_CASE("an override a run's scenario refuses names that run and its own eleme
 
     // A run refused alone is not built again with the quick form or its steps.
     doc = lockless_readers();
-    append(doc, "runs[1].set", text("workload.cpus=0"));
+    append_at(doc, "runs[1].set", text("workload.cpus=0"));
     set(doc, "quick[0]", text("workload.operations_per_cpu=0"));
     const std::vector<std::string> both = problems_of(doc);
     REQUIRE(both.size() == 2);

@@ -19,15 +19,10 @@ using namespace pcl;
 
 namespace {
 
-IndexSpec radix_rcu()
-{
-    return test::index_spec("radix", "rcu");
-}
-
 struct Memory {
     explicit Memory(std::uint64_t frames, unsigned batch = 1)
         : frames(frames, registry)
-        , cache(radix_rcu(), this->frames, registry)
+        , cache(test::radix_rcu_spec(), this->frames, registry)
     {
         cache.set_reclaim_batch(batch);
         file = cache.add_file(1024);

@@ -28,11 +28,10 @@
 
 using namespace pcl;
 using pcl::test::four_readers;
+using pcl::test::kNoLimit;
 using pcl::test::line_of;
 
 namespace {
-
-constexpr std::uint64_t kNoLimit = std::numeric_limits<std::uint64_t>::max();
 
 /// What a run does from where it stands to @until (or its end): its events,
 /// then its totals and samples there.

@@ -23,11 +23,10 @@
 
 using namespace pcl;
 using pcl::test::four_readers;
+using pcl::test::kNoLimit;
 using pcl::test::line_of;
 
 namespace {
-
-constexpr std::uint64_t kNoLimit = std::numeric_limits<std::uint64_t>::max();
 
 /// The first line where @a and @b differ ("line N: A | B"), or "".
 std::string first_difference(const std::string& a, const std::string& b)

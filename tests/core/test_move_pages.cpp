@@ -28,8 +28,8 @@ constexpr std::uint64_t kStart = std::uint64_t(1) << 24;
 
 /// A process with @pages pages of address space over @nodes nodes of
 /// @frames frames each.
-struct Process {
-    Process(unsigned nodes, std::uint64_t frames, std::uint64_t pages)
+struct MigratingProcess {
+    MigratingProcess(unsigned nodes, std::uint64_t frames, std::uint64_t pages)
         : memory(nodes, frames, registry)
         , table(PageTable::Config {}, registry)
         , mm { memory, table, kStart, kStart + pages * kPage }
@@ -97,16 +97,16 @@ std::vector<int> statuses(const std::vector<page_to_node>& pm)
 /// What do_move_pages must answer, worked out from the kernel code of the
 /// thread without any of the code under test: the first pass over the
 /// array, then each isolated page moved by the entry new_page_node finds.
-struct Expected {
+struct ExpectedMoves {
     std::vector<int> status;
     std::vector<int> node_of; ///< per page of the range, afterwards; -1 unmapped
     int rc = 0;
     bool scan_differs = false; ///< a page given for its own node before another entry moved it
 };
 
-Expected oracle(const std::vector<int>& layout, const std::vector<page_to_node>& pm, PageToNodeLookup lookup)
+ExpectedMoves oracle(const std::vector<int>& layout, const std::vector<page_to_node>& pm, PageToNodeLookup lookup)
 {
-    Expected e;
+    ExpectedMoves e;
     e.node_of = layout;
     e.status.assign(pm.size(), 0);
     std::map<std::uint64_t, std::size_t> isolated_by; // page -> the entry that isolated it
@@ -174,14 +174,14 @@ TEST_CASE("move_pages: both lookups answer as the kernel code does, on random ar
             pm.push_back(page_to_node { addr, nullptr, int(rng.next() % kNodes), 12345 });
         }
 
-        std::map<PageToNodeLookup, Expected> expected;
+        std::map<PageToNodeLookup, ExpectedMoves> expected;
         std::map<PageToNodeLookup, std::vector<int>> got_status;
         std::map<PageToNodeLookup, std::vector<int>> got_nodes;
         for (PageToNodeLookup lookup : { PageToNodeLookup::Scan, PageToNodeLookup::Radix }) {
             INFO("seed " << seed << ", " << page_to_node_lookup_name(lookup));
             // One frame more than the range per node: the old scan may copy
             // a page onto the node it is on.
-            Process proc(kNodes, kRange + 1, kRange);
+            MigratingProcess proc(kNodes, kRange + 1, kRange);
             std::uint64_t mapped = 0;
             for (std::uint64_t p = 0; p < kRange; ++p)
                 if (layout[p] >= 0) {
@@ -191,7 +191,7 @@ TEST_CASE("move_pages: both lookups answer as the kernel code does, on random ar
             std::vector<page_to_node> run = pm;
             const int rc = do_move_pages(proc.mm, run, lookup);
 
-            const Expected e = oracle(layout, pm, lookup);
+            const ExpectedMoves e = oracle(layout, pm, lookup);
             CHECK(rc == e.rc);
             CHECK(statuses(run) == e.status);
             std::vector<int> nodes;
@@ -230,7 +230,7 @@ TEST_CASE("move_pages: a page given twice is answered -EBUSY once per repeat, by
 {
     for (PageToNodeLookup lookup : { PageToNodeLookup::Scan, PageToNodeLookup::Radix }) {
         INFO(page_to_node_lookup_name(lookup));
-        Process proc(2, 16, 16);
+        MigratingProcess proc(2, 16, 16);
         for (std::uint64_t p = 0; p < 16; ++p)
             proc.map(p, 0);
         std::vector<std::pair<std::uint64_t, int>> list;
@@ -259,7 +259,7 @@ TEST_CASE("move_pages: a repeat for another node moves the page once, to the fir
 {
     for (PageToNodeLookup lookup : { PageToNodeLookup::Scan, PageToNodeLookup::Radix }) {
         INFO(page_to_node_lookup_name(lookup));
-        Process proc(3, 4, 4);
+        MigratingProcess proc(3, 4, 4);
         proc.map(0, 0);
         std::vector<page_to_node> pm = entries({ { proc.addr(0), 2 }, { proc.addr(0), 1 } });
         REQUIRE(do_move_pages(proc.mm, pm, lookup) == 0);
@@ -275,7 +275,7 @@ TEST_CASE("move_pages: a page given for its own node, then for another, is where
     // for node 1. The second entry isolates it either way.
     SECTION("the old scan stops at the first entry: the page is copied on its own node")
     {
-        Process proc(3, 4, 4);
+        MigratingProcess proc(3, 4, 4);
         proc.map(0, 2);
         const Page* before = proc.table.read_pte(proc.addr(0) / kPage);
         std::vector<page_to_node> pm = entries({ { proc.addr(0), 2 }, { proc.addr(0), 1 } });
@@ -289,7 +289,7 @@ TEST_CASE("move_pages: a page given for its own node, then for another, is where
     }
     SECTION("the patch finds the entry that isolated it: the page moves to node 1")
     {
-        Process proc(3, 4, 4);
+        MigratingProcess proc(3, 4, 4);
         proc.map(0, 2);
         std::vector<page_to_node> pm = entries({ { proc.addr(0), 2 }, { proc.addr(0), 1 } });
         REQUIRE(do_move_pages(proc.mm, pm, PageToNodeLookup::Radix) == 0);
@@ -303,7 +303,7 @@ TEST_CASE("move_pages: addresses outside the mapping, unmapped pages and pages i
 {
     for (PageToNodeLookup lookup : { PageToNodeLookup::Scan, PageToNodeLookup::Radix }) {
         INFO(page_to_node_lookup_name(lookup));
-        Process proc(2, 8, 8);
+        MigratingProcess proc(2, 8, 8);
         proc.map(0, 0);
         proc.map(1, 1);
         std::vector<page_to_node> pm = entries({
@@ -327,7 +327,7 @@ TEST_CASE("move_pages: a node that does not exist refuses the whole call", "[mov
 {
     for (PageToNodeLookup lookup : { PageToNodeLookup::Scan, PageToNodeLookup::Radix }) {
         INFO(page_to_node_lookup_name(lookup));
-        Process proc(2, 4, 4);
+        MigratingProcess proc(2, 4, 4);
         proc.map(0, 0);
         proc.map(1, 0);
         for (int bad : { 2, -1 }) {
@@ -345,7 +345,7 @@ TEST_CASE("move_pages: a full target node stops the migration with -ENOMEM, the 
     for (PageToNodeLookup lookup : { PageToNodeLookup::Scan, PageToNodeLookup::Radix }) {
         INFO(page_to_node_lookup_name(lookup));
         // Node 1 has one frame free.
-        Process proc(3, 4, 8);
+        MigratingProcess proc(3, 4, 8);
         for (std::uint64_t p = 0; p < 4; ++p)
             proc.map(p, 0);
         for (std::uint64_t p = 4; p < 7; ++p)
@@ -376,7 +376,7 @@ TEST_CASE("move_pages: a buffer moved back and forth keeps its contents and its 
     for (PageToNodeLookup lookup : { PageToNodeLookup::Scan, PageToNodeLookup::Radix }) {
         INFO(page_to_node_lookup_name(lookup));
         constexpr std::uint64_t kPages = 300; // a radix tree of two levels
-        Process proc(2, kPages, kPages);
+        MigratingProcess proc(2, kPages, kPages);
         for (std::uint64_t p = 0; p < kPages; ++p)
             proc.map(p, 0);
         for (int round = 0; round < 4; ++round) {

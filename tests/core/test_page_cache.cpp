@@ -16,11 +16,6 @@ using namespace pcl;
 namespace {
 
 /// The index of @kind and @scheme, with a small hash table.
-IndexSpec spec(const char* kind, const char* scheme)
-{
-    return test::index_spec(kind, scheme, 1024);
-}
-
 using test::kCacheIndexes;
 
 } // namespace
@@ -30,7 +25,7 @@ TEST_CASE("find, add, fill, find again, remove: references and frames", "[mm][pa
     sync::LockRegistry registry;
     FrameAllocator frames(16, registry);
     {
-        PageCache cache(spec("radix", "rcu"), frames, registry);
+        PageCache cache(test::cache_index_spec("radix", "rcu"), frames, registry);
         const FileId f = cache.add_file(100);
         CHECK(f == 0);
         CHECK(cache.find_get_page(f, 5) == nullptr);
@@ -81,7 +76,7 @@ TEST_CASE("find, add, fill, find again, remove: references and frames", "[mm][pa
 TEST_CASE("adds beyond the file or beyond memory are refused", "[mm][pagecache]")
 {
     FrameAllocator frames(2);
-    PageCache cache(spec("radix", "rcu"), frames);
+    PageCache cache(test::cache_index_spec("radix", "rcu"), frames);
     const FileId f = cache.add_file(10);
     CHECK(cache.find_or_create_page(f, 10).status == PageCache::AddStatus::OutOfRange);
     std::vector<Page*> held;
@@ -100,7 +95,7 @@ TEST_CASE("adds beyond the file or beyond memory are refused", "[mm][pagecache]"
         cache.put_page(p);
     }
     REQUIRE_THROWS_WITH(cache.file(7), Catch::Contains("file 7 does not exist"));
-    REQUIRE_THROWS_WITH(PageCache(spec("btree", ""), frames), Catch::Contains("btree"));
+    REQUIRE_THROWS_WITH(PageCache(test::cache_index_spec("btree", ""), frames), Catch::Contains("btree"));
 }
 
 TEST_CASE("a forced insert race: the loser frees its page and uses the winner's", "[mm][pagecache][race]")
@@ -108,7 +103,7 @@ TEST_CASE("a forced insert race: the loser frees its page and uses the winner's"
     for (auto [kind, scheme] : kCacheIndexes) {
         INFO(kind << "/" << scheme);
         FrameAllocator frames(8);
-        PageCache cache(spec(kind, scheme), frames);
+        PageCache cache(test::cache_index_spec(kind, scheme), frames);
         const FileId f = cache.add_file(64);
         std::atomic<int> calls { 0 };
         std::atomic<bool> a_waiting { false }, b_done { false };
@@ -150,7 +145,7 @@ TEST_CASE("CPUs missing on the same pages at once add each exactly once", "[mm][
         INFO(kind << "/" << scheme);
         constexpr pgoff_t kPages = 300;
         FrameAllocator frames(4 * kPages); // room for every CPU's losing allocations
-        PageCache cache(spec(kind, scheme), frames);
+        PageCache cache(test::cache_index_spec(kind, scheme), frames);
         const FileId files[2] = { cache.add_file(kPages), cache.add_file(kPages) };
         std::vector<std::atomic<Page*>> seen(2 * kPages);
         std::vector<std::atomic<int>> created(2 * kPages);
@@ -202,7 +197,7 @@ TEST_CASE("lookups racing with removal and re-adding never return a stale page",
         INFO(kind << "/" << scheme);
         constexpr pgoff_t kPages = 64;
         FrameAllocator frames(256);
-        PageCache cache(spec(kind, scheme), frames);
+        PageCache cache(test::cache_index_spec(kind, scheme), frames);
         const FileId f = cache.add_file(kPages);
         std::atomic<bool> stop { false };
         std::atomic<long> wrong { 0 }, found { 0 };
@@ -245,7 +240,7 @@ TEST_CASE("lookups racing with removal and re-adding never return a stale page",
 TEST_CASE("a removed page leaves the LRU with its last reference", "[mm][pagecache][lru]")
 {
     FrameAllocator frames(4);
-    PageCache cache(spec("radix", "rcu"), frames);
+    PageCache cache(test::cache_index_spec("radix", "rcu"), frames);
     const FileId f = cache.add_file(8);
     auto r = cache.find_or_create_page(f, 0);
     REQUIRE(r.status == PageCache::AddStatus::Created);
@@ -278,7 +273,7 @@ TEST_CASE(
     auto lookups_take = [](const char* kind, const char* scheme) {
         sync::LockRegistry registry;
         FrameAllocator frames(64, registry);
-        PageCache cache(spec(kind, scheme), frames, registry);
+        PageCache cache(test::cache_index_spec(kind, scheme), frames, registry);
         const FileId f = cache.add_file(200);
         for (pgoff_t i = 0; i < 100; i += 2)
             REQUIRE(test::read_in(cache, f, i).page);

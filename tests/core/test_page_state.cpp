@@ -17,11 +17,6 @@ using namespace pcl;
 namespace {
 
 /// The index of @kind and @scheme, with a small hash table.
-IndexSpec spec(const char* kind, const char* scheme)
-{
-    return test::index_spec(kind, scheme, 1024);
-}
-
 using test::kCacheIndexes;
 
 /// Runs @body on a page cache of @frames frames over each index of
@@ -35,7 +30,7 @@ template <class Body> void for_each_cache(std::uint64_t frames, Body body)
         sync::LockRegistry registry;
         FrameAllocator memory(frames, registry);
         {
-            PageCache cache(spec(kind, scheme), memory, registry);
+            PageCache cache(test::cache_index_spec(kind, scheme), memory, registry);
             body(cache);
         }
         rcu::barrier();
@@ -97,7 +92,7 @@ TEST_CASE("read_page_states: bad arguments name the field", "[mm][page_state]")
 {
     sync::LockRegistry registry;
     FrameAllocator frames(4, registry);
-    PageCache cache(spec("radix", "rcu"), frames, registry);
+    PageCache cache(test::cache_index_spec("radix", "rcu"), frames, registry);
     cache.add_file(10);
     std::vector<PageStateBits> out;
     CHECK_THROWS_WITH(read_page_states(cache, 1, 0, 1, out), Catch::Contains("file"));

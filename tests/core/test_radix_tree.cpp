@@ -3,6 +3,7 @@
 #include "base/cpu.h"
 #include "index/radix_tree.h"
 #include "index_oracle.h"
+#include "radix_schemes.h"
 #include "ring_events.h"
 #include "sync/rcu.h"
 
@@ -23,9 +24,6 @@ using test::IndexEvent;
 
 namespace {
 
-const RadixTree::Scheme kSchemes[] = { RadixTree::Scheme::Spinlock, RadixTree::Scheme::RwLock, RadixTree::Scheme::Rcu,
-    RadixTree::Scheme::PerNode, RadixTree::Scheme::Optimistic };
-
 RadixTree::Config config(RadixTree::Scheme scheme, unsigned shift = 6)
 {
     return { scheme, shift };
@@ -43,7 +41,7 @@ std::uint64_t acquisitions(sync::LockRegistry& registry, const std::string& name
 
 TEST_CASE("radix tree matches std::map for every scheme and fanout", "[radix][oracle][one-thread]")
 {
-    for (auto scheme : kSchemes)
+    for (auto scheme : test::kRadixSchemes)
         for (unsigned shift : { 2u, 4u, 6u, 7u }) {
             INFO("scheme " << RadixTree::scheme_name(scheme) << " shift " << shift);
             sync::LockRegistry registry;
@@ -56,7 +54,7 @@ TEST_CASE("radix tree matches std::map for every scheme and fanout", "[radix][or
 
 TEST_CASE("radix tree height follows the largest index (shift 6)", "[radix][exact]")
 {
-    for (auto scheme : kSchemes) {
+    for (auto scheme : test::kRadixSchemes) {
         INFO("scheme " << RadixTree::scheme_name(scheme));
         sync::LockRegistry registry;
         RadixTree tree(0, config(scheme), registry);
@@ -111,7 +109,7 @@ TEST_CASE("lookups at every height find the last index it holds and miss the nex
     // is found through every level, and the first one above it is a miss
     // before any slot is read. A page with distinct digits at every level
     // checks that each level uses its own part of the index.
-    for (auto scheme : kSchemes)
+    for (auto scheme : test::kRadixSchemes)
         for (unsigned shift : { 6u, 4u }) {
             const unsigned tallest = (64 + shift - 1) / shift;
             for (unsigned h = 1; h <= tallest; ++h) {
@@ -165,7 +163,7 @@ TEST_CASE("a page at index 0 lives in the root at height 0 and moves into slot 0
 
 TEST_CASE("tags propagate to the root and clear upward", "[radix][exact][tags]")
 {
-    for (auto scheme : kSchemes) {
+    for (auto scheme : test::kRadixSchemes) {
         INFO("scheme " << RadixTree::scheme_name(scheme));
         RadixTree tree(0, config(scheme, 2)); // fanout 4: a deep tree from few pages
         PagePool pool;
@@ -265,7 +263,7 @@ TEST_CASE("memory accounting counts every node exactly", "[radix][exact][memory]
 
 TEST_CASE("injected allocation failure leaves the tree intact", "[radix][exact][enomem]")
 {
-    for (auto scheme : kSchemes) {
+    for (auto scheme : test::kRadixSchemes) {
         INFO("scheme " << RadixTree::scheme_name(scheme));
         RadixTree tree(0, config(scheme));
         PagePool pool;
@@ -299,7 +297,7 @@ TEST_CASE("a fresh thread inserts a low index into a tall tree", "[radix][exact]
 {
     // The new thread's preload pool starts empty; the path below the root
     // must still come from it.
-    for (auto scheme : kSchemes)
+    for (auto scheme : test::kRadixSchemes)
         for (unsigned shift : { 2u, 6u }) {
             RadixTree tree(0, config(scheme, shift));
             PagePool pool;
@@ -430,7 +428,7 @@ TEST_CASE("a radix node's identity is where it sits and not its address", "[radi
 
 TEST_CASE("lookups take the tree lock only in the locked schemes", "[radix][locks]")
 {
-    for (auto scheme : kSchemes) {
+    for (auto scheme : test::kRadixSchemes) {
         INFO("scheme " << RadixTree::scheme_name(scheme));
         sync::LockRegistry registry;
         RadixTree tree(0, config(scheme), registry);
@@ -466,7 +464,7 @@ TEST_CASE("optimistic inserts skip the levels above the node they change", "[rad
 TEST_CASE("concurrent writers and readers lose nothing, disjoint ranges", "[radix][stress][modelled-too]")
 {
     test::on_test_machine([&] {
-        for (auto scheme : kSchemes) {
+        for (auto scheme : test::kRadixSchemes) {
             INFO("scheme " << RadixTree::scheme_name(scheme));
             RadixTree tree(0, config(scheme, 4));
             test::StressOptions o;
@@ -482,7 +480,7 @@ TEST_CASE("concurrent writers and readers lose nothing, disjoint ranges", "[radi
 TEST_CASE("concurrent writers and readers lose nothing, overlapping ranges", "[radix][stress][modelled-too]")
 {
     test::on_test_machine([&] {
-        for (auto scheme : kSchemes) {
+        for (auto scheme : test::kRadixSchemes) {
             INFO("scheme " << RadixTree::scheme_name(scheme));
             RadixTree tree(0, config(scheme, 2));
             test::StressOptions o;

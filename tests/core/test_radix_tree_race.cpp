@@ -21,6 +21,7 @@
 #include "base/cpu.h"
 #include "index/radix_tree.h"
 #include "index_oracle.h"
+#include "radix_schemes.h"
 #include "test_machine.h"
 
 #include <catch2/catch.hpp>
@@ -49,10 +50,6 @@ using pcl::test::run_threads;
 
 namespace {
 
-using Scheme = RadixTree::Scheme;
-
-const Scheme kSchemes[] = { Scheme::Spinlock, Scheme::RwLock, Scheme::Rcu, Scheme::PerNode, Scheme::Optimistic };
-
 // ThreadSanitizer runs the same code 5-20x slower: fewer operations there.
 #ifdef PCL_TSAN
 constexpr unsigned kScale = 3;
@@ -62,9 +59,9 @@ constexpr unsigned kScale = 1;
 
 constexpr unsigned kShift = 2;
 
-bool readers_lock(Scheme s)
+bool readers_lock(RadixScheme s)
 {
-    return s == Scheme::Spinlock || s == Scheme::RwLock;
+    return s == RadixScheme::Spinlock || s == RadixScheme::RwLock;
 }
 
 /// Problems seen by worker threads: a count and the first few descriptions.
@@ -302,7 +299,7 @@ struct PreemptSignal {
 /// What the races below share: a tree of one scheme, the pages its threads
 /// make, and the problems they find.
 struct Race {
-    explicit Race(Scheme scheme)
+    explicit Race(RadixScheme scheme)
         : tree(0, { scheme, kShift })
     {
     }
@@ -329,7 +326,7 @@ void check_gang(const char* what, pgoff_t first, Page** out, std::size_t n, Prob
 /// Each thread in @owned is the only one to modify its indexes and checks
 /// every read path after each of its own operations; one more thread runs
 /// gang lookups over the range meanwhile. Then the final structure is checked.
-void run_owned(Scheme scheme, const std::vector<std::vector<pgoff_t>>& owned, unsigned ops, std::uint64_t seed)
+void run_owned(RadixScheme scheme, const std::vector<std::vector<pgoff_t>>& owned, unsigned ops, std::uint64_t seed)
 {
     Race race(scheme);
     auto& [tree, pool, problems] = race;
@@ -423,7 +420,7 @@ TEST_CASE("owned indexes stay exact while the root grows and shrinks around them
             { 3, 4, 255, (pgoff_t(1) << 63) + 1 },
             { 5, 6, 1000, 16 },
         };
-        for (auto scheme : kSchemes) {
+        for (auto scheme : test::kRadixSchemes) {
             INFO("scheme " << RadixTree::scheme_name(scheme));
             run_owned(scheme, owned, test::rounds(40000 / kScale), 1234);
         }
@@ -440,7 +437,7 @@ TEST_CASE("shared tags on a tiny range keep parents and children in step", "[rad
         const pgoff_t indexes[] = { 0, 1, 2, 3, 4, 5, 8, 15, 16, 63, 64, 1023, 1024 };
         const unsigned threads = 4;
         const unsigned ops = test::rounds(60000 / kScale);
-        for (auto scheme : kSchemes) {
+        for (auto scheme : test::kRadixSchemes) {
             INFO("scheme " << RadixTree::scheme_name(scheme));
             Race race(scheme);
             auto& [tree, pool, problems] = race;
@@ -500,7 +497,7 @@ TEST_CASE("a tree emptied and refilled over and over while others tag it", "[rad
         // lookups through it all. The filler knows the final content.
         const pgoff_t indexes[] = { 0, 1, 2, 3, 5, 6, 9, 15, 16, 17, 63, 64, 200 };
         const unsigned rounds = test::rounds(1500 / kScale);
-        for (auto scheme : kSchemes) {
+        for (auto scheme : test::kRadixSchemes) {
             INFO("scheme " << RadixTree::scheme_name(scheme));
             Race race(scheme);
             auto& [tree, pool, problems] = race;
@@ -574,7 +571,7 @@ TEST_CASE("gang_lookup_tag returns only tagged pages while nobody clears", "[rad
         // and tag; nobody untags or erases, so a page reported tagged must still
         // carry that tag at the end. Index 0 is left out: see the height-0 test.
         const unsigned rounds = test::rounds(200 / kScale);
-        for (auto scheme : kSchemes) {
+        for (auto scheme : test::kRadixSchemes) {
             INFO("scheme " << RadixTree::scheme_name(scheme));
             for (unsigned round = 0; round < rounds; ++round) {
                 Race race(scheme);
@@ -663,7 +660,7 @@ TEST_CASE("the page at index 0 in the root word is never reported tagged when it
     // cycles miss the race with a probability near e^-12. The time limit is
     // for a loaded machine.
     const long max_cycles = 600;
-    for (auto scheme : kSchemes) {
+    for (auto scheme : test::kRadixSchemes) {
         INFO("scheme " << RadixTree::scheme_name(scheme));
         RadixTree tree(0, { scheme, kShift });
         PagePool pool;
@@ -752,7 +749,7 @@ TEST_CASE("threads alternating between trees of many node sizes keep their prelo
         // inserting far indexes that need long new paths.
         std::vector<std::unique_ptr<RadixTree>> trees;
         for (unsigned shift : { 2u, 3u, 4u, 7u })
-            for (auto scheme : { Scheme::Rcu, Scheme::Optimistic })
+            for (auto scheme : { RadixScheme::Rcu, RadixScheme::Optimistic })
                 trees.push_back(std::make_unique<RadixTree>(0, RadixTree::Config { scheme, shift }));
         std::set<std::size_t> sizes;
         for (const auto& t : trees)
@@ -803,7 +800,7 @@ TEST_CASE("ladder writers whose starting node dies under them lose nothing", "[r
             { 2, 5, 7 },
             { 3, 4, 8, 12 },
         };
-        for (auto scheme : { Scheme::PerNode, Scheme::Optimistic }) {
+        for (auto scheme : { RadixScheme::PerNode, RadixScheme::Optimistic }) {
             INFO("scheme " << RadixTree::scheme_name(scheme));
             run_owned(scheme, owned, test::rounds(150000 / kScale), 4321);
         }

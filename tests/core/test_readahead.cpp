@@ -92,7 +92,7 @@ struct Caller {
 };
 
 constexpr auto Init = RaRule::Initial;
-constexpr auto Mark = RaRule::Marker;
+constexpr auto kMark = RaRule::Marker;
 
 } // namespace
 
@@ -122,15 +122,15 @@ TEST_CASE("ondemand: a one-page sequential reader gets 4, 8, 16, 32, 32, ... at 
         c.access(i);
     const std::vector<Opened> expected {
         { 0, false, 0, 4, 3, Init },
-        { 1, true, 4, 8, 8, Mark },
-        { 4, true, 12, 16, 16, Mark },
-        { 12, true, 28, 32, 32, Mark },
-        { 28, true, 60, 32, 32, Mark },
-        { 60, true, 92, 32, 32, Mark },
-        { 92, true, 124, 32, 32, Mark },
-        { 124, true, 156, 32, 32, Mark },
-        { 156, true, 188, 32, 32, Mark },
-        { 188, true, 220, 32, 32, Mark },
+        { 1, true, 4, 8, 8, kMark },
+        { 4, true, 12, 16, 16, kMark },
+        { 12, true, 28, 32, 32, kMark },
+        { 28, true, 60, 32, 32, kMark },
+        { 60, true, 92, 32, 32, kMark },
+        { 92, true, 124, 32, 32, kMark },
+        { 124, true, 156, 32, 32, kMark },
+        { 156, true, 188, 32, 32, kMark },
+        { 188, true, 220, 32, 32, kMark },
     };
     CHECK(c.opened == expected);
     const FileRaState st = policy.state(1);
@@ -209,7 +209,7 @@ TEST_CASE("ondemand: two interleaved streams in one file both ramp up", "[mm][re
     const std::vector<Opened> head {
         { 0, false, 0, 4, 3, Init },
         { 1000, false, 1000, 1, 0, RaRule::Random }, // no history yet: a random read
-        { 1, true, 4, 8, 8, Mark },
+        { 1, true, 4, 8, 8, kMark },
         { 1001, false, 1001, 4 + 8, 8, RaRule::Context },  // one history page: init(2) = 4, merged with 8
         { 4, true, 12, 18, 18, RaRule::Interleaved },      // cached run 5..11: next(12 - 4 + 1) = 18
         { 1005, true, 1013, 18, 18, RaRule::Interleaved }, // run 1006..1012: next(9) = 18
@@ -324,10 +324,10 @@ TEST_CASE("morton: aggressive growth from the start of the file, shrink on thras
     for (pgoff_t i = 0; i < 50; ++i)
         c.access(i);
     std::vector<Opened> expected {
-        { 0, false, 0, 16, 15, Init },  // start of file: ra_pages/2
-        { 1, true, 16, 32, 32, Mark },  // doubled
-        { 16, true, 48, 32, 32, Mark }, // at the maximum
-        { 48, true, 80, 32, 32, Mark },
+        { 0, false, 0, 16, 15, Init },   // start of file: ra_pages/2
+        { 1, true, 16, 32, 32, kMark },  // doubled
+        { 16, true, 48, 32, 32, kMark }, // at the maximum
+        { 48, true, 80, 32, 32, kMark },
     };
     CHECK(c.opened == expected);
     // Reclaim evicted an unused readahead page: the window halves (32 ->
@@ -337,9 +337,9 @@ TEST_CASE("morton: aggressive growth from the start of the file, shrink on thras
     for (pgoff_t i = 50; i < 166; ++i)
         c.access(i);
     expected.push_back({ 80, true, 112, 16, 16, RaRule::MortonShrink });
-    expected.push_back({ 112, true, 128, 18, 18, Mark });
-    expected.push_back({ 128, true, 146, 20, 20, Mark });
-    expected.push_back({ 146, true, 166, 22, 22, Mark });
+    expected.push_back({ 112, true, 128, 18, 18, kMark });
+    expected.push_back({ 128, true, 146, 20, 20, kMark });
+    expected.push_back({ 146, true, 166, 22, 22, kMark });
     CHECK(c.opened == expected);
     // Repeated thrashing: 22 -> 11 -> 5 -> 4 -> 4, never below the minimum.
     for (pgoff_t want : { 11, 5, 4, 4 }) {
@@ -424,10 +424,10 @@ TEST_CASE("linux: a one-page sequential reader ramps up at the markers, each win
         h.access(i);
     const std::vector<Opened> seen {
         { 0, false, 0, 4, 3, Init },
-        { 1, true, 4, 16, 16, Mark },
-        { 4, true, 20, 60, 60, Mark },
-        { 20, true, 80, 240, 240, Mark },
-        { 80, true, 320, 448, 448, Mark },
+        { 1, true, 4, 16, 16, kMark },
+        { 4, true, 20, 60, 60, kMark },
+        { 20, true, 80, 240, 240, kMark },
+        { 80, true, 320, 448, 448, kMark },
     };
     CHECK(h.opened == seen);
     CHECK(host.state(1).order == 8); // min(order 8, log2(448) = 8, MAX_PAGECACHE_ORDER 9)
@@ -441,15 +441,15 @@ TEST_CASE("linux: a one-page sequential reader ramps up at the markers, each win
         c.access(i);
     const std::vector<Opened> expected {
         { 0, false, 0, 4, 3, Init },
-        { 1, true, 4, 8, 8, Mark },
-        { 4, true, 12, 4, 4, Mark },
-        { 12, true, 16, 8, 8, Mark },
-        { 16, true, 24, 8, 8, Mark },
-        { 24, true, 32, 16, 16, Mark },
-        { 32, true, 48, 16, 16, Mark },
-        { 48, true, 64, 32, 32, Mark },
-        { 64, true, 96, 32, 32, Mark },
-        { 96, true, 128, 32, 32, Mark },
+        { 1, true, 4, 8, 8, kMark },
+        { 4, true, 12, 4, 4, kMark },
+        { 12, true, 16, 8, 8, kMark },
+        { 16, true, 24, 8, 8, kMark },
+        { 24, true, 32, 16, 16, kMark },
+        { 32, true, 48, 16, 16, kMark },
+        { 48, true, 64, 32, 32, kMark },
+        { 64, true, 96, 32, 32, kMark },
+        { 96, true, 128, 32, 32, kMark },
     };
     CHECK(c.opened == expected);
     CHECK(policy.state(1).prev == 99);

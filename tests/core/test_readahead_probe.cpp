@@ -28,7 +28,7 @@ HostWindow window(std::uint64_t read, std::uint64_t page, std::uint64_t start, s
     return { .read_index = read, .page = page, .start = start, .size = size, .async_size = async_size, .async = async };
 }
 
-PageSet range(std::uint64_t first, std::uint64_t end)
+PageSet page_range(std::uint64_t first, std::uint64_t end)
 {
     PageSet s;
     for (std::uint64_t i = first; i < end; ++i)
@@ -41,7 +41,7 @@ struct Run {
     std::string out, err;
 };
 
-Run run(const std::vector<std::string>& args)
+Run run_readahead_probe(const std::vector<std::string>& args)
 {
     std::ostringstream out, err;
     const int rc = run_probe_readahead(args, out, err);
@@ -53,9 +53,9 @@ Run run(const std::vector<std::string>& args)
 TEST_CASE("a miss that brings in pages around it is one sync window", "[readahead_probe]")
 {
     // Linux's first read of a file: a 4-page initial window at the page read.
-    CHECK(windows_of_read(0, 0, {}, range(0, 4)) == std::vector { window(0, 0, 0, 4, false) });
+    CHECK(windows_of_read(0, 0, {}, page_range(0, 4)) == std::vector { window(0, 0, 0, 4, false) });
     // The page read need not be the first of the window.
-    CHECK(windows_of_read(3, 9, {}, range(8, 16)) == std::vector { window(3, 9, 8, 8, false) });
+    CHECK(windows_of_read(3, 9, {}, page_range(8, 16)) == std::vector { window(3, 9, 8, 8, false) });
 }
 
 TEST_CASE("a miss that brings in only its own page is no window", "[readahead_probe]")
@@ -66,9 +66,9 @@ TEST_CASE("a miss that brings in only its own page is no window", "[readahead_pr
 
 TEST_CASE("new pages after a hit are an async window", "[readahead_probe]")
 {
-    CHECK(windows_of_read(1, 1, range(0, 4), range(0, 12)) == std::vector { window(1, 1, 4, 8, true) });
+    CHECK(windows_of_read(1, 1, page_range(0, 4), page_range(0, 12)) == std::vector { window(1, 1, 4, 8, true) });
     // A hit that starts nothing.
-    CHECK(windows_of_read(2, 2, range(0, 12), range(0, 12)).empty());
+    CHECK(windows_of_read(2, 2, page_range(0, 12), page_range(0, 12)).empty());
 }
 
 TEST_CASE("each run of new pages is its own window, the page alone is not", "[readahead_probe]")
@@ -83,7 +83,7 @@ TEST_CASE("each run of new pages is its own window, the page alone is not", "[re
 
 TEST_CASE("pages that left the cache during a read do not count", "[readahead_probe]")
 {
-    CHECK(windows_of_read(7, 3, { 1, 2 }, range(3, 6)) == std::vector { window(7, 3, 3, 3, false) });
+    CHECK(windows_of_read(7, 3, { 1, 2 }, page_range(3, 6)) == std::vector { window(7, 3, 3, 3, false) });
 }
 
 TEST_CASE("async_size is where the next window was started from", "[readahead_probe]")
@@ -193,30 +193,30 @@ TEST_CASE("the CSV is the simulator's readahead format", "[readahead_probe]")
 
 TEST_CASE("bad command lines exit 2 and name the mistake", "[readahead_probe]")
 {
-    const Run bad = run({ "--pattern", "zigzag" });
+    const Run bad = run_readahead_probe({ "--pattern", "zigzag" });
     CHECK(bad.rc == 2);
     CHECK(bad.err.find("--pattern: expected seq, random, backward, stride:N or streams:N, got 'zigzag'")
         != std::string::npos);
-    const Run one = run({ "--pattern", "streams:1" });
+    const Run one = run_readahead_probe({ "--pattern", "streams:1" });
     CHECK(one.rc == 2);
     CHECK(one.err.find("streams:N needs 2 <= N <= 64") != std::string::npos);
-    const Run access = run({ "--access", "splice" });
+    const Run access = run_readahead_probe({ "--access", "splice" });
     CHECK(access.rc == 2);
     CHECK(access.err.find("--access: expected read or mmap, got 'splice'") != std::string::npos);
-    const Run zero = run({ "--pattern=stride:0" });
+    const Run zero = run_readahead_probe({ "--pattern=stride:0" });
     CHECK(zero.rc == 2);
     CHECK(zero.err.find("stride:N needs N >= 1") != std::string::npos);
-    const Run junk = run({ "--pattern", "stride:x" });
+    const Run junk = run_readahead_probe({ "--pattern", "stride:x" });
     CHECK(junk.rc == 2);
     CHECK(junk.err.find("stride:N") != std::string::npos);
-    const Run reads = run({ "--reads", "0" });
+    const Run reads = run_readahead_probe({ "--reads", "0" });
     CHECK(reads.rc == 2);
     CHECK(reads.err.find("--reads") != std::string::npos);
-    const Run unknown = run({ "--frobnicate" });
+    const Run unknown = run_readahead_probe({ "--frobnicate" });
     CHECK(unknown.rc == 2);
     CHECK(unknown.err.find("--frobnicate") != std::string::npos);
     CHECK(bad.out.empty());
-    const Run help = run({ "--help" });
+    const Run help = run_readahead_probe({ "--help" });
     CHECK(help.rc == 0);
     CHECK(help.out.find("--pattern") != std::string::npos);
 }
@@ -230,7 +230,7 @@ TEST_CASE("a real probe measures or says why it cannot", "[readahead_probe][host
     const std::string dir = ::access("/var/tmp", W_OK) == 0 ? "/var/tmp" : ".";
     ::setenv("TMPDIR", dir.c_str(), 1);
     const std::string csv = dir + "/pcl-test-readahead-probe-" + std::to_string(::getpid()) + ".csv";
-    const Run r = run({ "--size", "16M", "--pattern", "seq", "--reads", "512", "--csv", csv });
+    const Run r = run_readahead_probe({ "--size", "16M", "--pattern", "seq", "--reads", "512", "--csv", csv });
     if (old)
         ::setenv("TMPDIR", saved.c_str(), 1);
     else

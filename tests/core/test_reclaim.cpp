@@ -27,11 +27,6 @@ using namespace pcl;
 
 namespace {
 
-IndexSpec radix_rcu()
-{
-    return test::index_spec("radix", "rcu");
-}
-
 // Windows of 8 aligned pages, no marker; counts note_thrash per file.
 struct Window8 final : ReadaheadPolicy {
     std::array<std::atomic<int>, 4> thrash {};
@@ -49,7 +44,8 @@ struct Window8 final : ReadaheadPolicy {
 struct Rig : test::PolicyFaultRig {
     static constexpr std::uint64_t kSpan = 4096;
 
-    Rig(std::uint64_t frames, ReadaheadPolicy& policy, bool unmap_hook = true, const IndexSpec& spec = radix_rcu())
+    Rig(std::uint64_t frames, ReadaheadPolicy& policy, bool unmap_hook = true,
+        const IndexSpec& spec = test::radix_rcu_spec())
         : PolicyFaultRig(frames, policy, spec, { 20'000, 1'000, 1.0 })
     {
         if (unmap_hook)
@@ -151,7 +147,7 @@ TEST_CASE("evictions shrink the file's index: count and radix-tree nodes", "[mm]
         CHECK(m.cached(a, k * 64) == (k >= 32));
     // The tree has exactly the nodes of a tree built with the survivors.
     sync::LockRegistry scratch;
-    auto oracle = make_page_index(radix_rcu(), 0, scratch);
+    auto oracle = make_page_index(test::radix_rcu_spec(), 0, scratch);
     std::vector<Page> dummies(32);
     for (pgoff_t k = 32; k < 64; ++k)
         REQUIRE(oracle->insert(k * 64, &dummies[k - 32]) == InsertResult::Inserted);

@@ -1,28 +1,18 @@
 // core/sim: the run loop both front ends turn - how a run moves between
 // ready, running, paused and ended, what running time counts, when samples
 // are taken, why a run ended, and that every event drained reaches the sink.
-#include "engine_test_support.h"
+#include "run_loop_support.h"
 #include "sim/run_loop.h"
 
 #include <catch2/catch.hpp>
 
 #include <algorithm>
 #include <chrono>
-#include <numeric>
 #include <thread>
 
 using namespace pcl;
 
 namespace {
-
-Scenario scenario(unsigned cpus, std::uint64_t ops, double ops_per_second = 0)
-{
-    Scenario s;
-    s.engine = test::small_engine("sequential", cpus, 256, ops);
-    s.engine.ops_per_second = ops_per_second;
-    s.sample_interval_ms = 10;
-    return s;
-}
 
 /// Turns @loop as a front end would, every millisecond, until it ends or
 /// @timeout passes; returns the events the turns handed over.
@@ -37,18 +27,12 @@ std::uint64_t turn_until_ended(RunLoop& loop, std::chrono::seconds timeout = std
     return seen;
 }
 
-std::uint64_t sampled_operations(const RunLoop& loop)
-{
-    return std::accumulate(loop.samples().begin(), loop.samples().end(), std::uint64_t(0),
-        [](std::uint64_t n, const MetricsSample& s) { return n + s.operations; });
-}
-
 } // namespace
 
 TEST_CASE(
     "a run played to its end: finished, every operation in one sample, every event in the sink", "[sim][run_loop]")
 {
-    RunLoop loop(scenario(2, 300, 2000));
+    RunLoop loop(test::run_loop_scenario(2, 300, 2000));
     CHECK(loop.phase() == RunLoop::Phase::Ready);
     std::vector<double> times;
     loop.set_sample_callback([&](const MetricsSample& s) { times.push_back(s.time_s); });
@@ -58,7 +42,7 @@ TEST_CASE(
     REQUIRE(loop.phase() == RunLoop::Phase::Ended);
     CHECK(run_end_name(loop.ended_by()) == "finished");
     CHECK(loop.engine().operations() == 600);
-    CHECK(sampled_operations(loop) == 600);
+    CHECK(test::sampled_operations(loop) == 600);
     REQUIRE(times.size() == loop.samples().size());
     CHECK(std::is_sorted(times.begin(), times.end()));
     CHECK(times.back() == loop.running_seconds());
@@ -75,7 +59,7 @@ TEST_CASE(
 
 TEST_CASE("a pause stops the clock and the samples, play goes on from there", "[sim][run_loop]")
 {
-    RunLoop loop(scenario(1, 100000, 500));
+    RunLoop loop(test::run_loop_scenario(1, 100000, 500));
     loop.play();
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
     loop.turn({});
@@ -111,7 +95,7 @@ TEST_CASE("a pause stops the clock and the samples, play goes on from there", "[
 
 TEST_CASE("a stepped run to its end has no sample, the steps' own time is running time", "[sim][run_loop]")
 {
-    RunLoop loop(scenario(3, 6));
+    RunLoop loop(test::run_loop_scenario(3, 6));
     const auto began = std::chrono::steady_clock::now();
     loop.step(4);
     CHECK(loop.phase() == RunLoop::Phase::Paused);
@@ -141,7 +125,7 @@ TEST_CASE("a stepped run to its end has no sample, the steps' own time is runnin
 
 TEST_CASE("the duration ends a run in running time, end() names why a run was cut", "[sim][run_loop]")
 {
-    Scenario s = scenario(1, 1000000, 100);
+    Scenario s = test::run_loop_scenario(1, 1000000, 100);
     s.duration_seconds = 0.1;
     RunLoop timed(s);
     timed.play();
@@ -150,7 +134,7 @@ TEST_CASE("the duration ends a run in running time, end() names why a run was cu
     CHECK(timed.running_seconds() >= 0.1);
     CHECK(run_end_name(timed.result().ended_by) == "duration");
 
-    RunLoop cancelled(scenario(1, 1000000, 100));
+    RunLoop cancelled(test::run_loop_scenario(1, 1000000, 100));
     cancelled.play();
     cancelled.turn({});
     cancelled.end(RunEnd::Cancelled, {});
@@ -164,7 +148,7 @@ TEST_CASE("the duration ends a run in running time, end() names why a run was cu
 
 TEST_CASE("a scenario that does not validate builds no run", "[sim][run_loop]")
 {
-    Scenario s = scenario(1, 10);
+    Scenario s = test::run_loop_scenario(1, 10);
     s.engine.workload.cpus = 0;
     try {
         RunLoop loop(s);

@@ -4,40 +4,20 @@
 // in tests/CMakeLists.txt): on two CPUs, tests running beside them could
 // starve their paced CPUs. The run loop's other cases are in
 // test_run_loop.cpp and run beside other tests.
-#include "engine_test_support.h"
+#include "run_loop_support.h"
 #include "sim/run_loop.h"
 
 #include <catch2/catch.hpp>
 
 #include <algorithm>
 #include <chrono>
-#include <numeric>
 #include <thread>
 
 using namespace pcl;
 
-namespace {
-
-Scenario scenario(unsigned cpus, std::uint64_t ops, double ops_per_second)
-{
-    Scenario s;
-    s.engine = test::small_engine("sequential", cpus, 256, ops);
-    s.engine.ops_per_second = ops_per_second;
-    s.sample_interval_ms = 10;
-    return s;
-}
-
-std::uint64_t sampled_operations(const RunLoop& loop)
-{
-    return std::accumulate(loop.samples().begin(), loop.samples().end(), std::uint64_t(0),
-        [](std::uint64_t n, const MetricsSample& s) { return n + s.operations; });
-}
-
-} // namespace
-
 TEST_CASE("a pause right after a sample closes no sliver, the counts still add up", "[sim][run_loop]")
 {
-    Scenario sc = scenario(2, 1000000, 400);
+    Scenario sc = test::run_loop_scenario(2, 1000000, 400);
     sc.sample_interval_ms = 200;
     RunLoop loop(sc);
     loop.play();
@@ -76,7 +56,7 @@ TEST_CASE("a pause right after a sample closes no sliver, the counts still add u
     const std::size_t before_end = loop.samples().size();
     loop.end(RunEnd::Stopped, {});
     CHECK(loop.samples().size() == before_end + 1);
-    CHECK(sampled_operations(loop) == loop.engine().operations());
+    CHECK(test::sampled_operations(loop) == loop.engine().operations());
 }
 
 TEST_CASE("after a pause the pace goes on from Play: the paused time owes no operations", "[sim][run_loop]")
@@ -84,7 +64,7 @@ TEST_CASE("after a pause the pace goes on from Play: the paused time owes no ope
     // 50 operations a second on each of 2 CPUs. A pace that counted its
     // slots from before the pause would owe each CPU the paused time's 100
     // operations and do them back to back after Play.
-    RunLoop loop(scenario(2, 1000000, 50));
+    RunLoop loop(test::run_loop_scenario(2, 1000000, 50));
     std::vector<std::uint64_t> stamps;
     auto keep = [&](std::vector<Event>& batch) {
         for (const Event& e : batch)

@@ -23,7 +23,7 @@ using pcl::sched::ScheduleStrategy;
 
 namespace {
 
-Machine& machine()
+Machine& this_machine()
 {
     return *current_machine();
 }
@@ -43,10 +43,10 @@ SchedulerOptions strategy(ScheduleStrategy s, std::uint64_t seed, unsigned depth
 template <class A, class B> void run_pair(Scheduler& s, A a, B b)
 {
     s.run([&] {
-        const TaskRef ta = machine().spawn("a", a);
-        const TaskRef tb = machine().spawn("b", b);
-        machine().join(ta);
-        machine().join(tb);
+        const TaskRef ta = this_machine().spawn("a", a);
+        const TaskRef tb = this_machine().spawn("b", b);
+        this_machine().join(ta);
+        this_machine().join(tb);
     });
 }
 
@@ -62,11 +62,11 @@ bool b_sees_a_done(const SchedulerOptions& options, int a_steps)
         s,
         [&] {
             for (int i = 0; i < a_steps; ++i)
-                machine().charge(10);
+                this_machine().charge(10);
             done = true;
         },
         [&] {
-            machine().charge(1);
+            this_machine().charge(1);
             seen = done;
         });
     return seen;
@@ -89,14 +89,14 @@ std::vector<int> interleaving(const SchedulerOptions& options)
     s.run([&] {
         std::vector<TaskRef> tasks;
         for (int t = 0; t < 3; ++t)
-            tasks.push_back(machine().spawn("t" + std::to_string(t), [&order, t] {
+            tasks.push_back(this_machine().spawn("t" + std::to_string(t), [&order, t] {
                 for (int i = 0; i < 20; ++i) {
                     order.push_back(t);
-                    machine().charge(std::uint64_t(5 + t));
+                    this_machine().charge(std::uint64_t(5 + t));
                 }
             }));
         for (TaskRef t : tasks)
-            machine().join(t);
+            this_machine().join(t);
     });
     return order;
 }
@@ -139,7 +139,7 @@ TEST_CASE("one seed is one schedule: an exploring run is replayed exactly", "[sc
     Scheduler s(strategy(ScheduleStrategy::Random, 3));
     const auto ten = [] {
         for (int i = 0; i < 10; ++i)
-            machine().charge(1);
+            this_machine().charge(1);
     };
     run_pair(s, ten, ten);
     CHECK(s.scheduling_points() >= 20);
@@ -161,12 +161,12 @@ TEST_CASE("coverage counts the orders of the lock acquisitions, not of the switc
         const auto task = [&](char name) {
             return [&, name] {
                 for (int i = 0; i < 5; ++i)
-                    machine().charge(10);
+                    this_machine().charge(10);
                 lock.lock();
                 order += name;
                 lock.unlock();
                 for (int i = 0; i < 5; ++i)
-                    machine().charge(10);
+                    this_machine().charge(10);
             };
         };
         run_pair(s, task('a'), task('b'));
@@ -202,7 +202,7 @@ TEST_CASE("pct finds a bug of depth 2 with its change point", "[scheduler][explo
             s,
             [&] {
                 x = 1;
-                machine().charge(1);
+                this_machine().charge(1);
                 x = 0;
             },
             [&] { seen = x == 1; });
@@ -215,7 +215,7 @@ TEST_CASE("pct finds a bug of depth 2 with its change point", "[scheduler][explo
             plain,
             [&] {
                 x = 1;
-                machine().charge(1);
+                this_machine().charge(1);
                 x = 0;
             },
             [&] { seen = x == 1; });
@@ -236,12 +236,12 @@ TEST_CASE("a spinner under pct lets the task it waits for run", "[scheduler][exp
                 [&] {
                     while (!flag) {
                         ++spins;
-                        machine().relax();
+                        this_machine().relax();
                     }
                 },
                 [&] {
                     for (int i = 0; i < 5; ++i)
-                        machine().charge(100);
+                        this_machine().charge(100);
                     flag = true;
                 }));
             CHECK(flag);
@@ -260,12 +260,12 @@ TEST_CASE(
             run_pair(
                 s,
                 [&] {
-                    woken = machine().park(never, 1000);
-                    ended_at = machine().now_ns();
+                    woken = this_machine().park(never, 1000);
+                    ended_at = this_machine().now_ns();
                 },
                 [&] {
                     for (int i = 0; i < 30; ++i)
-                        machine().charge(100);
+                        this_machine().charge(100);
                 });
             CHECK_FALSE(woken);
             CHECK(ended_at >= 1000);
@@ -282,10 +282,10 @@ TEST_CASE("a run past its scheduling points is stopped and says so", "[scheduler
             s,
             [&] {
                 while (!flag)
-                    machine().charge(1);
+                    this_machine().charge(1);
             },
             [&] {
-                machine().charge(5);
+                this_machine().charge(5);
                 flag = true;
             });
     };

@@ -3,6 +3,7 @@
 #include "sync/lock_stats.h"
 
 #include "index_oracle.h"
+#include "lock_stat_support.h"
 #include "ring_events.h"
 
 #include <catch2/catch.hpp>
@@ -60,14 +61,6 @@ std::vector<NodeShape> shape(const IndexSnapshot& s)
     for (const auto& n : s.nodes)
         out.push_back({ n.id, n.level, n.first_index, n.tagged });
     return out;
-}
-
-const sync::LockStatRow* find_row(const std::vector<sync::LockStatRow>& rows, const std::string& name)
-{
-    for (const auto& row : rows)
-        if (row.name == name)
-            return &row;
-    return nullptr;
 }
 
 } // namespace
@@ -604,18 +597,18 @@ TEST_CASE("every operation takes the mapping lock exactly once", "[index][skipli
     (void)list->memory_bytes();
 
     const auto rows = registry.locks();
-    const sync::LockStatRow* row = find_row(rows, "mapping[0].skiplist_lock");
+    const sync::LockStatRow* row = test::find_row(rows, "mapping[0].skiplist_lock");
     REQUIRE(row != nullptr);
     CHECK(row->lock_class == "mapping.skiplist_lock");
     CHECK(row->acquisitions == ops);
     CHECK(row->contentions == 0);
     (void)list->snapshot();
     const auto after = registry.locks();
-    REQUIRE(find_row(after, "mapping[0].skiplist_lock") != nullptr);
-    CHECK(find_row(after, "mapping[0].skiplist_lock")->acquisitions == ops + 1);
+    REQUIRE(test::find_row(after, "mapping[0].skiplist_lock") != nullptr);
+    CHECK(test::find_row(after, "mapping[0].skiplist_lock")->acquisitions == ops + 1);
     // No per-node locks in this scheme.
     const auto classes = registry.classes();
-    CHECK(find_row(classes, "skiplist_node") == nullptr);
+    CHECK(test::find_row(classes, "skiplist_node") == nullptr);
 }
 
 TEST_CASE("pernode skip list locks nodes, never a per-file lock", "[index][skiplist][sync]")
@@ -627,7 +620,7 @@ TEST_CASE("pernode skip list locks nodes, never a per-file lock", "[index][skipl
         for (pgoff_t i = 0; i < 100; ++i)
             REQUIRE(list->insert(i, pool.make(i)) == InsertResult::Inserted);
         const auto classes_after_insert = registry.classes();
-        const sync::LockStatRow* nodes = find_row(classes_after_insert, "skiplist_node");
+        const sync::LockStatRow* nodes = test::find_row(classes_after_insert, "skiplist_node");
         REQUIRE(nodes != nullptr);
         CHECK(nodes->acquisitions >= 100); // at least one pred per insert
         // Lookups and gang lookups take no lock at all.
@@ -638,8 +631,8 @@ TEST_CASE("pernode skip list locks nodes, never a per-file lock", "[index][skipl
             (void)list->test_tag(i, kTagDirty);
         }
         const auto classes_after_reads = registry.classes();
-        REQUIRE(find_row(classes_after_reads, "skiplist_node") != nullptr);
-        CHECK(find_row(classes_after_reads, "skiplist_node")->acquisitions == nodes->acquisitions);
+        REQUIRE(test::find_row(classes_after_reads, "skiplist_node") != nullptr);
+        CHECK(test::find_row(classes_after_reads, "skiplist_node")->acquisitions == nodes->acquisitions);
         CHECK(registry.locks().empty());
         for (pgoff_t i = 0; i < 100; ++i)
             REQUIRE(list->erase(i) != nullptr);

@@ -30,7 +30,7 @@ std::ostream& operator<<(std::ostream& os, const Acquisition& a)
     return os << "task " << a.task << " @" << a.at;
 }
 
-struct Outcome {
+struct SpinOutcome {
     std::vector<Acquisition> acquisitions;
     std::uint64_t contended = 0; ///< first exchanges that failed
     std::uint64_t end_ns = 0;
@@ -43,7 +43,7 @@ struct Outcome {
 /// while its line is still in its cache). The waiters wait in the
 /// scheduler's take_spinning (@in_scheduler) or in the same loop written
 /// out here, each waiter running it itself.
-Outcome contend(std::uint64_t seed, unsigned tasks, unsigned rounds, bool in_scheduler)
+SpinOutcome contend(std::uint64_t seed, unsigned tasks, unsigned rounds, bool in_scheduler)
 {
     sched::SchedulerOptions options;
     options.seed = seed;
@@ -51,7 +51,7 @@ Outcome contend(std::uint64_t seed, unsigned tasks, unsigned rounds, bool in_sch
     s.set_model(std::make_unique<sched::MachineModel>(sched::load_machine_profile("altix-2005")));
     constexpr LineKey kLine = 7;
     std::atomic<bool> locked { false };
-    Outcome out;
+    SpinOutcome out;
     s.run([&] {
         std::vector<TaskRef> refs;
         for (unsigned t = 0; t < tasks; ++t)
@@ -96,8 +96,8 @@ TEST_CASE("the scheduler's take_spinning is the spin loop it stands for, step fo
     constexpr unsigned kTasks = 24, kRounds = 30;
     for (std::uint64_t seed : { 1u, 2u, 3u }) {
         INFO("seed " << seed);
-        const Outcome loop = contend(seed, kTasks, kRounds, false);
-        const Outcome in_scheduler = contend(seed, kTasks, kRounds, true);
+        const SpinOutcome loop = contend(seed, kTasks, kRounds, false);
+        const SpinOutcome in_scheduler = contend(seed, kTasks, kRounds, true);
         // The lock was contended (most first tries find it held), and
         // every task got it every round, one holder at a time.
         CHECK(loop.contended > kTasks * 4);

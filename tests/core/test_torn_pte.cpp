@@ -69,7 +69,7 @@ std::vector<Expect> operator+(std::vector<Expect> a, const std::vector<Expect>& 
     return a;
 }
 
-ProbeFigures run_probe(const std::vector<std::string>& set)
+ProbeFigures run_torn_pte_probe(const std::vector<std::string>& set)
 {
     const LessonProbe* p = find_lesson_probe("torn_pte");
     REQUIRE(p);
@@ -412,24 +412,25 @@ TEST_CASE("the torn_pte probe: parameters, and its figures on the scripted inter
     }
     SECTION("explore: the schedules counted, and the seed of the one that tore the read")
     {
-        ProbeFigures f = run_probe({ "method=naive", "mode=explore", "schedules=1000" });
+        ProbeFigures f = run_torn_pte_probe({ "method=naive", "mode=explore", "schedules=1000" });
         CHECK(f.at("schedules") == 3);
         CHECK(f.at("found_seed") == 3);
         CHECK(f.at("reads") == 3);
         CHECK(f.at("torn_reads") == 1);
         CHECK(f.at("torn_present_reads") == 1);
         CHECK(f.at("writes") == 9);
-        f = run_probe({ "method=naive", "mode=explore", "strategy=pct", "depth=3", "seed=5", "schedules=1000" });
+        f = run_torn_pte_probe(
+            { "method=naive", "mode=explore", "strategy=pct", "depth=3", "seed=5", "schedules=1000" });
         CHECK(f.at("found_seed") == 4 + f.at("schedules"));
-        f = run_probe({ "method=atomic64", "mode=explore", "strategy=pct", "schedules=500" });
+        f = run_torn_pte_probe({ "method=atomic64", "mode=explore", "strategy=pct", "schedules=500" });
         CHECK(f.at("schedules") == 500);
         CHECK(f.at("found_seed") == 0);
         CHECK(f.at("torn_reads") == 0);
-        CHECK(run_probe({ "method=naive", "interleaving=ab_cd" }).at("schedules") == 0);
+        CHECK(run_torn_pte_probe({ "method=naive", "interleaving=ab_cd" }).at("schedules") == 0);
     }
     SECTION("scripted: the naive and the re-read reads are torn, every fix is not")
     {
-        ProbeFigures f = run_probe({ "method=naive", "interleaving=ab_cd" });
+        ProbeFigures f = run_torn_pte_probe({ "method=naive", "interleaving=ab_cd" });
         CHECK(f.at("reads") == 1);
         CHECK(f.at("torn_reads") == 1);
         CHECK(f.at("torn_per_million") == 1e6);
@@ -437,27 +438,27 @@ TEST_CASE("the torn_pte probe: parameters, and its figures on the scripted inter
         CHECK(f.at("retries") == 0);
         CHECK(f.at("writes") == 1);
 
-        f = run_probe({ "method=reread_first", "interleaving=ab_cd" });
+        f = run_torn_pte_probe({ "method=reread_first", "interleaving=ab_cd" });
         CHECK(f.at("torn_reads") == 0);
         CHECK(f.at("retries") == 1);
-        f = run_probe({ "method=reread_first", "interleaving=ab_cd_ae" });
+        f = run_torn_pte_probe({ "method=reread_first", "interleaving=ab_cd_ae" });
         CHECK(f.at("torn_reads") == 1);
         CHECK(f.at("writes") == 2);
 
         for (const char* fix : { "recheck_under_lock", "pte_same", "atomic64", "seqcount" })
             for (const char* il : { "ab_cd", "ab_cd_ae" }) {
                 INFO(fix << " on " << il);
-                f = run_probe({ std::string("method=") + fix, std::string("interleaving=") + il });
+                f = run_torn_pte_probe({ std::string("method=") + fix, std::string("interleaving=") + il });
                 CHECK(f.at("reads") == 1);
                 CHECK(f.at("torn_reads") == 0);
                 CHECK(f.at("torn_per_million") == 0);
             }
-        f = run_probe({ "method=seqcount", "interleaving=ab_cd_ae" });
+        f = run_torn_pte_probe({ "method=seqcount", "interleaving=ab_cd_ae" });
         CHECK(f.at("retries") == 2);
     }
     SECTION("threads: reads add up and a fix reads nothing torn")
     {
-        const ProbeFigures f = run_probe({ "method=seqcount", "mode=threads", "reads=20000", "readers=1" });
+        const ProbeFigures f = run_torn_pte_probe({ "method=seqcount", "mode=threads", "reads=20000", "readers=1" });
         CHECK(f.at("reads") == 20000);
         CHECK(f.at("torn_reads") == 0);
         CHECK(f.at("torn_per_million") == 0);

@@ -28,7 +28,7 @@ Trace strace(const std::string& text, BadLines policy = BadLines::Stop)
     return parse_trace_strace(in, policy);
 }
 
-TraceEvent ev(std::uint64_t time, std::uint32_t thread, TraceOp op, std::uint32_t file, std::uint64_t offset,
+TraceEvent trace_event(std::uint64_t time, std::uint32_t thread, TraceOp op, std::uint32_t file, std::uint64_t offset,
     std::uint64_t length)
 {
     return TraceEvent { time, thread, op, file, offset, length };
@@ -66,11 +66,11 @@ TEST_CASE("CSV: every field of every op, header and comments", "[trace][csv]")
                         "13,700,mmap_touch,/data/a,0,18446744073709551615\n"
                         "14,701,close,\"/data/b,c\",0,0\n");
     REQUIRE(t.events.size() == 5);
-    CHECK(t.events[0] == ev(10, 0, TraceOp::Open, 0, 0, 0));
-    CHECK(t.events[1] == ev(11, 0, TraceOp::Read, 0, 4096, 8192));
-    CHECK(t.events[2] == ev(12, 1, TraceOp::Write, 1, 1, 2));
-    CHECK(t.events[3] == ev(13, 0, TraceOp::MmapTouch, 0, 0, UINT64_MAX));
-    CHECK(t.events[4] == ev(14, 1, TraceOp::Close, 1, 0, 0));
+    CHECK(t.events[0] == trace_event(10, 0, TraceOp::Open, 0, 0, 0));
+    CHECK(t.events[1] == trace_event(11, 0, TraceOp::Read, 0, 4096, 8192));
+    CHECK(t.events[2] == trace_event(12, 1, TraceOp::Write, 1, 1, 2));
+    CHECK(t.events[3] == trace_event(13, 0, TraceOp::MmapTouch, 0, 0, UINT64_MAX));
+    CHECK(t.events[4] == trace_event(14, 1, TraceOp::Close, 1, 0, 0));
     CHECK(t.files == std::vector<std::string> { "/data/a", "/data/b,c" });
     CHECK(t.threads == std::vector<std::uint32_t> { 700, 701 });
     CHECK(t.skipped_lines == 0);
@@ -81,8 +81,8 @@ TEST_CASE("CSV: the header is optional and events keep line order", "[trace][csv
 {
     const Trace t = csv("5,9,read,f,0,1\n3,8,read,g,0,1\n");
     REQUIRE(t.events.size() == 2);
-    CHECK(t.events[0] == ev(5, 0, TraceOp::Read, 0, 0, 1));
-    CHECK(t.events[1] == ev(3, 1, TraceOp::Read, 1, 0, 1));
+    CHECK(t.events[0] == trace_event(5, 0, TraceOp::Read, 0, 0, 1));
+    CHECK(t.events[1] == trace_event(3, 1, TraceOp::Read, 1, 0, 1));
     CHECK(t.threads == std::vector<std::uint32_t> { 9, 8 });
 }
 
@@ -115,8 +115,8 @@ TEST_CASE("CSV: each kind of bad line is skipped and counted under Skip", "[trac
                         "10,1,read,f,20,30\n",
         BadLines::Skip);
     REQUIRE(t.events.size() == 2);
-    CHECK(t.events[0] == ev(1, 0, TraceOp::Read, 0, 0, 10));
-    CHECK(t.events[1] == ev(10, 0, TraceOp::Read, 0, 20, 30));
+    CHECK(t.events[0] == trace_event(1, 0, TraceOp::Read, 0, 0, 10));
+    CHECK(t.events[1] == trace_event(10, 0, TraceOp::Read, 0, 20, 30));
     CHECK(t.skipped_lines == 9);
     REQUIRE(t.errors.size() == 9);
     for (std::size_t i = 0; i < t.errors.size(); ++i)
@@ -141,14 +141,14 @@ TEST_CASE("CSV: write_trace_csv reads back to the same trace", "[trace][csv]")
     Trace t;
     t.files = { "/plain", "/with,comma", "/with\"quote" };
     t.threads = { 42, 7 };
-    t.events = { ev(0, 0, TraceOp::Open, 1, 0, 0), ev(5, 1, TraceOp::MmapTouch, 2, 4096, 12288),
-        ev(9, 0, TraceOp::Write, 0, 1, 1) };
+    t.events = { trace_event(0, 0, TraceOp::Open, 1, 0, 0), trace_event(5, 1, TraceOp::MmapTouch, 2, 4096, 12288),
+        trace_event(9, 0, TraceOp::Write, 0, 1, 1) };
     std::ostringstream out;
     write_trace_csv(out, t);
     const Trace back = csv(out.str());
     CHECK(back.events
-        == std::vector<TraceEvent> { ev(0, 0, TraceOp::Open, 0, 0, 0), ev(5, 1, TraceOp::MmapTouch, 1, 4096, 12288),
-            ev(9, 0, TraceOp::Write, 2, 1, 1) });
+        == std::vector<TraceEvent> { trace_event(0, 0, TraceOp::Open, 0, 0, 0),
+            trace_event(5, 1, TraceOp::MmapTouch, 1, 4096, 12288), trace_event(9, 0, TraceOp::Write, 2, 1, 1) });
     CHECK(back.files == std::vector<std::string> { "/with,comma", "/with\"quote", "/plain" });
     CHECK(back.threads == t.threads);
 }
@@ -172,16 +172,16 @@ TEST_CASE("strace: fds map to paths, every call becomes its event", "[trace][str
     CHECK(t.threads == std::vector<std::uint32_t> { 100 });
     CHECK(t.events
         == std::vector<TraceEvent> {
-            ev(0, 0, TraceOp::Open, 0, 0, 0),
-            ev(10, 0, TraceOp::Read, 0, 0, 1234),           // the read at end of file (= 0) records nothing
-            ev(30, 0, TraceOp::MmapTouch, 0, 0x2000, 8192), // the anonymous mmap records nothing
-            ev(50, 0, TraceOp::Open, 1, 0, 0),
-            ev(60, 0, TraceOp::Read, 1, 8192, 512),
-            ev(70, 0, TraceOp::Close, 0, 0, 0),
-            ev(80, 0, TraceOp::Open, 2, 0, 0), // fd 3 reused: now the other file
-            ev(90, 0, TraceOp::Read, 2, 0, 1),
-            ev(100, 0, TraceOp::Close, 2, 0, 0),
-            ev(110, 0, TraceOp::Close, 1, 0, 0),
+            trace_event(0, 0, TraceOp::Open, 0, 0, 0),
+            trace_event(10, 0, TraceOp::Read, 0, 0, 1234),           // the read at end of file (= 0) records nothing
+            trace_event(30, 0, TraceOp::MmapTouch, 0, 0x2000, 8192), // the anonymous mmap records nothing
+            trace_event(50, 0, TraceOp::Open, 1, 0, 0),
+            trace_event(60, 0, TraceOp::Read, 1, 8192, 512),
+            trace_event(70, 0, TraceOp::Close, 0, 0, 0),
+            trace_event(80, 0, TraceOp::Open, 2, 0, 0), // fd 3 reused: now the other file
+            trace_event(90, 0, TraceOp::Read, 2, 0, 1),
+            trace_event(100, 0, TraceOp::Close, 2, 0, 0),
+            trace_event(110, 0, TraceOp::Close, 1, 0, 0),
         });
     CHECK(t.skipped_lines == 0);
 }
@@ -230,10 +230,10 @@ TEST_CASE("strace: unfinished and resumed calls of interleaved threads", "[trace
     // The time of a call is when it was entered; threads share descriptors.
     CHECK(t.events
         == std::vector<TraceEvent> {
-            ev(0, 0, TraceOp::Open, 0, 0, 0),
-            ev(20, 1, TraceOp::Read, 0, 1773568, 4096),
-            ev(21, 0, TraceOp::Read, 0, 0, 100),
-            ev(50, 0, TraceOp::Read, 0, 0, 1),
+            trace_event(0, 0, TraceOp::Open, 0, 0, 0),
+            trace_event(20, 1, TraceOp::Read, 0, 1773568, 4096),
+            trace_event(21, 0, TraceOp::Read, 0, 0, 100),
+            trace_event(50, 0, TraceOp::Read, 0, 0, 1),
         });
     CHECK(t.threads == std::vector<std::uint32_t> { 200, 201 });
     CHECK(t.files == std::vector<std::string> { "/big" });
@@ -260,7 +260,9 @@ TEST_CASE("strace: single-process lines without a tid column, and -ttt times", "
 {
     const Trace t = strace("1700000000.000100 openat(AT_FDCWD, \"/a\", O_RDONLY) = 3\n"
                            "1700000000.000350 read(3, \"\"..., 8) = 8\n");
-    CHECK(t.events == std::vector<TraceEvent> { ev(0, 0, TraceOp::Open, 0, 0, 0), ev(250, 0, TraceOp::Read, 0, 0, 8) });
+    CHECK(t.events
+        == std::vector<TraceEvent> {
+            trace_event(0, 0, TraceOp::Open, 0, 0, 0), trace_event(250, 0, TraceOp::Read, 0, 0, 8) });
     CHECK(t.threads == std::vector<std::uint32_t> { 0 });
 }
 
@@ -268,7 +270,9 @@ TEST_CASE("strace: [pid N] prefixes of strace writing to a terminal", "[trace][s
 {
     const Trace t = strace("10:00:00.000000 openat(AT_FDCWD, \"/a\", O_RDONLY) = 3\n"
                            "[pid    77] 10:00:00.000002 read(3, \"\"..., 8) = 8\n");
-    CHECK(t.events == std::vector<TraceEvent> { ev(0, 0, TraceOp::Open, 0, 0, 0), ev(2, 1, TraceOp::Read, 0, 0, 8) });
+    CHECK(t.events
+        == std::vector<TraceEvent> {
+            trace_event(0, 0, TraceOp::Open, 0, 0, 0), trace_event(2, 1, TraceOp::Read, 0, 0, 8) });
     CHECK(t.threads == std::vector<std::uint32_t> { 0, 77 });
 }
 
@@ -282,7 +286,7 @@ TEST_CASE("strace: a resumed call must match the unfinished one of its thread", 
     REQUIRE(t.errors.size() == 2);
     CHECK(t.errors[0].line == 3);
     CHECK(t.errors[1].line == 4);
-    CHECK(t.events == std::vector<TraceEvent> { ev(0, 0, TraceOp::Open, 0, 0, 0) });
+    CHECK(t.events == std::vector<TraceEvent> { trace_event(0, 0, TraceOp::Open, 0, 0, 0) });
 }
 
 TEST_CASE("strace: a bad line stops with its number and content, or is skipped and counted", "[trace][strace]")
@@ -307,8 +311,8 @@ TEST_CASE("strace: a bad line stops with its number and content, or is skipped a
         CHECK(t.errors[i].line == i + 3);
     CHECK_THAT(t.errors[2].reason, Catch::Contains("resumed"));
     CHECK(t.events
-        == std::vector<TraceEvent> {
-            ev(0, 0, TraceOp::Open, 0, 0, 0), ev(1, 0, TraceOp::Read, 0, 0, 8), ev(7, 0, TraceOp::Read, 0, 8, 8) });
+        == std::vector<TraceEvent> { trace_event(0, 0, TraceOp::Open, 0, 0, 0),
+            trace_event(1, 0, TraceOp::Read, 0, 0, 8), trace_event(7, 0, TraceOp::Read, 0, 8, 8) });
 }
 
 TEST_CASE("strace: -tt times that pass midnight keep increasing", "[trace][strace]")
@@ -335,12 +339,12 @@ TEST_CASE("strace: the example of docs/trace-format.md", "[trace][strace]")
     CHECK(t.threads == std::vector<std::uint32_t> { 31127, 31129 });
     CHECK(t.events
         == std::vector<TraceEvent> {
-            ev(0, 0, TraceOp::Open, 0, 0, 0),
-            ev(650, 0, TraceOp::Read, 0, 1773568, 4096),
-            ev(2239, 1, TraceOp::Open, 0, 0, 0),
-            ev(4276, 1, TraceOp::Read, 0, 0, 16384),
-            ev(5554, 1, TraceOp::Read, 0, 1048576, 16384),
-            ev(9943, 1, TraceOp::Close, 0, 0, 0),
+            trace_event(0, 0, TraceOp::Open, 0, 0, 0),
+            trace_event(650, 0, TraceOp::Read, 0, 1773568, 4096),
+            trace_event(2239, 1, TraceOp::Open, 0, 0, 0),
+            trace_event(4276, 1, TraceOp::Read, 0, 0, 16384),
+            trace_event(5554, 1, TraceOp::Read, 0, 1048576, 16384),
+            trace_event(9943, 1, TraceOp::Close, 0, 0, 0),
         });
 }
 

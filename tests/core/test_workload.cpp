@@ -57,7 +57,7 @@ std::vector<pgoff_t> indexes(const std::vector<Operation>& ops)
 }
 
 using Ranges = std::vector<std::pair<pgoff_t, pgoff_t>>;
-using Pages = std::vector<pgoff_t>;
+using Offsets = std::vector<pgoff_t>;
 
 std::string message_of(const WorkloadSpec& spec)
 {
@@ -88,7 +88,7 @@ TEST_CASE("reverse issues sequential's requests from the end down", "[workload]"
         ranges(take(make_spec("reverse", 10, 4), 0, 5)) == Ranges { { 8, 2 }, { 4, 4 }, { 0, 4 }, { 8, 2 }, { 4, 4 } });
     WorkloadSpec spec = make_spec("reverse", 5, 4);
     spec.access = WorkloadAccess::MmapRead;
-    CHECK(indexes(take(spec, 0, 7)) == Pages { 4, 3, 2, 1, 0, 4, 3 });
+    CHECK(indexes(take(spec, 0, 7)) == Offsets { 4, 3, 2, 1, 0, 4, 3 });
 }
 
 TEST_CASE("strided starts a request every stride pages", "[workload]")
@@ -104,9 +104,9 @@ TEST_CASE("interleaved: CPU k of n takes k, k+n, ... of a shared file", "[worklo
 {
     WorkloadSpec spec = make_spec("interleaved", 10, 1, 3);
     spec.files = FileSharing::Shared;
-    CHECK(indexes(take(spec, 0, 5)) == Pages { 0, 3, 6, 9, 0 });
-    CHECK(indexes(take(spec, 1, 4)) == Pages { 1, 4, 7, 1 });
-    CHECK(indexes(take(spec, 2, 4)) == Pages { 2, 5, 8, 2 });
+    CHECK(indexes(take(spec, 0, 5)) == Offsets { 0, 3, 6, 9, 0 });
+    CHECK(indexes(take(spec, 1, 4)) == Offsets { 1, 4, 7, 1 });
+    CHECK(indexes(take(spec, 2, 4)) == Offsets { 2, 5, 8, 2 });
     for (unsigned cpu = 0; cpu < 3; ++cpu)
         for (const Operation& op : take(spec, cpu, 10))
             CHECK(op.file == 0);
@@ -128,7 +128,7 @@ TEST_CASE("pft faults each page of the region exactly once over all CPUs", "[wor
     for (unsigned cpu = 0; cpu < 4; ++cpu) {
         WorkloadGenerator gen(spec, cpu);
         const auto ops = take(gen, 100);
-        CHECK(indexes(ops) == Pages { 3 * cpu, 3 * cpu + 1, 3 * cpu + 2 });
+        CHECK(indexes(ops) == Offsets { 3 * cpu, 3 * cpu + 1, 3 * cpu + 2 });
         Operation op;
         CHECK_FALSE(gen.next(op));
         CHECK(gen.issued() == 3);
@@ -146,10 +146,10 @@ TEST_CASE("pft faults each page of the region exactly once over all CPUs", "[wor
     // A region that does not divide evenly leaves its tail unfaulted.
     spec.file_pages = 10;
     spec.cpus = 3;
-    CHECK(indexes(take(spec, 2, 100)) == Pages { 6, 7, 8 });
+    CHECK(indexes(take(spec, 2, 100)) == Offsets { 6, 7, 8 });
     // operations_per_cpu still bounds a CPU's share.
     spec.operations_per_cpu = 2;
-    CHECK(indexes(take(spec, 1, 100)) == Pages { 3, 4 });
+    CHECK(indexes(take(spec, 1, 100)) == Offsets { 3, 4 });
 }
 
 TEST_CASE("mmap access turns requests into one-page faults", "[workload]")
@@ -157,7 +157,7 @@ TEST_CASE("mmap access turns requests into one-page faults", "[workload]")
     WorkloadSpec spec = make_spec("sequential", 3, 2);
     spec.access = WorkloadAccess::MmapWrite;
     const auto ops = take(spec, 0, 4);
-    CHECK(indexes(ops) == Pages { 0, 1, 2, 0 });
+    CHECK(indexes(ops) == Offsets { 0, 1, 2, 0 });
     for (const Operation& op : ops) {
         CHECK(op.kind == OperationKind::FileFault);
         CHECK(op.count == 1);

@@ -27,9 +27,9 @@ using test::eventually;
 namespace {
 
 /// One file of 256 pages in a page cache with a disk and writeback.
-struct Rig {
-    explicit Rig(std::uint64_t frames = 1024, BlockDeviceConfig disk = { 20'000, 1'000, 1.0 }, WritebackConfig wb = {},
-        IndexSpec spec = test::index_spec("radix", "rcu"))
+struct WritebackRig {
+    explicit WritebackRig(std::uint64_t frames = 1024, BlockDeviceConfig disk = { 20'000, 1'000, 1.0 },
+        WritebackConfig wb = {}, IndexSpec spec = test::index_spec("radix", "rcu"))
         : memory(frames, registry)
         , cache(spec, memory, registry)
         , table(PageTable::Config { PageTable::Scheme::Split, 0 }, registry)
@@ -51,7 +51,7 @@ struct Rig {
             return true;
         });
     }
-    ~Rig()
+    ~WritebackRig()
     {
         writeback.stop();
         for (std::uint64_t v = 0; v < 256; ++v)
@@ -116,7 +116,7 @@ WritebackConfig quiet()
 
 TEST_CASE("write(2) dirties and counts each page once, and tags it", "[mm][writeback]")
 {
-    Rig m(1024, { 20'000, 1'000, 1.0 }, quiet());
+    WritebackRig m(1024, { 20'000, 1'000, 1.0 }, quiet());
     REQUIRE(m.faults.write(m.file, 0, 10).ok);
     REQUIRE(m.faults.write(m.file, 5, 10).ok); // pages 5..9 again: dirty already
     CHECK(m.cache.nr_dirty() == 15);
@@ -128,7 +128,7 @@ TEST_CASE("write(2) dirties and counts each page once, and tags it", "[mm][write
 
 TEST_CASE("dirty and writeback pages are counted per file and per disk", "[mm][writeback]")
 {
-    Rig m(1024, { 20'000, 1'000, 1.0 }, quiet());
+    WritebackRig m(1024, { 20'000, 1'000, 1.0 }, quiet());
     BlockDevice second({ 20'000, 1'000, 1.0 }, m.cache.page_locks());
     const FileId other = m.cache.add_file(64);
     m.writeback.set_device(other, second);
@@ -154,7 +154,7 @@ TEST_CASE("fsync writes each contiguous dirty run as one request and waits for t
 {
     // 2 ms a page: an fsync that returned before its writes completed
     // would find pages still under writeback.
-    Rig m(1024, { 20'000, 2'000'000, 1.0 }, quiet());
+    WritebackRig m(1024, { 20'000, 2'000'000, 1.0 }, quiet());
     REQUIRE(m.faults.write(m.file, 0, 10).ok);
     REQUIRE(m.faults.write(m.file, 20, 5).ok);
     REQUIRE(m.faults.write(m.file, 40, 1).ok);
@@ -185,7 +185,7 @@ TEST_CASE("a run longer than the device's largest request is split into requests
 {
     BlockDeviceConfig disk { 20'000, 1'000, 1.0 };
     disk.max_request_pages = 8;
-    Rig m(1024, disk, quiet());
+    WritebackRig m(1024, disk, quiet());
     REQUIRE(m.faults.write(m.file, 0, 20).ok);
     m.writeback.fsync(m.file);
     CHECK(m.device.write_requests() == 3); // 8 + 8 + 4
@@ -196,7 +196,7 @@ TEST_CASE("writes and reads never merge into one request, an HDD seeks to write 
 {
     BlockDeviceConfig disk = BlockDeviceConfig::preset("hdd");
     disk.time_scale = 0; // instant: the cost is counted, not waited for
-    Rig m(1024, disk, quiet());
+    WritebackRig m(1024, disk, quiet());
     REQUIRE(m.faults.write(m.file, 10, 4).ok);
     m.writeback.fsync(m.file); // the head is nowhere yet: a seek
     CHECK(m.device.seeks() == 1);
@@ -213,7 +213,7 @@ TEST_CASE("writes and reads never merge into one request, an HDD seeks to write 
 
 TEST_CASE("a store to a written-back page faults again and dirties it (page_mkclean)", "[mm][writeback][fault]")
 {
-    Rig m(1024, { 20'000, 1'000, 1.0 }, quiet());
+    WritebackRig m(1024, { 20'000, 1'000, 1.0 }, quiet());
     REQUIRE(m.faults.file_fault(m.file, 3, 3, true) == FaultKind::Major);
     REQUIRE(m.page(3)->test(PG_dirty));
     CHECK(m.faults.file_fault(m.file, 3, 3, true) == FaultKind::Mapped); // mapped dirty: no fault
@@ -233,7 +233,7 @@ TEST_CASE("a store to a written-back page faults again and dirties it (page_mkcl
 TEST_CASE("truncate waits for a write in flight and drops unwritten data", "[mm][writeback][truncate]")
 {
     // 50 ms a page, so the truncate comes while the write is in flight.
-    Rig m(1024, { 20'000, 50'000'000, 1.0 }, quiet());
+    WritebackRig m(1024, { 20'000, 50'000'000, 1.0 }, quiet());
     REQUIRE(m.faults.write(m.file, 0, 2).ok);
     Page* first = m.page(0);
     WritebackControl wbc;
@@ -256,7 +256,7 @@ TEST_CASE("reclaim wakes the flusher for dirty pages and takes them once written
 {
     // Eight frames, every page dirty: without writeback this allocation
     // fails with "every one of the 8 frames is pinned".
-    Rig m(8, { 20'000, 1'000, 1.0 }, quiet());
+    WritebackRig m(8, { 20'000, 1'000, 1.0 }, quiet());
     m.writeback.start();
     for (pgoff_t i = 0; i < 8; ++i) {
         PageCache::AddResult r = m.cache.find_or_create_page(m.file, i);
@@ -309,7 +309,7 @@ TEST_CASE("a writer over the dirty threshold is throttled until writeback catche
     WritebackConfig wb = quiet();
     wb.dirty_ratio = 10;
     wb.dirty_background_ratio = 5;
-    Rig m(100, { 20'000, 1'000'000, 1.0 }, wb);
+    WritebackRig m(100, { 20'000, 1'000'000, 1.0 }, wb);
     CHECK(m.writeback.dirty_thresh() == 10);
     CHECK(m.writeback.background_thresh() == 5);
     m.writeback.start();
@@ -345,7 +345,7 @@ TEST_CASE("periodic writeback writes data older than the expiry, and only that",
     WritebackConfig wb;
     wb.writeback_interval_ms = 20;
     wb.dirty_expire_ms = 100;
-    Rig m(1024, { 20'000, 1'000, 1.0 }, wb);
+    WritebackRig m(1024, { 20'000, 1'000, 1.0 }, wb);
     m.writeback.start();
     REQUIRE(m.faults.write(m.file, 0, 4).ok);
     std::this_thread::sleep_for(std::chrono::milliseconds(30));
@@ -370,7 +370,7 @@ TEST_CASE("concurrent writers, stores, fsyncs, truncates and the flusher keep th
             wb.dirty_background_ratio = 10;
             wb.writeback_interval_ms = 5;
             wb.dirty_expire_ms = 0;
-            Rig m(64, { 5'000, 20'000, 1.0 }, wb, spec);
+            WritebackRig m(64, { 5'000, 20'000, 1.0 }, wb, spec);
             m.writeback.start();
             // Catch's assertions are not thread-safe: the CPUs count their failures.
             std::atomic<unsigned> failed { 0 };

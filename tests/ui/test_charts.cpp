@@ -12,6 +12,7 @@
 #include "kit/colors.h"
 #include "kit/colorscheme.h"
 #include "run/simulation.h"
+#include "ui_test_registry.h"
 #include "ui_test_support.h"
 
 #include "sim/scenario.h"
@@ -509,5 +510,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestCharts)
+PCL_UI_TEST(TestCharts)
 #include "test_charts.moc"

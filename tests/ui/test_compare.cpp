@@ -7,6 +7,7 @@
 #include "kit/colors.h"
 #include "kit/colorscheme.h"
 #include "run/scenariolibrary.h"
+#include "ui_test_registry.h"
 #include "ui_test_support.h"
 
 #include <QApplication>
@@ -317,5 +318,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestCompare)
+PCL_UI_TEST(TestCompare)
 #include "test_compare.moc"

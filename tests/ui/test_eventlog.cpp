@@ -1,11 +1,13 @@
 // The Log view: events in words, lock waits paired across CPUs, a bounded
 // model, its filters, and a real run told as sentences.
+#include "event_support.h"
 #include "log/eventlogmodel.h"
 #include "log/eventlogview.h"
 #include "log/eventtext.h"
 #include "mm/fault.h"
 #include "run/simulation.h"
 #include "sim/scenario.h"
+#include "ui_test_registry.h"
 #include "ui_test_support.h"
 
 #include <QAbstractItemModelTester>
@@ -21,8 +23,8 @@
 #include <QTest>
 #include <QTreeView>
 
-// Names from pcl one by one: a using-directive would make pcl::ev (the
-// typed event views) collide with the ev() below.
+// Names from pcl one by one: a using-directive here would reach the files
+// compiled after this one in its batch (tests/ui/CMakeLists.txt).
 using pcl::Event;
 using pcl::EventKind;
 using pcl::FaultKind;
@@ -34,13 +36,6 @@ using namespace pcl::ui;
 using namespace pcl::ui::test;
 
 namespace {
-
-/// An event at time @t, in the order the tests list them.
-Event ev(EventKind kind, std::uint16_t cpu, std::uint64_t t, std::uint64_t object = 0, pcl::FileId file = 0,
-    pcl::pgoff_t index = 0, std::int64_t arg0 = 0, std::int32_t arg1 = 0)
-{
-    return pcl::make_event_at(t, kind, cpu, object, file, index, arg0, arg1);
-}
 
 /// Lock records name their lock by registry number (index); the tests'
 /// registry is this table.
@@ -61,7 +56,7 @@ constexpr std::uint64_t kLockB = 0x2000; // pagecache_lock's
 
 Event lockEv(EventKind kind, std::uint16_t cpu, std::uint64_t t, std::uint64_t lock, std::int64_t arg0 = 0)
 {
-    return ev(kind, cpu, t, lock, 0, lock == kLockA ? 1 : 2, arg0, 0);
+    return eventAt(kind, cpu, t, lock, 0, lock == kLockA ? 1 : 2, arg0, 0);
 }
 
 QStringList texts(const EventLogModel& m)
@@ -122,63 +117,64 @@ private Q_SLOTS:
             QStringLiteral("CPU 1 started waiting for pagecache_lock, held by CPU 3"));
         QCOMPARE(t.sentence(lockEv(EventKind::LockReleased, 3, 0, kLockB, 45'600)),
             QStringLiteral("CPU 3 released pagecache_lock after holding it 45.6 µs"));
-        QCOMPARE(t.sentence(ev(EventKind::LockAcquired, 0, 0, 0x3000, 0, 9, 0, 4)),
+        QCOMPARE(t.sentence(eventAt(EventKind::LockAcquired, 0, 0, 0x3000, 0, 9, 0, 4)),
             QStringLiteral("CPU 0 took lock #9")); // a name the registry does not know
 
-        QCOMPARE(t.sentence(ev(EventKind::PageLockWoken, 1, 0, 0xabc, 0, 1234, 2'000'000)),
+        QCOMPARE(t.sentence(eventAt(EventKind::PageLockWoken, 1, 0, 0xabc, 0, 1234, 2'000'000)),
             QStringLiteral("CPU 1 slept 2.00 ms on page 1234 of file 0 (locked: under I/O)"));
-        QCOMPARE(t.sentence(ev(EventKind::PageLockWait, 1, 0, 0xabc, 0, 1234)),
+        QCOMPARE(t.sentence(eventAt(EventKind::PageLockWait, 1, 0, 0xabc, 0, 1234)),
             QStringLiteral("CPU 1 went to sleep on page 1234 of file 0 (locked: under I/O)"));
 
-        QCOMPARE(t.sentence(ev(EventKind::FaultEnd, 3, 0, 5077, 0, 77, 210'000, int(FaultKind::Major))),
+        QCOMPARE(t.sentence(eventAt(EventKind::FaultEnd, 3, 0, 5077, 0, 77, 210'000, int(FaultKind::Major))),
             QStringLiteral("CPU 3: major fault on file 0 page 77 (210 µs)"));
-        QCOMPARE(t.sentence(ev(EventKind::FaultEnd, 0, 0, 5077, 1, 77, 1'500'000, int(FaultKind::WaitIo))),
+        QCOMPARE(t.sentence(eventAt(EventKind::FaultEnd, 0, 0, 5077, 1, 77, 1'500'000, int(FaultKind::WaitIo))),
             QStringLiteral("CPU 0: wait_io fault on file 1 page 77 (1.50 ms)"));
-        QCOMPARE(t.sentence(ev(EventKind::FaultEnd, 2, 0, 90001, kAnonymousFile, 0, 15'000, int(FaultKind::Anon))),
+        QCOMPARE(t.sentence(eventAt(EventKind::FaultEnd, 2, 0, 90001, kAnonymousFile, 0, 15'000, int(FaultKind::Anon))),
             QStringLiteral("CPU 2: anon fault on anonymous page at virtual page 90001 (15.0 µs)"));
-        QCOMPARE(t.sentence(ev(EventKind::FaultBegin, 2, 0, 5077, 0, 77)),
+        QCOMPARE(t.sentence(eventAt(EventKind::FaultBegin, 2, 0, 5077, 0, 77)),
             QStringLiteral("CPU 2: fault began on file 0 page 77"));
 
-        QCOMPARE(t.sentence(ev(EventKind::IoSubmit, 2, 0, 17, 0, 64, 8)),
+        QCOMPARE(t.sentence(eventAt(EventKind::IoSubmit, 2, 0, 17, 0, 64, 8)),
             QStringLiteral("disk: read of 8 pages from file 0 page 64 submitted by CPU 2"));
-        QCOMPARE(t.sentence(ev(EventKind::IoSubmit, 2, 0, 18, 0, 5, 1)),
+        QCOMPARE(t.sentence(eventAt(EventKind::IoSubmit, 2, 0, 18, 0, 5, 1)),
             QStringLiteral("disk: read of 1 page from file 0 page 5 submitted by CPU 2"));
-        QCOMPARE(t.sentence(ev(EventKind::IoComplete, 4, 0, 17, 0, 64, 8)),
+        QCOMPARE(t.sentence(eventAt(EventKind::IoComplete, 4, 0, 17, 0, 64, 8)),
             QStringLiteral("disk: request 17 done (8 pages)"));
-        QCOMPARE(t.actor(ev(EventKind::IoComplete, 4, 0)), QStringLiteral("disk"));
-        QCOMPARE(t.actor(ev(EventKind::IoSubmit, 2, 0)), QStringLiteral("CPU 2"));
+        QCOMPARE(t.actor(eventAt(EventKind::IoComplete, 4, 0)), QStringLiteral("disk"));
+        QCOMPARE(t.actor(eventAt(EventKind::IoSubmit, 2, 0)), QStringLiteral("CPU 2"));
         // With the run's lanes known: 4 CPUs, one disk (lane 4, where its
         // flusher records too), kswapd after it.
         const EventText lanes({}, pcl::IndexKind::Radix, 4, 1);
-        QCOMPARE(lanes.actor(ev(EventKind::IoSubmit, 2, 0)), QStringLiteral("CPU 2"));
-        QCOMPARE(lanes.actor(ev(EventKind::IoComplete, 4, 0)), QStringLiteral("disk"));
-        QCOMPARE(lanes.actor(ev(EventKind::IoSubmit, 4, 0)), QStringLiteral("flusher"));
-        QCOMPARE(lanes.actor(ev(EventKind::PageEvicted, 5, 0)), QStringLiteral("kswapd"));
-        QCOMPARE(EventText({}, pcl::IndexKind::Radix, 4, 2).actor(ev(EventKind::IoSubmit, 5, 0)),
+        QCOMPARE(lanes.actor(eventAt(EventKind::IoSubmit, 2, 0)), QStringLiteral("CPU 2"));
+        QCOMPARE(lanes.actor(eventAt(EventKind::IoComplete, 4, 0)), QStringLiteral("disk"));
+        QCOMPARE(lanes.actor(eventAt(EventKind::IoSubmit, 4, 0)), QStringLiteral("flusher"));
+        QCOMPARE(lanes.actor(eventAt(EventKind::PageEvicted, 5, 0)), QStringLiteral("kswapd"));
+        QCOMPARE(EventText({}, pcl::IndexKind::Radix, 4, 2).actor(eventAt(EventKind::IoSubmit, 5, 0)),
             QStringLiteral("flusher of disk 1"));
 
         // The indexes' structural changes and the readahead windows, one
         // sentence each.
         const std::pair<Event, const char*> kStructureSentences[] = {
-            { ev(EventKind::IndexHeightGrow, 0, 0, 0xfe, 0, 4096, 3, 2), "file 0: radix tree grew to height 3" },
-            { ev(EventKind::IndexHeightShrink, 0, 0, 0xfe, 2, 0, 1, 0), "file 2: radix tree shrank to height 1" },
-            { ev(EventKind::IndexNodeAlloc, 0, 0, 0xfe, 0, 77, 0, 1), "file 0: node allocated at level 1 (page 77)" },
-            { ev(EventKind::IndexNodeFree, 0, 0, 0xfe, 0, 77, 0, 0), "file 0: node freed at level 0 (page 77)" },
-            { ev(EventKind::IndexTagSet, 0, 0, 0xfe, 0, 77, 0, 1), "file 0: dirty tag set at level 1 (page 77)" },
-            { ev(EventKind::IndexTagClear, 0, 0, 0xfe, 0, 77, 1, 0),
+            { eventAt(EventKind::IndexHeightGrow, 0, 0, 0xfe, 0, 4096, 3, 2), "file 0: radix tree grew to height 3" },
+            { eventAt(EventKind::IndexHeightShrink, 0, 0, 0xfe, 2, 0, 1, 0), "file 2: radix tree shrank to height 1" },
+            { eventAt(EventKind::IndexNodeAlloc, 0, 0, 0xfe, 0, 77, 0, 1),
+                "file 0: node allocated at level 1 (page 77)" },
+            { eventAt(EventKind::IndexNodeFree, 0, 0, 0xfe, 0, 77, 0, 0), "file 0: node freed at level 0 (page 77)" },
+            { eventAt(EventKind::IndexTagSet, 0, 0, 0xfe, 0, 77, 0, 1), "file 0: dirty tag set at level 1 (page 77)" },
+            { eventAt(EventKind::IndexTagClear, 0, 0, 0xfe, 0, 77, 1, 0),
                 "file 0: writeback tag cleared at level 0 (page 77)" },
-            { ev(EventKind::IndexChainLength, 0, 0, 811, 3, 77, 4),
+            { eventAt(EventKind::IndexChainLength, 0, 0, 811, 3, 77, 4),
                 "hash bucket 811: chain now 4 entries long (file 3 page 77)" },
-            { ev(EventKind::ReadaheadWindow, 0, 0, 0, 0, 128, 32, 8),
+            { eventAt(EventKind::ReadaheadWindow, 0, 0, 0, 0, 128, 32, 8),
                 "file 0: readahead window [128, +32) async 8 (synchronous)" },
-            { ev(EventKind::ReadaheadWindow, 0, 0, 1, 0, 160, 64, 64),
+            { eventAt(EventKind::ReadaheadWindow, 0, 0, 1, 0, 160, 64, 64),
                 "file 0: readahead window [160, +64) async 64 (asynchronous: marker hit)" },
         };
         for (const auto& [event, sentence] : kStructureSentences)
             QCOMPARE(t.sentence(event), QString::fromUtf8(sentence));
 
         const EventText skip({}, pcl::IndexKind::SkipList);
-        QCOMPARE(skip.sentence(ev(EventKind::IndexNodeAlloc, 0, 0, 0xfe, 0, 77, 0, 3)),
+        QCOMPARE(skip.sentence(eventAt(EventKind::IndexNodeAlloc, 0, 0, 0xfe, 0, 77, 0, 3)),
             QStringLiteral("file 0: skip-list node with a tower of 3 linked (page 77)"));
     }
 
@@ -238,8 +234,8 @@ private Q_SLOTS:
         auto batch = [&](int n) {
             std::vector<Event> b;
             for (int i = 0; i < n; ++i, ++t) {
-                b.push_back(ev(EventKind::IoSubmit, 0, t * 1000, t, 0, t, 1));
-                b.push_back(ev(EventKind::LockReleased, 0, t * 1000 + 1, kLockA, 0, 0, 5)); // not shown
+                b.push_back(eventAt(EventKind::IoSubmit, 0, t * 1000, t, 0, t, 1));
+                b.push_back(eventAt(EventKind::LockReleased, 0, t * 1000 + 1, kLockA, 0, 0, 5)); // not shown
             }
             return b;
         };
@@ -297,10 +293,10 @@ private Q_SLOTS:
             lockEv(EventKind::LockWaitBegin, 2, 100, kLockA, 0),
             lockEv(EventKind::LockAcquired, 2, 200, kLockA, 100),
             lockEv(EventKind::LockAcquired, 1, 300, kLockB, 0),
-            ev(EventKind::FaultEnd, 1, 400, 7, 0, 7, 20'000, int(FaultKind::Minor)),
-            ev(EventKind::FaultEnd, 2, 500, 8, 0, 8, 300'000, int(FaultKind::Major)),
-            ev(EventKind::IndexNodeAlloc, 2, 600, 0xfe, 0, 8, 0, 0),
-            ev(EventKind::IndexHeightGrow, 2, 700, 0xfe, 0, 8, 2, 1),
+            eventAt(EventKind::FaultEnd, 1, 400, 7, 0, 7, 20'000, int(FaultKind::Minor)),
+            eventAt(EventKind::FaultEnd, 2, 500, 8, 0, 8, 300'000, int(FaultKind::Major)),
+            eventAt(EventKind::IndexNodeAlloc, 2, 600, 0xfe, 0, 8, 0, 0),
+            eventAt(EventKind::IndexHeightGrow, 2, 700, 0xfe, 0, 8, 2, 1),
         };
         m.append(events);
         QCOMPARE(texts(m),
@@ -330,7 +326,8 @@ private Q_SLOTS:
         m.setTextFilter(QStringLiteral("file 0"));
         QCOMPARE(m.rowCount(), 4);
         // New lines go through both filters.
-        m.append({ ev(EventKind::IoSubmit, 3, 800, 1, 0, 9, 2), ev(EventKind::IoSubmit, 3, 900, 2, 1, 9, 2) });
+        m.append(
+            { eventAt(EventKind::IoSubmit, 3, 800, 1, 0, 9, 2), eventAt(EventKind::IoSubmit, 3, 900, 2, 1, 9, 2) });
         QCOMPARE(m.rowCount(), 5);
         QCOMPARE(m.keptLines(), 7);
     }
@@ -339,8 +336,8 @@ private Q_SLOTS:
     {
         EventLogModel m;
         m.setEventText(EventText(testLockName));
-        m.append({ ev(EventKind::IoSubmit, 2, 1'000, 17, 0, 64, 8),
-            ev(EventKind::ReadaheadWindow, 2, 1'501'000, 0, 0, 128, 32, 8) });
+        m.append({ eventAt(EventKind::IoSubmit, 2, 1'000, 17, 0, 64, 8),
+            eventAt(EventKind::ReadaheadWindow, 2, 1'501'000, 0, 0, 128, 32, 8) });
         QCOMPARE(m.rowsAsText(m.allRows()),
             QStringLiteral(
                 "0.000 000 s\tCPU 2\tI/O submit\tdisk: read of 8 pages from file 0 page 64 submitted by CPU 2\n"
@@ -394,7 +391,7 @@ private Q_SLOTS:
         view.model()->setKinds(kAllLineKinds);
         std::vector<Event> b;
         for (std::uint64_t i = 0; i < 500; ++i)
-            b.push_back(ev(EventKind::IoSubmit, 0, i * 1000, i, 0, i, 1));
+            b.push_back(eventAt(EventKind::IoSubmit, 0, i * 1000, i, 0, i, 1));
         Q_EMIT sim.eventsArrived(b);
         QVERIFY(view.follows());
         QScrollBar* bar = view.view()->verticalScrollBar();
@@ -437,5 +434,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestEventLog)
+PCL_UI_TEST(TestEventLog)
 #include "test_eventlog.moc"

@@ -14,6 +14,7 @@
 #include "shell/mainwindow.h"
 #include "shell/runpage.h"
 #include "sim/scenario.h"
+#include "ui_test_registry.h"
 #include "ui_test_support.h"
 
 #include <QAbstractButton>
@@ -45,15 +46,15 @@ using Export = pcl::ui::RunPage::Export;
 
 namespace {
 
-constexpr unsigned kCpus = 4;
-constexpr std::uint64_t kOpsPerCpu = 300;
+constexpr unsigned kExportCpus = 4;
+constexpr std::uint64_t kExportOpsPerCpu = 300;
 
 /// The global hash lock, paced so that every event is recorded (a trace
 /// has a lane per CPU), cut short so that it ends soon.
 pcl::ui::ScenarioEntry pacedRun()
 {
     pcl::ui::ScenarioEntry entry = pcl::ui::ScenarioLibrary::load(QStringLiteral("2002-global-hash-lock"));
-    entry.scenario.engine.workload.operations_per_cpu = kOpsPerCpu;
+    entry.scenario.engine.workload.operations_per_cpu = kExportOpsPerCpu;
     entry.scenario.engine.ops_per_second = 3000;
     return entry;
 }
@@ -241,7 +242,7 @@ private Q_SLOTS:
         QCOMPARE(result.find("version")->as_uint(), std::uint64_t(1));
         QCOMPARE(QString::fromStdString(result.find("scenario")->find("title")->as_string()),
             QString::fromStdString(sim.scenario().title));
-        QCOMPARE(result.find("totals")->find("operations")->as_uint(), kCpus * kOpsPerCpu);
+        QCOMPARE(result.find("totals")->find("operations")->as_uint(), kExportCpus * kExportOpsPerCpu);
         QCOMPARE(QString::fromStdString(result.find("ended_by")->as_string()), QStringLiteral("finished"));
         const std::size_t samples = result.find("series")->as_array().size();
         QVERIFY(samples > 0);
@@ -259,7 +260,7 @@ private Q_SLOTS:
             QCOMPARE(series[i].split(',').size(), header.size());
             operations += series[i].split(',')[column].toULongLong();
         }
-        QCOMPARE(operations, kCpus * kOpsPerCpu);
+        QCOMPARE(operations, kExportCpus * kExportOpsPerCpu);
 
         // The lock table: a row per named lock and per class, the global
         // pagecache_lock among them.
@@ -276,7 +277,7 @@ private Q_SLOTS:
         for (const pcl::json::Value& e : trace.find("traceEvents")->as_array())
             if (e.find("ph")->as_string() == "M" && e.find("name")->as_string() == "thread_name")
                 threads.insert(e.find("args")->find("name")->as_string());
-        for (unsigned cpu = 0; cpu < kCpus; ++cpu)
+        for (unsigned cpu = 0; cpu < kExportCpus; ++cpu)
             QVERIFY2(threads.count("CPU " + std::to_string(cpu)), qPrintable(QString::number(cpu)));
         QCOMPARE(trace.find("otherData")->find("events_left_out_at_size_limit")->as_uint(), std::uint64_t(0));
         QVERIFY(sim.trace().events_kept() > 0);
@@ -287,8 +288,8 @@ private Q_SLOTS:
         const pcl::Scenario scenario
             = pcl::scenario_from_json(parseFile(dir.filePath(window.runPage()->exportFileName(Export::Scenario))));
         QCOMPARE(scenario.title, sim.scenario().title);
-        QCOMPARE(scenario.engine.workload.operations_per_cpu, kOpsPerCpu);
-        QCOMPARE(scenario.engine.workload.cpus, kCpus);
+        QCOMPARE(scenario.engine.workload.operations_per_cpu, kExportOpsPerCpu);
+        QCOMPARE(scenario.engine.workload.cpus, kExportCpus);
 
         // A new run starts a new trace; a folder that is gone is not offered.
         sim.reset();
@@ -649,5 +650,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestExport)
+PCL_UI_TEST(TestExport)
 #include "test_export.moc"

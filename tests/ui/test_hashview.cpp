@@ -4,6 +4,7 @@
 // screenshot.
 #include "kit/colors.h"
 #include "run/simulation.h"
+#include "ui_test_registry.h"
 #include "ui_test_support.h"
 #include "view_test_support.h"
 #include "views/hash/hashlayout.h"
@@ -40,7 +41,7 @@ IndexSnapshot eightBuckets()
     return s;
 }
 
-HashLayout layoutFor(IndexSnapshot s, QSizeF size = QSizeF(900, 600))
+HashLayout hashLayoutFor(IndexSnapshot s, QSizeF size = QSizeF(900, 600))
 {
     return test::sceneLayout<HashLayout>(std::move(s), size);
 }
@@ -77,7 +78,7 @@ class TestHashView : public QObject {
 private Q_SLOTS:
     void oneRowPerBucketWhenTheyFit()
     {
-        const HashLayout l = layoutFor(eightBuckets());
+        const HashLayout l = hashLayoutFor(eightBuckets());
         const HashLayout::Scene s = l.build();
         QCOMPARE(s.bucketsPerCell, std::uint64_t(1));
         QCOMPARE(s.scaleMax, 4u); // the longest chain is 3; the scale starts at 4
@@ -99,7 +100,7 @@ private Q_SLOTS:
 
     void hashedLocksAreBandsOverTheirBuckets()
     {
-        const HashLayout::Scene s = layoutFor(eightBuckets()).build();
+        const HashLayout::Scene s = hashLayoutFor(eightBuckets()).build();
         QCOMPARE(int(s.bands.size()), 2);
         QCOMPARE(s.bands[0].first, std::uint64_t(0));
         QCOMPARE(s.bands[0].end, std::uint64_t(4));
@@ -125,7 +126,7 @@ private Q_SLOTS:
     {
         IndexSnapshot snap = eightBuckets();
         snap.locks = { { "hash_lock[0]", {} }, { "hash_lock[1]", {} } };
-        const HashLayout::Scene s = layoutFor(snap).build();
+        const HashLayout::Scene s = hashLayoutFor(snap).build();
         QCOMPARE(int(s.bands.size()), 2);
         QCOMPARE(s.bands[0].fill, QApplication::palette().color(QPalette::Mid));
         QCOMPARE(s.bands[1].fill, QApplication::palette().color(QPalette::Midlight));
@@ -139,7 +140,7 @@ private Q_SLOTS:
         snap.scheme = pcl::HashScheme::Global;
         snap.buckets_per_lock = 8;
         snap.locks = { { "pagecache_lock", test::held(0, 3) } };
-        const HashLayout::Scene s = layoutFor(snap).build();
+        const HashLayout::Scene s = hashLayoutFor(snap).build();
         QCOMPARE(int(s.bands.size()), 1);
         QCOMPARE(s.bands[0].rect, s.strip);
         QCOMPARE(s.bands[0].fill, colors::lockWanted());
@@ -162,7 +163,7 @@ private Q_SLOTS:
         snap.scheme = pcl::HashScheme::Bucket;
         snap.buckets_per_lock = 1;
         snap.locks = { { "hash_bucket_lock[5]", test::held(2) }, { "hash_bucket_lock[2]", test::held(1, 1) } };
-        const HashLayout l = layoutFor(snap);
+        const HashLayout l = hashLayoutFor(snap);
         const HashLayout::Scene s = l.build();
         QCOMPARE(int(s.bands.size()), 2);
         QCOMPARE(s.bands[0].first, std::uint64_t(5));
@@ -179,7 +180,7 @@ private Q_SLOTS:
 
     void histogramBarsAndTheUniformExpectation()
     {
-        const HashLayout::Scene s = layoutFor(eightBuckets()).build();
+        const HashLayout::Scene s = hashLayoutFor(eightBuckets()).build();
         // Lengths 0..3: 4, 2, 1, 1 buckets.
         QCOMPARE(int(s.bars.size()), 4);
         const std::uint64_t counts[] = { 4, 2, 1, 1 };
@@ -224,7 +225,7 @@ private Q_SLOTS:
         snap.chi_square = pcl::chi_square(snap.chain_lengths);
         snap.locks = { { "pagecache_lock", test::held(1, 2) } };
         const QSizeF size(674, 420);
-        HashLayout l = layoutFor(snap, size);
+        HashLayout l = hashLayoutFor(snap, size);
         l.setFiles(4);
         const HashLayout::Scene s = l.build();
         QFont boldFont = QApplication::font();
@@ -267,7 +268,7 @@ private Q_SLOTS:
         snap.buckets_per_lock = std::uint32_t(m / 64);
         snap.locks.resize(64);
         snap.locks[10].state = test::held(4);
-        const HashLayout::Scene s = layoutFor(snap).build();
+        const HashLayout::Scene s = hashLayoutFor(snap).build();
         QVERIFY(s.bucketsPerCell > 1);
         const double rows = std::floor(s.column.height() + 1e-9);
         QCOMPARE(s.bucketsPerCell, std::uint64_t(std::ceil(double(m) / rows)));
@@ -302,29 +303,29 @@ private Q_SLOTS:
         big.chain_lengths.assign(4096, 1);
         big.chain_histogram = pcl::chain_histogram(big.chain_lengths);
         big.locks = { { "pagecache_lock", {} } };
-        const HashLayout::Scene agg = layoutFor(big).build();
+        const HashLayout::Scene agg = hashLayoutFor(big).build();
         QVERIFY(agg.bucketsPerCell > 1);
         const double colH = agg.column.height();
         // Up to colH / 14 buckets: labelled rows of at least 14 px.
         const std::size_t labelled = std::size_t(std::floor(colH / HashLayout::kMinBucketRowPx));
         IndexSnapshot at = big;
         at.chain_lengths.assign(labelled, 1);
-        HashLayout::Scene s = layoutFor(at).build();
+        HashLayout::Scene s = hashLayoutFor(at).build();
         QCOMPARE(s.bucketsPerCell, std::uint64_t(1));
         QVERIFY(s.cells[0].rect.height() >= HashLayout::kMinBucketRowPx);
         QVERIFY(test::hasLabel(s, QStringLiteral("0: 1")));
         // One more: still a row per bucket, too thin to label.
         at.chain_lengths.assign(labelled + 1, 1);
-        s = layoutFor(at).build();
+        s = hashLayoutFor(at).build();
         QCOMPARE(s.bucketsPerCell, std::uint64_t(1));
         QVERIFY(s.cells[0].rect.height() < HashLayout::kMinBucketRowPx);
         QVERIFY(!test::hasLabel(s, QStringLiteral("0: 1")));
         // One bucket per pixel row at most; beyond, two buckets share a row.
         const std::size_t pixelRows = std::size_t(std::floor(colH + 1e-9));
         at.chain_lengths.assign(pixelRows, 1);
-        QCOMPARE(layoutFor(at).build().bucketsPerCell, std::uint64_t(1));
+        QCOMPARE(hashLayoutFor(at).build().bucketsPerCell, std::uint64_t(1));
         at.chain_lengths.assign(pixelRows + 1, 1);
-        QCOMPARE(layoutFor(at).build().bucketsPerCell, std::uint64_t(2));
+        QCOMPARE(hashLayoutFor(at).build().bucketsPerCell, std::uint64_t(2));
     }
 
     void zoomAndPanShowARangeOfBuckets()
@@ -335,7 +336,7 @@ private Q_SLOTS:
         snap.chain_histogram = pcl::chain_histogram(snap.chain_lengths);
         snap.buckets_per_lock = 125;
         snap.locks.resize(8);
-        HashLayout l = layoutFor(snap);
+        HashLayout l = hashLayoutFor(snap);
         l.setView(495, 10);
         HashLayout::Scene s = l.build();
         QCOMPARE(s.bucketsPerCell, std::uint64_t(1));
@@ -373,7 +374,7 @@ private Q_SLOTS:
         for (pcl::pgoff_t i = 0; i < 50; ++i)
             QVERIFY(f1->insert(i * 7, &page) == pcl::InsertResult::Inserted);
         f0->set_tag(3, pcl::kTagDirty);
-        HashLayout l = layoutFor(f1->snapshot());
+        HashLayout l = hashLayoutFor(f1->snapshot());
         l.setTablePages(table->count());
         l.setFiles(2);
         const HashLayout::Scene s = l.build();
@@ -607,5 +608,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestHashView)
+PCL_UI_TEST(TestHashView)
 #include "test_hashview.moc"

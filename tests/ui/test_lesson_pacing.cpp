@@ -5,6 +5,7 @@
 #include "lessons/lessonpanel.h"
 #include "run/simulation.h"
 #include "shell/mainwindow.h"
+#include "ui_test_registry.h"
 
 #include <QElapsedTimer>
 #include <QSettings>
@@ -68,14 +69,14 @@ private Q_SLOTS:
         const double expected = cpus * pace * seconds;
         QVERIFY2(double(after) <= 1.4 * expected + 4,
             qPrintable(QStringLiteral("%1 operations in %2 s after Play; the pace allows %3")
-                    .arg(after)
-                    .arg(seconds)
-                    .arg(expected)));
+                           .arg(after)
+                           .arg(seconds)
+                           .arg(expected)));
         QVERIFY2(double(after) >= 0.5 * expected,
             qPrintable(QStringLiteral("%1 operations in %2 s after Play, expected about %3")
-                    .arg(after)
-                    .arg(seconds)
-                    .arg(expected)));
+                           .arg(after)
+                           .arg(seconds)
+                           .arg(expected)));
         // One clock: the running time is the time played, not the pause.
         QVERIFY(sim.elapsedSeconds() < runningAtPause + seconds + 0.5);
         QVERIFY(sim.elapsedSeconds() > runningAtPause + 0.8);
@@ -83,5 +84,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestLessonPacing)
+PCL_UI_TEST(TestLessonPacing)
 #include "test_lesson_pacing.moc"

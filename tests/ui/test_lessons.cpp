@@ -10,6 +10,7 @@
 #include "shell/mainwindow.h"
 #include "shell/welcomecard.h"
 #include "shell/welcomepage.h"
+#include "ui_test_registry.h"
 #include "ui_test_support.h"
 #include "view_test_support.h"
 #include "views/hash/hashview.h"
@@ -461,5 +462,5 @@ private Q_SLOTS:
     void cleanupTestCase() { QSettings().clear(); }
 };
 
-QTEST_MAIN(TestLessons)
+PCL_UI_TEST(TestLessons)
 #include "test_lessons.moc"

@@ -5,6 +5,7 @@
 #include "locks/locktablemodel.h"
 #include "locks/lockview.h"
 #include "run/simulation.h"
+#include "ui_test_registry.h"
 #include "ui_test_support.h"
 
 #include "sim/scenario.h"
@@ -525,5 +526,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestLocks)
+PCL_UI_TEST(TestLocks)
 #include "test_locks.moc"

@@ -12,6 +12,7 @@
 #include "shell/welcomecard.h"
 #include "shell/welcomepage.h"
 #include "sim/debugfs.h"
+#include "ui_test_registry.h"
 #include "views/hash/hashview.h"
 #include "views/radix/radixtreeview.h"
 
@@ -524,5 +525,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestMainWindow)
+PCL_UI_TEST(TestMainWindow)
 #include "test_mainwindow.moc"

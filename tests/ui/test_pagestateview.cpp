@@ -2,6 +2,7 @@
 // states and windows, the level-of-detail switch, the probe CSV, a live run,
 // and a screenshot.
 #include "run/simulation.h"
+#include "ui_test_registry.h"
 #include "ui_test_support.h"
 #include "view_test_support.h"
 #include "views/pagestate/pagestatelayout.h"
@@ -378,5 +379,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestPageStateView)
+PCL_UI_TEST(TestPageStateView)
 #include "test_pagestateview.moc"

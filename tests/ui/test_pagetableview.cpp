@@ -2,6 +2,7 @@
 // both schemes, fill bars, aggregation), faults in flight from the event
 // stream, a live pft run, and a screenshot.
 #include "run/simulation.h"
+#include "ui_test_registry.h"
 #include "ui_test_support.h"
 #include "view_test_support.h"
 #include "views/pagetable/pagetablelayout.h"
@@ -468,5 +469,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestPageTableView)
+PCL_UI_TEST(TestPageTableView)
 #include "test_pagetableview.moc"

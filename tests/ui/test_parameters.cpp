@@ -4,6 +4,7 @@
 #include "run/parameterschema.h"
 #include "run/parameterspanel.h"
 #include "run/simulation.h"
+#include "ui_test_registry.h"
 #include "ui_test_support.h"
 
 #include "index/index_factory.h"
@@ -492,5 +493,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestParameters)
+PCL_UI_TEST(TestParameters)
 #include "test_parameters.moc"

@@ -22,6 +22,7 @@
 #include "shell/zoom.h"
 #include "sim/engine.h"
 #include "sync/lock_stats.h"
+#include "ui_test_registry.h"
 #include "views/tornpte/tornpteview.h"
 
 #include <QAction>
@@ -752,5 +753,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestPresentation)
+PCL_UI_TEST(TestPresentation)
 #include "test_presentation.moc"

@@ -4,6 +4,7 @@
 // strip. The widget's own tests are in test_radixtreeview.cpp.
 
 #include "radix_test_support.h"
+#include "ui_test_registry.h"
 
 using namespace radixtest;
 
@@ -538,5 +539,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestRadixTreeLayout)
+PCL_UI_TEST(TestRadixTreeLayout)
 #include "test_radixtreelayout.moc"

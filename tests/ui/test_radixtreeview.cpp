@@ -5,6 +5,7 @@
 
 #include "radix_test_support.h"
 #include "run/simulation.h"
+#include "ui_test_registry.h"
 #include "views/radix/radixtreeview.h"
 
 #include <QComboBox>
@@ -298,5 +299,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestRadixTreeView)
+PCL_UI_TEST(TestRadixTreeView)
 #include "test_radixtreeview.moc"

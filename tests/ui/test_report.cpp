@@ -15,6 +15,7 @@
 #include "sim/run_result.h"
 #include "sim/run_summary.h"
 #include "sim/runner.h"
+#include "ui_test_registry.h"
 #include "ui_test_support.h"
 
 #include <QChart>
@@ -51,14 +52,14 @@ pcl::RunResult shortRun(const char* preset)
     return pcl::run_scenario(entry.scenario);
 }
 
-QByteArray readAll(const QString& path)
+QByteArray readBytes(const QString& path)
 {
     QFile f(path);
     return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
 }
 
 /// What an XHTML page holds, read with a strict XML reader.
-struct Page {
+struct XhtmlPage {
     QString error; ///< the reader's, empty when the page is well-formed
     QString title;
     int svgs = 0;            ///< inline <svg> elements
@@ -67,10 +68,10 @@ struct Page {
     QStringList figureIds;   ///< each <figure>'s id
 };
 
-Page readPage(const QString& path)
+XhtmlPage readPage(const QString& path)
 {
-    Page page;
-    QXmlStreamReader xml(readAll(path));
+    XhtmlPage page;
+    QXmlStreamReader xml(readBytes(path));
     QStringList* row = nullptr;
     QString cell;
     int inCell = 0, inItem = 0;
@@ -118,7 +119,7 @@ Page readPage(const QString& path)
 }
 
 /// The row whose first cell is @first, or an empty list.
-QStringList rowOf(const Page& page, const QString& first)
+QStringList rowOf(const XhtmlPage& page, const QString& first)
 {
     for (const QStringList& r : page.rows)
         if (!r.isEmpty() && r.front() == first)
@@ -174,12 +175,12 @@ private Q_SLOTS:
         const QString path = dir_.filePath(QStringLiteral("report.html"));
         QString error;
         QVERIFY2(writeReportHtml(subject_, path, &error), qPrintable(error));
-        const Page page = readPage(path);
+        const XhtmlPage page = readPage(path);
         QVERIFY2(page.error.isEmpty(), qPrintable(page.error));
         QCOMPARE(page.title, QString::fromStdString(run_.scenario.title));
         // A browser reads the file as HTML, where a style's text is taken
         // as it is: an escaped character in it would break the stylesheet.
-        const QByteArray html = readAll(path);
+        const QByteArray html = readBytes(path);
         const qsizetype style = html.indexOf("<style>");
         QVERIFY(style > 0);
         const QByteArray css = html.mid(style, html.indexOf("</style>") - style);
@@ -244,7 +245,7 @@ private Q_SLOTS:
         const QString path = dir_.filePath(QStringLiteral("report.pdf"));
         QString error;
         QVERIFY2(writeReportPdf(subject_, path, &error), qPrintable(error));
-        const QByteArray pdf = readAll(path);
+        const QByteArray pdf = readBytes(path);
         QVERIFY(pdf.startsWith("%PDF-"));
         const int pages = reportPageCount(subject_);
         QVERIFY2(pages >= 4, qPrintable(QString::number(pages))); // the tables, then two charts a page
@@ -279,7 +280,7 @@ private Q_SLOTS:
         const QImage png(base + QStringLiteral(".png"));
         QCOMPARE(png.size(), kExportSize * kPngScale);
         QVERIFY(test::distinctColours(png) > 20);
-        const QByteArray svg = readAll(base + QStringLiteral(".svg"));
+        const QByteArray svg = readBytes(base + QStringLiteral(".svg"));
         QXmlStreamReader xml(svg);
         while (!xml.atEnd())
             xml.readNext();
@@ -287,7 +288,7 @@ private Q_SLOTS:
         QVERIFY(QSvgRenderer(svg).isValid());
         // The caption names the scenario and its parameters, under the chart.
         QVERIFY(svg.contains("hash index (global), 4 CPUs"));
-        QVERIFY(readAll(base + QStringLiteral(".pdf")).startsWith("%PDF-"));
+        QVERIFY(readBytes(base + QStringLiteral(".pdf")).startsWith("%PDF-"));
         QVERIFY(QFile::exists(QDir(charts).filePath(QStringLiteral("2002-global-hash-lock_lock-wait-by-class.svg"))));
     }
 
@@ -325,8 +326,8 @@ private Q_SLOTS:
         QVERIFY(darkInBottomRows(captioned) > 50);
         const QString svg = dir_.filePath(QStringLiteral("small.svg"));
         QVERIFY2(exportChart(&chart, svg, &error, options), qPrintable(error));
-        QVERIFY(readAll(svg).contains("Captioned: the scenario and its parameters"));
-        QVERIFY(readAll(svg).contains("viewBox=\"0 0 800 500\""));
+        QVERIFY(readBytes(svg).contains("Captioned: the scenario and its parameters"));
+        QVERIFY(readBytes(svg).contains("viewBox=\"0 0 800 500\""));
 
         options.size = QSize(10, 10);
         QVERIFY(!exportChart(&chart, png, &error, options));
@@ -358,7 +359,7 @@ private Q_SLOTS:
         const QString html = dir_.filePath(QStringLiteral("lesson.html"));
         QString error;
         QVERIFY2(writeReportHtml(subject, html, &error), qPrintable(error));
-        const Page page = readPage(html);
+        const XhtmlPage page = readPage(html);
         QVERIFY2(page.error.isEmpty(), qPrintable(page.error));
         QCOMPARE(page.title, QString::fromStdString(lesson.title));
         QCOMPARE(page.svgs, 0);
@@ -381,10 +382,10 @@ private Q_SLOTS:
         subject.run = &run_;
         const QString both = dir_.filePath(QStringLiteral("lesson-and-run.html"));
         QVERIFY2(writeReportHtml(subject, both, &error), qPrintable(error));
-        const Page withRun = readPage(both);
+        const XhtmlPage withRun = readPage(both);
         QVERIFY2(withRun.error.isEmpty(), qPrintable(withRun.error));
         QVERIFY(withRun.svgs >= 5);
-        const QByteArray markup = readAll(both);
+        const QByteArray markup = readBytes(both);
         const qsizetype steps = markup.indexOf("<h2>The steps</h2>");
         const qsizetype runHeading = markup.indexOf("<h2>The run: ");
         const qsizetype firstChart = markup.indexOf("<svg");
@@ -396,8 +397,8 @@ private Q_SLOTS:
 
         const QString pdf = dir_.filePath(QStringLiteral("lesson.pdf"));
         QVERIFY2(writeReportPdf(subject, pdf, &error), qPrintable(error));
-        QVERIFY(readAll(pdf).startsWith("%PDF-"));
-        QCOMPARE(pdfPages(readAll(pdf)), reportPageCount(subject));
+        QVERIFY(readBytes(pdf).startsWith("%PDF-"));
+        QCOMPARE(pdfPages(readBytes(pdf)), reportPageCount(subject));
         const QString text = pdfText(pdf);
         if (!text.isNull())
             QVERIFY(text.contains(QString::fromStdString(lesson.steps.back().title).left(20)));
@@ -430,7 +431,7 @@ private Q_SLOTS:
         const QString path = dir_.filePath(QStringLiteral("rows.pdf"));
         QString error;
         QVERIFY2(writeReportPdf(subject, path, &error), qPrintable(error));
-        const int pages = pdfPages(readAll(path));
+        const int pages = pdfPages(readBytes(path));
         QVERIFY(pages >= 2);
         if (pdfText(path).isNull())
             QSKIP("pdftotext (poppler-utils) is not installed: the PDF's pages are not read back");
@@ -490,11 +491,11 @@ private Q_SLOTS:
         const QImage image(ops);
         QCOMPARE(image.size(), kExportSize * kPngScale);
         QVERIFY(test::distinctColours(image) > 20);
-        const QByteArray svg = readAll(QDir(out).filePath(QStringLiteral("compare_operations-per-s.svg")));
+        const QByteArray svg = readBytes(QDir(out).filePath(QStringLiteral("compare_operations-per-s.svg")));
         QVERIFY(svg.contains("global hash"));
         QVERIFY(svg.contains("radix tree"));
     }
 };
 
-QTEST_MAIN(TestReport)
+PCL_UI_TEST(TestReport)
 #include "test_report.moc"

@@ -3,6 +3,7 @@
 // them, the line through them all gives the trend, and a run too short to
 // fill half an interval has nothing to compare.
 #include "shell/eventloopwatch.h"
+#include "ui_test_registry.h"
 
 #include <QTest>
 
@@ -118,5 +119,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestResponsiveness)
+PCL_UI_TEST(TestResponsiveness)
 #include "test_responsiveness.moc"

@@ -7,6 +7,7 @@
 
 #include "mm/page_table.h"
 #include "run/rewindbar.h"
+#include "ui_test_registry.h"
 
 #include <QElapsedTimer>
 #include <QMenu>
@@ -562,5 +563,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestSimulation)
+PCL_UI_TEST(TestSimulation)
 #include "test_simulation.moc"

@@ -9,6 +9,7 @@
 #include "log/eventlogview.h"
 #include "run/simulation.h"
 #include "sim/scenario.h"
+#include "ui_test_registry.h"
 #include "views/timeline/timelinemodel.h"
 #include "views/timeline/timelineview.h"
 
@@ -116,5 +117,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestSimulationLoad)
+PCL_UI_TEST(TestSimulationLoad)
 #include "test_simulation_load.moc"

@@ -4,6 +4,7 @@
 // live run, and a screenshot.
 #include "kit/colors.h"
 #include "run/simulation.h"
+#include "ui_test_registry.h"
 #include "ui_test_support.h"
 #include "view_test_support.h"
 #include "views/skiplist/skiplistlayout.h"
@@ -47,7 +48,7 @@ IndexSnapshot fiveNodes()
     return s;
 }
 
-SkipListLayout layoutFor(IndexSnapshot s, QSizeF size = QSizeF(900, 600))
+SkipListLayout skipListLayoutFor(IndexSnapshot s, QSizeF size = QSizeF(900, 600))
 {
     return test::sceneLayout<SkipListLayout>(std::move(s), size);
 }
@@ -82,7 +83,7 @@ class TestSkipListView : public QObject {
 private Q_SLOTS:
     void towersAndTheLinksASearchFollows()
     {
-        const SkipListLayout::Scene s = layoutFor(fiveNodes()).build();
+        const SkipListLayout::Scene s = skipListLayoutFor(fiveNodes()).build();
         QVERIFY(!s.aggregated);
         QCOMPARE(s.levels, 3);
         QCOMPARE(int(s.towers.size()), 5);
@@ -119,7 +120,7 @@ private Q_SLOTS:
 
     void aHeldNodeLockOutlinesItsTower()
     {
-        const SkipListLayout::Scene s = layoutFor(fiveNodes()).build();
+        const SkipListLayout::Scene s = skipListLayoutFor(fiveNodes()).build();
         int wanted = 0;
         for (const auto& o : s.outlines)
             if (o.color == colors::lockWanted()) {
@@ -131,7 +132,7 @@ private Q_SLOTS:
         // Held without waiters: green.
         IndexSnapshot snap = fiveNodes();
         snap.locks[0].state.waiters = 0;
-        const SkipListLayout::Scene g = layoutFor(snap).build();
+        const SkipListLayout::Scene g = skipListLayoutFor(snap).build();
         bool green = false;
         for (const auto& o : g.outlines)
             green |= o.color == colors::lockHeld() && o.rect.contains(g.towers[1].rect);
@@ -145,7 +146,7 @@ private Q_SLOTS:
         snap.scheme = pcl::SkipListScheme::Mapping;
         snap.nodes[1].lock = -1;
         snap.locks = { { "mapping[3].skiplist_lock", test::held(1) } };
-        const SkipListLayout::Scene s = layoutFor(snap).build();
+        const SkipListLayout::Scene s = skipListLayoutFor(snap).build();
         QCOMPARE(int(s.outlines.size()), 1);
         QCOMPARE(s.outlines[0].color, colors::lockHeld());
         QVERIFY(s.outlines[0].rect.contains(s.plot));
@@ -155,7 +156,7 @@ private Q_SLOTS:
 
     void recentInsertsAndErasesAreMarked()
     {
-        SkipListLayout l = layoutFor(fiveNodes());
+        SkipListLayout l = skipListLayoutFor(fiveNodes());
         l.setRecent({ { 0xc, 30, true, 1.0 }, { 0x99, 35, false, 0.5 } });
         const SkipListLayout::Scene s = l.build();
         bool inserted = false;
@@ -190,7 +191,7 @@ private Q_SLOTS:
         QCOMPARE(SkipListLayout::searchPath(fiveNodes(), 30).back(), (Step { 1, 0 }));
 
         // Drawn for a recent change: one segment per step, in its colour.
-        SkipListLayout l = layoutFor(fiveNodes());
+        SkipListLayout l = skipListLayoutFor(fiveNodes());
         l.setRecent({ { 0x99, 45, true, 1.0 } });
         const SkipListLayout::Scene s = l.build();
         QCOMPARE(s.paths.size(), expected.size() - 1);
@@ -206,12 +207,12 @@ private Q_SLOTS:
 
     void theAggregationSwitchPoint()
     {
-        const SkipListLayout::Scene probe = layoutFor(regular(10)).build();
+        const SkipListLayout::Scene probe = skipListLayoutFor(regular(10)).build();
         const std::size_t fits = std::size_t(std::floor(probe.area.width() / SkipListLayout::kMinNodePx));
-        QVERIFY(!layoutFor(regular(fits)).build().aggregated);
-        QVERIFY(layoutFor(regular(fits + 1)).build().aggregated);
+        QVERIFY(!skipListLayoutFor(regular(fits)).build().aggregated);
+        QVERIFY(skipListLayoutFor(regular(fits + 1)).build().aggregated);
         // Zooming into a part of a long list brings the towers back.
-        SkipListLayout l = layoutFor(regular(fits * 10));
+        SkipListLayout l = skipListLayoutFor(regular(fits * 10));
         QVERIFY(l.build().aggregated);
         l.setView(100, double(fits));
         const SkipListLayout::Scene z = l.build();
@@ -223,7 +224,7 @@ private Q_SLOTS:
     void columnsAreHistogramsOfTowerHeights()
     {
         const std::size_t n = 64 * 1024;
-        const SkipListLayout l = layoutFor(regular(n));
+        const SkipListLayout l = skipListLayoutFor(regular(n));
         const SkipListLayout::Scene s = l.build();
         QVERIFY(s.aggregated);
         const int pixels = int(std::floor(s.area.width()));
@@ -261,7 +262,7 @@ private Q_SLOTS:
         IndexSnapshot snap = regular(20000);
         snap.locks = { { "skiplist_node", test::held(0, 2) } };
         snap.nodes[5000].lock = 0;
-        SkipListLayout l = layoutFor(snap);
+        SkipListLayout l = skipListLayoutFor(snap);
         l.setRecent({ { snap.nodes[9000].id, snap.nodes[9000].first_index, true, 1.0 } });
         const SkipListLayout::Scene s = l.build();
         QVERIFY(s.aggregated);
@@ -293,7 +294,7 @@ private Q_SLOTS:
         QVERIFY(list.erase(30) != nullptr);
         const IndexSnapshot snap = list.snapshot();
         QCOMPARE(snap.nodes.size(), std::size_t(list.shape().nodes));
-        SkipListLayout l = layoutFor(snap);
+        SkipListLayout l = skipListLayoutFor(snap);
         l.setView(0, 20);
         const SkipListLayout::Scene s = l.build();
         QVERIFY(!s.aggregated);
@@ -444,5 +445,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestSkipListView)
+PCL_UI_TEST(TestSkipListView)
 #include "test_skiplistview.moc"

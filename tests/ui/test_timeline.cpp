@@ -1,7 +1,9 @@
 // The CPUs timeline: spans built from synthetic event sequences (exact
 // values), the view's markers and tooltips, and a real paced run.
+#include "event_support.h"
 #include "kit/colors.h"
 #include "run/simulation.h"
+#include "ui_test_registry.h"
 #include "ui_test_support.h"
 #include "views/timeline/timelinelayout.h"
 #include "views/timeline/timelinemodel.h"
@@ -25,28 +27,22 @@ using pcl::ui::TimelineSpan;
 using pcl::ui::TimelineView;
 
 using pcl::ui::test::distinctColours;
+using pcl::ui::test::eventAt;
 using pcl::ui::test::screenshotDir;
 
 namespace {
-
-/// An event at time @t, in the order the tests list them.
-Event ev(EventKind kind, std::uint16_t cpu, std::uint64_t t, std::uint64_t object = 0, pcl::FileId file = 0,
-    pcl::pgoff_t index = 0, std::int64_t arg0 = 0, std::int32_t arg1 = 0)
-{
-    return pcl::make_event_at(t, kind, cpu, object, file, index, arg0, arg1);
-}
 
 /// CPU 0 takes a lock uncontended, spins 10 us on lock #3 held by CPU 1,
 /// releases it, then waits 100 us for it.
 std::vector<Event> lockWaits()
 {
     return {
-        ev(EventKind::LockAcquired, 0, 1000, 0xa0, 0, 3, 0, 1),
-        ev(EventKind::LockWaitBegin, 0, 2000, 0xa0, 0, 3, 1, 1),
-        ev(EventKind::LockAcquired, 0, 12000, 0xa0, 0, 3, 10000, 1),
-        ev(EventKind::LockReleased, 0, 13000, 0xa0, 0, 3, 1000, 1),
-        ev(EventKind::LockWaitBegin, 0, 20000, 0xa0, 0, 3, 1, 1),
-        ev(EventKind::LockAcquired, 0, 120000, 0xa0, 0, 3, 100000, 1),
+        eventAt(EventKind::LockAcquired, 0, 1000, 0xa0, 0, 3, 0, 1),
+        eventAt(EventKind::LockWaitBegin, 0, 2000, 0xa0, 0, 3, 1, 1),
+        eventAt(EventKind::LockAcquired, 0, 12000, 0xa0, 0, 3, 10000, 1),
+        eventAt(EventKind::LockReleased, 0, 13000, 0xa0, 0, 3, 1000, 1),
+        eventAt(EventKind::LockWaitBegin, 0, 20000, 0xa0, 0, 3, 1, 1),
+        eventAt(EventKind::LockAcquired, 0, 120000, 0xa0, 0, 3, 100000, 1),
     };
 }
 
@@ -123,8 +119,8 @@ private Q_SLOTS:
     {
         TimelineModel m;
         m.reset(2);
-        m.addEvents({ ev(EventKind::LockWaitBegin, 0, 1000, 0xa0, 0, 3, 1, 1),
-            ev(EventKind::LockAcquired, 1, 91000, 0xb0, 0, 4, 0, 1) });
+        m.addEvents({ eventAt(EventKind::LockWaitBegin, 0, 1000, 0xa0, 0, 3, 1, 1),
+            eventAt(EventKind::LockAcquired, 1, 91000, 0xb0, 0, 4, 0, 1) });
         const auto open = m.openSpan(0);
         QVERIFY(open);
         checkSpan(*open, 1000, 91000, CpuState::Blocked);
@@ -136,10 +132,10 @@ private Q_SLOTS:
         TimelineModel m;
         m.reset(2);
         m.addEvents({
-            ev(EventKind::FaultBegin, 1, 1000, 0x700, 0, 7),
-            ev(EventKind::PageLockWait, 1, 2000, 0xbeef, 0, 7),
-            ev(EventKind::PageLockWoken, 1, 5000, 0xbeef, 0, 7, 3000),
-            ev(EventKind::FaultEnd, 1, 6000, 0x700, 0, 7, 5000, int(FaultKind::WaitIo)),
+            eventAt(EventKind::FaultBegin, 1, 1000, 0x700, 0, 7),
+            eventAt(EventKind::PageLockWait, 1, 2000, 0xbeef, 0, 7),
+            eventAt(EventKind::PageLockWoken, 1, 5000, 0xbeef, 0, 7, 3000),
+            eventAt(EventKind::FaultEnd, 1, 6000, 0x700, 0, 7, 5000, int(FaultKind::WaitIo)),
         });
         const auto& s = m.spans(1);
         QCOMPARE(s.size(), std::size_t(3));
@@ -161,14 +157,14 @@ private Q_SLOTS:
         TimelineModel m;
         m.reset(1); // lane 1 is the disk
         m.addEvents({
-            ev(EventKind::FaultBegin, 0, 1000, 0x900, 2, 100),
-            ev(EventKind::IoSubmit, 0, 2000, 42, 2, 100, 4),
-            ev(EventKind::LockAcquired, 0, 2500, 0xa0, 0, 3, 0, 1),
-            ev(EventKind::LockReleased, 0, 2600, 0xa0, 0, 3, 100, 1),
-            ev(EventKind::PageLockWait, 0, 3000, 0xbeef, 2, 100),
-            ev(EventKind::IoComplete, 1, 9000, 42, 2, 100, 4),
-            ev(EventKind::PageLockWoken, 0, 9500, 0xbeef, 2, 100, 6500),
-            ev(EventKind::FaultEnd, 0, 10000, 0x900, 2, 100, 9000, int(FaultKind::Major)),
+            eventAt(EventKind::FaultBegin, 0, 1000, 0x900, 2, 100),
+            eventAt(EventKind::IoSubmit, 0, 2000, 42, 2, 100, 4),
+            eventAt(EventKind::LockAcquired, 0, 2500, 0xa0, 0, 3, 0, 1),
+            eventAt(EventKind::LockReleased, 0, 2600, 0xa0, 0, 3, 100, 1),
+            eventAt(EventKind::PageLockWait, 0, 3000, 0xbeef, 2, 100),
+            eventAt(EventKind::IoComplete, 1, 9000, 42, 2, 100, 4),
+            eventAt(EventKind::PageLockWoken, 0, 9500, 0xbeef, 2, 100, 6500),
+            eventAt(EventKind::FaultEnd, 0, 10000, 0x900, 2, 100, 9000, int(FaultKind::Major)),
         });
         QVERIFY(m.isDiskLane(1));
         const auto& cpu = m.spans(0);
@@ -193,12 +189,12 @@ private Q_SLOTS:
         TimelineModel m;
         m.reset(2);
         m.addEvents({
-            ev(EventKind::IoSubmit, 0, 1000, 1, 0, 0, 1),
-            ev(EventKind::IoSubmit, 1, 1500, 2, 0, 50, 1),
-            ev(EventKind::IoComplete, 2, 4000, 1, 0, 0, 1),
-            ev(EventKind::IoComplete, 2, 7000, 2, 0, 50, 1),
-            ev(EventKind::IoSubmit, 0, 20000, 3, 0, 9, 1),
-            ev(EventKind::IoComplete, 2, 23000, 3, 0, 9, 1),
+            eventAt(EventKind::IoSubmit, 0, 1000, 1, 0, 0, 1),
+            eventAt(EventKind::IoSubmit, 1, 1500, 2, 0, 50, 1),
+            eventAt(EventKind::IoComplete, 2, 4000, 1, 0, 0, 1),
+            eventAt(EventKind::IoComplete, 2, 7000, 2, 0, 50, 1),
+            eventAt(EventKind::IoSubmit, 0, 20000, 3, 0, 9, 1),
+            eventAt(EventKind::IoComplete, 2, 23000, 3, 0, 9, 1),
         });
         const auto& disk = m.spans(2);
         QCOMPARE(disk.size(), std::size_t(4));
@@ -214,9 +210,9 @@ private Q_SLOTS:
         TimelineModel m;
         m.reset(1);
         m.addEvents({
-            ev(EventKind::LockAcquired, 0, 1000, 0xa0, 0, 3, 0, 1),
-            ev(EventKind::FaultEnd, 0, 50000, 0x500, 1, 5, 20000, int(FaultKind::Minor)),
-            ev(EventKind::FaultEnd, 0, 5'000'000, 0x600, 1, 6, 1'000'000, int(FaultKind::Major)),
+            eventAt(EventKind::LockAcquired, 0, 1000, 0xa0, 0, 3, 0, 1),
+            eventAt(EventKind::FaultEnd, 0, 50000, 0x500, 1, 5, 20000, int(FaultKind::Minor)),
+            eventAt(EventKind::FaultEnd, 0, 5'000'000, 0x600, 1, 6, 1'000'000, int(FaultKind::Major)),
         });
         const auto& s = m.spans(0);
         QCOMPARE(s.size(), std::size_t(4));
@@ -241,8 +237,8 @@ private Q_SLOTS:
         std::vector<Event> events;
         // A 10 us wait every 100 us for 10 ms.
         for (std::uint64_t t = 1000; t < 10'000'000; t += 100'000) {
-            events.push_back(ev(EventKind::LockWaitBegin, 0, t, 0xa0, 0, 3, 1, 1));
-            events.push_back(ev(EventKind::LockAcquired, 0, t + 10'000, 0xa0, 0, 3, 10'000, 1));
+            events.push_back(eventAt(EventKind::LockWaitBegin, 0, t, 0xa0, 0, 3, 1, 1));
+            events.push_back(eventAt(EventKind::LockAcquired, 0, t + 10'000, 0xa0, 0, 3, 10'000, 1));
         }
         m.addEvents(events);
         const auto& s = m.spans(0);
@@ -304,28 +300,28 @@ private Q_SLOTS:
         for (int i = 0; i < 2000; ++i) {
             switch (next(3)) {
             case 1:
-                events.push_back(ev(EventKind::LockWaitBegin, 0, t += next(20000), 0xa0, 0, 3, 1, 1));
-                events.push_back(ev(EventKind::LockAcquired, 0, t += next(90000), 0xa0, 0, 3, 1, 1));
-                events.push_back(ev(EventKind::LockReleased, 0, t += next(3000), 0xa0, 0, 3, 1000, 1));
+                events.push_back(eventAt(EventKind::LockWaitBegin, 0, t += next(20000), 0xa0, 0, 3, 1, 1));
+                events.push_back(eventAt(EventKind::LockAcquired, 0, t += next(90000), 0xa0, 0, 3, 1, 1));
+                events.push_back(eventAt(EventKind::LockReleased, 0, t += next(3000), 0xa0, 0, 3, 1000, 1));
                 break;
             case 2: {
                 const std::uint64_t begin = t += next(500000);
-                events.push_back(ev(EventKind::FaultBegin, 0, begin, 0x900, 0, i));
-                events.push_back(ev(EventKind::IoSubmit, 0, t += next(5000), request, 0, i, 1));
+                events.push_back(eventAt(EventKind::FaultBegin, 0, begin, 0x900, 0, i));
+                events.push_back(eventAt(EventKind::IoSubmit, 0, t += next(5000), request, 0, i, 1));
                 if (i % 2) { // a wait between the submit and the sleep: the cut stops at it
-                    events.push_back(ev(EventKind::LockWaitBegin, 0, t += next(2000), 0xa0, 0, 3, 1, 1));
-                    events.push_back(ev(EventKind::LockAcquired, 0, t += next(2000), 0xa0, 0, 3, 1, 1));
+                    events.push_back(eventAt(EventKind::LockWaitBegin, 0, t += next(2000), 0xa0, 0, 3, 1, 1));
+                    events.push_back(eventAt(EventKind::LockAcquired, 0, t += next(2000), 0xa0, 0, 3, 1, 1));
                 }
-                events.push_back(ev(EventKind::LockReleased, 0, t += next(2000), 0xa0, 0, 3, 100, 1));
-                events.push_back(ev(EventKind::PageLockWait, 0, t += next(2000), 0xbeef, 0, i));
-                events.push_back(ev(EventKind::IoComplete, 2, t += next(50000), request++, 0, i, 1));
-                events.push_back(ev(EventKind::PageLockWoken, 0, t += next(3000), 0xbeef, 0, i, 1));
+                events.push_back(eventAt(EventKind::LockReleased, 0, t += next(2000), 0xa0, 0, 3, 100, 1));
+                events.push_back(eventAt(EventKind::PageLockWait, 0, t += next(2000), 0xbeef, 0, i));
+                events.push_back(eventAt(EventKind::IoComplete, 2, t += next(50000), request++, 0, i, 1));
+                events.push_back(eventAt(EventKind::PageLockWoken, 0, t += next(3000), 0xbeef, 0, i, 1));
                 t += next(3000);
-                events.push_back(ev(EventKind::FaultEnd, 0, t, 0x900, 0, i, std::int64_t(t - begin), 2));
+                events.push_back(eventAt(EventKind::FaultEnd, 0, t, 0x900, 0, i, std::int64_t(t - begin), 2));
                 break;
             }
             default:
-                events.push_back(ev(EventKind::FaultEnd, 0, t += next(3'000'000), 0x800, 0, i, next(20000), 1));
+                events.push_back(eventAt(EventKind::FaultEnd, 0, t += next(3'000'000), 0x800, 0, i, next(20000), 1));
                 break;
             }
         }
@@ -405,8 +401,9 @@ private Q_SLOTS:
             for (std::uint64_t t = 1000; t < 4'000'000'000; t += 400'000) {
                 std::uint64_t at = t + 152'000;
                 for (const std::uint64_t wait : { 40'000, 40'000, 40'000, 128'000 }) {
-                    events.push_back(ev(EventKind::LockWaitBegin, 0, at, 0xa0, 0, 3, 1, 1));
-                    events.push_back(ev(EventKind::LockAcquired, 0, at += wait, 0xa0, 0, 3, std::int64_t(wait), 1));
+                    events.push_back(eventAt(EventKind::LockWaitBegin, 0, at, 0xa0, 0, 3, 1, 1));
+                    events.push_back(
+                        eventAt(EventKind::LockAcquired, 0, at += wait, 0xa0, 0, 3, std::int64_t(wait), 1));
                 }
             }
             view.model().addEvents(events);
@@ -438,8 +435,8 @@ private Q_SLOTS:
             view.model().setIdleGapNs(20'000'000);
             std::vector<Event> events;
             for (std::uint64_t t = 1000; t < 10'000'000'000; t += 40'000'000) {
-                events.push_back(ev(EventKind::LockWaitBegin, 0, t + 15'200'000, 0xa0, 0, 3, 1, 1));
-                events.push_back(ev(EventKind::LockAcquired, 0, t + 40'000'000, 0xa0, 0, 3, 24'800'000, 1));
+                events.push_back(eventAt(EventKind::LockWaitBegin, 0, t + 15'200'000, 0xa0, 0, 3, 1, 1));
+                events.push_back(eventAt(EventKind::LockAcquired, 0, t + 40'000'000, 0xa0, 0, 3, 24'800'000, 1));
             }
             view.model().addEvents(events);
             view.resize(1280, 400);
@@ -515,12 +512,12 @@ private Q_SLOTS:
         view.model().setLockNamer([](const Event&) { return QStringLiteral("pagecache_lock"); });
         view.model().addEvents(lockWaits());
         view.model().addEvents({
-            ev(EventKind::FaultBegin, 1, 1000, 0x900, 0, 1234),
-            ev(EventKind::IoSubmit, 1, 2000, 7, 0, 1234, 1),
-            ev(EventKind::PageLockWait, 1, 3000, 0xbeef, 0, 1234),
-            ev(EventKind::IoComplete, 2, 55000, 7, 0, 1234, 1),
-            ev(EventKind::PageLockWoken, 1, 60000, 0xbeef, 0, 1234, 57000),
-            ev(EventKind::FaultEnd, 1, 101000, 0x900, 0, 1234, 100000, int(FaultKind::Major)),
+            eventAt(EventKind::FaultBegin, 1, 1000, 0x900, 0, 1234),
+            eventAt(EventKind::IoSubmit, 1, 2000, 7, 0, 1234, 1),
+            eventAt(EventKind::PageLockWait, 1, 3000, 0xbeef, 0, 1234),
+            eventAt(EventKind::IoComplete, 2, 55000, 7, 0, 1234, 1),
+            eventAt(EventKind::PageLockWoken, 1, 60000, 0xbeef, 0, 1234, 57000),
+            eventAt(EventKind::FaultEnd, 1, 101000, 0x900, 0, 1234, 100000, int(FaultKind::Major)),
         });
         view.resize(1280, 400);
         view.setViewRange(0, 130000);
@@ -583,8 +580,8 @@ private Q_SLOTS:
         std::size_t events = 0;
         for (std::uint64_t t = 1000; t < 10'000'000'000ull; t += 40'000) {
             for (std::uint16_t cpu = 0; cpu < 4; ++cpu) {
-                batch.push_back(ev(EventKind::LockWaitBegin, cpu, t + cpu * 7000, 0xa0, 0, 3, (cpu + 1) % 4, 1));
-                batch.push_back(ev(EventKind::LockAcquired, cpu, t + cpu * 7000 + 5000, 0xa0, 0, 3, 5000, 1));
+                batch.push_back(eventAt(EventKind::LockWaitBegin, cpu, t + cpu * 7000, 0xa0, 0, 3, (cpu + 1) % 4, 1));
+                batch.push_back(eventAt(EventKind::LockAcquired, cpu, t + cpu * 7000 + 5000, 0xa0, 0, 3, 5000, 1));
             }
             if (batch.size() >= 20000) {
                 events += batch.size();
@@ -619,10 +616,10 @@ private Q_SLOTS:
         Simulation sim;
         TimelineView view(sim);
         view.model().reset(2);
-        view.model().addEvents({ ev(EventKind::LockAcquired, 0, 1000, 0xa0, 0, 3, 0, 1),
-            ev(EventKind::LockReleased, 0, 2000, 0xa0, 0, 3, 1000, 1),
-            ev(EventKind::LockAcquired, 1, 3000, 0xa0, 0, 3, 0, 1),
-            ev(EventKind::LockReleased, 1, 4000, 0xa0, 0, 3, 1000, 1) });
+        view.model().addEvents({ eventAt(EventKind::LockAcquired, 0, 1000, 0xa0, 0, 3, 0, 1),
+            eventAt(EventKind::LockReleased, 0, 2000, 0xa0, 0, 3, 1000, 1),
+            eventAt(EventKind::LockAcquired, 1, 3000, 0xa0, 0, 3, 0, 1),
+            eventAt(EventKind::LockReleased, 1, 4000, 0xa0, 0, 3, 1000, 1) });
         for (const int width : { 1280, 560 }) { // the legend whole, and cut short after "in I/O"
             view.resize(width, 300);
             view.setViewRange(1e6, 2e6);
@@ -728,5 +725,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestTimeline)
+PCL_UI_TEST(TestTimeline)
 #include "test_timeline.moc"

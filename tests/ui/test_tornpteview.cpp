@@ -3,6 +3,7 @@
 // whole, that Back and Next move one step and stop at the ends, that a new
 // method starts again at step 0; and screenshots of a middle step and the
 // end, for a person to look at.
+#include "ui_test_registry.h"
 #include "ui_test_support.h"
 #include "view_test_support.h"
 #include "views/tornpte/tornpteview.h"
@@ -410,5 +411,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestTornPteView)
+PCL_UI_TEST(TestTornPteView)
 #include "test_tornpteview.moc"

@@ -13,6 +13,7 @@
 #include "kit/structureview.h"
 #include "kit/viewport.h"
 #include "run/simulation.h"
+#include "ui_test_registry.h"
 #include "ui_test_support.h"
 #include "views/hash/hashview.h"
 #include "views/pagestate/pagestateview.h"
@@ -465,5 +466,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestViewKit)
+PCL_UI_TEST(TestViewKit)
 #include "test_view_kit.moc"

@@ -5,6 +5,8 @@
 // and no ui file but the Simulation itself, which turns the run, reaches
 // the Engine. docs/architecture.md says so in its ui section. (The patterns
 // are plain string literals: moc cannot read a raw string holding quotes.)
+#include "ui_test_registry.h"
+
 #include <QDir>
 #include <QDirIterator>
 #include <QFile>
@@ -20,71 +22,69 @@
 #error "PCL_SOURCE_DIR must name the source tree"
 #endif
 
-namespace
+namespace {
+
+const QDir kTree(QStringLiteral(PCL_SOURCE_DIR));
+
+/// Every .h and .cpp below the tree's folder @folder.
+QStringList sourcesIn(const QString& folder)
 {
+    QStringList out;
+    QDirIterator it(kTree.filePath(folder), { QStringLiteral("*.h"), QStringLiteral("*.cpp") }, QDir::Files,
+        QDirIterator::Subdirectories);
+    while (it.hasNext())
+        out << it.next();
+    return out;
+}
 
-    const QDir kTree(QStringLiteral(PCL_SOURCE_DIR));
+QStringList linesOf(const QString& path)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly | QIODevice::Text))
+        return {};
+    return QTextStream(&f).readAll().split(QLatin1Char('\n'));
+}
 
-    /// Every .h and .cpp below the tree's folder @folder.
-    QStringList sourcesIn(const QString& folder)
-    {
-        QStringList out;
-        QDirIterator it(kTree.filePath(folder), { QStringLiteral("*.h"), QStringLiteral("*.cpp") }, QDir::Files,
-            QDirIterator::Subdirectories);
-        while (it.hasNext())
-            out << it.next();
-        return out;
+/// The headers of core/index that define a class implementing PageIndex
+/// (as "index/<name>.h"), and every class they define.
+struct ConcreteIndexes {
+    QSet<QString> headers;
+    QSet<QString> classes;
+};
+
+ConcreteIndexes concreteIndexes()
+{
+    ConcreteIndexes out;
+    const QRegularExpression implementer(QStringLiteral("class\\s+\\w+\\s+(final\\s+)?:\\s*public\\s+PageIndex\\b"));
+    const QRegularExpression classAt(QStringLiteral("^class\\s+(\\w+)\\b[^;]*$"));
+    for (const QString& path : sourcesIn(QStringLiteral("core/index"))) {
+        const QStringList lines = linesOf(path);
+        if (!path.endsWith(QLatin1String(".h")) || !lines.join(QLatin1Char('\n')).contains(implementer))
+            continue;
+        out.headers.insert(QStringLiteral("index/") + QFileInfo(path).fileName());
+        for (const QString& line : lines)
+            if (const auto m = classAt.match(line); m.hasMatch())
+                out.classes.insert(m.captured(1));
     }
+    return out;
+}
 
-    QStringList linesOf(const QString& path)
-    {
-        QFile f(path);
-        if (!f.open(QIODevice::ReadOnly | QIODevice::Text))
-            return {};
-        return QTextStream(&f).readAll().split(QLatin1Char('\n'));
+/// "ui/…:line: text" for each line of a ui source that @bad finds
+/// something in; files @skip names (relative to the tree) are not read.
+QStringList uiLinesWhere(const std::function<bool(const QString&)>& bad, const QSet<QString>& skip = {})
+{
+    QStringList found;
+    for (const QString& path : sourcesIn(QStringLiteral("ui"))) {
+        const QString name = kTree.relativeFilePath(path);
+        if (skip.contains(name))
+            continue;
+        const QStringList lines = linesOf(path);
+        for (int n = 0; n < lines.size(); ++n)
+            if (bad(lines[n]))
+                found << QStringLiteral("%1:%2: %3").arg(name).arg(n + 1).arg(lines[n].trimmed());
     }
-
-    /// The headers of core/index that define a class implementing PageIndex
-    /// (as "index/<name>.h"), and every class they define.
-    struct ConcreteIndexes {
-        QSet<QString> headers;
-        QSet<QString> classes;
-    };
-
-    ConcreteIndexes concreteIndexes()
-    {
-        ConcreteIndexes out;
-        const QRegularExpression implementer(
-            QStringLiteral("class\\s+\\w+\\s+(final\\s+)?:\\s*public\\s+PageIndex\\b"));
-        const QRegularExpression classAt(QStringLiteral("^class\\s+(\\w+)\\b[^;]*$"));
-        for (const QString& path : sourcesIn(QStringLiteral("core/index"))) {
-            const QStringList lines = linesOf(path);
-            if (!path.endsWith(QLatin1String(".h")) || !lines.join(QLatin1Char('\n')).contains(implementer))
-                continue;
-            out.headers.insert(QStringLiteral("index/") + QFileInfo(path).fileName());
-            for (const QString& line : lines)
-                if (const auto m = classAt.match(line); m.hasMatch())
-                    out.classes.insert(m.captured(1));
-        }
-        return out;
-    }
-
-    /// "ui/…:line: text" for each line of a ui source that @bad finds
-    /// something in; files @skip names (relative to the tree) are not read.
-    QStringList uiLinesWhere(const std::function<bool(const QString&)>& bad, const QSet<QString>& skip = {})
-    {
-        QStringList found;
-        for (const QString& path : sourcesIn(QStringLiteral("ui"))) {
-            const QString name = kTree.relativeFilePath(path);
-            if (skip.contains(name))
-                continue;
-            const QStringList lines = linesOf(path);
-            for (int n = 0; n < lines.size(); ++n)
-                if (bad(lines[n]))
-                    found << QStringLiteral("%1:%2: %3").arg(name).arg(n + 1).arg(lines[n].trimmed());
-        }
-        return found;
-    }
+    return found;
+}
 
 } // namespace
 
@@ -125,5 +125,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestViewReads)
+PCL_UI_TEST(TestViewReads)
 #include "test_view_reads.moc"

@@ -48,11 +48,12 @@ StepFiguresTable::StepFiguresTable(QWidget* parent)
     : QTableWidget(RowCount, 0, parent)
 {
     setObjectName(QStringLiteral("stepFigures"));
-    // Short names, so that four steps' columns fit beside them in the
-    // lesson's column; what each means in its tooltip.
+    // Short names, the longest on two lines, so that the steps' columns fit
+    // beside them in the lesson's column at 1280x720; what each means in
+    // its tooltip.
     const std::pair<QString, QString> kRows[RowCount] = {
         { tr("Operations/s"), tr("Operations a second, all CPUs, over the step's run so far") },
-        { tr("Index lock contentions/1000 ops"),
+        { tr("Index lock contentions\nper 1000 operations"),
             tr("Acquisitions of the page index's locks (the global hash lock, a file's tree lock, the nodes' "
                "locks) that had to wait, per 1000 operations of the CPUs") },
         { tr("Lock wait"), tr("The share of the CPUs' time spent waiting for locks, over the step's run so far") },
@@ -152,7 +153,8 @@ QList<QStringList> StepFiguresTable::rows() const
         heading << horizontalHeaderItem(column)->text();
     out << heading;
     for (int r = 0; r < RowCount; ++r) {
-        QStringList cells { verticalHeaderItem(r)->text() };
+        // One line each, as a report's table has them.
+        QStringList cells { verticalHeaderItem(r)->text().replace(QLatin1Char('\n'), QLatin1Char(' ')) };
         for (const auto& [step, column] : columns_)
             cells << text(step, Row(r));
         out << cells;

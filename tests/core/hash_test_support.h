@@ -1,5 +1,6 @@
 // Test support for the hash index and its hash: tables built from a few
-// parameters, lock-table look-ups, and the chain-length statistics.
+// parameters, the lock-table look-ups (lock_stat_support.h), and the
+// chain-length statistics.
 #pragma once
 
 #include "index/hash_index.h"
@@ -50,29 +51,6 @@ inline std::vector<std::unique_ptr<HashMapping>> mappings_of(HashIndex& table, u
     for (unsigned f = 0; f < files; ++f)
         views.push_back(table.mapping(FileId(f * stride)));
     return views;
-}
-
-inline std::uint64_t acquisitions(sync::LockRegistry& registry, const std::string& name)
-{
-    const auto rows = registry.locks();
-    const sync::LockStatRow* row = find_row(rows, name);
-    return row ? row->acquisitions : 0;
-}
-
-/// Acquisitions of every named lock of @registry, summed.
-inline std::uint64_t all_acquisitions(sync::LockRegistry& registry)
-{
-    std::uint64_t all = 0;
-    for (const auto& row : registry.locks())
-        all += row.acquisitions;
-    return all;
-}
-
-inline std::uint64_t class_acquisitions(sync::LockRegistry& registry, const std::string& name)
-{
-    const auto rows = registry.classes();
-    const sync::LockStatRow* row = find_row(rows, name);
-    return row ? row->acquisitions : 0;
 }
 
 inline std::uint64_t histogram_sum(const std::vector<std::uint64_t>& h)

@@ -74,7 +74,7 @@ private:
     std::filesystem::path root_;
 };
 
-std::vector<unsigned> cpu_counts(unsigned from, unsigned to)
+std::vector<unsigned> cpu_numbers(unsigned from, unsigned to)
 {
     std::vector<unsigned> v;
     for (unsigned c = from; c <= to; ++c)
@@ -145,7 +145,7 @@ TEST_CASE("a two-socket server's sysfs gives its topology and a pair of CPUs at 
 {
     const FakeSysfs sys;
     two_socket_server(sys);
-    const HostTopology h = read_host_topology(sys.dir(), cpu_counts(0, 15));
+    const HostTopology h = read_host_topology(sys.dir(), cpu_numbers(0, 15));
     REQUIRE(h.cpus.size() == 16);
     const sched::MachineTopology& t = h.topology;
     CHECK(t.cpus_per_core == 2);
@@ -239,7 +239,7 @@ TEST_CASE("the host profile holds what was measured, valid, and reads back as wr
 {
     const FakeSysfs sys;
     two_socket_server(sys);
-    const HostTopology h = read_host_topology(sys.dir(), cpu_counts(0, 15));
+    const HostTopology h = read_host_topology(sys.dir(), cpu_numbers(0, 15));
     PingPongs latencies;
     latencies[std::size_t(DistanceKind::Smt)] = pingpong(8.4);
     latencies[std::size_t(DistanceKind::Domain)] = pingpong(23.5);

@@ -10,6 +10,7 @@
 #include "mm/reclaim_config.h"
 
 #include "engine_test_support.h"
+#include "lock_stat_support.h"
 #include "sanitizer_support.h"
 
 #include "base/cpu.h"
@@ -29,14 +30,6 @@ using namespace pcl;
 using test::eventually;
 
 namespace {
-
-std::uint64_t acquisitions(sync::LockRegistry& registry, const char* cls)
-{
-    for (const auto& row : registry.classes())
-        if (row.lock_class == cls)
-            return row.acquisitions;
-    return 0;
-}
 
 /// Frames held as if cached: a reclaim pass hands back one at a time.
 struct Held {
@@ -262,29 +255,29 @@ TEST_CASE("a CPU's free list takes zone.lock once a batch, not once a page", "[m
     std::vector<Page*> pages;
     {
         CpuScope cpu(0);
-        const std::uint64_t before = acquisitions(registry, "zone.lock");
+        const std::uint64_t before = test::class_acquisitions(registry, "zone.lock");
         for (int i = 0; i < 32; ++i)
             pages.push_back(frames.alloc(0, i));
-        CHECK(acquisitions(registry, "zone.lock") - before == 8); // 8 batches of 4
-        CHECK(acquisitions(registry, "pcp.lock") == 32);
+        CHECK(test::class_acquisitions(registry, "zone.lock") - before == 8); // 8 batches of 4
+        CHECK(test::class_acquisitions(registry, "pcp.lock") == 32);
         CHECK(frames.pcp_refills() == 8);
         CHECK(frames.pcp_free() == 0);
         CHECK(frames.zone_free() == 32);
         // Freed on the same CPU: past 8 on the list, the 4 coldest go back.
-        const std::uint64_t before_free = acquisitions(registry, "zone.lock");
+        const std::uint64_t before_free = test::class_acquisitions(registry, "zone.lock");
         for (Page* p : pages)
             frames.free(p);
         CHECK(frames.pcp_spills() == 6); // at the 9th, 13th ... 29th free
-        CHECK(acquisitions(registry, "zone.lock") - before_free == 6);
+        CHECK(test::class_acquisitions(registry, "zone.lock") - before_free == 6);
         CHECK(frames.pcp_free() == 8);
         CHECK(frames.zone_free() == 56);
         CHECK(frames.free_frames() == 64);
     }
     // A thread that is no simulated CPU uses the zone itself.
-    const std::uint64_t before = acquisitions(registry, "pcp.lock");
+    const std::uint64_t before = test::class_acquisitions(registry, "pcp.lock");
     Page* p = frames.alloc(0, 0);
     frames.free(p);
-    CHECK(acquisitions(registry, "pcp.lock") == before);
+    CHECK(test::class_acquisitions(registry, "pcp.lock") == before);
     CHECK(frames.drain_all_pages() == 8);
     CHECK(frames.pcp_free() == 0);
     CHECK(frames.zone_free() == 64);

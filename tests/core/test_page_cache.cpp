@@ -15,7 +15,6 @@ using namespace pcl;
 
 namespace {
 
-/// The index of @kind and @scheme, with a small hash table.
 using test::kCacheIndexes;
 
 } // namespace

@@ -16,7 +16,6 @@ using namespace pcl;
 
 namespace {
 
-/// The index of @kind and @scheme, with a small hash table.
 using test::kCacheIndexes;
 
 /// Runs @body on a page cache of @frames frames over each index of

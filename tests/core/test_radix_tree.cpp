@@ -3,6 +3,7 @@
 #include "base/cpu.h"
 #include "index/radix_tree.h"
 #include "index_oracle.h"
+#include "lock_stat_support.h"
 #include "radix_schemes.h"
 #include "ring_events.h"
 #include "sync/rcu.h"
@@ -27,14 +28,6 @@ namespace {
 RadixTree::Config config(RadixTree::Scheme scheme, unsigned shift = 6)
 {
     return { scheme, shift };
-}
-
-std::uint64_t acquisitions(sync::LockRegistry& registry, const std::string& name)
-{
-    for (const auto& row : registry.locks())
-        if (row.name == name)
-            return row.acquisitions;
-    return 0;
 }
 
 } // namespace
@@ -435,10 +428,10 @@ TEST_CASE("lookups take the tree lock only in the locked schemes", "[radix][lock
         PagePool pool;
         for (pgoff_t i = 0; i < 100; ++i)
             tree.insert(i, pool.make(i));
-        const std::uint64_t before = acquisitions(registry, "mapping[0].tree_lock");
+        const std::uint64_t before = test::acquisitions(registry, "mapping[0].tree_lock");
         for (pgoff_t i = 0; i < 1000; ++i)
             CHECK(tree.lookup(i % 100) != nullptr);
-        const std::uint64_t taken = acquisitions(registry, "mapping[0].tree_lock") - before;
+        const std::uint64_t taken = test::acquisitions(registry, "mapping[0].tree_lock") - before;
         const bool locked = scheme == RadixTree::Scheme::Spinlock || scheme == RadixTree::Scheme::RwLock;
         CHECK(taken == (locked ? 1000u : 0u));
     }

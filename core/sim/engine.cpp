@@ -605,10 +605,10 @@ void Engine::run_cpu(unsigned cpu)
     unsigned cpu_id = cpu;
     Operation op;
     bool was_held = false;
-    // A run on this computer's threads cannot be taken back: its CPUs do
-    // not read the clock for it.
+    // Only a modelled machine's CPUs note when each operation began: a run
+    // on this computer's threads cannot be taken back, so its CPUs do not
+    // read the clock for it.
     const bool modelled = on_modelled_machine();
-    const bool note_starts = modelled;
     // Where in its timer slack a paced CPU of a modelled machine wakes. On
     // the model's clock every paced CPU would otherwise wake at the same
     // instant, slot after slot, and want the same lock together: eight
@@ -646,7 +646,7 @@ void Engine::run_cpu(unsigned cpu)
             announced = true;
             background_started();
         }
-        if (note_starts) {
+        if (modelled) {
             Cpu& c = cpus_[cpu];
             const std::uint64_t n = c.begun.load(std::memory_order_relaxed);
             c.began[n % kRememberedStarts].store(now_ns(), std::memory_order_relaxed);

@@ -467,14 +467,15 @@ int main(int argc, char** argv)
                 }
                 const double from = double(sim.runningNs()) / 1e9;
                 sim.rewindTo(std::uint64_t(*back * 1e9));
-                if (const std::optional<std::uint64_t> checkpoint = sim.lastRewindFromNs())
+                if (const std::optional<std::uint64_t> checkpoint = sim.lastRewindFromNs()) {
+                    const pcl::ui::Simulation::Restored& r = sim.lastRestore();
                     std::fprintf(stderr,
                         "pagecache-lab: taken back from %.6g to %.6g modelled s in %.2f s (from the checkpoint at "
-                        "%.6g s, one of %zu, of %.0f MB of the machine's memory)\n",
+                        "%.6g s, one of %zu, of %.0f MB of the machine's memory: restored in %.2f s, %zu pages "
+                        "written back and %zu given back)\n",
                         from, double(sim.runningNs()) / 1e9, sim.lastRewindSeconds(), double(*checkpoint) / 1e9,
-                        sim.checkpoints().size(),
-                        double(sim.checkpoints().latestAtOrBefore(*checkpoint)->run->bytes()) / 1e6);
-                else
+                        sim.checkpoints().size(), double(r.bytes) / 1e6, r.seconds, r.pagesWritten, r.pagesGivenBack);
+                } else
                     std::fprintf(stderr,
                         "pagecache-lab: taken back from %.6g to %.6g modelled s in %.2f s (run again from its start)\n",
                         from, double(sim.runningNs()) / 1e9, sim.lastRewindSeconds());

@@ -16,7 +16,6 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
-#include <sys/uio.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -88,20 +87,23 @@ std::vector<std::pair<void*, std::size_t>> leave_out_of_fork(const MachineArena&
 }
 
 // Copies the pages of @theirs (@len bytes) that differ from @mine over
-// them; returns how many. A page of @mine the children share since the last
+// them; returns how many. A page @absent has in neither is left alone (both
+// read as zeros). A page of @mine the children share since the last
 // checkpoint costs a copy-on-write fault to write (about 35 us in a virtual
 // machine, with a flush of the other CPUs' TLBs each), so where several
 // differ close together, their span is given back at once (MADV_DONTNEED:
 // one flush), filled by the kernel without a fault a page
 // (MADV_POPULATE_WRITE, Linux 5.14), and copied whole.
-std::size_t copy_differing(
-    std::byte* mine, const std::byte* theirs, std::size_t len, std::size_t page, const std::vector<bool>& untouched)
+std::size_t copy_differing(std::byte* mine, const std::byte* theirs, std::size_t len, std::size_t page,
+    const std::vector<bool>& untouched, const std::vector<bool>& absent)
 {
     constexpr std::size_t kGap = 8;     // pages the same between two that differ, within one span
     constexpr std::size_t kAtLeast = 3; // pages that differ, for a span to be given back whole
     std::size_t copied = 0;
     const std::size_t pages = (len + page - 1) / page;
     const auto differs = [&](std::size_t i) {
+        if (absent[i])
+            return false;
         const std::size_t n = std::min(page, len - i * page);
         // A page this process never touched reads as zeros: compared as
         // such, without the fault that reading it would take.
@@ -120,10 +122,11 @@ std::size_t copy_differing(
             ++i;
             continue;
         }
-        // The span from here: differing pages no more than kGap apart.
+        // The span from here: differing pages no more than kGap apart, and
+        // none that is absent from both between them (it would be filled).
         std::size_t last = i;
         std::size_t count = 1;
-        for (std::size_t j = i + 1; j < pages && j <= last + kGap; ++j)
+        for (std::size_t j = i + 1; j < pages && j <= last + kGap && !absent[j]; ++j)
             if (differs(j)) {
                 last = j;
                 ++count;
@@ -146,27 +149,50 @@ std::size_t copy_differing(
     return copied;
 }
 
-// Which pages of [at, at + len) this process has neither in memory nor in
-// swap (/proc/self/pagemap, bits 63 and 62): never touched since they were
-// mapped or given back, so zeros. All of them count as touched when the
-// map cannot be read.
-std::vector<bool> untouched_pages(int pagemap, const std::byte* at, std::size_t len, std::size_t page)
+// Which pages of [at, at + len) the process of @pagemap (its
+// /proc/PID/pagemap) has in memory or in swap (bits 63 and 62). A page it
+// has in neither was never touched since it was mapped, or was given back:
+// it reads as zeros. All count as held when the map cannot be read.
+std::vector<bool> held_pages(int pagemap, const std::byte* at, std::size_t len, std::size_t page)
 {
     const std::size_t pages = (len + page - 1) / page;
-    std::vector<bool> untouched(pages, false);
+    std::vector<bool> held(pages, true);
     if (pagemap < 0)
-        return untouched;
+        return held;
     std::vector<std::uint64_t> entries(pages);
     const auto first = reinterpret_cast<std::uintptr_t>(at) / page;
     const ssize_t got
         = ::pread(pagemap, entries.data(), pages * sizeof(std::uint64_t), off_t(first * sizeof(std::uint64_t)));
     if (got != ssize_t(pages * sizeof(std::uint64_t)))
-        return untouched;
+        return held;
     constexpr std::uint64_t kPresent = std::uint64_t(1) << 63;
     constexpr std::uint64_t kSwapped = std::uint64_t(1) << 62;
     for (std::size_t i = 0; i < pages; ++i)
-        untouched[i] = (entries[i] & (kPresent | kSwapped)) == 0;
-    return untouched;
+        held[i] = (entries[i] & (kPresent | kSwapped)) != 0;
+    return held;
+}
+
+// Reads [at, at + len) of the process of @mem (its /proc/PID/mem) into
+// @into. Not process_vm_readv(2): it pins the pages it reads, and pinning a
+// page the child shares copy-on-write with the parent makes the kernel
+// give the child a copy of it first (gup_must_unshare), a page allocated
+// and copied for every page read.
+void read_process(int mem, const std::byte* at, std::size_t len, std::byte* into)
+{
+    for (std::size_t done = 0; done < len;) {
+        const ssize_t got = ::pread(mem, into + done, len - done, off_t(reinterpret_cast<std::uintptr_t>(at) + done));
+        if (got <= 0)
+            throw std::system_error(
+                got < 0 ? errno : EIO, std::generic_category(), "reading the checkpoint of the modelled machine");
+        done += std::size_t(got);
+    }
+}
+
+int open_process_file(pid_t pid, const char* name, int flags)
+{
+    char path[64];
+    std::snprintf(path, sizeof path, "/proc/%d/%s", int(pid), name);
+    return ::open(path, flags | O_CLOEXEC);
 }
 
 } // namespace
@@ -211,55 +237,108 @@ void ArenaCheckpoint::restore_into(MachineArena& arena) const
     if (arena.base() != base_)
         throw std::system_error(EINVAL, std::generic_category(), "restoring a checkpoint into another machine");
     const std::size_t page = host_page_size();
+    const int mem = open_process_file(child_, "mem", O_RDONLY);
+    if (mem < 0)
+        throw std::system_error(errno, std::generic_category(), "reading the checkpoint of the modelled machine");
+    const int theirs_map = open_process_file(child_, "pagemap", O_RDONLY);
+    const int mine_map = ::open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
+    const auto close_all = [&] {
+        for (int fd : { mem, theirs_map, mine_map })
+            if (fd >= 0)
+                ::close(fd);
+    };
     // Today's guard pages are written over like any other; the checkpoint's
     // are closed again at the end.
     arena.open_guards(arena.guard_offsets());
     constexpr std::size_t kChunk = std::size_t(4) << 20;
-    const int pagemap = ::open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
     auto buffer = std::make_unique<std::byte[]>(kChunk);
-    std::vector<iovec> remote;
     std::vector<std::pair<std::size_t, std::size_t>> pieces; // offset in the arena, length
     std::size_t g = 0;
     copied_ = 0;
-    for (std::size_t chunk = 0; chunk < top_; chunk += kChunk) {
-        const std::size_t end = std::min(top_, chunk + kChunk);
-        // The chunk less the checkpoint's guard pages, which the child
-        // cannot read and nobody needs.
-        remote.clear();
-        pieces.clear();
-        std::size_t at = chunk;
-        while (g < guards_.size() && guards_[g] + page <= chunk)
-            ++g;
-        for (std::size_t k = g; at < end; ++k) {
-            const std::size_t stop = k < guards_.size() ? std::min(end, guards_[k]) : end;
-            if (stop > at)
-                pieces.emplace_back(at, stop - at);
-            if (k >= guards_.size() || guards_[k] >= end)
-                break;
-            at = guards_[k] + page;
+    forgotten_ = 0;
+    try {
+        for (std::size_t chunk = 0; chunk < top_; chunk += kChunk) {
+            const std::size_t end = std::min(top_, chunk + kChunk);
+            // The chunk less the checkpoint's guard pages, which the child
+            // cannot read and nobody needs.
+            pieces.clear();
+            std::size_t at = chunk;
+            while (g < guards_.size() && guards_[g] + page <= chunk)
+                ++g;
+            for (std::size_t k = g; at < end; ++k) {
+                const std::size_t stop = k < guards_.size() ? std::min(end, guards_[k]) : end;
+                if (stop > at)
+                    pieces.emplace_back(at, stop - at);
+                if (k >= guards_.size() || guards_[k] >= end)
+                    break;
+                at = guards_[k] + page;
+            }
+            for (auto [off, len] : pieces)
+                restore_piece(arena.base() + off, len, buffer.get(), mem, theirs_map, mine_map);
         }
-        std::size_t in_buffer = 0;
-        for (auto [off, len] : pieces) {
-            remote.push_back({ const_cast<std::byte*>(base_) + off, len });
-            in_buffer += len;
-        }
-        if (remote.empty())
-            continue;
-        const iovec local { buffer.get(), in_buffer };
-        const ssize_t got = ::process_vm_readv(child_, &local, 1, remote.data(), remote.size(), 0);
-        if (got < 0 || std::size_t(got) != in_buffer)
-            throw std::system_error(
-                got < 0 ? errno : EIO, std::generic_category(), "reading the checkpoint of the modelled machine");
-        std::size_t from = 0;
-        for (auto [off, len] : pieces) {
-            std::byte* mine = arena.base() + off;
-            copied_ += copy_differing(mine, buffer.get() + from, len, page, untouched_pages(pagemap, mine, len, page));
-            from += len;
-        }
+    } catch (...) {
+        close_all();
+        throw;
     }
-    if (pagemap >= 0)
-        ::close(pagemap);
+    close_all();
     arena.close_guards(guards_);
+}
+
+void ArenaCheckpoint::restore_piece(
+    std::byte* mine, std::size_t len, std::byte* buffer, int mem, int theirs_map, int mine_map) const
+{
+    const std::size_t page = host_page_size();
+    const std::size_t pages = (len + page - 1) / page;
+    const std::byte* theirs = base_ + (mine - base_);
+    std::vector<bool> held = held_pages(mine_map, mine, len, page);
+    const std::vector<bool> had = held_pages(theirs_map, theirs, len, page);
+    // What the checkpoint did not have (its pages were zeros: the run had
+    // not touched them yet, as most of a large machine's page descriptors
+    // early in its run) is given back here too, not written: a write would
+    // take a fault and a fresh page each, and reading it in the child would
+    // give the child one (a read of an untouched page through
+    // /proc/PID/mem allocates it).
+    std::vector<bool> absent(pages);
+    for (std::size_t i = 0; i < pages;) {
+        if (had[i]) {
+            ++i;
+            continue;
+        }
+        std::size_t j = i;
+        for (; j < pages && !had[j]; ++j)
+            absent[j] = true;
+        std::size_t given = 0;
+        for (std::size_t k = i; k < j; ++k)
+            given += held[k];
+        // A tail shorter than a page is written over below, not given back.
+        const std::size_t bytes = (std::min(len, j * page) - i * page) / page * page;
+        if (given > 0 && bytes > 0 && ::madvise(mine + i * page, bytes, MADV_DONTNEED) == 0) {
+            for (std::size_t k = i; k < i + bytes / page; ++k)
+                held[k] = false;
+            forgotten_ += given;
+        }
+        for (std::size_t k = i + bytes / page; k < j; ++k) {
+            absent[k] = false; // compared with zeros as any page the child has
+            std::memset(buffer + k * page, 0, std::min(page, len - k * page));
+        }
+        i = j;
+    }
+    for (std::size_t i = 0; i < pages;) {
+        if (absent[i]) {
+            ++i;
+            continue;
+        }
+        std::size_t j = i;
+        while (j < pages && !absent[j] && had[j])
+            ++j;
+        if (j > i)
+            read_process(mem, theirs + i * page, std::min(len, j * page) - i * page, buffer + i * page);
+        i = std::max(j, i + 1);
+    }
+    std::vector<bool> untouched(pages);
+    for (std::size_t i = 0; i < pages; ++i)
+        untouched[i] = !held[i];
+    copied_ += copy_differing(mine, buffer, len, page, untouched, absent);
 }
 
 } // namespace pcl

@@ -423,6 +423,8 @@ bool Simulation::restore(const RunCheckpoints::Entry& c)
     course.insert(course.end(), ahead_.begin(), ahead_.end());
     try {
         modelled_->restore(*c.run);
+        lastRestore_ = { double(c.run->restore_host_ns()) / 1e9, c.run->pages_copied(), c.run->pages_forgotten(),
+            c.run->bytes() };
     } catch (const std::exception&) {
         // The host would not let the checkpoint be read (or its process is
         // gone): this run is built again, and goes back from its start.
@@ -532,6 +534,7 @@ void Simulation::rewindTo(std::uint64_t runningNs)
     // where it stands: the trace and the views hold what it did up to here,
     // and the events between here and a later checkpoint are not kept.)
     lastRewindFromNs_.reset();
+    lastRestore_ = {};
     const bool back = runningNs < modelled_->running_ns();
     // (A machine that failed has no course to go back along but its start.)
     const RunCheckpoints::Entry* from = back && modelled_->alive() ? checkpoints_.latestAtOrBefore(runningNs) : nullptr;

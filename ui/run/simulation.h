@@ -173,6 +173,16 @@ public:
     /// it ran the run again from its start (no checkpoint before the
     /// moment, or none possible: a sanitized build, a host that refused).
     std::optional<std::uint64_t> lastRewindFromNs() const { return lastRewindFromNs_; }
+    /// What restoring that checkpoint took of lastRewindSeconds(), and the
+    /// machine's pages it wrote back (they differed) and gave back (the
+    /// checkpoint never had them): all 0 when there was none to restore.
+    struct Restored {
+        double seconds = 0;
+        std::size_t pagesWritten = 0;
+        std::size_t pagesGivenBack = 0;
+        std::size_t bytes = 0; ///< the machine's memory at the checkpoint
+    };
+    const Restored& lastRestore() const { return lastRestore_; }
     /// The checkpoints of the run so far (runcheckpoints.h).
     const RunCheckpoints& checkpoints() const { return checkpoints_; }
     RunCheckpoints& checkpoints() { return checkpoints_; }
@@ -238,6 +248,7 @@ private:
     bool rewinding_ = false;
     double lastRewindSeconds_ = 0;
     std::optional<std::uint64_t> lastRewindFromNs_;
+    Restored lastRestore_;
     RunCheckpoints checkpoints_;
     /// The newest events drained (kMaxEventsPerTick at most): what a
     /// checkpoint shows the views again when the run is taken back to it.

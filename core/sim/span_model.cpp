@@ -43,9 +43,10 @@ SpanModel::SpanModel(Keep keep)
     reset(layout_);
 }
 
-void SpanModel::reset(const LaneLayout& layout)
+std::shared_ptr<void> SpanModel::reset(const LaneLayout& layout)
 {
     layout_ = layout;
+    auto old = std::make_shared<std::vector<Lane>>(std::move(lanes_));
     lanes_.assign(layout_.lanes(), Lane {});
     in_flight_.clear();
     waiting_.clear();
@@ -56,6 +57,7 @@ void SpanModel::reset(const LaneLayout& layout)
     origin_ = 0;
     origin_set_ = false;
     latest_ = 0;
+    return old;
 }
 
 std::uint64_t SpanModel::earliest_ns() const

@@ -31,6 +31,7 @@
 #include <cstdint>
 #include <deque>
 #include <map>
+#include <memory>
 #include <optional>
 #include <tuple>
 #include <unordered_map>
@@ -56,8 +57,12 @@ public:
     explicit SpanModel(Keep keep);
 
     /// Drops everything and lays the lanes out as @layout says. Records of
-    /// lanes beyond it still make activities, never spans.
-    void reset(const LaneLayout& layout);
+    /// lanes beyond it still make activities, never spans. Returns the old
+    /// lanes' spans: a long run's are millions of small blocks, whose
+    /// freeing takes a noticeable part of a second, which a caller that
+    /// must answer at once can spend on another thread by destroying the
+    /// returned object there (ignored, it is freed here).
+    std::shared_ptr<void> reset(const LaneLayout& layout);
     const LaneLayout& layout() const noexcept { return layout_; }
     unsigned lanes() const noexcept { return unsigned(lanes_.size()); }
 

@@ -114,7 +114,7 @@ ChartsView::ChartsView(Simulation& simulation, QWidget* parent)
         restyle();
         refreshHistograms();
     });
-    connect(&sim_, &Simulation::sampled, this, &ChartsView::addSample);
+    connect(&sim_, &Simulation::sampled, this, &ChartsView::addSamples);
     connect(&sim_, &Simulation::runReset, this, &ChartsView::clear);
     connect(&sim_, &Simulation::ticked, this, &ChartsView::onTicked);
     connect(&sim_, &Simulation::stateChanged, this, [this] { refreshHistograms(); });
@@ -277,13 +277,6 @@ void ChartsView::changeEvent(QEvent* event)
             relayout();
     }
     QWidget::changeEvent(event);
-}
-
-void ChartsView::addSample(const MetricsSample& sample)
-{
-    for (TimeSeriesChart* c : timeSeries_)
-        c->addSample(sample);
-    extendTimeRange(sample.time_s);
 }
 
 void ChartsView::addSamples(const std::vector<MetricsSample>& samples)

@@ -88,8 +88,8 @@ public:
     SaveResult saveData(const QString& path, QString* error);
 
 public Q_SLOTS:
-    void addSample(const pcl::MetricsSample& sample);
-    /// Shows many samples at once (the run so far, when the view opens).
+    /// Shows samples, oldest first (one, a modelled slice's, or the run so
+    /// far when the view opens or the run was taken back).
     void addSamples(const std::vector<pcl::MetricsSample>& samples);
     /// Drops every point and bar (a new run).
     void clear();

@@ -336,10 +336,12 @@ void CompareWindow::connectRun(int side)
             chart->clear(side);
         updateSummary();
     });
-    connect(&sim, &Simulation::sampled, this, [this, side](const MetricsSample& s) {
-        totals_[side].add(s);
-        for (CompareChart* chart : charts_)
-            chart->addSample(side, s);
+    connect(&sim, &Simulation::sampled, this, [this, side](const std::vector<MetricsSample>& samples) {
+        for (const MetricsSample& s : samples) {
+            totals_[side].add(s);
+            for (CompareChart* chart : charts_)
+                chart->addSample(side, s);
+        }
     });
     connect(&sim, &Simulation::ticked, this, &CompareWindow::updateSummary);
     connect(&sim, &Simulation::stateChanged, this, [this] {

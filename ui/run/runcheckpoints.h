@@ -27,7 +27,7 @@ public:
     /// This computer's time spent computing the run between two checkpoints.
     static constexpr std::uint64_t kEveryHostNs = 250'000'000;
     /// Checkpoints kept at most.
-    static constexpr std::size_t kMax = 64;
+    static constexpr std::size_t kMax = 256;
 
     struct Entry {
         std::unique_ptr<ModelledRun::Checkpoint> run;

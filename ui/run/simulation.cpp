@@ -123,7 +123,7 @@ void Simulation::build()
             looking_.reset();
             loop_ = std::make_unique<RunLoop>(scenario_);
             loop_->engine().set_thread_nice(kCpuNice);
-            loop_->set_sample_callback([this](const MetricsSample& s) { Q_EMIT sampled(s); });
+            loop_->set_sample_callback([this](const MetricsSample& s) { Q_EMIT sampled({ s }); });
         }
     } catch (const std::exception& e) {
         loop_.reset();
@@ -579,8 +579,11 @@ void Simulation::rewindTo(std::uint64_t runningNs)
 void Simulation::emitNewSamples()
 {
     const std::vector<MetricsSample>& all = loop()->samples();
-    for (; samplesSeen_ < all.size(); ++samplesSeen_)
-        Q_EMIT sampled(all[samplesSeen_]);
+    if (samplesSeen_ >= all.size())
+        return;
+    const std::vector<MetricsSample> fresh(all.begin() + std::ptrdiff_t(samplesSeen_), all.end());
+    samplesSeen_ = all.size();
+    Q_EMIT sampled(fresh);
 }
 
 void Simulation::tickModelled()

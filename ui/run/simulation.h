@@ -209,8 +209,11 @@ Q_SIGNALS:
     /// ticked and eventsArrived are LiveRun's: a new run was built
     /// (setScenario or reset), a tick turned the run, its events.
     void stateChanged(pcl::ui::Simulation::State state);
-    /// A sample was taken.
-    void sampled(const pcl::MetricsSample& sample);
+    /// Samples were taken, oldest first: one at a time as a run on this
+    /// computer's threads takes them; on a modelled machine all that a
+    /// slice took at once, and after a rewind all of the run's up to the
+    /// moment (thousands: a view adds them in one go, not one by one).
+    void sampled(const std::vector<pcl::MetricsSample>& samples);
     /// The speed changed (setPacing), from whichever control set it.
     void pacingChanged(double opsPerSecond, std::uint64_t holdStretchNs);
     /// The playback rate of a modelled run changed (setPlaybackRate).

@@ -1,5 +1,7 @@
 #include "views/timeline/timelinemodel.h"
 
+#include <QThreadPool>
+
 #include <cmath>
 
 namespace pcl::ui {
@@ -11,7 +13,10 @@ TimelineModel::TimelineModel()
 
 void TimelineModel::reset(unsigned cpus, unsigned disks)
 {
-    spans_.reset(LaneLayout(cpus, std::max(disks, 1u)));
+    // A long run's spans are freed on a pool thread: taking a run back
+    // resets the timeline, and the window answers without waiting for it.
+    std::shared_ptr<void> old = spans_.reset(LaneLayout(cpus, std::max(disks, 1u)));
+    QThreadPool::globalInstance()->start([old = std::move(old)]() mutable { old.reset(); });
     lockNames_.clear();
 }
 

@@ -2,7 +2,11 @@
 
 #include <algorithm>
 #include <bit>
+#include <memory>
+#include <new>
 #include <stdexcept>
+
+#include <sys/mman.h>
 
 namespace pcl {
 
@@ -25,11 +29,26 @@ std::size_t checked_cpus(std::size_t cpus)
 
 } // namespace
 
+EventRing::Slot* EventRing::map_slots(std::size_t capacity)
+{
+    void* p = ::mmap(nullptr, capacity * sizeof(Slot), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+        throw std::bad_alloc();
+    auto* slots = static_cast<Slot*>(p);
+    std::uninitialized_value_construct_n(slots, capacity);
+    return slots;
+}
+
+void EventRing::Unmap::operator()(Slot* slots) const noexcept
+{
+    ::munmap(slots, bytes);
+}
+
 EventRing::EventRing(std::size_t capacity)
     : capacity_(round_capacity(capacity))
     , mask_(capacity_ - 1)
     , drop_batch_(std::max<std::uint64_t>(capacity_ / 16, 1))
-    , slots_(new Slot[capacity_])
+    , slots_(map_slots(capacity_), Unmap { capacity_ * sizeof(Slot) })
 {
 }
 

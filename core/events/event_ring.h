@@ -111,14 +111,28 @@ private:
         std::atomic<std::uint64_t> words[kWords] {};
     };
 
+    static Slot* map_slots(std::size_t capacity);
+
     /// Copies record @pos into @e; false if its slot no longer (or not
     /// consistently) holds that record.
     bool read_slot(std::uint64_t pos, Event& e) const noexcept;
 
+    /// The slots' own mapping: not the heap, and so never a modelled
+    /// machine's arena (base/machine_arena.h). The rings are empty whenever
+    /// the machine stands (ModelledRun drains them before it hands over),
+    /// so a checkpoint has nothing in them to keep; outside the arena, the
+    /// run's writes to them (a ring a CPU, 1 MB each by default) take no
+    /// copy-on-write fault after every checkpoint, and a restore writes
+    /// none of them back.
+    struct Unmap {
+        std::size_t bytes;
+        void operator()(Slot* slots) const noexcept;
+    };
+
     const std::size_t capacity_;
     const std::uint64_t mask_;
     const std::uint64_t drop_batch_;
-    std::unique_ptr<Slot[]> slots_;
+    std::unique_ptr<Slot[], Unmap> slots_;
 
     // Producer side: written on every push.
     alignas(kCacheLine) std::atomic<std::uint64_t> head_ { 0 };

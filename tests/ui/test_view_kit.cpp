@@ -10,6 +10,7 @@
 #include "kit/colors.h"
 #include "kit/colorscheme.h"
 #include "kit/colorschememenu.h"
+#include "kit/fittinglabel.h"
 #include "kit/structureview.h"
 #include "kit/viewport.h"
 #include "run/simulation.h"
@@ -24,11 +25,13 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QHBoxLayout>
 #include <QMenu>
 #include <QMouseEvent>
 #include <QSet>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QSlider>
 #include <QStandardPaths>
 #include <QTest>
 #include <QWheelEvent>
@@ -393,6 +396,36 @@ private Q_SLOTS:
         QVERIFY(g.move(QPoint(10, 10 + ClickOrDrag::kThreshold)));
         QVERIFY(g.move(QPoint(10, 10))); // back where it started: still a drag
         QVERIFY(!g.release());
+    }
+
+    void aFittingLabelWithoutRoomForItsFullTextLeavesTheRestToItsNeighbour()
+    {
+        QWidget bar;
+        auto* row = new QHBoxLayout(&bar);
+        auto* slider = new QSlider(Qt::Horizontal);
+        auto* label = new FittingLabel;
+        row->addWidget(slider, 1);
+        row->addWidget(label);
+        const QString full = QStringLiteral("12.5 s of 20 s: any moment can be shown again");
+        const QString brief = QStringLiteral("12.5 s of 20 s");
+        label->setTexts(full, brief);
+        const int fullWidth = label->fontMetrics().horizontalAdvance(full);
+        const int briefWidth = label->fontMetrics().horizontalAdvance(brief);
+        bar.resize(fullWidth + 300, 30);
+        bar.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&bar));
+
+        label->setRoom(fullWidth + 10); // room for it
+        QTRY_COMPARE(label->text(), full);
+        QVERIFY(label->width() >= fullWidth);
+        // Room for less than the full text: the brief one, and the label no
+        // wider than it (the scrubber takes the rest, no gap beside it).
+        label->setRoom(fullWidth - 1);
+        QTRY_COMPARE(label->text(), brief);
+        QTRY_VERIFY(
+            label->width() <= briefWidth + label->contentsMargins().left() + label->contentsMargins().right() + 1);
+        QVERIFY(slider->width() > 300);
+        QCOMPARE(label->fullText(), full);
     }
 
     void everyViewZoomsPansClicksAndFitsAlike_data()

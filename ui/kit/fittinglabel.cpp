@@ -2,6 +2,8 @@
 
 #include <QResizeEvent>
 
+#include <algorithm>
+
 namespace pcl::ui {
 
 void FittingLabel::setTexts(const QString& full, const QString& brief)
@@ -14,10 +16,26 @@ void FittingLabel::setTexts(const QString& full, const QString& brief)
     updateGeometry(); // both hints follow the texts
 }
 
+void FittingLabel::setRoom(int width)
+{
+    if (width == room_)
+        return;
+    room_ = width;
+    fit();
+    updateGeometry();
+}
+
+bool FittingLabel::fitsIn(int width) const
+{
+    const QMargins m = contentsMargins();
+    return fontMetrics().horizontalAdvance(full_) + m.left() + m.right() <= width;
+}
+
 QSize FittingLabel::sizeHint() const
 {
     const QMargins m = contentsMargins();
-    return { fontMetrics().horizontalAdvance(full_) + m.left() + m.right(), QLabel::sizeHint().height() };
+    const QString& asked = fitsIn(room_) ? full_ : brief_;
+    return { fontMetrics().horizontalAdvance(asked) + m.left() + m.right(), QLabel::sizeHint().height() };
 }
 
 QSize FittingLabel::minimumSizeHint() const
@@ -34,7 +52,7 @@ void FittingLabel::resizeEvent(QResizeEvent* event)
 
 void FittingLabel::fit()
 {
-    const bool fits = fontMetrics().horizontalAdvance(full_) <= contentsRect().width();
+    const bool fits = fitsIn(std::min(width(), room_));
     const QString& shown = fits ? full_ : brief_;
     if (text() != shown)
         setText(shown);

@@ -6,6 +6,7 @@
 
 #include <QHBoxLayout>
 #include <QMenu>
+#include <QResizeEvent>
 #include <QSignalBlocker>
 #include <QSlider>
 #include <QStyle>
@@ -108,6 +109,27 @@ QString RewindBar::text() const
     return where_->fullText();
 }
 
+void RewindBar::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    giveRoom();
+}
+
+void RewindBar::giveRoom()
+{
+    // The full text where it fits beside the buttons and a scrubber a
+    // student can aim at; else the brief one, the label no wider than it
+    // and the rest the scrubber's.
+    const int scrubber = fontMetrics().averageCharWidth() * 30;
+    const QMargins m = layout()->contentsMargins();
+    int room = width() - m.left() - m.right() - scrubber - layout()->spacing();
+    for (const QWidget* w : { static_cast<QWidget*>(back_), static_cast<QWidget*>(backOperation_),
+             static_cast<QWidget*>(mark_), static_cast<QWidget*>(goTo_) })
+        if (!w->isHidden())
+            room -= w->sizeHint().width() + layout()->spacing();
+    where_->setRoom(std::max(room, 0));
+}
+
 void RewindBar::follow()
 {
     const bool run = sim_.hasRun();
@@ -116,6 +138,7 @@ void RewindBar::follow()
     backOperation_->setVisible(sim_.canRewind());
     mark_->setVisible(sim_.canRewind());
     goTo_->setVisible(sim_.canRewind());
+    giveRoom();
     const std::uint64_t horizon = horizonNs();
     const double now = sim_.canRewind() ? double(sim_.runningNs()) : sim_.elapsedSeconds() * 1e9;
     if (!slider_->isSliderDown()) {

@@ -57,8 +57,14 @@ public:
     /// Where the CPU in focus comes from (the timeline's outlined lane).
     void setFocusedCpu(std::function<std::optional<unsigned>()> focused) { focused_ = std::move(focused); }
 
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
 private:
     void follow();
+    /// Tells the label how much of the bar it may take: what the buttons
+    /// and a scrubber of a useful width leave.
+    void giveRoom();
     void scrubbed(int position);
     std::uint64_t horizonNs() const;
 

@@ -237,16 +237,23 @@ void ArenaCheckpoint::restore_into(MachineArena& arena) const
     if (arena.base() != base_)
         throw std::system_error(EINVAL, std::generic_category(), "restoring a checkpoint into another machine");
     const std::size_t page = host_page_size();
-    const int mem = open_process_file(child_, "mem", O_RDONLY);
-    if (mem < 0)
+    // Closed however the restore ends.
+    struct Files {
+        int mem = -1;
+        int theirs_map = -1;
+        int mine_map = -1;
+        ~Files()
+        {
+            for (int fd : { mem, theirs_map, mine_map })
+                if (fd >= 0)
+                    ::close(fd);
+        }
+    } files;
+    files.mem = open_process_file(child_, "mem", O_RDONLY);
+    if (files.mem < 0)
         throw std::system_error(errno, std::generic_category(), "reading the checkpoint of the modelled machine");
-    const int theirs_map = open_process_file(child_, "pagemap", O_RDONLY);
-    const int mine_map = ::open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
-    const auto close_all = [&] {
-        for (int fd : { mem, theirs_map, mine_map })
-            if (fd >= 0)
-                ::close(fd);
-    };
+    files.theirs_map = open_process_file(child_, "pagemap", O_RDONLY);
+    files.mine_map = ::open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
     // Today's guard pages are written over like any other; the checkpoint's
     // are closed again at the end.
     arena.open_guards(arena.guard_offsets());
@@ -256,31 +263,25 @@ void ArenaCheckpoint::restore_into(MachineArena& arena) const
     std::size_t g = 0;
     copied_ = 0;
     forgotten_ = 0;
-    try {
-        for (std::size_t chunk = 0; chunk < top_; chunk += kChunk) {
-            const std::size_t end = std::min(top_, chunk + kChunk);
-            // The chunk less the checkpoint's guard pages, which the child
-            // cannot read and nobody needs.
-            pieces.clear();
-            std::size_t at = chunk;
-            while (g < guards_.size() && guards_[g] + page <= chunk)
-                ++g;
-            for (std::size_t k = g; at < end; ++k) {
-                const std::size_t stop = k < guards_.size() ? std::min(end, guards_[k]) : end;
-                if (stop > at)
-                    pieces.emplace_back(at, stop - at);
-                if (k >= guards_.size() || guards_[k] >= end)
-                    break;
-                at = guards_[k] + page;
-            }
-            for (auto [off, len] : pieces)
-                restore_piece(arena.base() + off, len, buffer.get(), mem, theirs_map, mine_map);
+    for (std::size_t chunk = 0; chunk < top_; chunk += kChunk) {
+        const std::size_t end = std::min(top_, chunk + kChunk);
+        // The chunk less the checkpoint's guard pages, which the child
+        // cannot read and nobody needs.
+        pieces.clear();
+        std::size_t at = chunk;
+        while (g < guards_.size() && guards_[g] + page <= chunk)
+            ++g;
+        for (std::size_t k = g; at < end; ++k) {
+            const std::size_t stop = k < guards_.size() ? std::min(end, guards_[k]) : end;
+            if (stop > at)
+                pieces.emplace_back(at, stop - at);
+            if (k >= guards_.size() || guards_[k] >= end)
+                break;
+            at = guards_[k] + page;
         }
-    } catch (...) {
-        close_all();
-        throw;
+        for (auto [off, len] : pieces)
+            restore_piece(arena.base() + off, len, buffer.get(), files.mem, files.theirs_map, files.mine_map);
     }
-    close_all();
     arena.close_guards(guards_);
 }
 
@@ -296,8 +297,8 @@ void ArenaCheckpoint::restore_piece(
     // not touched them yet, as most of a large machine's page descriptors
     // early in its run) is given back here too, not written: a write would
     // take a fault and a fresh page each, and reading it in the child would
-    // give the child one (a read of an untouched page through
-    // /proc/PID/mem allocates it).
+    // give the child one (on Linux 6.18 a read through /proc/PID/mem of a
+    // page never touched allocates it, measured: not the shared zero page).
     std::vector<bool> absent(pages);
     for (std::size_t i = 0; i < pages;) {
         if (had[i]) {
@@ -305,21 +306,25 @@ void ArenaCheckpoint::restore_piece(
             continue;
         }
         std::size_t j = i;
-        for (; j < pages && !had[j]; ++j)
-            absent[j] = true;
+        while (j < pages && !had[j])
+            ++j;
+        // Whole pages only: a tail shorter than a page is compared with
+        // zeros and written over below, as is every page here when the
+        // kernel would not take them back.
+        const std::size_t whole = (std::min(len, j * page) - i * page) / page;
         std::size_t given = 0;
-        for (std::size_t k = i; k < j; ++k)
+        for (std::size_t k = i; k < i + whole; ++k)
             given += held[k];
-        // A tail shorter than a page is written over below, not given back.
-        const std::size_t bytes = (std::min(len, j * page) - i * page) / page * page;
-        if (given > 0 && bytes > 0 && ::madvise(mine + i * page, bytes, MADV_DONTNEED) == 0) {
-            for (std::size_t k = i; k < i + bytes / page; ++k)
-                held[k] = false;
+        const bool gone = whole > 0 && (given == 0 || ::madvise(mine + i * page, whole * page, MADV_DONTNEED) == 0);
+        if (gone)
             forgotten_ += given;
-        }
-        for (std::size_t k = i + bytes / page; k < j; ++k) {
-            absent[k] = false; // compared with zeros as any page the child has
-            std::memset(buffer + k * page, 0, std::min(page, len - k * page));
+        for (std::size_t k = i; k < j; ++k) {
+            if (gone && k < i + whole) {
+                absent[k] = true;
+                held[k] = false;
+            } else {
+                std::memset(buffer + k * page, 0, std::min(page, len - k * page));
+            }
         }
         i = j;
     }

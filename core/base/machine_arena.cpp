@@ -138,6 +138,17 @@ MachineArena::~MachineArena()
     // The memory goes back to the host; the addresses stay reserved.
     ::madvise(base_, reserve_, MADV_DONTNEED);
     ::mprotect(base_, reserve_, PROT_NONE);
+    for (auto [at, bytes] : mappings_)
+        ::munmap(at, bytes);
+}
+
+void MachineArena::adopt_mapping(void* at, std::size_t bytes)
+{
+    // The list is this object's, outside the range: never restored, so a
+    // checkpoint from before the mapping does not forget it.
+    ArenaScope outside(nullptr);
+    std::lock_guard lock(mutex_);
+    mappings_.emplace_back(at, bytes);
 }
 
 MachineArena* MachineArena::owner(const void* p, bool& in_arenas) noexcept

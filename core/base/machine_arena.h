@@ -25,6 +25,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <mutex>
+#include <utility>
 #include <vector>
 
 namespace pcl {
@@ -71,6 +72,13 @@ public:
     void open_guards(const std::vector<std::size_t>& offsets) const;
     void close_guards(const std::vector<std::size_t>& offsets) const;
 
+    /// Takes over a mapping of the machine's outside its range (an event
+    /// ring's slots, which a checkpoint need not hold): it is unmapped when
+    /// the arena ends, and its owner must not unmap it. A run abandoned
+    /// after a failed restore is released, never taken down object by
+    /// object; its mappings go with its arena all the same.
+    void adopt_mapping(void* at, std::size_t bytes);
+
     /// The calling thread's arena, where its allocations go (nullptr: the
     /// C library's heap).
     static MachineArena* current() noexcept { return t_current; }
@@ -91,7 +99,8 @@ private:
 
     std::byte* base_ = nullptr;
     std::size_t reserve_ = 0;
-    mutable std::mutex mutex_; // outside the range: never restored
+    mutable std::mutex mutex_;                            // outside the range: never restored
+    std::vector<std::pair<void*, std::size_t>> mappings_; // in the C library's heap
     inline static thread_local MachineArena* t_current = nullptr;
 };
 

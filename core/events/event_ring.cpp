@@ -1,5 +1,7 @@
 #include "events/event_ring.h"
 
+#include "base/machine_arena.h"
+
 #include <algorithm>
 #include <bit>
 #include <memory>
@@ -29,26 +31,41 @@ std::size_t checked_cpus(std::size_t cpus)
 
 } // namespace
 
-EventRing::Slot* EventRing::map_slots(std::size_t capacity)
+std::unique_ptr<EventRing::Slot[], EventRing::Unmap> EventRing::map_slots(std::size_t capacity)
 {
-    void* p = ::mmap(nullptr, capacity * sizeof(Slot), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    const std::size_t bytes = capacity * sizeof(Slot);
+    void* p = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED)
         throw std::bad_alloc();
     auto* slots = static_cast<Slot*>(p);
     std::uninitialized_value_construct_n(slots, capacity);
-    return slots;
+    // A ring of a modelled machine's leaves its slots to the machine's
+    // arena: a ring object restored from a checkpoint must never point at
+    // slots a later course unmapped, and a run abandoned whole still
+    // gives them back.
+    MachineArena* arena = MachineArena::current();
+    if (arena) {
+        try {
+            arena->adopt_mapping(p, bytes);
+        } catch (...) {
+            ::munmap(p, bytes);
+            throw;
+        }
+    }
+    return std::unique_ptr<Slot[], Unmap>(slots, Unmap { bytes, arena != nullptr });
 }
 
 void EventRing::Unmap::operator()(Slot* slots) const noexcept
 {
-    ::munmap(slots, bytes);
+    if (!adopted)
+        ::munmap(slots, bytes);
 }
 
 EventRing::EventRing(std::size_t capacity)
     : capacity_(round_capacity(capacity))
     , mask_(capacity_ - 1)
     , drop_batch_(std::max<std::uint64_t>(capacity_ / 16, 1))
-    , slots_(map_slots(capacity_), Unmap { capacity_ * sizeof(Slot) })
+    , slots_(map_slots(capacity_))
 {
 }
 

@@ -111,8 +111,6 @@ private:
         std::atomic<std::uint64_t> words[kWords] {};
     };
 
-    static Slot* map_slots(std::size_t capacity);
-
     /// Copies record @pos into @e; false if its slot no longer (or not
     /// consistently) holds that record.
     bool read_slot(std::uint64_t pos, Event& e) const noexcept;
@@ -123,11 +121,15 @@ private:
     /// so a checkpoint has nothing in them to keep; outside the arena, the
     /// run's writes to them (a ring a CPU, 1 MB each by default) take no
     /// copy-on-write fault after every checkpoint, and a restore writes
-    /// none of them back.
+    /// none of them back. A modelled machine's arena unmaps them when it
+    /// ends (a ring restored from a checkpoint never points at slots a
+    /// later course unmapped).
     struct Unmap {
         std::size_t bytes;
+        bool adopted; ///< a modelled machine's arena unmaps it when it ends
         void operator()(Slot* slots) const noexcept;
     };
+    static std::unique_ptr<Slot[], Unmap> map_slots(std::size_t capacity);
 
     const std::size_t capacity_;
     const std::uint64_t mask_;

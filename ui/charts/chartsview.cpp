@@ -283,8 +283,17 @@ void ChartsView::addSamples(const std::vector<MetricsSample>& samples)
 {
     if (samples.empty())
         return;
-    for (TimeSeriesChart* c : timeSeries_)
-        c->addSamples(samples);
+    // A few (a run on this computer's threads gives them one at a time)
+    // are appended point by point; many (a rewind's, a view opened late)
+    // rebuild each line once.
+    constexpr std::size_t kOneByOne = 16;
+    for (TimeSeriesChart* c : timeSeries_) {
+        if (samples.size() < kOneByOne)
+            for (const MetricsSample& s : samples)
+                c->addSample(s);
+        else
+            c->addSamples(samples);
+    }
     extendTimeRange(samples.back().time_s);
 }
 

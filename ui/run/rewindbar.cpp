@@ -31,6 +31,7 @@ RewindBar::RewindBar(Simulation& sim, std::function<void(double)> showRecorded, 
     setObjectName(QStringLiteral("rewindBar"));
     auto* row = new QHBoxLayout(this);
     row->setContentsMargins(6, 0, 6, 0);
+    row->setSpacing(6); // not the style's (-1 for some): giveRoom() counts it
 
     back_->setObjectName(QStringLiteral("rewindBack"));
     back_->setIcon(style()->standardIcon(QStyle::SP_MediaSeekBackward));
@@ -113,6 +114,13 @@ void RewindBar::resizeEvent(QResizeEvent* event)
 {
     QWidget::resizeEvent(event);
     giveRoom();
+}
+
+void RewindBar::changeEvent(QEvent* event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::FontChange)
+        giveRoom();
 }
 
 void RewindBar::giveRoom()

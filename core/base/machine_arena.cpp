@@ -151,6 +151,15 @@ void MachineArena::adopt_mapping(void* at, std::size_t bytes)
     mappings_.emplace_back(at, bytes);
 }
 
+std::size_t MachineArena::adopted_bytes() const
+{
+    std::lock_guard lock(mutex_);
+    std::size_t bytes = 0;
+    for (const auto& m : mappings_)
+        bytes += m.second;
+    return bytes;
+}
+
 MachineArena* MachineArena::owner(const void* p, bool& in_arenas) noexcept
 {
     const std::byte* lo = g_arenas_lo.load(std::memory_order_acquire);

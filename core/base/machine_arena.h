@@ -78,6 +78,8 @@ public:
     /// after a failed restore is released, never taken down object by
     /// object; its mappings go with its arena all the same.
     void adopt_mapping(void* at, std::size_t bytes);
+    /// The bytes of the mappings it has adopted.
+    std::size_t adopted_bytes() const;
 
     /// The calling thread's arena, where its allocations go (nullptr: the
     /// C library's heap).

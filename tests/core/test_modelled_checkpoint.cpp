@@ -7,6 +7,7 @@
 // as one would expect of operator new.
 #include "base/arena_checkpoint.h"
 #include "base/machine_arena.h"
+#include "events/event_ring.h"
 #include "modelled_test_support.h"
 #include "sim/modelled_run.h"
 #include "sim/scenario.h"
@@ -179,6 +180,31 @@ TEST_CASE("an arena's stacks have guard pages, and a checkpoint restores memory 
     arena.deallocate_stack(first_stack, 64 * 1024);
     CHECK(arena.allocate_stack(128 * 1024) == second_stack);
     CHECK(arena.allocate(1 << 20) == later);
+}
+
+TEST_CASE("an event ring built in a machine's arena leaves its slots to the arena", "[base][arena][events]")
+{
+    if (!MachineArena::routing()) {
+        SUCCEED("a sanitized build has no arenas");
+        return;
+    }
+    MachineArena arena(std::size_t(1) << 30);
+    CHECK(arena.adopted_bytes() == 0);
+    {
+        ArenaScope in(&arena);
+        EventRing ring(1000); // rounded up to 1024 slots of a cache line
+        Event e {};
+        ring.push(e);
+        std::vector<Event> out;
+        CHECK(ring.drain(out) == 1);
+    }
+    // The ring object is gone, its slots stay the arena's until it ends:
+    // a ring restored from an earlier checkpoint may still point at them.
+    CHECK(arena.adopted_bytes() == 1024 * 64);
+    {
+        EventRing outside(1000); // the C library's heap: unmapped by the ring
+    }
+    CHECK(arena.adopted_bytes() == 1024 * 64);
 }
 
 TEST_CASE("pages a checkpoint never had are given back on restore, not written", "[base][arena]")

@@ -95,7 +95,7 @@ std::vector<std::pair<void*, std::size_t>> leave_out_of_fork(const MachineArena&
 // one flush), filled by the kernel without a fault a page
 // (MADV_POPULATE_WRITE, Linux 5.14), and copied whole.
 std::size_t copy_differing(std::byte* mine, const std::byte* theirs, std::size_t len, std::size_t page,
-    const std::vector<bool>& untouched, const std::vector<bool>& absent)
+    const std::vector<bool>& held, const std::vector<bool>& absent)
 {
     constexpr std::size_t kGap = 8;     // pages the same between two that differ, within one span
     constexpr std::size_t kAtLeast = 3; // pages that differ, for a span to be given back whole
@@ -105,9 +105,9 @@ std::size_t copy_differing(std::byte* mine, const std::byte* theirs, std::size_t
         if (absent[i])
             return false;
         const std::size_t n = std::min(page, len - i * page);
-        // A page this process never touched reads as zeros: compared as
+        // A page this process does not hold reads as zeros: compared as
         // such, without the fault that reading it would take.
-        if (untouched[i]) {
+        if (!held[i]) {
             static const std::byte zeros[65536] {};
             return n > sizeof zeros || std::memcmp(zeros, theirs + i * page, n) != 0;
         }
@@ -340,10 +340,7 @@ void ArenaCheckpoint::restore_piece(
             read_process(mem, theirs + i * page, std::min(len, j * page) - i * page, buffer + i * page);
         i = std::max(j, i + 1);
     }
-    std::vector<bool> untouched(pages);
-    for (std::size_t i = 0; i < pages; ++i)
-        untouched[i] = !held[i];
-    copied_ += copy_differing(mine, buffer, len, page, untouched, absent);
+    copied_ += copy_differing(mine, buffer, len, page, held, absent);
 }
 
 } // namespace pcl

@@ -366,7 +366,6 @@ void ModelledRun::restore(const Checkpoint& c)
     if (c.arena_ != arena_.get() || !alive())
         throw std::logic_error("restore() of a checkpoint of another run");
     std::vector<Event>().swap(pending_);
-    const std::uint64_t began = host_now_ns();
     try {
         c.memory_->restore_into(*arena_);
     } catch (...) {
@@ -378,7 +377,6 @@ void ModelledRun::restore(const Checkpoint& c)
         cv_.notify_all();
         throw;
     }
-    c.restore_host_ns_ = host_now_ns() - began;
     stood_ = c.stood_;
     running_ns_ = c.running_ns_;
     clock_now_ns_ = c.clock_now_ns_;

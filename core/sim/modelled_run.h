@@ -137,11 +137,9 @@ public:
         /// The process that holds the machine's memory as it was.
         pid_t process() const noexcept { return memory_->process(); }
         /// What the last restore() of it wrote back (pages that differed)
-        /// and gave back (pages it never had), and this computer's time it
-        /// took.
+        /// and gave back (pages it never had).
         std::size_t pages_copied() const noexcept { return memory_->pages_copied(); }
         std::size_t pages_forgotten() const noexcept { return memory_->pages_forgotten(); }
-        std::uint64_t restore_host_ns() const noexcept { return restore_host_ns_; }
 
     private:
         friend class ModelledRun;
@@ -154,7 +152,6 @@ public:
         std::uint64_t turns_ = 0;
         std::uint64_t called_at_turn_ = 0;
         Stop stop_ = Stop::Held;
-        mutable std::uint64_t restore_host_ns_ = 0;
     };
     /// Whether checkpoint() can be taken: built with checkpoints, in a build
     /// that keeps a machine's memory in an arena (not under a sanitizer),

@@ -422,9 +422,11 @@ bool Simulation::restore(const RunCheckpoints::Entry& c)
     std::vector<Change> course = std::move(changes_);
     course.insert(course.end(), ahead_.begin(), ahead_.end());
     try {
+        QElapsedTimer took;
+        took.start();
         modelled_->restore(*c.run);
-        lastRestore_ = { double(c.run->restore_host_ns()) / 1e9, c.run->pages_copied(), c.run->pages_forgotten(),
-            c.run->bytes() };
+        lastRestore_
+            = { double(took.nsecsElapsed()) / 1e9, c.run->pages_copied(), c.run->pages_forgotten(), c.run->bytes() };
     } catch (const std::exception&) {
         // The host would not let the checkpoint be read (or its process is
         // gone): this run is built again, and goes back from its start.

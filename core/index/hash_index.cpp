@@ -12,6 +12,8 @@ namespace pcl {
 
 namespace {
 
+constexpr std::size_t kCacheLine = 64;
+
 constexpr bool is_power_of_two(std::uint64_t v) noexcept
 {
     return v != 0 && (v & (v - 1)) == 0;
@@ -141,12 +143,20 @@ HashIndex::LockArray::~LockArray()
 {
     while (size_ > 0)
         std::destroy_at(&locks_[--size_]);
-    ::operator delete(locks_);
+    ::operator delete (locks_, std::align_val_t { kCacheLine });
 }
 
 void HashIndex::LockArray::reserve(std::uint64_t n)
 {
-    locks_ = static_cast<sync::SpinLock*>(::operator new(n * sizeof(sync::SpinLock)));
+    // The locks start a cache line, and the last one's line holds nothing
+    // else: 2.4's one pagecache_lock was a spinlock_cacheline_t (akpm,
+    // 2.4.10), a line of its own, so that the lock's handoffs move no other
+    // data and no other data's writes move the lock. Allocated as it came,
+    // a lock of 56 bytes straddled two lines three times in four, its word
+    // on one and its holder's fields on the other, or shared its line with
+    // whatever was allocated next.
+    const std::uint64_t bytes = (n * sizeof(sync::SpinLock) + kCacheLine - 1) / kCacheLine * kCacheLine;
+    locks_ = static_cast<sync::SpinLock*>(::operator new (bytes, std::align_val_t { kCacheLine }));
 }
 
 std::shared_ptr<HashIndex> HashIndex::create(const HashConfig& config, sync::LockRegistry& registry)

@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <cstdint>
 #include <map>
 #include <numeric>
 #include <random>
@@ -523,6 +524,22 @@ TEST_CASE("every operation takes the scheme's lock exactly once", "[hash][locks]
         const sync::LockStatRow* row = find_row(classes, "hash_bucket_lock");
         REQUIRE(row);
         CHECK(row->instances == 256);
+    }
+}
+
+TEST_CASE("the hash locks start a cache line: 2.4's pagecache_lock had one of its own", "[hash][locks]")
+{
+    // spinlock_cacheline_t pagecache_lock_cacheline (2.4.10 on): the one
+    // lock every lookup takes shares its line with nothing, so a handoff
+    // moves one line. A lock fits a line, and the array starts one.
+    static_assert(sizeof(sync::SpinLock) <= 64);
+    sync::LockRegistry registry;
+    for (const HashScheme scheme : { HashScheme::Global, HashScheme::Hashed, HashScheme::Bucket }) {
+        auto table = make_table(scheme, HashFunction::Linux24, 256, 16, registry);
+        const auto first = reinterpret_cast<std::uintptr_t>(&table->bucket_lock(0));
+        CHECK(first % 64 == 0);
+        if (scheme == HashScheme::Global)
+            CHECK(&table->bucket_lock(0) == &table->bucket_lock(255));
     }
 }
 

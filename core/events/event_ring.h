@@ -21,6 +21,7 @@
 //   data races.
 #pragma once
 
+#include "base/cache_line.h"
 #include "events/event.h"
 
 #include <atomic>
@@ -104,7 +105,6 @@ public:
 
 private:
     static constexpr std::size_t kWords = sizeof(Event) / sizeof(std::uint64_t);
-    static constexpr std::size_t kCacheLine = 64;
 
     struct alignas(kCacheLine) Slot {
         std::atomic<std::uint64_t> seq { 0 };

@@ -1,5 +1,6 @@
 #include "index/hash_index.h"
 
+#include "base/cache_line.h"
 #include "events/tracepoint.h"
 #include "lib/field_error.h"
 #include "sync/cpu_relax.h"
@@ -11,8 +12,6 @@
 namespace pcl {
 
 namespace {
-
-constexpr std::size_t kCacheLine = 64;
 
 constexpr bool is_power_of_two(std::uint64_t v) noexcept
 {

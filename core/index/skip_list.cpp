@@ -4,6 +4,7 @@
 // insert_lazy/erase_lazy for the lazy skip list), so they live in one file.
 #include "index/skip_list.h"
 
+#include "base/cache_line.h"
 #include "base/splitmix64.h"
 
 #include "events/tracepoint.h"
@@ -22,8 +23,6 @@
 namespace pcl {
 
 namespace {
-
-constexpr std::size_t kCacheLine = 64;
 
 constexpr std::size_t round_up(std::size_t n, std::size_t to)
 {

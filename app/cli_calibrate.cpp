@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <exception>
 #include <filesystem>
+#include <optional>
 #include <ostream>
 
 namespace pcl::cli {
@@ -110,7 +111,9 @@ int run_calibrate_command(const std::vector<std::string>& args, std::ostream& ou
         "for what a read(2) adds.\n"
         "Each is the median of its rounds; every figure's source says how it was measured.\n"
         "Another program busy on the machine makes the figures slower and the rounds spread:\n"
-        "calibrate on an idle machine.",
+        "calibrate on an idle machine. A transfer latency more than a quarter away from the profile\n"
+        "it replaces is reported on stderr: a virtual machine's vCPUs may have been placed elsewhere\n"
+        "between the two, and calibrating again shows which figure repeats.",
         "exit codes: 0 measured and written, 1 could not measure or write (the message says why),\n"
         "2 bad command line");
     if (const auto code = p.parse_command(args, out, err, [](const ArgParser& a) {
@@ -129,6 +132,16 @@ int run_calibrate_command(const std::vector<std::string>& args, std::ostream& ou
         }
         path = dir + "/" + std::string(sched::kHostMachine) + ".json";
     }
+
+    // The profile this one replaces, if it still reads: its latencies are
+    // compared with the new ones.
+    std::optional<sched::MachineProfile> before;
+    std::error_code exists_error;
+    if (std::filesystem::is_regular_file(path, exists_error))
+        try {
+            before = sched::parse_machine_profile(read_file(path), path);
+        } catch (const std::exception&) {
+        }
 
     Calibration cal;
     try {
@@ -153,6 +166,9 @@ int run_calibrate_command(const std::vector<std::string>& args, std::ostream& ou
     }
     err << "wrote " << path << "; '" << kProgram << " machines " << cal.profile.name
         << "' prints every figure with its source\n";
+    if (before)
+        for (const std::string& moved : moved_latencies(*before, cal.profile))
+            err << kProgram << " calibrate: " << moved << '\n';
     return 0;
 }
 

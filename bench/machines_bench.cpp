@@ -7,7 +7,11 @@
 #include "lib/output_format.h"
 #include "lib/report.h"
 #include "lib/text.h"
+#include "probe/cpu_topology.h"
+#include "probe/host_profile.h"
+#include "probe/line_pingpong.h"
 #include "probe/operation_cost.h"
+#include "sched/machine_profile_fields.h"
 #include "sched/machine_profiles.h"
 #include "sim/runner.h"
 #include "sim/scenario.h"
@@ -103,6 +107,38 @@ struct LoopScenario {
     const char* files = nullptr; ///< workload.files, when it differs from the preset's
     bool one_cpu = true;         ///< the workload runs on one CPU (morton needs two)
 };
+
+/// @host with each transfer latency it has measured again now (a short
+/// ping-pong between the CPUs calibrate takes for that distance), a note
+/// of each and a CSV row: the model was calibrated where the hypervisor
+/// had the vCPUs then, and a loop run after they moved compares this
+/// computer with a model of another placement (sched's moved_latencies).
+sched::MachineProfile transfers_now(
+    const sched::MachineProfile& host, const std::string& when, Report& csv, std::ostream& notes)
+{
+    sched::MachineProfile now = host;
+    const HostTopology topology = read_host_topology("/sys/devices/system/cpu", allowed_cpus());
+    for (std::size_t k = std::size_t(sched::DistanceKind::Smt); k < topology.pairs.size(); ++k)
+        for (const auto& f : sched::latency_figure_fields()) {
+            std::optional<sched::Figure>& figure = now.latency.*f.optional;
+            if (f.name != sched::kDistanceKinds[k] || !figure || !topology.pairs[k])
+                continue;
+            const auto [a, b] = *topology.pairs[k];
+            const double ns = line_pingpong(a, b, 15, 500).one_way_ns;
+            notes << "This computer " << when << ": a line passed between CPUs " << a << " and " << b << " in "
+                  << significant(ns) << " ns (latency." << f.name << " of the profile: " << figure->ns << " ns)\n";
+            csv.add_row();
+            csv.set("part", std::string("host-loop"));
+            csv.set("case", "this computer's transfer, " + when);
+            csv.set("measure", "latency." + std::string(f.name) + ", ns");
+            csv.set("measured", ns, 1);
+            csv.set("modelled", double(figure->ns), 0);
+            figure->ns = std::uint64_t(std::llround(ns));
+        }
+    for (const std::string& moved : moved_latencies(host, now))
+        notes << moved << "\n";
+    return now;
+}
 
 /// Each scenario at 1 and 2 CPUs on this computer's threads (@repeats
 /// times, alternated, medians) and on its calibrated model (once: the same
@@ -312,9 +348,12 @@ int run_machines_bench(const std::vector<std::string>& args, std::ostream& out, 
     p.describe("[options]",
         "How well the modelled machines predict. host-loop: six bundled scenarios at 1 and 2 CPUs on\n"
         "this computer's threads and on its calibrated model ('calibrate' first), the event stream off,\n"
-        "with the model's error. pft: Lameter's pft on altix-2005 at 1 to 60 threads under each\n"
-        "page-table lock scheme, beside his tables. p3: random reads on pentium3-xeon-8way-2002 at 1 to 8\n"
-        "CPUs, own files and one shared file, global hash lock, hashed locks and radix trees.");
+        "with the model's error; the transfer between two CPUs measured again before and after the runs,\n"
+        "with a warning when it has moved more than a quarter from the profile's (a virtual machine's\n"
+        "vCPUs may be placed elsewhere than when it was calibrated). pft: Lameter's pft on altix-2005\n"
+        "at 1 to 60 threads under each page-table lock scheme, beside his tables. p3: random reads on\n"
+        "pentium3-xeon-8way-2002 at 1 to 8 CPUs, own files and one shared file, global hash lock, hashed\n"
+        "locks and radix trees.");
     std::vector<double> scales;
     if (const auto code = p.parse_command(args, out, err, [&](const ArgParser& a) {
             const std::string& part = a.get_string("part");
@@ -337,9 +376,12 @@ int run_machines_bench(const std::vector<std::string>& args, std::ostream& out, 
                 return 1;
             }
             Report table({ "scenario", "measure", "this computer", "model", "error" });
+            const sched::MachineProfile host = sched::load_machine_profile("host");
+            transfers_now(host, "before the runs", csv, notes);
             notes << "Closing the loop: this computer's threads against its calibrated model, the event stream off ("
                   << counted(p.get_uint("repeats"), "run") << " each on the threads, medians)";
             host_loop(p.get_uint("ops"), unsigned(p.get_uint("repeats")), table, csv, notes);
+            transfers_now(host, "after the runs", csv, notes);
             output.table("host_loop", table);
             notes << "\n";
         }

@@ -1,6 +1,7 @@
 #include "probe/host_profile.h"
 
 #include "lib/report.h"
+#include "sched/machine_profile_fields.h"
 #include "sched/machine_profiles.h"
 
 #include <algorithm>
@@ -255,6 +256,25 @@ void set_syscall_cost(sched::MachineProfile& profile, const OperationCost& cost,
         "a read", "reads",
         "a read(2)'s own work besides its page's lookup, copy and lock (its loop, its latency's histogram, the "
         "page's reference)");
+}
+
+std::vector<std::string> moved_latencies(const sched::MachineProfile& before, const sched::MachineProfile& now)
+{
+    std::vector<std::string> moved;
+    for (const auto& f : sched::latency_figure_fields()) {
+        const std::optional<sched::Figure>& was = before.latency.*f.optional;
+        const std::optional<sched::Figure>& is = now.latency.*f.optional;
+        if (!was || !is || was->ns == 0)
+            continue;
+        const double ratio = double(is->ns) / double(was->ns);
+        if (ratio >= 0.75 && ratio <= 1.0 / 0.75)
+            continue;
+        moved.push_back("latency." + std::string(f.name) + " measured now, " + std::to_string(is->ns) + " ns, is "
+            + significant(ratio) + " times the last calibration's, " + std::to_string(was->ns)
+            + " ns: on a virtual machine the hypervisor may have placed the CPUs elsewhere since; calibrate "
+              "again, and keep the profile whose figures repeat");
+    }
+    return moved;
 }
 
 Calibration calibrate_host(const CalibrateOptions& options, const std::function<void(const std::string&)>& say)

@@ -483,3 +483,28 @@ TEST_CASE("a read(2)'s own cost is the host's read less the model's, which then 
     CHECK(ns[0] == Approx(c.modelled_ns).epsilon(1e-9));
     CHECK(ns[1] - ns[0] == Approx(100).epsilon(1e-6));
 }
+
+TEST_CASE("a transfer latency more than a quarter from the last calibration's is reported and the others are not",
+    "[calibrate]")
+{
+    sched::MachineProfile before = sched::load_machine_profile("epyc-2026");
+    sched::MachineProfile now = before;
+    CHECK(moved_latencies(before, now).empty());
+    // Within a quarter either way: 23 to 17 ns (0.74) is out, 23 to 18 and
+    // 23 to 30 (0.78, 1.30) are in.
+    now.latency.domain->ns = 18;
+    now.latency.socket->ns = 139;
+    CHECK(moved_latencies(before, now).empty());
+    // The project machine's vCPUs, 240 ns in one calibration, 52 in the next.
+    before.latency.domain->ns = 240;
+    now.latency.domain->ns = 52;
+    now.latency.remote->ns = 500; // 197 before
+    const std::vector<std::string> moved = moved_latencies(before, now);
+    REQUIRE(moved.size() == 2);
+    CHECK(moved[0].find("latency.domain measured now, 52 ns, is 0.217 times the last calibration's, 240 ns")
+        == 0);
+    CHECK(moved[1].find("latency.remote measured now, 500 ns, is 2.54 times the last calibration's, 197 ns") == 0);
+    // A distance only one of the two has is nobody's move.
+    now.latency.smt.reset();
+    CHECK(moved_latencies(before, now).size() == 2);
+}

@@ -108,14 +108,16 @@ struct LoopScenario {
     bool one_cpu = true;         ///< the workload runs on one CPU (morton needs two)
 };
 
-/// @host with each transfer latency it has measured again now (a short
-/// ping-pong between the CPUs calibrate takes for that distance), a note
-/// of each and a CSV row: the model was calibrated where the hypervisor
-/// had the vCPUs then, and a loop run after they moved compares this
-/// computer with a model of another placement (sched's moved_latencies).
-sched::MachineProfile transfers_now(
-    const sched::MachineProfile& host, const std::string& when, Report& csv, std::ostream& notes)
+/// Each transfer latency of @host measured again now, between the CPUs
+/// calibrate takes for that distance, with a note and a CSV row for each
+/// and a warning for each that moved (moved_latencies, probe/host_profile.h):
+/// the model was calibrated where the hypervisor had the vCPUs then, and a
+/// loop run after they moved compares this computer with a model of
+/// another placement. The ping-pong is calibrate --quick's, a few ms.
+void transfers_now(const sched::MachineProfile& host, const std::string& when, Report& csv, std::ostream& notes)
 {
+    constexpr unsigned kRounds = 15;
+    constexpr std::uint64_t kRoundTrips = 500;
     sched::MachineProfile now = host;
     const HostTopology topology = read_host_topology("/sys/devices/system/cpu", allowed_cpus());
     for (std::size_t k = std::size_t(sched::DistanceKind::Smt); k < topology.pairs.size(); ++k)
@@ -124,7 +126,7 @@ sched::MachineProfile transfers_now(
             if (f.name != sched::kDistanceKinds[k] || !figure || !topology.pairs[k])
                 continue;
             const auto [a, b] = *topology.pairs[k];
-            const double ns = line_pingpong(a, b, 15, 500).one_way_ns;
+            const double ns = line_pingpong(a, b, kRounds, kRoundTrips).one_way_ns;
             notes << "This computer " << when << ": a line passed between CPUs " << a << " and " << b << " in "
                   << significant(ns) << " ns (latency." << f.name << " of the profile: " << figure->ns << " ns)\n";
             csv.add_row();
@@ -137,7 +139,6 @@ sched::MachineProfile transfers_now(
         }
     for (const std::string& moved : moved_latencies(host, now))
         notes << moved << "\n";
-    return now;
 }
 
 /// Each scenario at 1 and 2 CPUs on this computer's threads (@repeats
@@ -369,20 +370,20 @@ int run_machines_bench(const std::vector<std::string>& args, std::ostream& out, 
     Report csv({ "part", "case", "measure", "measured", "modelled" });
     try {
         if (part == "host-loop" || part == "all") {
+            std::optional<sched::MachineProfile> host;
             try {
-                sched::load_machine_profile("host");
+                host = sched::load_machine_profile("host");
             } catch (const std::exception& e) {
                 err << kProgram << " bench machines: " << e.what() << "\n";
                 return 1;
             }
             Report table({ "scenario", "measure", "this computer", "model", "error" });
-            const sched::MachineProfile host = sched::load_machine_profile("host");
-            transfers_now(host, "before the runs", csv, notes);
+            transfers_now(*host, "before the runs", csv, notes);
             notes << "Closing the loop: this computer's threads against its calibrated model, the event stream off ("
                   << counted(p.get_uint("repeats"), "run") << " each on the threads, medians)";
             host_loop(p.get_uint("ops"), unsigned(p.get_uint("repeats")), table, csv, notes);
-            transfers_now(host, "after the runs", csv, notes);
             output.table("host_loop", table);
+            transfers_now(*host, "after the runs", csv, notes);
             notes << "\n";
         }
         for (const double scale : scales) {

@@ -264,10 +264,13 @@ std::vector<std::string> moved_latencies(const sched::MachineProfile& before, co
     for (const auto& f : sched::latency_figure_fields()) {
         const std::optional<sched::Figure>& was = before.latency.*f.optional;
         const std::optional<sched::Figure>& is = now.latency.*f.optional;
-        if (!was || !is || was->ns == 0)
+        // Measured figures only: an estimate stands for a distance no pair
+        // of allowed CPUs has, copied from one already compared.
+        if (!was || !is || was->ns == 0 || was->basis != sched::FigureBasis::Measured
+            || is->basis != sched::FigureBasis::Measured)
             continue;
         const double ratio = double(is->ns) / double(was->ns);
-        if (ratio >= 0.75 && ratio <= 1.0 / 0.75)
+        if (ratio >= 0.75 && ratio <= 1.25)
             continue;
         moved.push_back("latency." + std::string(f.name) + " measured now, " + std::to_string(is->ns) + " ns, is "
             + significant(ratio) + " times the last calibration's, " + std::to_string(was->ns)

@@ -61,13 +61,12 @@ struct Calibration {
     sched::MachineProfile profile;
 };
 
-/// One sentence for each transfer latency of @now more than a quarter
-/// above or below @before's (the last calibration's), none when all agree.
-/// On a virtual machine the hypervisor may place the vCPUs elsewhere from
-/// one minute to the next (project machine, 2026-12-07: 52 ns between its
-/// two vCPUs in one calibration, 220 to 244 ns in five others within ten
-/// minutes), and a model calibrated in such a minute predicts another
-/// placement's runs.
+/// One sentence for each measured transfer latency of @now more than a
+/// quarter above or below @before's (the last calibration's), none when
+/// all agree. On a virtual machine the hypervisor may place the vCPUs
+/// elsewhere from one minute to the next, and a model calibrated in one
+/// placement predicts another's runs badly (docs/machines.md, "This
+/// computer").
 std::vector<std::string> moved_latencies(const sched::MachineProfile& before, const sched::MachineProfile& now);
 
 /// Measures this machine: the topology, a ping-pong for each distance

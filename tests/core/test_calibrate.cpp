@@ -484,27 +484,40 @@ TEST_CASE("a read(2)'s own cost is the host's read less the model's, which then 
     CHECK(ns[1] - ns[0] == Approx(100).epsilon(1e-6));
 }
 
-TEST_CASE("a transfer latency more than a quarter from the last calibration's is reported and the others are not",
-    "[calibrate]")
+TEST_CASE("a measured transfer latency more than a quarter from the last calibration's is reported", "[calibrate]")
 {
+    // epyc-2026's latencies as if calibrate had measured them: smt 8,
+    // domain 23, socket 107, remote 197 ns.
     sched::MachineProfile before = sched::load_machine_profile("epyc-2026");
+    for (const auto& f : sched::latency_figure_fields())
+        if (std::optional<sched::Figure>& figure = before.latency.*f.optional)
+            figure->basis = FigureBasis::Measured;
     sched::MachineProfile now = before;
     CHECK(moved_latencies(before, now).empty());
-    // Within a quarter either way: 23 to 17 ns (0.74) is out, 23 to 18 and
-    // 23 to 30 (0.78, 1.30) are in.
+    // Within a quarter either way: 0.78 and 1.24 are in.
     now.latency.domain->ns = 18;
-    now.latency.socket->ns = 139;
+    now.latency.socket->ns = 133;
     CHECK(moved_latencies(before, now).empty());
-    // The project machine's vCPUs, 240 ns in one calibration, 52 in the next.
+    // 0.74 and 1.26 are out.
+    now.latency.domain->ns = 17;
+    now.latency.socket->ns = 135;
+    const std::vector<std::string> out = moved_latencies(before, now);
+    REQUIRE(out.size() == 2);
+    CHECK(out[0].find("latency.domain measured now, 17 ns, is 0.739 times the last calibration's, 23 ns") == 0);
+    CHECK(out[1].find("latency.socket measured now, 135 ns, is 1.26 times the last calibration's, 107 ns") == 0);
+    // The project machine's vCPUs, 240 ns in one calibration, 52 in another.
+    now = before;
     before.latency.domain->ns = 240;
     now.latency.domain->ns = 52;
-    now.latency.remote->ns = 500; // 197 before
+    now.latency.remote->ns = 500;
     const std::vector<std::string> moved = moved_latencies(before, now);
     REQUIRE(moved.size() == 2);
-    CHECK(moved[0].find("latency.domain measured now, 52 ns, is 0.217 times the last calibration's, 240 ns")
-        == 0);
+    CHECK(moved[0].find("latency.domain measured now, 52 ns, is 0.217 times the last calibration's, 240 ns") == 0);
     CHECK(moved[1].find("latency.remote measured now, 500 ns, is 2.54 times the last calibration's, 197 ns") == 0);
-    // A distance only one of the two has is nobody's move.
-    now.latency.smt.reset();
-    CHECK(moved_latencies(before, now).size() == 2);
+    // A distance one of the two lacks, or only estimates (no pair of
+    // allowed CPUs that far apart), is not compared.
+    now.latency.remote.reset();
+    CHECK(moved_latencies(before, now).size() == 1);
+    now.latency.domain->basis = FigureBasis::Estimate;
+    CHECK(moved_latencies(before, now).empty());
 }

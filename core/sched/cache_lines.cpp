@@ -6,11 +6,12 @@
 
 namespace pcl::sched {
 
-CacheLines::CacheLines(const MachineProfile& profile, double latency_scale)
+CacheLines::CacheLines(const MachineProfile& profile, double latency_scale, std::uint64_t seed)
     : latencies_(profile, latency_scale)
     , cpus_(profile.topology.cpus())
     , words_((profile.topology.cpus() + 63) / 64)
     , shared_bus_(profile.topology.shared_bus)
+    , reach_(SplitMix64::mix(seed ^ 0x6c696e6573ull)) // a stream of its own, not the scheduler's keys
 {
     route_of_.resize(std::size_t(cpus_) * cpus_);
     for (std::uint32_t from = 0; from < cpus_; ++from)
@@ -65,8 +66,14 @@ LineAccess CacheLines::move(Line& l, std::uint32_t cpu, std::uint64_t now_ns, bo
         start = std::max(start, bus_busy_until_);
     const std::uint64_t arrives = start + route.latency;
     l.busy_until = arrives;
-    if (write)
-        hand_over(l, l.owner, start + route.latency / 2, now_ns);
+    if (write) {
+        // When the request reaches the owner (cache_lines.h): anywhere in
+        // the transfer for a request on its own, within its first half for
+        // one that waited at the home for the line's last transfer.
+        const bool queued = start > now_ns;
+        a.leaves_ns = start + reach_.below((queued ? route.latency / 2 : route.latency) + 1);
+        hand_over(l, l.owner, a.leaves_ns, now_ns);
+    }
     if (shared_bus_)
         bus_busy_until_ = arrives;
     a.wait_ns = start - now_ns;

@@ -7,18 +7,31 @@
 // writer the only sharer: the others' copies are invalidated (the
 // invalidation itself is not charged: the writer does not wait for it).
 //
-// A write's transfer takes the line from its owner half way through its
-// latency, when the request reaches the owner's cache (a read-for-ownership
-// of MESI: the request travels, the line comes back). Until then the line is
-// still in the old owner's cache: its own reads and stores hit there, free,
-// and the store goes to the new owner with the line. This is what lets a
-// CPU that releases a spinlock and takes it again at once keep it while a
-// waiter's request is in flight, the unfairness of a test-and-set lock on
-// real hardware; without it, CPUs taking one lock in turn would all find it
-// held. Writes queued behind one another hand the line on in turn: each
-// owner on the way keeps it from its transfer's arrival until the next
-// one's request reaches it, so the holder of a lock three CPUs are
-// queueing for still releases it in its own cache.
+// A write's transfer takes the line from its owner when the request
+// reaches the owner's cache (a read-for-ownership of MESI: the request
+// travels, the line comes back). Until then the line is still in the old
+// owner's cache: its own reads and stores hit there, free, and the store
+// goes to the new owner with the line. This is what lets a CPU that
+// releases a spinlock and takes it again at once keep it while a waiter's
+// request is in flight, the unfairness of a test-and-set lock on real
+// hardware; without it, CPUs taking one lock in turn would all find it held.
+//
+// Where in the transfer the request reaches the owner is drawn, from a
+// seeded stream (the same seed, the same run). A request on its own reaches
+// the owner anywhere in the transfer, uniformly: it goes through the line's
+// home (the directory, or the memory controller whose addresses the line
+// belongs to), which may sit beside the requester, beside the owner or
+// between them, and differs from line to line. A request queued behind an
+// earlier transfer of the line has already reached the home and waits
+// there; once the line it waits for has arrived, the probe's last leg, home
+// to the new owner, is drawn within the first half of the transfer. A fixed
+// point (half way, as this model first had it) puts the CPUs of a
+// deterministic run in step: two CPUs taking a lock in turn then never
+// found it held, where the threads of a real machine find it held in one
+// acquisition in four or five (docs/machines.md, "This computer"). Writes
+// queued behind one another hand the line on in turn: each owner on the
+// way keeps it from its transfer's arrival until the next one's request
+// reaches it.
 //
 // The transfers of one line are serialised: a line is busy until its last
 // transfer has arrived, so k CPUs writing it at the same virtual time get
@@ -35,6 +48,7 @@
 // count on a modelled machine.
 #pragma once
 
+#include "base/splitmix64.h"
 #include "sched/cpu_distance.h"
 
 #include <array>
@@ -45,10 +59,11 @@ namespace pcl::sched {
 
 /// What one access cost, for the caller to charge.
 struct LineAccess {
-    std::uint64_t cost_ns = 0; ///< wait + latency: from the access until the line is here
-    std::uint64_t wait_ns = 0; ///< of which waiting for earlier transfers (of the line, of the bus)
-    bool transfer = false;     ///< the line moved
-    CpuDistance distance {};   ///< from the owner it came from (Same when it did not move)
+    std::uint64_t cost_ns = 0;   ///< wait + latency: from the access until the line is here
+    std::uint64_t wait_ns = 0;   ///< of which waiting for earlier transfers (of the line, of the bus)
+    bool transfer = false;       ///< the line moved
+    CpuDistance distance {};     ///< from the owner it came from (Same when it did not move)
+    std::uint64_t leaves_ns = 0; ///< a write's transfer: when the line left its old owner (else 0)
     friend bool operator==(const LineAccess&, const LineAccess&) = default;
 };
 
@@ -56,8 +71,10 @@ class CacheLines {
 public:
     /// The lines of @profile's machine (valid), every transfer latency
     /// multiplied by @latency_scale (FieldError "latency_scale" if not in
-    /// [0, 1000]). No line is modelled until it is first accessed.
-    CacheLines(const MachineProfile& profile, double latency_scale = 1.0);
+    /// [0, 1000]); where each write's request reaches the owner is drawn
+    /// from a stream seeded by @seed. No line is modelled until it is first
+    /// accessed.
+    CacheLines(const MachineProfile& profile, double latency_scale = 1.0, std::uint64_t seed = 0);
 
     /// @cpu reads @line at virtual time @now_ns. Throws std::out_of_range
     /// for a CPU the machine does not have.
@@ -145,6 +162,7 @@ private:
     std::size_t words_; ///< of a sharer set
     bool shared_bus_;
     std::uint64_t bus_busy_until_ = 0;
+    SplitMix64 reach_; ///< where a write's request reaches the owner
     std::vector<Line> lines_;
     std::vector<std::uint64_t> sharer_words_;
     std::uint64_t transfers_ = 0;

@@ -2,9 +2,9 @@
 
 namespace pcl::sched {
 
-MachineModel::MachineModel(const MachineProfile& profile, double latency_scale)
+MachineModel::MachineModel(const MachineProfile& profile, double latency_scale, std::uint64_t seed)
     : cpus_(profile.topology.cpus())
-    , lines_(profile, latency_scale)
+    , lines_(profile, latency_scale, seed)
 {
     const WorkCosts& w = profile.work;
     costs_[unsigned(Work::MinorFault)] = w.minor_fault.ns;

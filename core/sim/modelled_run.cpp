@@ -33,7 +33,7 @@ std::unique_ptr<sched::Scheduler> make_modelled_machine(const Scenario& scenario
     options.max_points = max_points;
     options.spin_step_ns = std::max<std::uint64_t>(1, profile.work.spin_step.ns);
     auto machine = std::make_unique<sched::Scheduler>(options);
-    machine->set_model(std::make_unique<sched::MachineModel>(profile, spec.latency_scale));
+    machine->set_model(std::make_unique<sched::MachineModel>(profile, spec.latency_scale, options.seed));
     return machine;
 }
 

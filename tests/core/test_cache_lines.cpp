@@ -1,15 +1,18 @@
 // The modelled cache lines: a transfer costs the latency from the line's
 // owner; sharers read for free; transfers of one line (and, on a shared
 // bus, of all lines) are serialised, so k writers at one time arrive at
-// t+c, t+2c, ..., t+kc; the count of transfers; the latency scale.
+// t+c, t+2c, ..., t+kc; where a write's request reaches the owner (drawn,
+// seeded); the count of transfers; the latency scale.
 #include <catch2/catch.hpp>
 
 #include "lib/field_error.h"
 #include "sched/cache_lines.h"
 #include "sched/machine_profiles.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <stdexcept>
+#include <vector>
 
 using namespace pcl;
 using namespace pcl::sched;
@@ -102,46 +105,115 @@ TEST_CASE("k CPUs writing one line at one virtual time get it at t+c, t+2c, ...,
     }
 }
 
-TEST_CASE("the old owner keeps a line until a write's request reaches it, half way through the transfer", "[machines]")
+TEST_CASE(
+    "the old owner keeps a line until a write's request reaches it, at a drawn point of the transfer", "[machines]")
 {
-    CacheLines lines(load_machine_profile("epyc-2026"));
-    lines.write(4, 0, 0);
-    CHECK(lines.write(4, 96, 1000).cost_ns == 197); // leaves CPU 0 at 1098, arrives at 1197
-    CHECK(lines.owner(4) == 96);
-    // CPU 0's store before its line leaves hits its own cache, and goes
-    // with the line: a lock released there is free when the line arrives.
-    CHECK(lines.write(4, 0, 1050) == LineAccess {});
-    CHECK(lines.read(4, 0, 1097) == LineAccess {});
-    CHECK(lines.owner(4) == 96);
-    CHECK(lines.transfers(4) == 1);
-    // From 1098 the line is on its way: CPU 0 waits for it to arrive at 96,
-    // then for it to come back.
-    const LineAccess back = lines.write(4, 0, 1098);
-    CHECK(back.wait_ns == 99);
-    CHECK(back.cost_ns == 99 + 197);
-    CHECK(lines.owner(4) == 0);
-    // A read takes nothing away: its owner keeps writing for free.
-    CHECK(lines.read(4, 96, 2000).cost_ns == 197);
-    CHECK(lines.write(4, 0, 2001) == LineAccess {});
-    CHECK(!lines.is_sharer(4, 96));
+    // Each seed draws another point; every one must keep the rules.
+    unsigned stores_before = 0;
+    for (std::uint64_t seed = 1; seed <= 200; ++seed) {
+        INFO("seed " << seed);
+        CacheLines lines(load_machine_profile("epyc-2026"), 1.0, seed);
+        lines.write(4, 0, 0);
+        const LineAccess a = lines.write(4, 96, 1000);
+        CHECK(a.cost_ns == 197);
+        REQUIRE(a.leaves_ns >= 1000); // a request on its own: anywhere in the transfer
+        REQUIRE(a.leaves_ns <= 1197);
+        CHECK(lines.owner(4) == 96);
+        // CPU 0's store before its line leaves hits its own cache, and goes
+        // with the line: a lock released there is free when the line arrives.
+        if (a.leaves_ns > 1000) {
+            CHECK(lines.write(4, 0, a.leaves_ns - 1) == LineAccess {});
+            CHECK(lines.read(4, 0, a.leaves_ns - 1) == LineAccess {});
+            ++stores_before;
+        }
+        CHECK(lines.owner(4) == 96);
+        CHECK(lines.transfers(4) == 1);
+        // From then on the line is on its way: CPU 0 waits for it to arrive
+        // at 96, then for it to come back.
+        const LineAccess back = lines.write(4, 0, a.leaves_ns);
+        CHECK(back.wait_ns == 1197 - a.leaves_ns);
+        CHECK(back.cost_ns == back.wait_ns + 197);
+        CHECK(lines.owner(4) == 0);
+        // A read takes nothing away: its owner keeps writing for free.
+        CHECK(lines.read(4, 96, 5000).cost_ns == 197);
+        CHECK(lines.read(4, 96, 5000).leaves_ns == 0);
+        CHECK(lines.write(4, 0, 5001) == LineAccess {});
+        CHECK(!lines.is_sharer(4, 96));
+    }
+    CHECK(stores_before >= 195);
 }
 
 TEST_CASE(
     "writes queued on a line hand it on in turn, each owner keeping it until the next request reaches it", "[machines]")
 {
-    CacheLines lines(load_machine_profile("epyc-2026"));
-    lines.write(5, 0, 0);
-    CHECK(lines.write(5, 96, 1000).cost_ns == 197);      // leaves CPU 0 at 1098, at CPU 96 at 1197
-    CHECK(lines.write(5, 2, 1001).cost_ns == 196 + 197); // behind it: leaves CPU 96 at 1295, at CPU 2 at 1394
-    CHECK(lines.write(5, 0, 1050) == LineAccess {});     // the holder still releases in its own cache
-    CHECK(lines.write(5, 96, 1250) == LineAccess {});    // and so does the next, while it has the line
-    CHECK(lines.transfers(5) == 2);
-    CHECK(lines.owner(5) == 2);
-    // Once the last request has reached CPU 96, it waits for the line to
-    // arrive at CPU 2 (1394) and to come back.
-    const LineAccess back = lines.write(5, 96, 1300);
-    CHECK(back.wait_ns == 94);
-    CHECK(back.cost_ns == 94 + 197);
+    for (std::uint64_t seed = 1; seed <= 200; ++seed) {
+        INFO("seed " << seed);
+        CacheLines lines(load_machine_profile("epyc-2026"), 1.0, seed);
+        lines.write(5, 0, 0);
+        const LineAccess first = lines.write(5, 96, 1000); // at CPU 96 at 1197
+        CHECK(first.cost_ns == 197);
+        const LineAccess second = lines.write(5, 2, 1001); // behind it: at CPU 2 at 1394
+        CHECK(second.cost_ns == 196 + 197);
+        CHECK(second.wait_ns == 196);
+        // Queued at the home: its probe reaches CPU 96 within the first half
+        // of its transfer, after the line CPU 96 waited for has arrived.
+        REQUIRE(second.leaves_ns >= 1197);
+        REQUIRE(second.leaves_ns <= 1197 + 98);
+        if (first.leaves_ns > 1001) // (accesses in the order of their times)
+            CHECK(lines.write(5, 0, first.leaves_ns - 1) == LineAccess {}); // the holder releases in its cache
+        if (second.leaves_ns > 1197)
+            CHECK(lines.write(5, 96, second.leaves_ns - 1) == LineAccess {}); // and so does the next
+        CHECK(lines.transfers(5) == 2);
+        CHECK(lines.owner(5) == 2);
+        // Once the last request has reached CPU 96, it waits for the line to
+        // arrive at CPU 2 and to come back.
+        const LineAccess back = lines.write(5, 96, second.leaves_ns);
+        CHECK(back.wait_ns == 1394 - second.leaves_ns);
+        CHECK(back.cost_ns == back.wait_ns + 197);
+    }
+}
+
+TEST_CASE("where requests reach the owner is spread over the transfer and fixed by the seed", "[machines]")
+{
+    const MachineProfile epyc = load_machine_profile("epyc-2026");
+    // Pairs of writes across the sockets: the first on its own (CPU 96),
+    // the second queued behind it (CPU 0 or 2, whichever did not have the
+    // line). Offsets from when each could first reach the owner, in
+    // fractions of the 197 ns transfer.
+    const auto draw = [&](std::uint64_t seed) {
+        CacheLines lines(epyc, 1.0, seed);
+        lines.write(0, 0, 0);
+        std::vector<std::uint64_t> leaves;
+        double alone_sum = 0, alone_min = 1, alone_max = 0, queued_sum = 0, queued_max = 0;
+        constexpr int kPairs = 20'000;
+        for (int i = 0; i < kPairs; ++i) {
+            const std::uint64_t t = 10'000 * std::uint64_t(i + 1);
+            const LineAccess alone = lines.write(0, 96, t);
+            const LineAccess queued = lines.write(0, i % 2 ? 0 : 2, t);
+            REQUIRE(alone.wait_ns == 0);
+            REQUIRE(queued.wait_ns == 197);
+            const double a = double(alone.leaves_ns - t) / 197.0;
+            const double q = double(queued.leaves_ns - (t + 197)) / 197.0;
+            alone_sum += a;
+            alone_min = std::min(alone_min, a);
+            alone_max = std::max(alone_max, a);
+            queued_sum += q;
+            queued_max = std::max(queued_max, q);
+            leaves.push_back(alone.leaves_ns);
+            leaves.push_back(queued.leaves_ns);
+        }
+        CHECK(alone_min < 0.01);
+        CHECK(alone_max > 0.99);
+        CHECK(alone_max <= 1.0);
+        CHECK(alone_sum / kPairs == Approx(0.5).margin(0.01));
+        CHECK(queued_max <= 0.5);
+        CHECK(queued_max > 0.49);
+        CHECK(queued_sum / kPairs == Approx(0.25).margin(0.01));
+        return leaves;
+    };
+    const std::vector<std::uint64_t> a = draw(7);
+    CHECK(draw(7) == a);
+    CHECK(draw(8) != a);
 }
 
 TEST_CASE("on one shared bus the transfers of different lines serialise too", "[machines]")

@@ -61,6 +61,9 @@ LineAccess CacheLines::move(Line& l, std::uint32_t cpu, std::uint64_t now_ns, bo
     a.transfer = true;
     const Route& route = routes_[route_of_[std::size_t(l.owner) * cpus_ + cpu]];
     a.distance = route.distance;
+    // Queued behind an earlier transfer of this line: the request waits at
+    // the line's home. A wait for the bus alone is not that.
+    const bool queued = l.busy_until > now_ns;
     std::uint64_t start = std::max(now_ns, l.busy_until);
     if (shared_bus_)
         start = std::max(start, bus_busy_until_);
@@ -70,7 +73,6 @@ LineAccess CacheLines::move(Line& l, std::uint32_t cpu, std::uint64_t now_ns, bo
         // When the request reaches the owner (cache_lines.h): anywhere in
         // the transfer for a request on its own, within its first half for
         // one that waited at the home for the line's last transfer.
-        const bool queued = start > now_ns;
         a.leaves_ns = start + reach_.below((queued ? route.latency / 2 : route.latency) + 1);
         hand_over(l, l.owner, a.leaves_ns, now_ns);
     }

@@ -23,12 +23,14 @@
 // belongs to), which may sit beside the requester, beside the owner or
 // between them, and differs from line to line. A request queued behind an
 // earlier transfer of the line has already reached the home and waits
-// there; once the line it waits for has arrived, the probe's last leg, home
-// to the new owner, is drawn within the first half of the transfer. A fixed
-// point (half way, as this model first had it) puts the CPUs of a
-// deterministic run in step: two CPUs taking a lock in turn then never
-// found it held, where the threads of a real machine find it held in one
-// acquisition in four or five (docs/machines.md, "This computer"). Writes
+// there; once the line it waits for has arrived, the probe's last leg, from
+// the home to the CPU the line has just reached, is drawn within the first
+// half of the transfer (a write that waits for the shared bus alone is not
+// queued so). A fixed point (half way, as this model first had it) puts the
+// CPUs of a deterministic run in step: two CPUs taking a lock in turn then
+// almost never found it held, where the threads of a real machine find it
+// held in 150 to 450 acquisitions of 1000 (docs/machines.md, "This
+// computer"). Writes
 // queued behind one another hand the line on in turn: each owner on the
 // way keeps it from its transfer's arrival until the next one's request
 // reaches it.

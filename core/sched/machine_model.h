@@ -26,7 +26,7 @@ public:
     /// @latency_scale (the sensitivity runs' 0.5x and 2x; FieldError
     /// "latency_scale" outside [0, 1000]), its lines' draws seeded by @seed
     /// (the run's: sched/cache_lines.h).
-    explicit MachineModel(const MachineProfile& profile, double latency_scale = 1.0, std::uint64_t seed = 0);
+    MachineModel(const MachineProfile& profile, double latency_scale, std::uint64_t seed);
 
     /// What @count of @work cost on one CPU.
     std::uint64_t cost(Work work, std::uint64_t count = 1) const noexcept

@@ -127,7 +127,7 @@ FieldTable<MachineSpec> build_machine()
             .meaning = "pct: the scheduling points its change points fall among (k), about as many as the run makes.",
             .min_int = 1, .max_int = MachineSpec::kMaxPctSteps }),
         field<&MachineSpec::schedule_seed>({ .name = "schedule_seed", .label = "Schedule seed", .allowed = "0..2^64-1",
-            .meaning = "The seed of the modelled machine's choices (the order of CPUs at the same time; an exploring schedule's every choice). 0: the workload's seed. The same seed replays the same schedule.",
+            .meaning = "The seed of the modelled machine's choices (the order of CPUs at the same time; where in each cache-line transfer the request reaches the line's owner; an exploring schedule's every choice). 0: the workload's seed. The same seed replays the same schedule.",
             .min_int = 0, .max_int = std::numeric_limits<std::uint64_t>::max() }),
     } };
     // clang-format on

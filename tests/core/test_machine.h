@@ -188,7 +188,7 @@ inline void on_test_machine(const std::function<void()>& body)
             where << ", PCL_TEST_SEED=" << seed;
         INFO(where.str());
         sched::Scheduler machine(options);
-        machine.set_model(std::make_unique<sched::MachineModel>(profile));
+        machine.set_model(std::make_unique<sched::MachineModel>(profile, 1.0, seed));
         detail::step_stream() = SplitMix64 { seed };
         detail::report_schedule("start " + std::to_string(seed));
         machine.run(body);

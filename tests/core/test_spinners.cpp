@@ -48,7 +48,7 @@ SpinOutcome contend(std::uint64_t seed, unsigned tasks, unsigned rounds, bool in
     sched::SchedulerOptions options;
     options.seed = seed;
     sched::Scheduler s(options);
-    s.set_model(std::make_unique<sched::MachineModel>(sched::load_machine_profile("altix-2005")));
+    s.set_model(std::make_unique<sched::MachineModel>(sched::load_machine_profile("altix-2005"), 1.0, seed));
     constexpr LineKey kLine = 7;
     std::atomic<bool> locked { false };
     SpinOutcome out;
@@ -126,7 +126,7 @@ struct Write {
 std::uint64_t last_write_cost(const std::vector<Write>& writes, bool share)
 {
     sched::Scheduler s;
-    s.set_model(std::make_unique<sched::MachineModel>(sched::load_machine_profile("altix-2005")));
+    s.set_model(std::make_unique<sched::MachineModel>(sched::load_machine_profile("altix-2005"), 1.0, 0));
     std::uint64_t cost = 0;
     s.run([&] {
         if (share)

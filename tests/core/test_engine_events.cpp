@@ -294,6 +294,9 @@ TEST_CASE("an engine run with events off records nothing", "[sim][engine][events
     CHECK(engine.events().dropped() == 0);
     std::vector<Event> out;
     CHECK(engine.events().drain_all(out) == 0);
+    // Nothing pushed, so no ring holds more than the least capacity.
+    for (std::size_t r = 0; r < engine.events().cpus(); ++r)
+        CHECK(engine.events().ring(r).capacity() == 2);
 }
 
 TEST_CASE("an unpaced run's I/O and major faults match the counters", "[sim][engine][events]")

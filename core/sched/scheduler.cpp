@@ -48,6 +48,9 @@ void Scheduler::run(std::function<void()> main)
 {
     if (host_)
         throw std::logic_error("scheduler: run() while it runs");
+    if (model_ && model_spent_)
+        throw std::logic_error("scheduler: its machine model served the last run; set a fresh one (set_model)");
+    model_spent_ = model_ != nullptr;
     tasks_.clear();
     ready_.clear();
     timers_ = {};

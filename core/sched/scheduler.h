@@ -98,8 +98,15 @@ public:
 
     /// Charges what @model says: each operation's work and each line's
     /// transfers (without one, work() and touch_line() charge nothing). Set
-    /// before run().
-    void set_model(std::unique_ptr<MachineModel> model) noexcept { model_ = std::move(model); }
+    /// before run(). A model serves one run: its lines keep their owners
+    /// and its draws go on, so a second run() on it would not be the run
+    /// its seed names; run() refuses it (std::logic_error) until a fresh
+    /// model is set.
+    void set_model(std::unique_ptr<MachineModel> model) noexcept
+    {
+        model_ = std::move(model);
+        model_spent_ = false;
+    }
     const MachineModel* model() const noexcept { return model_.get(); }
 
     /// Holds the machine before its virtual time passes @vtime: before a
@@ -283,6 +290,7 @@ private:
     std::int64_t lowest_ = 0;
     WaitQueue sleepers_; ///< exploring: the tasks in sleep_until(), woken by their deadlines
     std::unique_ptr<MachineModel> model_;
+    bool model_spent_ = false; ///< model_ has served a run (set_model)
     std::function<void()> hold_;
     std::uint64_t hold_at_ = ~std::uint64_t(0);
     /// Calls hold_ while the machine's time would pass hold_at_ at @vtime.

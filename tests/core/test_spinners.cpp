@@ -12,6 +12,7 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -165,4 +166,38 @@ TEST_CASE("two keys that share a line are one line: a write to either moves it",
     CHECK(fetched_back > 0);
     CHECK(last_write_cost({ { 0, 0, 1 }, { 4, 5'000, 2 }, { 0, 20'000, 1 } }, false) == 0);
     CHECK(last_write_cost({ { 0, 0, 1 }, { 4, 5'000, 2 }, { 0, 20'000, 1 } }, true) == fetched_back);
+}
+
+TEST_CASE(
+    "a machine model serves one run: a second run on it is refused until a fresh model is set", "[scheduler][machines]")
+{
+    // The model's lines keep the owners the last run left them, so a second
+    // run on it would not be the run its seed names.
+    const sched::MachineProfile altix = sched::load_machine_profile("altix-2005");
+    sched::Scheduler s;
+    std::uint64_t cost = 0;
+    const auto body = [&] {
+        Machine& m = *current_machine();
+        const TaskRef first = m.spawn("cpu0", [] {
+            set_current_cpu(0);
+            touch_line(1, true);
+        });
+        const TaskRef second = m.spawn("cpu2", [&] {
+            set_current_cpu(2);
+            m.sleep_until(10'000);
+            touch_line(1, true);
+            cost = m.now_ns() - 10'000;
+        });
+        m.join(first);
+        m.join(second);
+    };
+    s.set_model(std::make_unique<sched::MachineModel>(altix, 1.0, 5));
+    s.run(body);
+    const std::uint64_t first_cost = cost;
+    CHECK(first_cost > 0);
+    CHECK_THROWS_AS(s.run(body), std::logic_error);
+    cost = 0;
+    s.set_model(std::make_unique<sched::MachineModel>(altix, 1.0, 5));
+    s.run(body);
+    CHECK(cost == first_cost);
 }

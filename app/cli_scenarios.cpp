@@ -91,7 +91,9 @@ ScenarioInput read_scenario_input(const std::string& operand)
             in.preset = true;
             return in;
         }
-    throw std::runtime_error(operand + ": no such file, and no preset of that name ('" + std::string(kProgram)
+    const std::string kind = non_regular_kind(operand);
+    throw std::runtime_error(operand + (kind.empty() ? ": no such file" : ": " + kind + ", not a scenario file")
+        + ", and no preset of that name ('" + std::string(kProgram)
         + " presets' lists them: " + join_names(bundled_names("scenarios")) + ")");
 }
 

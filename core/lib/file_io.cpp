@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace pcl {
@@ -51,11 +52,49 @@ void write_file_atomically(const std::string& path, const std::string& text)
         throw std::runtime_error("cannot write " + path + ": " + std::strerror(e));
 }
 
+namespace {
+
+std::string kind_of(mode_t mode)
+{
+    if (S_ISDIR(mode))
+        return "a directory";
+    if (S_ISFIFO(mode))
+        return "a FIFO";
+    if (S_ISCHR(mode))
+        return "a character device";
+    if (S_ISBLK(mode))
+        return "a block device";
+    if (S_ISSOCK(mode))
+        return "a socket";
+    return S_ISREG(mode) ? std::string() : "something other than a file";
+}
+
+} // namespace
+
+std::string non_regular_kind(const std::string& path)
+{
+    struct stat st { };
+    return ::stat(path.c_str(), &st) == 0 ? kind_of(st.st_mode) : std::string();
+}
+
 std::string read_file(const std::string& path)
 {
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    // O_NONBLOCK: opening a FIFO nobody writes to returns at once, to be
+    // refused below, instead of waiting for a writer; a regular file's
+    // reads ignore it.
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0)
         throw std::runtime_error("cannot read " + path + ": " + std::strerror(errno));
+    struct stat st { };
+    if (::fstat(fd, &st) != 0) {
+        const std::string why = std::strerror(errno);
+        ::close(fd);
+        throw std::runtime_error("cannot read " + path + ": " + why);
+    }
+    if (!S_ISREG(st.st_mode)) {
+        ::close(fd);
+        throw std::runtime_error("cannot read " + path + ": it is " + kind_of(st.st_mode) + ", not a regular file");
+    }
     std::string text;
     char buf[65536];
     for (;;) {
@@ -65,7 +104,6 @@ std::string read_file(const std::string& path)
         if (n < 0) {
             if (errno == EINTR)
                 continue;
-            // A directory opens but fails here with EISDIR.
             const std::string why = std::strerror(errno);
             ::close(fd);
             throw std::runtime_error("cannot read " + path + ": " + why);

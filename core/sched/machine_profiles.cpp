@@ -83,8 +83,10 @@ MachineProfile load_machine_profile(const std::string& name)
         return named(parse_machine_profile(*text, bundled_path), name, bundled_path);
     const std::string dir = user_machines_dir();
     const std::string path = dir.empty() ? std::string() : dir + "/" + name + ".json";
+    // There, or there but not to be looked at (a link in a loop, a folder
+    // without permission): read_file says which.
     std::error_code ec;
-    if (!path.empty() && std::filesystem::exists(path, ec))
+    if (!path.empty() && (std::filesystem::exists(path, ec) || ec))
         return named(parse_machine_profile(read_file(path), path), name, path);
     if (name == kHostMachine)
         throw std::invalid_argument("no profile of this machine yet: run `pagecache-lab-cli calibrate` to measure it"

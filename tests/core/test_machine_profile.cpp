@@ -19,6 +19,7 @@
 #include <optional>
 #include <sstream>
 #include <string>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <vector>
 
@@ -318,6 +319,16 @@ TEST_CASE("a profile is found bundled, else in the user's configuration director
         } catch (const FieldError& e) {
             CHECK(std::string(e.what()) == (home.machines() / "bad.json").string() + ": title: missing");
         }
+    }
+    SECTION("a profile that is a link to a device, a FIFO or a link in a loop is refused at once")
+    {
+        std::filesystem::create_symlink("/dev/zero", home.machines() / "zero.json");
+        CHECK_THROWS_WITH(
+            load_machine_profile("zero"), Catch::Contains("it is a character device, not a regular file"));
+        REQUIRE(::mkfifo((home.machines() / "fifo.json").c_str(), 0600) == 0);
+        CHECK_THROWS_WITH(load_machine_profile("fifo"), Catch::Contains("it is a FIFO, not a regular file"));
+        std::filesystem::create_symlink(home.machines() / "loop.json", home.machines() / "loop.json");
+        CHECK_THROWS_WITH(load_machine_profile("loop"), Catch::Contains("symbolic links"));
     }
     SECTION("an unknown name lists the bundled ones; a path is not a name")
     {

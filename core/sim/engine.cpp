@@ -70,6 +70,16 @@ void EngineConfig::validate() const
         throw FieldError("machine.latency_scale",
             "must be between 0 and " + std::to_string(int(MachineSpec::kMaxLatencyScale)) + ", got "
                 + shown_number(machine.latency_scale));
+    // A modelled machine's own settings, refused on this computer's threads
+    // rather than recorded as if they had been used.
+    if (machine.latency_scale != 1.0 && !machine.is_modelled())
+        throw FieldError("machine.latency_scale",
+            "scales a modelled machine's transfers, and this computer's threads have their own: set "
+            "machine.profile to a modelled machine, or machine.modelled to true, or leave it at 1");
+    if (machine.schedule_seed != 0 && !machine.is_modelled())
+        throw FieldError("machine.schedule_seed",
+            "orders a modelled machine's tasks, and this computer's threads are ordered by its own scheduler: set "
+            "machine.profile to a modelled machine, or machine.modelled to true, or leave it at 0");
     if (machine.is_exploring() && !machine.is_modelled())
         throw FieldError("machine.schedule",
             "exploring schedules ('" + std::string(sched::strategy_name(machine.schedule))
@@ -88,6 +98,8 @@ void EngineConfig::validate() const
             throw FieldError("machine.profile", e.what());
         } catch (const std::invalid_argument& e) {
             throw FieldError("machine.profile", e.what());
+        } catch (const std::runtime_error& e) {
+            throw FieldError("machine.profile", e.what()); // a user's profile that cannot be read
         }
         const unsigned most = std::min<unsigned>(profile.max_cpus, MachineSpec::kMaxModelledCpus);
         if (workload.cpus > most)

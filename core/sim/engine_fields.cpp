@@ -114,7 +114,7 @@ FieldTable<MachineSpec> build_machine()
             .meaning = "With the host profile: run on the model of this computer that `pagecache-lab-cli calibrate` measured, instead of on its threads. Other profiles are always modelled." }),
         field<&MachineSpec::latency_scale>({ .name = "latency_scale", .label = "Transfer latency scale",
             .allowed = "0..1000",
-            .meaning = "Every cache-line transfer latency of the profile multiplied by this: 0.5 and 2 test whether a conclusion depends on the profile's latencies.",
+            .meaning = "Every cache-line transfer latency of the profile multiplied by this: 0.5 and 2 test whether a conclusion depends on the profile's latencies. A modelled machine's only: on this computer's threads anything but 1 is refused.",
             .min_real = 0, .max_real = MachineSpec::kMaxLatencyScale }),
         enum_field<&MachineSpec::schedule, sched::kScheduleStrategies>({ .name = "schedule", .label = "Schedule",
             .meaning = "Which simulated CPU runs next on a modelled machine. virtual_time: the one furthest behind in virtual time, the machine's own order, which models its timing. random and pct explore interleavings to find races: at every point where a CPU works, spins, yields or waits another may run instead, chosen from the seed (random: uniformly; pct: by random priorities that change at depth - 1 random points, Burckhardt et al., ASPLOS 2010). An exploring run's times are not a model of the machine's." }),
@@ -127,7 +127,7 @@ FieldTable<MachineSpec> build_machine()
             .meaning = "pct: the scheduling points its change points fall among (k), about as many as the run makes.",
             .min_int = 1, .max_int = MachineSpec::kMaxPctSteps }),
         field<&MachineSpec::schedule_seed>({ .name = "schedule_seed", .label = "Schedule seed", .allowed = "0..2^64-1",
-            .meaning = "The seed of the modelled machine's choices (the order of CPUs at the same time; where in each cache-line transfer the request reaches the line's owner; an exploring schedule's every choice). 0: the workload's seed. The same seed replays the same schedule.",
+            .meaning = "The seed of the modelled machine's choices (the order of CPUs at the same time; where in each cache-line transfer the request reaches the line's owner; an exploring schedule's every choice). 0: the workload's seed. The same seed replays the same schedule. A modelled machine's only: on this computer's threads anything but 0 is refused.",
             .min_int = 0, .max_int = std::numeric_limits<std::uint64_t>::max() }),
     } };
     // clang-format on

@@ -259,8 +259,9 @@ json::Value context_for(const std::string& path)
         set("memory_pages", std::uint64_t(1) << 32); // a quarter of the largest memory is the range's top
     } else if (path == "events.ring_capacity") {
         set("events.enabled", false);
-    } else if (path == "machine.schedule") {
-        set("machine.profile", "epyc-2026"); // exploring needs a modelled machine
+    } else if (path == "machine.schedule" || path == "machine.latency_scale" || path == "machine.schedule_seed") {
+        // Exploring, a latency's scale and a schedule's seed are a modelled machine's.
+        set("machine.profile", "epyc-2026");
     }
     return doc;
 }

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <sys/stat.h>
 #include <unistd.h>
 
 using namespace pcl;
@@ -58,7 +59,9 @@ Scenario everything_changed()
     w.write_fraction = 0.25;
     w.fsync_every = 100;
     w.sync_every = 1000;
+    s.engine.machine.profile = "altix-2005"; // a modelled machine: its scale and seed apply
     s.engine.machine.latency_scale = 0.5;
+    s.engine.machine.schedule_seed = 42;
     s.engine.mmap_sem = true;
     s.engine.mm_struct_2005 = true;
     s.trace.format = "csv";
@@ -148,6 +151,7 @@ void check_equal(const Scenario& a, const Scenario& b)
     CHECK(a.engine.machine.profile == b.engine.machine.profile);
     CHECK(a.engine.machine.modelled == b.engine.machine.modelled);
     CHECK(a.engine.machine.latency_scale == b.engine.machine.latency_scale);
+    CHECK(a.engine.machine.schedule_seed == b.engine.machine.schedule_seed);
     CHECK(a.engine.memory_pages == b.engine.memory_pages);
     CHECK(a.engine.device.request_ns == b.engine.device.request_ns);
     CHECK(a.engine.device.page_ns == b.engine.device.page_ns);
@@ -529,4 +533,34 @@ TEST_CASE("scenario: every_field writes a preset device's figures too", "[scenar
     CHECK(full.find("device")->find("seek_ns")->as_uint() == BlockDeviceConfig::preset("hdd").seek_ns);
     CHECK(full.find("device")->as_object().size() == 10);
     CHECK(scenario_from_json(full).engine.device.rotation_ns == BlockDeviceConfig::preset("hdd").rotation_ns);
+}
+
+TEST_CASE("scenario: a modelled machine's scale and seed are refused on this computer's threads", "[scenario]")
+{
+    expect_error(R"({"version": 1, "machine": {"latency_scale": 2}})", "machine.latency_scale",
+        "scales a modelled machine's transfers");
+    expect_error(R"({"version": 1, "machine": {"schedule_seed": 9}})", "machine.schedule_seed",
+        "orders a modelled machine's tasks");
+    // Their defaults are no request at all, and on a modelled machine both apply.
+    CHECK_NOTHROW(parse_scenario(R"({"version": 1, "machine": {"latency_scale": 1, "schedule_seed": 0}})"));
+    CHECK_NOTHROW(parse_scenario(
+        R"({"version": 1, "machine": {"profile": "altix-2005", "latency_scale": 2, "schedule_seed": 9}})"));
+}
+
+TEST_CASE("scenario: a path that is not a regular file is refused, never read forever", "[scenario]")
+{
+    // A FIFO nobody writes to would block the open; /dev/zero would never end.
+    const std::string fifo = temp_path("scenario.fifo");
+    std::filesystem::remove(fifo);
+    REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+    for (const auto& [path, kind] : { std::pair { fifo, std::string("a FIFO") },
+             std::pair { std::string("/dev/zero"), std::string("a character device") },
+             std::pair { std::filesystem::temp_directory_path().string(), std::string("a directory") } }) {
+        INFO(path);
+        CHECK(non_regular_kind(path) == kind);
+        CHECK_THROWS_WITH(read_file(path), Catch::Contains("it is " + kind + ", not a regular file"));
+        CHECK_THROWS_WITH(load_scenario(path), Catch::Contains("not a regular file"));
+    }
+    CHECK(non_regular_kind(temp_path("no-such-file.json")).empty());
+    std::filesystem::remove(fifo);
 }

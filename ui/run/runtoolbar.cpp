@@ -250,6 +250,12 @@ void RunToolBar::machineChosen(int index)
     const std::string name = machine_->itemData(index).toString().toStdString();
     s.engine.machine.profile = name.empty() ? std::string(sched::kHostMachine) : name;
     s.engine.machine.modelled = name == sched::kHostMachine;
+    if (!s.engine.machine.is_modelled()) {
+        // This computer's threads have their own transfers and their own
+        // order: a model's scale and seed do not apply to them.
+        s.engine.machine.latency_scale = 1.0;
+        s.engine.machine.schedule_seed = 0;
+    }
     try {
         if (!name.empty()) {
             // A modelled machine has the CPUs it has: a run of more is

@@ -293,8 +293,17 @@ int run_engine_bench(const std::vector<std::string>& args, std::ostream& out, st
     const std::string& machine = p.get_string("machine");
     BenchOutput output(p, out, err, machine.empty() ? "pft" : "modelled_speed");
     std::ostream& notes = output.notes();
-    if (!machine.empty())
+    if (!machine.empty()) {
+        // Its runs are fixed (2^20 faults at 1, 8 and 64 CPUs, once each: a
+        // modelled run is the same every time): say so rather than ignore.
+        for (const char* option : { "pages", "max-threads", "repeats" })
+            if (p.given(option)) {
+                err << kProgram << " bench engine: --" << option
+                    << " does not apply with --machine: its pft is 2^20 faults at 1, 8 and 64 CPUs, once each\n";
+                return 2;
+            }
         return modelled_speed(machine, output, err);
+    }
     const std::uint64_t pages = p.get_uint("pages");
     const unsigned max_threads = unsigned(p.get_uint("max-threads"));
 

@@ -213,7 +213,7 @@ private:
             return buf;
         }
         if (c >= 0x80)
-            return "a non-ASCII character";
+            return "non-ASCII character"; // "unexpected non-ASCII character: ..." (a byte-order mark, a stray byte)
         return std::string("'") + char(c) + "'";
     }
 

@@ -77,7 +77,8 @@ std::vector<std::string> machine_profile_names()
 MachineProfile load_machine_profile(const std::string& name)
 {
     if (!plain_name(name))
-        throw std::invalid_argument("'" + name + "' is not a machine profile's name (lower-case letters, digits, '-')");
+        throw std::invalid_argument(
+            "'" + name + "' is not a machine profile's name (1 to 64 lower-case letters, digits and '-')");
     const std::string bundled_path = std::string(kMachinesFolder) + "/" + name + ".json";
     if (const std::optional<std::string_view> text = bundled_file(bundled_path))
         return named(parse_machine_profile(*text, bundled_path), name, bundled_path);

@@ -286,7 +286,11 @@ void apply_override(json::Value& doc, std::string_view assignment)
     json::Value value;
     try {
         value = json::parse(text);
-    } catch (const json::ParseError&) {
+    } catch (const json::ParseError& e) {
+        // A number too large for the reader is said to be one, not taken
+        // for text and refused as "a string".
+        if (level->is_number() && std::string_view(e.what()).find("out of range") != std::string_view::npos)
+            field_error(prefix, std::string(e.what()) + ", got " + std::string(text));
         value = json::Value(std::string(text));
     }
     // A string field takes the text as written, so "--set title=2002" is a title, not a type error.

@@ -52,6 +52,16 @@ sed 's/"sockets": 1,/"sockets": 0,/' "$dir/config/pagecache-lab/machines/host.js
 sed -i 's/"name": "host"/"name": "bad"/' "$dir/config/pagecache-lab/machines/bad.json"
 expect 2 "machines/bad\.json: topology\.sockets: must be 1 to 256, got 0" "$cli" machines bad
 expect 0 "machines/bad\.json: topology\.sockets: must be 1 to 256, got 0" "$cli" machines
+# A profile that is a FIFO or a link to a device is refused at once, not
+# read for ever, and the listing goes on past it.
+mkfifo "$dir/config/pagecache-lab/machines/fifo.json"
+ln -s /dev/zero "$dir/config/pagecache-lab/machines/zero.json"
+expect 2 "machines/fifo\.json: it is a FIFO, not a regular file" timeout 20 "$cli" machines fifo
+expect 2 "machines/zero\.json: it is a character device, not a regular file" timeout 20 "$cli" machines zero
+expect 0 '^altix-2005 +64 ' timeout 20 "$cli" machines
+rm -f "$dir/config/pagecache-lab/machines/fifo.json" "$dir/config/pagecache-lab/machines/zero.json"
+# bench engine --machine runs what it runs: the host's options are refused.
+expect 2 "--pages does not apply with --machine" "$cli" bench engine --machine altix-2005 --pages 1000
 
 # explore: a scenario under many schedules of a modelled machine (this
 # computer's threads on the bundled epyc-2026), its page cache checked

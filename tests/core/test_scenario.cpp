@@ -391,6 +391,12 @@ TEST_CASE("scenario: overrides set fields by path", "[scenario]")
         "workload.patern: unknown field; allowed: pattern, access, files, file_pages, stride");
     expect_override_error("title.x=1", "title", "is a value, not an object");
     expect_override_error("workload.cpus=4", "workload", "workload: expected an object, got integer");
+    // A number too large to read is said to be one, not "a string".
+    json::Value fresh = json::parse(R"({"version": 1})");
+    CHECK_THROWS_WITH(apply_override(fresh, "workload.cpus=99999999999999999999"),
+        Catch::Contains("workload.cpus: integer out of range") && Catch::Contains("got 99999999999999999999"));
+    CHECK_THROWS_WITH(apply_override(fresh, "machine.latency_scale=1e400"),
+        Catch::Contains("machine.latency_scale: number out of range"));
 }
 
 TEST_CASE("scenario: save and load through a file", "[scenario]")
